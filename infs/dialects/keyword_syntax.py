@@ -1,0 +1,124 @@
+"""A table-driven ``keyword value`` assembly format for properties.
+
+Ops whose syntax is a fixed sequence of ``keyword value`` pairs (all of
+``pimcmd`` and several ``tdfg`` ops) declare ``FIELDS``, a tuple of
+``Field(keyword, property, kind, optional)``; ``KeywordSyntaxMixin`` then
+parses and prints them.  Kinds:
+
+``int`` ``IntegerAttr(i64)``; ``ints`` ``[1, 2]`` as ``DenseArrayBase(i64)``;
+``str`` a bare identifier as ``StringAttr``; ``pattern`` ``1:2:2`` as
+``PatternAttr``; ``domain`` ``[0:N, 1:2]`` as ``DomainAttr``; ``expr`` an affine
+expression as ``AffineAttr``; ``range`` ``[lo:hi]`` (ints, may be negative) as
+``DenseArrayBase(i64)`` of two values; ``flag`` a bare keyword as ``UnitAttr``;
+``number`` an int or float literal (``FloatAttr`` f64 / ``IntegerAttr`` i64).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, StringAttr, UnitAttr, f64, i64
+from xdsl.ir import Attribute
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+
+from infs.dialects.lattice import (
+    AffineAttr,
+    DomainAttr,
+    PatternAttr,
+    parse_affine,
+    parse_domain_body,
+    parse_pattern_body,
+)
+
+
+@dataclass(frozen=True)
+class Field:
+    keyword: str
+    prop: str
+    kind: str
+    optional: bool = False
+
+
+def _ints(values) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, [int(v) for v in values])
+
+
+def parse_field_value(parser: Parser, kind: str) -> Attribute:
+    if kind == "int":
+        return IntegerAttr(parser.parse_integer(allow_boolean=False), i64)
+    if kind == "ints":
+        return _ints(parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)))
+    if kind == "str":
+        return StringAttr(parser.parse_identifier())
+    if kind == "pattern":
+        return PatternAttr(parse_pattern_body(parser))
+    if kind == "domain":
+        return DomainAttr(parse_domain_body(parser))
+    if kind == "expr":
+        return AffineAttr(parse_affine(parser))
+    if kind == "range":
+        parser.parse_punctuation("[")
+        lo = parser.parse_integer(allow_boolean=False)
+        parser.parse_punctuation(":")
+        hi = parser.parse_integer(allow_boolean=False)
+        parser.parse_punctuation("]")
+        return _ints([lo, hi])
+    if kind == "number":
+        v = parser.parse_number()
+        return FloatAttr(v, f64) if isinstance(v, float) else IntegerAttr(v, i64)
+    raise ValueError(f"unknown field kind {kind}")
+
+
+def print_field_value(printer: Printer, kind: str, attr: Attribute) -> None:
+    if kind == "int":
+        assert isinstance(attr, IntegerAttr)
+        printer.print_string(str(attr.value.data))
+    elif kind == "ints":
+        assert isinstance(attr, DenseArrayBase)
+        printer.print_string("[" + ", ".join(str(v) for v in attr.get_values()) + "]")
+    elif kind == "str":
+        assert isinstance(attr, StringAttr)
+        printer.print_string(attr.data)
+    elif kind in ("pattern", "domain", "expr"):
+        printer.print_string(str(attr.data))  # type: ignore[attr-defined]
+    elif kind == "range":
+        assert isinstance(attr, DenseArrayBase)
+        lo, hi = attr.get_values()
+        printer.print_string(f"[{lo}:{hi}]")
+    elif kind == "number":
+        if isinstance(attr, FloatAttr):
+            printer.print_string(repr(float(attr.value.data)))
+        else:
+            assert isinstance(attr, IntegerAttr)
+            printer.print_string(str(attr.value.data))
+    else:
+        raise ValueError(f"unknown field kind {kind}")
+
+
+def parse_fields(parser: Parser, fields: tuple[Field, ...]) -> dict[str, Attribute]:
+    props: dict[str, Attribute] = {}
+    for f in fields:
+        if f.kind == "flag":
+            if parser.parse_optional_keyword(f.keyword) is not None:
+                props[f.prop] = UnitAttr()
+            continue
+        if f.optional:
+            if parser.parse_optional_keyword(f.keyword) is None:
+                continue
+        else:
+            parser.parse_keyword(f.keyword)
+        props[f.prop] = parse_field_value(parser, f.kind)
+    return props
+
+
+def print_fields(printer: Printer, fields: tuple[Field, ...], props: dict[str, Attribute]) -> None:
+    for f in fields:
+        attr = props.get(f.prop)
+        if attr is None:
+            continue
+        if f.kind == "flag":
+            printer.print_string(f" {f.keyword}")
+            continue
+        printer.print_string(f" {f.keyword} ")
+        print_field_value(printer, f.kind, attr)

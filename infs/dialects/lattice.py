@@ -1,0 +1,617 @@
+"""Shared lattice attributes: affine bounds, domains, access maps and patterns.
+
+Everything in infs lives on the *global lattice space* of the Infinity Stream
+paper (ASPLOS'23 §3.2): an N-dimensional integer grid on which arrays are laid
+out from the origin and tensors are hyperrectangles.  This module holds the
+algebra shared by the three dialects, and the attributes that carry it:
+
+* ``Affine`` -- an affine (linear) expression with integer coefficients over
+  named symbols, e.g. ``N - 1`` or ``2*k + 1``.  Symbols are the ``index``
+  values an offloaded region receives (sizes, the host loop's ``k``).
+* ``Domain`` -- a hyperrectangle ``[p0:q0, p1:q1, ...]`` (half-open, numpy
+  slice notation: ``p <= x < q``) whose bounds are ``Affine``.  Concrete once
+  every symbol is bound.  ``#lattice.domain<[0:N-1, k+1:N]>``.
+* ``AccessMap`` -- an affine map from iteration dims ``d0, d1, ...`` (and
+  symbols) to array indices, e.g. ``[d0 - 1, k]``.  ``#lattice.map<[d0, k]>``.
+* ``Pattern`` -- the paper's ``start[:stride:count]+`` index sets (§4.2):
+  element ``i`` is ``start + sum_k stride_k * ((i // prod_{j<k} count_j) % count_k)``,
+  so level 0 varies fastest.  ``1:2:2`` = {1, 3}.  ``#lattice.pattern<1:2:2>``.
+
+Lattice dims follow numpy/memref order: the last dim is the contiguous one.
+
+All printed forms use balanced brackets only, so the generic form of every op
+stays parseable by upstream MLIR (``--allow-unregistered-dialect``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.ir import Data, Dialect
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+
+class LatticeError(ValueError):
+    """An operation on domains/patterns that cannot be carried out."""
+
+
+# ---------------------------------------------------------------------------
+# Affine expressions
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Affine:
+    """``const + sum(coeff * name)``, canonical (sorted terms, no zero coeffs)."""
+
+    const: int = 0
+    terms: tuple[tuple[str, int], ...] = ()
+
+    @staticmethod
+    def of(value: "Affine | int | str") -> "Affine":
+        if isinstance(value, Affine):
+            return value
+        if isinstance(value, (int, np.integer)):
+            return Affine(int(value))
+        if isinstance(value, str):
+            return Affine(0, ((value, 1),))
+        raise TypeError(f"cannot make an affine expression of {value!r}")
+
+    @staticmethod
+    def _make(const: int, coeffs: Mapping[str, int]) -> "Affine":
+        return Affine(int(const), tuple(sorted((n, int(c)) for n, c in coeffs.items() if c)))
+
+    # -- algebra ----------------------------------------------------------
+    def __add__(self, other: "Affine | int | str") -> "Affine":
+        o = Affine.of(other)
+        coeffs = dict(self.terms)
+        for n, c in o.terms:
+            coeffs[n] = coeffs.get(n, 0) + c
+        return Affine._make(self.const + o.const, coeffs)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> "Affine":
+        return Affine._make(-self.const, {n: -c for n, c in self.terms})
+
+    def __sub__(self, other: "Affine | int | str") -> "Affine":
+        return self + (-Affine.of(other))
+
+    def __rsub__(self, other: "Affine | int | str") -> "Affine":
+        return Affine.of(other) - self
+
+    def __mul__(self, k: int) -> "Affine":
+        if not isinstance(k, (int, np.integer)):
+            raise LatticeError("affine expressions can only be scaled by integers")
+        return Affine._make(self.const * int(k), {n: c * int(k) for n, c in self.terms})
+
+    __rmul__ = __mul__
+
+    # -- queries ------------------------------------------------------------
+    @property
+    def is_constant(self) -> bool:
+        return not self.terms
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset(n for n, _ in self.terms)
+
+    def coeff(self, name: str) -> int:
+        return dict(self.terms).get(name, 0)
+
+    def substitute(self, env: Mapping[str, "Affine | int"]) -> "Affine":
+        """Replace the names bound in ``env`` (others stay symbolic)."""
+        out = Affine(self.const)
+        for n, c in self.terms:
+            out = out + (Affine.of(env[n]) * c if n in env else Affine(0, ((n, c),)))
+        return out
+
+    def evaluate(self, env: Mapping[str, int]) -> int:
+        """Concrete value; raises ``LatticeError`` naming an unbound symbol."""
+        total = self.const
+        for n, c in self.terms:
+            if n not in env:
+                raise LatticeError(f"symbol '{n}' is not bound")
+            total += c * int(env[n])
+        return total
+
+    def constant_value(self) -> int:
+        if self.terms:
+            raise LatticeError(f"'{self}' is not a constant")
+        return self.const
+
+    def compare(self, other: "Affine | int") -> int | None:
+        """Sign of ``self - other`` when provable for all symbols >= 0, else None.
+
+        Symbols are sizes and loop indices, hence non-negative; that is what
+        lets ``k + 1 >= 0`` be decided without knowing ``k``.
+        """
+        diff = self - Affine.of(other)
+        coeffs = [c for _, c in diff.terms]
+        if not coeffs:
+            return (diff.const > 0) - (diff.const < 0)
+        if all(c >= 0 for c in coeffs) and diff.const >= 0:
+            return 1 if diff.const > 0 else None  # >= 0; == only if symbols are 0
+        if all(c <= 0 for c in coeffs) and diff.const <= 0:
+            return -1 if diff.const < 0 else None
+        return None
+
+    def __str__(self) -> str:
+        parts: list[str] = []
+        for n, c in self.terms:
+            mag = abs(c)
+            body = n if mag == 1 else f"{mag}*{n}"
+            if not parts:
+                parts.append(body if c > 0 else f"-{body}")
+            else:
+                parts.append(("+ " if c > 0 else "- ") + body)
+        if self.const or not parts:
+            if not parts:
+                parts.append(str(self.const))
+            else:
+                parts.append(("+ " if self.const > 0 else "- ") + str(abs(self.const)))
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"Affine({str(self)!r})"
+
+
+def affine_max(a: Affine, b: Affine) -> Affine:
+    c = a.compare(b)
+    if c is None:
+        if a == b:
+            return a
+        raise LatticeError(f"cannot decide max({a}, {b}) symbolically")
+    return a if c >= 0 else b
+
+
+def affine_min(a: Affine, b: Affine) -> Affine:
+    c = a.compare(b)
+    if c is None:
+        if a == b:
+            return a
+        raise LatticeError(f"cannot decide min({a}, {b}) symbolically")
+    return a if c <= 0 else b
+
+
+def parse_affine(parser: AttrParser) -> Affine:
+    """Parse ``term (('+'|'-') term)*`` with ``term := ['-'] INT ['*' NAME] | NAME ['*' INT]``."""
+
+    def parse_term() -> Affine:
+        neg = parser.parse_optional_punctuation("-") is not None
+        val = parser.parse_optional_integer(allow_boolean=False, allow_negative=False)
+        if val is not None:
+            term = Affine(val)
+            if parser.parse_optional_punctuation("*") is not None:
+                term = Affine.of(parser.parse_identifier(" in affine expression")) * val
+        else:
+            name = parser.parse_optional_identifier()
+            if name is None:
+                parser.raise_error("expected an integer or a symbol name in affine expression")
+            term = Affine.of(name)
+            if parser.parse_optional_punctuation("*") is not None:
+                term = term * parser.parse_integer(allow_boolean=False)
+        return -term if neg else term
+
+    expr = parse_term()
+    while True:
+        if parser.parse_optional_punctuation("+") is not None:
+            expr = expr + parse_term()
+        elif parser.parse_optional_punctuation("-") is not None:
+            expr = expr - parse_term()
+        else:
+            return expr
+
+
+def affine_from_text(text: str) -> Affine:
+    """Parse an affine expression from a string (``"N - 1"``)."""
+    from xdsl.context import Context
+    from xdsl.parser import Parser
+    from xdsl.utils.exceptions import ParseError
+    from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+    parser = Parser(Context(), text)
+    try:
+        expr = parse_affine(parser)
+        if parser._current_token.kind != MLIRTokenKind.EOF:  # noqa: SLF001 - no public 'at end' query
+            raise LatticeError(f"unexpected '{parser._current_token.text}' in affine expression '{text}'")
+    except ParseError as e:
+        raise LatticeError(f"bad affine expression '{text}': {e.msg}") from None
+    return expr
+
+
+# ---------------------------------------------------------------------------
+# Domains
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Domain:
+    """A hyperrectangle ``[p0:q0, ...]`` on the lattice (half-open bounds)."""
+
+    bounds: tuple[tuple[Affine, Affine], ...]
+
+    @staticmethod
+    def of(bounds: Iterable[tuple[Affine | int | str, Affine | int | str]]) -> "Domain":
+        return Domain(tuple((Affine.of(p), Affine.of(q)) for p, q in bounds))
+
+    @staticmethod
+    def from_shape(shape: Sequence[Affine | int | str]) -> "Domain":
+        return Domain.of((0, s) for s in shape)
+
+    @property
+    def rank(self) -> int:
+        return len(self.bounds)
+
+    @property
+    def names(self) -> frozenset[str]:
+        out: set[str] = set()
+        for p, q in self.bounds:
+            out |= p.names | q.names
+        return frozenset(out)
+
+    @property
+    def is_concrete(self) -> bool:
+        return not self.names
+
+    def lo(self, d: int) -> Affine:
+        return self.bounds[d][0]
+
+    def hi(self, d: int) -> Affine:
+        return self.bounds[d][1]
+
+    def substitute(self, env: Mapping[str, Affine | int]) -> "Domain":
+        return Domain(tuple((p.substitute(env), q.substitute(env)) for p, q in self.bounds))
+
+    def evaluate(self, env: Mapping[str, int]) -> tuple[tuple[int, int], ...]:
+        return tuple((p.evaluate(env), q.evaluate(env)) for p, q in self.bounds)
+
+    def concrete(self) -> tuple[tuple[int, int], ...]:
+        return tuple((p.constant_value(), q.constant_value()) for p, q in self.bounds)
+
+    def extent(self, d: int) -> Affine:
+        return self.hi(d) - self.lo(d)
+
+    def is_empty(self) -> bool | None:
+        """True/False when provable, None when it depends on the symbols."""
+        unknown = False
+        for p, q in self.bounds:
+            c = q.compare(p)
+            if c is not None and c <= 0:
+                return True
+            if c is None and p != q:
+                unknown = True
+            if p == q:
+                return True
+        return None if unknown else False
+
+    def volume(self, env: Mapping[str, int] | None = None) -> int:
+        box = self.evaluate(env or {})
+        return math.prod(max(0, q - p) for p, q in box)
+
+    def shift(self, dim: int, dist: Affine | int) -> "Domain":
+        b = list(self.bounds)
+        p, q = b[dim]
+        b[dim] = (p + dist, q + dist)
+        return Domain(tuple(b))
+
+    def with_dim(self, dim: int, lo: Affine | int, hi: Affine | int) -> "Domain":
+        b = list(self.bounds)
+        b[dim] = (Affine.of(lo), Affine.of(hi))
+        return Domain(tuple(b))
+
+    def extend_rank(self, rank: int) -> "Domain":
+        """Pad with ``[0:1]`` dims: a lower-rank array sits at coordinate 0 of the
+        missing lattice dims (ASPLOS §3.2, arrays aligned to the origin).
+        Missing dims are the *leading* ones, as numpy broadcasting does."""
+        if rank < self.rank:
+            raise LatticeError(f"cannot lower a rank-{self.rank} domain to rank {rank}")
+        pad = tuple((Affine(0), Affine(1)) for _ in range(rank - self.rank))
+        return Domain(pad + self.bounds)
+
+    def intersect(self, other: "Domain") -> "Domain":
+        if self.rank != other.rank:
+            raise LatticeError(f"rank mismatch: {self} and {other}")
+        return Domain(
+            tuple(
+                (affine_max(p0, p1), affine_min(q0, q1))
+                for (p0, q0), (p1, q1) in zip(self.bounds, other.bounds)
+            )
+        )
+
+    def hull(self, other: "Domain") -> "Domain":
+        """Smallest hyperrectangle containing both (the bounding hyperrectangle)."""
+        if self.rank != other.rank:
+            raise LatticeError(f"rank mismatch: {self} and {other}")
+        return Domain(
+            tuple(
+                (affine_min(p0, p1), affine_max(q0, q1))
+                for (p0, q0), (p1, q1) in zip(self.bounds, other.bounds)
+            )
+        )
+
+    def contains(self, other: "Domain") -> bool | None:
+        res = True
+        for (p0, q0), (p1, q1) in zip(self.bounds, other.bounds):
+            a, b = p1.compare(p0), q0.compare(q1)
+            if (a is not None and a < 0) or (b is not None and b < 0):
+                return False
+            if (a is None and p0 != p1) or (b is None and q0 != q1):
+                res = None  # type: ignore[assignment]
+        return res
+
+    def slices(self, env: Mapping[str, int] | None = None) -> tuple[slice, ...]:
+        return tuple(slice(p, q) for p, q in self.evaluate(env or {}))
+
+    def __str__(self) -> str:
+        return "[" + ", ".join(f"{p}:{q}" for p, q in self.bounds) + "]"
+
+
+def parse_domain_body(parser: AttrParser) -> Domain:
+    """``[p0:q0, p1:q1, ...]`` (rank 0: ``[]``)."""
+
+    def parse_range() -> tuple[Affine, Affine]:
+        p = parse_affine(parser)
+        parser.parse_punctuation(":", " between domain bounds")
+        q = parse_affine(parser)
+        return p, q
+
+    return Domain(tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_range)))
+
+
+def verify_domain(domain: Domain, what: str = "domain") -> None:
+    for d, (p, q) in enumerate(domain.bounds):
+        if p.is_constant and q.is_constant and p.const > q.const:
+            raise VerifyException(f"{what} {domain} has lower bound > upper bound in dim {d}")
+
+
+# ---------------------------------------------------------------------------
+# Access maps
+# ---------------------------------------------------------------------------
+
+DIM_PREFIX = "d"
+
+
+def dim_name(i: int) -> str:
+    return f"{DIM_PREFIX}{i}"
+
+
+def dim_index(name: str) -> int | None:
+    if name.startswith(DIM_PREFIX) and name[1:].isdigit():
+        return int(name[1:])
+    return None
+
+
+@dataclass(frozen=True)
+class AccessMap:
+    """Array indices as affine expressions of iteration dims ``d<i>`` and symbols."""
+
+    results: tuple[Affine, ...]
+
+    @property
+    def rank(self) -> int:
+        return len(self.results)
+
+    def dims_used(self) -> frozenset[int]:
+        out: set[int] = set()
+        for e in self.results:
+            for n in e.names:
+                i = dim_index(n)
+                if i is not None:
+                    out.add(i)
+        return frozenset(out)
+
+    def symbols_used(self) -> frozenset[str]:
+        return frozenset(n for e in self.results for n in e.names if dim_index(n) is None)
+
+    def substitute(self, env: Mapping[str, Affine | int]) -> "AccessMap":
+        return AccessMap(tuple(e.substitute(env) for e in self.results))
+
+    def apply(self, grids: Sequence[np.ndarray], env: Mapping[str, int]) -> tuple[np.ndarray, ...]:
+        """Evaluate the map on index grids (one array per iteration dim)."""
+        out = []
+        for e in self.results:
+            acc: np.ndarray | int = e.const
+            for n, c in e.terms:
+                i = dim_index(n)
+                if i is not None:
+                    acc = acc + c * grids[i]
+                else:
+                    if n not in env:
+                        raise LatticeError(f"symbol '{n}' is not bound")
+                    acc = acc + c * int(env[n])
+            out.append(np.broadcast_to(np.asarray(acc, dtype=np.int64), np.broadcast(*grids).shape if grids else ()))
+        return tuple(out)
+
+    def __str__(self) -> str:
+        return "[" + ", ".join(str(e) for e in self.results) + "]"
+
+
+def parse_map_body(parser: AttrParser) -> AccessMap:
+    return AccessMap(tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: parse_affine(parser))))
+
+
+# ---------------------------------------------------------------------------
+# Patterns
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """``start[:stride:count]+`` (§4.2); level 0 varies fastest."""
+
+    start: int
+    levels: tuple[tuple[int, int], ...]  # (stride, count)
+
+    @staticmethod
+    def range(lo: int, hi: int) -> "Pattern":
+        return Pattern(lo, ((1, hi - lo),))
+
+    @staticmethod
+    def box(start: Sequence[int], stop: Sequence[int], shape: Sequence[int]) -> "Pattern":
+        """Row-major linear indices of the box ``[start, stop)`` inside ``shape``."""
+        strides = [math.prod(shape[i + 1 :]) for i in range(len(shape))]
+        base = sum(s * st for s, st in zip(start, strides))
+        levels = tuple((strides[i], stop[i] - start[i]) for i in reversed(range(len(shape))))
+        return Pattern(base, levels).normalized()
+
+    @property
+    def size(self) -> int:
+        return math.prod(c for _, c in self.levels)
+
+    def normalized(self) -> "Pattern":
+        """Drop count-1 levels and merge levels that continue each other."""
+        levels = [(s, c) for s, c in self.levels if c != 1]
+        merged: list[tuple[int, int]] = []
+        for s, c in levels:
+            if merged and merged[-1][0] * merged[-1][1] == s:
+                ps, pc = merged[-1]
+                merged[-1] = (ps, pc * c)
+            else:
+                merged.append((s, c))
+        if not merged:
+            merged = [(1, 1)]
+        return Pattern(self.start, tuple(merged))
+
+    def expand(self) -> np.ndarray:
+        """All indices, in element order (vectorized)."""
+        idx = np.array([self.start], dtype=np.int64)
+        for stride, count in self.levels:
+            # level k varies slower than the levels before it
+            idx = (np.arange(count, dtype=np.int64)[:, None] * stride + idx[None, :]).reshape(-1)
+        return idx
+
+    def mask(self, n: int) -> np.ndarray:
+        m = np.zeros(n, dtype=bool)
+        idx = self.expand()
+        if idx.size and (idx.min() < 0 or idx.max() >= n):
+            raise LatticeError(f"pattern {self} leaves [0, {n})")
+        m[idx] = True
+        return m
+
+    def intersect_range(self, lo: int, hi: int) -> np.ndarray:
+        """Indices of the pattern that fall in ``[lo, hi)`` (sorted, unique)."""
+        idx = self.expand()
+        return np.unique(idx[(idx >= lo) & (idx < hi)])
+
+    @staticmethod
+    def from_indices(indices: np.ndarray) -> "Pattern | None":
+        """A single-level pattern for an arithmetic progression, else None."""
+        idx = np.unique(np.asarray(indices, dtype=np.int64))
+        if idx.size == 0:
+            return None
+        if idx.size == 1:
+            return Pattern(int(idx[0]), ((1, 1),))
+        steps = np.diff(idx)
+        if np.all(steps == steps[0]):
+            return Pattern(int(idx[0]), ((int(steps[0]), int(idx.size)),))
+        return None
+
+    def __str__(self) -> str:
+        return str(self.start) + "".join(f":{s}:{c}" for s, c in self.levels)
+
+
+def parse_pattern_body(parser: AttrParser) -> Pattern:
+    start = parser.parse_integer(allow_boolean=False)
+    levels: list[tuple[int, int]] = []
+    while parser.parse_optional_punctuation(":") is not None:
+        stride = parser.parse_integer(allow_boolean=False)
+        parser.parse_punctuation(":", " between pattern stride and count")
+        count = parser.parse_integer(allow_boolean=False)
+        levels.append((stride, count))
+    if not levels:
+        parser.raise_error("a pattern needs at least one ':stride:count' level")
+    return Pattern(start, tuple(levels))
+
+
+def verify_pattern(p: Pattern, what: str = "pattern") -> None:
+    if not p.levels:
+        raise VerifyException(f"{what} {p} has no stride:count level")
+    for s, c in p.levels:
+        if c <= 0:
+            raise VerifyException(f"{what} {p} has a count <= 0")
+    if p.start < 0:
+        raise VerifyException(f"{what} {p} starts below 0")
+    low = p.start + sum(min(0, s * (c - 1)) for s, c in p.levels)
+    if low < 0:
+        raise VerifyException(f"{what} {p} reaches negative indices")
+
+
+# ---------------------------------------------------------------------------
+# Attributes
+# ---------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class DomainAttr(Data[Domain]):
+    """``#lattice.domain<[p0:q0, ...]>`` -- a hyperrectangle with affine bounds."""
+
+    name = "lattice.domain"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> Domain:
+        with parser.in_angle_brackets():
+            return parse_domain_body(parser)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data}>")
+
+    def verify(self) -> None:
+        verify_domain(self.data)
+
+
+@irdl_attr_definition
+class MapAttr(Data[AccessMap]):
+    """``#lattice.map<[d0 - 1, k]>`` -- an affine access map."""
+
+    name = "lattice.map"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> AccessMap:
+        with parser.in_angle_brackets():
+            return parse_map_body(parser)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data}>")
+
+
+@irdl_attr_definition
+class PatternAttr(Data[Pattern]):
+    """``#lattice.pattern<start:stride:count...>`` -- a bitline/tile/bank index set."""
+
+    name = "lattice.pattern"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> Pattern:
+        with parser.in_angle_brackets():
+            return parse_pattern_body(parser)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data}>")
+
+    def verify(self) -> None:
+        verify_pattern(self.data)
+
+
+@irdl_attr_definition
+class AffineAttr(Data[Affine]):
+    """``#lattice.expr<N - 1>`` -- one affine expression over symbols."""
+
+    name = "lattice.expr"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> Affine:
+        with parser.in_angle_brackets():
+            return parse_affine(parser)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data}>")
+
+
+Lattice = Dialect("lattice", [], [DomainAttr, MapAttr, PatternAttr, AffineAttr])

@@ -1,0 +1,611 @@
+"""The ``pimcmd`` dialect: bit-serial in-SRAM commands (ASPLOS'23 §4.2, §5).
+
+A ``pimcmd.program`` is one tDFG specialized for concrete sizes and lowered
+for one hardware configuration.  Everything in it is concrete.
+
+Machine model (the simulator in ``infs.sim`` executes exactly this):
+
+* the graph's global lattice (bounding box ``lattice [S0, ...]``) is cut into
+  tiles of ``tiles [T0, ...]`` cells, ``prod(T) == bitlines`` of one SRAM array;
+  tiles are numbered row-major over the tile grid (last dim fastest), cells
+  inside a tile likewise (bitline ``b = sum(c_i * prod(T_{>i}))``);
+* tile ``t`` lives in SRAM array ``t`` (arrays numbered bank-major:
+  bank ``t // arrays_per_bank``), so every array of the graph shares bitlines
+  with the others on the same lattice cells and differs only in wordlines;
+* a *register* is ``bits`` consecutive wordlines starting at a wordline, on
+  every bitline; an element of type f32/i32/i16/i8/i1 takes 32/32/16/8/1;
+* ``bitlines`` and ``tiles`` patterns (``start:stride:count``) select the cells a
+  command applies to: the cross product of the tile set and the in-tile
+  bitline set.  ``banks`` (set by map-banks) lists the L3 banks that hold any
+  selected tile; other banks skip the command.
+
+Commands:
+
+* ``array`` -- a layout (LOT, Table 1) entry: which program argument, its
+  concrete shape, start wordline, whether it is held transposed;
+* ``transpose_in`` / ``release`` -- move an array from memory into its
+  registers (transposed layout) / write it back;
+* ``compute`` -- ``dst = op(srcs...)`` (an optional constant as last operand);
+* ``shift`` -- Alg. 2: cell ``(t, c)`` of ``src`` goes to ``dst`` at tile
+  ``t + inter * tstride[dim]`` and in-tile coordinate ``c[dim] + intra``;
+  ``mask [lo:hi]`` is the in-tile range along ``dim`` it selected; intra-tile
+  when ``inter == 0``;
+* ``bcast`` -- every selected cell is copied to all tiles ``t + a * tstride[dim]``
+  (``a`` in ``inter [lo:hi]``) at in-tile coordinate ``c[dim] + b`` (``b`` in
+  ``intra [lo:hi]``): an H-tree/NoC multicast;
+* ``sync`` -- global barrier: every inter-tile move before it has arrived;
+* ``readout`` -- read a register's cells over a lattice box out to the
+  near-memory stream engines (partial results for a final reduction).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import ClassVar
+
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, StringAttr, i64
+from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove, NoTerminator
+from xdsl.utils.exceptions import VerifyException
+
+from infs.dialects.keyword_syntax import Field, parse_fields, print_fields
+from infs.dialects.lattice import DomainAttr, Pattern, PatternAttr, verify_domain
+from infs.dialects.syntax import parse_operands_with_types, print_operands_with_types
+
+ELEMENT_BITS = {"f32": 32, "i32": 32, "i16": 16, "i8": 8, "i1": 1}
+COMPUTE_ARITY = {
+    "add": 2, "sub": 2, "mul": 2, "div": 2, "fma": 3, "min": 2, "max": 2,
+    "cmp_lt": 2, "cmp_le": 2, "cmp_eq": 2, "select": 3,
+    "and": 2, "or": 2, "xor": 2, "not": 1, "abs": 1, "neg": 1, "relu": 1, "copy": 1,
+}  # fmt: skip
+COMPARE_OPS = ("cmp_lt", "cmp_le", "cmp_eq")
+
+
+def ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def element_bits(name: str) -> int:
+    return ELEMENT_BITS[name]
+
+
+def _ints(values) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, [int(v) for v in values])
+
+
+def _int(attr: Attribute) -> int:
+    assert isinstance(attr, IntegerAttr)
+    return attr.value.data
+
+
+def _vals(attr: Attribute) -> tuple[int, ...]:
+    assert isinstance(attr, DenseArrayBase)
+    return tuple(int(v) for v in attr.get_values())
+
+
+def _program_of(op: Operation) -> "ProgramOp":
+    p = op.parent_op()
+    if not isinstance(p, ProgramOp):
+        raise VerifyException(f"'{op.name}' must be directly inside a 'pimcmd.program'")
+    return p
+
+
+@irdl_op_definition
+class ProgramOp(IRDLOperation):
+    """``pimcmd.program ins(..) config NAME lattice [..] tiles [..] banks B arrays_per_bank W wordlines L { ^bb0(..): cmds }``."""
+
+    name = "pimcmd.program"
+    arrays = var_operand_def(MemRefType)
+    config = prop_def(StringAttr)
+    lattice = prop_def(DenseArrayBase)
+    tiles = prop_def(DenseArrayBase)
+    banks = prop_def(IntegerAttr)
+    arrays_per_bank = prop_def(IntegerAttr)
+    wordlines = prop_def(IntegerAttr)
+    body = region_def("single_block")
+    traits = traits_def(IsolatedFromAbove(), NoTerminator())
+
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("config", "config", "str"),
+        Field("lattice", "lattice", "ints"),
+        Field("tiles", "tiles", "ints"),
+        Field("banks", "banks", "int"),
+        Field("arrays_per_bank", "arrays_per_bank", "int"),
+        Field("wordlines", "wordlines", "int"),
+    )
+
+    def __init__(
+        self,
+        arrays: list[SSAValue],
+        config: str,
+        lattice: tuple[int, ...],
+        tiles: tuple[int, ...],
+        banks: int,
+        arrays_per_bank: int,
+        wordlines: int,
+        body: Region,
+    ):
+        super().__init__(
+            operands=[arrays],
+            properties={
+                "config": StringAttr(config),
+                "lattice": _ints(lattice),
+                "tiles": _ints(tiles),
+                "banks": IntegerAttr(banks, i64),
+                "arrays_per_bank": IntegerAttr(arrays_per_bank, i64),
+                "wordlines": IntegerAttr(wordlines, i64),
+            },
+            regions=[body],
+        )
+
+    # -- layout geometry (shared by verifiers, map-banks and the simulator) --
+    @property
+    def lattice_shape(self) -> tuple[int, ...]:
+        return _vals(self.lattice)
+
+    @property
+    def tile_shape(self) -> tuple[int, ...]:
+        return _vals(self.tiles)
+
+    @property
+    def tile_grid(self) -> tuple[int, ...]:
+        return tuple(ceil_div(s, t) for s, t in zip(self.lattice_shape, self.tile_shape))
+
+    @property
+    def num_tiles(self) -> int:
+        return math.prod(self.tile_grid)
+
+    @property
+    def bitlines(self) -> int:
+        return math.prod(self.tile_shape)
+
+    @property
+    def num_wordlines(self) -> int:
+        return _int(self.wordlines)
+
+    @property
+    def num_banks(self) -> int:
+        return _int(self.banks)
+
+    @property
+    def per_bank(self) -> int:
+        return _int(self.arrays_per_bank)
+
+    def verify_(self) -> None:
+        lat, tiles = self.lattice_shape, self.tile_shape
+        if not lat or len(lat) != len(tiles):
+            raise VerifyException(f"'{self.name}' lattice {list(lat)} and tiles {list(tiles)} must have the same, non-zero rank")
+        if any(s <= 0 for s in lat) or any(t <= 0 for t in tiles):
+            raise VerifyException(f"'{self.name}' lattice and tile sizes must be positive")
+        for name, v in (("banks", self.num_banks), ("arrays_per_bank", self.per_bank), ("wordlines", self.num_wordlines)):
+            if v <= 0:
+                raise VerifyException(f"'{self.name}' {name} must be positive, got {v}")
+        capacity = self.num_banks * self.per_bank
+        if self.num_tiles > capacity:
+            raise VerifyException(f"'{self.name}' needs {self.num_tiles} tiles but the machine has {capacity} SRAM arrays")
+        if [a.type for a in self.body.block.args] != [v.type for v in self.arrays]:
+            raise VerifyException(f"'{self.name}' block arguments must match its array operands")
+        # Registers of the LOT entries must not overlap.
+        spans = []
+        for op in self.body.block.ops:
+            if isinstance(op, ArrayOp):
+                lo = op.wordline_start
+                spans.append((lo, lo + op.bits, op))
+        spans.sort(key=lambda s: s[0])
+        for (lo0, hi0, _), (lo1, _, _) in zip(spans, spans[1:]):
+            if lo1 < hi0:
+                raise VerifyException(f"'{self.name}' layout entries overlap on wordlines [{lo1}, {hi0})")
+
+    def print(self, printer: Printer) -> None:
+        print_operands_with_types(printer, "ins", self.arrays)
+        print_fields(printer, self.FIELDS, dict(self.properties))
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=True)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ProgramOp":
+        arrays = parse_operands_with_types(parser, "ins")
+        props = parse_fields(parser, cls.FIELDS)
+        body = parser.parse_region()
+        return cls.create(operands=arrays, properties=props, regions=[body])
+
+
+def _check_wordlines(op: Operation, prog: ProgramOp, start: int, bits: int, what: str) -> None:
+    if start < 0 or start + bits > prog.num_wordlines:
+        raise VerifyException(f"'{op.name}' {what} wordlines [{start}, {start + bits}) leave the array's {prog.num_wordlines} wordlines")
+
+
+def _check_type(op: Operation, t: str) -> int:
+    if t not in ELEMENT_BITS:
+        raise VerifyException(f"'{op.name}' element type must be one of {', '.join(ELEMENT_BITS)}, got '{t}'")
+    return ELEMENT_BITS[t]
+
+
+class _CommandOp(IRDLOperation):
+    """A command with the ``bitlines``/``tiles`` (and optional ``banks``) patterns."""
+
+    FIELDS: ClassVar[tuple[Field, ...]] = ()
+
+    def bitline_pattern(self) -> Pattern:
+        return self.bitlines.data  # type: ignore[attr-defined]
+
+    def tile_pattern(self) -> Pattern:
+        return self.tiles.data  # type: ignore[attr-defined]
+
+    def bank_pattern(self) -> Pattern | None:
+        b = self.properties.get("banks")
+        return b.data if isinstance(b, PatternAttr) else None
+
+    def _verify_patterns(self, prog: ProgramOp) -> None:
+        bl, tl = self.bitline_pattern(), self.tile_pattern()
+        b_idx, t_idx = bl.expand(), tl.expand()
+        if b_idx.max() >= prog.bitlines:
+            raise VerifyException(f"'{self.name}' bitline pattern {bl} reaches bitline {int(b_idx.max())} of {prog.bitlines}")
+        if t_idx.max() >= prog.num_tiles:
+            raise VerifyException(f"'{self.name}' tile pattern {tl} reaches tile {int(t_idx.max())} of {prog.num_tiles}")
+        banks = self.bank_pattern()
+        if banks is not None and banks.expand().max() >= prog.num_banks:
+            raise VerifyException(f"'{self.name}' bank pattern {banks} reaches bank {int(banks.expand().max())} of {prog.num_banks}")
+
+    def print(self, printer: Printer) -> None:
+        print_fields(printer, self.FIELDS, dict(self.properties))
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        return cls.create(properties=parse_fields(parser, cls.FIELDS))
+
+
+_PATTERN_FIELDS = (
+    Field("bitlines", "bitlines", "pattern"),
+    Field("tiles", "tiles", "pattern"),
+    Field("banks", "banks", "pattern", optional=True),
+)
+
+
+@irdl_op_definition
+class ArrayOp(IRDLOperation):
+    """``pimcmd.array %A shape [4, 4] wordline 0 (transposed)? : memref<..>`` -- a LOT entry."""
+
+    name = "pimcmd.array"
+    array = operand_def(MemRefType)
+    shape = prop_def(DenseArrayBase)
+    wordline = prop_def(IntegerAttr)
+    transposed = opt_prop_def(Attribute)
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("shape", "shape", "ints"),
+        Field("wordline", "wordline", "int"),
+        Field("transposed", "transposed", "flag"),
+    )
+
+    @property
+    def wordline_start(self) -> int:
+        return _int(self.wordline)
+
+    @property
+    def element(self) -> str:
+        t = self.array.type
+        assert isinstance(t, MemRefType)
+        return str(t.element_type)
+
+    @property
+    def bits(self) -> int:
+        return ELEMENT_BITS.get(self.element, 0)
+
+    @property
+    def concrete_shape(self) -> tuple[int, ...]:
+        return _vals(self.shape)
+
+    def verify_(self) -> None:
+        prog = _program_of(self)
+        if self.array not in prog.body.block.args:
+            raise VerifyException(f"'{self.name}' must describe an argument of the enclosing 'pimcmd.program'")
+        mt = self.array.type
+        assert isinstance(mt, MemRefType)
+        _check_type(self, self.element)
+        shape = self.concrete_shape
+        mshape = mt.get_shape()
+        if len(shape) != len(mshape):
+            raise VerifyException(f"'{self.name}' shape {list(shape)} does not match the rank of {mt}")
+        for s, m in zip(shape, mshape):
+            if s <= 0 or (m >= 0 and m != s):
+                raise VerifyException(f"'{self.name}' shape {list(shape)} does not match {mt}")
+        lat = prog.lattice_shape
+        if len(shape) > len(lat):
+            raise VerifyException(f"'{self.name}' rank-{len(shape)} array in a rank-{len(lat)} lattice")
+        for s, l in zip(reversed(shape), reversed(lat)):
+            if s > l:
+                raise VerifyException(f"'{self.name}' shape {list(shape)} exceeds the lattice {list(lat)}")
+        _check_wordlines(self, prog, self.wordline_start, self.bits, "register")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.array)
+        print_fields(printer, self.FIELDS, dict(self.properties))
+        printer.print_string(" : ")
+        printer.print_attribute(self.array.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ArrayOp":
+        name = parser.parse_unresolved_operand()
+        props = parse_fields(parser, cls.FIELDS)
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.create(operands=[parser.resolve_operand(name, t)], properties=props)
+
+
+def _layout_entry(op: Operation, array: SSAValue) -> ArrayOp:
+    prog = _program_of(op)
+    for other in prog.body.block.ops:
+        if isinstance(other, ArrayOp) and other.array is array:
+            return other
+    raise VerifyException(f"'{op.name}' array has no 'pimcmd.array' layout entry")
+
+
+class _ArrayMoveOp(IRDLOperation):
+    array = operand_def(MemRefType)
+    assembly_format = "$array attr-dict `:` type($array)"
+
+    def verify_(self) -> None:
+        _layout_entry(self, self.array)
+
+
+@irdl_op_definition
+class TransposeInOp(_ArrayMoveOp):
+    """``pimcmd.transpose_in %A : memref<..>`` -- fetch the array into its transposed registers."""
+
+    name = "pimcmd.transpose_in"
+
+
+@irdl_op_definition
+class ReleaseOp(_ArrayMoveOp):
+    """``pimcmd.release %A : memref<..>`` -- write the array's registers back to memory."""
+
+    name = "pimcmd.release"
+
+
+@irdl_op_definition
+class ComputeOp(_CommandOp):
+    """``pimcmd.compute add f32 dst 64 srcs [0, 32] (const 2.0)? bitlines .. tiles .. (banks ..)?``.
+
+    Bit-serial element-wise op on the selected cells; the constant, if any, is
+    the last operand.  Compare ops write a 1-bit (i1) register; ``select``'s
+    first source is a 1-bit register.
+    """
+
+    name = "pimcmd.compute"
+    op = prop_def(StringAttr)
+    type = prop_def(StringAttr)
+    dst = prop_def(IntegerAttr)
+    srcs = prop_def(DenseArrayBase)
+    const = opt_prop_def(Attribute)
+    bitlines = prop_def(PatternAttr)
+    tiles = prop_def(PatternAttr)
+    banks = opt_prop_def(PatternAttr)
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("op", "op", "str"),
+        Field("type", "type", "str"),
+        Field("dst", "dst", "int"),
+        Field("srcs", "srcs", "ints"),
+        Field("const", "const", "number", optional=True),
+        *_PATTERN_FIELDS,
+    )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.op.data} {self.type.data}")
+        print_fields(printer, self.FIELDS[2:], dict(self.properties))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ComputeOp":
+        op = StringAttr(parser.parse_identifier(" (compute op)"))
+        ty = StringAttr(parser.parse_identifier(" (element type)"))
+        props = parse_fields(parser, cls.FIELDS[2:])
+        return cls.create(properties={"op": op, "type": ty, **props})
+
+    def verify_(self) -> None:
+        prog = _program_of(self)
+        opname = self.op.data
+        if opname not in COMPUTE_ARITY:
+            raise VerifyException(f"'{self.name}' unknown op '{opname}' (known: {', '.join(COMPUTE_ARITY)})")
+        bits = _check_type(self, self.type.data)
+        srcs = _vals(self.srcs)
+        n = len(srcs) + (1 if self.const is not None else 0)
+        if n != COMPUTE_ARITY[opname]:
+            raise VerifyException(f"'{self.name}' {opname} takes {COMPUTE_ARITY[opname]} operands, got {n}")
+        if opname == "select" and self.const is not None:
+            raise VerifyException(f"'{self.name}' select takes no constant operand")
+        dst_bits = 1 if opname in COMPARE_OPS else bits
+        _check_wordlines(self, prog, _int(self.dst), dst_bits, "destination")
+        for i, s in enumerate(srcs):
+            _check_wordlines(self, prog, s, 1 if (opname == "select" and i == 0) else bits, "source")
+        self._verify_patterns(prog)
+
+
+@irdl_op_definition
+class ShiftOp(_CommandOp):
+    """``pimcmd.shift f32 dst 64 src 0 dim 1 mask [1:2] inter 1 intra -1 bitlines 1:2:2 tiles 0:2:2``.
+
+    Alg. 2's command: tensor (the patterns), dim, mask, inter-tile and
+    intra-tile distances.
+    """
+
+    name = "pimcmd.shift"
+    type = prop_def(StringAttr)
+    dst = prop_def(IntegerAttr)
+    src = prop_def(IntegerAttr)
+    dim = prop_def(IntegerAttr)
+    mask = prop_def(DenseArrayBase)
+    inter = prop_def(IntegerAttr)
+    intra = prop_def(IntegerAttr)
+    bitlines = prop_def(PatternAttr)
+    tiles = prop_def(PatternAttr)
+    banks = opt_prop_def(PatternAttr)
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("dst", "dst", "int"),
+        Field("src", "src", "int"),
+        Field("dim", "dim", "int"),
+        Field("mask", "mask", "range"),
+        Field("inter", "inter", "int"),
+        Field("intra", "intra", "int"),
+        *_PATTERN_FIELDS,
+    )
+
+    @property
+    def is_inter_tile(self) -> bool:
+        return _int(self.inter) != 0
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.type.data}")
+        super().print(printer)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ShiftOp":
+        ty = StringAttr(parser.parse_identifier(" (element type)"))
+        return cls.create(properties={"type": ty, **parse_fields(parser, cls.FIELDS)})
+
+    def verify_(self) -> None:
+        prog = _program_of(self)
+        bits = _check_type(self, self.type.data)
+        _check_wordlines(self, prog, _int(self.dst), bits, "destination")
+        _check_wordlines(self, prog, _int(self.src), bits, "source")
+        dim = _int(self.dim)
+        tiles = prog.tile_shape
+        if not 0 <= dim < len(tiles):
+            raise VerifyException(f"'{self.name}' dim {dim} is outside the rank-{len(tiles)} lattice")
+        lo, hi = _vals(self.mask)
+        if not 0 <= lo <= hi <= tiles[dim]:
+            raise VerifyException(f"'{self.name}' mask [{lo}:{hi}] is not inside the tile extent {tiles[dim]}")
+        intra = _int(self.intra)
+        if abs(intra) >= tiles[dim]:
+            raise VerifyException(f"'{self.name}' intra-tile distance {intra} must be smaller than the tile extent {tiles[dim]}")
+        if not (0 <= lo + intra and hi + intra <= tiles[dim]):
+            raise VerifyException(f"'{self.name}' mask [{lo}:{hi}] shifted by {intra} leaves the tile")
+        self._verify_patterns(prog)
+
+
+@irdl_op_definition
+class BcastOp(_CommandOp):
+    """``pimcmd.bcast f32 dst 64 src 0 dim 0 intra [-1:1] inter [1:3] bitlines .. tiles ..`` -- multicast."""
+
+    name = "pimcmd.bcast"
+    type = prop_def(StringAttr)
+    dst = prop_def(IntegerAttr)
+    src = prop_def(IntegerAttr)
+    dim = prop_def(IntegerAttr)
+    intra = prop_def(DenseArrayBase)
+    inter = prop_def(DenseArrayBase)
+    bitlines = prop_def(PatternAttr)
+    tiles = prop_def(PatternAttr)
+    banks = opt_prop_def(PatternAttr)
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("dst", "dst", "int"),
+        Field("src", "src", "int"),
+        Field("dim", "dim", "int"),
+        Field("intra", "intra", "range"),
+        Field("inter", "inter", "range"),
+        *_PATTERN_FIELDS,
+    )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.type.data}")
+        super().print(printer)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "BcastOp":
+        ty = StringAttr(parser.parse_identifier(" (element type)"))
+        return cls.create(properties={"type": ty, **parse_fields(parser, cls.FIELDS)})
+
+    def verify_(self) -> None:
+        prog = _program_of(self)
+        bits = _check_type(self, self.type.data)
+        _check_wordlines(self, prog, _int(self.dst), bits, "destination")
+        _check_wordlines(self, prog, _int(self.src), bits, "source")
+        dim = _int(self.dim)
+        tiles = prog.tile_shape
+        if not 0 <= dim < len(tiles):
+            raise VerifyException(f"'{self.name}' dim {dim} is outside the rank-{len(tiles)} lattice")
+        for what, (lo, hi) in (("intra", _vals(self.intra)), ("inter", _vals(self.inter))):
+            if lo >= hi:
+                raise VerifyException(f"'{self.name}' {what} range [{lo}:{hi}] is empty")
+        lo, hi = _vals(self.intra)
+        if hi - lo > tiles[dim] or abs(lo) >= tiles[dim] or abs(hi - 1) >= tiles[dim]:
+            raise VerifyException(f"'{self.name}' intra range [{lo}:{hi}] exceeds the tile extent {tiles[dim]}")
+        self._verify_patterns(prog)
+
+
+@irdl_op_definition
+class SyncOp(IRDLOperation):
+    """``pimcmd.sync`` -- global barrier after inter-tile moves (§4.2, Synchronization)."""
+
+    name = "pimcmd.sync"
+    assembly_format = "attr-dict"
+
+    def verify_(self) -> None:
+        _program_of(self)
+
+
+@irdl_op_definition
+class ReadoutOp(_CommandOp):
+    """``pimcmd.readout f32 src 64 domain [0:4, 0:1] id 0 bitlines .. tiles ..``.
+
+    Reads the register's cells in the lattice box out to the near-memory
+    stream engines, as stream ``id`` (partial results for ``stream_reduce``).
+    """
+
+    name = "pimcmd.readout"
+    type = prop_def(StringAttr)
+    src = prop_def(IntegerAttr)
+    domain = prop_def(DomainAttr)
+    id = prop_def(IntegerAttr)
+    bitlines = prop_def(PatternAttr)
+    tiles = prop_def(PatternAttr)
+    banks = opt_prop_def(PatternAttr)
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("src", "src", "int"),
+        Field("domain", "domain", "domain"),
+        Field("id", "id", "int"),
+        *_PATTERN_FIELDS,
+    )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.type.data}")
+        super().print(printer)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ReadoutOp":
+        ty = StringAttr(parser.parse_identifier(" (element type)"))
+        return cls.create(properties={"type": ty, **parse_fields(parser, cls.FIELDS)})
+
+    def verify_(self) -> None:
+        prog = _program_of(self)
+        bits = _check_type(self, self.type.data)
+        _check_wordlines(self, prog, _int(self.src), bits, "source")
+        dom = self.domain.data
+        verify_domain(dom, "readout domain")
+        if not dom.is_concrete:
+            raise VerifyException(f"'{self.name}' domain {dom} must be concrete")
+        lat = prog.lattice_shape
+        if dom.rank != len(lat):
+            raise VerifyException(f"'{self.name}' domain {dom} has rank {dom.rank}, lattice has {len(lat)}")
+        for (p, q), s in zip(dom.concrete(), lat):
+            if p < 0 or q > s:
+                raise VerifyException(f"'{self.name}' domain {dom} leaves the lattice {list(lat)}")
+        self._verify_patterns(prog)
+
+
+PIMCMD = Dialect(
+    "pimcmd",
+    [ProgramOp, ArrayOp, TransposeInOp, ReleaseOp, ComputeOp, ShiftOp, BcastOp, SyncOp, ReadoutOp],
+    [],
+)

@@ -1,0 +1,768 @@
+"""The ``stream`` dialect: the stream dataflow graph (sDFG).
+
+A ``stream.region`` is one offloadable loop nest (the paper's ``inf_cfg``
+region, ASPLOS'23 §3.1, NSC HPCA'22 §II).  It is isolated from above: its body
+block receives the arrays (``memref``) and scalars it uses as block arguments.
+Scalars of ``index`` type are *symbols* and carry a name (``N``, ``k``) that
+affine expressions (the iteration domain, access maps) refer to.
+
+Semantics (the reference evaluator in ``infs.runtime.reference`` implements
+exactly this): the region equals the sequential loop nest over its iteration
+domain ``[p0:q0, p1:q1, ...]`` (dim ``d0`` outermost), executing the body once
+per point.  ``stream.load`` reads the element its access map names,
+``stream.compute`` applies a scalar ``arith``/``math`` body, ``stream.store``
+writes (the last write in iteration order wins), ``stream.atomic`` performs a
+relaxed read-modify-write, and ``stream.reduce`` folds a stream over the
+``reduction`` dims it names; its result is available after those loops (and is
+a region result when it folds every dim).  Loads observe the array contents at
+region entry: a region in which an iteration reads a cell written by an
+earlier iteration is not a stream region (the evaluator rejects it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    DenseArrayBase,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    StringAttr,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    lazy_traits_def,
+    operand_def,
+    opt_operand_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure, is_side_effect_free
+from xdsl.utils.exceptions import VerifyException
+
+from infs.dialects.lattice import AccessMap, Domain, DomainAttr, MapAttr, dim_index, verify_domain
+from infs.dialects.syntax import (
+    parse_index_list,
+    parse_int_list,
+    parse_named_operands,
+    parse_operands_with_types,
+    print_index_list,
+    print_int_list,
+    print_named_operands,
+    print_operands_with_types,
+)
+
+MAX_COMPUTE_INPUTS = 8  # NSC/Infinity Stream: near-stream functions take at most 8 operands
+MAX_ACCESS_RANK = 3  # §3.3: up to three dims for affine access
+ITERATOR_KINDS = ("parallel", "reduction")
+REDUCE_KINDS = ("add", "mul", "min", "max", "argmin", "argmax")
+ATOMIC_KINDS = ("add", "min", "max")
+COMPUTE_BODY_DIALECTS = ("arith", "math")
+
+
+def is_scalar_type(t: Attribute) -> bool:
+    return isinstance(t, (IntegerType, IndexType, AnyFloat))
+
+
+@irdl_attr_definition
+class StreamType(ParametrizedAttribute, TypeAttribute):
+    """``!stream.stream<T>``: a stream of scalar elements over the region's domain."""
+
+    name = "stream.stream"
+    element_type: Attribute
+
+    def __init__(self, element_type: Attribute):
+        super().__init__(element_type)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            return [parser.parse_type()]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        printer.print_attribute(self.element_type)
+        printer.print_string(">")
+
+    def verify(self) -> None:
+        if not is_scalar_type(self.element_type):
+            raise VerifyException(f"stream element type must be an integer, index or float type, got {self.element_type}")
+
+
+def elem_type(t: Attribute) -> Attribute:
+    return t.element_type if isinstance(t, StreamType) else t
+
+
+def _ints(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, list(values))
+
+
+def _enclosing_region(op: Operation) -> "RegionOp | None":
+    p = op.parent_op()
+    while p is not None and not isinstance(p, RegionOp):
+        p = p.parent_op()
+    return p
+
+
+# ---------------------------------------------------------------------------
+# stream.region
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class RegionOp(IRDLOperation):
+    """One offloadable loop nest (sDFG).
+
+    ``stream.region ins(arrays) syms(name = %v : type, ...) domain [..]
+    iterators [parallel, ...] (-> result types)? { ^bb0(arrays..., scalars...): ... }``
+
+    Block arguments are the arrays, then the scalars, in order.  Index-typed
+    scalars are symbols usable in affine expressions by their name.
+    """
+
+    name = "stream.region"
+
+    arrays = var_operand_def(MemRefType)
+    scalars = var_operand_def()
+    res = var_result_def()
+    sym_names = prop_def(ArrayAttr[StringAttr])
+    domain = prop_def(DomainAttr)
+    iterators = prop_def(ArrayAttr[StringAttr])
+    body = region_def("single_block")
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(IsolatedFromAbove())
+
+    def __init__(
+        self,
+        arrays: Sequence[SSAValue],
+        scalars: Sequence[SSAValue],
+        sym_names: Sequence[str],
+        domain: Domain,
+        iterators: Sequence[str],
+        body: Region,
+        result_types: Sequence[Attribute] = (),
+    ):
+        super().__init__(
+            operands=[arrays, scalars],
+            result_types=[result_types],
+            properties={
+                "sym_names": ArrayAttr([StringAttr(n) for n in sym_names]),
+                "domain": DomainAttr(domain),
+                "iterators": ArrayAttr([StringAttr(i) for i in iterators]),
+            },
+            regions=[body],
+        )
+
+    # -- convenient views -------------------------------------------------
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.data for s in self.sym_names.data)
+
+    @property
+    def iteration_domain(self) -> Domain:
+        return self.domain.data
+
+    @property
+    def iterator_kinds(self) -> tuple[str, ...]:
+        return tuple(s.data for s in self.iterators.data)
+
+    @property
+    def array_args(self) -> tuple[SSAValue, ...]:
+        return tuple(self.body.block.args[: len(self.arrays)])
+
+    @property
+    def scalar_args(self) -> tuple[SSAValue, ...]:
+        return tuple(self.body.block.args[len(self.arrays) :])
+
+    def symbol_names(self) -> frozenset[str]:
+        """Names of the index-typed scalars (usable in affine expressions)."""
+        return frozenset(n for n, v in zip(self.names, self.scalars) if isinstance(v.type, IndexType))
+
+    def name_of(self, arg: SSAValue) -> str | None:
+        for n, a in zip(self.names, self.scalar_args):
+            if a is arg:
+                return n
+        return None
+
+    # -- verification -----------------------------------------------------
+    def verify_(self) -> None:
+        names = self.names
+        if len(names) != len(self.scalars):
+            raise VerifyException(f"'{self.name}' has {len(self.scalars)} scalars but {len(names)} names")
+        if len(set(names)) != len(names):
+            raise VerifyException(f"'{self.name}' has duplicate symbol names {list(names)}")
+        for n in names:
+            if dim_index(n) is not None:
+                raise VerifyException(f"'{self.name}' symbol name '{n}' clashes with iteration dim names d<i>")
+        for v in self.scalars:
+            if not is_scalar_type(v.type):
+                raise VerifyException(f"'{self.name}' scalar operand must be an integer, index or float, got {v.type}")
+        block = self.body.block
+        types = [v.type for v in self.arrays] + [v.type for v in self.scalars]
+        if [a.type for a in block.args] != types:
+            raise VerifyException(f"'{self.name}' block arguments must match the operands (arrays then scalars): expected {len(types)} of types {types}")
+        dom = self.iteration_domain
+        verify_domain(dom, "iteration domain")
+        kinds = self.iterator_kinds
+        if len(kinds) != dom.rank:
+            raise VerifyException(f"'{self.name}' has {len(kinds)} iterators for a rank-{dom.rank} domain")
+        for k in kinds:
+            if k not in ITERATOR_KINDS:
+                raise VerifyException(f"'{self.name}' iterator kind must be one of {ITERATOR_KINDS}, got '{k}'")
+        unknown = dom.names - self.symbol_names()
+        if unknown:
+            raise VerifyException(f"'{self.name}' domain {dom} uses undeclared symbol(s) {sorted(unknown)}")
+        term = block.last_op
+        if not isinstance(term, YieldOp):
+            raise VerifyException(f"'{self.name}' body must end with 'stream.yield'")
+        if [v.type for v in term.values] != [r.type for r in self.res]:
+            raise VerifyException(f"'{self.name}' yields {[str(v.type) for v in term.values]} but declares results {[str(r.type) for r in self.res]}")
+        for op in block.ops:
+            if isinstance(op, (LoadOp, StoreOp, AtomicOp, ComputeOp, ReduceOp, YieldOp)):
+                continue
+            if op.dialect_name() == "arith" and is_side_effect_free(op):
+                continue  # scalar constants / symbol arithmetic
+            raise VerifyException(f"'{self.name}' body may only hold stream ops and pure arith ops, found '{op.name}'")
+
+    # -- syntax -----------------------------------------------------------
+    def print(self, printer: Printer) -> None:
+        print_operands_with_types(printer, "ins", self.arrays)
+        print_named_operands(printer, "syms", self.names, self.scalars)
+        printer.print_string(f" domain {self.iteration_domain} iterators [")
+        printer.print_string(", ".join(self.iterator_kinds))
+        printer.print_string("]")
+        if self.res:
+            printer.print_string(" -> ")
+            printer.print_list([r.type for r in self.res], printer.print_attribute)
+        extra = {k: v for k, v in self.attributes.items()}
+        if extra:
+            printer.print_string(" attributes ")
+            printer.print_attr_dict(extra)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=True)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "RegionOp":
+        arrays = parse_operands_with_types(parser, "ins")
+        names, scalars = parse_named_operands(parser, "syms")
+        parser.parse_keyword("domain")
+        domain = Domain(tuple(_parse_domain(parser).bounds))
+        parser.parse_keyword("iterators")
+        iterators = parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parser.parse_identifier())
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            result_types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region()
+        op = cls(arrays, scalars, names, domain, iterators, body, result_types)
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+
+def _parse_domain(parser: Parser) -> Domain:
+    from infs.dialects.lattice import parse_domain_body
+
+    return parse_domain_body(parser)
+
+
+# ---------------------------------------------------------------------------
+# Memory streams
+# ---------------------------------------------------------------------------
+
+
+class _MemoryStreamOp(IRDLOperation):
+    """Shared verification of an access ``%A[map]`` with optional indirect indices."""
+
+
+    def access_map(self) -> AccessMap:
+        return self.map.data  # type: ignore[attr-defined]
+
+    def indirect_positions(self) -> tuple[int, ...]:
+        return tuple(self.indirect_dims.get_values())  # type: ignore[attr-defined]
+
+    def _verify_access(self, indices: Sequence[SSAValue]) -> None:
+        region = _enclosing_region(self)
+        if region is None:
+            raise VerifyException(f"'{self.name}' must be inside a 'stream.region'")
+        array = self.array  # type: ignore[attr-defined]
+        if array not in region.array_args:
+            raise VerifyException(f"'{self.name}' array operand must be an array argument of the enclosing 'stream.region'")
+        mtype = array.type
+        assert isinstance(mtype, MemRefType)
+        amap = self.access_map()
+        rank = len(mtype.get_shape())
+        if amap.rank != rank:
+            raise VerifyException(f"'{self.name}' access map {amap} has {amap.rank} results for a rank-{rank} memref")
+        if rank > MAX_ACCESS_RANK:
+            raise VerifyException(f"'{self.name}' accesses a rank-{rank} array; streams support up to {MAX_ACCESS_RANK} dims")
+        dom_rank = region.iteration_domain.rank
+        for d in amap.dims_used():
+            if d >= dom_rank:
+                raise VerifyException(f"'{self.name}' access map {amap} uses d{d} but the domain has rank {dom_rank}")
+        unknown = amap.symbols_used() - region.symbol_names()
+        if unknown:
+            raise VerifyException(f"'{self.name}' access map {amap} uses undeclared symbol(s) {sorted(unknown)}")
+        pos = self.indirect_positions()
+        if len(pos) != len(indices):
+            raise VerifyException(f"'{self.name}' has {len(indices)} index streams for {len(pos)} indirect positions")
+        if len(set(pos)) != len(pos) or any(p < 0 or p >= rank for p in pos):
+            raise VerifyException(f"'{self.name}' indirect positions {list(pos)} are not distinct dims of the array")
+        for p in pos:
+            if not amap.results[p].is_constant or amap.results[p].const != 0:
+                raise VerifyException(f"'{self.name}' indirect position {p} must have a zero affine part")
+        for idx in indices:
+            if not isinstance(idx.type, StreamType) or not isinstance(idx.type.element_type, (IntegerType, IndexType)):
+                raise VerifyException(f"'{self.name}' index operand must be a stream of integers, got {idx.type}")
+            # NSC §II-B: the address of an indirect stream comes from another
+            # stream of the same region, never from a foreign value.
+            owner = idx.owner
+            if not isinstance(owner, (LoadOp, ComputeOp)) or _enclosing_region(owner) is not region:
+                raise VerifyException(f"'{self.name}' index stream must be produced by a stream.load or stream.compute of the same region")
+
+
+@irdl_op_definition
+class LoadOp(_MemoryStreamOp):
+    """``%s = stream.load %A[d0 - 1, k] : memref<..> -> !stream.stream<T>``.
+
+    Affine load: the element at the map's indices, at every iteration point.
+    A dim the map drops is a broadcast; permuted dims are a transpose.  An
+    index entry given as an SSA stream (``%A[%idx, d1]``) makes it indirect.
+    """
+
+    name = "stream.load"
+    array = operand_def(MemRefType)
+    indices = var_operand_def(StreamType)
+    map = prop_def(MapAttr)
+    indirect_dims = prop_def(DenseArrayBase)
+    result = result_def(StreamType)
+    traits = traits_def(Pure())
+
+    def __init__(self, array: SSAValue, amap: AccessMap, indices: Sequence[SSAValue] = (), indirect_dims: Sequence[int] = ()):
+        assert isinstance(array.type, MemRefType)
+        super().__init__(
+            operands=[array, indices],
+            result_types=[StreamType(array.type.element_type)],
+            properties={"map": MapAttr(amap), "indirect_dims": _ints(indirect_dims)},
+        )
+
+    def verify_(self) -> None:
+        self._verify_access(self.indices)
+        mtype = self.array.type
+        assert isinstance(mtype, MemRefType)
+        if self.result.type != StreamType(mtype.element_type):
+            raise VerifyException(f"'{self.name}' result must be !stream.stream<{mtype.element_type}>, got {self.result.type}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.array)
+        print_index_list(printer, self.map.data, self.indirect_positions(), self.indices)
+        printer.print_string(" : ")
+        printer.print_attribute(self.array.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "LoadOp":
+        arr = parser.parse_unresolved_operand()
+        amap, pos, idx = _parse_indices(parser)
+        parser.parse_punctuation(":")
+        atype = parser.parse_type()
+        parser.parse_punctuation("->")
+        rtype = parser.parse_type()
+        if not isinstance(atype, MemRefType) or rtype != StreamType(atype.element_type):
+            parser.raise_error(f"stream.load of {atype} must return a stream of its element type, got {rtype}")
+        return cls(parser.resolve_operand(arr, atype), amap, idx, pos)
+
+
+def _parse_indices(parser: Parser):
+    def parse_operand() -> SSAValue | None:
+        if parser._current_token.text.startswith("%"):  # noqa: SLF001
+            return parser.parse_operand()
+        return None
+
+    return parse_index_list(parser, parse_operand)
+
+
+@irdl_op_definition
+class StoreOp(_MemoryStreamOp):
+    """``stream.store %v -> %B[d0] : !stream.stream<T> -> memref<..>``.
+
+    Writes the stream's element at every iteration point; where several points
+    write one cell the last in iteration order wins.  Indirect like loads.
+    """
+
+    name = "stream.store"
+    value = operand_def(StreamType)
+    array = operand_def(MemRefType)
+    indices = var_operand_def(StreamType)
+    map = prop_def(MapAttr)
+    indirect_dims = prop_def(DenseArrayBase)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(self, value: SSAValue, array: SSAValue, amap: AccessMap, indices: Sequence[SSAValue] = (), indirect_dims: Sequence[int] = ()):
+        super().__init__(
+            operands=[value, array, indices],
+            properties={"map": MapAttr(amap), "indirect_dims": _ints(indirect_dims)},
+        )
+
+    def verify_(self) -> None:
+        self._verify_access(self.indices)
+        mtype = self.array.type
+        assert isinstance(mtype, MemRefType)
+        if elem_type(self.value.type) != mtype.element_type:
+            raise VerifyException(f"'{self.name}' stores {elem_type(self.value.type)} into a memref of {mtype.element_type}")
+        _verify_store_dims(self, self.value)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.value)
+        printer.print_string(" -> ")
+        printer.print_ssa_value(self.array)
+        print_index_list(printer, self.map.data, self.indirect_positions(), self.indices)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.array.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "StoreOp":
+        val = parser.parse_unresolved_operand()
+        parser.parse_punctuation("->")
+        arr = parser.parse_unresolved_operand()
+        amap, pos, idx = _parse_indices(parser)
+        parser.parse_punctuation(":")
+        vtype = parser.parse_type()
+        parser.parse_punctuation("->")
+        atype = parser.parse_type()
+        return cls(parser.resolve_operand(val, vtype), parser.resolve_operand(arr, atype), amap, idx, pos)
+
+
+@irdl_op_definition
+class AtomicOp(_MemoryStreamOp):
+    """``stream.atomic add %v -> %C[%idx, d1] : !stream.stream<T> -> memref<..>``.
+
+    Relaxed read-modify-write (add/min/max) at every iteration point; the
+    order of updates is unobservable because the kinds are commutative.
+    """
+
+    name = "stream.atomic"
+    value = operand_def(StreamType)
+    array = operand_def(MemRefType)
+    indices = var_operand_def(StreamType)
+    kind = prop_def(StringAttr)
+    map = prop_def(MapAttr)
+    indirect_dims = prop_def(DenseArrayBase)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(self, kind: str, value: SSAValue, array: SSAValue, amap: AccessMap, indices: Sequence[SSAValue] = (), indirect_dims: Sequence[int] = ()):
+        super().__init__(
+            operands=[value, array, indices],
+            properties={"kind": StringAttr(kind), "map": MapAttr(amap), "indirect_dims": _ints(indirect_dims)},
+        )
+
+    def verify_(self) -> None:
+        if self.kind.data not in ATOMIC_KINDS:
+            raise VerifyException(f"'{self.name}' kind must be one of {ATOMIC_KINDS}, got '{self.kind.data}'")
+        self._verify_access(self.indices)
+        mtype = self.array.type
+        assert isinstance(mtype, MemRefType)
+        if elem_type(self.value.type) != mtype.element_type:
+            raise VerifyException(f"'{self.name}' updates a memref of {mtype.element_type} with {elem_type(self.value.type)}")
+        _verify_store_dims(self, self.value)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind.data} ")
+        printer.print_ssa_value(self.value)
+        printer.print_string(" -> ")
+        printer.print_ssa_value(self.array)
+        print_index_list(printer, self.map.data, self.indirect_positions(), self.indices)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.array.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "AtomicOp":
+        kind = parser.parse_identifier(" (atomic kind)")
+        val = parser.parse_unresolved_operand()
+        parser.parse_punctuation("->")
+        arr = parser.parse_unresolved_operand()
+        amap, pos, idx = _parse_indices(parser)
+        parser.parse_punctuation(":")
+        vtype = parser.parse_type()
+        parser.parse_punctuation("->")
+        atype = parser.parse_type()
+        return cls(kind, parser.resolve_operand(val, vtype), parser.resolve_operand(arr, atype), amap, idx, pos)
+
+
+def live_dims(value: SSAValue, region: RegionOp) -> frozenset[int]:
+    """Iteration dims a stream value varies over (reductions remove dims)."""
+    owner = value.owner
+    if isinstance(owner, ReduceOp):
+        return live_dims(owner.input, region) - frozenset(owner.dims_list())
+    if isinstance(owner, ComputeOp):
+        out: frozenset[int] = frozenset()
+        stream_inputs = [v for v in owner.inputs if isinstance(v.type, StreamType)]
+        if not stream_inputs:
+            return frozenset(range(region.iteration_domain.rank))
+        for v in stream_inputs:
+            out |= live_dims(v, region)
+        return out
+    return frozenset(range(region.iteration_domain.rank))
+
+
+def _verify_store_dims(op: _MemoryStreamOp, value: SSAValue) -> None:
+    region = _enclosing_region(op)
+    if region is None:
+        return
+    owner = value.owner
+    if isinstance(owner, ReduceOp) or (isinstance(owner, ComputeOp) and any(isinstance(v.owner, ReduceOp) for v in owner.inputs)):
+        reduced = frozenset(range(region.iteration_domain.rank)) - live_dims(value, region)
+        used = op.access_map().dims_used()
+        if used & reduced:
+            raise VerifyException(f"'{op.name}' of a reduced stream indexes reduced dim(s) {sorted(used & reduced)}")
+
+
+# ---------------------------------------------------------------------------
+# Computation
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ComputeOp(IRDLOperation):
+    """``%r = stream.compute(%a, %b : !stream.stream<f32>, f32) -> !stream.stream<f32> { ^bb0(%x: f32, %y: f32): ... stream.yield %z : f32 }``.
+
+    Near-stream computation: a memory-free, control-free body of ``arith``/
+    ``math`` ops applied at every iteration point to the elements of its
+    input streams (and scalar symbols).  Up to 8 inputs.
+    """
+
+    name = "stream.compute"
+    inputs = var_operand_def()
+    result = result_def(StreamType)
+    body = region_def("single_block")
+    traits = traits_def(Pure())
+
+    def __init__(self, inputs: Sequence[SSAValue], result_type: Attribute, body: Region):
+        super().__init__(operands=[inputs], result_types=[result_type], regions=[body])
+
+    def verify_(self) -> None:
+        if len(self.inputs) > MAX_COMPUTE_INPUTS:
+            raise VerifyException(f"'{self.name}' takes at most {MAX_COMPUTE_INPUTS} inputs, got {len(self.inputs)}")
+        region = _enclosing_region(self)
+        if region is None:
+            raise VerifyException(f"'{self.name}' must be inside a 'stream.region'")
+        for v in self.inputs:
+            if isinstance(v.type, StreamType):
+                continue
+            if is_scalar_type(v.type):
+                continue
+            raise VerifyException(f"'{self.name}' input must be a stream or a scalar, got {v.type}")
+        block = self.body.block
+        expected = [elem_type(v.type) for v in self.inputs]
+        if [a.type for a in block.args] != expected:
+            raise VerifyException(f"'{self.name}' body arguments {[str(a.type) for a in block.args]} must be the element types {[str(t) for t in expected]}")
+        for op in block.ops:
+            if isinstance(op, YieldOp):
+                continue
+            if op.dialect_name() not in COMPUTE_BODY_DIALECTS or op.regions or not is_side_effect_free(op):
+                raise VerifyException(f"'{self.name}' body may only hold side-effect-free arith/math ops, found '{op.name}'")
+        term = block.last_op
+        if not isinstance(term, YieldOp) or len(term.values) != 1:
+            raise VerifyException(f"'{self.name}' body must end with 'stream.yield' of one value")
+        if not isinstance(self.result.type, StreamType) or term.values[0].type != self.result.type.element_type:
+            raise VerifyException(f"'{self.name}' yields {term.values[0].type} but returns {self.result.type}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_list(self.inputs, printer.print_ssa_value)
+        if self.inputs:
+            printer.print_string(" : ")
+            printer.print_list([v.type for v in self.inputs], printer.print_attribute)
+        printer.print_string(") -> ")
+        printer.print_attribute(self.result.type)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=True)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ComputeOp":
+        pos = parser.pos
+        parser.parse_punctuation("(")
+        names = []
+        types: list[Attribute] = []
+        if parser.parse_optional_punctuation(")") is None:
+            names = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+            parser.parse_punctuation(")")
+        if len(names) != len(types):
+            parser.raise_error(f"{len(names)} inputs but {len(types)} types", pos, parser.pos)
+        inputs = parser.resolve_operands(names, types, pos)
+        parser.parse_punctuation("->")
+        rtype = parser.parse_type()
+        body = parser.parse_region()
+        return cls(inputs, rtype, body)
+
+
+@irdl_op_definition
+class ReduceOp(IRDLOperation):
+    """``%r = stream.reduce add %v over [2] (init %c)? : !stream.stream<f32> -> T``.
+
+    Folds the stream over the listed ``reduction`` dims with an associative
+    kind (add, mul, min, max; argmin/argmax over one dim give the index, the
+    first one on ties).  ``init`` defaults to the kind's identity.  The result
+    is a stream over the remaining dims, or a scalar when none remain.
+    """
+
+    name = "stream.reduce"
+    input = operand_def(StreamType)
+    init = opt_operand_def()
+    result = result_def()
+    kind = prop_def(StringAttr)
+    dims = prop_def(DenseArrayBase)
+
+    def __init__(self, kind: str, input: SSAValue, dims: Sequence[int], result_type: Attribute, init: SSAValue | None = None):
+        super().__init__(
+            operands=[input, [init] if init is not None else []],
+            result_types=[result_type],
+            properties={"kind": StringAttr(kind), "dims": _ints(dims)},
+        )
+
+    def dims_list(self) -> tuple[int, ...]:
+        return tuple(self.dims.get_values())
+
+    def verify_(self) -> None:
+        kind = self.kind.data
+        if kind not in REDUCE_KINDS:
+            raise VerifyException(f"'{self.name}' kind must be one of {REDUCE_KINDS}, got '{kind}'")
+        region = _enclosing_region(self)
+        if region is None:
+            raise VerifyException(f"'{self.name}' must be inside a 'stream.region'")
+        dims = self.dims_list()
+        rank = region.iteration_domain.rank
+        if not dims:
+            raise VerifyException(f"'{self.name}' must reduce at least one dim")
+        if len(set(dims)) != len(dims):
+            raise VerifyException(f"'{self.name}' reduces dim(s) {list(dims)} more than once")
+        live = live_dims(self.input, region)
+        for d in dims:
+            if d < 0 or d >= rank:
+                raise VerifyException(f"'{self.name}' dim {d} is outside the rank-{rank} domain")
+            if region.iterator_kinds[d] != "reduction":
+                raise VerifyException(f"'{self.name}' reduces dim {d}, which is not a 'reduction' iterator")
+            if d not in live:
+                raise VerifyException(f"'{self.name}' reduces dim {d}, which its input was already reduced over")
+        in_elem = elem_type(self.input.type)
+        arg = kind in ("argmin", "argmax")
+        if arg and len(dims) != 1:
+            raise VerifyException(f"'{self.name}' {kind} reduces exactly one dim")
+        out_elem = elem_type(self.result.type)
+        if arg:
+            if not isinstance(out_elem, (IntegerType, IndexType)):
+                raise VerifyException(f"'{self.name}' {kind} result must be an integer index type, got {out_elem}")
+            if self.init is not None:
+                raise VerifyException(f"'{self.name}' {kind} takes no init value")
+        elif out_elem != in_elem:
+            raise VerifyException(f"'{self.name}' result element type {out_elem} must equal the input's {in_elem}")
+        if self.init is not None and self.init.type != in_elem:
+            raise VerifyException(f"'{self.name}' init has type {self.init.type}, expected {in_elem}")
+        remaining = live - frozenset(dims)
+        if remaining and not isinstance(self.result.type, StreamType):
+            raise VerifyException(f"'{self.name}' leaves dims {sorted(remaining)} so its result must be a stream")
+        if not remaining and isinstance(self.result.type, StreamType):
+            raise VerifyException(f"'{self.name}' reduces every dim so its result must be a scalar")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind.data} ")
+        printer.print_ssa_value(self.input)
+        printer.print_string(" over ")
+        print_int_list(printer, self.dims_list())
+        if self.init is not None:
+            printer.print_string(" init ")
+            printer.print_ssa_value(self.init)
+        printer.print_string(" : ")
+        printer.print_attribute(self.input.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ReduceOp":
+        kind = parser.parse_identifier(" (reduction kind)")
+        inp = parser.parse_unresolved_operand()
+        parser.parse_keyword("over")
+        dims = parse_int_list(parser)
+        init = None
+        if parser.parse_optional_keyword("init") is not None:
+            init = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        itype = parser.parse_type()
+        parser.parse_punctuation("->")
+        rtype = parser.parse_type()
+        init_val = parser.resolve_operand(init, elem_type(itype)) if init is not None else None
+        return cls(kind, parser.resolve_operand(inp, itype), dims, rtype, init_val)
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """``stream.yield %v... : T...`` -- ends a region (its scalar results) or a compute body."""
+
+    name = "stream.yield"
+    values = var_operand_def()
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(RegionOp, ComputeOp), Pure()))
+
+    def __init__(self, *values: SSAValue):
+        super().__init__(operands=[list(values)])
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        if isinstance(parent, RegionOp):
+            for v in self.values:
+                if not is_scalar_type(v.type):
+                    raise VerifyException(f"'{self.name}' of a region yields scalars, got {v.type}")
+
+    def print(self, printer: Printer) -> None:
+        if self.values:
+            printer.print_string(" ")
+            printer.print_list(self.values, printer.print_ssa_value)
+            printer.print_string(" : ")
+            printer.print_list([v.type for v in self.values], printer.print_attribute)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "YieldOp":
+        pos = parser.pos
+        names = parser.parse_optional_undelimited_comma_separated_list(parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand)
+        if not names:
+            return cls()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        return cls(*parser.resolve_operands(names, types, pos))
+
+
+def region_block(op: RegionOp) -> Block:
+    return op.body.block
+
+
+Stream = Dialect(
+    "stream",
+    [RegionOp, LoadOp, StoreOp, AtomicOp, ComputeOp, ReduceOp, YieldOp],
+    [StreamType],
+)

@@ -1,0 +1,144 @@
+"""Parsing/printing helpers shared by the custom assembly formats of infs ops."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects.builtin import StringAttr
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+
+from infs.dialects.lattice import (
+    AccessMap,
+    Affine,
+    Domain,
+    Pattern,
+    parse_affine,
+    parse_domain_body,
+    parse_pattern_body,
+)
+
+
+def parse_operands_with_types(parser: Parser, keyword: str) -> list[SSAValue]:
+    """``keyword(%a, %b : t0, t1)``; empty when the keyword is absent."""
+    if parser.parse_optional_keyword(keyword) is None:
+        return []
+    pos = parser.pos
+    parser.parse_punctuation("(")
+    if parser.parse_optional_punctuation(")") is not None:
+        return []
+    names = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_unresolved_operand)
+    parser.parse_punctuation(":")
+    types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+    parser.parse_punctuation(")")
+    if len(names) != len(types):
+        parser.raise_error(f"{keyword}: {len(names)} operands but {len(types)} types", pos, parser.pos)
+    return parser.resolve_operands(names, types, pos)
+
+
+def print_operands_with_types(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
+    if not values:
+        return
+    printer.print_string(f" {keyword}(")
+    printer.print_list(values, printer.print_ssa_value)
+    printer.print_string(" : ")
+    printer.print_list([v.type for v in values], printer.print_attribute)
+    printer.print_string(")")
+
+
+def parse_named_operands(parser: Parser, keyword: str) -> tuple[list[str], list[SSAValue]]:
+    """``keyword(N = %n : index, alpha = %a : f32)``."""
+    if parser.parse_optional_keyword(keyword) is None:
+        return [], []
+
+    def parse_one() -> tuple[str, SSAValue]:
+        name = parser.parse_identifier(" (symbol name)")
+        parser.parse_punctuation("=")
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        ty = parser.parse_type()
+        return name, parser.resolve_operand(operand, ty)
+
+    pairs = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parse_one)
+    return [n for n, _ in pairs], [v for _, v in pairs]
+
+
+def print_named_operands(printer: Printer, keyword: str, names: Sequence[str], values: Sequence[SSAValue]) -> None:
+    if not values:
+        return
+    printer.print_string(f" {keyword}(")
+    for i, (n, v) in enumerate(zip(names, values)):
+        if i:
+            printer.print_string(", ")
+        printer.print_string(f"{n} = ")
+        printer.print_ssa_value(v)
+        printer.print_string(" : ")
+        printer.print_attribute(v.type)
+    printer.print_string(")")
+
+
+def parse_domain(parser: Parser) -> Domain:
+    return parse_domain_body(parser)
+
+
+def parse_pattern(parser: Parser) -> Pattern:
+    return parse_pattern_body(parser)
+
+
+def parse_int_list(parser: Parser) -> list[int]:
+    return parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False))
+
+
+def print_int_list(printer: Printer, values: Sequence[int]) -> None:
+    printer.print_string("[" + ", ".join(str(int(v)) for v in values) + "]")
+
+
+def parse_affine_expr(parser: Parser) -> Affine:
+    return parse_affine(parser)
+
+
+def parse_index_list(
+    parser: Parser, parse_operand: Callable[[], SSAValue | None]
+) -> tuple[AccessMap, list[int], list[SSAValue]]:
+    """``[%idx, d1 + 1, k]``: affine entries, or SSA stream operands (indirect)."""
+    results: list[Affine] = []
+    indirect_pos: list[int] = []
+    indirect: list[SSAValue] = []
+
+    def parse_entry() -> None:
+        v = parse_operand()
+        if v is not None:
+            indirect_pos.append(len(results))
+            indirect.append(v)
+            results.append(Affine(0))
+        else:
+            results.append(parse_affine(parser))
+
+    parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, parse_entry)
+    return AccessMap(tuple(results)), indirect_pos, indirect
+
+
+def print_index_list(printer: Printer, amap: AccessMap, indirect_pos: Sequence[int], indirect: Sequence[SSAValue]) -> None:
+    printer.print_string("[")
+    ind = dict(zip(indirect_pos, indirect))
+    for i, e in enumerate(amap.results):
+        if i:
+            printer.print_string(", ")
+        if i in ind:
+            printer.print_ssa_value(ind[i])
+        else:
+            printer.print_string(str(e))
+    printer.print_string("]")
+
+
+def parse_optional_attr_dict(parser: Parser) -> dict[str, Attribute]:
+    return parser.parse_optional_attr_dict()
+
+
+def string_list(values: Sequence[str]) -> list[StringAttr]:
+    return [StringAttr(v) for v in values]
+
+
+def block_of(region: Region) -> Block:
+    return region.block

@@ -1,0 +1,934 @@
+"""The ``tdfg`` dialect: the tensor dataflow graph (ASPLOS'23 §3.2-§3.4, Fig. 5).
+
+A ``tdfg.graph`` replaces a tensorized ``stream.region``: same operands (arrays,
+named scalars whose ``index`` members are symbols), a body of SSA tensor nodes.
+Every tensor is a hyperrectangle on the graph's ``rank``-dimensional global
+lattice; its domain is computed by ``infs.dialects.tdfg_domains`` from the
+nodes (symbolically, and concretely once the symbols are bound).
+
+Lattice semantics (the lattice evaluator implements exactly this):
+
+* arrays sit at the origin; a rank-r array in a rank-R lattice occupies the
+  last r lattice dims (the leading ones at coordinate 0);
+* ``tensor`` takes the array's cells in its domain; ``cmp`` applies an
+  element-wise op on the *intersection* of its inputs' domains; ``mv`` moves a
+  tensor by ``dist`` along ``dim``; ``bc`` copies a tensor of extent ``w``
+  along ``dim`` ``count`` times, copy ``j`` moved by ``dist + j*w``; ``const``
+  is an infinite tensor; ``shrink`` restricts a domain;
+* data moved outside the *global bounding hyperrectangle* (the hull of all
+  arrays of the graph) is discarded (§3.2);
+* ``reduce`` is the in-memory *partial* reduction of Fig. 4(b): it folds the
+  cells of each group of consecutive cells along ``dim`` (one group per tile,
+  the tile size being chosen at lowering) into the group's first cell; a
+  ``stream_reduce`` over the same dim completes the fold near memory.  Only
+  the pair has a hardware-independent meaning;
+* ``stream_load``/``stream_store``/``stream_reduce`` are embedded streams
+  (§3.3) for accesses that are not unrolled (strided, indirect, atomic);
+* ``store`` writes a tensor's cells back to its array.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    DenseArrayBase,
+    DictionaryAttr,
+    FloatAttr,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    StringAttr,
+    i1,
+    i64,
+)
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    lazy_traits_def,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure
+from xdsl.utils.exceptions import VerifyException
+
+from infs.dialects.keyword_syntax import Field, parse_fields, print_fields
+from infs.dialects.lattice import (
+    AccessMap,
+    Affine,
+    AffineAttr,
+    Domain,
+    DomainAttr,
+    MapAttr,
+    dim_index,
+    parse_domain_body,
+    verify_domain,
+)
+from infs.dialects.syntax import (
+    parse_index_list,
+    parse_named_operands,
+    parse_operands_with_types,
+    print_index_list,
+    print_named_operands,
+    print_operands_with_types,
+)
+
+# Element-wise primitive ops and their arity (§3.2 compute nodes).
+CMP_ARITY = {
+    "add": 2, "sub": 2, "mul": 2, "div": 2, "fma": 3, "min": 2, "max": 2,
+    "cmp_lt": 2, "cmp_le": 2, "cmp_eq": 2, "select": 3,
+    "and": 2, "or": 2, "xor": 2, "not": 1, "abs": 1, "neg": 1, "relu": 1,
+}  # fmt: skip
+COMPARE_OPS = ("cmp_lt", "cmp_le", "cmp_eq")
+BITWISE_OPS = ("and", "or", "xor", "not")
+REDUCE_KINDS = ("add", "mul", "min", "max")
+STORE_KINDS = ("store", "add", "min", "max")
+HINT_KEYS = ("shift", "broadcast", "reduce", "primary", "align")
+
+
+def is_supported_element(t: Attribute) -> bool:
+    return (isinstance(t, IntegerType) and t.width.data in (1, 8, 16, 32)) or (isinstance(t, AnyFloat) and t.bitwidth == 32)
+
+
+@irdl_attr_definition
+class TensorType(ParametrizedAttribute, TypeAttribute):
+    """``!tdfg.tensor<f32, 2>``: element type and lattice rank."""
+
+    name = "tdfg.tensor"
+    element_type: Attribute
+    rank: IntAttr
+
+    def __init__(self, element_type: Attribute, rank: int | IntAttr):
+        super().__init__(element_type, rank if isinstance(rank, IntAttr) else IntAttr(rank))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        with parser.in_angle_brackets():
+            t = parser.parse_type()
+            parser.parse_punctuation(",")
+            r = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        return [t, IntAttr(r)]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        printer.print_attribute(self.element_type)
+        printer.print_string(f", {self.rank.data}>")
+
+    def verify(self) -> None:
+        if not is_supported_element(self.element_type):
+            raise VerifyException(f"tdfg tensors hold f32, i32, i16, i8 or i1 elements, got {self.element_type}")
+        if self.rank.data < 1:
+            raise VerifyException("tdfg tensor rank must be >= 1")
+
+
+def _enclosing_graph(op: Operation) -> "GraphOp | None":
+    p = op.parent_op()
+    while p is not None and not isinstance(p, GraphOp):
+        p = p.parent_op()
+    return p
+
+
+def _graph_of(op: Operation) -> "GraphOp":
+    g = _enclosing_graph(op)
+    if g is None:
+        raise VerifyException(f"'{op.name}' must be inside a 'tdfg.graph'")
+    return g
+
+
+def _check_rank(op: Operation, t: Attribute, graph: "GraphOp", what: str = "result") -> TensorType:
+    if not isinstance(t, TensorType):
+        raise VerifyException(f"'{op.name}' {what} must be a !tdfg.tensor, got {t}")
+    if t.rank.data != graph.rank.value.data:
+        raise VerifyException(f"'{op.name}' {what} has rank {t.rank.data} but the graph lattice has rank {graph.rank.value.data}")
+    return t
+
+
+def _check_dim(op: Operation, dim: int, rank: int) -> None:
+    if dim < 0 or dim >= rank:
+        raise VerifyException(f"'{op.name}' dim {dim} is outside the rank-{rank} lattice")
+
+
+def _check_symbols(op: Operation, names: frozenset[str], graph: "GraphOp", what: str) -> None:
+    unknown = names - graph.symbol_names()
+    if unknown:
+        raise VerifyException(f"'{op.name}' {what} uses undeclared symbol(s) {sorted(unknown)}")
+
+
+# ---------------------------------------------------------------------------
+# tdfg.graph
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class GraphOp(IRDLOperation):
+    """A tensorized region: ``tdfg.graph ins(..) syms(..) rank R (hints {..})? (-> T..)? { ... tdfg.yield }``.
+
+    ``hints`` are the layout hints of §3.4: dims along which tensors are
+    ``shift``-ed, ``broadcast`` or ``reduce``-d (lists of lattice dims), the
+    ``primary`` array (operand index) whose tiles all arrays share, and the
+    arrays that must stay bitline-``align``-ed.
+    """
+
+    name = "tdfg.graph"
+    arrays = var_operand_def(MemRefType)
+    scalars = var_operand_def()
+    res = var_result_def()
+    sym_names = prop_def(ArrayAttr[StringAttr])
+    rank = prop_def(IntegerAttr)
+    hints = opt_prop_def(DictionaryAttr)
+    body = region_def("single_block")
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(IsolatedFromAbove())
+
+    def __init__(
+        self,
+        arrays: Sequence[SSAValue],
+        scalars: Sequence[SSAValue],
+        sym_names: Sequence[str],
+        rank: int,
+        body: Region,
+        result_types: Sequence[Attribute] = (),
+        hints: DictionaryAttr | None = None,
+    ):
+        props: dict[str, Attribute] = {
+            "sym_names": ArrayAttr([StringAttr(n) for n in sym_names]),
+            "rank": IntegerAttr(rank, i64),
+        }
+        if hints is not None:
+            props["hints"] = hints
+        super().__init__(operands=[arrays, scalars], result_types=[result_types], properties=props, regions=[body])
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.data for s in self.sym_names.data)
+
+    @property
+    def lattice_rank(self) -> int:
+        return self.rank.value.data
+
+    @property
+    def array_args(self) -> tuple[SSAValue, ...]:
+        return tuple(self.body.block.args[: len(self.arrays)])
+
+    @property
+    def scalar_args(self) -> tuple[SSAValue, ...]:
+        return tuple(self.body.block.args[len(self.arrays) :])
+
+    def symbol_names(self) -> frozenset[str]:
+        return frozenset(n for n, v in zip(self.names, self.scalars) if isinstance(v.type, IndexType))
+
+    def verify_(self) -> None:
+        names = self.names
+        if len(names) != len(self.scalars):
+            raise VerifyException(f"'{self.name}' has {len(self.scalars)} scalars but {len(names)} names")
+        if len(set(names)) != len(names):
+            raise VerifyException(f"'{self.name}' has duplicate symbol names {list(names)}")
+        for n in names:
+            if dim_index(n) is not None:
+                raise VerifyException(f"'{self.name}' symbol name '{n}' clashes with lattice dim names d<i>")
+        rank = self.lattice_rank
+        if rank < 1:
+            raise VerifyException(f"'{self.name}' lattice rank must be >= 1, got {rank}")
+        for a in self.arrays:
+            assert isinstance(a.type, MemRefType)
+            if len(a.type.get_shape()) > rank:
+                raise VerifyException(f"'{self.name}' array of type {a.type} has more dims than the rank-{rank} lattice")
+        types = [v.type for v in self.arrays] + [v.type for v in self.scalars]
+        if [a.type for a in self.body.block.args] != types:
+            raise VerifyException(f"'{self.name}' block arguments must match the operands (arrays then scalars)")
+        term = self.body.block.last_op
+        if not isinstance(term, YieldOp):
+            raise VerifyException(f"'{self.name}' body must end with 'tdfg.yield'")
+        if [v.type for v in term.values] != [r.type for r in self.res]:
+            raise VerifyException(f"'{self.name}' yields {[str(v.type) for v in term.values]} but declares results {[str(r.type) for r in self.res]}")
+        if self.hints is not None:
+            for key, val in self.hints.data.items():
+                if key not in HINT_KEYS:
+                    raise VerifyException(f"'{self.name}' unknown layout hint '{key}' (known: {', '.join(HINT_KEYS)})")
+                if key in ("shift", "broadcast", "reduce"):
+                    if not isinstance(val, DenseArrayBase):
+                        raise VerifyException(f"'{self.name}' hint '{key}' must be an array<i64: dims>")
+                    for d in val.get_values():
+                        _check_dim(self, int(d), rank)
+                elif key == "primary":
+                    if not isinstance(val, IntegerAttr) or not 0 <= val.value.data < len(self.arrays):
+                        raise VerifyException(f"'{self.name}' hint 'primary' must be an array operand index")
+                elif key == "align":
+                    if not isinstance(val, DenseArrayBase) or any(not 0 <= int(i) < len(self.arrays) for i in val.get_values()):
+                        raise VerifyException(f"'{self.name}' hint 'align' must list array operand indices")
+
+    def print(self, printer: Printer) -> None:
+        print_operands_with_types(printer, "ins", self.arrays)
+        print_named_operands(printer, "syms", self.names, self.scalars)
+        printer.print_string(f" rank {self.lattice_rank}")
+        if self.hints is not None:
+            printer.print_string(" hints ")
+            printer.print_attribute(self.hints)
+        if self.res:
+            printer.print_string(" -> ")
+            printer.print_list([r.type for r in self.res], printer.print_attribute)
+        if self.attributes:
+            printer.print_string(" attributes ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=True)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "GraphOp":
+        arrays = parse_operands_with_types(parser, "ins")
+        names, scalars = parse_named_operands(parser, "syms")
+        parser.parse_keyword("rank")
+        rank = parser.parse_integer(allow_boolean=False)
+        hints = None
+        if parser.parse_optional_keyword("hints") is not None:
+            h = parser.parse_attribute()
+            if not isinstance(h, DictionaryAttr):
+                parser.raise_error("tdfg.graph hints must be a dictionary attribute")
+            hints = h
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            result_types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region()
+        op = cls(arrays, scalars, names, rank, body, result_types, hints)
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+
+class _KeywordOp(IRDLOperation):
+    """``op.name %operands... <FIELDS> : result type`` (single tensor input)."""
+
+    FIELDS: ClassVar[tuple[Field, ...]] = ()
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_ssa_value)
+        print_fields(printer, self.FIELDS, dict(self.properties))
+        printer.print_string(" : ")
+        printer.print_attribute(self.results[0].type)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        pos = parser.pos
+        operand = parser.parse_unresolved_operand()
+        props = parse_fields(parser, cls.FIELDS)
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        (val,) = parser.resolve_operands([operand], [t], pos)
+        return cls.create(operands=[val], result_types=[t], properties=props)
+
+
+# ---------------------------------------------------------------------------
+# Tensor nodes
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class TensorOp(IRDLOperation):
+    """``%t = tdfg.tensor %A [p0:q0, ...] : memref<..> -> !tdfg.tensor<T, R>``.
+
+    The array's elements in the domain, each in its own lattice cell.
+    """
+
+    name = "tdfg.tensor"
+    array = operand_def(MemRefType)
+    domain = prop_def(DomainAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, array: SSAValue, domain: Domain, rank: int):
+        assert isinstance(array.type, MemRefType)
+        super().__init__(operands=[array], result_types=[TensorType(array.type.element_type, rank)], properties={"domain": DomainAttr(domain)})
+
+    def verify_(self) -> None:
+        g = _graph_of(self)
+        t = _check_rank(self, self.result.type, g)
+        if self.array not in g.array_args:
+            raise VerifyException(f"'{self.name}' array must be an array argument of the enclosing 'tdfg.graph'")
+        mt = self.array.type
+        assert isinstance(mt, MemRefType)
+        if t.element_type != mt.element_type:
+            raise VerifyException(f"'{self.name}' tensor element type {t.element_type} differs from the array's {mt.element_type}")
+        dom = self.domain.data
+        verify_domain(dom, "tensor domain")
+        if dom.rank != t.rank.data:
+            raise VerifyException(f"'{self.name}' domain {dom} has rank {dom.rank}, expected {t.rank.data}")
+        _check_symbols(self, dom.names, g, f"domain {dom}")
+        shape = mt.get_shape()
+        lead = dom.rank - len(shape)
+        for d in range(dom.rank):
+            p, q = dom.bounds[d]
+            size = 1 if d < lead else shape[d - lead]
+            if p.is_constant and p.const < 0:
+                raise VerifyException(f"'{self.name}' domain {dom} starts below 0 in dim {d}")
+            if q.is_constant and size >= 0 and q.const > size:
+                raise VerifyException(f"'{self.name}' domain {dom} exceeds the array extent {size} in dim {d}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.array)
+        printer.print_string(f" {self.domain.data} : ")
+        printer.print_attribute(self.array.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "TensorOp":
+        arr = parser.parse_unresolved_operand()
+        dom = parse_domain_body(parser)
+        parser.parse_punctuation(":")
+        at = parser.parse_type()
+        parser.parse_punctuation("->")
+        rt = parser.parse_type()
+        array = parser.resolve_operand(arr, at)
+        return cls.create(operands=[array], result_types=[rt], properties={"domain": DomainAttr(dom)})
+
+
+@irdl_op_definition
+class CmpOp(IRDLOperation):
+    """``%r = tdfg.cmp add(%a, %b) : !tdfg.tensor<f32, 2>``.
+
+    Element-wise op on the intersection of the inputs' domains.  Compare ops
+    give ``i1`` tensors; ``select(%cond, %a, %b)`` takes an ``i1`` condition.
+    """
+
+    name = "tdfg.cmp"
+    inputs = var_operand_def(TensorType)
+    op = prop_def(StringAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, op: str, inputs: Sequence[SSAValue], result_type: Attribute):
+        super().__init__(operands=[inputs], result_types=[result_type], properties={"op": StringAttr(op)})
+
+    def verify_(self) -> None:
+        g = _graph_of(self)
+        opname = self.op.data
+        if opname not in CMP_ARITY:
+            raise VerifyException(f"'{self.name}' unknown op '{opname}' (known: {', '.join(CMP_ARITY)})")
+        if len(self.inputs) != CMP_ARITY[opname]:
+            raise VerifyException(f"'{self.name}' {opname} takes {CMP_ARITY[opname]} inputs, got {len(self.inputs)}")
+        rt = _check_rank(self, self.result.type, g)
+        ins = [_check_rank(self, v.type, g, "input") for v in self.inputs]
+        data = ins[1:] if opname == "select" else ins
+        if opname == "select" and ins[0].element_type != i1:
+            raise VerifyException(f"'{self.name}' select condition must be an i1 tensor")
+        elems = {t.element_type for t in data}
+        if len(elems) != 1:
+            raise VerifyException(f"'{self.name}' {opname} inputs have different element types {sorted(map(str, elems))}")
+        (elem,) = elems
+        if opname in COMPARE_OPS:
+            if rt.element_type != i1:
+                raise VerifyException(f"'{self.name}' {opname} result must be an i1 tensor")
+        elif rt.element_type != elem:
+            raise VerifyException(f"'{self.name}' result element type {rt.element_type} differs from the inputs' {elem}")
+        if opname in BITWISE_OPS and not isinstance(elem, IntegerType):
+            raise VerifyException(f"'{self.name}' {opname} needs integer tensors")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.op.data}(")
+        printer.print_list(self.inputs, printer.print_ssa_value)
+        printer.print_string(") : ")
+        printer.print_list([v.type for v in self.inputs], printer.print_attribute)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "CmpOp":
+        opname = parser.parse_identifier(" (element-wise op)")
+        pos = parser.pos
+        names = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        parser.parse_punctuation("->")
+        rt = parser.parse_type()
+        if len(names) != len(types):
+            parser.raise_error(f"{len(names)} inputs but {len(types)} types", pos, parser.pos)
+        return cls(opname, parser.resolve_operands(names, types, pos), rt)
+
+
+def _same_type(op: Operation, a: Attribute, b: Attribute) -> None:
+    if a != b:
+        raise VerifyException(f"'{op.name}' result type {b} must equal the input type {a}")
+
+
+@irdl_op_definition
+class MvOp(_KeywordOp):
+    """``%r = tdfg.mv %a dim 1 dist -1 : !tdfg.tensor<f32, 2>`` -- move by ``dist`` along ``dim``."""
+
+    name = "tdfg.mv"
+    input = operand_def(TensorType)
+    dim = prop_def(IntegerAttr)
+    dist = prop_def(AffineAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    FIELDS: ClassVar[tuple[Field, ...]] = (Field("dim", "dim", "int"), Field("dist", "dist", "expr"))
+
+    def __init__(self, input: SSAValue, dim: int, dist: Affine | int):
+        super().__init__(operands=[input], result_types=[input.type], properties={"dim": IntegerAttr(dim, i64), "dist": AffineAttr(Affine.of(dist))})
+
+    def verify_(self) -> None:
+        g = _graph_of(self)
+        t = _check_rank(self, self.input.type, g, "input")
+        _same_type(self, t, self.result.type)
+        _check_dim(self, self.dim.value.data, t.rank.data)
+        _check_symbols(self, self.dist.data.names, g, "distance")
+
+
+@irdl_op_definition
+class BcOp(_KeywordOp):
+    """``%r = tdfg.bc %a dim 0 dist 1 count N - k - 1 : !tdfg.tensor<f32, 2>``.
+
+    Broadcast: ``count`` copies along ``dim``, copy ``j`` moved by
+    ``dist + j * w`` where ``w`` is the input's extent along ``dim``.
+    """
+
+    name = "tdfg.bc"
+    input = operand_def(TensorType)
+    dim = prop_def(IntegerAttr)
+    dist = prop_def(AffineAttr)
+    count = prop_def(AffineAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    FIELDS: ClassVar[tuple[Field, ...]] = (Field("dim", "dim", "int"), Field("dist", "dist", "expr"), Field("count", "count", "expr"))
+
+    def __init__(self, input: SSAValue, dim: int, dist: Affine | int, count: Affine | int):
+        super().__init__(
+            operands=[input],
+            result_types=[input.type],
+            properties={"dim": IntegerAttr(dim, i64), "dist": AffineAttr(Affine.of(dist)), "count": AffineAttr(Affine.of(count))},
+        )
+
+    def verify_(self) -> None:
+        g = _graph_of(self)
+        t = _check_rank(self, self.input.type, g, "input")
+        _same_type(self, t, self.result.type)
+        _check_dim(self, self.dim.value.data, t.rank.data)
+        _check_symbols(self, self.dist.data.names | self.count.data.names, g, "distance/count")
+        c = self.count.data
+        if c.is_constant and c.const < 0:
+            raise VerifyException(f"'{self.name}' count must be >= 0, got {c}")
+
+
+@irdl_op_definition
+class ConstOp(IRDLOperation):
+    """``%c = tdfg.const 2.0 : !tdfg.tensor<f32, 2>`` or ``tdfg.const %alpha : ...``.
+
+    An infinite tensor holding a compile-time constant or a scalar's value.
+    """
+
+    name = "tdfg.const"
+    scalar = opt_operand_def()
+    value = opt_prop_def(Attribute)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, result_type: TensorType, value: float | int | None = None, scalar: SSAValue | None = None):
+        props: dict[str, Attribute] = {}
+        if value is not None:
+            et = result_type.element_type
+            props["value"] = FloatAttr(float(value), et) if isinstance(et, AnyFloat) else IntegerAttr(int(value), et)  # type: ignore[arg-type]
+        super().__init__(operands=[[scalar] if scalar is not None else []], result_types=[result_type], properties=props)
+
+    def verify_(self) -> None:
+        g = _graph_of(self)
+        t = _check_rank(self, self.result.type, g)
+        if (self.scalar is None) == (self.value is None):
+            raise VerifyException(f"'{self.name}' needs exactly one of a literal value or a scalar operand")
+        if self.scalar is not None:
+            if self.scalar not in g.scalar_args:
+                raise VerifyException(f"'{self.name}' scalar must be a scalar argument of the enclosing 'tdfg.graph'")
+            st = self.scalar.type
+            if st != t.element_type and not (isinstance(st, IndexType) and isinstance(t.element_type, IntegerType)):
+                raise VerifyException(f"'{self.name}' scalar of type {st} cannot fill a tensor of {t.element_type}")
+        else:
+            v = self.value
+            if not isinstance(v, (FloatAttr, IntegerAttr)) or v.type != t.element_type:
+                raise VerifyException(f"'{self.name}' value must be a literal of the tensor's element type {t.element_type}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        if self.scalar is not None:
+            printer.print_ssa_value(self.scalar)
+        else:
+            v = self.value
+            if isinstance(v, FloatAttr):
+                printer.print_string(repr(float(v.value.data)))
+            else:
+                assert isinstance(v, IntegerAttr)
+                printer.print_string(str(v.value.data))
+        printer.print_string(" : ")
+        if self.scalar is not None:
+            printer.print_attribute(self.scalar.type)
+            printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ConstOp":
+        if parser._current_token.text.startswith("%"):  # noqa: SLF001
+            name = parser.parse_unresolved_operand()
+            parser.parse_punctuation(":")
+            st = parser.parse_type()
+            parser.parse_punctuation("->")
+            rt = parser.parse_type()
+            return cls.create(operands=[parser.resolve_operand(name, st)], result_types=[rt])
+        num = parser.parse_number()
+        parser.parse_punctuation(":")
+        rt = parser.parse_type()
+        if not isinstance(rt, TensorType):
+            parser.raise_error(f"tdfg.const result must be a !tdfg.tensor, got {rt}")
+        et = rt.element_type
+        if isinstance(et, AnyFloat):
+            val: Attribute = FloatAttr(float(num), et)
+        elif isinstance(et, IntegerType) and isinstance(num, int):
+            val = IntegerAttr(num, et)
+        else:
+            parser.raise_error(f"literal {num} does not fit a tensor of {et}")
+        return cls.create(result_types=[rt], properties={"value": val})
+
+
+@irdl_op_definition
+class ShrinkOp(_KeywordOp):
+    """``%r = tdfg.shrink %a dim 0 [1:N - 1] : ...`` -- restrict the domain (bookkeeping only)."""
+
+    name = "tdfg.shrink"
+    input = operand_def(TensorType)
+    dim = prop_def(IntegerAttr)
+    range = prop_def(DomainAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    FIELDS: ClassVar[tuple[Field, ...]] = (Field("dim", "dim", "int"), Field("to", "range", "domain"))
+
+    def __init__(self, input: SSAValue, dim: int, lo: Affine | int, hi: Affine | int):
+        super().__init__(
+            operands=[input], result_types=[input.type], properties={"dim": IntegerAttr(dim, i64), "range": DomainAttr(Domain.of([(lo, hi)]))}
+        )
+
+    def verify_(self) -> None:
+        g = _graph_of(self)
+        t = _check_rank(self, self.input.type, g, "input")
+        _same_type(self, t, self.result.type)
+        _check_dim(self, self.dim.value.data, t.rank.data)
+        r = self.range.data
+        if r.rank != 1:
+            raise VerifyException(f"'{self.name}' range must be one interval [p:q], got {r}")
+        verify_domain(r, "shrink range")
+        _check_symbols(self, r.names, g, "range")
+
+
+@irdl_op_definition
+class ReduceOp(_KeywordOp):
+    """``%p = tdfg.reduce add %a dim 1 : ...`` -- in-memory partial reduction within each tile."""
+
+    name = "tdfg.reduce"
+    input = operand_def(TensorType)
+    kind = prop_def(StringAttr)
+    dim = prop_def(IntegerAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    FIELDS: ClassVar[tuple[Field, ...]] = (Field("dim", "dim", "int"),)
+
+    def __init__(self, kind: str, input: SSAValue, dim: int):
+        super().__init__(operands=[input], result_types=[input.type], properties={"kind": StringAttr(kind), "dim": IntegerAttr(dim, i64)})
+
+    def verify_(self) -> None:
+        g = _graph_of(self)
+        t = _check_rank(self, self.input.type, g, "input")
+        _same_type(self, t, self.result.type)
+        _check_dim(self, self.dim.value.data, t.rank.data)
+        if self.kind.data not in REDUCE_KINDS:
+            raise VerifyException(f"'{self.name}' kind must be one of {REDUCE_KINDS}, got '{self.kind.data}'")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind.data}")
+        super().print(printer)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ReduceOp":
+        kind = parser.parse_identifier(" (reduction kind)")
+        op = super().parse(parser)
+        op.properties["kind"] = StringAttr(kind)
+        return op
+
+
+# ---------------------------------------------------------------------------
+# Embedded streams (§3.3)
+# ---------------------------------------------------------------------------
+
+
+def _parse_tensor_indices(parser: Parser):
+    def parse_operand() -> SSAValue | None:
+        if parser._current_token.text.startswith("%"):  # noqa: SLF001
+            return parser.parse_operand()
+        return None
+
+    return parse_index_list(parser, parse_operand)
+
+
+def _verify_stream_access(op: Operation, array: SSAValue, amap: AccessMap, pos: Sequence[int], indices: Sequence[SSAValue], g: GraphOp) -> None:
+    if array not in g.array_args:
+        raise VerifyException(f"'{op.name}' array must be an array argument of the enclosing 'tdfg.graph'")
+    mt = array.type
+    assert isinstance(mt, MemRefType)
+    rank = len(mt.get_shape())
+    if amap.rank != rank:
+        raise VerifyException(f"'{op.name}' access map {amap} has {amap.rank} results for a rank-{rank} array")
+    for d in amap.dims_used():
+        _check_dim(op, d, g.lattice_rank)
+    _check_symbols(op, amap.symbols_used(), g, f"access map {amap}")
+    if len(pos) != len(indices) or len(set(pos)) != len(pos) or any(not 0 <= p < rank for p in pos):
+        raise VerifyException(f"'{op.name}' indirect positions {list(pos)} do not match its {len(indices)} index tensors")
+    for v in indices:
+        t = _check_rank(op, v.type, g, "index")
+        if not isinstance(t.element_type, IntegerType) or t.element_type == i1:
+            raise VerifyException(f"'{op.name}' index tensors must hold integers, got {t.element_type}")
+
+
+@irdl_op_definition
+class StreamLoadOp(IRDLOperation):
+    """``%t = tdfg.stream_load %A[%idx, d1] over [0:P, 0:D] : memref<..> -> !tdfg.tensor<T, R>``.
+
+    An embedded load stream: for every cell ``x`` of the domain, the array
+    element at the map's indices (lattice coordinates ``d<i>``; an SSA index
+    tensor makes the access indirect).  Lays irregular data out as a tensor.
+    """
+
+    name = "tdfg.stream_load"
+    array = operand_def(MemRefType)
+    indices = var_operand_def(TensorType)
+    map = prop_def(MapAttr)
+    indirect_dims = prop_def(DenseArrayBase)
+    domain = prop_def(DomainAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        g = _graph_of(self)
+        t = _check_rank(self, self.result.type, g)
+        _verify_stream_access(self, self.array, self.map.data, tuple(self.indirect_dims.get_values()), self.indices, g)
+        mt = self.array.type
+        assert isinstance(mt, MemRefType)
+        if t.element_type != mt.element_type:
+            raise VerifyException(f"'{self.name}' result element type {t.element_type} differs from the array's {mt.element_type}")
+        dom = self.domain.data
+        verify_domain(dom, "stream domain")
+        if dom.rank != t.rank.data:
+            raise VerifyException(f"'{self.name}' domain {dom} has rank {dom.rank}, expected {t.rank.data}")
+        _check_symbols(self, dom.names, g, f"domain {dom}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.array)
+        print_index_list(printer, self.map.data, tuple(self.indirect_dims.get_values()), self.indices)
+        printer.print_string(f" over {self.domain.data} : ")
+        if self.indices:
+            printer.print_list([v.type for v in self.indices], printer.print_attribute)
+            printer.print_string(", ")
+        printer.print_attribute(self.array.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "StreamLoadOp":
+        arr = parser.parse_unresolved_operand()
+        amap, pos, idx = _parse_tensor_indices(parser)
+        parser.parse_keyword("over")
+        dom = parse_domain_body(parser)
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        parser.parse_punctuation("->")
+        rt = parser.parse_type()
+        array = parser.resolve_operand(arr, types[-1])
+        return cls.create(
+            operands=[array, *idx],
+            result_types=[rt],
+            properties={"map": MapAttr(amap), "indirect_dims": DenseArrayBase.from_list(i64, pos), "domain": DomainAttr(dom)},
+        )
+
+
+@irdl_op_definition
+class StreamReduceOp(IRDLOperation):
+    """``%s = tdfg.stream_reduce add %p over [1] : !tdfg.tensor<f32, 2> -> T``.
+
+    Final near-memory reduction (Fig. 4b) of the partial results of a
+    ``tdfg.reduce`` (or of any tensor) along the listed dims: a scalar when
+    every dim is reduced, else a tensor whose reduced dims collapse to their
+    first coordinate.
+    """
+
+    name = "tdfg.stream_reduce"
+    input = operand_def(TensorType)
+    kind = prop_def(StringAttr)
+    dims = prop_def(DenseArrayBase)
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def dims_list(self) -> tuple[int, ...]:
+        return tuple(int(d) for d in self.dims.get_values())
+
+    def verify_(self) -> None:
+        g = _graph_of(self)
+        t = _check_rank(self, self.input.type, g, "input")
+        if self.kind.data not in REDUCE_KINDS:
+            raise VerifyException(f"'{self.name}' kind must be one of {REDUCE_KINDS}, got '{self.kind.data}'")
+        dims = self.dims_list()
+        if not dims or len(set(dims)) != len(dims):
+            raise VerifyException(f"'{self.name}' needs distinct dims to reduce, got {list(dims)}")
+        for d in dims:
+            _check_dim(self, d, t.rank.data)
+        if len(dims) == t.rank.data:
+            if self.result.type != t.element_type:
+                raise VerifyException(f"'{self.name}' over every dim returns a scalar {t.element_type}, got {self.result.type}")
+        elif self.result.type != t:
+            raise VerifyException(f"'{self.name}' over some dims returns {t}, got {self.result.type}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind.data} ")
+        printer.print_ssa_value(self.input)
+        printer.print_string(" over [" + ", ".join(map(str, self.dims_list())) + "] : ")
+        printer.print_attribute(self.input.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "StreamReduceOp":
+        kind = parser.parse_identifier(" (reduction kind)")
+        name = parser.parse_unresolved_operand()
+        parser.parse_keyword("over")
+        dims = parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False))
+        parser.parse_punctuation(":")
+        it = parser.parse_type()
+        parser.parse_punctuation("->")
+        rt = parser.parse_type()
+        return cls.create(
+            operands=[parser.resolve_operand(name, it)],
+            result_types=[rt],
+            properties={"kind": StringAttr(kind), "dims": DenseArrayBase.from_list(i64, dims)},
+        )
+
+
+@irdl_op_definition
+class StreamStoreOp(IRDLOperation):
+    """``tdfg.stream_store add %t -> %C[%idx, d1] : ...`` -- tensor to array through a stream.
+
+    For every cell ``x`` of ``%t``'s domain, writes (``store``) or atomically
+    combines (``add``/``min``/``max``) its value into the element the map
+    names; indirect through index tensors.  Ends the tensor's life.
+    """
+
+    name = "tdfg.stream_store"
+    value = operand_def(TensorType)
+    array = operand_def(MemRefType)
+    indices = var_operand_def(TensorType)
+    kind = prop_def(StringAttr)
+    map = prop_def(MapAttr)
+    indirect_dims = prop_def(DenseArrayBase)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def verify_(self) -> None:
+        g = _graph_of(self)
+        t = _check_rank(self, self.value.type, g, "value")
+        if self.kind.data not in STORE_KINDS:
+            raise VerifyException(f"'{self.name}' kind must be one of {STORE_KINDS}, got '{self.kind.data}'")
+        _verify_stream_access(self, self.array, self.map.data, tuple(self.indirect_dims.get_values()), self.indices, g)
+        mt = self.array.type
+        assert isinstance(mt, MemRefType)
+        if t.element_type != mt.element_type:
+            raise VerifyException(f"'{self.name}' stores {t.element_type} into an array of {mt.element_type}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind.data} ")
+        printer.print_ssa_value(self.value)
+        printer.print_string(" -> ")
+        printer.print_ssa_value(self.array)
+        print_index_list(printer, self.map.data, tuple(self.indirect_dims.get_values()), self.indices)
+        printer.print_string(" : ")
+        printer.print_list([self.value.type, *[v.type for v in self.indices]], printer.print_attribute)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.array.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "StreamStoreOp":
+        kind = parser.parse_identifier(" (store kind)")
+        pos = parser.pos
+        val = parser.parse_unresolved_operand()
+        parser.parse_punctuation("->")
+        arr = parser.parse_unresolved_operand()
+        amap, ipos, idx = _parse_tensor_indices(parser)
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        parser.parse_punctuation("->")
+        at = parser.parse_type()
+        (value,) = parser.resolve_operands([val], types[:1], pos)
+        return cls.create(
+            operands=[value, parser.resolve_operand(arr, at), *idx],
+            properties={
+                "kind": StringAttr(kind),
+                "map": MapAttr(amap),
+                "indirect_dims": DenseArrayBase.from_list(i64, ipos),
+                "operandSegmentSizes": DenseArrayBase.from_list(IntegerType(32), [1, 1, len(idx)]),
+            },
+        )
+
+
+@irdl_op_definition
+class StoreOp(IRDLOperation):
+    """``tdfg.store %t -> %B : !tdfg.tensor<T, R> -> memref<..>`` -- write the tensor's cells to its array."""
+
+    name = "tdfg.store"
+    value = operand_def(TensorType)
+    array = operand_def(MemRefType)
+    assembly_format = "$value `->` $array attr-dict `:` type($value) `->` type($array)"
+
+    def __init__(self, value: SSAValue, array: SSAValue):
+        super().__init__(operands=[value, array])
+
+    def verify_(self) -> None:
+        g = _graph_of(self)
+        t = _check_rank(self, self.value.type, g, "value")
+        if self.array not in g.array_args:
+            raise VerifyException(f"'{self.name}' array must be an array argument of the enclosing 'tdfg.graph'")
+        mt = self.array.type
+        assert isinstance(mt, MemRefType)
+        if t.element_type != mt.element_type:
+            raise VerifyException(f"'{self.name}' stores {t.element_type} into an array of {mt.element_type}")
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """``tdfg.yield %s... : T...`` -- ends a graph, returning its scalar results."""
+
+    name = "tdfg.yield"
+    values = var_operand_def()
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(GraphOp), Pure()))
+    assembly_format = "($values^ `:` type($values))? attr-dict"
+
+    def __init__(self, *values: SSAValue):
+        super().__init__(operands=[list(values)])
+
+
+TDFG = Dialect(
+    "tdfg",
+    [GraphOp, TensorOp, CmpOp, MvOp, BcOp, ConstOp, ShrinkOp, ReduceOp, StreamLoadOp, StreamReduceOp, StreamStoreOp, StoreOp, YieldOp],
+    [TensorType],
+)
