@@ -628,8 +628,8 @@ class ReduceOp(IRDLOperation):
     """``%r = stream.reduce add %v over [2] (init %c)? : !stream.stream<f32> -> T``.
 
     Folds the stream over the listed ``reduction`` dims with an associative
-    kind (add, mul, min, max; argmin/argmax over one dim give the index, the
-    first one on ties).  ``init`` defaults to the kind's identity.  The result
+    kind (add, mul, min, max; argmin/argmax over one dim give the iteration
+    coordinate of the extremum, the first one on ties).  ``init`` defaults to the kind's identity.  The result
     is a stream over the remaining dims, or a scalar when none remain.
     """
 

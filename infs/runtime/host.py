@@ -1,0 +1,161 @@
+"""Runs host functions (func/scf/arith/memref around offloaded regions).
+
+Built on xDSL's interpreter: its func/scf/arith/math implementations drive the
+host code, and this module adds numpy-backed ``memref`` ops and a hook that
+executes each ``stream.region`` (by default with the reference semantics; the
+runtime plugs other executors in).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import func, memref
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+from xdsl.interpreters.arith import ArithFunctions
+from xdsl.interpreters.builtin import BuiltinFunctions
+from xdsl.interpreters.func import FuncFunctions
+from xdsl.interpreters.math import MathFunctions
+from xdsl.interpreters.scf import ScfFunctions
+from xdsl.utils.exceptions import InterpretationError
+
+from infs.dialects import stream
+from infs.runtime.reference import evaluate_region
+from infs.runtime.scalar_ops import EvaluationError, numpy_dtype
+
+RegionExecutor = Callable[[stream.RegionOp, list[np.ndarray], list[Any]], list[Any]]
+
+
+def _as_python(v: np.ndarray) -> Any:
+    return v.item() if isinstance(v, np.ndarray) else v
+
+
+@register_impls
+class NumpyMemrefFunctions(InterpreterFunctions):
+    """``memref`` ops on numpy arrays (the host's memory)."""
+
+    @impl(memref.AllocOp)
+    def run_alloc(self, interpreter: Interpreter, op: memref.AllocOp, args: tuple[Any, ...]):
+        t = op.memref.type
+        assert isinstance(t, MemRefType)
+        dyn = iter(args)
+        shape = [int(next(dyn)) if s < 0 else s for s in t.get_shape()]
+        return (np.zeros(shape, dtype=numpy_dtype(t.element_type)),)
+
+    @impl(memref.AllocaOp)
+    def run_alloca(self, interpreter: Interpreter, op: memref.AllocaOp, args: tuple[Any, ...]):
+        return self.run_alloc(interpreter, op, args)  # type: ignore[arg-type]
+
+    @impl(memref.DeallocOp)
+    def run_dealloc(self, interpreter: Interpreter, op: memref.DeallocOp, args: tuple[Any, ...]):
+        return ()
+
+    @impl(memref.LoadOp)
+    def run_load(self, interpreter: Interpreter, op: memref.LoadOp, args: tuple[Any, ...]):
+        arr, *idx = args
+        _check_index(arr, idx, op.name)
+        return (_as_python(arr[tuple(int(i) for i in idx)]),)
+
+    @impl(memref.StoreOp)
+    def run_store(self, interpreter: Interpreter, op: memref.StoreOp, args: tuple[Any, ...]):
+        value, arr, *idx = args
+        _check_index(arr, idx, op.name)
+        arr[tuple(int(i) for i in idx)] = value
+        return ()
+
+    @impl(memref.DimOp)
+    def run_dim(self, interpreter: Interpreter, op: memref.DimOp, args: tuple[Any, ...]):
+        arr, d = args
+        return (int(arr.shape[int(d)]),)
+
+    @impl(memref.CopyOp)
+    def run_copy(self, interpreter: Interpreter, op: memref.CopyOp, args: tuple[Any, ...]):
+        src, dst = args
+        if src.shape != dst.shape:
+            raise EvaluationError(f"memref.copy between shapes {list(src.shape)} and {list(dst.shape)}")
+        dst[...] = src
+        return ()
+
+
+def _check_index(arr: np.ndarray, idx: Sequence[Any], opname: str) -> None:
+    for d, i in enumerate(idx):
+        if not 0 <= int(i) < arr.shape[d]:
+            raise EvaluationError(f"'{opname}' index {int(i)} out of bounds for dim {d} of shape {list(arr.shape)}")
+
+
+@register_impls
+class StreamRegionFunctions(InterpreterFunctions):
+    """Executes ``stream.region`` through a pluggable executor."""
+
+    def __init__(self, executor: RegionExecutor | None = None):
+        self.executor = executor or evaluate_region
+
+    @impl(stream.RegionOp)
+    def run_region(self, interpreter: Interpreter, op: stream.RegionOp, args: tuple[Any, ...]):
+        n = len(op.arrays)
+        arrays, scalars = list(args[:n]), list(args[n:])
+        results = self.executor(op, arrays, scalars)
+        return tuple(_as_python(r) for r in results)
+
+
+def make_interpreter(module: ModuleOp, executor: RegionExecutor | None = None) -> Interpreter:
+    interp = Interpreter(module)
+    for fns in (ArithFunctions(), ScfFunctions(), FuncFunctions(), MathFunctions(), BuiltinFunctions()):
+        interp.register_implementations(fns)
+    interp.register_implementations(NumpyMemrefFunctions(), override=True)
+    interp.register_implementations(StreamRegionFunctions(executor))
+    return interp
+
+
+def find_function(module: ModuleOp, name: str | None = None) -> func.FuncOp:
+    funcs = [op for op in module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
+    if name is None:
+        public = [f for f in funcs if f.sym_visibility is None or f.sym_visibility.data == "public"]
+        if len(public) != 1:
+            raise EvaluationError(f"the module has {len(public)} public functions; name the one to run")
+        return public[0]
+    for f in funcs:
+        if f.sym_name.data == name:
+            return f
+    raise EvaluationError(f"no function named '{name}' (have: {', '.join(f.sym_name.data for f in funcs)})")
+
+
+def bind_arguments(fn: func.FuncOp, args: Mapping[str, Any] | Sequence[Any]) -> list[Any]:
+    """Order arguments by the function's parameter names (the SSA names of its entry block)."""
+    block = fn.body.block
+    if isinstance(args, Mapping):
+        out = []
+        for a in block.args:
+            name = a.name_hint
+            if name not in args:
+                raise EvaluationError(f"no value bound for argument %{name} of @{fn.sym_name.data}")
+            out.append(args[name])
+        extra = set(args) - {a.name_hint for a in block.args}
+        if extra:
+            raise EvaluationError(f"@{fn.sym_name.data} has no argument(s) {sorted(extra)}")
+        args = out
+    if len(args) != len(block.args):
+        raise EvaluationError(f"@{fn.sym_name.data} takes {len(block.args)} arguments, got {len(args)}")
+    for a, v in zip(block.args, args):
+        if isinstance(a.type, MemRefType):
+            want = numpy_dtype(a.type.element_type)
+            if not isinstance(v, np.ndarray) or v.dtype != want or v.ndim != len(a.type.get_shape()):
+                raise EvaluationError(f"argument %{a.name_hint} of @{fn.sym_name.data} must be a rank-{len(a.type.get_shape())} numpy array of {want}")
+            for s, n in zip(a.type.get_shape(), v.shape):
+                if s >= 0 and s != n:
+                    raise EvaluationError(f"argument %{a.name_hint} has shape {list(v.shape)}, expected {a.type}")
+    return list(args)
+
+
+def run_function(module: ModuleOp, args: Mapping[str, Any] | Sequence[Any], name: str | None = None, executor: RegionExecutor | None = None) -> tuple[Any, ...]:
+    """Run a host function; arrays are updated in place; returns its results."""
+    fn = find_function(module, name)
+    values = bind_arguments(fn, args)
+    interp = make_interpreter(module, executor)
+    try:
+        return tuple(interp.call_op(fn, tuple(values)))
+    except InterpretationError as e:
+        raise EvaluationError(f"@{fn.sym_name.data}: {e}") from None

@@ -1,0 +1,240 @@
+"""Reference semantics of ``stream.region``: the oracle for every lowering.
+
+``evaluate_region(region, arrays, scalars)`` runs one region on numpy arrays,
+vectorized over the whole iteration domain, with exactly the result of the
+sequential loop nest (``infs.dialects.stream`` docstring):
+
+* every stream value is a numpy array broadcastable to the domain's shape
+  (dims a load's map drops stay size-1: broadcast, never materialized);
+* stores from all store ops of an array are merged and the last writer in
+  (iteration order, program order) wins per cell;
+* atomics use ``ufunc.at`` (unordered: the kinds are commutative);
+* reductions fold with ``keepdims`` so results keep broadcasting; f32 sums
+  use numpy's pairwise order (tests compare f32 with a tolerance);
+* a region in which an iteration reads a cell written by an earlier
+  iteration (a loop-carried dependence) is rejected with ``EvaluationError``:
+  such a loop is not a stream region.
+
+Host functions around regions run through ``infs.runtime.host``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import IndexType, MemRefType
+from xdsl.ir import SSAValue
+
+from infs.dialects import stream
+from infs.dialects.lattice import AccessMap, LatticeError
+from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype
+
+_IDENTITY = {"add": 0, "mul": 1}
+
+
+def _reduce_identity(kind: str, dtype: np.dtype):
+    if kind in _IDENTITY:
+        return np.asarray(_IDENTITY[kind], dtype=dtype)
+    if kind == "min":
+        return np.asarray(np.inf if dtype.kind == "f" else np.iinfo(dtype).max, dtype=dtype)
+    if kind == "max":
+        return np.asarray(-np.inf if dtype.kind == "f" else np.iinfo(dtype).min, dtype=dtype)
+    raise EvaluationError(f"no identity for '{kind}'")
+
+
+class _RegionState:
+    def __init__(self, region: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object]):
+        self.region = region
+        if len(arrays) != len(region.arrays) or len(scalars) != len(region.scalars):
+            raise EvaluationError(
+                f"stream.region takes {len(region.arrays)} arrays and {len(region.scalars)} scalars, got {len(arrays)} and {len(scalars)}"
+            )
+        self.env: dict[str, int] = {}
+        self.values: dict[SSAValue, np.ndarray] = {}
+        for arg, arr, operand in zip(region.array_args, arrays, region.arrays):
+            assert isinstance(operand.type, MemRefType)
+            want = numpy_dtype(operand.type.element_type)
+            if not isinstance(arr, np.ndarray) or arr.dtype != want:
+                raise EvaluationError(f"array argument must be a numpy array of {want}, got {getattr(arr, 'dtype', type(arr).__name__)}")
+            if not arr.flags.c_contiguous:
+                raise EvaluationError("array arguments must be C-contiguous numpy arrays")
+            if arr.ndim != len(operand.type.get_shape()):
+                raise EvaluationError(f"array argument of rank {arr.ndim} passed for {operand.type}")
+            self.values[arg] = arr
+        for name, arg, val in zip(region.names, region.scalar_args, scalars):
+            dt = numpy_dtype(arg.type)
+            self.values[arg] = np.asarray(val, dtype=dt)
+            if isinstance(arg.type, IndexType):
+                self.env[name] = int(val)  # type: ignore[arg-type]
+        try:
+            self.box = region.iteration_domain.evaluate(self.env)
+        except LatticeError as e:
+            raise EvaluationError(str(e)) from None
+        self.shape = tuple(max(0, q - p) for p, q in self.box)
+        self.rank = len(self.shape)
+        # open grids: grid i varies along dim i only
+        self.grids = [
+            (np.arange(p, p + n, dtype=np.int64)).reshape([n if j == i else 1 for j in range(self.rank)])
+            for i, ((p, _), n) in enumerate(zip(self.box, self.shape))
+        ]
+        self.size = int(np.prod(self.shape)) if self.rank else 1
+
+    # -- helpers ------------------------------------------------------------
+    def full(self, v: np.ndarray) -> np.ndarray:
+        return np.broadcast_to(v, self.shape)
+
+    def indices(self, op, amap: AccessMap, indirect_pos: Sequence[int], indirect: Sequence[SSAValue], array: np.ndarray) -> tuple[np.ndarray, ...]:
+        try:
+            idx = list(amap.apply(self.grids, self.env)) if self.rank else [np.asarray(e.evaluate(self.env)) for e in amap.results]
+        except LatticeError as e:
+            raise EvaluationError(f"'{op.name}': {e}") from None
+        for p, v in zip(indirect_pos, indirect):
+            idx[p] = self.values[v].astype(np.int64)
+        bshape = np.broadcast_shapes(*(np.shape(i) for i in idx)) if idx else ()
+        for d, i in enumerate(idx):
+            if self.size and np.size(i) and (np.min(i) < 0 or np.max(i) >= array.shape[d]):
+                bad = int(np.min(i)) if np.min(i) < 0 else int(np.max(i))
+                raise EvaluationError(f"'{op.name}' accesses index {bad} in dim {d} of an array of shape {list(array.shape)}")
+        return tuple(np.broadcast_to(i, bshape) for i in idx)
+
+    def iteration_ids(self, shape: tuple[int, ...]) -> np.ndarray:
+        """Linear iteration number (C order = sequential order) of each point."""
+        return np.arange(self.size, dtype=np.int64).reshape(self.shape) if self.rank else np.zeros((), np.int64)
+
+
+def evaluate_region(region: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object]) -> list[np.ndarray]:
+    """Run ``region`` in place on ``arrays``; return its scalar results."""
+    st = _RegionState(region, arrays, scalars)
+    block = region.body.block
+    ops = list(block.ops)
+    # writes per array: list of (op position, cell indices, values, kind)
+    writes: dict[int, list[tuple[int, tuple[np.ndarray, ...], np.ndarray, str]]] = {}
+    reads: dict[int, list[tuple[int, tuple[np.ndarray, ...]]]] = {}
+    results: list[np.ndarray] = []
+
+    for pos, op in enumerate(ops):
+        if isinstance(op, stream.LoadOp):
+            arr = st.values[op.array]
+            idx = st.indices(op, op.access_map(), op.indirect_positions(), op.indices, arr)
+            st.values[op.result] = arr[idx] if st.size else np.zeros(st.shape, arr.dtype)
+            reads.setdefault(id(arr), []).append((pos, idx))
+        elif isinstance(op, stream.ComputeOp):
+            st.values[op.result] = _eval_compute(op, st)
+        elif isinstance(op, stream.ReduceOp):
+            st.values[op.result] = _eval_reduce(op, st)
+        elif isinstance(op, (stream.StoreOp, stream.AtomicOp)):
+            arr = st.values[op.array]
+            idx = st.indices(op, op.access_map(), op.indirect_positions(), op.indices, arr)
+            kind = "store" if isinstance(op, stream.StoreOp) else op.kind.data
+            writes.setdefault(id(arr), []).append((pos, idx, st.values[op.value], kind))
+        elif isinstance(op, stream.YieldOp):
+            results = [np.asarray(st.values[v]).reshape(()) for v in op.values]
+        else:  # pure arith at region level (constants, symbol arithmetic)
+            st.values[op.results[0]] = eval_scalar_op(op, [st.values[a] for a in op.operands])
+
+    if st.size:
+        by_id = {id(st.values[a]): st.values[a] for a in region.array_args}
+        for key, ws in writes.items():
+            arr = by_id[key]
+            _check_dependences(region, st, arr, reads.get(key, []), ws)
+            _apply_writes(st, arr, ws, len(ops))
+    return results
+
+
+def _eval_compute(op: stream.ComputeOp, st: _RegionState) -> np.ndarray:
+    body = op.body.block
+    local: dict[SSAValue, np.ndarray] = {a: st.values[v] for a, v in zip(body.args, op.inputs)}
+    for inner in body.ops:
+        if isinstance(inner, stream.YieldOp):
+            out = local[inner.values[0]]
+            if not any(isinstance(v.type, stream.StreamType) for v in op.inputs):
+                out = st.full(out)  # no stream input: the value is the same at every point
+            return np.asarray(out)
+        local[inner.results[0]] = eval_scalar_op(inner, [local[a] for a in inner.operands])
+    raise EvaluationError("stream.compute body has no stream.yield")
+
+
+def _eval_reduce(op: stream.ReduceOp, st: _RegionState) -> np.ndarray:
+    kind = op.kind.data
+    dims = tuple(op.dims_list())
+    v = np.asarray(st.values[op.input])
+    # broadcast only along the reduced dims (others may stay size-1)
+    target = tuple(st.shape[d] if d in dims else v.shape[d] for d in range(st.rank))
+    v = np.broadcast_to(v, target)
+    if kind in ("argmin", "argmax"):
+        (d,) = dims
+        if st.shape[d] == 0:
+            raise EvaluationError(f"'{op.name}' {kind} over an empty range")
+        f = np.argmin if kind == "argmin" else np.argmax
+        out = f(v, axis=d, keepdims=True) + st.box[d][0]  # the coordinate, not the position
+        return out.astype(numpy_dtype(stream.elem_type(op.result.type)))
+    dtype = v.dtype
+    init = st.values[op.init] if op.init is not None else _reduce_identity(kind, dtype)
+    with np.errstate(over="ignore"):
+        if kind == "add":
+            r = np.add.reduce(v, axis=dims, keepdims=True, dtype=dtype)
+            r = (r + init).astype(dtype)
+        elif kind == "mul":
+            r = (np.multiply.reduce(v, axis=dims, keepdims=True, dtype=dtype) * init).astype(dtype)
+        elif kind == "min":
+            r = np.minimum(np.min(v, axis=dims, keepdims=True, initial=_reduce_identity("min", dtype)), init).astype(dtype)
+        else:
+            r = np.maximum(np.max(v, axis=dims, keepdims=True, initial=_reduce_identity("max", dtype)), init).astype(dtype)
+    return r
+
+
+def _flat_cells(arr: np.ndarray, idx: tuple[np.ndarray, ...], shape: tuple[int, ...]) -> np.ndarray:
+    full = [np.broadcast_to(i, shape) for i in idx]
+    return np.ravel_multi_index(full, arr.shape).reshape(shape) if full else np.zeros(shape, np.int64)
+
+
+def _check_dependences(region, st: _RegionState, arr: np.ndarray, reads, writes) -> None:
+    if not reads:
+        return
+    ids = st.iteration_ids(st.shape)
+    first_write = np.full(arr.size, np.iinfo(np.int64).max, dtype=np.int64)
+    for _, idx, _, _ in writes:
+        np.minimum.at(first_write, _flat_cells(arr, idx, st.shape).ravel(), ids.ravel())
+    for rpos, idx in reads:
+        cells = _flat_cells(arr, idx, st.shape).ravel()
+        fw = first_write[cells]
+        # a read after a write in program order at the same iteration sees it too
+        same_iter_visible = any(wpos < rpos for wpos, *_ in writes)
+        bad = (ids.ravel() >= fw) if same_iter_visible else (ids.ravel() > fw)
+        if np.any(bad):
+            i = int(np.argmax(bad))
+            point = np.unravel_index(i, st.shape)
+            coords = [int(c) + p for c, (p, _) in zip(point, st.box)]
+            raise EvaluationError(
+                f"'stream.region' has a loop-carried dependence: iteration {coords} reads a cell written by an earlier iteration; split it into several regions"
+            )
+
+
+def _apply_writes(st: _RegionState, arr: np.ndarray, writes, n_ops: int) -> None:
+    stores = [(p, i, v) for p, i, v, k in writes if k == "store"]
+    if stores:
+        cells_all, keys_all, vals_all = [], [], []
+        ids = st.iteration_ids(st.shape).ravel()
+        for pos, idx, val in stores:
+            cells_all.append(_flat_cells(arr, idx, st.shape).ravel())
+            keys_all.append(ids * n_ops + pos)  # sequential order: iteration, then program order
+            vals_all.append(np.broadcast_to(np.asarray(val, dtype=arr.dtype), st.shape).ravel())
+        cells = np.concatenate(cells_all)
+        keys = np.concatenate(keys_all)
+        vals = np.concatenate(vals_all)
+        order = np.lexsort((keys, cells))  # by cell, then by key
+        last = np.ones(len(order), dtype=bool)
+        last[:-1] = cells[order][1:] != cells[order][:-1]
+        sel = order[last]
+        arr.reshape(-1)[cells[sel]] = vals[sel]
+    for _, idx, val, kind in writes:
+        if kind == "store":
+            continue
+        cells = _flat_cells(arr, idx, st.shape).ravel()
+        v = np.broadcast_to(np.asarray(val, dtype=arr.dtype), st.shape).ravel()
+        ufunc = {"add": np.add, "min": np.minimum, "max": np.maximum}[kind]
+        flat = arr.reshape(-1)
+        with np.errstate(over="ignore"):
+            ufunc.at(flat, cells, v)
+

@@ -1,0 +1,163 @@
+"""Vectorized numpy semantics of the scalar ``arith``/``math`` ops allowed in
+``stream.compute`` bodies, with MLIR's integer and float semantics (C-style
+truncating division, wrap-around, f32 kept in float32)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr, IntegerType
+from xdsl.ir import Attribute, Operation
+
+
+class EvaluationError(ValueError):
+    """A program whose reference semantics are undefined (out of bounds, division by zero...)."""
+
+
+def numpy_dtype(t: Attribute) -> np.dtype:
+    if isinstance(t, IndexType):
+        return np.dtype(np.int64)
+    if isinstance(t, IntegerType):
+        w = t.width.data
+        if w == 1:
+            return np.dtype(np.bool_)
+        return np.dtype({8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}[w])
+    if isinstance(t, AnyFloat):
+        return np.dtype({16: np.float16, 32: np.float32, 64: np.float64}[t.bitwidth])
+    raise EvaluationError(f"no numpy type for {t}")
+
+
+def _unsigned(a: np.ndarray) -> np.ndarray:
+    return a.view(np.dtype(f"u{a.dtype.itemsize}")) if a.dtype != np.bool_ else a
+
+
+def _check_nonzero(b: np.ndarray, opname: str) -> None:
+    if np.any(np.asarray(b) == 0):
+        raise EvaluationError(f"division by zero in '{opname}'")
+
+
+def _divsi(a, b):
+    _check_nonzero(b, "arith.divsi")
+    q = np.abs(a.astype(np.int64)) // np.abs(b.astype(np.int64))
+    return (np.where((a < 0) ^ (b < 0), -q, q)).astype(a.dtype)
+
+
+def _remsi(a, b):
+    _check_nonzero(b, "arith.remsi")
+    return (a.astype(np.int64) - _divsi(a, b).astype(np.int64) * b.astype(np.int64)).astype(a.dtype)
+
+
+def _divui(a, b):
+    _check_nonzero(b, "arith.divui")
+    return (_unsigned(a) // _unsigned(b)).view(a.dtype) if a.dtype != np.bool_ else a
+
+
+def _remui(a, b):
+    _check_nonzero(b, "arith.remui")
+    return (_unsigned(a) % _unsigned(b)).view(a.dtype)
+
+
+def _fdiv(a, b):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.divide(a, b)
+
+
+_CMPF = {
+    "oeq": np.equal, "ogt": np.greater, "oge": np.greater_equal, "olt": np.less, "ole": np.less_equal,
+    "one": np.not_equal, "ueq": np.equal, "ugt": np.greater, "uge": np.greater_equal, "ult": np.less,
+    "ule": np.less_equal, "une": np.not_equal,
+}  # fmt: skip
+_CMPI_SIGNED = {"eq": np.equal, "ne": np.not_equal, "slt": np.less, "sle": np.less_equal, "sgt": np.greater, "sge": np.greater_equal}
+_CMPI_UNSIGNED = {"ult": np.less, "ule": np.less_equal, "ugt": np.greater, "uge": np.greater_equal}
+
+_BINARY: dict[type[Operation], Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    arith.AddfOp: np.add,
+    arith.SubfOp: np.subtract,
+    arith.MulfOp: np.multiply,
+    arith.DivfOp: _fdiv,
+    arith.MaximumfOp: np.maximum,
+    arith.MinimumfOp: np.minimum,
+    arith.MaxnumfOp: np.fmax,
+    arith.MinnumfOp: np.fmin,
+    arith.AddiOp: np.add,
+    arith.SubiOp: np.subtract,
+    arith.MuliOp: np.multiply,
+    arith.DivSIOp: _divsi,
+    arith.DivUIOp: _divui,
+    arith.RemSIOp: _remsi,
+    arith.RemUIOp: _remui,
+    arith.AndIOp: np.bitwise_and,
+    arith.OrIOp: np.bitwise_or,
+    arith.XOrIOp: np.bitwise_xor,
+    arith.MaxSIOp: np.maximum,
+    arith.MinSIOp: np.minimum,
+    arith.MaxUIOp: lambda a, b: np.maximum(_unsigned(a), _unsigned(b)).view(a.dtype),
+    arith.MinUIOp: lambda a, b: np.minimum(_unsigned(a), _unsigned(b)).view(a.dtype),
+    arith.ShLIOp: lambda a, b: np.left_shift(a, b.astype(a.dtype)),
+    arith.ShRSIOp: lambda a, b: np.right_shift(a, b.astype(a.dtype)),
+    arith.ShRUIOp: lambda a, b: np.right_shift(_unsigned(a), _unsigned(b)).view(a.dtype),
+}
+
+
+def constant_value(op: arith.ConstantOp) -> np.ndarray:
+    v = op.value
+    if isinstance(v, (IntegerAttr, FloatAttr)):
+        return np.asarray(v.value.data, dtype=numpy_dtype(v.type))
+    raise EvaluationError(f"unsupported constant {v}")
+
+
+def _math_ops() -> dict[str, Callable[..., np.ndarray]]:
+    return {
+        "math.absf": np.abs,
+        "math.absi": np.abs,
+        "math.sqrt": np.sqrt,
+        "math.exp": np.exp,
+        "math.log": np.log,
+        "math.tanh": np.tanh,
+        "math.fma": lambda a, b, c: a * b + c,
+        "math.powf": np.power,
+    }
+
+
+_MATH = _math_ops()
+
+
+def eval_scalar_op(op: Operation, args: Sequence[np.ndarray]) -> np.ndarray:
+    """One arith/math op on broadcastable numpy arrays; result in the op's type."""
+    rtype = numpy_dtype(op.results[0].type)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if isinstance(op, arith.ConstantOp):
+            return constant_value(op)
+        f = _BINARY.get(type(op))
+        if f is not None:
+            a, b = args
+            return np.asarray(f(a, b)).astype(rtype, copy=False)
+        if isinstance(op, arith.NegfOp):
+            return np.negative(args[0]).astype(rtype, copy=False)
+        if isinstance(op, arith.CmpfOp):
+            pred = arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]
+            if pred in ("false", "true"):
+                return np.full(np.broadcast(*args).shape, pred == "true")
+            if pred == "ord":
+                return ~(np.isnan(args[0]) | np.isnan(args[1]))
+            if pred == "uno":
+                return np.isnan(args[0]) | np.isnan(args[1])
+            return _CMPF[pred](args[0], args[1])
+        if isinstance(op, arith.CmpiOp):
+            pred = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+            if pred in _CMPI_SIGNED:
+                return _CMPI_SIGNED[pred](args[0], args[1])
+            return _CMPI_UNSIGNED[pred](_unsigned(args[0]), _unsigned(args[1]))
+        if isinstance(op, arith.SelectOp):
+            return np.where(args[0], args[1], args[2]).astype(rtype, copy=False)
+        if isinstance(op, (arith.SIToFPOp, arith.ExtFOp, arith.TruncFOp, arith.IndexCastOp, arith.ExtSIOp, arith.TruncIOp)):
+            return np.asarray(args[0]).astype(rtype)
+        if isinstance(op, (arith.UIToFPOp, arith.ExtUIOp)):
+            return _unsigned(np.asarray(args[0])).astype(rtype)
+        if isinstance(op, arith.FPToSIOp):
+            return np.trunc(args[0]).astype(rtype)
+        if op.name in _MATH:
+            return np.asarray(_MATH[op.name](*args)).astype(rtype, copy=False)
+    raise EvaluationError(f"'{op.name}' is not supported in stream computations")
