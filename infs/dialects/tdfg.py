@@ -678,7 +678,7 @@ class ReduceOp(_KeywordOp):
 def _parse_tensor_indices(parser: Parser):
     def parse_operand() -> SSAValue | None:
         if parser._current_token.text.startswith("%"):  # noqa: SLF001
-            return parser.parse_operand()
+            return parser._parse_optional_operand_without_type()  # noqa: SLF001 - index streams are defined earlier in the block
         return None
 
     return parse_index_list(parser, parse_operand)

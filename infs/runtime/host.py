@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import func, memref
+from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.interpreters.arith import ArithFunctions
@@ -24,13 +24,38 @@ from xdsl.utils.exceptions import InterpretationError
 
 from infs.dialects import stream
 from infs.runtime.reference import evaluate_region
-from infs.runtime.scalar_ops import EvaluationError, numpy_dtype
+from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype
 
 RegionExecutor = Callable[[stream.RegionOp, list[np.ndarray], list[Any]], list[Any]]
 
 
-def _as_python(v: np.ndarray) -> Any:
-    return v.item() if isinstance(v, np.ndarray) else v
+def _as_scalar(v: Any) -> Any:
+    """A numpy scalar of the value's own dtype (f32 results stay float32)."""
+    return np.asarray(v)[()]
+
+
+def _host_scalar_op(self: InterpreterFunctions, interpreter: Interpreter, op: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    return (_as_scalar(eval_scalar_op(op, [np.asarray(a) for a in args])),)
+
+
+# arith ops xDSL's interpreter does not implement on the host (unsigned
+# division, float division, casts...): run them with the same numpy semantics
+# as stream computations.
+_HOST_EXTRA_ARITH = (
+    arith.DivUIOp, arith.RemUIOp, arith.ShRUIOp, arith.DivfOp, arith.NegfOp,
+    arith.SIToFPOp, arith.UIToFPOp, arith.FPToSIOp, arith.ExtFOp, arith.TruncFOp,
+    arith.ExtSIOp, arith.ExtUIOp, arith.TruncIOp, arith.MaxSIOp, arith.MinSIOp,
+    arith.MaxUIOp, arith.MinUIOp, arith.MaxnumfOp, arith.MinnumfOp,
+)  # fmt: skip
+
+
+@register_impls
+class HostArithExtras(InterpreterFunctions):
+    """The arith ops missing from ``xdsl.interpreters.arith``."""
+
+    for _op in _HOST_EXTRA_ARITH:
+        locals()[f"run_{_op.__name__}"] = impl(_op)(_host_scalar_op)
+    del _op
 
 
 @register_impls
@@ -57,7 +82,7 @@ class NumpyMemrefFunctions(InterpreterFunctions):
     def run_load(self, interpreter: Interpreter, op: memref.LoadOp, args: tuple[Any, ...]):
         arr, *idx = args
         _check_index(arr, idx, op.name)
-        return (_as_python(arr[tuple(int(i) for i in idx)]),)
+        return (arr[tuple(int(i) for i in idx)],)
 
     @impl(memref.StoreOp)
     def run_store(self, interpreter: Interpreter, op: memref.StoreOp, args: tuple[Any, ...]):
@@ -98,13 +123,14 @@ class StreamRegionFunctions(InterpreterFunctions):
         n = len(op.arrays)
         arrays, scalars = list(args[:n]), list(args[n:])
         results = self.executor(op, arrays, scalars)
-        return tuple(_as_python(r) for r in results)
+        return tuple(_as_scalar(r) for r in results)
 
 
 def make_interpreter(module: ModuleOp, executor: RegionExecutor | None = None) -> Interpreter:
     interp = Interpreter(module)
     for fns in (ArithFunctions(), ScfFunctions(), FuncFunctions(), MathFunctions(), BuiltinFunctions()):
         interp.register_implementations(fns)
+    interp.register_implementations(HostArithExtras())
     interp.register_implementations(NumpyMemrefFunctions(), override=True)
     interp.register_implementations(StreamRegionFunctions(executor))
     return interp

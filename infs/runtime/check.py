@@ -1,0 +1,48 @@
+"""Comparing a run's outputs with expected values (the ``--check`` of the tools)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+# f32 results differ from a reference by summation order and fused
+# evaluation; integers must match exactly.
+F32_RTOL = 1e-4
+F32_ATOL = 1e-5
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    ok: bool
+    max_error: float
+    note: str = ""
+
+
+def compare_values(actual: Mapping[str, object], expected: Mapping[str, object], rtol: float = F32_RTOL, atol: float = F32_ATOL) -> CheckResult:
+    """Every expected name must be present and match (exact for ints/bools)."""
+    worst = 0.0
+    for name, exp in expected.items():
+        if name not in actual:
+            return CheckResult(False, float("nan"), f"no value for '{name}'")
+        e = np.asarray(exp)
+        a = np.asarray(actual[name])
+        if a.shape != e.shape:
+            return CheckResult(False, float("nan"), f"'{name}' has shape {list(a.shape)}, expected {list(e.shape)}")
+        if e.dtype.kind in "iub":
+            diff = np.abs(a.astype(np.int64) - e.astype(np.int64))
+            err = float(diff.max()) if diff.size else 0.0
+            if err:
+                i = np.unravel_index(int(np.argmax(diff)), diff.shape)
+                return CheckResult(False, err, f"'{name}'{list(map(int, i))} = {a[i]}, expected {e[i]}")
+        else:
+            a64, e64 = a.astype(np.float64), e.astype(np.float64)
+            diff = np.abs(a64 - e64)
+            err = float(np.nanmax(diff)) if diff.size else 0.0
+            bad = ~np.isclose(a64, e64, rtol=rtol, atol=atol, equal_nan=True)
+            if np.any(bad):
+                i = np.unravel_index(int(np.argmax(bad)), bad.shape)
+                return CheckResult(False, err, f"'{name}'{list(map(int, i))} = {a[i]}, expected {e[i]}")
+        worst = max(worst, err)
+    return CheckResult(True, worst)
