@@ -198,11 +198,6 @@ def test_affine_max_min_are_sound(a, b, samples):
             assert r.evaluate(env) == pick(a.evaluate(env), b.evaluate(env))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: affine_max/affine_min only use the strict sign of compare(); max(0, k) = k "
-    "is provable for non-negative symbols but raises 'cannot decide max(0, k)'",
-)
 def test_affine_max_of_zero_and_a_symbol():
     k = Affine.of("k")
     assert affine_max(Affine(0), k) == k
@@ -296,11 +291,6 @@ def test_contains_is_set_inclusion(pair):
     assert a.contains(b) is (cells(b) <= cells(a))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: Domain.contains compares bounds only; an empty domain (a set with no cell) "
-    "is reported as not contained in a box whose bounds it exceeds",
-)
 def test_empty_domain_is_contained_everywhere():
     assert Domain.of([(0, 4)]).contains(Domain.of([(5, 5)])) is True
 
@@ -408,10 +398,6 @@ def test_symbolic_intersect_examples():
     assert Domain(((k + 1, N),)).intersect(array) == Domain(((k + 1, N),))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: [0:N] intersect [k:N] raises 'cannot decide max(0, k)' although k >= 0 makes it [k:N]",
-)
 def test_symbolic_intersect_with_symbol_lower_bound():
     array = Domain.from_shape(["N"])
     rows = Domain.of([("k", "N")])

@@ -162,22 +162,26 @@ class Affine:
         return f"Affine({str(self)!r})"
 
 
+def provably_ge(a: Affine | int, b: Affine | int) -> bool:
+    """``a >= b`` for every value of the (non-negative) symbols."""
+    diff = Affine.of(a) - Affine.of(b)
+    return diff.const >= 0 and all(c >= 0 for _, c in diff.terms)
+
+
 def affine_max(a: Affine, b: Affine) -> Affine:
-    c = a.compare(b)
-    if c is None:
-        if a == b:
-            return a
-        raise LatticeError(f"cannot decide max({a}, {b}) symbolically")
-    return a if c >= 0 else b
+    if provably_ge(a, b):
+        return a
+    if provably_ge(b, a):
+        return b
+    raise LatticeError(f"cannot decide max({a}, {b}) symbolically")
 
 
 def affine_min(a: Affine, b: Affine) -> Affine:
-    c = a.compare(b)
-    if c is None:
-        if a == b:
-            return a
-        raise LatticeError(f"cannot decide min({a}, {b}) symbolically")
-    return a if c <= 0 else b
+    if provably_ge(b, a):
+        return a
+    if provably_ge(a, b):
+        return b
+    raise LatticeError(f"cannot decide min({a}, {b}) symbolically")
 
 
 def parse_affine(parser: AttrParser) -> Affine:
@@ -337,6 +341,8 @@ class Domain:
         )
 
     def contains(self, other: "Domain") -> bool | None:
+        if other.is_empty() is True:
+            return True  # the empty set is a subset of every domain
         res = True
         for (p0, q0), (p1, q1) in zip(self.bounds, other.bounds):
             a, b = p1.compare(p0), q0.compare(q1)
