@@ -11,4 +11,20 @@ from collections.abc import Callable
 
 from xdsl.passes import ModulePass
 
-INFS_PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
+
+def _tensorize() -> type[ModulePass]:
+    from infs.passes.tensorize import TensorizePass
+
+    return TensorizePass
+
+
+def _canonicalize_tdfg() -> type[ModulePass]:
+    from infs.passes.canonicalize_tdfg import CanonicalizeTdfgPass
+
+    return CanonicalizeTdfgPass
+
+
+INFS_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "tensorize": _tensorize,
+    "canonicalize-tdfg": _canonicalize_tdfg,
+}

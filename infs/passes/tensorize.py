@@ -1,0 +1,611 @@
+"""``tensorize``: stream dataflow graph (``stream.region``) -> tensor dataflow graph (``tdfg.graph``).
+
+Takes: a module whose offloaded loop nests are ``stream.region`` ops (the
+output of stream extraction, or hand-written like ``infs/workloads``).
+Gives: every region that can be tensorized replaced by a ``tdfg.graph`` with
+the same operands and results (ASPLOS'23 §3.2-§3.4); every other region left
+as it is, with a remark ``infs.not_tensorized = "<reason>"`` (also printed to
+stderr as ``remark: ...`` with ``verbose=true``).  Domains stay symbolic.
+
+How a region becomes a graph:
+
+* Lattice.  The graph's rank is ``R = max(region rank, array ranks)``.  Arrays
+  sit at the origin in the trailing lattice dims (``tdfg`` docstring).  The
+  iteration dims are placed on lattice dims by an order-preserving map
+  ``pi`` chosen so that as many affine accesses as possible line up with
+  their arrays; the iteration space is *anchored* at the primary access (the
+  first affine store, else the first affine load): iteration point ``x``
+  sits at lattice cell ``pi(x) + o`` where ``o`` is that access's offset.
+  Lattice dims no access lines up with are anchored at the domain itself.
+* Affine unit-stride loads become ``tdfg.tensor`` nodes over the cells they
+  read, aligned to the iteration space with ``tdfg.mv`` (offset accesses:
+  stencils) and ``tdfg.bc`` (a dim the map drops or fixes to a symbol, e.g.
+  ``A[k, d1]`` or ``A[d0, k]``: outer products, gauss_elim).  Loads that are
+  strided, transposed (a dim on another lattice dim than its array's) or
+  indirect stay streams: ``tdfg.stream_load`` laying the data out as a tensor
+  (hybrid in-/near-memory, §3.3).
+* ``stream.compute`` bodies are split into primitive ``tdfg.cmp`` nodes
+  (``arith``/``math`` op -> cmp op; predicates map onto ``cmp_lt``/``cmp_le``/
+  ``cmp_eq`` with swapped operands and ``not``); scalar inputs and constants
+  become ``tdfg.const`` (infinite tensors).
+* ``stream.reduce`` becomes ``tdfg.reduce`` (in-memory partial reduction, one
+  per reduced lattice dim) followed by ``tdfg.stream_reduce`` (final near-memory
+  reduction), as in Fig. 4(b).  A reduced value combined with full ones is
+  broadcast back along the reduced dims.
+* Affine stores become ``tdfg.store`` after the inverse moves (a store whose
+  map drops a non-reduced dim keeps the last iteration: ``tdfg.shrink``);
+  irregular or indirect stores and every ``stream.atomic`` become
+  ``tdfg.stream_store``.  All reads come before all writes (a stream region
+  reads its arrays' entry values).
+* Layout hints (§3.4) on the graph: the lattice dims that are ``shift``-ed,
+  ``broadcast`` and ``reduce``-d, the ``primary`` array and the arrays that
+  must stay bitline-``align``-ed (those unrolled into tensors).
+* The graph is then canonicalized (``canonicalize-tdfg``).
+
+A region stays a stream region (with its reason) when it uses an op or type
+without a tensor counterpart: argmin/argmax reductions, casts, unsigned or
+unordered compares, elements other than f32/i32/i16/i8/i1, a scalar
+reduction with an ``init`` value, region results that are not reductions,
+stores to one array that may overlap in an order tensors cannot express.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseArrayBase,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from infs.dialects import stream, tdfg
+from infs.dialects.lattice import AccessMap, Affine, Domain, DomainAttr, LatticeError, MapAttr, dim_index, dim_name
+from infs.passes.canonicalize_tdfg import canonicalize_graph, layout_hints
+
+NOT_TENSORIZED = "infs.not_tensorized"
+
+
+class NotTensorizable(Exception):
+    """Why a region stays a stream region (one line)."""
+
+
+@dataclass
+class _TV:
+    """A tensor value of the graph being built, with what is known of its domain
+    relative to the iteration box: ``inf`` (unbounded, from constants) or the
+    box with the lattice dims in ``collapsed`` folded to their first coordinate."""
+
+    value: SSAValue
+    inf: bool = False
+    collapsed: frozenset[int] = field(default_factory=frozenset)
+
+
+# Access classification: per lattice dim ("aligned", j, offset) or ("fixed", coordinate).
+Spec = list[tuple]
+
+
+def _supported_element(t: Attribute) -> bool:
+    return tdfg.is_supported_element(t)
+
+
+def _type_name(t: Attribute) -> str:
+    return str(t)
+
+
+_BINARY = {
+    arith.AddfOp: "add", arith.AddiOp: "add", arith.SubfOp: "sub", arith.SubiOp: "sub",
+    arith.MulfOp: "mul", arith.MuliOp: "mul", arith.DivfOp: "div", arith.DivSIOp: "div",
+    arith.MaximumfOp: "max", arith.MaxSIOp: "max", arith.MinimumfOp: "min", arith.MinSIOp: "min",
+    arith.AndIOp: "and", arith.OrIOp: "or", arith.XOrIOp: "xor",
+}  # fmt: skip
+_ARITHMETIC = ("add", "sub", "mul", "div")
+# predicate -> (cmp op, swap operands, negate)
+_CMPF = {"olt": ("cmp_lt", False, False), "ogt": ("cmp_lt", True, False), "ole": ("cmp_le", False, False),
+         "oge": ("cmp_le", True, False), "oeq": ("cmp_eq", False, False), "une": ("cmp_eq", False, True)}  # fmt: skip
+_CMPI = {"slt": ("cmp_lt", False, False), "sgt": ("cmp_lt", True, False), "sle": ("cmp_le", False, False),
+         "sge": ("cmp_le", True, False), "eq": ("cmp_eq", False, False), "ne": ("cmp_eq", False, True)}  # fmt: skip
+_REDUCE_TO_CMP = {"add": "add", "mul": "mul", "min": "min", "max": "max"}
+
+
+class _Builder:
+    def __init__(self, region: stream.RegionOp):
+        self.region = region
+        self.dom = region.iteration_domain
+        self.n = self.dom.rank
+        if self.n == 0:
+            raise NotTensorizable("a rank-0 region has nothing to unroll")
+        ranks = [len(a.type.get_shape()) for a in region.arrays]  # type: ignore[attr-defined]
+        if ranks and self.n > max(ranks):
+            raise NotTensorizable(
+                f"the rank-{self.n} iteration space does not fit the rank-{max(ranks)} lattice of its arrays "
+                "(cells outside the arrays' bounding hyperrectangle are undefined); keep the outer loop on the host"
+            )
+        self.R = max([self.n, 1, *ranks])
+        self.ops: list[Operation] = []
+        self.tvs: dict[SSAValue, _TV] = {}
+        self.scalar_results: dict[SSAValue, SSAValue] = {}
+        self.const_cache: dict[SSAValue, _TV] = {}
+        body = region.body.block
+        self.body_ops = list(body.ops)
+        self._check_types()
+        self.pi, self.pi_inv = self._choose_placement()
+        self.o = self._anchor()
+
+    # -- set-up -------------------------------------------------------------
+    def _check_types(self) -> None:
+        for a in self.region.arrays:
+            et = a.type.element_type  # type: ignore[attr-defined]
+            if not _supported_element(et):
+                raise NotTensorizable(f"array element type {et} has no tdfg tensor type (f32, i32, i16, i8, i1)")
+        for op in self.body_ops:
+            if isinstance(op, stream.ReduceOp) and op.kind.data not in tdfg.REDUCE_KINDS:
+                raise NotTensorizable(f"'{op.kind.data}' reductions have no in-memory counterpart")
+
+    def _memory_ops(self):
+        return [op for op in self.body_ops if isinstance(op, (stream.LoadOp, stream.StoreOp, stream.AtomicOp))]
+
+    def _array_rank(self, array: SSAValue) -> int:
+        return len(array.type.get_shape())  # type: ignore[attr-defined]
+
+    def classify(self, op, pi_inv: dict[int, int] | None = None) -> Spec | None:
+        """Per-lattice-dim spec of an affine unit-stride access, or None if irregular."""
+        if pi_inv is None:
+            pi_inv = self.pi_inv
+        if op.indices:
+            return None
+        amap: AccessMap = op.access_map()
+        r = self._array_rank(op.array)
+        lead = self.R - r
+        spec: Spec = [("fixed", Affine(0))] * lead
+        used: set[int] = set()
+        for a, e in enumerate(amap.results):
+            ell = lead + a
+            dims = [(nm, c) for nm, c in e.terms if dim_index(nm) is not None]
+            if not dims:
+                spec.append(("fixed", e))
+                continue
+            if len(dims) != 1 or dims[0][1] != 1:
+                return None
+            j = dim_index(dims[0][0])
+            assert j is not None
+            if j in used or pi_inv.get(ell) != j:
+                return None
+            used.add(j)
+            spec.append(("aligned", j, e - Affine.of(dims[0][0])))
+        return spec
+
+    def _choose_placement(self) -> tuple[dict[int, int], dict[int, int]]:
+        best = None
+        for combo in itertools.combinations(range(self.R), self.n):
+            pi_inv = {ell: j for j, ell in enumerate(combo)}
+            score = sum(1 for op in self._memory_ops() if not isinstance(op, stream.AtomicOp) and self.classify(op, pi_inv) is not None)
+            if best is None or score >= best[0]:  # ties: the most trailing placement
+                best = (score, combo)
+        assert best is not None
+        combo = best[1]
+        return {j: ell for j, ell in enumerate(combo)}, {ell: j for j, ell in enumerate(combo)}
+
+    def _anchor(self) -> list[Affine]:
+        mem = self._memory_ops()
+        ordered = [op for op in mem if isinstance(op, stream.StoreOp)] + [op for op in mem if isinstance(op, stream.LoadOp)]
+        specs = [s for s in (self.classify(op) for op in ordered) if s is not None]
+        o: list[Affine] = []
+        for ell in range(self.R):
+            j = self.pi_inv.get(ell)
+            val = Affine(0)
+            for s in specs:
+                if j is not None and s[ell][0] == "aligned":
+                    val = s[ell][2]
+                    break
+                if j is None:
+                    val = s[ell][1]
+                    break
+            o.append(val)
+        return o
+
+    # -- geometry -------------------------------------------------------------
+    def lo(self, j: int) -> Affine:
+        return self.dom.lo(j)
+
+    def hi(self, j: int) -> Affine:
+        return self.dom.hi(j)
+
+    def box(self, ell: int) -> tuple[Affine, Affine]:
+        j = self.pi_inv.get(ell)
+        if j is None:
+            return self.o[ell], self.o[ell] + 1
+        return self.lo(j) + self.o[ell], self.hi(j) + self.o[ell]
+
+    def extent(self, ell: int) -> Affine:
+        j = self.pi_inv[ell]
+        return self.hi(j) - self.lo(j)
+
+    def lattice_box(self) -> Domain:
+        return Domain(tuple(self.box(ell) for ell in range(self.R)))
+
+    def lattice_map(self, amap: AccessMap) -> AccessMap:
+        env = {dim_name(j): Affine.of(dim_name(ell)) - self.o[ell] for j, ell in self.pi.items()}
+        return amap.substitute(env)
+
+    # -- node builders ----------------------------------------------------------
+    def emit(self, op: Operation) -> Operation:
+        self.ops.append(op)
+        return op
+
+    def ttype(self, elem: Attribute) -> tdfg.TensorType:
+        if not _supported_element(elem):
+            raise NotTensorizable(f"element type {elem} has no tdfg tensor type (f32, i32, i16, i8, i1)")
+        return tdfg.TensorType(elem, self.R)
+
+    def mv(self, v: SSAValue, ell: int, dist: Affine) -> SSAValue:
+        if dist == Affine(0):
+            return v
+        return self.emit(tdfg.MvOp(v, ell, dist)).results[0]
+
+    def bc(self, v: SSAValue, ell: int, dist: Affine, count: Affine) -> SSAValue:
+        return self.emit(tdfg.BcOp(v, ell, dist, count)).results[0]
+
+    def shrink(self, v: SSAValue, ell: int, p: Affine, q: Affine) -> SSAValue:
+        return self.emit(tdfg.ShrinkOp(v, ell, p, q)).results[0]
+
+    def bounded(self, tv: _TV) -> _TV:
+        if not tv.inf:
+            return tv
+        v = tv.value
+        for ell in range(self.R):
+            v = self.shrink(v, ell, *self.box(ell))
+        return _TV(v)
+
+    def expand(self, tv: _TV, keep: frozenset[int]) -> _TV:
+        """Broadcast a reduced value back along its collapsed dims not in ``keep``."""
+        if tv.inf:
+            return tv
+        v = tv.value
+        for ell in sorted(tv.collapsed - keep):
+            v = self.bc(v, ell, Affine(0), self.extent(ell))
+        return _TV(v, False, tv.collapsed & keep)
+
+    def full(self, tv: _TV) -> _TV:
+        return self.expand(self.bounded(tv), frozenset())
+
+    def cmp(self, opname: str, ins: Sequence[_TV], elem: Attribute) -> _TV:
+        if opname in _ARITHMETIC and isinstance(elem, IntegerType) and elem.width.data == 1:
+            raise NotTensorizable(f"'{opname}' on i1 values has no tdfg counterpart")
+        rt = self.ttype(elem)
+        finite = [t for t in ins if not t.inf]
+        if not finite:
+            op = self.emit(tdfg.CmpOp(opname, [t.value for t in ins], rt))
+            return _TV(op.results[0], inf=True)
+        keep = frozenset.intersection(*(t.collapsed for t in finite))
+        vals = [self.expand(t, keep).value for t in ins]
+        op = self.emit(tdfg.CmpOp(opname, vals, rt))
+        return _TV(op.results[0], False, keep)
+
+    def const_literal(self, attr: Attribute) -> _TV:
+        if not isinstance(attr, (IntegerAttr, FloatAttr)):
+            raise NotTensorizable(f"constant {attr} is not a scalar literal")
+        rt = self.ttype(attr.type)
+        value = attr.value.data
+        op = self.emit(tdfg.ConstOp(rt, value=value))
+        return _TV(op.results[0], inf=True)
+
+    # -- scalars ------------------------------------------------------------
+    def scalar_tv(self, v: SSAValue) -> _TV:
+        """A region scalar (block argument or region-level arith) as a const tensor."""
+        if v in self.const_cache:
+            return self.const_cache[v]
+        owner = v.owner
+        if isinstance(owner, Block):
+            if v not in self.region.scalar_args:
+                raise NotTensorizable("a compute input is neither a stream nor a region scalar")
+            idx = self.region.body.block.args.index(v)  # type: ignore[arg-type]
+            arg = self.graph_args[idx]
+            rt = self.ttype(v.type)
+            tv = _TV(self.emit(tdfg.ConstOp(rt, scalar=arg)).results[0], inf=True)
+        elif isinstance(owner, stream.ReduceOp):
+            raise NotTensorizable("a scalar reduction result is used inside its region")
+        elif isinstance(owner, Operation) and owner.dialect_name() == "arith":
+            tv = self.scalar_op(owner, [self.scalar_tv(a) for a in owner.operands])
+        else:
+            raise NotTensorizable(f"scalar produced by '{owner.name}' cannot become a tensor")  # type: ignore[union-attr]
+        self.const_cache[v] = tv
+        return tv
+
+    def scalar_op(self, op: Operation, ins: list[_TV]) -> _TV:
+        """One arith/math op on tensor values (compute bodies and region level)."""
+        for r in op.results:
+            if not _supported_element(r.type):
+                raise NotTensorizable(f"'{op.name}' produces {r.type}, which has no tdfg tensor type")
+        if isinstance(op, arith.ConstantOp):
+            return self.const_literal(op.value)
+        for a in op.operands:
+            if not _supported_element(a.type):
+                raise NotTensorizable(f"'{op.name}' takes {a.type}, which has no tdfg tensor type")
+        rtype = op.results[0].type
+        kind = _BINARY.get(type(op))  # type: ignore[arg-type]
+        if kind is not None:
+            return self.cmp(kind, ins, rtype)
+        if isinstance(op, arith.NegfOp):
+            return self.cmp("neg", ins, rtype)
+        if isinstance(op, arith.SelectOp):
+            return self.cmp("select", ins, rtype)
+        if isinstance(op, (arith.CmpfOp, arith.CmpiOp)):
+            table, names = (_CMPF, arith.CMPF_COMPARISON_OPERATIONS) if isinstance(op, arith.CmpfOp) else (_CMPI, arith.CMPI_COMPARISON_OPERATIONS)
+            pred = names[op.predicate.value.data]
+            if pred not in table:
+                raise NotTensorizable(f"'{op.name}' predicate '{pred}' has no tdfg counterpart")
+            name, swap, negate = table[pred]
+            args = list(reversed(ins)) if swap else ins
+            r = self.cmp(name, args, rtype)
+            return self.cmp("not", [r], rtype) if negate else r
+        if op.name in ("math.absf", "math.absi"):
+            return self.cmp("abs", ins, rtype)
+        if op.name == "math.fma":
+            return self.cmp("fma", ins, rtype)
+        raise NotTensorizable(f"'{op.name}' has no tdfg element-wise counterpart")
+
+    # -- streams ------------------------------------------------------------
+    def graph_array(self, array: SSAValue) -> SSAValue:
+        idx = self.region.body.block.args.index(array)  # type: ignore[arg-type]
+        return self.graph_args[idx]
+
+    def load(self, op: stream.LoadOp) -> None:
+        arr = self.graph_array(op.array)
+        spec = self.classify(op)
+        if spec is None:
+            self.tvs[op.result] = self.stream_load(op, arr)
+            return
+        dom = []
+        for ell, s in enumerate(spec):
+            j = self.pi_inv.get(ell)
+            if s[0] == "aligned":
+                dom.append((self.lo(s[1]) + s[2], self.hi(s[1]) + s[2]))
+            else:
+                dom.append((s[1], s[1] + 1))
+        v = self.emit(tdfg.TensorOp(arr, Domain(tuple(dom)), self.R)).results[0]
+        for ell, s in enumerate(spec):
+            j = self.pi_inv.get(ell)
+            if s[0] == "aligned":
+                v = self.mv(v, ell, self.o[ell] - s[2])
+            elif j is None:
+                v = self.mv(v, ell, self.o[ell] - s[1])
+            else:
+                v = self.bc(v, ell, self.lo(j) + self.o[ell] - s[1], self.extent(ell))
+        self.tvs[op.result] = _TV(v)
+
+    def index_tensors(self, op) -> list[SSAValue]:
+        out = []
+        for idx in op.indices:
+            tv = self.full(self.stream_tv(idx))
+            t = idx.type.element_type
+            if not isinstance(t, IntegerType) or t.width.data == 1:
+                raise NotTensorizable(f"index stream of {t} cannot become an index tensor (needs i8/i16/i32)")
+            out.append(tv.value)
+        return out
+
+    def stream_load(self, op: stream.LoadOp, arr: SSAValue) -> _TV:
+        idx = self.index_tensors(op)
+        rt = self.ttype(op.array.type.element_type)  # type: ignore[attr-defined]
+        new = tdfg.StreamLoadOp.create(
+            operands=[arr, *idx],
+            result_types=[rt],
+            properties={
+                "map": MapAttr(self.lattice_map(op.access_map())),
+                "indirect_dims": DenseArrayBase.from_list(i64, list(op.indirect_positions())),
+                "domain": DomainAttr(self.lattice_box()),
+            },
+        )
+        return _TV(self.emit(new).results[0])
+
+    def stream_tv(self, v: SSAValue) -> _TV:
+        if v not in self.tvs:
+            raise NotTensorizable(f"stream value defined by '{v.owner.name}' is not available")  # type: ignore[union-attr]
+        return self.tvs[v]
+
+    def compute(self, op: stream.ComputeOp) -> None:
+        body = op.body.block
+        local: dict[SSAValue, _TV] = {}
+        for arg, v in zip(body.args, op.inputs):
+            local[arg] = self.stream_tv(v) if isinstance(v.type, stream.StreamType) else self.scalar_tv(v)
+            if not _supported_element(arg.type):
+                raise NotTensorizable(f"compute input of type {arg.type} has no tdfg tensor type")
+        for inner in body.ops:
+            if isinstance(inner, stream.YieldOp):
+                self.tvs[op.result] = local[inner.values[0]]
+                return
+            local[inner.results[0]] = self.scalar_op(inner, [local[a] for a in inner.operands])
+
+    def reduce(self, op: stream.ReduceOp) -> None:
+        kind = op.kind.data
+        tv = self.bounded(self.stream_tv(op.input))
+        lat = sorted(self.pi[d] for d in op.dims_list())
+        v = tv.value
+        for ell in lat:
+            v = self.emit(tdfg.ReduceOp(kind, v, ell)).results[0]
+        elem = stream.elem_type(op.input.type)
+        props = {"kind": StringAttr(kind)}
+        if not isinstance(op.result.type, stream.StreamType):
+            if op.init is not None:
+                raise NotTensorizable("a reduction to a scalar with an 'init' value has no tdfg counterpart")
+            props["dims"] = DenseArrayBase.from_list(i64, list(range(self.R)))
+            r = self.emit(tdfg.StreamReduceOp.create(operands=[v], result_types=[elem], properties=props))
+            self.scalar_results[op.result] = r.results[0]
+            return
+        props["dims"] = DenseArrayBase.from_list(i64, lat)
+        r = self.emit(tdfg.StreamReduceOp.create(operands=[v], result_types=[self.ttype(elem)], properties=props))
+        out = _TV(r.results[0], False, tv.collapsed | frozenset(lat))
+        if op.init is not None:
+            out = self.cmp(_REDUCE_TO_CMP[kind], [out, self.scalar_tv(op.init)], elem)
+        self.tvs[op.result] = out
+
+    def store(self, op: stream.StoreOp) -> None:
+        arr = self.graph_array(op.array)
+        value = self.stream_tv(op.value)
+        spec = self.classify(op)
+        if spec is None:
+            self.stream_store("store", op, arr, value)
+            return
+        tv = self.bounded(value)
+        v = tv.value
+        for ell, s in enumerate(spec):
+            j = self.pi_inv.get(ell)
+            if s[0] == "aligned":
+                dist = s[2] - self.o[ell]
+            elif j is None:
+                dist = s[1] - self.o[ell]
+            elif ell in tv.collapsed:
+                dist = s[1] - (self.lo(j) + self.o[ell])
+            else:  # the map drops a non-reduced dim: the last iteration wins
+                last = self.hi(j) - 1 + self.o[ell]
+                v = self.shrink(v, ell, last, last + 1)
+                dist = s[1] - last
+            v = self.mv(v, ell, dist)
+        self.emit(tdfg.StoreOp(v, arr))
+
+    def stream_store(self, kind: str, op, arr: SSAValue, value: _TV) -> None:
+        v = self.bounded(value).value
+        idx = self.index_tensors(op)
+        new = tdfg.StreamStoreOp.create(
+            operands=[v, arr, *idx],
+            properties={
+                "kind": StringAttr(kind),
+                "map": MapAttr(self.lattice_map(op.access_map())),
+                "indirect_dims": DenseArrayBase.from_list(i64, list(op.indirect_positions())),
+                "operandSegmentSizes": DenseArrayBase.from_list(IntegerType(32), [1, 1, len(idx)]),
+            },
+        )
+        self.emit(new)
+
+    # -- overlap of stores ------------------------------------------------------
+    def _target_box(self, op) -> list[tuple[Affine, Affine]] | None:
+        spec = self.classify(op)
+        if spec is None:
+            return None
+        lead = self.R - self._array_rank(op.array)
+        out = []
+        for s in spec[lead:]:
+            if s[0] == "aligned":
+                out.append((self.lo(s[1]) + s[2], self.hi(s[1]) + s[2]))
+            else:
+                out.append((s[1], s[1] + 1))
+        return out
+
+    def check_store_order(self) -> None:
+        stores = [op for op in self.body_ops if isinstance(op, stream.StoreOp)]
+        for a, b in itertools.combinations(stores, 2):
+            if a.array is not b.array:
+                continue
+            if a.indices or b.indices or a.access_map() != b.access_map() or self.classify(a) is None:
+                ba, bb = self._target_box(a), self._target_box(b)
+                if ba is None or bb is None or not _disjoint(ba, bb):
+                    raise NotTensorizable("two stores to one array may overlap in an order tensors cannot express")
+
+    # -- driver -------------------------------------------------------------
+    def build(self) -> tdfg.GraphOp:
+        region = self.region
+        block = Block(arg_types=[a.type for a in region.body.block.args])
+        for new, old in zip(block.args, region.body.block.args):
+            new.name_hint = old.name_hint
+        self.graph_args = list(block.args)
+        self.check_store_order()
+        writes: list[Operation] = []
+        results: list[SSAValue] = []
+        for op in self.body_ops:
+            if isinstance(op, stream.LoadOp):
+                self.load(op)
+            elif isinstance(op, stream.ComputeOp):
+                self.compute(op)
+            elif isinstance(op, stream.ReduceOp):
+                self.reduce(op)
+            elif isinstance(op, (stream.StoreOp, stream.AtomicOp)):
+                writes.append(op)
+            elif isinstance(op, stream.YieldOp):
+                for v in op.values:
+                    if v not in self.scalar_results:
+                        raise NotTensorizable("a region result that is not a reduction over every dim has no tdfg counterpart")
+                    results.append(self.scalar_results[v])
+            # other region-level arith ops are mapped on demand (scalar_tv)
+        for op in writes:
+            if isinstance(op, stream.StoreOp):
+                self.store(op)
+        for op in writes:
+            if isinstance(op, stream.AtomicOp):
+                self.stream_store(op.kind.data, op, self.graph_array(op.array), self.stream_tv(op.value))
+        self.ops.append(tdfg.YieldOp(*results))
+        block.add_ops(self.ops)
+        graph = tdfg.GraphOp(
+            region.arrays, region.scalars, region.names, self.R, Region(block), [r.type for r in region.res]
+        )
+        graph.location = region.location
+        return graph
+
+
+def _disjoint(a: Sequence[tuple[Affine, Affine]], b: Sequence[tuple[Affine, Affine]]) -> bool:
+    for (p0, q0), (p1, q1) in zip(a, b):
+        c0, c1 = q0.compare(p1), q1.compare(p0)
+        if (c0 is not None and c0 <= 0) or (c1 is not None and c1 <= 0):
+            return True
+    return False
+
+
+def tensorize_region(region: stream.RegionOp) -> tuple[tdfg.GraphOp | None, str | None]:
+    """The graph of one region (not inserted anywhere), or ``(None, reason)``.
+
+    The graph uses the region's operands; erase it (``drop_all_references``) if
+    it is not inserted.
+    """
+    try:
+        graph = _Builder(region).build()
+    except NotTensorizable as e:
+        return None, str(e)
+    except LatticeError as e:
+        return None, f"symbolic domain reasoning failed: {e}"
+    canonicalize_graph(graph)
+    graph.hints = layout_hints(graph)
+    return graph, None
+
+
+def _location(op: Operation) -> str:
+    loc = op.location
+    try:
+        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}: "  # type: ignore[attr-defined]
+    except AttributeError:
+        return ""
+
+
+@dataclass(frozen=True)
+class TensorizePass(ModulePass):
+    """Replace tensorizable ``stream.region`` ops by ``tdfg.graph`` ops (see module docstring)."""
+
+    name = "tensorize"
+
+    verbose: bool = False
+    """Print a remark for every region left as a stream region."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        regions = [r for r in op.walk() if isinstance(r, stream.RegionOp)]
+        for region in regions:
+            graph, reason = tensorize_region(region)
+            if graph is None:
+                region.attributes[NOT_TENSORIZED] = StringAttr(reason or "unknown")
+                if self.verbose:
+                    print(f"{_location(region)}remark: stream.region not tensorized: {reason}", file=sys.stderr)
+                continue
+            region.attributes.pop(NOT_TENSORIZED, None)
+            graph.attributes.update({k: v for k, v in region.attributes.items()})
+            Rewriter.replace_op(region, graph, graph.results)
