@@ -8,7 +8,7 @@ parses and prints them.  Kinds:
 ``int`` ``IntegerAttr(i64)``; ``ints`` ``[1, 2]`` as ``DenseArrayBase(i64)``;
 ``str`` a bare identifier as ``StringAttr``; ``pattern`` ``1:2:2`` as
 ``PatternAttr``; ``domain`` ``[0:N, 1:2]`` as ``DomainAttr``; ``expr`` an affine
-expression as ``AffineAttr``; ``range`` ``[lo:hi]`` (ints, may be negative) as
+expression as ``AffineAttr``; ``map`` ``[d0, d1 + 1]`` as ``MapAttr``; ``range`` ``[lo:hi]`` (ints, may be negative) as
 ``DenseArrayBase(i64)`` of two values; ``flag`` a bare keyword as ``UnitAttr``;
 ``number`` an int or float literal (``FloatAttr`` f64 / ``IntegerAttr`` i64).
 """
@@ -25,9 +25,11 @@ from xdsl.printer import Printer
 from infs.dialects.lattice import (
     AffineAttr,
     DomainAttr,
+    MapAttr,
     PatternAttr,
     parse_affine,
     parse_domain_body,
+    parse_map_body,
     parse_pattern_body,
 )
 
@@ -57,6 +59,8 @@ def parse_field_value(parser: Parser, kind: str) -> Attribute:
         return DomainAttr(parse_domain_body(parser))
     if kind == "expr":
         return AffineAttr(parse_affine(parser))
+    if kind == "map":
+        return MapAttr(parse_map_body(parser))
     if kind == "range":
         parser.parse_punctuation("[")
         lo = parser.parse_integer(allow_boolean=False)
@@ -80,7 +84,7 @@ def print_field_value(printer: Printer, kind: str, attr: Attribute) -> None:
     elif kind == "str":
         assert isinstance(attr, StringAttr)
         printer.print_string(attr.data)
-    elif kind in ("pattern", "domain", "expr"):
+    elif kind in ("pattern", "domain", "expr", "map"):
         printer.print_string(str(attr.data))  # type: ignore[attr-defined]
     elif kind == "range":
         assert isinstance(attr, DenseArrayBase)

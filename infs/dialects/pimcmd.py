@@ -35,15 +35,33 @@ Commands:
   ``intra [lo:hi]``): an H-tree/NoC multicast;
 * ``sync`` -- global barrier: every inter-tile move before it has arrived;
 * ``readout`` -- read a register's cells over a lattice box out to the
-  near-memory stream engines (partial results for a final reduction).
+  near-memory stream engines, as buffer ``id`` (shaped like the box);
+* ``writein`` -- the reverse: buffer ``id`` into a register's cells.
+
+Progressive lowering (the ``lower-pim`` passes).  While a program carries the
+``virtual`` flag (until ``allocate-wordlines`` has run) register numbers are
+*virtual registers*, one per tDFG value, and commands may be in *domain form*: a
+``domain [..]`` lattice box instead of ``bitlines``/``tiles`` patterns, plus
+three tensor-level commands that later passes expand: ``mv`` (move the box by
+``dist`` along ``dim``), ``bc`` (copy the box ``count`` times along ``dim``,
+copy ``j`` moved by ``dist + j*w``) and ``reduce`` (fold each tile's part of
+the box along ``dim`` into the tile's first cell along ``dim``).  The
+simulator runs only fully lowered programs.
+
+Near-memory stream operations (§3.3, §5.3) work on the buffers, executed by
+the L3 stream engines: ``near_reduce`` (final reduction of partial results,
+keeping every ``step``-th cell), ``near_load`` (a strided/indirect gather from
+an array into a buffer), ``near_store`` (a buffer into an array, plain or
+atomic), and ``result`` (buffer -> the program's scalar result).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, StringAttr, i64
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, StringAttr, UnitAttr, i64
 from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -54,6 +72,7 @@ from xdsl.irdl import (
     region_def,
     traits_def,
     var_operand_def,
+    var_result_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -61,7 +80,7 @@ from xdsl.traits import IsolatedFromAbove, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects.keyword_syntax import Field, parse_fields, print_fields
-from infs.dialects.lattice import DomainAttr, Pattern, PatternAttr, verify_domain
+from infs.dialects.lattice import DomainAttr, MapAttr, Pattern, PatternAttr, verify_domain
 from infs.dialects.syntax import parse_operands_with_types, print_operands_with_types
 
 ELEMENT_BITS = {"f32": 32, "i32": 32, "i16": 16, "i8": 8, "i1": 1}
@@ -71,6 +90,8 @@ COMPUTE_ARITY = {
     "and": 2, "or": 2, "xor": 2, "not": 1, "abs": 1, "neg": 1, "relu": 1, "copy": 1,
 }  # fmt: skip
 COMPARE_OPS = ("cmp_lt", "cmp_le", "cmp_eq")
+REDUCE_OPS = ("add", "mul", "min", "max")
+NEAR_STORE_KINDS = ("store", "add", "min", "max")
 
 
 def ceil_div(a: int, b: int) -> int:
@@ -114,6 +135,8 @@ class ProgramOp(IRDLOperation):
     banks = prop_def(IntegerAttr)
     arrays_per_bank = prop_def(IntegerAttr)
     wordlines = prop_def(IntegerAttr)
+    virtual = opt_prop_def(UnitAttr)
+    res = var_result_def()
     body = region_def("single_block")
     traits = traits_def(IsolatedFromAbove(), NoTerminator())
 
@@ -124,6 +147,7 @@ class ProgramOp(IRDLOperation):
         Field("banks", "banks", "int"),
         Field("arrays_per_bank", "arrays_per_bank", "int"),
         Field("wordlines", "wordlines", "int"),
+        Field("virtual", "virtual", "flag"),
     )
 
     def __init__(
@@ -136,9 +160,12 @@ class ProgramOp(IRDLOperation):
         arrays_per_bank: int,
         wordlines: int,
         body: Region,
+        result_types: Sequence[Attribute] = (),
+        virtual: bool = False,
     ):
         super().__init__(
             operands=[arrays],
+            result_types=[result_types],
             properties={
                 "config": StringAttr(config),
                 "lattice": _ints(lattice),
@@ -146,6 +173,7 @@ class ProgramOp(IRDLOperation):
                 "banks": IntegerAttr(banks, i64),
                 "arrays_per_bank": IntegerAttr(arrays_per_bank, i64),
                 "wordlines": IntegerAttr(wordlines, i64),
+                **({"virtual": UnitAttr()} if virtual else {}),
             },
             regions=[body],
         )
@@ -170,6 +198,11 @@ class ProgramOp(IRDLOperation):
     @property
     def bitlines(self) -> int:
         return math.prod(self.tile_shape)
+
+    @property
+    def is_allocated(self) -> bool:
+        """False while register numbers are virtual (before allocate-wordlines)."""
+        return self.virtual is None
 
     @property
     def num_wordlines(self) -> int:
@@ -197,6 +230,15 @@ class ProgramOp(IRDLOperation):
             raise VerifyException(f"'{self.name}' needs {self.num_tiles} tiles but the machine has {capacity} SRAM arrays")
         if [a.type for a in self.body.block.args] != [v.type for v in self.arrays]:
             raise VerifyException(f"'{self.name}' block arguments must match its array operands")
+        results = [op for op in self.body.block.ops if isinstance(op, ResultOp)]
+        indices = sorted(_int(r.index) for r in results)
+        if indices != list(range(len(self.res))):
+            raise VerifyException(f"'{self.name}' has {len(self.res)} results but 'pimcmd.result' ops for indices {indices}")
+        if not self.is_allocated:
+            return  # virtual registers: nothing to check on wordlines yet
+        for op in self.body.block.ops:
+            if isinstance(op, (MoveOp, BroadcastOp, ReduceOp)) or op.properties.get("domain") is not None and not isinstance(op, (ReadoutOp, WriteInOp, NearLoadOp)):
+                raise VerifyException(f"'{self.name}' has wordlines allocated but still holds the domain-form '{op.name}'")
         # Registers of the LOT entries must not overlap.
         spans = []
         for op in self.body.block.ops:
@@ -211,6 +253,9 @@ class ProgramOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         print_operands_with_types(printer, "ins", self.arrays)
         print_fields(printer, self.FIELDS, dict(self.properties))
+        if self.res:
+            printer.print_string(" -> ")
+            printer.print_list([r.type for r in self.res], printer.print_attribute)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=True)
 
@@ -218,12 +263,17 @@ class ProgramOp(IRDLOperation):
     def parse(cls, parser: Parser) -> "ProgramOp":
         arrays = parse_operands_with_types(parser, "ins")
         props = parse_fields(parser, cls.FIELDS)
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            result_types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
         body = parser.parse_region()
-        return cls.create(operands=arrays, properties=props, regions=[body])
+        return cls.create(operands=arrays, result_types=result_types, properties=props, regions=[body])
 
 
 def _check_wordlines(op: Operation, prog: ProgramOp, start: int, bits: int, what: str) -> None:
-    if start < 0 or start + bits > prog.num_wordlines:
+    if start < 0:
+        raise VerifyException(f"'{op.name}' {what} register {start} is negative")
+    if prog.is_allocated and start + bits > prog.num_wordlines:
         raise VerifyException(f"'{op.name}' {what} wordlines [{start}, {start + bits}) leave the array's {prog.num_wordlines} wordlines")
 
 
@@ -243,6 +293,26 @@ class _CommandOp(IRDLOperation):
 
     def tile_pattern(self) -> Pattern:
         return self.tiles.data  # type: ignore[attr-defined]
+
+    def lattice_box(self) -> tuple[tuple[int, int], ...] | None:
+        d = self.properties.get("domain")
+        return d.data.concrete() if isinstance(d, DomainAttr) else None
+
+    def _verify_cells(self, prog: ProgramOp, domain_form: bool) -> None:
+        """Patterns (lowered form) or a concrete lattice box (domain form)."""
+        has_dom = self.properties.get("domain") is not None
+        has_pat = self.properties.get("bitlines") is not None or self.properties.get("tiles") is not None
+        if domain_form:
+            if not has_dom and not has_pat:
+                raise VerifyException(f"'{self.name}' needs a domain or bitlines/tiles patterns")
+            if has_pat and ("bitlines" not in self.properties or "tiles" not in self.properties):
+                raise VerifyException(f"'{self.name}' needs both bitlines and tiles patterns")
+        if has_dom:
+            _verify_box(self, prog, self.properties["domain"].data)  # type: ignore[attr-defined]
+        elif domain_form and not has_pat:
+            raise VerifyException(f"'{self.name}' needs a domain")
+        if has_pat:
+            self._verify_patterns(prog)
 
     def bank_pattern(self) -> Pattern | None:
         b = self.properties.get("banks")
@@ -267,11 +337,29 @@ class _CommandOp(IRDLOperation):
         return cls.create(properties=parse_fields(parser, cls.FIELDS))
 
 
+def _verify_box(op: Operation, prog: ProgramOp, dom) -> None:
+    verify_domain(dom, "domain")
+    if not dom.is_concrete:
+        raise VerifyException(f"'{op.name}' domain {dom} must be concrete")
+    lat = prog.lattice_shape
+    if dom.rank != len(lat):
+        raise VerifyException(f"'{op.name}' domain {dom} has rank {dom.rank}, lattice has {len(lat)}")
+    for (p, q), s in zip(dom.concrete(), lat):
+        if p < 0 or q > s:
+            raise VerifyException(f"'{op.name}' domain {dom} leaves the lattice {list(lat)}")
+
+
 _PATTERN_FIELDS = (
     Field("bitlines", "bitlines", "pattern"),
     Field("tiles", "tiles", "pattern"),
     Field("banks", "banks", "pattern", optional=True),
 )
+_OPTIONAL_PATTERN_FIELDS = (
+    Field("bitlines", "bitlines", "pattern", optional=True),
+    Field("tiles", "tiles", "pattern", optional=True),
+    Field("banks", "banks", "pattern", optional=True),
+)
+_CELL_FIELDS = (Field("domain", "domain", "domain", optional=True), *_OPTIONAL_PATTERN_FIELDS)
 
 
 @irdl_op_definition
@@ -390,8 +478,9 @@ class ComputeOp(_CommandOp):
     dst = prop_def(IntegerAttr)
     srcs = prop_def(DenseArrayBase)
     const = opt_prop_def(Attribute)
-    bitlines = prop_def(PatternAttr)
-    tiles = prop_def(PatternAttr)
+    domain = opt_prop_def(DomainAttr)
+    bitlines = opt_prop_def(PatternAttr)
+    tiles = opt_prop_def(PatternAttr)
     banks = opt_prop_def(PatternAttr)
     FIELDS: ClassVar[tuple[Field, ...]] = (
         Field("op", "op", "str"),
@@ -399,7 +488,7 @@ class ComputeOp(_CommandOp):
         Field("dst", "dst", "int"),
         Field("srcs", "srcs", "ints"),
         Field("const", "const", "number", optional=True),
-        *_PATTERN_FIELDS,
+        *_CELL_FIELDS,
     )
 
     def print(self, printer: Printer) -> None:
@@ -429,7 +518,7 @@ class ComputeOp(_CommandOp):
         _check_wordlines(self, prog, _int(self.dst), dst_bits, "destination")
         for i, s in enumerate(srcs):
             _check_wordlines(self, prog, s, 1 if (opname == "select" and i == 0) else bits, "source")
-        self._verify_patterns(prog)
+        self._verify_cells(prog, domain_form=True)
 
 
 @irdl_op_definition
@@ -568,14 +657,14 @@ class ReadoutOp(_CommandOp):
     src = prop_def(IntegerAttr)
     domain = prop_def(DomainAttr)
     id = prop_def(IntegerAttr)
-    bitlines = prop_def(PatternAttr)
-    tiles = prop_def(PatternAttr)
+    bitlines = opt_prop_def(PatternAttr)
+    tiles = opt_prop_def(PatternAttr)
     banks = opt_prop_def(PatternAttr)
     FIELDS: ClassVar[tuple[Field, ...]] = (
         Field("src", "src", "int"),
         Field("domain", "domain", "domain"),
         Field("id", "id", "int"),
-        *_PATTERN_FIELDS,
+        *_OPTIONAL_PATTERN_FIELDS,
     )
 
     def print(self, printer: Printer) -> None:
@@ -591,21 +680,374 @@ class ReadoutOp(_CommandOp):
         prog = _program_of(self)
         bits = _check_type(self, self.type.data)
         _check_wordlines(self, prog, _int(self.src), bits, "source")
-        dom = self.domain.data
-        verify_domain(dom, "readout domain")
-        if not dom.is_concrete:
-            raise VerifyException(f"'{self.name}' domain {dom} must be concrete")
-        lat = prog.lattice_shape
-        if dom.rank != len(lat):
-            raise VerifyException(f"'{self.name}' domain {dom} has rank {dom.rank}, lattice has {len(lat)}")
-        for (p, q), s in zip(dom.concrete(), lat):
-            if p < 0 or q > s:
-                raise VerifyException(f"'{self.name}' domain {dom} leaves the lattice {list(lat)}")
-        self._verify_patterns(prog)
+        self._verify_cells(prog, domain_form=True)
+        if prog.is_allocated and self.properties.get("bitlines") is None:
+            raise VerifyException(f"'{self.name}' needs bitlines/tiles patterns once registers are allocated")
+
+
+# ---------------------------------------------------------------------------
+# Domain-form (tensor-level) commands, expanded by the lower-pim passes
+# ---------------------------------------------------------------------------
+
+
+class _DomainCommandOp(_CommandOp):
+    """A tensor-level command on a lattice box with virtual registers."""
+
+    def _verify_common(self) -> tuple[ProgramOp, int]:
+        prog = _program_of(self)
+        if prog.is_allocated:
+            raise VerifyException(f"'{self.name}' is a domain-form command; it needs a 'virtual' program")
+        bits = _check_type(self, self.type.data)  # type: ignore[attr-defined]
+        for f in ("dst", "src"):
+            if f in self.properties:
+                _check_wordlines(self, prog, _int(self.properties[f]), bits, f)
+        dim = _int(self.dim)  # type: ignore[attr-defined]
+        if not 0 <= dim < len(prog.lattice_shape):
+            raise VerifyException(f"'{self.name}' dim {dim} is outside the rank-{len(prog.lattice_shape)} lattice")
+        _verify_box(self, prog, self.domain.data)  # type: ignore[attr-defined]
+        return prog, dim
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.type.data}")  # type: ignore[attr-defined]
+        super().print(printer)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        ty = StringAttr(parser.parse_identifier(" (element type)"))
+        return cls.create(properties={"type": ty, **parse_fields(parser, cls.FIELDS)})
+
+
+@irdl_op_definition
+class MoveOp(_DomainCommandOp):
+    """``pimcmd.mv f32 dst R src S dim d dist k domain [..]`` -- move the source box by ``dist`` along ``dim``."""
+
+    name = "pimcmd.mv"
+    type = prop_def(StringAttr)
+    dst = prop_def(IntegerAttr)
+    src = prop_def(IntegerAttr)
+    dim = prop_def(IntegerAttr)
+    dist = prop_def(IntegerAttr)
+    domain = prop_def(DomainAttr)
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("dst", "dst", "int"),
+        Field("src", "src", "int"),
+        Field("dim", "dim", "int"),
+        Field("dist", "dist", "int"),
+        Field("domain", "domain", "domain"),
+    )
+
+    def verify_(self) -> None:
+        prog, dim = self._verify_common()
+        (p, q) = self.domain.data.concrete()[dim]
+        k = _int(self.dist)
+        if p + k < 0 or q + k > prog.lattice_shape[dim]:
+            raise VerifyException(f"'{self.name}' moves [{p}:{q}] by {k} outside the lattice extent {prog.lattice_shape[dim]}")
+
+
+@irdl_op_definition
+class BroadcastOp(_DomainCommandOp):
+    """``pimcmd.bc f32 dst R src S dim d dist k count c domain [..]`` -- ``count`` copies, copy ``j`` moved by ``dist + j*w``."""
+
+    name = "pimcmd.bc"
+    type = prop_def(StringAttr)
+    dst = prop_def(IntegerAttr)
+    src = prop_def(IntegerAttr)
+    dim = prop_def(IntegerAttr)
+    dist = prop_def(IntegerAttr)
+    count = prop_def(IntegerAttr)
+    domain = prop_def(DomainAttr)
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("dst", "dst", "int"),
+        Field("src", "src", "int"),
+        Field("dim", "dim", "int"),
+        Field("dist", "dist", "int"),
+        Field("count", "count", "int"),
+        Field("domain", "domain", "domain"),
+    )
+
+    def verify_(self) -> None:
+        prog, dim = self._verify_common()
+        if _int(self.count) < 1:
+            raise VerifyException(f"'{self.name}' count must be >= 1, got {_int(self.count)}")
+        (p, q) = self.domain.data.concrete()[dim]
+        lo, hi = p + _int(self.dist), p + _int(self.dist) + _int(self.count) * (q - p)
+        if lo < 0 or hi > prog.lattice_shape[dim]:
+            raise VerifyException(f"'{self.name}' copies reach [{lo}:{hi}] outside the lattice extent {prog.lattice_shape[dim]}")
+
+
+@irdl_op_definition
+class ReduceOp(_DomainCommandOp):
+    """``pimcmd.reduce add f32 dst R src S dim d domain [..]`` -- fold each tile's part of the box along ``dim``."""
+
+    name = "pimcmd.reduce"
+    op = prop_def(StringAttr)
+    type = prop_def(StringAttr)
+    dst = prop_def(IntegerAttr)
+    src = prop_def(IntegerAttr)
+    dim = prop_def(IntegerAttr)
+    domain = prop_def(DomainAttr)
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("dst", "dst", "int"),
+        Field("src", "src", "int"),
+        Field("dim", "dim", "int"),
+        Field("domain", "domain", "domain"),
+    )
+
+    def verify_(self) -> None:
+        self._verify_common()
+        if self.op.data not in REDUCE_OPS:
+            raise VerifyException(f"'{self.name}' op must be one of {', '.join(REDUCE_OPS)}, got '{self.op.data}'")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.op.data}")
+        super().print(printer)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ReduceOp":
+        op = StringAttr(parser.parse_identifier(" (reduction op)"))
+        ty = StringAttr(parser.parse_identifier(" (element type)"))
+        return cls.create(properties={"op": op, "type": ty, **parse_fields(parser, cls.FIELDS)})
+
+
+@irdl_op_definition
+class WriteInOp(_CommandOp):
+    """``pimcmd.writein f32 dst R domain [..] id K (bitlines .. tiles ..)?`` -- buffer ``K`` into a register."""
+
+    name = "pimcmd.writein"
+    type = prop_def(StringAttr)
+    dst = prop_def(IntegerAttr)
+    domain = prop_def(DomainAttr)
+    id = prop_def(IntegerAttr)
+    bitlines = opt_prop_def(PatternAttr)
+    tiles = opt_prop_def(PatternAttr)
+    banks = opt_prop_def(PatternAttr)
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("dst", "dst", "int"),
+        Field("domain", "domain", "domain"),
+        Field("id", "id", "int"),
+        *_OPTIONAL_PATTERN_FIELDS,
+    )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.type.data}")
+        super().print(printer)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "WriteInOp":
+        ty = StringAttr(parser.parse_identifier(" (element type)"))
+        return cls.create(properties={"type": ty, **parse_fields(parser, cls.FIELDS)})
+
+    def verify_(self) -> None:
+        prog = _program_of(self)
+        bits = _check_type(self, self.type.data)
+        _check_wordlines(self, prog, _int(self.dst), bits, "destination")
+        self._verify_cells(prog, domain_form=True)
+        if prog.is_allocated and self.properties.get("bitlines") is None:
+            raise VerifyException(f"'{self.name}' needs bitlines/tiles patterns once registers are allocated")
+
+
+# ---------------------------------------------------------------------------
+# Near-memory stream operations on buffers (§3.3 hybrid execution)
+# ---------------------------------------------------------------------------
+
+
+class _NearOp(IRDLOperation):
+    """``op.name <LEADING bare identifiers> <FIELDS>``."""
+
+    LEADING: ClassVar[tuple[str, ...]] = ()
+    FIELDS: ClassVar[tuple[Field, ...]] = ()
+
+    def print(self, printer: Printer) -> None:
+        for prop in self.LEADING:
+            printer.print_string(f" {self.properties[prop].data}")  # type: ignore[attr-defined]
+        print_fields(printer, self.FIELDS, dict(self.properties))
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        lead = {prop: StringAttr(parser.parse_identifier()) for prop in cls.LEADING}
+        return cls.create(properties={**lead, **parse_fields(parser, cls.FIELDS)})
+
+
+@irdl_op_definition
+class NearReduceOp(_NearOp):
+    """``pimcmd.near_reduce add f32 in K dims [1] step [1, 16] out K2``.
+
+    Folds buffer ``K`` over ``dims`` (they collapse to their first coordinate)
+    after keeping every ``step``-th cell per dim (partial results of an
+    in-memory ``reduce`` sit at tile starts).
+    """
+
+    name = "pimcmd.near_reduce"
+    op = prop_def(StringAttr)
+    type = prop_def(StringAttr)
+    input = prop_def(IntegerAttr)
+    dims = prop_def(DenseArrayBase)
+    step = prop_def(DenseArrayBase)
+    out = prop_def(IntegerAttr)
+    LEADING: ClassVar[tuple[str, ...]] = ("op", "type")
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("in", "input", "int"),
+        Field("dims", "dims", "ints"),
+        Field("step", "step", "ints"),
+        Field("out", "out", "int"),
+    )
+
+    def verify_(self) -> None:
+        prog = _program_of(self)
+        _check_type(self, self.type.data)
+        if self.op.data not in REDUCE_OPS:
+            raise VerifyException(f"'{self.name}' op must be one of {', '.join(REDUCE_OPS)}, got '{self.op.data}'")
+        rank = len(prog.lattice_shape)
+        dims = _vals(self.dims)
+        if not dims or len(set(dims)) != len(dims) or any(not 0 <= d < rank for d in dims):
+            raise VerifyException(f"'{self.name}' dims {list(dims)} must be distinct lattice dims")
+        step = _vals(self.step)
+        if len(step) != rank or any(s < 1 for s in step):
+            raise VerifyException(f"'{self.name}' step {list(step)} needs one positive entry per lattice dim")
+
+
+@irdl_op_definition
+class NearLoadOp(_NearOp):
+    """``pimcmd.near_load f32 %A map [d0, d1] indirect [0] indices [K] domain [..] out K2 : memref<..>``.
+
+    For every cell of ``domain``, the array element the map names (lattice
+    coordinates ``d<i>``; at ``indirect`` positions the index is taken from
+    buffer ``indices[j]`` at that cell).
+    """
+
+    name = "pimcmd.near_load"
+    array = operand_def(MemRefType)
+    type = prop_def(StringAttr)
+    map = prop_def(MapAttr)
+    indirect = prop_def(DenseArrayBase)
+    indices = prop_def(DenseArrayBase)
+    domain = prop_def(DomainAttr)
+    out = prop_def(IntegerAttr)
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("map", "map", "map"),
+        Field("indirect", "indirect", "ints"),
+        Field("indices", "indices", "ints"),
+        Field("domain", "domain", "domain"),
+        Field("out", "out", "int"),
+    )
+
+    def verify_(self) -> None:
+        prog = _program_of(self)
+        _check_type(self, self.type.data)
+        _verify_near_access(self, prog, self.array, self.map.data, _vals(self.indirect), _vals(self.indices))
+        _verify_box(self, prog, self.domain.data)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.type.data} ")
+        printer.print_ssa_value(self.array)
+        print_fields(printer, self.FIELDS, dict(self.properties))
+        printer.print_string(" : ")
+        printer.print_attribute(self.array.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "NearLoadOp":
+        ty = StringAttr(parser.parse_identifier(" (element type)"))
+        name = parser.parse_unresolved_operand()
+        props = parse_fields(parser, cls.FIELDS)
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.create(operands=[parser.resolve_operand(name, t)], properties={"type": ty, **props})
+
+
+@irdl_op_definition
+class NearStoreOp(_NearOp):
+    """``pimcmd.near_store add f32 in K -> %A map [..] indirect [..] indices [..] : memref<..>``.
+
+    Buffer ``K`` (over its box) into the array, plainly (``store``: the last
+    cell in row-major order wins) or atomically (``add``/``min``/``max``).
+    """
+
+    name = "pimcmd.near_store"
+    array = operand_def(MemRefType)
+    kind = prop_def(StringAttr)
+    type = prop_def(StringAttr)
+    input = prop_def(IntegerAttr)
+    map = prop_def(MapAttr)
+    indirect = prop_def(DenseArrayBase)
+    indices = prop_def(DenseArrayBase)
+    FIELDS: ClassVar[tuple[Field, ...]] = (
+        Field("map", "map", "map"),
+        Field("indirect", "indirect", "ints"),
+        Field("indices", "indices", "ints"),
+    )
+
+    def verify_(self) -> None:
+        prog = _program_of(self)
+        _check_type(self, self.type.data)
+        if self.kind.data not in NEAR_STORE_KINDS:
+            raise VerifyException(f"'{self.name}' kind must be one of {', '.join(NEAR_STORE_KINDS)}, got '{self.kind.data}'")
+        _verify_near_access(self, prog, self.array, self.map.data, _vals(self.indirect), _vals(self.indices))
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind.data} {self.type.data} in {_int(self.input)} -> ")
+        printer.print_ssa_value(self.array)
+        print_fields(printer, self.FIELDS, dict(self.properties))
+        printer.print_string(" : ")
+        printer.print_attribute(self.array.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "NearStoreOp":
+        kind = StringAttr(parser.parse_identifier(" (store kind)"))
+        ty = StringAttr(parser.parse_identifier(" (element type)"))
+        parser.parse_keyword("in")
+        inp = IntegerAttr(parser.parse_integer(allow_boolean=False), i64)
+        parser.parse_punctuation("->")
+        name = parser.parse_unresolved_operand()
+        props = parse_fields(parser, cls.FIELDS)
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.create(operands=[parser.resolve_operand(name, t)], properties={"kind": kind, "type": ty, "input": inp, **props})
+
+
+def _verify_near_access(op: Operation, prog: ProgramOp, array: SSAValue, amap, indirect: Sequence[int], indices: Sequence[int]) -> None:
+    if array not in prog.body.block.args:
+        raise VerifyException(f"'{op.name}' array must be an argument of the enclosing 'pimcmd.program'")
+    mt = array.type
+    assert isinstance(mt, MemRefType)
+    rank = len(mt.get_shape())
+    if amap.rank != rank:
+        raise VerifyException(f"'{op.name}' map {amap} has {amap.rank} results for a rank-{rank} array")
+    if amap.symbols_used():
+        raise VerifyException(f"'{op.name}' map {amap} must not use symbols (the program is concrete)")
+    for d in amap.dims_used():
+        if d >= len(prog.lattice_shape):
+            raise VerifyException(f"'{op.name}' map {amap} uses d{d} outside the rank-{len(prog.lattice_shape)} lattice")
+    if len(indirect) != len(indices) or len(set(indirect)) != len(indirect) or any(not 0 <= p < rank for p in indirect):
+        raise VerifyException(f"'{op.name}' indirect positions {list(indirect)} do not match its index buffers {list(indices)}")
+
+
+@irdl_op_definition
+class ResultOp(IRDLOperation):
+    """``pimcmd.result index 0 id K`` -- the program's scalar result ``index`` is buffer ``K``'s one element."""
+
+    name = "pimcmd.result"
+    index = prop_def(IntegerAttr)
+    id = prop_def(IntegerAttr)
+    FIELDS: ClassVar[tuple[Field, ...]] = (Field("index", "index", "int"), Field("id", "id", "int"))
+
+    def verify_(self) -> None:
+        prog = _program_of(self)
+        if not 0 <= _int(self.index) < len(prog.res):
+            raise VerifyException(f"'{self.name}' index {_int(self.index)} is not a result of the program ({len(prog.res)} results)")
+
+    def print(self, printer: Printer) -> None:
+        print_fields(printer, self.FIELDS, dict(self.properties))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ResultOp":
+        return cls.create(properties=parse_fields(parser, cls.FIELDS))
 
 
 PIMCMD = Dialect(
     "pimcmd",
-    [ProgramOp, ArrayOp, TransposeInOp, ReleaseOp, ComputeOp, ShiftOp, BcastOp, SyncOp, ReadoutOp],
+    [
+        ProgramOp, ArrayOp, TransposeInOp, ReleaseOp, ComputeOp, ShiftOp, BcastOp, SyncOp, ReadoutOp, WriteInOp,
+        MoveOp, BroadcastOp, ReduceOp, NearReduceOp, NearLoadOp, NearStoreOp, ResultOp,
+    ],  # fmt: skip
     [],
 )
