@@ -1,0 +1,796 @@
+"""The simulated machine: executes ``pimcmd`` programs (DESIGN §5, ASPLOS §4-§5).
+
+State.  Every SRAM array of every bank at once: a wordline register is one
+numpy vector over all ``total_arrays x bitlines`` cells (array-major, so cell
+``(t, b)`` is element ``t * bitlines + b``), holding the raw bits of its
+elements (``uint32`` for 32-bit registers, ``uint16``, ``uint8``; ``uint8``
+0/1 for 1-bit ones).  ``RegisterFile`` keeps one vector per register *start
+wordline*; reading or writing a wordline range that does not match a stored
+register re-slices the bits exactly (bit ``k`` of an element is wordline
+``start + k``, LSB first, Fig. 1(d)).
+
+The LOT (``Machine.lot``, ASPLOS Table 1): one entry per ``pimcmd.array``
+with the array's shape, element type, start wordline and transposed state.
+
+Commands are executed as a few numpy operations on index forms built from
+their patterns (``geometry.py``): slices when the selection is a (strided)
+box, index arrays otherwise -- never a Python loop over cells, tiles or banks.
+Semantics are those of ``infs/dialects/pimcmd.py``.  Element semantics:
+
+* f32 follows numpy float32 (``fma`` = ``a * b + c`` rounded after each op,
+  as numpy evaluates it; ``neg``/``abs`` flip/clear the sign bit; ``relu``
+  gives +0 when the sign bit is set);
+* i8/i16/i32 are two's complement with wraparound; ``div`` truncates toward
+  zero and gives 0 for a zero divisor (numpy's integer rule), ``abs``/``neg``
+  wrap; compares, ``min``/``max`` are signed;
+* i1 holds 0/1; its arithmetic is mod 2 and its compares unsigned;
+* compares write an i1 register; ``select``'s first source is i1;
+* logic ops act on the raw bits (also for f32).
+
+Buffers (``Machine.buffers``): ``readout`` reads a register over a lattice
+box into buffer ``id`` (an array shaped like the box); ``writein`` writes a
+buffer back into a register; the near-memory stream operations of the L3
+stream engines (§3.3, §5.3) work on buffers: ``near_reduce`` (final
+reduction), ``near_load`` / ``near_store`` (affine or indirect gathers and
+plain/atomic scatters on a program array -- on its registers while the array
+is held transposed, §5.3 "Fused In-/Near-Memory", else on host memory) and
+``result`` (a buffer's single element becomes program result ``index``,
+``Machine.results``).  Programs must be fully lowered (not ``virtual``).
+
+Modes: ``functional`` (word-level numpy), ``bitlevel`` (compute commands on
+packed bit-planes with bit-serial algorithms, ``bitlevel.py``), ``analysis``
+(no data: only timing, traffic and energy).  The cost of every command is a
+function of the command alone (``timing.py``), so all modes give identical
+statistics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr
+from xdsl.ir import SSAValue
+
+from infs.dialects import pimcmd as pc
+from infs.sim.bitlevel import BitSerial
+from infs.sim.config import BITS_OF, HardwareConfig, get_profile, load_config
+from infs.sim.energy import energy_pj
+from infs.sim.geometry import (
+    AxisMap,
+    Geometry,
+    axis_map,
+    bank_set,
+    bcast_maps,
+    box_tile_counts,
+    combine,
+    gather_box,
+    is_contiguous_all,
+    pattern_set,
+    scatter_box,
+    shift_maps,
+)
+from infs.sim.stats import Cost, Stats
+from infs.sim.timing import CostModel
+
+RAW = {32: np.uint32, 16: np.uint16, 8: np.uint8, 1: np.uint8}
+TYPED = {"f32": np.float32, "i32": np.int32, "i16": np.int16, "i8": np.int8, "i1": np.uint8}
+HOST = {"f32": np.float32, "i32": np.int32, "i16": np.int16, "i8": np.int8, "i1": np.bool_}
+SIGN = {32: np.uint32(0x80000000)}
+
+
+class SimError(RuntimeError):
+    """A program the machine cannot run (wrong machine, missing array, ...)."""
+
+
+# ---------------------------------------------------------------------------
+# Register file
+# ---------------------------------------------------------------------------
+
+
+class RegisterFile:
+    """Wordline registers over all cells; one raw vector per stored start wordline."""
+
+    def __init__(self, cells: int, wordlines: int):
+        self.cells = cells
+        self.wordlines = wordlines
+        self.regs: dict[int, np.ndarray] = {}
+        self.width: dict[int, int] = {}
+        self.owner = np.full(wordlines, -1, dtype=np.int64)  # wordline -> start of its register
+
+    def _bit(self, wl: int) -> np.ndarray | None:
+        s = int(self.owner[wl])
+        if s < 0:
+            return None
+        arr = self.regs[s]
+        return ((arr >> RAW[self.width[s]](wl - s)) & 1).astype(np.uint8) if self.width[s] > 1 else arr
+
+    def read(self, start: int, bits: int) -> np.ndarray:
+        """Raw words of the register ``[start, start + bits)`` (a view when stored as such)."""
+        if self.width.get(start) == bits and int(self.owner[start]) == start:
+            return self.regs[start]
+        dt = RAW[bits]
+        out = np.zeros(self.cells, dtype=dt)
+        for k in range(bits):  # loop over the <= 32 bits of the register
+            b = self._bit(start + k)
+            if b is not None:
+                out |= b.astype(dt) << dt(k)
+        return out
+
+    def write_view(self, start: int, bits: int) -> np.ndarray:
+        """The stored raw vector of ``[start, start + bits)``, for in-place writes.
+
+        Registers overlapping the range are re-sliced: their bits inside the
+        range become this register's, the others stay as 1-bit registers."""
+        if self.width.get(start) == bits and int(self.owner[start]) == start:
+            return self.regs[start]
+        if not np.any(self.owner[start : start + bits] >= 0):
+            arr = np.zeros(self.cells, dtype=RAW[bits])
+        else:
+            arr = self.read(start, bits)
+            for s in np.unique(self.owner[start : start + bits]):
+                s = int(s)
+                if s < 0:
+                    continue
+                w = self.width[s]
+                old = self.regs.pop(s)
+                del self.width[s]
+                self.owner[s : s + w] = -1
+                for wl in range(s, s + w):  # keep the bits outside the new register
+                    if not start <= wl < start + bits:
+                        bit = ((old >> RAW[w](wl - s)) & 1).astype(np.uint8) if w > 1 else old
+                        self.regs[wl], self.width[wl] = bit, 1
+                        self.owner[wl] = wl
+        self.regs[start], self.width[start] = arr, bits
+        self.owner[start : start + bits] = start
+        return arr
+
+
+# ---------------------------------------------------------------------------
+# Per-command plans (index forms + cost), cached per op
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Plan:
+    kind: str
+    cost: Cost | None
+    tmap: AxisMap | None = None
+    bmap: AxisMap | None = None
+    full: bool = False  # compute over a contiguous range of whole tiles
+
+
+@dataclass
+class LotEntry:
+    """ASPLOS Table 1: base (the host array), shape, element type, start wordline, trans."""
+
+    index: int
+    name: str
+    shape: tuple[int, ...]
+    element: str
+    wordline: int
+    transposed: bool
+    trans: int = 0  # 0: in memory, 2: held transposed in the arrays
+
+
+def _const_value(attr) -> float | int | None:
+    if attr is None:
+        return None
+    if isinstance(attr, FloatAttr):
+        return float(attr.value.data)
+    if isinstance(attr, IntegerAttr):
+        return int(attr.value.data)
+    raise SimError(f"unsupported constant {attr}")
+
+
+def _int(attr) -> int:
+    return int(attr.value.data)
+
+
+def _vals(attr) -> tuple[int, ...]:
+    return tuple(int(v) for v in attr.get_values())
+
+
+class Machine:
+    """``Machine(config, mode="functional"|"bitlevel"|"analysis", profile=None)``.
+
+    ``run(program, arrays)`` executes a ``pimcmd.program``; ``arrays`` maps
+    program arguments (by position, block-argument name or index) to host
+    numpy arrays, which ``release`` writes back in place.  ``stats``
+    accumulates over runs; ``readouts[id]`` holds the last run's readouts,
+    each a numpy array over its lattice box (``readout_boxes[id]``)."""
+
+    MODES = ("functional", "bitlevel", "analysis")
+
+    def __init__(self, config: "HardwareConfig | str | Mapping[str, Any]" = "paper-64", mode: str = "functional", profile: str | None = None):
+        if mode not in self.MODES:
+            raise SimError(f"unknown mode '{mode}' (known: {', '.join(self.MODES)})")
+        self.cfg = load_config(config)
+        self.mode = mode
+        self.profile = get_profile(profile or self.cfg.profile)
+        self.costs = CostModel(self.cfg, self.profile)
+        self.stats = Stats()
+        self.regs = RegisterFile(self.cfg.total_bitlines, self.cfg.wordlines) if mode != "analysis" else None
+        self.lot: dict[int, LotEntry] = {}
+        self.buffers: dict[int, np.ndarray] = {}
+        self._buffer_boxes: dict[int, tuple[tuple[int, int], ...]] = {}
+        self.readouts, self.readout_boxes = self.buffers, self._buffer_boxes  # readout buffers by id
+        self.results: dict[int, Any] = {}
+        self._plans: dict[int, tuple[Any, Plan]] = {}
+        self._now = 0
+        self._pending = 0  # absolute cycle when in-flight inter-tile data has arrived
+        self._pending_pairs: list[np.ndarray] = []
+
+    # -- public helpers ------------------------------------------------------------
+    def charge(self, category: str, cycles: int) -> None:
+        """Charge cycles spent outside the machine (``jit``, ``near_mem``) to the breakdown."""
+        if category not in self.stats.cycles:
+            raise SimError(f"unknown cycle category '{category}'")
+        self.stats.cycles[category] += int(cycles)
+        self._now += int(cycles)
+
+    def reset_stats(self) -> None:
+        self.stats = Stats()
+        self._now = self._pending = 0
+        self._pending_pairs = []
+
+    @property
+    def cycles(self) -> int:
+        return self._now
+
+    # -- running -------------------------------------------------------------------
+    def run(self, program: pc.ProgramOp, arrays: "Mapping[Any, np.ndarray] | Sequence[np.ndarray] | None" = None) -> Stats:
+        """Execute ``program``; returns this run's stats (also added to ``self.stats``)."""
+        if not program.is_allocated:
+            raise SimError("the machine runs only fully lowered programs; this one is still 'virtual' (run allocate-wordlines)")
+        geo = self._geometry(program)
+        host = self._bind(program, arrays)
+        self.buffers, self._buffer_boxes, self.results = {}, {}, {}
+        self.readouts, self.readout_boxes = self.buffers, self._buffer_boxes
+        before = self.stats
+        self.stats = Stats()
+        try:
+            for op in program.body.block.ops:
+                self._step(op, program, geo, host)
+            if self._pending > self._now:  # the program's end waits for in-flight data
+                self._charge(Cost("move", cycles=self._pending - self._now), "drain")
+        finally:
+            run_stats = self.stats
+            before.merge(run_stats)
+            self.stats = before
+        return run_stats
+
+    def _geometry(self, prog: pc.ProgramOp) -> Geometry:
+        c = self.cfg
+        if prog.bitlines != c.bitlines:
+            raise SimError(f"program tiles {list(prog.tile_shape)} use {prog.bitlines} bitlines, machine '{c.name}' has {c.bitlines} per array")
+        if prog.per_bank != c.arrays_per_bank or prog.num_banks != c.banks:
+            raise SimError(f"program expects {prog.num_banks} banks x {prog.per_bank} arrays, machine '{c.name}' has {c.banks} x {c.arrays_per_bank}")
+        if prog.num_wordlines > c.wordlines:
+            raise SimError(f"program uses {prog.num_wordlines} wordlines, machine '{c.name}' has {c.wordlines}")
+        return Geometry(prog.lattice_shape, prog.tile_shape, c.arrays_per_bank)
+
+    def _bind(self, prog: pc.ProgramOp, arrays) -> dict[int, np.ndarray]:
+        args = list(prog.body.block.args)
+        out: dict[int, np.ndarray] = {}
+        if arrays is None:
+            return out
+        if isinstance(arrays, Mapping):
+            names = {a.name_hint: i for i, a in enumerate(args) if a.name_hint}
+            names.update({v.name_hint: i for i, v in enumerate(prog.arrays) if v.name_hint})
+            for k, v in arrays.items():
+                if isinstance(k, int):
+                    i = k
+                elif isinstance(k, SSAValue):
+                    i = args.index(k) if k in args else list(prog.arrays).index(k)
+                else:
+                    key = str(k).lstrip("%")
+                    if key not in names:
+                        raise SimError(f"program has no array argument named '{k}' (known: {', '.join(sorted(names))})")
+                    i = names[key]
+                out[i] = v
+        else:
+            for i, v in enumerate(arrays):
+                out[i] = v
+        return out
+
+    # -- one command -----------------------------------------------------------------
+    def _plan(self, op, geo: Geometry) -> Plan:
+        hit = self._plans.get(id(op))
+        if hit is not None and hit[0] is op:
+            return hit[1]
+        plan = self._make_plan(op, geo)
+        self._plans[id(op)] = (op, plan)
+        return plan
+
+    def _make_plan(self, op, geo: Geometry) -> Plan:
+        cm = self.costs
+        if isinstance(op, (pc.ComputeOp, pc.ShiftOp, pc.BcastOp, pc.ReadoutOp)):
+            tiles = pattern_set(op.tile_pattern())
+            bls = pattern_set(op.bitline_pattern())
+            banks = bank_set(geo, tiles, op.bank_pattern())
+        if isinstance(op, pc.ComputeOp):
+            ty = op.type.data
+            cost = cm.compute(op.op.data, ty, op.const is not None, tiles, bls, banks)
+            tmap, bmap = axis_map(tiles, tiles, (geo.num_tiles,)), axis_map(bls, bls, geo.tiles)
+            return Plan("compute", cost, tmap, bmap, full=is_contiguous_all(tmap, bmap, geo))
+        if isinstance(op, pc.ShiftOp):
+            dim, inter, intra = _int(op.dim), _int(op.inter), _int(op.intra)
+            ts, td, bs, bd = shift_maps(geo, tiles, bls, dim, _vals(op.mask), inter, intra)
+            cost = cm.shift(BITS_OF[op.type.data], inter, intra, ts, td, bs, banks)
+            return Plan("shift", cost, axis_map(ts, td, geo.grid), axis_map(bs, bd, geo.tiles))
+        if isinstance(op, pc.BcastOp):
+            dim = _int(op.dim)
+            intra, inter = _vals(op.intra), _vals(op.inter)
+            ts, td, bs, bd = bcast_maps(geo, tiles, bls, dim, intra, inter)
+            same = _int(op.dst) == _int(op.src)
+            cost = cm.bcast(BITS_OF[op.type.data], intra, inter, same, ts, td, bs, banks)
+            return Plan("bcast", cost, axis_map(ts, td, geo.grid), axis_map(bs, bd, geo.tiles))
+        if isinstance(op, pc.ReadoutOp):
+            cost = cm.readout(BITS_OF[op.type.data], tiles, bls, banks)
+            return Plan("readout", cost)
+        if isinstance(op, pc.WriteInOp):
+            tiles = pattern_set(op.tile_pattern())
+            bls = pattern_set(op.bitline_pattern())
+            banks = bank_set(geo, tiles, op.bank_pattern())
+            return Plan("writein", cm.writein(BITS_OF[op.type.data], tiles, bls, banks))
+        if isinstance(op, pc.NearReduceOp):
+            return Plan("near_reduce", None)
+        if isinstance(op, (pc.NearLoadOp, pc.NearStoreOp)):
+            return Plan("near_load" if isinstance(op, pc.NearLoadOp) else "near_store", None)
+        if isinstance(op, pc.ResultOp):
+            return Plan("result", cm.result())
+        if isinstance(op, pc.SyncOp):
+            return Plan("sync", None)
+        if isinstance(op, (pc.TransposeInOp, pc.ReleaseOp)):
+            entry = self._entry(op)
+            box = self._array_box(geo, entry)
+            cost = cm.dram(geo, box, BITS_OF[entry.element], to_memory=isinstance(op, pc.ReleaseOp))
+            return Plan("transpose_in" if isinstance(op, pc.TransposeInOp) else "release", cost)
+        if isinstance(op, pc.ArrayOp):
+            return Plan("array", None)
+        raise SimError(f"the machine runs only fully lowered programs; '{op.name}' is a domain-form command")
+
+    def _charge(self, cost: Cost, name: str) -> None:
+        st = self.stats
+        st.cycles[cost.category] += cost.cycles
+        start = self._now
+        self._now += cost.cycles
+        if cost.async_cycles:
+            self._pending = max(self._pending, start + cost.cycles + cost.async_cycles)
+        if cost.sync_pairs is not None:
+            self._pending_pairs.append(cost.sync_pairs)
+        for k, v in cost.traffic.items():
+            st.traffic[k] = st.traffic.get(k, 0.0) + v
+        for k, v in energy_pj(self.cfg, cost.quantities).items():
+            st.energy_pj[k] = st.energy_pj.get(k, 0.0) + v
+        st.add_links(cost.link_loads)
+        st.element_ops += cost.element_ops
+        st.count(name)
+
+    def _step(self, op, prog: pc.ProgramOp, geo: Geometry, host: dict[int, np.ndarray]) -> None:
+        if isinstance(op, pc.ArrayOp):
+            idx = list(prog.body.block.args).index(op.array)
+            self.lot[idx] = LotEntry(idx, op.array.name_hint or f"arg{idx}", op.concrete_shape, op.element,
+                                     op.wordline_start, op.transposed is not None,
+                                     self.lot[idx].trans if idx in self.lot else 0)  # fmt: skip
+            return
+        plan = self._plan(op, geo)
+        if plan.kind == "sync":
+            # §4.2 Synchronization: wait for in-flight inter-tile data, then a barrier.
+            pairs = np.concatenate(self._pending_pairs) if self._pending_pairs else None
+            if pairs is not None:
+                pairs = np.unique(pairs, axis=0)
+            cost = self.costs.sync(pairs)
+            cost.cycles += max(0, self._pending - self._now)
+            self._pending_pairs = []
+            self._charge(cost, "sync")
+            self._pending = 0
+            return
+        if plan.kind in ("near_reduce", "near_load", "near_store"):
+            self._near(op, plan, geo, host)
+            return
+        self._charge(plan.cost, plan.kind)
+        if plan.kind == "readout":
+            # A buffer read out in pieces (decomposed boxes of one stream) grows to their hull.
+            rid, box = _int(op.id), tuple(op.domain.data.concrete())
+            prev = self._buffer_boxes.get(rid)
+            hull = box if prev is None else tuple((min(p0, p1), max(q0, q1)) for (p0, q0), (p1, q1) in zip(prev, box))
+            self._buffer_boxes[rid] = hull
+            if self.mode != "analysis":
+                self._exec_readout(op, geo, box, prev, hull)
+            return
+        if self.mode == "analysis":
+            if plan.kind == "transpose_in":
+                self._entry(op).trans = 2
+            return
+        getattr(self, "_exec_" + plan.kind)(op, plan, geo, host)
+
+    # -- LOT ---------------------------------------------------------------------------
+    def _entry(self, op) -> LotEntry:
+        prog = op.parent_op()
+        idx = list(prog.body.block.args).index(op.array)
+        if idx not in self.lot:
+            for o in prog.body.block.ops:
+                if isinstance(o, pc.ArrayOp) and o.array is op.array:
+                    self._step(o, prog, None, {})  # type: ignore[arg-type]
+        if idx not in self.lot:
+            raise SimError(f"array argument {idx} has no 'pimcmd.array' layout entry")
+        return self.lot[idx]
+
+    @staticmethod
+    def _array_box(geo: Geometry, e: LotEntry) -> tuple[tuple[int, int], ...]:
+        pad = geo.rank - len(e.shape)
+        return tuple((0, 1) for _ in range(pad)) + tuple((0, s) for s in e.shape)
+
+    def _view(self, start: int, bits: int, geo: Geometry, write: bool) -> np.ndarray:
+        raw = self.regs.write_view(start, bits) if write else self.regs.read(start, bits)
+        return raw[: geo.cells]
+
+    # -- executors ---------------------------------------------------------------------
+    def _exec_transpose_in(self, op, plan, geo, host) -> None:
+        e = self._entry(op)
+        if e.index not in host:
+            raise SimError(f"transpose_in of '{e.name}' but no host array was given for it")
+        a = np.asarray(host[e.index])
+        if a.shape != e.shape:
+            raise SimError(f"host array '{e.name}' has shape {a.shape}, the layout says {e.shape}")
+        bits = BITS_OF[e.element]
+        vals = a.astype(TYPED[e.element], copy=False) if e.element != "i1" else (a != 0).astype(np.uint8)
+        raw = np.ascontiguousarray(vals).view(RAW[bits]) if bits > 1 else vals
+        raw = raw.reshape((1,) * (geo.rank - raw.ndim) + raw.shape)
+        view = self._view(e.wordline, bits, geo, write=True).reshape(geo.grid + geo.tiles)
+        scatter_box(view, geo, self._array_box(geo, e), raw)
+        e.trans = 2
+
+    def _exec_release(self, op, plan, geo, host) -> None:
+        e = self._entry(op)
+        bits = BITS_OF[e.element]
+        box = self._array_box(geo, e)
+        out = np.empty(tuple(q - p for p, q in box), dtype=RAW[bits])
+        gather_box(self._view(e.wordline, bits, geo, write=False).reshape(geo.grid + geo.tiles), geo, box, out)
+        vals = out.reshape(e.shape)
+        vals = vals.view(TYPED[e.element]) if bits > 1 else vals.astype(np.bool_)
+        if e.index in host:
+            dst = host[e.index]
+            if not isinstance(dst, np.ndarray) or dst.shape != e.shape:
+                raise SimError(f"release of '{e.name}' needs a writable numpy array of shape {e.shape}")
+            dst[...] = vals
+        else:
+            host[e.index] = vals.copy()
+        e.trans = 0
+
+    def _exec_readout(self, op, geo, box, prev, hull) -> None:
+        ty = op.type.data
+        bits = BITS_OF[ty]
+        out = np.empty(tuple(q - p for p, q in box), dtype=RAW[bits])
+        gather_box(self._view(_int(op.src), bits, geo, write=False).reshape(geo.grid + geo.tiles), geo, box, out)
+        vals = out.view(TYPED[ty]) if bits > 1 else out.astype(np.bool_)
+        rid = _int(op.id)
+        if prev is not None and hull != box:
+            merged = np.zeros(tuple(q - p for p, q in hull), dtype=vals.dtype)
+            merged[tuple(slice(p - h, q - h) for (p, q), (h, _) in zip(prev, hull))] = self.buffers[rid]
+            merged[tuple(slice(p - h, q - h) for (p, q), (h, _) in zip(box, hull))] = vals
+            vals = merged
+        self.buffers[rid] = vals
+
+    def _exec_writein(self, op, plan, geo, host) -> None:
+        ty = op.type.data
+        bits = BITS_OF[ty]
+        box = tuple(op.domain.data.concrete())
+        buf, bbox = self._buffer(_int(op.id))
+        shape = tuple(q - p for p, q in box)
+        if all(p0 <= p1 and q1 <= q0 for (p0, q0), (p1, q1) in zip(bbox, box)):
+            vals = buf[tuple(slice(p1 - p0, q1 - p0) for (p0, _), (p1, q1) in zip(bbox, box))]
+        else:
+            try:
+                vals = np.broadcast_to(buf, shape)
+            except ValueError:
+                raise SimError(f"writein of buffer {_int(op.id)} over {list(bbox)} into the box {list(box)}") from None
+        raw = _to_raw(vals, ty)
+        scatter_box(self._view(_int(op.dst), bits, geo, write=True).reshape(geo.grid + geo.tiles), geo, box, raw)
+
+    def _buffer(self, rid: int):
+        if rid not in self.buffers and self.mode != "analysis":
+            raise SimError(f"buffer {rid} is used before any readout/near_load/near_reduce produced it")
+        return self.buffers.get(rid), self._buffer_boxes[rid]
+
+    def _exec_result(self, op, plan, geo, host) -> None:
+        buf, _ = self._buffer(_int(op.id))
+        if buf.size != 1:
+            raise SimError(f"result {_int(op.index)} takes buffer {_int(op.id)} of {buf.size} elements, not one")
+        self.results[_int(op.index)] = buf.reshape(()).item() if buf.dtype != np.bool_ else bool(buf.reshape(()))
+
+    # -- near-memory stream operations (§3.3, §5.1, §5.3) ---------------------------------
+    def _near(self, op, plan, geo: Geometry, host) -> None:
+        if isinstance(op, pc.NearReduceOp):
+            rid = _int(op.input)
+            if rid not in self._buffer_boxes:
+                raise SimError(f"near_reduce of buffer {rid} before it was produced")
+            box = self._buffer_boxes[rid]
+            dims, step = _vals(op.dims), _vals(op.step)
+            kept = tuple(-(-(q - p) // s) for (p, q), s in zip(box, step))
+            out_box = tuple((p, p + 1) if d in dims else (p, p + k) for d, ((p, _q), k) in enumerate(zip(box, kept)))
+            cost = self.costs.near_reduce(geo, box, step, dims, BITS_OF[op.type.data])
+            self._charge(cost, "near_reduce")
+            self._buffer_boxes[_int(op.out)] = out_box
+            if self.mode == "analysis":
+                return
+            buf, _ = self._buffer(rid)
+            sub = buf[tuple(slice(None, None, s) for s in step)]
+            self.buffers[_int(op.out)] = _reduce(op.op.data, op.type.data, sub, tuple(dims))
+            return
+        is_load = isinstance(op, pc.NearLoadOp)
+        ty = op.type.data
+        if is_load:
+            box = tuple(op.domain.data.concrete())
+        else:
+            if _int(op.input) not in self._buffer_boxes:
+                raise SimError(f"near_store of buffer {_int(op.input)} before it was produced")
+            box = self._buffer_boxes[_int(op.input)]
+        cost = self.costs.near_access(geo, box, BITS_OF[ty], len(_vals(op.indirect)) > 0)
+        self._charge(cost, "near_load" if is_load else "near_store")
+        if is_load:
+            self._buffer_boxes[_int(op.out)] = box
+        if self.mode == "analysis":
+            return
+        prog = op.parent_op()
+        idx = list(prog.body.block.args).index(op.array)
+        shape = tuple(op.array.type.get_shape())
+        grids = np.meshgrid(*[np.arange(p, q) for p, q in box], indexing="ij") if box else []
+        coords = list(op.map.data.apply(grids, {}))
+        for pos, bid in zip(_vals(op.indirect), _vals(op.indices)):
+            ib, ibox = self._buffer(bid)
+            if ibox != box:
+                raise SimError(f"index buffer {bid} over {list(ibox)} does not match the access box {list(box)}")
+            coords[pos] = np.asarray(ib).astype(np.int64)
+        for c, n in zip(coords, shape):
+            if c.size and (c.min() < 0 or c.max() >= n):
+                raise SimError(f"'{op.name}' reaches index {int(c.max()) if c.max() >= n else int(c.min())} outside {list(shape)}")
+        entry = self.lot.get(idx)
+        if entry is not None and entry.trans == 2:  # held transposed: the stream engines read/write the arrays (§5.3)
+            bits = BITS_OF[entry.element]
+            cells = _array_cells(geo, shape, coords)
+            reg = self.regs.write_view(entry.wordline, bits) if not is_load else self.regs.read(entry.wordline, bits)
+            target = reg.view(TYPED[entry.element]) if bits > 1 else reg
+            flat = cells
+        else:
+            if idx not in host:
+                raise SimError(f"'{op.name}' needs host array argument {idx}")
+            target = host[idx].reshape(-1) if host[idx].flags.c_contiguous else None
+            if target is None:
+                raise SimError(f"host array argument {idx} must be C-contiguous")
+            flat = np.ravel_multi_index(tuple(coords), shape) if coords else np.zeros((), np.int64)
+        if is_load:
+            vals = target[flat]
+            self.buffers[_int(op.out)] = vals.astype(HOST[ty]) if vals.dtype != HOST[ty] else vals
+            return
+        buf, _ = self._buffer(_int(op.input))
+        vals = np.asarray(buf).astype(target.dtype).reshape(-1)
+        flat = np.asarray(flat).reshape(-1)
+        kind = op.kind.data
+        if kind == "store":  # last cell in row-major order wins
+            rev = flat[::-1]
+            uniq, first = np.unique(rev, return_index=True)
+            target[uniq] = vals[::-1][first]
+        else:
+            with np.errstate(all="ignore"):
+                {"add": np.add, "min": np.minimum, "max": np.maximum}[kind].at(target, flat, vals)
+
+    def _move(self, plan: Plan, geo: Geometry, src: int, dst: int, bits: int) -> None:
+        if plan.tmap.empty or plan.bmap.empty:
+            return
+        shape, sidx = combine(plan.tmap, plan.bmap, "src")
+        _, didx = combine(plan.tmap, plan.bmap, "dst")
+        sview = self._view(src, bits, geo, write=False).reshape(shape)
+        dview = self._view(dst, bits, geo, write=True).reshape(shape)
+        dview[didx] = sview[sidx]
+
+    def _exec_shift(self, op, plan, geo, host) -> None:
+        self._move(plan, geo, _int(op.src), _int(op.dst), BITS_OF[op.type.data])
+
+    def _exec_bcast(self, op, plan, geo, host) -> None:
+        self._move(plan, geo, _int(op.src), _int(op.dst), BITS_OF[op.type.data])
+
+    def _exec_compute(self, op, plan, geo, host) -> None:
+        name, ty = op.op.data, op.type.data
+        bits = BITS_OF[ty]
+        srcs = _vals(op.srcs)
+        const = _const_value(op.const)
+        if plan.tmap.empty or plan.bmap.empty:
+            return
+        if plan.full:  # a contiguous run of whole arrays: plain 1-D slices
+            ts = plan.tmap.src[0]
+            idx: Any = (slice(ts.start * geo.B, ts.stop * geo.B),)
+            shape: tuple[int, ...] = (geo.cells,)
+        else:
+            shape, idx = combine(plan.tmap, plan.bmap, "src")
+        src_bits = [1 if (name == "select" and i == 0) else bits for i in range(len(srcs))]
+        ins = [self._view(s, b, geo, write=False).reshape(shape)[idx] for s, b in zip(srcs, src_bits)]
+        dst_bits = 1 if name in pc.COMPARE_OPS else bits
+        dview = self._view(_int(op.dst), dst_bits, geo, write=True).reshape(shape)
+        if self.mode == "bitlevel":
+            raws = [np.ascontiguousarray(x).reshape(-1) for x in ins]
+            if const is not None:
+                raws.append(np.full(raws[0].shape if raws else (0,), _raw_const(const, ty), dtype=RAW[bits]))
+            alu = BitSerial(raws[0].size)
+            res = alu.run(name, ty, raws)
+            st = self.stats.bit_steps
+            st["reads"] += alu.reads
+            st["writes"] += alu.writes
+            st["logic"] += alu.logic
+            if res is not None:
+                dview[idx] = res.reshape(ins[0].shape)
+                return
+            self.stats.bitlevel_fallbacks += 1
+        out = dview[idx] if not isinstance(idx, tuple) or all(isinstance(i, slice) for i in idx) else None
+        res = word_op(name, ty, ins, const, out=out)
+        if out is None or res is not out:
+            dview[idx] = res
+
+
+# ---------------------------------------------------------------------------
+# Word-level element semantics
+# ---------------------------------------------------------------------------
+
+
+def _raw_const(const, ty: str):
+    bits = BITS_OF[ty]
+    if ty == "f32":
+        return np.float32(const).view(np.uint32)
+    return RAW[bits](int(const) & ((1 << bits) - 1))
+
+
+def _typed_const(const, ty: str):
+    if ty == "f32":
+        return np.float32(const)
+    bits = BITS_OF[ty]
+    v = int(const) & ((1 << bits) - 1)
+    if ty == "i1":
+        return np.uint8(v)
+    if v >= 1 << (bits - 1):
+        v -= 1 << bits
+    return TYPED[ty](v)
+
+
+def word_op(name: str, ty: str, raw_ins: list[np.ndarray], const=None, out: np.ndarray | None = None) -> np.ndarray:
+    """Word-level ``name`` on raw operand words; returns raw result words.
+
+    ``out`` (a raw view of the destination) is written in place when given and
+    the op allows it, which avoids a temporary for the common element-wise ops."""
+    bits = BITS_OF[ty]
+    rt = RAW[bits]
+    tt = TYPED[ty]
+    if name == "select":
+        c = raw_ins[0].astype(bool)
+        return np.where(c, raw_ins[1], raw_ins[2]).astype(rt, copy=False)
+    raw = list(raw_ins)
+    if const is not None:
+        raw.append(_raw_const(const, ty))
+    if name in ("and", "or", "xor"):
+        f = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[name]
+        return f(raw[0], raw[1], out=out) if out is not None and out.dtype == rt else f(raw[0], raw[1]).astype(rt, copy=False)
+    if name == "not":
+        r = np.invert(raw[0])
+        return (r & rt(1)) if ty == "i1" else r
+    if name == "copy":
+        return np.array(raw[0], dtype=rt, copy=True)
+    if ty == "f32" and name in ("neg", "abs", "relu"):
+        x = raw[0]
+        if name == "neg":
+            return x ^ SIGN[32]
+        if name == "abs":
+            return x & np.uint32(0x7FFFFFFF)
+        return np.where((x & SIGN[32]) != 0, np.uint32(0), x)
+    vals = [(r.view(tt) if isinstance(r, np.ndarray) else _typed_const_raw(r, ty)) for r in raw]
+    with np.errstate(all="ignore"):
+        if ty == "i1":
+            a = vals
+            res = _i1_op(name, a)
+        elif name in ("cmp_lt", "cmp_le", "cmp_eq"):
+            f = {"cmp_lt": np.less, "cmp_le": np.less_equal, "cmp_eq": np.equal}[name]
+            return f(vals[0], vals[1]).astype(np.uint8)
+        elif name == "div" and ty != "f32":
+            a, b = (np.asarray(v).astype(np.int64) for v in vals[:2])
+            q = np.where(b == 0, 0, np.abs(a) // np.where(b == 0, 1, np.abs(b)))
+            res = np.where((a < 0) ^ (b < 0), -q, q).astype(tt)  # wraps (MIN / -1 = MIN)
+        else:
+            typed_out = out.view(tt) if (out is not None and out.dtype == rt and bits > 1) else None
+            res = _arith(name, vals, typed_out)
+            if typed_out is not None and res is typed_out:
+                return out
+    res = np.asarray(res)
+    if res.dtype != tt:
+        res = res.astype(tt)
+    return res.view(rt) if bits > 1 else res
+
+
+def _typed_const_raw(r, ty: str):
+    """A raw scalar constant as its typed value."""
+    if ty == "f32":
+        return np.uint32(r).view(np.float32)
+    bits = BITS_OF[ty]
+    v = int(r)
+    if ty != "i1" and v >= 1 << (bits - 1):
+        v -= 1 << bits
+    return TYPED[ty](v)
+
+
+def _arith(name: str, v: list, out):
+    if name == "add":
+        return np.add(v[0], v[1], out=out)
+    if name == "sub":
+        return np.subtract(v[0], v[1], out=out)
+    if name == "mul":
+        return np.multiply(v[0], v[1], out=out)
+    if name == "div":
+        return np.divide(v[0], v[1], out=out)
+    if name == "fma":
+        t = np.multiply(v[0], v[1])
+        return np.add(t, v[2], out=out)
+    if name == "min":
+        return np.minimum(v[0], v[1], out=out)
+    if name == "max":
+        return np.maximum(v[0], v[1], out=out)
+    if name == "neg":
+        return np.negative(v[0], out=out)
+    if name == "abs":
+        return np.abs(v[0], out=out)
+    if name == "relu":
+        return np.maximum(v[0], v[0].dtype.type(0), out=out)
+    raise ValueError(f"unknown compute op '{name}'")
+
+
+def _i1_op(name: str, v: list) -> np.ndarray:
+    a = [np.asarray(x, dtype=np.uint8) for x in v]
+    one = np.uint8(1)
+    if name in ("add", "sub"):
+        return (a[0] ^ a[1]) & one
+    if name in ("mul", "div", "min"):
+        return a[0] & a[1]
+    if name == "max":
+        return a[0] | a[1]
+    if name == "fma":
+        return (a[0] & a[1]) ^ a[2]
+    if name in ("neg", "abs", "relu"):
+        return a[0].copy()
+    if name == "cmp_lt":
+        return (a[0] < a[1]).astype(np.uint8)
+    if name == "cmp_le":
+        return (a[0] <= a[1]).astype(np.uint8)
+    if name == "cmp_eq":
+        return (a[0] == a[1]).astype(np.uint8)
+    raise ValueError(f"unknown compute op '{name}'")
+
+
+def _to_raw(vals: np.ndarray, ty: str) -> np.ndarray:
+    """Typed (or host) values as raw register words."""
+    bits = BITS_OF[ty]
+    if ty == "i1":
+        return (np.asarray(vals) != 0).astype(np.uint8)
+    return np.ascontiguousarray(np.asarray(vals).astype(TYPED[ty])).view(RAW[bits])
+
+
+def _reduce(op: str, ty: str, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
+    """Fold ``x`` over ``dims`` keeping them as size-1 axes (element semantics as compute)."""
+    if ty == "i1":
+        x = np.asarray(x).astype(np.uint8)
+        f = {"add": np.bitwise_xor, "mul": np.bitwise_and, "min": np.minimum, "max": np.maximum}[op]
+        return f.reduce(x, axis=dims, keepdims=True).astype(np.bool_)
+    f = {"add": np.add, "mul": np.multiply, "min": np.minimum, "max": np.maximum}[op]
+    with np.errstate(all="ignore"):
+        return f.reduce(x, axis=dims, keepdims=True, dtype=x.dtype)
+
+
+def _array_cells(geo: Geometry, shape: tuple[int, ...], coords: list[np.ndarray]) -> np.ndarray:
+    """Flat register cells of array elements ``coords`` (lower-rank arrays sit at
+    coordinate 0 of the leading lattice dims)."""
+    pad = geo.rank - len(shape)
+    full = [np.zeros_like(coords[0]) for _ in range(pad)] + list(coords) if coords else []
+    tile = np.zeros_like(full[0]) if full else np.zeros((), np.int64)
+    bit = np.zeros_like(tile)
+    for x, t, g in zip(full, geo.tiles, geo.grid):
+        tile = tile * g + x // t
+        bit = bit * t + x % t
+    return tile * geo.B + bit

@@ -1,0 +1,159 @@
+"""The on-chip network: an R x C mesh with X-Y routing and multicast, and the H-tree.
+
+ASPLOS Table 2: 8x8 mesh, 32 B 1-cycle links, 5-stage routers, multicast,
+X-Y routing; one L3 bank per mesh node (bank ``k`` at node ``k``,
+``x = k % cols``, ``y = k // cols``).  Inside a bank a buffered H-tree of
+``htree_levels`` levels connects the SRAM arrays (§5.2).
+
+Traffic is accounted per directed link, vectorized over flows with difference
+arrays (no loop over flows, banks or links):
+
+* a *unicast* flow ``src -> dst`` of ``b`` bytes loads every link of its X-Y
+  path (first along the row of ``src``, then along the column of ``dst``);
+* a *multicast* group (one source, a set of destinations) loads every link
+  of the union of its X-Y paths once -- the tree a multicast router builds.
+
+``bytes x hops`` is the sum of the link loads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# Link directions of the load array: [E, W, S, N] x rows x cols; entry
+# [E, y, x] is the link (x, y) -> (x+1, y), [W, y, x] is (x+1, y) -> (x, y),
+# [S, y, x] is (x, y) -> (x, y+1), [N, y, x] is (x, y+1) -> (x, y).
+E, W, S, N = 0, 1, 2, 3
+
+
+class Mesh:
+    def __init__(self, rows: int, cols: int, link_bytes: int, hop_cycles: int):
+        self.rows, self.cols = rows, cols
+        self.link_bytes = link_bytes
+        self.hop_cycles = hop_cycles
+
+    @property
+    def nodes(self) -> int:
+        return self.rows * self.cols
+
+    def xy(self, node: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        node = np.asarray(node, dtype=np.int64)
+        return node % self.cols, node // self.cols
+
+    def hops(self, src, dst) -> np.ndarray:
+        xs, ys = self.xy(src)
+        xd, yd = self.xy(dst)
+        return np.abs(xs - xd) + np.abs(ys - yd)
+
+    def zero_loads(self) -> np.ndarray:
+        return np.zeros((4, self.rows, self.cols), dtype=np.float64)
+
+    def _segments(self, loads: np.ndarray, direction: int, line: np.ndarray, a: np.ndarray, b: np.ndarray, w: np.ndarray, along_x: bool) -> None:
+        """Add ``w`` to the links of direction ``direction`` covering positions [a, b) of ``line``."""
+        keep = b > a
+        if not np.any(keep):
+            return
+        line, a, b, w = line[keep], a[keep], b[keep], w[keep]
+        n = self.cols if along_x else self.rows
+        diff = np.zeros((self.rows if along_x else self.cols, n + 1), dtype=np.float64)
+        np.add.at(diff, (line, a), w)
+        np.add.at(diff, (line, b), -w)
+        acc = np.cumsum(diff[:, :n], axis=1)
+        loads[direction] += acc if along_x else acc.T
+
+    def unicast_loads(self, src, dst, nbytes) -> np.ndarray:
+        """Per-link bytes of unicast flows routed X then Y."""
+        src = np.asarray(src, dtype=np.int64).ravel()
+        dst = np.asarray(dst, dtype=np.int64).ravel()
+        w = np.broadcast_to(np.asarray(nbytes, dtype=np.float64), src.shape).astype(np.float64)
+        xs, ys = self.xy(src)
+        xd, yd = self.xy(dst)
+        loads = self.zero_loads()
+        # Row segment on row ys: east over [xs, xd), west over [xd, xs).
+        self._segments(loads, E, ys, xs, xd, w, True)
+        self._segments(loads, W, ys, xd, xs, w, True)
+        # Column segment on column xd: south over [ys, yd), north over [yd, ys).
+        self._segments(loads, S, xd, ys, yd, w, False)
+        self._segments(loads, N, xd, yd, ys, w, False)
+        return loads
+
+    def multicast_loads(self, group: np.ndarray, src: np.ndarray, dst: np.ndarray, nbytes: np.ndarray) -> np.ndarray:
+        """Per-link bytes of multicast groups: ``group[i]`` sends ``nbytes[group]`` from
+        ``src[i]`` (one source per group) to ``dst[i]``; each group loads its X-Y tree once."""
+        group = np.asarray(group, dtype=np.int64).ravel()
+        src = np.asarray(src, dtype=np.int64).ravel()
+        dst = np.asarray(dst, dtype=np.int64).ravel()
+        nbytes = np.asarray(nbytes, dtype=np.float64).ravel()
+        loads = self.zero_loads()
+        if group.size == 0:
+            return loads
+        ng = int(group.max()) + 1
+        xs, ys = self.xy(src)
+        xd, yd = self.xy(dst)
+        gsrc_x = np.zeros(ng, np.int64)
+        gsrc_y = np.zeros(ng, np.int64)
+        gsrc_x[group], gsrc_y[group] = xs, ys
+        # Row part of the tree: from the source column out to the extreme destination columns.
+        big = np.iinfo(np.int64).max
+        minx = np.full(ng, big, np.int64)
+        maxx = np.full(ng, -1, np.int64)
+        np.minimum.at(minx, group, xd)
+        np.maximum.at(maxx, group, xd)
+        used = maxx >= 0
+        gi = np.nonzero(used)[0]
+        self._segments(loads, E, gsrc_y[gi], gsrc_x[gi], maxx[gi], nbytes[gi], True)
+        self._segments(loads, W, gsrc_y[gi], minx[gi], gsrc_x[gi], nbytes[gi], True)
+        # Column parts: one per (group, destination column), from the source row
+        # out to the extreme destination rows in that column.
+        key = group * self.cols + xd
+        ukey, inv = np.unique(key, return_inverse=True)
+        miny = np.full(ukey.size, big, np.int64)
+        maxy = np.full(ukey.size, -1, np.int64)
+        np.minimum.at(miny, inv, yd)
+        np.maximum.at(maxy, inv, yd)
+        kg, kx = ukey // self.cols, ukey % self.cols
+        self._segments(loads, S, kx, gsrc_y[kg], maxy, nbytes[kg], False)
+        self._segments(loads, N, kx, miny, gsrc_y[kg], nbytes[kg], False)
+        return loads
+
+    def tree_links(self, src: int, dsts: np.ndarray) -> int:
+        """Number of links in the X-Y multicast tree from ``src`` to ``dsts``."""
+        dsts = np.asarray(dsts, dtype=np.int64).ravel()
+        loads = self.multicast_loads(np.zeros(dsts.size, np.int64), np.full(dsts.size, src), dsts, np.ones(1))
+        return int(np.count_nonzero(loads))
+
+    def drain_cycles(self, loads: np.ndarray, max_hops: int) -> int:
+        """Cycles for traffic ``loads`` to arrive: the busiest link's serialization
+        plus the longest path's router/link latency."""
+        if max_hops <= 0 and not np.any(loads):
+            return 0
+        busiest = float(loads.max()) if loads.size else 0.0
+        return int(np.ceil(busiest / self.link_bytes)) + max_hops * self.hop_cycles
+
+
+def memory_controllers(rows: int, cols: int, count: int) -> np.ndarray:
+    """Mesh nodes of the memory controllers, spread evenly over the west and east
+    edge columns (ASPLOS Table 2: 16 controllers on the 8x8 mesh)."""
+    west = np.arange(rows, dtype=np.int64) * cols
+    places = np.stack([west, west + (cols - 1)], axis=1).reshape(-1) if cols > 1 else west
+    idx = np.round(np.linspace(0, places.size - 1, min(count, places.size))).astype(np.int64)
+    return np.unique(places[idx])
+
+
+def nearest(mesh: Mesh, nodes: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """For every node, the nearest target (fewest hops; lowest index on ties)."""
+    nodes = np.asarray(nodes, dtype=np.int64)
+    h = mesh.hops(nodes[:, None], np.asarray(targets)[None, :])
+    return np.asarray(targets)[np.argmin(h, axis=1)]
+
+
+def htree_lca_level(a: np.ndarray, b: np.ndarray, degree: int, levels: int) -> np.ndarray:
+    """H-tree level of the lowest common ancestor of arrays ``a`` and ``b`` of one bank
+    (0 = same array); arrays are the leaves, ``degree`` children per node."""
+    a = np.asarray(a, dtype=np.int64)
+    b = np.asarray(b, dtype=np.int64)
+    lvl = np.full(np.broadcast(a, b).shape, levels, dtype=np.int64)
+    for k in range(levels, -1, -1):  # loop over the <= levels tree levels
+        span = degree**k
+        lvl = np.where(a // span == b // span, k, lvl)
+    return lvl

@@ -1,0 +1,304 @@
+"""Per-command latency, traffic and energy quantities (DESIGN §5, ASPLOS §4.2, §5.2, §7).
+
+Everything here is a function of the command and the layout only -- never of
+the data -- so the analysis mode reproduces the functional mode's statistics
+exactly.  All banks execute a command in parallel; a command's latency is the
+slowest participating bank's.
+
+* compute: the cost profile's cycles (``config.CostProfile``);
+* intra-tile shift (inter = 0): ``bits x |distance|`` cycles -- one cycle per
+  bit (wordline) per bitline step (gem5's non-parallel intra-array shift);
+* inter-tile shift / broadcast: every source array sends its selected bits up
+  the bank's H-tree (``htree_bytes_per_cycle`` per bank, shared); destinations
+  in other banks are reached through the mesh (X-Y routing, multicast for
+  broadcasts), injected at ``link_bytes`` per cycle.  The command finishes at
+  the banks after ``max(H-tree, injection) + 2 x levels``; it is asynchronous
+  (§4.2 Synchronization): the data is in flight until
+  ``busiest link / link_bytes + max hops x (router + link)`` later, which the
+  next ``sync`` waits for.  In-tile offsets of a broadcast are intra-tile
+  shifts at the destination;
+* sync: the remaining in-flight time plus a barrier round trip between
+  TC_core (at ``host_tile``) and the farthest bank (§5.2);
+* readout: bytes per bank over the H-tree plus the L3 latency (final reduce);
+* transpose_in / release: bytes over DRAM at ``dram_gbps`` through the
+  nearest memory controller, plus the L3 latency.
+
+Every command other than sync and the LOT entries is also sent by TC_core to
+its banks (``command_bytes``, multicast): that is control traffic.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from infs.sim.config import BITS_OF, CostProfile, HardwareConfig
+from infs.sim.geometry import Geometry, box_tile_counts
+from infs.sim.noc import Mesh, htree_lca_level, memory_controllers, nearest
+from infs.sim.stats import Cost
+
+
+def _ceil(x: float) -> int:
+    return int(math.ceil(x - 1e-9))
+
+
+@dataclass
+class CostModel:
+    cfg: HardwareConfig
+    profile: CostProfile
+
+    def __post_init__(self) -> None:
+        c = self.cfg
+        self.mesh = Mesh(c.mesh_rows, c.mesh_cols, c.link_bytes, c.hop_cycles)
+        self.all_banks = np.arange(c.banks, dtype=np.int64)
+        self.mcs = memory_controllers(c.mesh_rows, c.mesh_cols, c.mem_ctrls)
+        self.mc_of_bank = nearest(self.mesh, self.all_banks, self.mcs)
+        self._tree_cache: dict[bytes, int] = {}
+
+    # -- helpers -------------------------------------------------------------
+    def command_control(self, banks: np.ndarray, cost: Cost) -> None:
+        """TC_core multicasts the command to its banks (control traffic)."""
+        key = np.asarray(banks, np.int64).tobytes()
+        links = self._tree_cache.get(key)
+        if links is None:
+            links = self.mesh.tree_links(self.cfg.host_tile, banks) if len(banks) else 0
+            self._tree_cache[key] = links
+        bh = float(links * self.cfg.command_bytes)
+        cost.traffic["noc_control"] = cost.traffic.get("noc_control", 0.0) + bh
+        cost.quantities["noc_byte_hops"] = cost.quantities.get("noc_byte_hops", 0.0) + bh
+
+    def _bank(self, tiles: np.ndarray) -> np.ndarray:
+        return tiles // (self.cfg.arrays_per_bank)
+
+    # -- compute ---------------------------------------------------------------
+    def compute(self, op: str, ty: str, has_const: bool, tiles: np.ndarray, bls: np.ndarray, banks: np.ndarray) -> Cost:
+        cycles = self.profile.compute_cycles(op, ty, has_const)
+        cells = int(tiles.size) * int(bls.size)
+        cost = Cost("compute", cycles=cycles, element_ops=cells)
+        cost.quantities["bitline_cycles"] = float(cells) * cycles
+        self.command_control(banks, cost)
+        return cost
+
+    # -- moves -------------------------------------------------------------------
+    def intra_shift_cycles(self, bits: int, dist: int) -> int:
+        return bits * max(1, abs(dist))
+
+    def _inter_tile(self, cost: Cost, bits: int, nb: int, src_tiles: np.ndarray, dst_tiles: np.ndarray, multicast: bool) -> int:
+        """Account tile->tile transfers (``nb`` bitlines each); returns the bank-side latency.
+
+        For a multicast (broadcast) a source array's bits go up the H-tree once
+        and each destination bank receives them once."""
+        c = self.cfg
+        if src_tiles.size == 0:
+            return 0
+        per_tile = nb * bits / 8.0
+        sb, db = self._bank(src_tiles), self._bank(dst_tiles)
+        same = sb == db
+        # Bytes delivered between arrays (Fig. 13 "inter-tile").
+        cost.traffic["inter_tile"] = cost.traffic.get("inter_tile", 0.0) + per_tile * src_tiles.size
+        # H-tree levels traversed: up to the common ancestor and down, or up to
+        # the bank's root, across the mesh, and down in the destination bank.
+        lvl = np.where(same, 2 * htree_lca_level(src_tiles % c.arrays_per_bank, dst_tiles % c.arrays_per_bank, c.htree_degree, c.htree_levels), 2 * c.htree_levels)
+        cost.quantities["htree_byte_levels"] = cost.quantities.get("htree_byte_levels", 0.0) + float(lvl.sum()) * per_tile
+        # Bytes read out of source arrays, per bank (once per source tile).
+        usrc = np.unique(src_tiles)
+        out_b = np.bincount(self._bank(usrc), minlength=c.banks) * per_tile
+        # Inter-bank: one packet stream per (source tile, destination bank).
+        remote = ~same
+        loads = self.mesh.zero_loads()
+        max_hops = 0
+        in_b = np.zeros(c.banks)
+        inj_b = np.zeros(c.banks)
+        if np.any(remote):
+            rs, rdb = src_tiles[remote], db[remote]
+            key = np.unique(rs * c.banks + rdb)
+            gsrc_tile, gdst_bank = key // c.banks, key % c.banks
+            gsrc_bank = self._bank(gsrc_tile)
+            in_b = np.bincount(gdst_bank, minlength=c.banks) * per_tile
+            if multicast and c.multicast:
+                gid = np.unique(gsrc_tile, return_inverse=True)[1]
+                ngroups = int(gid.max()) + 1
+                loads = self.mesh.multicast_loads(gid, gsrc_bank, gdst_bank, np.full(ngroups, per_tile))
+                inj_b = np.bincount(self._bank(np.unique(gsrc_tile)), minlength=c.banks) * per_tile
+            else:
+                pair = np.unique(gsrc_bank * c.banks + gdst_bank, return_counts=True)
+                ps, pd = pair[0] // c.banks, pair[0] % c.banks
+                loads = self.mesh.unicast_loads(ps, pd, pair[1] * per_tile)
+                inj_b = np.bincount(gsrc_bank, minlength=c.banks) * per_tile
+            max_hops = int(self.mesh.hops(gsrc_bank, gdst_bank).max())
+            pairs = np.unique(gsrc_bank * c.banks + gdst_bank)
+            cost.sync_pairs = np.stack([pairs // c.banks, pairs % c.banks], axis=1)
+            bh = float(loads.sum())
+            cost.traffic["noc_inter_tile"] = cost.traffic.get("noc_inter_tile", 0.0) + bh
+            cost.quantities["noc_byte_hops"] = cost.quantities.get("noc_byte_hops", 0.0) + bh
+            cost.link_loads = loads
+            cost.async_cycles = max(cost.async_cycles, self.mesh.drain_cycles(loads, max_hops))
+        htree = np.ceil((out_b + in_b) / c.htree_bytes_per_cycle - 1e-9)
+        inject = np.ceil(inj_b / c.link_bytes - 1e-9)
+        return int(np.maximum(htree, inject).max()) + 2 * c.htree_levels
+
+    def shift(self, bits: int, inter: int, intra: int, tsrc: np.ndarray, tdst: np.ndarray, bsrc: np.ndarray, banks: np.ndarray) -> Cost:
+        cost = Cost("move")
+        nb = int(bsrc.size)
+        cells = int(tsrc.size) * nb
+        if inter == 0:
+            cost.cycles = self.intra_shift_cycles(bits, intra)
+            cost.traffic["intra_tile"] = cells * bits / 8.0
+            cost.quantities["shift_bit_steps"] = float(cells) * bits * max(1, abs(intra))
+        else:
+            cost.cycles = self._inter_tile(cost, bits, nb, tsrc, tdst, multicast=False)
+        self.command_control(banks, cost)
+        return cost
+
+    def bcast(self, bits: int, intra: tuple[int, int], inter: tuple[int, int], same_reg: bool,
+              tsrc: np.ndarray, tdst: np.ndarray, bsrc: np.ndarray, banks: np.ndarray) -> Cost:
+        cost = Cost("move")
+        nb = int(np.unique(bsrc).size)
+        local = tsrc == tdst
+        cycles = 0
+        if np.any(~local):
+            cycles += self._inter_tile(cost, bits, nb, tsrc[~local], tdst[~local], multicast=True)
+        # In-tile placement at every destination tile: one intra-tile shift per
+        # non-zero offset; the zero offset is free for arrivals and a copy for
+        # the source tile itself unless it is written in place.
+        offs = [b for b in range(intra[0], intra[1]) if b != 0]
+        steps = sum(abs(b) for b in offs)
+        ndst = int(np.unique(tdst).size)
+        copy_local = bool(np.any(local)) and 0 in range(intra[0], intra[1]) and not same_reg
+        shift_cycles = bits * steps + (bits if copy_local else 0)
+        cycles += shift_cycles
+        cost.cycles = cycles
+        intra_cells = ndst * nb * len(offs) + (int(np.count_nonzero(local)) * nb if copy_local else 0)
+        cost.traffic["intra_tile"] = intra_cells * bits / 8.0
+        cost.quantities["shift_bit_steps"] = float(ndst * nb) * bits * steps + (float(np.count_nonzero(local) * nb * bits) if copy_local else 0.0)
+        self.command_control(banks, cost)
+        return cost
+
+    def sync(self, pairs: np.ndarray | None) -> Cost:
+        """Barrier (§5.2): each bank reports packets sent to the receivers and
+        TC_core; receivers confirm; TC_core broadcasts the clear."""
+        c = self.cfg
+        far = int(self.mesh.hops(c.host_tile, self.all_banks).max())
+        cost = Cost("move", cycles=2 * far * self.mesh.hop_cycles)
+        ctrl = float(self.mesh.hops(self.all_banks, c.host_tile).sum()) * c.control_bytes  # reports
+        ctrl += self.mesh.tree_links(c.host_tile, self.all_banks) * c.control_bytes  # clear
+        if pairs is not None and len(pairs):
+            ctrl += float(self.mesh.hops(pairs[:, 0], pairs[:, 1]).sum()) * c.control_bytes
+        cost.traffic["noc_control"] = ctrl
+        cost.quantities["noc_byte_hops"] = ctrl
+        return cost
+
+    # -- readout, DRAM -------------------------------------------------------------
+    def readout(self, bits: int, tiles: np.ndarray, bls: np.ndarray, banks: np.ndarray) -> Cost:
+        c = self.cfg
+        per_tile = bls.size * bits / 8.0
+        bank_bytes = np.bincount(self._bank(tiles), minlength=c.banks) * per_tile
+        cost = Cost("final_reduce")
+        cost.cycles = _ceil(float(bank_bytes.max()) / c.htree_bytes_per_cycle) + c.l3_latency if tiles.size else 0
+        total = float(bank_bytes.sum())
+        cost.traffic["readout"] = total
+        cost.quantities["readout_bytes"] = total
+        cost.quantities["htree_byte_levels"] = total * c.htree_levels
+        self.command_control(banks, cost)
+        return cost
+
+    def dram(self, geo: Geometry, box, bits: int, to_memory: bool) -> Cost:
+        """transpose_in (``to_memory`` False) / release of the array occupying ``box``."""
+        c = self.cfg
+        counts = box_tile_counts(geo, box)
+        tiles = np.nonzero(counts)[0]
+        bank_bytes = np.bincount(self._bank(tiles), weights=counts[tiles], minlength=c.banks) * (bits / 8.0)
+        total = float(bank_bytes.sum())
+        cost = Cost("dram")
+        dram_cycles = _ceil(total / c.dram_bytes_per_cycle)
+        htree_cycles = _ceil(float(bank_bytes.max()) / c.htree_bytes_per_cycle) if bank_bytes.size else 0
+        cost.cycles = max(dram_cycles, htree_cycles) + c.l3_latency
+        used = np.nonzero(bank_bytes)[0]
+        src, dst = self.mc_of_bank[used], used
+        if to_memory:
+            src, dst = dst, src
+        loads = self.mesh.unicast_loads(src, dst, bank_bytes[used])
+        bh = float(loads.sum())
+        cost.link_loads = loads
+        cost.traffic["noc_data"] = bh
+        cost.quantities.update({
+            "dram_bytes": total, "transpose_bytes": total, "noc_byte_hops": bh,
+            "htree_byte_levels": total * c.htree_levels,
+        })  # fmt: skip
+        self.command_control(np.unique(self._bank(tiles)), cost)
+        return cost
+
+
+    # -- buffers and near-memory streams (NSC; ASPLOS §3.3, §5.1) -----------------------
+    def writein(self, bits: int, tiles: np.ndarray, bls: np.ndarray, banks: np.ndarray) -> Cost:
+        """A buffer written into a register: per-bank bytes down the H-tree."""
+        cost = self.readout(bits, tiles, bls, banks)
+        cost.category = "near_mem"
+        cost.traffic["readout"] = 0.0
+        cost.quantities["readout_bytes"] = 0.0
+        return cost
+
+    def result(self) -> Cost:
+        """A buffer's single element returned to the core."""
+        far = int(self.mesh.hops(self.cfg.host_tile, self.all_banks).max())
+        return Cost("final_reduce", cycles=self.cfg.l3_latency + far * self.mesh.hop_cycles)
+
+    def _bank_cells(self, geo: Geometry, box, step=None) -> np.ndarray:
+        """Cells of ``box`` (every ``step``-th per dim) held by each bank."""
+        per_tile = np.ones(1, dtype=np.int64)
+        for d, ((p, q), t, g) in enumerate(zip(box, geo.tiles, geo.grid)):
+            s = 1 if step is None else step[d]
+            xs = np.arange(p, q, s, dtype=np.int64)
+            per_tile = (per_tile[:, None] * np.bincount(xs // t, minlength=g)[None, :]).reshape(-1)
+        tiles = np.nonzero(per_tile)[0]
+        return np.bincount(self._bank(tiles), weights=per_tile[tiles], minlength=self.cfg.banks)
+
+    def near_reduce(self, geo: Geometry, box, step, dims, bits: int) -> Cost:
+        """Final reduction by the banks' stream engines: each reduces its local partial
+        results (``simd_lanes`` per cycle after ``se_init_cycles``), then forwards its
+        partial outputs to the bank holding the output's first cell."""
+        c = self.cfg
+        cells = self._bank_cells(geo, box, step)
+        out_cells = math.prod(1 if d in dims else -(-(q - p) // s) for d, ((p, q), s) in enumerate(zip(box, step)))
+        cost = Cost("final_reduce")
+        local = _ceil(float(cells.max()) / c.simd_lanes) + c.se_init_cycles if cells.size and cells.max() else 0
+        first = 0
+        for (p, _q), t, g in zip(box, geo.tiles, geo.grid):
+            first = first * g + p // t
+        dst = int(self._bank(np.array([first]))[0])
+        senders = np.nonzero(cells)[0]
+        senders = senders[senders != dst]
+        nbytes = out_cells * bits / 8.0
+        loads = self.mesh.unicast_loads(senders, np.full(senders.size, dst), nbytes)
+        hops = int(self.mesh.hops(senders, dst).max()) if senders.size else 0
+        cost.cycles = local + (self.mesh.drain_cycles(loads, hops) + _ceil(senders.size * out_cells / c.simd_lanes) if senders.size else 0)
+        bh = float(loads.sum())
+        cost.link_loads = loads
+        cost.traffic["noc_data"] = bh
+        cost.quantities["noc_byte_hops"] = bh
+        return cost
+
+    def near_access(self, geo: Geometry, box, bits: int, indirect: bool) -> Cost:
+        """A near-memory gather/scatter over ``box``: each bank's stream engine handles
+        the box cells it holds (``simd_lanes`` per cycle); array elements come from
+        their home banks under the static-NUCA interleave, which for a data-independent
+        model are spread evenly: each element crosses the mean bank-to-bank distance.
+        An indirect access first reads its index (one more L3 access)."""
+        c = self.cfg
+        cells = self._bank_cells(geo, box)
+        n = float(cells.sum())
+        mean_hops = float(self.mesh.hops(self.all_banks[:, None], self.all_banks[None, :]).mean())
+        cost = Cost("near_mem")
+        lat = c.l3_latency * (2 if indirect else 1) + c.se_init_cycles + int(math.ceil(mean_hops)) * self.mesh.hop_cycles
+        cost.cycles = (_ceil(float(cells.max()) / c.simd_lanes) + lat) if n else 0
+        bh = n * bits / 8.0 * mean_hops
+        cost.traffic["noc_data"] = bh
+        cost.quantities["noc_byte_hops"] = bh
+        cost.element_ops = 0
+        return cost
+
+
+def element_bits(ty: str) -> int:
+    return BITS_OF[ty]

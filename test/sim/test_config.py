@@ -1,0 +1,122 @@
+"""Hardware configs as data, file loading, validation, cost profiles (DESIGN §5)."""
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from infs.sim import ConfigError, load_config
+from infs.sim.config import PIMEVAL_STEPS, PROFILES, BUILTIN
+
+
+def test_paper_64_is_table_2():
+    c = load_config("paper-64")
+    assert (c.mesh_rows, c.mesh_cols, c.banks) == (8, 8, 64)
+    assert (c.ways, c.compute_ways, c.arrays_per_way) == (18, 16, 16)
+    assert (c.wordlines, c.bitlines) == (256, 256)
+    assert c.total_bitlines == 64 * 16 * 16 * 256 == 4_194_304
+    assert c.htree_levels == 5 and c.htree_bytes_per_cycle == 64
+    assert c.link_bytes == 32 and c.router_stages == 5 and c.hop_cycles == 6
+    assert c.dram_bytes_per_cycle == pytest.approx(12.8)
+
+
+def test_cal_64_is_cal_table_2():
+    c = load_config("cal-64")
+    assert (c.wordlines, c.bitlines, c.arrays_per_way, c.compute_ways) == (512, 512, 8, 16)
+    assert c.total_bitlines == 4_194_304
+    assert c.link_bytes * 8 == 256
+
+
+def test_tiny_geometry():
+    c = load_config("tiny")
+    assert (c.banks, c.compute_ways, c.arrays_per_way, c.bitlines) == (4, 1, 2, 16)
+    assert c.total_arrays == 8
+
+
+@pytest.mark.parametrize("name", list(BUILTIN))
+def test_builtins_validate(name):
+    assert load_config(name).name == name
+
+
+def test_toml_and_json_files(tmp_path: Path):
+    t = tmp_path / "mine.toml"
+    t.write_text('base = "paper-64"\nbitlines = 128\nprofile = "pimeval-bitsimd-v"\n[energy]\ndram_byte = 99.0\n')
+    c = load_config(t)
+    assert c.name == "mine" and c.bitlines == 128 and c.wordlines == 256
+    assert c.profile == "pimeval-bitsimd-v" and c.energy("dram_byte") == 99.0
+    assert c.energy("noc_byte_hop") == load_config("paper-64").energy("noc_byte_hop")
+    j = tmp_path / "other.json"
+    j.write_text(json.dumps({"name": "j", "base": "tiny", "wordlines": 64}))
+    assert load_config(j).wordlines == 64 and load_config(j).banks == 4
+    assert load_config("tiny", wordlines=128).wordlines == 128
+
+
+@pytest.mark.parametrize(
+    "overrides, words",
+    [
+        ({"banks": 63}, "mesh_rows x mesh_cols"),
+        ({"compute_ways": 19}, "exceeds"),
+        ({"bitlines": 0}, "positive integer"),
+        ({"wordlines": 2048}, "10-bit"),
+        ({"wordlines": 16}, "32-bit register"),
+        ({"htree_levels": 2}, "H-tree"),
+        ({"host_tile": 64}, "host_tile"),
+        ({"freq_ghz": -1.0}, "freq_ghz"),
+        ({"profile": "nope"}, "cost profile"),
+        ({"energy_pj": {"bogus": 1.0}}, "energy"),
+    ],
+)
+def test_impossible_configs_fail_with_one_line(overrides, words):
+    with pytest.raises(ConfigError) as e:
+        load_config("paper-64", **overrides)
+    msg = str(e.value)
+    assert words in msg and "\n" not in msg and msg.startswith("invalid hardware config")
+
+
+def test_bad_files(tmp_path: Path):
+    with pytest.raises(ConfigError, match="unknown fields"):
+        load_config({"base": "tiny", "bitliness": 3})
+    with pytest.raises(ConfigError, match="not a built-in"):
+        load_config(str(tmp_path / "missing.toml"))
+    f = tmp_path / "broken.toml"
+    f.write_text("bitlines = = 3")
+    with pytest.raises(ConfigError):
+        load_config(f)
+
+
+def test_infs_profile_formulas():
+    p = PROFILES["infs"]
+    assert p.compute_cycles("add", "f32") == 1024  # fp add n^2
+    assert p.compute_cycles("mul", "f32") == 1024
+    assert p.compute_cycles("fma", "f32") == 2048  # 2 n^2
+    for ty, n in (("i32", 32), ("i16", 16), ("i8", 8)):
+        assert p.compute_cycles("add", ty) == n
+        assert p.compute_cycles("sub", ty) == n
+        assert p.compute_cycles("mul", ty) == n * n // 2
+    assert p.compute_cycles("add", "i32", has_const=True) == 64  # constant broadcast: n writes
+
+
+def test_pimeval_profile_prices_published_steps():
+    p = PROFILES["pimeval-bitsimd-v"]
+    assert p.compute_cycles("add", "f32") == 1331 + 685 + 1687
+    assert p.compute_cycles("add", "i32") == 64 + 32 + 97
+    assert p.compute_cycles("mul", "i8", has_const=True) == 36 + 36 + 172
+    assert p.compute_cycles("fma", "f32") == (1852 + 1000 + 3054) + (1331 + 685 + 1687)
+    from infs.dialects.pimcmd import COMPUTE_ARITY
+
+    for op in COMPUTE_ARITY:  # every op of every type is priced
+        for ty in ("f32", "i32", "i16", "i8", "i1"):
+            assert p.compute_cycles(op, ty) > 0
+
+
+def test_embedded_pimeval_rows_match_shared_table():
+    path = Path(__file__).resolve().parents[3] / "shared" / "data" / "pimeval_bitsimd_v_steps.csv"
+    if not path.exists():
+        pytest.skip("shared/data not beside the repository")
+    rows = {}
+    with path.open() as f:
+        for r in csv.DictReader(line for line in f if not line.startswith("#")):
+            rows[(r["dtype"], r["op"])] = (int(r["reads"]), int(r["writes"]), int(r["logic"]))
+    for k, v in PIMEVAL_STEPS.items():
+        assert rows[k] == v, k
