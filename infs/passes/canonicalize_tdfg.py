@@ -45,18 +45,18 @@ class MergeMoves(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tdfg.MvOp, rewriter: PatternRewriter) -> None:
         if op.dist.data == Affine(0):
-            rewriter.replace_op(op, [], [op.input])
+            rewriter.replace(op, [], [op.input])
             return
         inner = op.input.owner
         if isinstance(inner, tdfg.MvOp) and inner.dim.value.data == op.dim.value.data:
-            rewriter.replace_op(op, tdfg.MvOp(inner.input, op.dim.value.data, inner.dist.data + op.dist.data))
+            rewriter.replace(op, tdfg.MvOp(inner.input, op.dim.value.data, inner.dist.data + op.dist.data))
 
 
 class SingleBroadcastIsMove(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tdfg.BcOp, rewriter: PatternRewriter) -> None:
         if op.count.data == Affine(1):
-            rewriter.replace_op(op, tdfg.MvOp(op.input, op.dim.value.data, op.dist.data))
+            rewriter.replace(op, tdfg.MvOp(op.input, op.dim.value.data, op.dist.data))
 
 
 def _literal(v) -> tuple[np.ndarray, Attribute] | None:
@@ -80,7 +80,7 @@ class FoldConstants(RewritePattern):
         except TdfgSemanticsError:
             return
         py = float(val) if isinstance(rt.element_type, AnyFloat) else int(val)
-        rewriter.replace_op(op, tdfg.ConstOp(rt, value=py))
+        rewriter.replace(op, tdfg.ConstOp(rt, value=py))
 
 
 def _share_constants(graph: tdfg.GraphOp) -> None:
