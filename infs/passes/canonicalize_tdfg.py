@@ -96,7 +96,7 @@ def _share_constants(graph: tdfg.GraphOp) -> None:
         if first is None:
             seen[key] = op
             continue
-        op.result.replace_by(first.results[0])
+        op.result.replace_all_uses_with(first.results[0])
         op.detach()
         op.erase()
 

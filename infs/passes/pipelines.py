@@ -24,7 +24,29 @@ def _canonicalize_tdfg() -> type[ModulePass]:
     return CanonicalizeTdfgPass
 
 
+def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    def factory() -> type[ModulePass]:
+        import importlib
+
+        return getattr(importlib.import_module(f"infs.passes.{module}"), cls)
+
+    return factory
+
+
 INFS_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tensorize": _tensorize,
     "canonicalize-tdfg": _canonicalize_tdfg,
+    # lower-pim and its steps, in pipeline order (infs/passes/lower_pim.py)
+    "lower-pim": _lazy("lower_pim", "LowerPimPass"),
+    "specialize": _lazy("specialize", "SpecializePass"),
+    "choose-layout": _lazy("choose_layout", "ChooseLayoutPass"),
+    "tdfg-to-pimcmd": _lazy("tdfg_to_pimcmd", "TdfgToPimcmdPass"),
+    "expand-mv-bc": _lazy("expand_mv_bc", "ExpandMvBcPass"),
+    "decompose": _lazy("decompose", "DecomposePass"),
+    "lower-shift": _lazy("lower_shift", "LowerShiftPass"),
+    "lower-reduce": _lazy("lower_reduce", "LowerReducePass"),
+    "lower-compute": _lazy("lower_compute", "LowerComputePass"),
+    "map-banks": _lazy("map_banks", "MapBanksPass"),
+    "insert-sync": _lazy("insert_sync", "InsertSyncPass"),
+    "allocate-wordlines": _lazy("allocate_wordlines", "AllocateWordlinesPass"),
 }

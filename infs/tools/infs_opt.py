@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from typing import IO, NoReturn
@@ -125,11 +126,26 @@ def translate_mlir_style(argv: Sequence[str], pass_names: Sequence[str]) -> list
         if arg.startswith("--") and len(arg) > 2:
             name, _, opts = arg[2:].partition("=")
             if name in names:
-                opts = opts.strip().strip("{}")
+                opts = _quote_option_values(opts.strip().strip("{}"))
                 pieces.append(f"{name}{{{opts}}}" if opts else name)
                 continue
         rest.append(arg)
     return (["-p", ",".join(pieces)] if pieces else []) + rest
+
+
+def _quote_option_values(opts: str) -> str:
+    """MLIR-style ``sizes=N=64,M=32 config=tiny`` -> xDSL's ``sizes="N=64,M=32" config=tiny``.
+
+    xDSL's pipeline syntax does not allow ``=`` inside an option value, so a
+    value holding one is passed as a quoted string.
+    """
+    out = []
+    for item in shlex.split(opts):
+        key, eq, value = item.partition("=")
+        if eq and "=" in value:
+            value = '"' + value.replace('"', '\\"') + '"'
+        out.append(f"{key}{eq}{value}")
+    return " ".join(out)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

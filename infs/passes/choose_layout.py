@@ -1,0 +1,195 @@
+"""``choose-layout``: pick the transposed data layout of each tDFG (ASPLOS §4.1).
+
+Takes: specialized ``tdfg.graph`` ops (concrete domains) and a hardware
+configuration.  Gives: the same graphs with ``infs.layout``: the lattice's
+bounding box, the tile shape ``T`` shared by all arrays of the graph (the
+primary array's, §4.1), and the shape of every array laid out in memory.
+
+Tile sizes satisfy both constraints of §4.1: ``prod(T) == bitlines`` (a tile
+fills one SRAM array) and ``T_inner * W mod L == 0`` (``W`` compute arrays
+per bank, ``L`` elements per cache line, the innermost dim being the
+contiguous one here).  Among valid tilings the heuristics prefer, in order:
+no tile larger than the array along a dim (no bitline left idle), long tiles
+on reduced dims, square-ish tiles on shifted dims (fewest cells crossing a
+tile boundary), a small innermost tile when broadcasting, then fewer tiles.
+A graph that does not fit the machine is reported with ``LayoutError``; the
+runtime then runs it near memory.  ``tiles=4x4`` forces a tile shape.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, i64
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException
+
+from infs.dialects import tdfg
+from infs.hardware import HardwareConfig, load_config
+from infs.passes.tdfg_domains import array_shapes, element_name
+
+CACHE_LINE_BYTES = 64
+ELEMENT_BYTES = {"f32": 4, "i32": 4, "i16": 2, "i8": 1, "i1": 1}
+
+
+class LayoutError(DiagnosticException):
+    """No valid layout: the graph does not fit, or the tiling constraints cannot be met."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    lattice: tuple[int, ...]
+    tiles: tuple[int, ...]
+    shapes: dict[int, tuple[int, ...]]  # graph array index -> shape
+
+    @property
+    def grid(self) -> tuple[int, ...]:
+        return tuple(-(-s // t) for s, t in zip(self.lattice, self.tiles))
+
+    @property
+    def num_tiles(self) -> int:
+        return math.prod(self.grid)
+
+
+def _factorizations(n: int, rank: int) -> list[tuple[int, ...]]:
+    if rank == 1:
+        return [(n,)]
+    out = []
+    for d in range(1, n + 1):
+        if n % d == 0:
+            out.extend((d, *rest) for rest in _factorizations(n // d, rank - 1))
+    return out
+
+
+def _hint_dims(graph: tdfg.GraphOp, key: str) -> set[int]:
+    if graph.hints is not None and key in graph.hints.data:
+        v = graph.hints.data[key]
+        if isinstance(v, DenseArrayBase):
+            return {int(d) for d in v.get_values()}
+    # no hint: read the movement off the graph itself
+    kinds = {"shift": tdfg.MvOp, "broadcast": tdfg.BcOp, "reduce": tdfg.ReduceOp}
+    return {op.dim.value.data for op in graph.body.block.ops if isinstance(op, kinds[key])}
+
+
+def parse_tiles(text: str) -> tuple[int, ...]:
+    try:
+        t = tuple(int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise LayoutError(f"bad tile shape '{text}': expected e.g. 16x16") from None
+    if not t or any(v <= 0 for v in t):
+        raise LayoutError(f"bad tile shape '{text}': sizes must be positive")
+    return t
+
+
+def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[int, ...] | None = None,
+                  shapes: dict[int, tuple[int, ...]] | None = None) -> Layout:  # fmt: skip
+    rank = graph.lattice_rank
+    arr_shapes = array_shapes(graph, shapes)
+    if not arr_shapes:
+        raise LayoutError("the graph touches no array in memory: nothing to lay out")
+    lattice = [1] * rank
+    for shape in arr_shapes.values():
+        for j, s in enumerate(shape):
+            d = rank - len(shape) + j
+            lattice[d] = max(lattice[d], s)
+    lattice_t = tuple(lattice)
+    if any(s <= 0 for s in lattice_t):
+        raise LayoutError(f"empty lattice {list(lattice_t)}")
+    B, W = cfg.bitlines, cfg.arrays_per_bank
+    capacity = cfg.banks * W
+    primary = graph.hints.data.get("primary") if graph.hints is not None else None
+    prim = primary.value.data if isinstance(primary, IntegerAttr) else min(arr_shapes)
+    elem = element_name(list(graph.array_args)[prim if prim in arr_shapes else min(arr_shapes)].type)
+    L = max(1, getattr(cfg, "line_bytes", CACHE_LINE_BYTES) // ELEMENT_BYTES[elem])
+
+    def tiles_needed(T: tuple[int, ...]) -> int:
+        return math.prod(-(-s // t) for s, t in zip(lattice_t, T))
+
+    if force_tiles is not None:
+        if len(force_tiles) != rank:
+            raise LayoutError(f"tile shape {'x'.join(map(str, force_tiles))} has rank {len(force_tiles)}, the lattice has rank {rank}")
+        if math.prod(force_tiles) != B:
+            raise LayoutError(f"tile shape {'x'.join(map(str, force_tiles))} covers {math.prod(force_tiles)} cells; an SRAM array of '{cfg.name}' has {B} bitlines")
+        if tiles_needed(force_tiles) > capacity:
+            raise LayoutError(f"the lattice {list(lattice_t)} in tiles {'x'.join(map(str, force_tiles))} needs {tiles_needed(force_tiles)} SRAM arrays; '{cfg.name}' has {capacity}")
+        return Layout(lattice_t, tuple(force_tiles), arr_shapes)
+
+    reduce_d, shift_d, bcast_d = _hint_dims(graph, "reduce"), _hint_dims(graph, "shift"), _hint_dims(graph, "broadcast")
+    best = None
+    for T in _factorizations(B, rank):
+        if (T[-1] * W) % L != 0:  # §4.1 constraint (2): a cache line stays in one bank
+            continue
+        n = tiles_needed(T)
+        if n > capacity:
+            continue
+        overshoot = sum(math.log2(t / min(t, 1 << max(0, math.ceil(math.log2(s))))) for t, s in zip(T, lattice_t))
+        key = (
+            round(overshoot, 6),
+            -sum(math.log2(T[d]) for d in reduce_d),
+            round(sum(1.0 / T[d] for d in shift_d), 9),
+            math.log2(T[-1]) if bcast_d else 0.0,
+            n,
+        )
+        if best is None or key < best[0]:
+            best = (key, T)
+    if best is None:
+        min_tiles = min(tiles_needed(T) for T in _factorizations(B, rank))
+        if min_tiles > capacity:
+            raise LayoutError(f"the lattice {list(lattice_t)} needs at least {min_tiles} SRAM arrays of {B} bitlines; '{cfg.name}' has {capacity}")
+        raise LayoutError(f"no tile shape of {B} bitlines keeps a {L}-element cache line in one bank of '{cfg.name}' (T_inner * {W} mod {L} != 0)")
+    return Layout(lattice_t, best[1], arr_shapes)
+
+
+def layout_attr(layout: Layout, cfg: HardwareConfig, num_arrays: int) -> DictionaryAttr:
+    shapes = [DenseArrayBase.from_list(i64, list(layout.shapes.get(i, ()))) for i in range(num_arrays)]
+    return DictionaryAttr({
+        "config": StringAttr(cfg.name),
+        "lattice": DenseArrayBase.from_list(i64, list(layout.lattice)),
+        "tiles": DenseArrayBase.from_list(i64, list(layout.tiles)),
+        "laid_out": DenseArrayBase.from_list(i64, sorted(layout.shapes)),
+        "shapes": ArrayAttr(shapes),
+    })  # fmt: skip
+
+
+def read_layout(graph: tdfg.GraphOp) -> tuple[str, Layout]:
+    attr = graph.attributes.get("infs.layout")
+    if not isinstance(attr, DictionaryAttr):
+        raise LayoutError("the tdfg.graph has no layout: run choose-layout first")
+    d = attr.data
+
+    def ints(key: str) -> tuple[int, ...]:
+        v = d[key]
+        assert isinstance(v, DenseArrayBase)
+        return tuple(int(x) for x in v.get_values())
+
+    shapes_attr = d["shapes"]
+    assert isinstance(shapes_attr, ArrayAttr)
+    laid = ints("laid_out")
+    shapes = {i: tuple(int(x) for x in shapes_attr.data[i].get_values()) for i in laid}  # type: ignore[attr-defined]
+    cfg = d["config"]
+    assert isinstance(cfg, StringAttr)
+    return cfg.data, Layout(ints("lattice"), ints("tiles"), shapes)
+
+
+@dataclass(frozen=True)
+class ChooseLayoutPass(ModulePass):
+    """Annotate every specialized ``tdfg.graph`` with ``infs.layout`` (options ``config``, ``tiles``)."""
+
+    name = "choose-layout"
+    config: str = "paper-64"
+    tiles: str = ""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        try:
+            cfg = load_config(self.config)
+        except ValueError as e:
+            raise LayoutError(str(e)) from None
+        force = parse_tiles(self.tiles) if self.tiles else None
+        for g in op.walk():
+            if isinstance(g, tdfg.GraphOp):
+                layout = choose_layout(g, cfg, force)
+                g.attributes["infs.layout"] = layout_attr(layout, cfg, len(g.arrays))
+
+

@@ -1,0 +1,65 @@
+"""``decompose``: split tensors along tile boundaries (ASPLOS §4.2, Alg. 1).
+
+Takes: a domain-form ``pimcmd.program`` after ``expand-mv-bc``.  Gives: every
+``compute``/``mv``/``bc``/``reduce`` box split into sub-boxes that are each a
+product of a box of whole tiles and one in-tile box (head, middle and tail
+intervals per dim, crossed over the dims), so that the next passes can give
+each one bitline and tile patterns.  ``mv``/``bc`` split their source box.
+``readout``/``writein`` keep their box: it names the buffer's shape.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from infs.passes.pim_program import Box, Cmd, PimProgram, require_virtual, rewrite_programs
+
+SPLIT_KINDS = ("compute", "mv", "bc", "reduce")
+
+
+def split_interval(p: int, q: int, t: int) -> list[tuple[int, int]]:
+    """Alg. 1 for one dim: head / middle / tail of ``[p, q)`` on tiles of ``t``."""
+    if q <= p:
+        return []
+    a, b = (p // t) * t, -(-p // t) * t
+    c = (q // t) * t
+    if b > c:  # a = c <= p < q < b = d: inside one tile
+        return [(p, q)]
+    out = []
+    if a < p:
+        out.append((p, b))  # head
+    if b < c:
+        out.append((b, c))  # middle: whole tiles
+    if c < q:
+        out.append((c, q))  # tail
+    return out
+
+
+def decompose_box(box: Box, tiles: tuple[int, ...]) -> list[Box]:
+    """Cross product of the per-dim intervals (Alg. 1 lines 7-18)."""
+    per_dim = [split_interval(p, q, t) for (p, q), t in zip(box, tiles)]
+    return [tuple(parts) for parts in itertools.product(*per_dim)]
+
+
+def decompose(prog: PimProgram) -> PimProgram:
+    require_virtual(prog, "decompose")
+    out: list[Cmd] = []
+    for c in prog.cmds:
+        if c.kind in SPLIT_KINDS and c.get("domain") is not None:
+            out.extend(c.with_(domain=b) for b in decompose_box(c["domain"], prog.tiles))
+        else:
+            out.append(c)
+    return prog.with_cmds(out)
+
+
+@dataclass(frozen=True)
+class DecomposePass(ModulePass):
+    name = "decompose"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        rewrite_programs(op, decompose)

@@ -1,0 +1,49 @@
+"""``expand-mv-bc``: tensor-level moves become the moves the hardware makes.
+
+Takes: a domain-form ``pimcmd.program`` (``tdfg-to-pimcmd``).  Gives: the
+same program where every ``bc`` copies a one-cell-thick slice (what a
+multicast carries: §4.2, "Broadcast nodes are handled similarly to move
+nodes, with the broadcast destination encoded"), a broadcast of a wider
+slice being expanded into one ``mv`` per copy; a ``mv`` by 0 becomes a copy.
+``mv`` is per-dimension already (``tdfg.mv`` moves along one dim).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from infs.passes.pim_program import Cmd, PimProgram, require_virtual, rewrite_programs
+
+
+def expand_mv_bc(prog: PimProgram) -> PimProgram:
+    require_virtual(prog, "expand-mv-bc")
+    out: list[Cmd] = []
+    for c in prog.cmds:
+        if c.kind == "mv" and c["dist"] == 0:
+            out.append(Cmd("compute", dict(op="copy", type=c["type"], dst=c["dst"], srcs=(c["src"],), domain=c["domain"])))
+        elif c.kind == "bc":
+            d = c["dim"]
+            p, q = c["domain"][d]
+            w = q - p
+            if w == 1:
+                out.append(c)
+                continue
+            for j in range(c["count"]):
+                out.append(Cmd("mv", dict(type=c["type"], dst=c["dst"], src=c["src"], dim=d, dist=c["dist"] + j * w, domain=c["domain"])))
+        else:
+            out.append(c)
+    return prog.with_cmds(out)
+
+
+@dataclass(frozen=True)
+class ExpandMvBcPass(ModulePass):
+    name = "expand-mv-bc"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        rewrite_programs(op, expand_mv_bc)
+
+

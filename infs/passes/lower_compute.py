@@ -1,0 +1,52 @@
+"""``lower-compute``: compute commands get their bitline and tile patterns.
+
+Takes: a decomposed program whose moves and reductions are lowered.  Gives:
+every domain-form ``compute`` piece as a pattern-form ``compute`` (§4.2:
+compute nodes "still need step 1 and 3 to handle the boundary tiles"), and
+every ``readout``/``writein`` with the patterns of the cells it touches (its
+box stays: it is the buffer's shape).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from infs.passes.decompose import decompose_box
+from infs.passes.pim_program import Cmd, LoweringError, PimProgram, require_virtual, rewrite_programs
+from infs.passes.tile_patterns import box_patterns
+
+
+def lower_compute(prog: PimProgram) -> PimProgram:
+    require_virtual(prog, "lower-compute")
+    out: list[Cmd] = []
+    for c in prog.cmds:
+        if c.kind == "compute" and c.get("domain") is not None:
+            bl, tl = box_patterns(c["domain"], prog)
+            f = {k: v for k, v in c.f.items() if k != "domain"}
+            out.append(Cmd("compute", {**f, "bitlines": bl, "tiles": tl}))
+        elif c.kind in ("readout", "writein") and c.get("bitlines") is None:
+            pieces = decompose_box(c["domain"], prog.tiles)
+            if not pieces:
+                continue
+            if len(pieces) == 1:
+                bl, tl = box_patterns(pieces[0], prog)
+            else:  # several pieces: the covering patterns (cost only; the box says which cells)
+                bl, tl = box_patterns(c["domain"], prog, exact=False)
+            out.append(c.with_(bitlines=bl, tiles=tl))
+        elif c.kind in ("mv", "bc", "reduce"):
+            raise LoweringError(f"'{c.kind}' left in the program: run lower-shift and lower-reduce first")
+        else:
+            out.append(c)
+    return prog.with_cmds(out)
+
+
+@dataclass(frozen=True)
+class LowerComputePass(ModulePass):
+    name = "lower-compute"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        rewrite_programs(op, lower_compute)

@@ -1,0 +1,210 @@
+"""A light record form of ``pimcmd.program`` for the lower-pim passes.
+
+Each lower-pim pass is an algorithm on a ``PimProgram`` (a list of ``Cmd``
+records: an op kind and its properties as plain Python values) wrapped by a
+thin ``ModulePass`` that converts the IR to records and back.  The JIT
+(``infs.runtime.jit``) chains the algorithms on records directly and builds
+the IR once, which keeps lowering time per tDFG node small (§4.2, "Reducing
+JIT Overheads").
+
+Property values: ``int``; ``str``; ``tuple[int, ...]`` (int lists, masks and
+ranges); ``Box`` = ``tuple[tuple[int, int], ...]`` (concrete domains);
+``Pattern``; ``AccessMap``; ``float``/``int`` constants (key ``const``);
+``True`` (unit flags).  Array operands are stored as ``arr`` = the index of the
+program argument.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, StringAttr, UnitAttr, f64, i64
+from xdsl.ir import Attribute, Block, Operation, Region
+from xdsl.rewriter import Rewriter
+
+from infs.dialects import pimcmd as pc
+from infs.dialects.lattice import AccessMap, Domain, DomainAttr, MapAttr, Pattern, PatternAttr
+
+Box = tuple[tuple[int, int], ...]
+
+_OPS: dict[str, type] = {op.name.split(".", 1)[1]: op for op in pc.PIMCMD.operations}
+_OPERAND_KINDS = ("array", "transpose_in", "release", "near_load", "near_store")
+
+
+class LoweringError(ValueError):
+    """A tDFG that cannot be lowered for this machine (one-line message)."""
+
+
+@dataclass
+class Cmd:
+    kind: str
+    f: dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.f[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.f.get(key, default)
+
+    def with_(self, **changes: Any) -> "Cmd":
+        return Cmd(self.kind, {**self.f, **changes})
+
+
+@dataclass
+class PimProgram:
+    arg_types: list[Attribute]
+    config: str
+    lattice: tuple[int, ...]
+    tiles: tuple[int, ...]
+    banks: int
+    per_bank: int
+    wordlines: int
+    virtual: bool
+    result_types: list[Attribute] = field(default_factory=list)
+    cmds: list[Cmd] = field(default_factory=list)
+
+    # -- geometry (row-major tiles, pimcmd docstring) --------------------------
+    @property
+    def rank(self) -> int:
+        return len(self.lattice)
+
+    @property
+    def grid(self) -> tuple[int, ...]:
+        return tuple(-(-s // t) for s, t in zip(self.lattice, self.tiles))
+
+    @property
+    def num_tiles(self) -> int:
+        return math.prod(self.grid)
+
+    @property
+    def bitlines(self) -> int:
+        return math.prod(self.tiles)
+
+    def with_cmds(self, cmds: list[Cmd]) -> "PimProgram":
+        return replace(self, cmds=cmds)
+
+    def arrays(self) -> Iterator[Cmd]:
+        return (c for c in self.cmds if c.kind == "array")
+
+
+# ---------------------------------------------------------------------------
+# IR <-> records
+# ---------------------------------------------------------------------------
+
+
+def _value_of(attr: Attribute) -> Any:
+    if isinstance(attr, IntegerAttr):
+        return attr.value.data
+    if isinstance(attr, FloatAttr):
+        return float(attr.value.data)
+    if isinstance(attr, DenseArrayBase):
+        return tuple(int(v) for v in attr.get_values())
+    if isinstance(attr, StringAttr):
+        return attr.data
+    if isinstance(attr, PatternAttr):
+        return attr.data
+    if isinstance(attr, DomainAttr):
+        return attr.data.concrete()
+    if isinstance(attr, MapAttr):
+        return attr.data
+    if isinstance(attr, UnitAttr):
+        return True
+    raise LoweringError(f"unexpected property {attr}")
+
+
+def _attr_of(key: str, v: Any) -> Attribute:
+    if v is True:
+        return UnitAttr()
+    if isinstance(v, Pattern):
+        return PatternAttr(v)
+    if isinstance(v, AccessMap):
+        return MapAttr(v)
+    if isinstance(v, str):
+        return StringAttr(v)
+    if isinstance(v, float):
+        return FloatAttr(v, f64)
+    if isinstance(v, int):
+        return IntegerAttr(v, i64)
+    if isinstance(v, tuple):
+        if v and isinstance(v[0], tuple):
+            return DomainAttr(Domain.of(v))
+        if key == "domain":
+            return DomainAttr(Domain(()))
+        return DenseArrayBase.from_list(i64, list(v))
+    raise LoweringError(f"cannot store {key} = {v!r} as a property")
+
+
+def from_op(op: pc.ProgramOp) -> PimProgram:
+    args = list(op.body.block.args)
+    cmds = []
+    for o in op.body.block.ops:
+        f = {k: _value_of(v) for k, v in o.properties.items()}
+        if o.operands:
+            f["arr"] = args.index(o.operands[0])
+        cmds.append(Cmd(o.name.split(".", 1)[1], f))
+    return PimProgram(
+        arg_types=[a.type for a in args],
+        config=op.config.data,
+        lattice=op.lattice_shape,
+        tiles=op.tile_shape,
+        banks=op.num_banks,
+        per_bank=op.per_bank,
+        wordlines=op.num_wordlines,
+        virtual=not op.is_allocated,
+        result_types=[r.type for r in op.res],
+        cmds=cmds,
+    )
+
+
+def to_op(prog: PimProgram, operands: list) -> pc.ProgramOp:
+    block = Block(arg_types=prog.arg_types)
+    for c in prog.cmds:
+        cls = _OPS.get(c.kind)
+        if cls is None:
+            raise LoweringError(f"no pimcmd op '{c.kind}'")
+        props = {k: _attr_of(k, v) for k, v in c.f.items() if k != "arr"}
+        ops = [block.args[c.f["arr"]]] if c.kind in _OPERAND_KINDS else []
+        block.add_op(cls.create(operands=ops, properties=props))
+    return pc.ProgramOp(
+        operands,
+        prog.config,
+        prog.lattice,
+        prog.tiles,
+        prog.banks,
+        prog.per_bank,
+        prog.wordlines,
+        Region(block),
+        prog.result_types,
+        virtual=prog.virtual,
+    )
+
+
+def rewrite_programs(module: Operation, step: Callable[[PimProgram], PimProgram]) -> None:
+    """Apply a record-level lowering step to every ``pimcmd.program`` of ``module``."""
+    for op in [o for o in module.walk() if isinstance(o, pc.ProgramOp)]:
+        new = to_op(step(from_op(op)), list(op.arrays))
+        Rewriter.replace_op(op, new, new_results=list(new.res))
+
+
+def require_virtual(prog: PimProgram, pass_name: str) -> None:
+    if not prog.virtual:
+        raise LoweringError(f"'{pass_name}' runs before allocate-wordlines (the program's registers are already wordlines)")
+
+
+def box_intersect(a: Box, b: Box) -> Box:
+    return tuple((max(p0, p1), min(q0, q1)) for (p0, q0), (p1, q1) in zip(a, b))
+
+
+def box_empty(b: Box) -> bool:
+    return any(q <= p for p, q in b)
+
+
+def box_shift(b: Box, dim: int, k: int) -> Box:
+    return tuple((p + k, q + k) if d == dim else (p, q) for d, (p, q) in enumerate(b))
+
+
+def box_with(b: Box, dim: int, p: int, q: int) -> Box:
+    return tuple((p, q) if d == dim else r for d, r in enumerate(b))

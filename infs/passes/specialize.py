@@ -1,0 +1,141 @@
+"""``specialize``: bind a tDFG's symbols and scalars to concrete values.
+
+Takes: ``tdfg.graph`` ops with symbolic domains (ASPLOS §4: the portable
+form).  Gives: the same graphs with every domain, distance, count and access
+map concrete, and every ``tdfg.const %scalar`` replaced by its literal (the
+JIT specializes on runtime values and memoizes on them, §4.2).  The bindings
+are recorded on the graph as ``infs.sizes``.
+
+Values come from the ``sizes`` option (``N=2048,M=64,w0=0.25``) and, for a
+symbol that is the full extent of a statically shaped array dim
+(``tdfg.tensor %A [0:N]`` with ``%A : memref<64xf32>``), from the shape.
+An unbound symbol is an error naming the symbol and the op using it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import DictionaryAttr, FloatAttr, IndexType, IntegerAttr, MemRefType, ModuleOp, f32, i64
+from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException
+
+from infs.dialects import tdfg
+from infs.dialects.lattice import Affine, AffineAttr, Domain, DomainAttr, LatticeError, MapAttr
+
+
+class SpecializeError(DiagnosticException):
+    """An unbound or ill-typed binding (one line)."""
+
+
+def parse_bindings(text: str) -> dict[str, float | int]:
+    """``"N=64,M=32 w=0.5"`` -> ``{"N": 64, "M": 32, "w": 0.5}``."""
+    out: dict[str, float | int] = {}
+    for item in text.replace(",", " ").split():
+        name, eq, value = item.partition("=")
+        if not eq or not name or not value:
+            raise SpecializeError(f"bad binding '{item}': expected NAME=VALUE")
+        try:
+            out[name] = int(value)
+        except ValueError:
+            try:
+                out[name] = float(value)
+            except ValueError:
+                raise SpecializeError(f"bad binding '{item}': '{value}' is not a number") from None
+    return out
+
+
+def infer_from_static_shapes(graph: tdfg.GraphOp) -> dict[str, int]:
+    """Symbols that are the full extent ``[0:N]`` of a statically sized array dim."""
+    found: dict[str, int] = {}
+    for op in graph.body.block.ops:
+        if not isinstance(op, tdfg.TensorOp):
+            continue
+        mt = op.array.type
+        assert isinstance(mt, MemRefType)
+        shape = mt.get_shape()
+        dom = op.domain.data
+        lead = dom.rank - len(shape)
+        for d, size in enumerate(shape):
+            p, q = dom.bounds[lead + d]
+            if size >= 0 and p == Affine(0) and len(q.terms) == 1 and q.terms[0][1] == 1 and q.const == 0:
+                name = q.terms[0][0]
+                if found.get(name, size) != size:
+                    raise SpecializeError(f"symbol '{name}' is the extent of arrays of sizes {found[name]} and {size}")
+                found[name] = size
+    return found
+
+
+def specialize_graph(graph: tdfg.GraphOp, bindings: Mapping[str, float | int]) -> None:
+    """Make ``graph`` concrete in place."""
+    env: dict[str, int] = {}
+    for name, v in zip(graph.names, graph.scalars):
+        if name in bindings and isinstance(v.type, IndexType):
+            val = bindings[name]
+            if not isinstance(val, int):
+                raise SpecializeError(f"symbol '{name}' is an index; got {val}")
+            env[name] = val
+    for name, size in infer_from_static_shapes(graph).items():
+        if name in env and env[name] != size:
+            raise SpecializeError(f"symbol '{name}' is bound to {env[name]} but is the extent of a static array of size {size}")
+        env.setdefault(name, size)
+
+    def concrete(e: Affine, op: Operation, what: str) -> Affine:
+        try:
+            return Affine(e.evaluate(env))
+        except LatticeError:
+            missing = sorted(e.names - set(env))
+            raise SpecializeError(f"'{op.name}' {what} uses symbol '{missing[0]}' that was never bound (give it in sizes=...)") from None
+
+    def concrete_domain(d: Domain, op: Operation, what: str) -> Domain:
+        return Domain(tuple((concrete(p, op, what), concrete(q, op, what)) for p, q in d.bounds))
+
+    for op in list(graph.body.block.ops):
+        props = op.properties
+        for key, attr in list(props.items()):
+            if isinstance(attr, DomainAttr):
+                props[key] = DomainAttr(concrete_domain(attr.data, op, key))
+            elif isinstance(attr, AffineAttr):
+                props[key] = AffineAttr(concrete(attr.data, op, key))
+            elif isinstance(attr, MapAttr):
+                syms = {n: env[n] for n in attr.data.symbols_used() if n in env}
+                missing = attr.data.symbols_used() - set(env)
+                if missing:
+                    raise SpecializeError(f"'{op.name}' access map uses symbol '{sorted(missing)[0]}' that was never bound (give it in sizes=...)")
+                props[key] = MapAttr(attr.data.substitute(syms))
+        if isinstance(op, tdfg.ConstOp) and op.scalar is not None:
+            name = graph.names[list(graph.scalar_args).index(op.scalar)]
+            value = env.get(name, bindings.get(name))
+            if value is None:
+                raise SpecializeError(f"'{op.name}' uses scalar '{name}' that was never bound (give it in sizes=...)")
+            assert isinstance(op.result.type, tdfg.TensorType)
+            new = tdfg.ConstOp(op.result.type, value=value)
+            op.result.replace_all_uses_with(new.result)
+            graph.body.block.insert_op_before(new, op)
+            graph.body.block.erase_op(op)
+    recorded: dict[str, Attribute] = {n: IntegerAttr(v, i64) for n, v in sorted(env.items())}
+    for n, v in bindings.items():
+        if n in graph.names and n not in env:
+            recorded[n] = FloatAttr(float(v), f32) if isinstance(v, float) else IntegerAttr(int(v), i64)
+    graph.attributes["infs.sizes"] = DictionaryAttr(recorded)
+
+
+@dataclass(frozen=True)
+class SpecializePass(ModulePass):
+    """Bind symbols/scalars of every ``tdfg.graph`` (option ``sizes="N=64,M=32"``)."""
+
+    name = "specialize"
+    sizes: str = ""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        bindings = parse_bindings(self.sizes)
+        graphs = [g for g in op.walk() if isinstance(g, tdfg.GraphOp)]
+        known = {n for g in graphs for n in g.names}
+        unknown = sorted(set(bindings) - known)
+        if unknown and graphs:
+            raise SpecializeError(f"sizes binds '{unknown[0]}', which no tdfg.graph has as a symbol (have: {', '.join(sorted(known)) or 'none'})")
+        for g in graphs:
+            specialize_graph(g, bindings)

@@ -1,0 +1,135 @@
+"""Concrete domain inference for specialized ``tdfg.graph`` values.
+
+Every tensor value's domain (a box; ``None`` for the infinite ``const``
+tensors) follows from the node semantics in ``infs.dialects.tdfg``:
+``cmp`` intersects, ``mv`` shifts, ``bc`` spans its copies, ``shrink``
+restricts, ``reduce`` keeps its input's box, ``stream_reduce`` collapses the
+reduced dims to their first coordinate.  With a ``clip`` box (the global
+bounding hyperrectangle) moved data outside it is discarded (§3.2).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import IntegerAttr, MemRefType
+from xdsl.ir import Attribute, SSAValue
+
+from infs.dialects import tdfg
+from infs.passes.pim_program import Box, LoweringError, box_intersect, box_shift, box_with
+
+ELEMENT_NAMES = {"f32": "f32", "i32": "i32", "i16": "i16", "i8": "i8", "i1": "i1"}
+
+
+def element_name(t: Attribute) -> str:
+    et = t.element_type if isinstance(t, (tdfg.TensorType, MemRefType)) else t
+    name = str(et)
+    if name not in ELEMENT_NAMES:
+        raise LoweringError(f"element type {name} has no in-memory representation")
+    return name
+
+
+def _int(a: Attribute) -> int:
+    assert isinstance(a, IntegerAttr)
+    return a.value.data
+
+
+def array_rank(v: SSAValue) -> int:
+    assert isinstance(v.type, MemRefType)
+    return len(v.type.get_shape())
+
+
+def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None) -> dict[SSAValue, Box | None]:
+    """Box of every tensor value of a specialized graph."""
+    boxes: dict[SSAValue, Box | None] = {}
+
+    def clipped(b: Box) -> Box:
+        return box_intersect(b, clip) if clip is not None else b
+
+    for op in graph.body.block.ops:
+        if isinstance(op, tdfg.TensorOp):
+            boxes[op.result] = clipped(op.domain.data.concrete())
+        elif isinstance(op, tdfg.ConstOp):
+            boxes[op.result] = None
+        elif isinstance(op, tdfg.CmpOp):
+            ins = [boxes[v] for v in op.inputs if boxes[v] is not None]
+            out: Box | None = None
+            for b in ins:
+                out = b if out is None else box_intersect(out, b)
+            boxes[op.result] = out
+        elif isinstance(op, tdfg.MvOp):
+            b = boxes[op.input]
+            if b is None:
+                boxes[op.result] = None
+            else:
+                boxes[op.result] = clipped(box_shift(b, _int(op.dim), op.dist.data.constant_value()))
+        elif isinstance(op, tdfg.BcOp):
+            b = boxes[op.input]
+            if b is None:
+                boxes[op.result] = None
+            else:
+                d = _int(op.dim)
+                p, q = b[d]
+                dist, count = op.dist.data.constant_value(), op.count.data.constant_value()
+                boxes[op.result] = clipped(box_with(b, d, p + dist, p + dist + count * (q - p)))
+        elif isinstance(op, tdfg.ShrinkOp):
+            b = boxes[op.input]
+            d = _int(op.dim)
+            (lo, hi), = op.range.data.concrete()
+            full = b if b is not None else None
+            if full is None:
+                raise LoweringError("'tdfg.shrink' of an infinite constant tensor")
+            p, q = full[d]
+            boxes[op.result] = box_with(full, d, max(p, lo), min(q, hi))
+        elif isinstance(op, tdfg.ReduceOp):
+            boxes[op.result] = boxes[op.input]
+        elif isinstance(op, tdfg.StreamLoadOp):
+            boxes[op.result] = clipped(op.domain.data.concrete())
+        elif isinstance(op, tdfg.StreamReduceOp):
+            b = boxes[op.input]
+            if b is None:
+                raise LoweringError("'tdfg.stream_reduce' of an infinite constant tensor")
+            if isinstance(op.result.type, tdfg.TensorType):
+                for d in op.dims_list():
+                    b = box_with(b, d, b[d][0], b[d][0] + 1)
+                boxes[op.result] = b
+    return boxes
+
+
+def laid_out_arrays(graph: tdfg.GraphOp) -> list[int]:
+    """Indices of the graph's arrays that live in memory (read as tensors or stored to)."""
+    args = list(graph.array_args)
+    used = set()
+    for op in graph.body.block.ops:
+        if isinstance(op, tdfg.TensorOp):
+            used.add(args.index(op.array))
+        elif isinstance(op, tdfg.StoreOp) and not isinstance(op.value.owner, (tdfg.StreamReduceOp, tdfg.StreamLoadOp)):
+            used.add(args.index(op.array))  # results computed near memory are stored near memory
+    return sorted(used)
+
+
+def array_shapes(graph: tdfg.GraphOp, known: dict[int, tuple[int, ...]] | None = None) -> dict[int, tuple[int, ...]]:
+    """Shape of each laid-out array: given, static, or the origin-anchored hull of what the graph touches."""
+    args = list(graph.array_args)
+    boxes = infer_boxes(graph)
+    rank = graph.lattice_rank
+    out: dict[int, tuple[int, ...]] = {}
+    for i in laid_out_arrays(graph):
+        a = args[i]
+        r = array_rank(a)
+        if known and i in known:
+            out[i] = tuple(known[i])
+            continue
+        mt = a.type
+        assert isinstance(mt, MemRefType)
+        static = mt.get_shape()
+        extent = [0] * r
+        for op in graph.body.block.ops:
+            b = None
+            if isinstance(op, tdfg.TensorOp) and op.array is a:
+                b = op.domain.data.concrete()
+            elif isinstance(op, tdfg.StoreOp) and op.array is a:
+                b = boxes[op.value]
+            if b is not None:
+                for j in range(r):
+                    extent[j] = max(extent[j], b[rank - r + j][1])
+        out[i] = tuple(s if s >= 0 else e for s, e in zip(static, extent))
+    return out

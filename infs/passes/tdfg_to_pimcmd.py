@@ -1,0 +1,358 @@
+"""``tdfg-to-pimcmd``: a laid-out tDFG becomes a domain-form ``pimcmd.program``.
+
+Takes: ``tdfg.graph`` ops after ``specialize`` and ``choose-layout``.  Gives:
+one ``pimcmd.program`` (flag ``virtual``) per graph, in its place: one virtual
+register per tensor value, commands still on lattice boxes (``domain``), to
+be decomposed and lowered by the next passes of ``lower-pim``.
+
+* arrays read as tensors, or stored to from in-memory tensors, get a layout
+  entry and a ``transpose_in``; the written ones a ``release`` at the end;
+* ``tensor`` is the array's register restricted to a box (no command);
+  ``shrink`` narrows the box; ``const`` becomes a compute's constant operand
+  (or a register filled with it where the op needs it elsewhere);
+* ``cmp`` -> ``compute`` on the intersection box; ``mv`` -> ``mv`` of the
+  source cells whose destination stays inside the global bounding box (the
+  rest is discarded, §3.2); ``bc`` -> ``bc`` of the copies that land inside;
+  ``reduce`` -> ``reduce`` (partial results at each tile's first cell);
+* the embedded streams run near memory on buffers (§3.3, §5.3): a tensor is
+  read out (``readout``) where a stream consumes it, ``stream_reduce`` is a
+  ``near_reduce`` over the read-out partials, ``stream_load`` a ``near_load``
+  written into a register (``writein``) where tensors consume it,
+  ``stream_store`` a ``near_store``;
+* ``store`` copies into the array's register after every read (tensors read
+  the array as it was on entry), or near memory for an array not laid out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp
+from xdsl.ir import SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from infs.dialects import tdfg
+from infs.dialects.lattice import AccessMap, Affine, dim_name
+from infs.hardware import HardwareConfig, load_config
+from infs.passes.choose_layout import Layout, read_layout
+from infs.passes.pim_program import Box, Cmd, LoweringError, PimProgram, box_empty, box_intersect, box_shift, box_with, to_op
+from infs.passes.tdfg_domains import array_rank, element_name, infer_boxes
+
+COMMUTATIVE = ("add", "mul", "min", "max", "and", "or", "xor", "cmp_eq")
+
+
+@dataclass
+class _Reg:
+    reg: int
+    box: Box
+    type: str
+    partial_dim: int | None = None  # set for the partial results of a reduce
+
+
+@dataclass
+class _Const:
+    value: float | int
+    type: str
+
+
+@dataclass
+class _Buf:
+    id: int
+    box: Box
+    type: str
+
+
+class _Converter:
+    def __init__(self, graph: tdfg.GraphOp, cfg: HardwareConfig, layout: Layout):
+        self.graph = graph
+        self.cfg = cfg
+        self.layout = layout
+        self.rank = graph.lattice_rank
+        self.bbox: Box = tuple((0, s) for s in layout.lattice)
+        self.boxes = infer_boxes(graph, clip=self.bbox)
+        self.cmds: list[Cmd] = []
+        self.deferred: list[tuple[_Reg | _Buf, int]] = []
+        self.next_reg = 0
+        self.next_buf = 0
+        self.values: dict[SSAValue, _Reg | _Const | _Buf | int] = {}
+        self.args = list(graph.array_args)
+        self.array_reg: dict[int, int] = {}
+        self.written: set[int] = set()
+
+    # -- helpers ---------------------------------------------------------------
+    def reg(self) -> int:
+        self.next_reg += 1
+        return self.next_reg - 1
+
+    def buf(self) -> int:
+        self.next_buf += 1
+        return self.next_buf - 1
+
+    def emit(self, kind: str, **f) -> None:
+        self.cmds.append(Cmd(kind, f))
+
+    def array_box(self, i: int) -> Box:
+        shape = self.layout.shapes[i]
+        return tuple((0, 1) for _ in range(self.rank - len(shape))) + tuple((0, s) for s in shape)
+
+    def as_reg(self, v, box: Box | None = None) -> _Reg:
+        """A register holding the value (filling constants, writing buffers in)."""
+        if isinstance(v, _Reg):
+            return v
+        if isinstance(v, _Buf):
+            r = _Reg(self.reg(), v.box, v.type)
+            if not box_empty(v.box):
+                self.emit("writein", type=v.type, dst=r.reg, domain=v.box, id=v.id)
+            return r
+        if isinstance(v, _Const):
+            if box is None:
+                raise LoweringError("a constant tensor is used where its extent is unknown")
+            r = _Reg(self.reg(), box, v.type)
+            if not box_empty(box):
+                self.emit("compute", op="copy", type=v.type, dst=r.reg, srcs=(), const=v.value, domain=box)
+            return r
+        raise LoweringError(f"value {v!r} cannot live in a register")
+
+    def as_buf(self, v) -> _Buf:
+        """A near-memory buffer holding the value (reading registers out)."""
+        if isinstance(v, _Buf):
+            return v
+        r = self.as_reg(v)
+        if r.partial_dim is not None:
+            raise LoweringError("the partial results of 'tdfg.reduce' can only feed 'tdfg.stream_reduce'")
+        b = _Buf(self.buf(), r.box, r.type)
+        self.emit("readout", type=r.type, src=r.reg, domain=r.box, id=b.id)
+        return b
+
+    def identity_map(self, i: int) -> AccessMap:
+        r = array_rank(self.args[i])
+        return AccessMap(tuple(Affine.of(dim_name(self.rank - r + j)) for j in range(r)))
+
+    # -- conversion ------------------------------------------------------------------
+    def run(self) -> PimProgram:
+        for i in sorted(self.layout.shapes):
+            r = self.reg()
+            self.array_reg[i] = r
+            self.emit("array", arr=i, shape=self.layout.shapes[i], wordline=r, transposed=True)
+        for i in sorted(self.layout.shapes):
+            self.emit("transpose_in", arr=i)
+        results: list[tuple[int, int]] = []
+        for op in self.graph.body.block.ops:
+            if isinstance(op, tdfg.YieldOp):
+                for idx, v in enumerate(op.values):
+                    val = self.values[v]
+                    if not isinstance(val, int):
+                        raise LoweringError("a tdfg.graph result must be a scalar stream_reduce")
+                    results.append((idx, val))
+                continue
+            self.convert(op)
+        self.flush_stores()
+        for i in sorted(self.written):
+            self.emit("release", arr=i)
+        for idx, bid in results:
+            self.emit("result", index=idx, id=bid)
+        return PimProgram(
+            arg_types=[a.type for a in self.args],
+            config=self.cfg.name,
+            lattice=self.layout.lattice,
+            tiles=self.layout.tiles,
+            banks=self.cfg.banks,
+            per_bank=self.cfg.arrays_per_bank,
+            wordlines=self.cfg.wordlines,
+            virtual=True,
+            result_types=[r.type for r in self.graph.res],
+            cmds=self.cmds,
+        )
+
+    def convert(self, op) -> None:
+        boxes = self.boxes
+        if isinstance(op, tdfg.TensorOp):
+            i = self.args.index(op.array)
+            self.values[op.result] = _Reg(self.array_reg[i], boxes[op.result], element_name(op.result.type))  # type: ignore[arg-type]
+        elif isinstance(op, tdfg.ConstOp):
+            v = op.value
+            assert isinstance(v, (FloatAttr, IntegerAttr)), "run specialize first"
+            num = float(v.value.data) if isinstance(v, FloatAttr) else int(v.value.data)
+            self.values[op.result] = _Const(num, element_name(op.result.type))
+        elif isinstance(op, tdfg.CmpOp):
+            self.convert_cmp(op)
+        elif isinstance(op, tdfg.MvOp):
+            src = self.values[op.input]
+            if isinstance(src, _Const):
+                self.values[op.result] = src
+                return
+            src = self.as_reg(src)
+            dst_box = boxes[op.result]
+            d, k = op.dim.value.data, op.dist.data.constant_value()
+            r = _Reg(self.reg(), dst_box, src.type)  # type: ignore[arg-type]
+            if not box_empty(dst_box):  # type: ignore[arg-type]
+                self.emit("mv", type=src.type, dst=r.reg, src=src.reg, dim=d, dist=k, domain=box_shift(dst_box, d, -k))  # type: ignore[arg-type]
+            self.values[op.result] = r
+        elif isinstance(op, tdfg.BcOp):
+            self.convert_bc(op)
+        elif isinstance(op, tdfg.ShrinkOp):
+            src = self.values[op.input]
+            if not isinstance(src, _Reg):
+                src = self.as_reg(src, boxes[op.result])
+            self.values[op.result] = _Reg(src.reg, boxes[op.result], src.type, src.partial_dim)  # type: ignore[arg-type]
+        elif isinstance(op, tdfg.ReduceOp):
+            src = self.as_reg(self.values[op.input])
+            d = op.dim.value.data
+            r = _Reg(self.reg(), src.box, src.type, partial_dim=d)
+            if not box_empty(src.box):
+                self.emit("reduce", op=op.kind.data, type=src.type, dst=r.reg, src=src.reg, dim=d, domain=src.box)
+            self.values[op.result] = r
+        elif isinstance(op, tdfg.StreamReduceOp):
+            self.convert_stream_reduce(op)
+        elif isinstance(op, tdfg.StreamLoadOp):
+            idx = [self.as_buf(self.values[v]) for v in op.indices]
+            i = self.args.index(op.array)
+            box = boxes[op.result]
+            b = _Buf(self.buf(), box, element_name(op.result.type))  # type: ignore[arg-type]
+            self.emit("near_load", type=b.type, arr=i, map=op.map.data, indirect=tuple(op.indirect_dims.get_values()),
+                      indices=tuple(x.id for x in idx), domain=box, out=b.id)  # fmt: skip
+            self.values[op.result] = b
+        elif isinstance(op, tdfg.StreamStoreOp):
+            val = self.as_buf(self.values[op.value])
+            idx = [self.as_buf(self.values[v]) for v in op.indices]
+            self.emit("near_store", kind=op.kind.data, type=val.type, input=val.id, arr=self.args.index(op.array), map=op.map.data,
+                      indirect=tuple(op.indirect_dims.get_values()), indices=tuple(x.id for x in idx))  # fmt: skip
+        elif isinstance(op, tdfg.StoreOp):
+            v = self.values[op.value]
+            if isinstance(v, _Const):
+                v = self.as_reg(v, boxes[op.value] or self.array_box(self.args.index(op.array)))
+            self.deferred.append((v, self.args.index(op.array)))  # type: ignore[arg-type]
+        else:
+            raise LoweringError(f"cannot lower '{op.name}' to in-memory commands")
+
+    def convert_cmp(self, op: tdfg.CmpOp) -> None:
+        name = op.op.data
+        box = self.boxes[op.result]
+        ins = [self.values[v] for v in op.inputs]
+        if box is None:
+            raise LoweringError(f"'tdfg.cmp' {name} of constants only: run canonicalize-tdfg to fold it")
+        if any(isinstance(v, _Reg) and v.partial_dim is not None for v in ins):
+            raise LoweringError("the partial results of 'tdfg.reduce' can only feed 'tdfg.stream_reduce'")
+        out_t = element_name(op.result.type)
+        data_t = element_name(op.inputs[-1].type)
+        if name in COMMUTATIVE and len(ins) == 2 and isinstance(ins[0], _Const) and not isinstance(ins[1], _Const):
+            ins = [ins[1], ins[0]]
+        const = None
+        if isinstance(ins[-1], _Const) and name != "select":
+            const = ins[-1].value
+            ins = ins[:-1]
+        regs = [self.as_reg(v, box) for v in ins]
+        r = _Reg(self.reg(), box, out_t)
+        if not box_empty(box):
+            f = dict(op=name, type=data_t, dst=r.reg, srcs=tuple(x.reg for x in regs), domain=box)
+            if const is not None:
+                f["const"] = const
+            self.emit("compute", **f)
+        self.values[op.result] = r
+
+    def convert_bc(self, op: tdfg.BcOp) -> None:
+        src = self.values[op.input]
+        if isinstance(src, _Const):
+            self.values[op.result] = src
+            return
+        src = self.as_reg(src)
+        d = op.dim.value.data
+        dist, count = op.dist.data.constant_value(), op.count.data.constant_value()
+        p, q = src.box[d]
+        w = q - p
+        r = _Reg(self.reg(), self.boxes[op.result], src.type)  # type: ignore[arg-type]
+        self.values[op.result] = r
+        if box_empty(src.box) or count <= 0 or box_empty(r.box):
+            return
+        lo_l, hi_l = self.bbox[d]
+        # copies j whose cells all land inside the bounding box stay one 'bc';
+        # a copy cut by the box's edge becomes a 'mv' of its inside part
+        full = [j for j in range(count) if p + dist + j * w >= lo_l and q + dist + j * w <= hi_l] if w > 1 else None
+        if w == 1:
+            j0 = max(0, lo_l - (p + dist))
+            j1 = min(count, hi_l - (p + dist))
+            if j1 > j0:
+                self.emit("bc", type=src.type, dst=r.reg, src=src.reg, dim=d, dist=dist + j0, count=j1 - j0, domain=src.box)
+            return
+        assert full is not None
+        if full:
+            j0, j1 = full[0], full[-1] + 1
+            self.emit("bc", type=src.type, dst=r.reg, src=src.reg, dim=d, dist=dist + j0 * w, count=j1 - j0, domain=src.box)
+        else:
+            j0 = j1 = 0
+        for j in range(count):
+            if j0 <= j < j1:
+                continue
+            k = dist + j * w
+            part = box_intersect(box_shift(src.box, d, k), self.bbox)
+            if not box_empty(part):
+                self.emit("mv", type=src.type, dst=r.reg, src=src.reg, dim=d, dist=k, domain=box_shift(part, d, -k))
+
+    def convert_stream_reduce(self, op: tdfg.StreamReduceOp) -> None:
+        v = self.values[op.input]
+        dims = op.dims_list()
+        step = [1] * self.rank
+        if isinstance(v, _Reg) and v.partial_dim is not None:
+            d = v.partial_dim
+            if d not in dims:
+                raise LoweringError(f"'tdfg.stream_reduce' over {list(dims)} does not complete the in-memory reduce over dim {d}")
+            T = self.layout.tiles[d]
+            p, q = v.box[d]
+            box = box_with(v.box, d, (p // T) * T, min(-(-q // T) * T, self.layout.lattice[d]))
+            b = _Buf(self.buf(), box, v.type)
+            if not box_empty(v.box):
+                self.emit("readout", type=v.type, src=v.reg, domain=box, id=b.id)
+            step[d] = T
+        else:
+            b = self.as_buf(v)
+        out = _Buf(self.buf(), b.box, b.type)
+        for d in dims:
+            out.box = box_with(out.box, d, out.box[d][0], out.box[d][0] + 1)
+        self.emit("near_reduce", op=op.kind.data, type=b.type, input=b.id, dims=tuple(dims), step=tuple(step), out=out.id)
+        self.values[op.result] = out.id if not isinstance(op.result.type, tdfg.TensorType) else out
+
+    def flush_stores(self) -> None:
+        """Stores land after every read of the arrays (tensors read the entry state)."""
+        targets = {self.array_reg[i] for _, i in self.deferred if i in self.array_reg}
+        for n, (v, i) in enumerate(self.deferred):
+            if isinstance(v, _Reg) and v.reg in targets and v.reg != self.array_reg.get(i):
+                tmp = _Reg(self.reg(), v.box, v.type)  # the source array is itself overwritten: snapshot it
+                self.emit("compute", op="copy", type=v.type, dst=tmp.reg, srcs=(v.reg,), domain=v.box)
+                self.deferred[n] = (tmp, i)
+        for v, i in self.deferred:
+            if i not in self.array_reg:
+                b = self.as_buf(v)
+                self.emit("near_store", kind="store", type=b.type, input=b.id, arr=i, map=self.identity_map(i), indirect=(), indices=())
+                continue
+            box = box_intersect(v.box, self.array_box(i))
+            if box_empty(box):
+                continue
+            self.written.add(i)
+            if isinstance(v, _Buf):
+                self.emit("writein", type=v.type, dst=self.array_reg[i], domain=box, id=v.id)
+            elif v.reg != self.array_reg[i]:
+                self.emit("compute", op="copy", type=v.type, dst=self.array_reg[i], srcs=(v.reg,), domain=box)
+
+
+def convert_graph(graph: tdfg.GraphOp) -> PimProgram:
+    config, layout = read_layout(graph)
+    cfg = load_config(config)
+    return _Converter(graph, cfg, layout).run()
+
+
+def replace_graph(graph: tdfg.GraphOp, prog: PimProgram) -> None:
+    new = to_op(prog, list(graph.arrays))
+    Rewriter.replace_op(graph, new, new_results=list(new.res))
+
+
+@dataclass(frozen=True)
+class TdfgToPimcmdPass(ModulePass):
+    """Replace every laid-out ``tdfg.graph`` by a domain-form ``pimcmd.program``."""
+
+    name = "tdfg-to-pimcmd"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for g in [g for g in op.walk() if isinstance(g, tdfg.GraphOp)]:
+            replace_graph(g, convert_graph(g))
