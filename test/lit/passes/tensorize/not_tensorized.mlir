@@ -1,0 +1,90 @@
+// tensorize leaves regions it cannot express as tensors alone, with the
+// reason as an attribute; verbose=true also prints a remark per region.
+//
+// RUN: infs-opt --tensorize %s | filecheck %s
+// RUN: infs-opt -p 'tensorize{verbose=true}' %s 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
+
+// REMARK: not_tensorized.mlir:13:3: remark: stream.region not tensorized: 'argmin' reductions have no in-memory counterpart
+// CHECK-LABEL: func.func @nearest
+// CHECK:         stream.region
+// CHECK-SAME:    attributes {infs.not_tensorized = "'argmin' reductions have no in-memory counterpart"}
+// CHECK:         stream.reduce argmin
+func.func @nearest(%D: memref<?x?xf32>, %M: memref<?xi32>, %p: index, %c: index) {
+  stream.region ins(%D, %M : memref<?x?xf32>, memref<?xi32>) syms(P = %p : index, C = %c : index) domain [0:P, 0:C] iterators [parallel, reduction] {
+  ^bb0(%d: memref<?x?xf32>, %m: memref<?xi32>, %P: index, %C: index):
+    %v = stream.load %d[d0, d1] : memref<?x?xf32> -> !stream.stream<f32>
+    %a = stream.reduce argmin %v over [1] : !stream.stream<f32> -> !stream.stream<i32>
+    stream.store %a -> %m[d0] : !stream.stream<i32> -> memref<?xi32>
+    stream.yield
+  }
+  func.return
+}
+
+// REMARK: remark: stream.region not tensorized: 'arith.sitofp' has no tdfg element-wise counterpart
+// CHECK-LABEL: func.func @to_float
+// CHECK:         stream.region
+// CHECK-SAME:    infs.not_tensorized = "'arith.sitofp' has no tdfg element-wise counterpart"
+func.func @to_float(%A: memref<?xi32>, %B: memref<?xf32>, %n: index) {
+  stream.region ins(%A, %B : memref<?xi32>, memref<?xf32>) syms(N = %n : index) domain [0:N] iterators [parallel] {
+  ^bb0(%a: memref<?xi32>, %b: memref<?xf32>, %N: index):
+    %x = stream.load %a[d0] : memref<?xi32> -> !stream.stream<i32>
+    %f = stream.compute(%x : !stream.stream<i32>) -> !stream.stream<f32> {
+    ^bb1(%v: i32):
+      %r = arith.sitofp %v : i32 to f32
+      stream.yield %r : f32
+    }
+    stream.store %f -> %b[d0] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield
+  }
+  func.return
+}
+
+// REMARK: remark: stream.region not tensorized: array element type f64 has no tdfg tensor type
+// CHECK-LABEL: func.func @double
+// CHECK:         stream.region
+// CHECK-SAME:    infs.not_tensorized = "array element type f64 has no tdfg tensor type (f32, i32, i16, i8, i1)"
+func.func @double(%A: memref<?xf64>, %n: index) {
+  stream.region ins(%A : memref<?xf64>) syms(N = %n : index) domain [0:N] iterators [parallel] {
+  ^bb0(%a: memref<?xf64>, %N: index):
+    %x = stream.load %a[d0] : memref<?xf64> -> !stream.stream<f64>
+    stream.store %x -> %a[d0] : !stream.stream<f64> -> memref<?xf64>
+    stream.yield
+  }
+  func.return
+}
+
+// REMARK: remark: stream.region not tensorized: the rank-3 iteration space does not fit the rank-2 lattice of its arrays
+// CHECK-LABEL: func.func @mm_inner
+// CHECK:         stream.region
+// CHECK-SAME:    infs.not_tensorized = "the rank-3 iteration space does not fit the rank-2 lattice
+func.func @mm_inner(%A: memref<?x?xf32>, %Bt: memref<?x?xf32>, %C: memref<?x?xf32>, %m: index, %n: index, %k: index) {
+  stream.region ins(%A, %Bt, %C : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) syms(M = %m : index, N = %n : index, K = %k : index) domain [0:M, 0:N, 0:K] iterators [parallel, parallel, reduction] {
+  ^bb0(%a: memref<?x?xf32>, %bt: memref<?x?xf32>, %c: memref<?x?xf32>, %M: index, %N: index, %K: index):
+    %x = stream.load %a[d0, d2] : memref<?x?xf32> -> !stream.stream<f32>
+    %y = stream.load %bt[d1, d2] : memref<?x?xf32> -> !stream.stream<f32>
+    %p = stream.compute(%x, %y : !stream.stream<f32>, !stream.stream<f32>) -> !stream.stream<f32> {
+    ^bb1(%u: f32, %v: f32):
+      %t = arith.mulf %u, %v : f32
+      stream.yield %t : f32
+    }
+    %s = stream.reduce add %p over [2] : !stream.stream<f32> -> !stream.stream<f32>
+    stream.store %s -> %c[d0, d1] : !stream.stream<f32> -> memref<?x?xf32>
+    stream.yield
+  }
+  func.return
+}
+
+// REMARK: remark: stream.region not tensorized: two stores to one array may overlap
+// CHECK-LABEL: func.func @overlap
+// CHECK:         stream.region
+// CHECK-SAME:    infs.not_tensorized = "two stores to one array may overlap in an order tensors cannot express"
+func.func @overlap(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
+  stream.region ins(%A, %B : memref<?xf32>, memref<?xf32>) syms(N = %n : index) domain [0:N] iterators [parallel] {
+  ^bb0(%a: memref<?xf32>, %b: memref<?xf32>, %N: index):
+    %x = stream.load %a[d0] : memref<?xf32> -> !stream.stream<f32>
+    stream.store %x -> %b[d0] : !stream.stream<f32> -> memref<?xf32>
+    stream.store %x -> %b[d0 + 1] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield
+  }
+  func.return
+}
