@@ -538,6 +538,13 @@ class Machine:
         prog = op.parent_op()
         idx = list(prog.body.block.args).index(op.array)
         shape = tuple(op.array.type.get_shape())
+        if any(s < 0 for s in shape):  # dynamic memref: the layout entry's or the host array's shape
+            if idx in self.lot:
+                shape = tuple(self.lot[idx].shape)
+            elif idx in host:
+                shape = tuple(host[idx].shape)
+            else:
+                raise SimError(f"'{op.name}' on a dynamically shaped array with no layout entry and no host array")
         grids = np.meshgrid(*[np.arange(p, q) for p, q in box], indexing="ij") if box else []
         coords = list(op.map.data.apply(grids, {}))
         for pos, bid in zip(_vals(op.indirect), _vals(op.indices)):
@@ -611,17 +618,19 @@ class Machine:
         dst_bits = 1 if name in pc.COMPARE_OPS else bits
         dview = self._view(_int(op.dst), dst_bits, geo, write=True).reshape(shape)
         if self.mode == "bitlevel":
+            sel_shape = ins[0].shape if ins else dview[idx].shape
+            n = int(np.prod(sel_shape))
             raws = [np.ascontiguousarray(x).reshape(-1) for x in ins]
             if const is not None:
-                raws.append(np.full(raws[0].shape if raws else (0,), _raw_const(const, ty), dtype=RAW[bits]))
-            alu = BitSerial(raws[0].size)
+                raws.append(np.full(n, _raw_const(const, ty), dtype=RAW[bits]))
+            alu = BitSerial(n)
             res = alu.run(name, ty, raws)
             st = self.stats.bit_steps
             st["reads"] += alu.reads
             st["writes"] += alu.writes
             st["logic"] += alu.logic
             if res is not None:
-                dview[idx] = res.reshape(ins[0].shape)
+                dview[idx] = res.reshape(sel_shape)
                 return
             self.stats.bitlevel_fallbacks += 1
         out = dview[idx] if not isinstance(idx, tuple) or all(isinstance(i, slice) for i in idx) else None

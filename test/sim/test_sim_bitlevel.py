@@ -5,7 +5,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sim_helpers import same_raw
-from test_compute import GEOMS, patterns, run_compute
+from test_sim_compute import GEOMS, patterns, run_compute
 
 from infs.dialects.lattice import Pattern
 from infs.dialects.pimcmd import COMPUTE_ARITY

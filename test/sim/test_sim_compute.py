@@ -112,3 +112,13 @@ def test_random_patterns(case):
     lattice, tiles, op, ty, tp, bp, seed = case
     _, got, want, rty = run_compute("functional", lattice, tiles, op, ty, tp, bp, seed=seed)
     assert same_raw(rty, got, want)
+
+
+@pytest.mark.parametrize("mode", ["functional", "bitlevel"])
+@pytest.mark.parametrize("ty", TYPES)
+@pytest.mark.parametrize("op", [o for o, n in COMPUTE_ARITY.items() if n == 1])
+def test_constant_only_operand(op, ty, mode):
+    """A unary op on a constant alone, e.g. ``copy`` as a fill."""
+    const = {"f32": -1.5, "i32": -7, "i16": 300, "i8": -3, "i1": 1}[ty]
+    _, got, want, rty = run_compute(mode, (7, 13), (4, 4), op, ty, Pattern(1, ((2, 3),)), Pattern(0, ((5, 3),)), const=const)
+    assert same_raw(rty, got, want)

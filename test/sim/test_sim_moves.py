@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sim_helpers import BITS, RefState, parse_program, program_text, random_raw, ref_bcast, ref_shift, set_register
-from test_compute import GEOMS, patterns
+from test_sim_compute import GEOMS, patterns
 
 from infs.sim import Machine
 from infs.sim.geometry import Geometry

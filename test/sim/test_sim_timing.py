@@ -5,7 +5,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sim_helpers import BITS, parse_program, program_text
-from test_compute import GEOMS, patterns
+from test_sim_compute import GEOMS, patterns
 
 from infs.dialects.pimcmd import COMPUTE_ARITY
 from infs.sim import Machine, load_config
