@@ -63,7 +63,6 @@ from infs.sim.geometry import (
     axis_map,
     bank_set,
     bcast_maps,
-    box_tile_counts,
     combine,
     gather_box,
     is_contiguous_all,
@@ -539,10 +538,10 @@ class Machine:
         idx = list(prog.body.block.args).index(op.array)
         shape = tuple(op.array.type.get_shape())
         if any(s < 0 for s in shape):  # dynamic memref: the layout entry's or the host array's shape
-            if idx in self.lot:
-                shape = tuple(self.lot[idx].shape)
-            elif idx in host:
+            if idx in host:
                 shape = tuple(host[idx].shape)
+            elif idx in self.lot:
+                shape = tuple(self.lot[idx].shape)
             else:
                 raise SimError(f"'{op.name}' on a dynamically shaped array with no layout entry and no host array")
         grids = np.meshgrid(*[np.arange(p, q) for p, q in box], indexing="ij") if box else []

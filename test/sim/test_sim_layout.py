@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from sim_helpers import RefState, parse_program, program_text, ravel, set_register
+from sim_helpers import RefState, parse_program, program_text, ravel
 
 from infs.sim import Machine, SimError
 from infs.sim.geometry import Geometry
