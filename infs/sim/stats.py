@@ -14,7 +14,8 @@
   hops of commands and sync messages, and ``readout`` bytes read out.
 * ``energy_pj`` per op class (``energy.py``).
 * ``commands`` per op name, ``element_ops`` (cell-ops computed in memory),
-  ``link_bytes`` (per directed mesh link, ``noc.Mesh`` layout).
+  ``link_bytes`` (data bytes per directed mesh link, ``noc.Mesh`` layout: inter-tile
+  moves, DRAM and near-memory data; control messages are only in ``noc_control``).
 * bit-level mode only: ``bit_steps`` (row reads, row writes, logic steps of the
   bit-serial algorithms) and ``bitlevel_fallbacks`` (f32 arithmetic/compare
   commands executed word-level).
