@@ -87,21 +87,31 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
                   shapes: dict[int, tuple[int, ...]] | None = None) -> Layout:  # fmt: skip
     rank = graph.lattice_rank
     arr_shapes = array_shapes(graph, shapes)
-    if not arr_shapes:
-        raise LayoutError("the graph touches no array in memory: nothing to lay out")
     lattice = [1] * rank
     for shape in arr_shapes.values():
         for j, s in enumerate(shape):
             d = rank - len(shape) + j
             lattice[d] = max(lattice[d], s)
+    # tensors laid out by embedded streams (§3.3) need lattice cells too
+    streamed = [op.domain.data.concrete() for op in graph.body.block.ops if isinstance(op, tdfg.StreamLoadOp)]
+    for box in streamed:
+        for d, (_, q) in enumerate(box):
+            lattice[d] = max(lattice[d], q)
+    if not arr_shapes and not streamed:
+        raise LayoutError("the graph has no tensor in memory: nothing to lay out")
     lattice_t = tuple(lattice)
     if any(s <= 0 for s in lattice_t):
         raise LayoutError(f"empty lattice {list(lattice_t)}")
     B, W = cfg.bitlines, cfg.arrays_per_bank
     capacity = cfg.banks * W
     primary = graph.hints.data.get("primary") if graph.hints is not None else None
-    prim = primary.value.data if isinstance(primary, IntegerAttr) else min(arr_shapes)
-    elem = element_name(list(graph.array_args)[prim if prim in arr_shapes else min(arr_shapes)].type)
+    args = list(graph.array_args)
+    if isinstance(primary, IntegerAttr) and primary.value.data in arr_shapes:
+        elem = element_name(args[primary.value.data].type)
+    elif arr_shapes:
+        elem = element_name(args[min(arr_shapes)].type)
+    else:
+        elem = element_name(next(op for op in graph.body.block.ops if isinstance(op, tdfg.StreamLoadOp)).result.type)
     L = max(1, getattr(cfg, "line_bytes", CACHE_LINE_BYTES) // ELEMENT_BYTES[elem])
 
     def tiles_needed(T: tuple[int, ...]) -> int:

@@ -17,6 +17,16 @@ from infs.dialects import tdfg
 from infs.passes.pim_program import Box, LoweringError, box_intersect, box_shift, box_with
 
 ELEMENT_NAMES = {"f32": "f32", "i32": "i32", "i16": "i16", "i8": "i8", "i1": "i1"}
+INF = 1 << 62  # bound of the infinite constant tensors' boxes
+
+
+def infinite_box(rank: int) -> Box:
+    return tuple((-INF, INF) for _ in range(rank))
+
+
+def is_infinite(b: Box) -> bool:
+    """True when some dim is unbounded (a constant tensor, possibly shrunk along other dims)."""
+    return any(p <= -INF or q >= INF for p, q in b)
 
 
 def element_name(t: Attribute) -> str:
@@ -37,34 +47,34 @@ def array_rank(v: SSAValue) -> int:
     return len(v.type.get_shape())
 
 
-def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None) -> dict[SSAValue, Box | None]:
-    """Box of every tensor value of a specialized graph."""
-    boxes: dict[SSAValue, Box | None] = {}
+def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None) -> dict[SSAValue, Box]:
+    """Box of every tensor value of a specialized graph (constants: unbounded dims)."""
+    boxes: dict[SSAValue, Box] = {}
+    rank = graph.lattice_rank
 
     def clipped(b: Box) -> Box:
-        return box_intersect(b, clip) if clip is not None else b
+        return box_intersect(b, clip) if clip is not None and not is_infinite(b) else b
 
     for op in graph.body.block.ops:
         if isinstance(op, tdfg.TensorOp):
             boxes[op.result] = clipped(op.domain.data.concrete())
         elif isinstance(op, tdfg.ConstOp):
-            boxes[op.result] = None
+            boxes[op.result] = infinite_box(rank)
         elif isinstance(op, tdfg.CmpOp):
-            ins = [boxes[v] for v in op.inputs if boxes[v] is not None]
-            out: Box | None = None
-            for b in ins:
-                out = b if out is None else box_intersect(out, b)
-            boxes[op.result] = out
+            out = infinite_box(rank)
+            for v in op.inputs:
+                out = box_intersect(out, boxes[v])
+            boxes[op.result] = clipped(out)
         elif isinstance(op, tdfg.MvOp):
             b = boxes[op.input]
-            if b is None:
-                boxes[op.result] = None
+            if is_infinite(b):
+                boxes[op.result] = b  # a moved constant is the same constant
             else:
                 boxes[op.result] = clipped(box_shift(b, _int(op.dim), op.dist.data.constant_value()))
         elif isinstance(op, tdfg.BcOp):
             b = boxes[op.input]
-            if b is None:
-                boxes[op.result] = None
+            if is_infinite(b):
+                boxes[op.result] = b
             else:
                 d = _int(op.dim)
                 p, q = b[d]
@@ -73,20 +83,17 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None) -> dict[SSAValue, 
         elif isinstance(op, tdfg.ShrinkOp):
             b = boxes[op.input]
             d = _int(op.dim)
-            (lo, hi), = op.range.data.concrete()
-            full = b if b is not None else None
-            if full is None:
-                raise LoweringError("'tdfg.shrink' of an infinite constant tensor")
-            p, q = full[d]
-            boxes[op.result] = box_with(full, d, max(p, lo), min(q, hi))
+            ((lo, hi),) = op.range.data.concrete()
+            p, q = b[d]
+            boxes[op.result] = box_with(b, d, max(p, lo), min(q, hi))
         elif isinstance(op, tdfg.ReduceOp):
             boxes[op.result] = boxes[op.input]
         elif isinstance(op, tdfg.StreamLoadOp):
             boxes[op.result] = clipped(op.domain.data.concrete())
         elif isinstance(op, tdfg.StreamReduceOp):
             b = boxes[op.input]
-            if b is None:
-                raise LoweringError("'tdfg.stream_reduce' of an infinite constant tensor")
+            if is_infinite(b):
+                raise LoweringError("'tdfg.stream_reduce' of an unbounded constant tensor")
             if isinstance(op.result.type, tdfg.TensorType):
                 for d in op.dims_list():
                     b = box_with(b, d, b[d][0], b[d][0] + 1)
@@ -126,7 +133,7 @@ def array_shapes(graph: tdfg.GraphOp, known: dict[int, tuple[int, ...]] | None =
             b = None
             if isinstance(op, tdfg.TensorOp) and op.array is a:
                 b = op.domain.data.concrete()
-            elif isinstance(op, tdfg.StoreOp) and op.array is a:
+            elif isinstance(op, tdfg.StoreOp) and op.array is a and not is_infinite(boxes[op.value]):
                 b = boxes[op.value]
             if b is not None:
                 for j in range(r):

@@ -38,7 +38,7 @@ from infs.dialects.lattice import AccessMap, Affine, dim_name
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import Layout, read_layout
 from infs.passes.pim_program import Box, Cmd, LoweringError, PimProgram, box_empty, box_intersect, box_shift, box_with, to_op
-from infs.passes.tdfg_domains import array_rank, element_name, infer_boxes
+from infs.passes.tdfg_domains import array_rank, element_name, infer_boxes, is_infinite
 
 COMMUTATIVE = ("add", "mul", "min", "max", "and", "or", "xor", "cmp_eq")
 
@@ -90,8 +90,8 @@ class _Converter:
         self.next_buf += 1
         return self.next_buf - 1
 
-    def emit(self, kind: str, **f) -> None:
-        self.cmds.append(Cmd(kind, f))
+    def emit(self, cmd_kind: str, /, **f) -> None:
+        self.cmds.append(Cmd(cmd_kind, f))
 
     def array_box(self, i: int) -> Box:
         shape = self.layout.shapes[i]
@@ -107,7 +107,7 @@ class _Converter:
                 self.emit("writein", type=v.type, dst=r.reg, domain=v.box, id=v.id)
             return r
         if isinstance(v, _Const):
-            if box is None:
+            if box is None or is_infinite(box):
                 raise LoweringError("a constant tensor is used where its extent is unknown")
             r = _Reg(self.reg(), box, v.type)
             if not box_empty(box):
@@ -115,11 +115,11 @@ class _Converter:
             return r
         raise LoweringError(f"value {v!r} cannot live in a register")
 
-    def as_buf(self, v) -> _Buf:
+    def as_buf(self, v, box: Box | None = None) -> _Buf:
         """A near-memory buffer holding the value (reading registers out)."""
         if isinstance(v, _Buf):
             return v
-        r = self.as_reg(v)
+        r = self.as_reg(v, box)
         if r.partial_dim is not None:
             raise LoweringError("the partial results of 'tdfg.reduce' can only feed 'tdfg.stream_reduce'")
         b = _Buf(self.buf(), r.box, r.type)
@@ -139,7 +139,7 @@ class _Converter:
         for i in sorted(self.layout.shapes):
             self.emit("transpose_in", arr=i)
         results: list[tuple[int, int]] = []
-        for op in self.graph.body.block.ops:
+        for op in schedule(self.graph):
             if isinstance(op, tdfg.YieldOp):
                 for idx, v in enumerate(op.values):
                     val = self.values[v]
@@ -194,6 +194,9 @@ class _Converter:
             self.convert_bc(op)
         elif isinstance(op, tdfg.ShrinkOp):
             src = self.values[op.input]
+            if isinstance(src, _Const):
+                self.values[op.result] = src  # its box (restricted along dim) is in self.boxes
+                return
             if not isinstance(src, _Reg):
                 src = self.as_reg(src, boxes[op.result])
             self.values[op.result] = _Reg(src.reg, boxes[op.result], src.type, src.partial_dim)  # type: ignore[arg-type]
@@ -207,7 +210,7 @@ class _Converter:
         elif isinstance(op, tdfg.StreamReduceOp):
             self.convert_stream_reduce(op)
         elif isinstance(op, tdfg.StreamLoadOp):
-            idx = [self.as_buf(self.values[v]) for v in op.indices]
+            idx = [self.as_buf(self.values[v], boxes[v]) for v in op.indices]
             i = self.args.index(op.array)
             box = boxes[op.result]
             b = _Buf(self.buf(), box, element_name(op.result.type))  # type: ignore[arg-type]
@@ -215,14 +218,15 @@ class _Converter:
                       indices=tuple(x.id for x in idx), domain=box, out=b.id)  # fmt: skip
             self.values[op.result] = b
         elif isinstance(op, tdfg.StreamStoreOp):
-            val = self.as_buf(self.values[op.value])
-            idx = [self.as_buf(self.values[v]) for v in op.indices]
+            val = self.as_buf(self.values[op.value], boxes[op.value])
+            idx = [self.as_buf(self.values[v], boxes[v]) for v in op.indices]
             self.emit("near_store", kind=op.kind.data, type=val.type, input=val.id, arr=self.args.index(op.array), map=op.map.data,
                       indirect=tuple(op.indirect_dims.get_values()), indices=tuple(x.id for x in idx))  # fmt: skip
         elif isinstance(op, tdfg.StoreOp):
             v = self.values[op.value]
             if isinstance(v, _Const):
-                v = self.as_reg(v, boxes[op.value] or self.array_box(self.args.index(op.array)))
+                b = boxes[op.value]
+                v = self.as_reg(v, box_intersect(b, self.array_box(self.args.index(op.array))))
             self.deferred.append((v, self.args.index(op.array)))  # type: ignore[arg-type]
         else:
             raise LoweringError(f"cannot lower '{op.name}' to in-memory commands")
@@ -231,8 +235,10 @@ class _Converter:
         name = op.op.data
         box = self.boxes[op.result]
         ins = [self.values[v] for v in op.inputs]
-        if box is None:
+        if all(isinstance(v, _Const) for v in ins):
             raise LoweringError(f"'tdfg.cmp' {name} of constants only: run canonicalize-tdfg to fold it")
+        if is_infinite(box):
+            raise LoweringError(f"'tdfg.cmp' {name} has an unbounded domain")
         if any(isinstance(v, _Reg) and v.partial_dim is not None for v in ins):
             raise LoweringError("the partial results of 'tdfg.reduce' can only feed 'tdfg.stream_reduce'")
         out_t = element_name(op.result.type)
@@ -334,6 +340,49 @@ class _Converter:
                 self.emit("writein", type=v.type, dst=self.array_reg[i], domain=box, id=v.id)
             elif v.reg != self.array_reg[i]:
                 self.emit("compute", op="copy", type=v.type, dst=self.array_reg[i], srcs=(v.reg,), domain=box)
+
+
+def schedule(graph: tdfg.GraphOp) -> list:
+    """A topological order that keeps few tensors live (§3.4).
+
+    Each side-effecting node (store, stream_store, yield) is preceded by its
+    operand trees, depth first, the larger subtree first (Sethi-Ullman), so a
+    value is computed just before its first use; side effects keep their
+    order.  Nodes no side effect depends on are dropped.
+    """
+    ops = list(graph.body.block.ops)
+    block = graph.body.block
+    size: dict = {}
+
+    def subtree(op) -> int:
+        if op not in size:
+            size[op] = 1 + sum(subtree(v.owner) for v in op.operands if v.owner in owners)
+        return size[op]
+
+    owners = set(ops)
+    order: list = []
+    seen: set = set()
+
+    def visit(op) -> None:
+        stack = [(op, False)]
+        while stack:
+            cur, expanded = stack.pop()
+            if cur in seen:
+                continue
+            if expanded:
+                seen.add(cur)
+                order.append(cur)
+                continue
+            stack.append((cur, True))
+            deps = [v.owner for v in cur.operands if v.owner in owners and v.owner not in seen]
+            deps.sort(key=subtree)  # popped last-in first-out: the largest subtree runs first
+            stack.extend((d, False) for d in deps)
+
+    for op in ops:
+        if isinstance(op, (tdfg.StoreOp, tdfg.StreamStoreOp, tdfg.YieldOp)):
+            visit(op)
+    assert all(o.parent_block() is block for o in order)
+    return order
 
 
 def convert_graph(graph: tdfg.GraphOp) -> PimProgram:

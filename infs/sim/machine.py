@@ -217,6 +217,10 @@ class Machine:
         self.readouts, self.readout_boxes = self.buffers, self._buffer_boxes  # readout buffers by id
         self.results: dict[int, Any] = {}
         self._plans: dict[int, tuple[Any, Plan]] = {}
+        # Arrays left transposed in the registers by an earlier run (delayed release,
+        # §5.2), keyed by the host array's identity (its "physical address").
+        self._held: dict[int, tuple[np.ndarray, int, tuple[int, ...], str]] = {}
+        self._host: dict[int, np.ndarray] = {}
         self._now = 0
         self._pending = 0  # absolute cycle when in-flight inter-tile data has arrived
         self._pending_pairs: list[np.ndarray] = []
@@ -246,6 +250,8 @@ class Machine:
         geo = self._geometry(program)
         host = self._bind(program, arrays)
         self.buffers, self._buffer_boxes, self.results = {}, {}, {}
+        self.lot = {}  # layout entries are per program: argument i of another program is another array
+        self._host = host
         self.readouts, self.readout_boxes = self.buffers, self._buffer_boxes
         before = self.stats
         self.stats = Stats()
@@ -371,9 +377,13 @@ class Machine:
     def _step(self, op, prog: pc.ProgramOp, geo: Geometry, host: dict[int, np.ndarray]) -> None:
         if isinstance(op, pc.ArrayOp):
             idx = list(prog.body.block.args).index(op.array)
+            trans = self.lot[idx].trans if idx in self.lot else 0
+            a = self._host.get(idx)
+            held = self._held.get(id(a)) if a is not None else None
+            if held is not None and held[0] is a and held[1:] == (op.wordline_start, op.concrete_shape, op.element):
+                trans = 2
             self.lot[idx] = LotEntry(idx, op.array.name_hint or f"arg{idx}", op.concrete_shape, op.element,
-                                     op.wordline_start, op.transposed is not None,
-                                     self.lot[idx].trans if idx in self.lot else 0)  # fmt: skip
+                                     op.wordline_start, op.transposed is not None, trans)  # fmt: skip
             return
         plan = self._plan(op, geo)
         if plan.kind == "sync":
@@ -442,6 +452,7 @@ class Machine:
         view = self._view(e.wordline, bits, geo, write=True).reshape(geo.grid + geo.tiles)
         scatter_box(view, geo, self._array_box(geo, e), raw)
         e.trans = 2
+        self._held[id(host[e.index])] = (host[e.index], e.wordline, e.shape, e.element)
 
     def _exec_release(self, op, plan, geo, host) -> None:
         e = self._entry(op)
@@ -459,6 +470,7 @@ class Machine:
         else:
             host[e.index] = vals.copy()
         e.trans = 0
+        self._held.pop(id(host[e.index]), None)
 
     def _exec_readout(self, op, geo, box, prev, hull) -> None:
         ty = op.type.data
