@@ -452,6 +452,10 @@ class Machine:
         view = self._view(e.wordline, bits, geo, write=True).reshape(geo.grid + geo.tiles)
         scatter_box(view, geo, self._array_box(geo, e), raw)
         e.trans = 2
+        lo, hi = e.wordline, e.wordline + bits
+        for k, (_, wl, _, el) in list(self._held.items()):  # registers now overwritten
+            if wl < hi and lo < wl + BITS_OF[el]:
+                del self._held[k]
         self._held[id(host[e.index])] = (host[e.index], e.wordline, e.shape, e.element)
 
     def _exec_release(self, op, plan, geo, host) -> None:

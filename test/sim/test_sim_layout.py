@@ -149,3 +149,18 @@ def test_virtual_programs_and_wrong_machines_are_rejected():
         Machine("tiny").run(parse_program(text))
     with pytest.raises(SimError, match="bitlines"):
         Machine("small-16").run(parse_program(program_text("tiny", (8, 16), (4, 4), "  pimcmd.sync")))
+
+
+def test_array_left_transposed_carries_over_runs():
+    """Delayed release (§5.2): a later program's near-memory access sees the registers."""
+    mt = "memref<8x16xf32>"
+    decl = f"  pimcmd.array %a shape [8, 16] wordline 0 : {mt}\n"
+    first = decl + f"  pimcmd.transpose_in %a : {mt}\n  pimcmd.compute add f32 dst 0 srcs [0] const 1.0 bitlines 0:1:16 tiles 0:1:8"
+    second = decl + f"  pimcmd.near_load f32 %a map [d0, d1] indirect [] indices [] domain [2:3, 0:16] out 0 : {mt}"
+    A = np.arange(128, dtype=np.float32).reshape(8, 16)
+    m = Machine("tiny")
+    m.run(parse_program(program_text("tiny", (8, 16), (4, 4), first, [("a", mt)])), {"a": A})
+    m.run(parse_program(program_text("tiny", (8, 16), (4, 4), second, [("a", mt)])), {"a": A})
+    assert np.array_equal(m.buffers[0][0], A[2] + 1)  # from the registers, not host memory
+    m.run(parse_program(program_text("tiny", (8, 16), (4, 4), second, [("a", mt)])), {"a": A.copy()})
+    assert np.array_equal(m.buffers[0][0], A[2])  # another host array: memory
