@@ -1,7 +1,9 @@
 """The ``pimcmd`` dialect: bit-serial in-SRAM commands (ASPLOS'23 §4.2, §5).
 
 A ``pimcmd.program`` is one tDFG specialized for concrete sizes and lowered
-for one hardware configuration.  Everything in it is concrete.
+for one hardware configuration.  Everything in it is concrete but the values
+of its scalar operands (runtime parameters such as stencil weights, used as
+compute constants through ``const_arg``).
 
 Machine model (the simulator in ``infs.sim`` executes exactly this):
 
@@ -61,9 +63,10 @@ import math
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, StringAttr, UnitAttr, i64
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, StringAttr, UnitAttr, i32, i64
 from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     irdl_op_definition,
     operand_def,
@@ -129,6 +132,7 @@ class ProgramOp(IRDLOperation):
 
     name = "pimcmd.program"
     arrays = var_operand_def(MemRefType)
+    scalars = var_operand_def()
     config = prop_def(StringAttr)
     lattice = prop_def(DenseArrayBase)
     tiles = prop_def(DenseArrayBase)
@@ -139,6 +143,7 @@ class ProgramOp(IRDLOperation):
     res = var_result_def()
     body = region_def("single_block")
     traits = traits_def(IsolatedFromAbove(), NoTerminator())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     FIELDS: ClassVar[tuple[Field, ...]] = (
         Field("config", "config", "str"),
@@ -162,9 +167,10 @@ class ProgramOp(IRDLOperation):
         body: Region,
         result_types: Sequence[Attribute] = (),
         virtual: bool = False,
+        scalars: Sequence[SSAValue] = (),
     ):
         super().__init__(
-            operands=[arrays],
+            operands=[arrays, scalars],
             result_types=[result_types],
             properties={
                 "config": StringAttr(config),
@@ -179,6 +185,10 @@ class ProgramOp(IRDLOperation):
         )
 
     # -- layout geometry (shared by verifiers, map-banks and the simulator) --
+    @property
+    def scalar_args(self) -> tuple[SSAValue, ...]:
+        return tuple(self.body.block.args[len(self.arrays) :])
+
     @property
     def lattice_shape(self) -> tuple[int, ...]:
         return _vals(self.lattice)
@@ -228,8 +238,11 @@ class ProgramOp(IRDLOperation):
         capacity = self.num_banks * self.per_bank
         if self.num_tiles > capacity:
             raise VerifyException(f"'{self.name}' needs {self.num_tiles} tiles but the machine has {capacity} SRAM arrays")
-        if [a.type for a in self.body.block.args] != [v.type for v in self.arrays]:
-            raise VerifyException(f"'{self.name}' block arguments must match its array operands")
+        if [a.type for a in self.body.block.args] != [v.type for v in self.arrays] + [v.type for v in self.scalars]:
+            raise VerifyException(f"'{self.name}' block arguments must match its operands (arrays, then scalars)")
+        for v in self.scalars:
+            if isinstance(v.type, MemRefType):
+                raise VerifyException(f"'{self.name}' scalar operands must be scalars, got {v.type}")
         results = [op for op in self.body.block.ops if isinstance(op, ResultOp)]
         indices = sorted(_int(r.index) for r in results)
         if indices != list(range(len(self.res))):
@@ -252,7 +265,8 @@ class ProgramOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         print_operands_with_types(printer, "ins", self.arrays)
-        print_fields(printer, self.FIELDS, dict(self.properties))
+        print_operands_with_types(printer, "scalars", self.scalars)
+        print_fields(printer, self.FIELDS, {k: v for k, v in self.properties.items() if k != "operandSegmentSizes"})
         if self.res:
             printer.print_string(" -> ")
             printer.print_list([r.type for r in self.res], printer.print_attribute)
@@ -262,12 +276,14 @@ class ProgramOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> "ProgramOp":
         arrays = parse_operands_with_types(parser, "ins")
+        scalars = parse_operands_with_types(parser, "scalars")
         props = parse_fields(parser, cls.FIELDS)
         result_types: list[Attribute] = []
         if parser.parse_optional_punctuation("->") is not None:
             result_types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
         body = parser.parse_region()
-        return cls.create(operands=arrays, result_types=result_types, properties=props, regions=[body])
+        props["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(arrays), len(scalars)])
+        return cls.create(operands=[*arrays, *scalars], result_types=result_types, properties=props, regions=[body])
 
 
 def _check_wordlines(op: Operation, prog: ProgramOp, start: int, bits: int, what: str) -> None:
@@ -478,6 +494,7 @@ class ComputeOp(_CommandOp):
     dst = prop_def(IntegerAttr)
     srcs = prop_def(DenseArrayBase)
     const = opt_prop_def(Attribute)
+    const_arg = opt_prop_def(IntegerAttr)
     domain = opt_prop_def(DomainAttr)
     bitlines = opt_prop_def(PatternAttr)
     tiles = opt_prop_def(PatternAttr)
@@ -488,6 +505,7 @@ class ComputeOp(_CommandOp):
         Field("dst", "dst", "int"),
         Field("srcs", "srcs", "ints"),
         Field("const", "const", "number", optional=True),
+        Field("const_arg", "const_arg", "int", optional=True),
         *_CELL_FIELDS,
     )
 
@@ -509,10 +527,14 @@ class ComputeOp(_CommandOp):
             raise VerifyException(f"'{self.name}' unknown op '{opname}' (known: {', '.join(COMPUTE_ARITY)})")
         bits = _check_type(self, self.type.data)
         srcs = _vals(self.srcs)
-        n = len(srcs) + (1 if self.const is not None else 0)
+        if self.const is not None and self.const_arg is not None:
+            raise VerifyException(f"'{self.name}' takes a literal constant or a scalar argument, not both")
+        if self.const_arg is not None and not 0 <= _int(self.const_arg) < len(prog.scalars):
+            raise VerifyException(f"'{self.name}' const_arg {_int(self.const_arg)} is not a scalar argument of the program ({len(prog.scalars)} scalars)")
+        n = len(srcs) + (1 if self.const is not None or self.const_arg is not None else 0)
         if n != COMPUTE_ARITY[opname]:
             raise VerifyException(f"'{self.name}' {opname} takes {COMPUTE_ARITY[opname]} operands, got {n}")
-        if opname == "select" and self.const is not None:
+        if opname == "select" and (self.const is not None or self.const_arg is not None):
             raise VerifyException(f"'{self.name}' select takes no constant operand")
         dst_bits = 1 if opname in COMPARE_OPS else bits
         _check_wordlines(self, prog, _int(self.dst), dst_bits, "destination")

@@ -65,6 +65,7 @@ class PimProgram:
     virtual: bool
     result_types: list[Attribute] = field(default_factory=list)
     cmds: list[Cmd] = field(default_factory=list)
+    scalar_types: list[Attribute] = field(default_factory=list)
 
     # -- geometry (row-major tiles, pimcmd docstring) --------------------------
     @property
@@ -138,7 +139,7 @@ def _attr_of(key: str, v: Any) -> Attribute:
 
 
 def from_op(op: pc.ProgramOp) -> PimProgram:
-    args = list(op.body.block.args)
+    args = list(op.body.block.args)[: len(op.arrays)]
     cmds = []
     for o in op.body.block.ops:
         f = {k: _value_of(v) for k, v in o.properties.items()}
@@ -156,11 +157,12 @@ def from_op(op: pc.ProgramOp) -> PimProgram:
         virtual=not op.is_allocated,
         result_types=[r.type for r in op.res],
         cmds=cmds,
+        scalar_types=[v.type for v in op.scalars],
     )
 
 
-def to_op(prog: PimProgram, operands: list) -> pc.ProgramOp:
-    block = Block(arg_types=prog.arg_types)
+def to_op(prog: PimProgram, operands: list, scalars: list | None = None) -> pc.ProgramOp:
+    block = Block(arg_types=[*prog.arg_types, *prog.scalar_types])
     for c in prog.cmds:
         cls = _OPS.get(c.kind)
         if cls is None:
@@ -179,13 +181,14 @@ def to_op(prog: PimProgram, operands: list) -> pc.ProgramOp:
         Region(block),
         prog.result_types,
         virtual=prog.virtual,
+        scalars=scalars or [],
     )
 
 
 def rewrite_programs(module: Operation, step: Callable[[PimProgram], PimProgram]) -> None:
     """Apply a record-level lowering step to every ``pimcmd.program`` of ``module``."""
     for op in [o for o in module.walk() if isinstance(o, pc.ProgramOp)]:
-        new = to_op(step(from_op(op)), list(op.arrays))
+        new = to_op(step(from_op(op)), list(op.arrays), list(op.scalars))
         Rewriter.replace_op(op, new, new_results=list(new.res))
 
 

@@ -2,9 +2,10 @@
 
 Takes: ``tdfg.graph`` ops with symbolic domains (ASPLOS §4: the portable
 form).  Gives: the same graphs with every domain, distance, count and access
-map concrete, and every ``tdfg.const %scalar`` replaced by its literal (the
-JIT specializes on runtime values and memoizes on them, §4.2).  The bindings
-are recorded on the graph as ``infs.sizes``.
+map concrete (the JIT specializes on sizes and memoizes on them, §4.2).  A
+non-index scalar (a stencil weight) stays a runtime parameter unless
+``sizes`` binds it, in which case its ``tdfg.const`` becomes a literal.  The
+bindings are recorded on the graph as ``infs.sizes``.
 
 Values come from the ``sizes`` option (``N=2048,M=64,w0=0.25``) and, for a
 symbol that is the full extent of a statically shaped array dim
@@ -110,7 +111,7 @@ def specialize_graph(graph: tdfg.GraphOp, bindings: Mapping[str, float | int]) -
             name = graph.names[list(graph.scalar_args).index(op.scalar)]
             value = env.get(name, bindings.get(name))
             if value is None:
-                raise SpecializeError(f"'{op.name}' uses scalar '{name}' that was never bound (give it in sizes=...)")
+                continue  # a runtime parameter: it reaches the commands as a scalar operand
             assert isinstance(op.result.type, tdfg.TensorType)
             new = tdfg.ConstOp(op.result.type, value=value)
             op.result.replace_all_uses_with(new.result)

@@ -53,8 +53,12 @@ class _Reg:
 
 @dataclass
 class _Const:
-    value: float | int
+    value: float | int | None  # None: the program's scalar argument ``arg``
     type: str
+    arg: int | None = None
+
+    def fields(self) -> dict:
+        return {"const": self.value} if self.arg is None else {"const_arg": self.arg}
 
 
 @dataclass
@@ -80,6 +84,12 @@ class _Converter:
         self.args = list(graph.array_args)
         self.array_reg: dict[int, int] = {}
         self.written: set[int] = set()
+        self.scalars: list[SSAValue] = []  # graph scalar args used as runtime constants, in program order
+
+    def scalar_index(self, arg: SSAValue) -> int:
+        if arg not in self.scalars:
+            self.scalars.append(arg)
+        return self.scalars.index(arg)
 
     # -- helpers ---------------------------------------------------------------
     def reg(self) -> int:
@@ -111,7 +121,7 @@ class _Converter:
                 raise LoweringError("a constant tensor is used where its extent is unknown")
             r = _Reg(self.reg(), box, v.type)
             if not box_empty(box):
-                self.emit("compute", op="copy", type=v.type, dst=r.reg, srcs=(), const=v.value, domain=box)
+                self.emit("compute", op="copy", type=v.type, dst=r.reg, srcs=(), domain=box, **v.fields())
             return r
         raise LoweringError(f"value {v!r} cannot live in a register")
 
@@ -164,6 +174,7 @@ class _Converter:
             virtual=True,
             result_types=[r.type for r in self.graph.res],
             cmds=self.cmds,
+            scalar_types=[a.type for a in self.scalars],
         )
 
     def convert(self, op) -> None:
@@ -172,8 +183,12 @@ class _Converter:
             i = self.args.index(op.array)
             self.values[op.result] = _Reg(self.array_reg[i], boxes[op.result], element_name(op.result.type))  # type: ignore[arg-type]
         elif isinstance(op, tdfg.ConstOp):
+            if op.scalar is not None:
+                k = self.scalar_index(op.scalar)
+                self.values[op.result] = _Const(None, element_name(op.result.type), k)
+                return
             v = op.value
-            assert isinstance(v, (FloatAttr, IntegerAttr)), "run specialize first"
+            assert isinstance(v, (FloatAttr, IntegerAttr))
             num = float(v.value.data) if isinstance(v, FloatAttr) else int(v.value.data)
             self.values[op.result] = _Const(num, element_name(op.result.type))
         elif isinstance(op, tdfg.CmpOp):
@@ -247,14 +262,14 @@ class _Converter:
             ins = [ins[1], ins[0]]
         const = None
         if isinstance(ins[-1], _Const) and name != "select":
-            const = ins[-1].value
+            const = ins[-1]
             ins = ins[:-1]
         regs = [self.as_reg(v, box) for v in ins]
         r = _Reg(self.reg(), box, out_t)
         if not box_empty(box):
             f = dict(op=name, type=data_t, dst=r.reg, srcs=tuple(x.reg for x in regs), domain=box)
             if const is not None:
-                f["const"] = const
+                f.update(const.fields())
             self.emit("compute", **f)
         self.values[op.result] = r
 
@@ -385,14 +400,17 @@ def schedule(graph: tdfg.GraphOp) -> list:
     return order
 
 
-def convert_graph(graph: tdfg.GraphOp) -> PimProgram:
+def convert_graph(graph: tdfg.GraphOp) -> tuple[PimProgram, list[int]]:
+    """The domain-form program and, per program scalar, the graph scalar it comes from."""
     config, layout = read_layout(graph)
     cfg = load_config(config)
-    return _Converter(graph, cfg, layout).run()
+    conv = _Converter(graph, cfg, layout)
+    prog = conv.run()
+    return prog, [list(graph.scalar_args).index(a) for a in conv.scalars]
 
 
-def replace_graph(graph: tdfg.GraphOp, prog: PimProgram) -> None:
-    new = to_op(prog, list(graph.arrays))
+def replace_graph(graph: tdfg.GraphOp, prog: PimProgram, scalar_map: list[int]) -> None:
+    new = to_op(prog, list(graph.arrays), [graph.scalars[i] for i in scalar_map])
     Rewriter.replace_op(graph, new, new_results=list(new.res))
 
 
@@ -404,4 +422,4 @@ class TdfgToPimcmdPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for g in [g for g in op.walk() if isinstance(g, tdfg.GraphOp)]:
-            replace_graph(g, convert_graph(g))
+            replace_graph(g, *convert_graph(g))

@@ -47,11 +47,13 @@ class InMemoryGraphFunctions(InterpreterFunctions):
     def run_graph(self, interpreter: Interpreter, op: tdfg.GraphOp, args: tuple[Any, ...]):
         n = len(op.arrays)
         arrays = list(args[:n])
-        sizes = scalar_bindings(op, args[n:])
+        scalars = list(args[n:])
+        sizes = {k: v for k, v in scalar_bindings(op, scalars).items() if k in op.symbol_names()}
         shapes = {i: tuple(a.shape) for i, a in enumerate(arrays)}
         lowered = jit.lower(op, sizes, self.machine.cfg, self.tiles, shapes)
         self.lowered.append(lowered)
-        self.machine.run(lowered.program, {i: a for i, a in enumerate(arrays)})
+        params = [np.asarray(scalars[i]).item() for i in lowered.scalar_map]
+        self.machine.run(lowered.program, {i: a for i, a in enumerate(arrays)}, scalars=params)
         results = self.machine.results
         return tuple(np.asarray(results[i], dtype=_dtype(r.type))[()] for i, r in enumerate(op.res))
 

@@ -1,7 +1,7 @@
 """The JIT: lower a tDFG for concrete sizes and a machine, memoized (ASPLOS §4.2).
 
 ``lower(graph, sizes, config)`` specializes a copy of ``graph`` on ``sizes``
-(symbols and scalar values), picks its layout, and runs every lower-pim step
+(its index symbols; other scalars stay runtime operands), picks its layout, and runs every lower-pim step
 on records, building the ``pimcmd.program`` once at the end.  Results are
 memoized on (graph, bindings, config, tile shape, array shapes): iterative
 kernels (stencil time steps) lower once (§4.2, "Memoization").
@@ -34,6 +34,7 @@ class Lowered:
 
     program: pc.ProgramOp
     record: PimProgram
+    scalar_map: list[int]  # program scalar k = graph scalar scalar_map[k] (runtime parameters)
     nodes: int  # tDFG nodes lowered
     seconds: float  # wall time of the first (unmemoized) lowering
 
@@ -56,7 +57,7 @@ def clear_cache() -> None:
 
 
 def _key(graph: tdfg.GraphOp, sizes: Mapping[str, float | int], cfg: HardwareConfig, tiles, shapes) -> tuple:
-    used = tuple(sorted((k, float(v) if isinstance(v, float) else int(v)) for k, v in sizes.items() if k in graph.names))
+    used = tuple(sorted((k, float(v) if isinstance(v, float) else int(v)) for k, v in sizes.items() if k in graph.symbol_names()))
     shp = tuple(sorted((int(k), tuple(v)) for k, v in (shapes or {}).items()))
     return (id(graph), used, cfg.name, tuple(tiles) if tiles else None, shp)
 
@@ -88,12 +89,14 @@ def lower(
     CanonicalizeTdfgPass().apply(Context(), module)
     layout = choose_layout(g, cfg, tuple(tiles) if tiles else None, dict(shapes) if shapes else None)
     g.attributes["infs.layout"] = layout_attr(layout, cfg, len(g.arrays))
-    record = lower_program(convert_graph(g))
-    holder = Block(arg_types=record.arg_types)
-    program = to_op(record, list(holder.args))
+    domain_form, scalar_map = convert_graph(g)
+    record = lower_program(domain_form)
+    holder = Block(arg_types=[*record.arg_types, *record.scalar_types])
+    n = len(record.arg_types)
+    program = to_op(record, list(holder.args[:n]), list(holder.args[n:]))
     Region(holder)  # keep the operands' block alive with the program
     program._infs_operand_block = holder  # type: ignore[attr-defined]
     nodes = sum(1 for op in graph.body.block.ops if not isinstance(op, tdfg.YieldOp))
-    lowered = Lowered(program, record, nodes, time.perf_counter() - t0)
+    lowered = Lowered(program, record, scalar_map, nodes, time.perf_counter() - t0)
     _CACHE[key] = (graph, lowered)
     return lowered

@@ -243,12 +243,16 @@ class Machine:
         return self._now
 
     # -- running -------------------------------------------------------------------
-    def run(self, program: pc.ProgramOp, arrays: "Mapping[Any, np.ndarray] | Sequence[np.ndarray] | None" = None) -> Stats:
+    def run(self, program: pc.ProgramOp, arrays: "Mapping[Any, np.ndarray] | Sequence[np.ndarray] | None" = None,
+            scalars: "Sequence[float | int] | None" = None) -> Stats:  # fmt: skip
         """Execute ``program``; returns this run's stats (also added to ``self.stats``)."""
         if not program.is_allocated:
             raise SimError("the machine runs only fully lowered programs; this one is still 'virtual' (run allocate-wordlines)")
         geo = self._geometry(program)
         host = self._bind(program, arrays)
+        self.scalars = list(scalars or [])
+        if len(self.scalars) != len(program.scalars):
+            raise SimError(f"the program takes {len(program.scalars)} scalar arguments, got {len(self.scalars)}")
         self.buffers, self._buffer_boxes, self.results = {}, {}, {}
         self.lot = {}  # layout entries are per program: argument i of another program is another array
         self._host = host
@@ -317,7 +321,7 @@ class Machine:
             banks = bank_set(geo, tiles, op.bank_pattern())
         if isinstance(op, pc.ComputeOp):
             ty = op.type.data
-            cost = cm.compute(op.op.data, ty, op.const is not None, tiles, bls, banks)
+            cost = cm.compute(op.op.data, ty, op.const is not None or op.const_arg is not None, tiles, bls, banks)
             tmap, bmap = axis_map(tiles, tiles, (geo.num_tiles,)), axis_map(bls, bls, geo.tiles)
             return Plan("compute", cost, tmap, bmap, full=is_contiguous_all(tmap, bmap, geo))
         if isinstance(op, pc.ShiftOp):
@@ -619,7 +623,7 @@ class Machine:
         name, ty = op.op.data, op.type.data
         bits = BITS_OF[ty]
         srcs = _vals(op.srcs)
-        const = _const_value(op.const)
+        const = _const_value(op.const) if op.const_arg is None else self.scalars[_int(op.const_arg)]
         if plan.tmap.empty or plan.bmap.empty:
             return
         if plan.full:  # a contiguous run of whole arrays: plain 1-D slices
