@@ -4,9 +4,12 @@
 // Affine expressions are printed canonically (terms sorted by name, constant
 // last, coefficients folded), so a few inputs below are not in printed form.
 //
+// Custom -> custom; custom -> generic (checked with the GENERIC prefix);
+// generic -> custom.
 // RUN: infs-opt %s | filecheck %s
-// RUN: infs-opt %s --print-op-generic | infs-opt | filecheck %s
-// RUN: infs-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+// RUN: infs-opt %s --print-op-generic > %t.generic.mlir
+// RUN: filecheck %s --check-prefix=GENERIC < %t.generic.mlir
+// RUN: infs-opt %t.generic.mlir | filecheck %s
 
 func.func @domains() attributes {d0 = #lattice.domain<[0:N - 1, k + 1:N]>, d1 = #lattice.domain<[]>, d2 = #lattice.domain<[-2:3, 2*k:2*N - 1, -k + 4:7]>, d3 = #lattice.domain<[0:0]>, d4 = #lattice.domain<[N:N]>, d5 = #lattice.domain<[N - 1:k]>} {
   func.return

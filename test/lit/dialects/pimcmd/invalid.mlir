@@ -4,6 +4,15 @@
 // says otherwise, the machine is a 4x4 lattice cut into 2x2 tiles (4 tiles of
 // 4 bitlines), 2 banks of 2 SRAM arrays, 256 wordlines.
 //
+// Three rules cannot be reached, because another rule always fires first:
+// _verify_cells' "needs a domain" (its own "needs a domain or bitlines/tiles
+// patterns" precedes it); _DomainCommandOp's "is a domain-form command; it
+// needs a 'virtual' program" and pimcmd.result's "index .. is not a result of
+// the program" (ops are verified outermost first, and the enclosing program's
+// "has wordlines allocated but still holds the domain-form .." and
+// result-count rules catch the same errors). The
+// chunks program_allocated_domain_form and program_results cover them.
+//
 // RUN: infs-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 func.func @outside_program(%A: memref<4x4xf32>) {
@@ -91,7 +100,7 @@ func.func @program_capacity(%A: memref<4x4xf32>) {
 // -----
 
 func.func @program_block_args(%A: memref<4x4xf32>) {
-  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'pimcmd.program' op block arguments must match its array operands
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'pimcmd.program' op block arguments must match its operands (arrays, then scalars)
   pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
   ^bb0(%a: memref<4x4xi32>):
     pimcmd.sync
@@ -246,6 +255,53 @@ func.func @layout_entry_missing_release(%A: memref<4x4xf32>) {
 
 // -----
 
+func.func @program_scalar_type(%A: memref<4x4xf32>, %B: memref<4xf32>) {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'pimcmd.program' op scalar operands must be scalars, got memref<4xf32>
+  pimcmd.program ins(%A : memref<4x4xf32>) scalars(%B : memref<4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf32>, %b: memref<4xf32>):
+    pimcmd.sync
+  }
+  func.return
+}
+
+// -----
+
+func.func @compute_const_and_const_arg(%A: memref<4x4xf32>, %w: f32) {
+  pimcmd.program ins(%A : memref<4x4xf32>) scalars(%w : f32) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf32>, %W: f32):
+    pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.compute' op takes a literal constant or a scalar argument, not both
+    pimcmd.compute mul f32 dst 32 srcs [0] const 2.0 const_arg 0 bitlines 0:1:4 tiles 0:1:4
+  }
+  func.return
+}
+
+// -----
+
+func.func @compute_const_arg_index(%A: memref<4x4xf32>, %w: f32) {
+  pimcmd.program ins(%A : memref<4x4xf32>) scalars(%w : f32) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf32>, %W: f32):
+    pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.compute' op const_arg 1 is not a scalar argument of the program (1 scalars)
+    pimcmd.compute mul f32 dst 32 srcs [0] const_arg 1 bitlines 0:1:4 tiles 0:1:4
+  }
+  func.return
+}
+
+// -----
+
+func.func @compute_const_arg_no_scalars(%A: memref<4x4xf32>) {
+  pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf32>):
+    pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.compute' op const_arg 0 is not a scalar argument of the program (0 scalars)
+    pimcmd.compute select f32 dst 64 srcs [32, 0] const_arg 0 bitlines 0:1:4 tiles 0:1:4
+  }
+  func.return
+}
+
+// -----
+
 func.func @compute_unknown_op(%A: memref<4x4xf32>) {
   pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
   ^bb0(%a: memref<4x4xf32>):
@@ -318,12 +374,48 @@ func.func @compute_dst_wordlines(%A: memref<4x4xf32>) {
 
 // -----
 
+func.func @compute_src_negative(%A: memref<4x4xf32>) {
+  pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf32>):
+    pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.compute' op source register -1 is negative
+    pimcmd.compute add f32 dst 32 srcs [0, -1] bitlines 0:1:4 tiles 0:1:4
+  }
+  func.return
+}
+
+// -----
+
 func.func @compute_src_wordlines(%A: memref<4x4xf32>) {
   pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
   ^bb0(%a: memref<4x4xf32>):
     pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.compute' op source wordlines [-1, 31) leave the array's 256 wordlines
-    pimcmd.compute add f32 dst 32 srcs [0, -1] bitlines 0:1:4 tiles 0:1:4
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.compute' op source wordlines [250, 282) leave the array's 256 wordlines
+    pimcmd.compute add f32 dst 32 srcs [0, 250] bitlines 0:1:4 tiles 0:1:4
+  }
+  func.return
+}
+
+// -----
+
+func.func @compute_no_cells(%A: memref<4x4xf32>) {
+  pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf32>):
+    pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.compute' op needs a domain or bitlines/tiles patterns
+    pimcmd.compute add f32 dst 32 srcs [0, 0]
+  }
+  func.return
+}
+
+// -----
+
+func.func @compute_half_patterns(%A: memref<4x4xf32>) {
+  pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf32>):
+    pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.compute' op needs both bitlines and tiles patterns
+    pimcmd.compute add f32 dst 32 srcs [0, 0] bitlines 0:1:4
   }
   func.return
 }
@@ -378,12 +470,12 @@ func.func @compute_syntax_pattern(%A: memref<4x4xf32>) {
 
 // -----
 
-func.func @compute_syntax_missing_tiles(%A: memref<4x4xf32>) {
+func.func @compute_syntax_missing_srcs(%A: memref<4x4xf32>) {
   pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
   ^bb0(%a: memref<4x4xf32>):
     pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
-    // CHECK: invalid.mlir:[[# @LINE + 2]]:3: error: Expected 'tiles'
-    pimcmd.compute add f32 dst 32 srcs [0, 0] bitlines 0:1:4
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: Expected 'srcs'
+    pimcmd.compute add f32 dst 32 bitlines 0:1:4 tiles 0:1:4
   }
   func.return
 }
@@ -648,6 +740,484 @@ func.func @readout_domain_lattice(%A: memref<4x4xf32>) {
     pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
     // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.readout' op domain [0:4, 2:5] leaves the lattice [4, 4]
     pimcmd.readout f32 src 32 domain [0:4, 2:5] id 0 bitlines 0:2:2 tiles 0:2:2
+  }
+  func.return
+}
+
+// -----
+
+func.func @readout_needs_patterns(%A: memref<4x4xf32>) {
+  pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf32>):
+    pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.readout' op needs bitlines/tiles patterns once registers are allocated
+    pimcmd.readout f32 src 32 domain [0:4, 0:1] id 0
+  }
+  func.return
+}
+
+// -----
+
+func.func @writein_needs_patterns(%A: memref<4x4xf32>) {
+  pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf32>):
+    pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.writein' op needs bitlines/tiles patterns once registers are allocated
+    pimcmd.writein f32 dst 32 domain [0:4, 0:1] id 0
+  }
+  func.return
+}
+
+// -----
+
+func.func @writein_negative(%A: memref<4x4xf32>) {
+  pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf32>):
+    pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.writein' op destination register -32 is negative
+    pimcmd.writein f32 dst -32 domain [0:4, 0:1] id 0 bitlines 0:2:2 tiles 0:2:2
+  }
+  func.return
+}
+
+// -----
+
+func.func @program_results(%A: memref<4x4xf32>) -> f32 {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'pimcmd.program' op has 1 results but 'pimcmd.result' ops for indices [1]
+  %r = pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 -> f32 {
+  ^bb0(%a: memref<4x4xf32>):
+    pimcmd.result index 1 id 0
+  }
+  func.return %r : f32
+}
+
+// -----
+
+func.func @program_allocated_domain_form(%A: memref<4x4xf32>) {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'pimcmd.program' op has wordlines allocated but still holds the domain-form 'pimcmd.mv'
+  pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf32>):
+    pimcmd.mv f32 dst 32 src 0 dim 1 dist 1 domain [0:4, 0:3]
+  }
+  func.return
+}
+
+// -----
+
+func.func @program_allocated_domain_compute(%A: memref<4x4xf32>) {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'pimcmd.program' op has wordlines allocated but still holds the domain-form 'pimcmd.compute'
+  pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf32>):
+    pimcmd.compute add f32 dst 32 srcs [0, 0] domain [0:4, 0:4]
+  }
+  func.return
+}
+
+// -----
+
+func.func @compute_domain_concrete(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.compute' op domain [0:N, 0:4] must be concrete
+    pimcmd.compute add f32 dst 2 srcs [0, 1] domain [0:N, 0:4]
+  }
+  func.return
+}
+
+// -----
+
+func.func @compute_domain_rank(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.compute' op domain [0:4] has rank 1, lattice has 2
+    pimcmd.compute add f32 dst 2 srcs [0, 1] domain [0:4]
+  }
+  func.return
+}
+
+// -----
+
+func.func @compute_domain_lattice(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.compute' op domain [0:5, 0:4] leaves the lattice [4, 4]
+    pimcmd.compute add f32 dst 2 srcs [0, 1] domain [0:5, 0:4]
+  }
+  func.return
+}
+
+// -----
+
+func.func @virtual_register_negative(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.compute' op destination register -2 is negative
+    pimcmd.compute add f32 dst -2 srcs [0, 1] domain [0:4, 0:4]
+  }
+  func.return
+}
+
+// -----
+
+func.func @mv_register_negative(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.mv' op src register -1 is negative
+    pimcmd.mv f32 dst 1 src -1 dim 1 dist 1 domain [0:4, 0:3]
+  }
+  func.return
+}
+
+// -----
+
+func.func @mv_element_type(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.mv' op element type must be one of f32, i32, i16, i8, i1, got 'f64'
+    pimcmd.mv f64 dst 1 src 0 dim 1 dist 1 domain [0:4, 0:3]
+  }
+  func.return
+}
+
+// -----
+
+func.func @mv_dim(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.mv' op dim 2 is outside the rank-2 lattice
+    pimcmd.mv f32 dst 1 src 0 dim 2 dist 1 domain [0:4, 0:3]
+  }
+  func.return
+}
+
+// -----
+
+func.func @mv_domain(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.mv' op domain [0:4, 0:5] leaves the lattice [4, 4]
+    pimcmd.mv f32 dst 1 src 0 dim 1 dist 1 domain [0:4, 0:5]
+  }
+  func.return
+}
+
+// -----
+
+func.func @mv_outside(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.mv' op moves [0:3] by 2 outside the lattice extent 4
+    pimcmd.mv f32 dst 1 src 0 dim 1 dist 2 domain [0:4, 0:3]
+  }
+  func.return
+}
+
+// -----
+
+func.func @bc_count(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.bc' op count must be >= 1, got 0
+    pimcmd.bc f32 dst 1 src 0 dim 0 dist 1 count 0 domain [0:1, 0:4]
+  }
+  func.return
+}
+
+// -----
+
+func.func @bc_outside(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.bc' op copies reach [1:5] outside the lattice extent 4
+    pimcmd.bc f32 dst 1 src 0 dim 0 dist 1 count 4 domain [0:1, 0:4]
+  }
+  func.return
+}
+
+// -----
+
+func.func @reduce_op(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.reduce' op op must be one of add, mul, min, max, got 'xor'
+    pimcmd.reduce xor f32 dst 1 src 0 dim 1 domain [0:4, 0:4]
+  }
+  func.return
+}
+
+// -----
+
+func.func @reduce_dim(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.reduce' op dim -1 is outside the rank-2 lattice
+    pimcmd.reduce add f32 dst 1 src 0 dim -1 domain [0:4, 0:4]
+  }
+  func.return
+}
+
+// -----
+
+func.func @writein_domain_concrete(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.writein' op domain [0:4, 0:N] must be concrete
+    pimcmd.writein f32 dst 1 domain [0:4, 0:N] id 0
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_reduce_op(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_reduce' op op must be one of add, mul, min, max, got 'argmin'
+    pimcmd.near_reduce argmin f32 in 0 dims [0] step [1, 2] out 1
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_reduce_type(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_reduce' op element type must be one of f32, i32, i16, i8, i1, got 'f16'
+    pimcmd.near_reduce add f16 in 0 dims [0] step [1, 2] out 1
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_reduce_dims(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_reduce' op dims [0, 0] must be distinct lattice dims
+    pimcmd.near_reduce add f32 in 0 dims [0, 0] step [1, 2] out 1
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_reduce_dims_range(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_reduce' op dims [2] must be distinct lattice dims
+    pimcmd.near_reduce add f32 in 0 dims [2] step [1, 2] out 1
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_reduce_dims_empty(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_reduce' op dims [] must be distinct lattice dims
+    pimcmd.near_reduce add f32 in 0 dims [] step [1, 2] out 1
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_reduce_step(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_reduce' op step [1] needs one positive entry per lattice dim
+    pimcmd.near_reduce add f32 in 0 dims [0] step [1] out 1
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_reduce_step_positive(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_reduce' op step [1, 0] needs one positive entry per lattice dim
+    pimcmd.near_reduce add f32 in 0 dims [0] step [1, 0] out 1
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_load_foreign_array(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    %m = memref.alloc() : memref<16xf32>
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_load' op array must be an argument of the enclosing 'pimcmd.program'
+    pimcmd.near_load f32 %m map [d1] indirect [] indices [] domain [0:1, 0:4] out 2 : memref<16xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_load_type(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_load' op element type must be one of f32, i32, i16, i8, i1, got 'f64'
+    pimcmd.near_load f64 %c map [d1] indirect [] indices [] domain [0:1, 0:4] out 2 : memref<16xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_load_map_rank(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_load' op map [d0, d1] has 2 results for a rank-1 array
+    pimcmd.near_load f32 %c map [d0, d1] indirect [] indices [] domain [0:1, 0:4] out 2 : memref<16xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_load_map_symbols(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_load' op map [d1 + k] must not use symbols (the program is concrete)
+    pimcmd.near_load f32 %c map [d1 + k] indirect [] indices [] domain [0:1, 0:4] out 2 : memref<16xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_load_map_dims(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_load' op map [d2] uses d2 outside the rank-2 lattice
+    pimcmd.near_load f32 %c map [d2] indirect [] indices [] domain [0:1, 0:4] out 2 : memref<16xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_load_indirect(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_load' op indirect positions [0] do not match its index buffers []
+    pimcmd.near_load f32 %c map [0] indirect [0] indices [] domain [0:1, 0:4] out 2 : memref<16xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_load_domain(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_load' op domain [0:1, 0:8] leaves the lattice [4, 4]
+    pimcmd.near_load f32 %c map [d1] indirect [] indices [] domain [0:1, 0:8] out 2 : memref<16xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_load_syntax_type(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 2]]:3: error: Expected ':'
+    pimcmd.near_load f32 %c map [d1] indirect [] indices [] domain [0:1, 0:4] out 2
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_store_kind(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_store' op kind must be one of store, add, min, max, got 'mul'
+    pimcmd.near_store mul f32 in 0 -> %c map [d1] indirect [] indices [] : memref<16xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_store_type(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_store' op element type must be one of f32, i32, i16, i8, i1, got 'i64'
+    pimcmd.near_store add i64 in 0 -> %c map [d1] indirect [] indices [] : memref<16xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_store_indirect(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_store' op indirect positions [1] do not match its index buffers [2]
+    pimcmd.near_store add f32 in 0 -> %c map [0] indirect [1] indices [2] : memref<16xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @near_store_syntax_arrow(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: Expected '->'
+    pimcmd.near_store add f32 in 0 %c map [d1] indirect [] indices [] : memref<16xf32>
+  }
+  func.return
+}
+
+// -----
+
+func.func @result_syntax(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  // A virtual program (registers not yet allocated).
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: Expected 'index'
+    pimcmd.result 0 id 1
   }
   func.return
 }

@@ -6,9 +6,12 @@
 // atomic add/min/max; reduce of every kind, partial (stream result) and full
 // (scalar result), with and without init; yield with and without values.
 //
+// Custom -> custom; custom -> generic (checked with the GENERIC prefix);
+// generic -> custom.
 // RUN: infs-opt %s | filecheck %s
-// RUN: infs-opt %s --print-op-generic | infs-opt | filecheck %s
-// RUN: infs-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+// RUN: infs-opt %s --print-op-generic > %t.generic.mlir
+// RUN: filecheck %s --check-prefix=GENERIC < %t.generic.mlir
+// RUN: infs-opt %t.generic.mlir | filecheck %s
 
 func.func @stencil(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
   stream.region ins(%A, %B : memref<?xf32>, memref<?xf32>) syms(N = %n : index) domain [1:N - 1] iterators [parallel] {

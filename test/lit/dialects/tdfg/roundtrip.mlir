@@ -8,9 +8,12 @@
 // indirect; stream_reduce to a scalar and to a tensor; stream_store of every
 // kind, affine and indirect; store; yield with and without values.
 //
+// Custom -> custom; custom -> generic (checked with the GENERIC prefix);
+// generic -> custom.
 // RUN: infs-opt %s | filecheck %s
-// RUN: infs-opt %s --print-op-generic | infs-opt | filecheck %s
-// RUN: infs-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+// RUN: infs-opt %s --print-op-generic > %t.generic.mlir
+// RUN: filecheck %s --check-prefix=GENERIC < %t.generic.mlir
+// RUN: infs-opt %t.generic.mlir | filecheck %s
 
 func.func @stencil1d(%A: memref<?xf32>, %B: memref<?xf32>, %n: index, %al: f32) {
   %s = tdfg.graph ins(%A, %B : memref<?xf32>, memref<?xf32>) syms(N = %n : index, alpha = %al : f32) rank 1 hints {shift = array<i64: 0>, primary = 1 : i64} -> f32 {
