@@ -1,0 +1,4 @@
+// not UTF-8: ÿþý
+func.func @f() {
+  func.return
+}
