@@ -2,6 +2,10 @@
 // (infs/dialects/stream.py) and per parse-level error of its custom syntax.
 // Each CHECK sits right above the op that must be reported.
 //
+// The region's own `p <= q` check of its iteration domain is pre-empted by the
+// same check in the domain attribute, which runs at parse time: the message
+// then has no op name (chunk region_domain_bounds).
+//
 // RUN: infs-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 // CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: stream element type must be an integer, index or float type, got tensor<4xf32>

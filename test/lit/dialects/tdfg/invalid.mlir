@@ -2,6 +2,14 @@
 // (infs/dialects/tdfg.py) and per parse-level error of its custom syntax.
 // Each CHECK sits right above the op that must be reported.
 //
+// Not reachable from text: _check_rank's "must be a !tdfg.tensor" (every
+// operand/result it is applied to is constrained to TensorType, and xDSL's
+// own constraint check runs before verify_; see
+// ../../tools/xfail-irdl-constraint-message.mlir). The ops' own `p <= q`
+// domain checks ("tensor domain ..", "shrink range ..", "stream domain ..")
+// are pre-empted by the same check in the domain attribute, which runs at
+// parse time: the message then has no op name (chunks *_bounds below).
+//
 // RUN: infs-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 // CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: tdfg tensors hold f32, i32, i16, i8 or i1 elements, got f64
