@@ -1,6 +1,526 @@
-"""Hardware descriptions, shared by the compiler (layout, lowering) and the simulator.
+"""Hardware configurations and cost profiles, as data (DESIGN §5).
 
-(Transitional: the definitions live in ``infs.sim.config`` until they move here.)
+A ``HardwareConfig`` describes one machine: the mesh of L3 banks, the SRAM
+arrays in each bank, the H-tree, the NoC, DRAM, and the energy constants.
+Built-in configurations:
+
+* ``paper-64`` -- ASPLOS'23 Table 2: 2 GHz, 8x8 mesh, one L3 bank per tile,
+  18 ways of which 16 compute, 16 SRAM arrays per way, 256x256 arrays,
+  5-level H-tree with 64 B/cycle per bank, 32 B 1-cycle links, 5-stage routers,
+  DDR4 at 25.6 GB/s -- 64 x 16 x 16 x 256 = 4,194,304 bitlines;
+* ``cal-64`` -- CAL'22 Table 2: 512x512 arrays, 8 arrays per way, 16 ways per
+  bank (all used for compute: 64 x 16 x 8 x 512 = 4M bitlines, 256 MB),
+  256-bit links; what CAL leaves out is taken from ``paper-64``;
+* ``tiny`` -- 4 banks (2x2 mesh) x 1 way x 2 arrays x 16 bitlines, for tests;
+* ``fig9`` -- the ASPLOS Fig. 9 toy: 4 banks x 1 array x 4 bitlines, so a 4x4
+  array in 2x2 tiles puts tile ``t`` in bank ``t``;
+* ``small-16`` -- 16 banks (4x4 mesh) x 2 ways x 4 arrays x 64 bitlines.
+
+``load_config`` accepts a built-in name, a ``.toml``/``.json`` file (keys are
+the field names; ``base = "paper-64"`` inherits a built-in; an ``[energy]``
+table overrides energy constants), a ``dict`` of the same, or a config.
+Impossible configurations raise ``ConfigError`` with one line saying why.
+
+Cost profiles (``PROFILES``) price bit-serial compute commands:
+
+* ``infs`` -- the paper/gem5 model (ASPLOS §2.2, §5.2): n-bit int add n
+  cycles, int mul n^2/2 (the paper's text says n^2 + 5n; gem5 charges n^2/2),
+  fp add/mul n^2, fp fma 2n^2;
+* ``pimeval-bitsimd-v`` -- PIMeval-PIMbench's published BITSIMD-V step
+  counts, priced ``reads*tR + writes*tW + logic*tL`` (tR = tW = tL = 1 cycle
+  for an SRAM row here; configurable).
+
+Data movement (intra-array shifts: n cycles per bit-step of distance, H-tree,
+mesh, sync, DRAM) is priced the same under both profiles (``timing.py``).
 """
 
-from infs.sim.config import ConfigError, HardwareConfig, load_config  # noqa: F401
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import tomllib
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+
+class ConfigError(ValueError):
+    """An impossible or malformed hardware configuration (one-line message)."""
+
+
+# Energy constants in picojoules.  The paper takes SRAM/H-tree energy from
+# CACTI at 22nm (ASPLOS §8, "Energy and Area") without printing the numbers;
+# these are order-of-magnitude values of that kind, kept here as data so a
+# user can replace them.
+DEFAULT_ENERGY_PJ: dict[str, float] = {
+    "compute_bitline_cycle": 0.05,  # one bitline, one bit-serial cycle (2-row read + logic + write)
+    "shift_bitline_bit": 0.02,  # one bit moved one bitline inside an array
+    "htree_byte_level": 0.6,  # one byte over one H-tree level
+    "noc_byte_hop": 1.6,  # one byte over one router + link (~0.2 pJ/bit/hop)
+    "dram_byte": 160.0,  # DDR4, ~20 pJ/bit
+    "transpose_byte": 2.0,  # tensor transpose unit, per byte
+    "sram_read_byte": 0.8,  # conventional read of a row segment (readout)
+}
+
+
+@dataclass(frozen=True)
+class HardwareConfig:
+    name: str
+    freq_ghz: float = 2.0
+    mesh_rows: int = 8
+    mesh_cols: int = 8
+    banks: int = 64  # one L3 bank per mesh tile
+    ways: int = 18
+    compute_ways: int = 16
+    arrays_per_way: int = 16
+    wordlines: int = 256
+    bitlines: int = 256
+    htree_levels: int = 5
+    htree_degree: int = 4
+    htree_bytes_per_cycle: int = 64  # total per bank
+    l3_latency: int = 20
+    interleave_bytes: int = 1024
+    link_bytes: int = 32
+    link_cycles: int = 1
+    router_stages: int = 5
+    multicast: bool = True
+    dram_gbps: float = 25.6
+    mem_ctrls: int = 16
+    cores: int = 64
+    simd_lanes: int = 16  # one 512-bit fp32 vector op per cycle (cores and L3 stream engines)
+    se_init_cycles: int = 4  # SE_L3 compute initiation latency (Table 2)
+    host_tile: int = 0  # mesh node of the core running TC_core
+    control_bytes: int = 8  # a control message (sync report, ack)
+    command_bytes: int = 16  # one in-memory command sent to a bank
+    jit_cycles_per_command: int = 10  # charged by the runtime's JIT (gem5 used 10)
+    profile: str = "infs"
+    energy_pj: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_ENERGY_PJ))
+
+    # -- derived geometry ------------------------------------------------------
+    @property
+    def arrays_per_bank(self) -> int:
+        return self.compute_ways * self.arrays_per_way
+
+    @property
+    def total_arrays(self) -> int:
+        return self.banks * self.arrays_per_bank
+
+    @property
+    def total_bitlines(self) -> int:
+        return self.total_arrays * self.bitlines
+
+    @property
+    def dram_bytes_per_cycle(self) -> float:
+        return self.dram_gbps / self.freq_ghz
+
+    @property
+    def hop_cycles(self) -> int:
+        """Latency of one mesh hop: router pipeline + link."""
+        return self.router_stages + self.link_cycles
+
+    def energy(self, key: str) -> float:
+        return float(self.energy_pj[key])
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["energy_pj"] = dict(self.energy_pj)
+        return d
+
+
+_INT_FIELDS = (
+    "mesh_rows", "mesh_cols", "banks", "ways", "compute_ways", "arrays_per_way", "wordlines",
+    "bitlines", "htree_levels", "htree_degree", "htree_bytes_per_cycle", "l3_latency",
+    "interleave_bytes", "link_bytes", "link_cycles", "mem_ctrls", "cores", "simd_lanes", "se_init_cycles",
+    "control_bytes", "command_bytes",
+)  # fmt: skip
+
+
+def validate(cfg: HardwareConfig) -> HardwareConfig:
+    """Raise ``ConfigError`` (one line) if ``cfg`` describes an impossible machine."""
+
+    def bad(msg: str) -> ConfigError:
+        return ConfigError(f"invalid hardware config '{cfg.name}': {msg}")
+
+    for f in _INT_FIELDS:
+        v = getattr(cfg, f)
+        if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
+            raise bad(f"{f} must be a positive integer, got {v!r}")
+    for f in ("router_stages", "jit_cycles_per_command", "host_tile"):
+        v = getattr(cfg, f)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise bad(f"{f} must be a non-negative integer, got {v!r}")
+    for f in ("freq_ghz", "dram_gbps"):
+        v = getattr(cfg, f)
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or not v > 0:
+            raise bad(f"{f} must be a positive number, got {v!r}")
+    if cfg.banks != cfg.mesh_rows * cfg.mesh_cols:
+        raise bad(f"banks ({cfg.banks}) must equal mesh_rows x mesh_cols ({cfg.mesh_rows}x{cfg.mesh_cols}): one L3 bank per mesh tile")
+    if cfg.compute_ways > cfg.ways:
+        raise bad(f"compute_ways ({cfg.compute_ways}) exceeds the bank's {cfg.ways} ways")
+    if cfg.wordlines > 1024:
+        raise bad(f"wordlines ({cfg.wordlines}) exceed the 10-bit LOT wordline field (ASPLOS Table 1)")
+    if cfg.wordlines < 32:
+        raise bad(f"wordlines ({cfg.wordlines}) cannot hold one 32-bit register")
+    if cfg.htree_degree < 2:
+        raise bad(f"htree_degree must be at least 2, got {cfg.htree_degree}")
+    need = max(1, math.ceil(math.log(cfg.arrays_per_bank, cfg.htree_degree) - 1e-9))
+    if cfg.htree_levels < need:
+        raise bad(f"a {cfg.htree_levels}-level degree-{cfg.htree_degree} H-tree cannot reach {cfg.arrays_per_bank} arrays per bank (needs {need} levels)")
+    if cfg.host_tile >= cfg.banks:
+        raise bad(f"host_tile {cfg.host_tile} is outside the {cfg.mesh_rows}x{cfg.mesh_cols} mesh")
+    if cfg.mem_ctrls > 2 * cfg.mesh_rows:
+        raise bad(f"{cfg.mem_ctrls} memory controllers do not fit on the mesh's two edge columns ({2 * cfg.mesh_rows} places)")
+    if cfg.profile not in PROFILES:
+        raise bad(f"unknown cost profile '{cfg.profile}' (known: {', '.join(PROFILES)})")
+    unknown = set(cfg.energy_pj) - set(DEFAULT_ENERGY_PJ)
+    if unknown:
+        raise bad(f"unknown energy constants {sorted(unknown)} (known: {', '.join(DEFAULT_ENERGY_PJ)})")
+    missing = set(DEFAULT_ENERGY_PJ) - set(cfg.energy_pj)
+    if missing:
+        raise bad(f"missing energy constants {sorted(missing)}")
+    for k, v in cfg.energy_pj.items():
+        if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
+            raise bad(f"energy constant {k} must be a non-negative number, got {v!r}")
+    return cfg
+
+
+# ---------------------------------------------------------------------------
+# Built-in configurations
+# ---------------------------------------------------------------------------
+
+BUILTIN: dict[str, dict[str, Any]] = {
+    # ASPLOS'23 Table 2.
+    "paper-64": {},
+    # CAL'22 Table 2: 512x512 (32 kB) arrays, 8 arrays/way, 16 ways/bank, 256-bit links.
+    # CAL gives "4x4 DDR4-3200 channels (25.6GB/s)"; we keep 25.6 GB/s total as ASPLOS.
+    "cal-64": {
+        "ways": 16, "compute_ways": 16, "arrays_per_way": 8, "wordlines": 512, "bitlines": 512,
+        "link_bytes": 32,
+    },
+    # Test machines.
+    "tiny": {
+        "mesh_rows": 2, "mesh_cols": 2, "banks": 4, "ways": 1, "compute_ways": 1,
+        "arrays_per_way": 2, "bitlines": 16, "wordlines": 256, "htree_levels": 1, "htree_degree": 2,
+        "mem_ctrls": 2,
+    },
+    "fig9": {
+        "mesh_rows": 2, "mesh_cols": 2, "banks": 4, "ways": 1, "compute_ways": 1,
+        "arrays_per_way": 1, "bitlines": 4, "wordlines": 128, "htree_levels": 1, "htree_degree": 2,
+        "mem_ctrls": 2,
+    },
+    "small-16": {
+        "mesh_rows": 4, "mesh_cols": 4, "banks": 16, "ways": 2, "compute_ways": 2,
+        "arrays_per_way": 4, "bitlines": 64, "wordlines": 256, "htree_levels": 2,
+        "mem_ctrls": 8,
+    },
+}  # fmt: skip
+
+
+def _build(name: str, values: Mapping[str, Any]) -> HardwareConfig:
+    values = dict(values)
+    base_name = values.pop("base", None)
+    if base_name is not None:
+        if base_name not in BUILTIN:
+            raise ConfigError(f"invalid hardware config '{name}': unknown base '{base_name}' (known: {', '.join(BUILTIN)})")
+        merged = dict(BUILTIN[base_name])
+        merged.update({k: v for k, v in values.items() if k != "energy_pj"})
+        energy = dict(DEFAULT_ENERGY_PJ)
+        energy.update(BUILTIN[base_name].get("energy_pj", {}))
+        energy.update(values.get("energy_pj", {}))
+        merged["energy_pj"] = energy
+        values = merged
+    values.pop("name", None)
+    known = {f.name for f in fields(HardwareConfig)} - {"name"}
+    unknown = set(values) - known
+    if unknown:
+        raise ConfigError(f"invalid hardware config '{name}': unknown fields {sorted(unknown)}")
+    if "energy_pj" in values:
+        energy = dict(DEFAULT_ENERGY_PJ)
+        energy.update(values["energy_pj"])
+        values["energy_pj"] = energy
+    try:
+        cfg = HardwareConfig(name=name, **values)
+    except TypeError as e:  # pragma: no cover - guarded by the field check above
+        raise ConfigError(f"invalid hardware config '{name}': {e}") from None
+    return validate(cfg)
+
+
+def load_config(spec: "str | Path | Mapping[str, Any] | HardwareConfig", **overrides: Any) -> HardwareConfig:
+    """A validated ``HardwareConfig`` from a built-in name, a TOML/JSON file, a dict or a config.
+
+    ``overrides`` replace fields (e.g. ``load_config("paper-64", profile="pimeval-bitsimd-v")``).
+    """
+    if isinstance(spec, HardwareConfig):
+        cfg = spec
+    elif isinstance(spec, Mapping):
+        d = dict(spec)
+        cfg = _build(str(d.pop("name", "custom")), d)
+    else:
+        s = str(spec)
+        if s in BUILTIN:
+            cfg = _build(s, BUILTIN[s])
+        else:
+            path = Path(s)
+            if not path.exists():
+                raise ConfigError(f"unknown hardware config '{s}': not a built-in ({', '.join(BUILTIN)}) nor a file")
+            text = path.read_text()
+            try:
+                if path.suffix == ".json":
+                    data = json.loads(text)
+                else:
+                    data = tomllib.loads(text)
+            except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
+                raise ConfigError(f"invalid hardware config file '{path}': {e}") from None
+            if not isinstance(data, dict):
+                raise ConfigError(f"invalid hardware config file '{path}': top level must be a table/object")
+            if "energy" in data:
+                data["energy_pj"] = data.pop("energy")
+            cfg = _build(str(data.pop("name", path.stem)), data)
+    if overrides:
+        if "energy_pj" in overrides:
+            energy = dict(cfg.energy_pj)
+            energy.update(overrides.pop("energy_pj"))
+            overrides["energy_pj"] = energy
+        try:
+            cfg = replace(cfg, **overrides)
+        except TypeError as e:
+            raise ConfigError(f"invalid hardware config '{cfg.name}': {e}") from None
+    return validate(cfg)
+
+
+# ---------------------------------------------------------------------------
+# Cost profiles for compute commands
+# ---------------------------------------------------------------------------
+
+KIND_OF = {"f32": "fp", "i32": "int", "i16": "int", "i8": "int", "i1": "int"}
+
+# ``infs`` profile: cycles = c2*n^2 + c1*n + c0 for an n-bit element (ASPLOS
+# §2.2 / §5.2 and gem5's PUM model).  Ops the paper does not price are marked.
+INFS_POLY: dict[str, dict[str, tuple[float, float, float]]] = {
+    "int": {
+        "add": (0, 1, 0), "sub": (0, 1, 0),  # ripple carry, one cycle per bit
+        "mul": (0.5, 0, 0),  # shift-add on the upper bits only (paper text: n^2 + 5n)
+        "fma": (0.5, 1, 0),  # mul + add
+        "div": (1.5, 0, 0),  # restoring division (not in the paper; assumed)
+        "min": (0, 2, 0), "max": (0, 2, 0),  # compare + select
+        "cmp_lt": (0, 1, 0), "cmp_le": (0, 1, 0), "cmp_eq": (0, 1, 0),
+        "select": (0, 1, 0), "and": (0, 1, 0), "or": (0, 1, 0), "xor": (0, 1, 0),
+        "not": (0, 1, 0), "abs": (0, 2, 0), "neg": (0, 1, 0), "relu": (0, 1, 0), "copy": (0, 1, 0),
+    },
+    "fp": {
+        "add": (1, 0, 0), "sub": (1, 0, 0), "mul": (1, 0, 0),  # n^2 (ASPLOS §7 / gem5)
+        "fma": (2, 0, 0),  # 2n^2
+        "div": (2, 0, 0),  # not in the paper; assumed as fma
+        "min": (0, 2, 0), "max": (0, 2, 0),
+        "cmp_lt": (0, 1, 0), "cmp_le": (0, 1, 0), "cmp_eq": (0, 1, 0),
+        "select": (0, 1, 0), "and": (0, 1, 0), "or": (0, 1, 0), "xor": (0, 1, 0),
+        "not": (0, 1, 0), "abs": (0, 1, 0), "neg": (0, 1, 0), "relu": (0, 1, 0), "copy": (0, 1, 0),
+    },
+}  # fmt: skip
+
+# PIMeval-PIMbench BITSIMD-V step counts (libpimeval/src/pimPerfEnergyTables.cpp
+# @40ce162, MIT licence; the rows infs uses from shared/data/pimeval_bitsimd_v_steps.csv).
+PIMEVAL_BITSIMD_V_CSV = """\
+dtype,op,reads,writes,logic
+bool,not,1,1,1
+bool,and,2,1,2
+bool,or,2,1,2
+bool,xor,2,1,2
+int8,abs,9,8,34
+int8,add,16,8,25
+int8,sub,16,8,25
+int8,mul,72,36,136
+int8,div,196,137,336
+int8,not,8,8,8
+int8,and,16,8,16
+int8,or,16,8,16
+int8,xor,16,8,16
+int8,gt,16,1,25
+int8,lt,16,1,25
+int8,eq,16,1,26
+int8,min,32,8,41
+int8,max,32,8,41
+int8,add_scalar,8,8,33
+int8,sub_scalar,8,8,33
+int8,mul_scalar,36,36,172
+int8,div_scalar,146,145,394
+int8,and_scalar,8,8,24
+int8,or_scalar,8,8,24
+int8,xor_scalar,8,8,24
+int8,gt_scalar,8,1,33
+int8,lt_scalar,8,1,33
+int8,eq_scalar,8,1,34
+int8,min_scalar,16,8,57
+int8,max_scalar,16,8,57
+int16,abs,17,16,66
+int16,add,32,16,49
+int16,sub,32,16,49
+int16,mul,272,136,528
+int16,div,772,469,1176
+int16,not,16,16,16
+int16,and,32,16,32
+int16,or,32,16,32
+int16,xor,32,16,32
+int16,gt,32,1,49
+int16,lt,32,1,49
+int16,eq,32,1,50
+int16,min,64,16,81
+int16,max,64,16,81
+int16,add_scalar,16,16,65
+int16,sub_scalar,16,16,65
+int16,mul_scalar,136,136,664
+int16,div_scalar,546,485,1418
+int16,and_scalar,16,16,48
+int16,or_scalar,16,16,48
+int16,xor_scalar,16,16,48
+int16,gt_scalar,16,1,65
+int16,lt_scalar,16,1,65
+int16,eq_scalar,16,1,66
+int16,min_scalar,32,16,113
+int16,max_scalar,32,16,113
+int32,abs,33,32,130
+int32,add,64,32,97
+int32,sub,64,32,97
+int32,mul,1056,528,2080
+int32,div,3076,1709,4392
+int32,not,32,32,32
+int32,and,64,32,64
+int32,or,64,32,64
+int32,xor,64,32,64
+int32,gt,64,1,97
+int32,lt,64,1,97
+int32,eq,64,1,98
+int32,min,128,32,161
+int32,max,128,32,161
+int32,add_scalar,32,32,129
+int32,sub_scalar,32,32,129
+int32,mul_scalar,528,528,2608
+int32,div_scalar,2114,1741,5386
+int32,and_scalar,32,32,96
+int32,or_scalar,32,32,96
+int32,xor_scalar,32,32,96
+int32,gt_scalar,32,1,129
+int32,lt_scalar,32,1,129
+int32,eq_scalar,32,1,130
+int32,min_scalar,64,32,225
+int32,max_scalar,64,32,225
+fp32,add,1331,685,1687
+fp32,sub,1331,685,1687
+fp32,mul,1852,1000,3054
+fp32,div,2744,1458,4187
+fp32,mul_scalar,1852,1000,3054
+"""
+
+
+def _parse_pimeval(text: str) -> dict[tuple[str, str], tuple[int, int, int]]:
+    rows = csv.DictReader(io.StringIO(text))
+    return {(r["dtype"], r["op"]): (int(r["reads"]), int(r["writes"]), int(r["logic"])) for r in rows}
+
+
+PIMEVAL_STEPS = _parse_pimeval(PIMEVAL_BITSIMD_V_CSV)
+PIMEVAL_DTYPE = {"f32": "fp32", "i32": "int32", "i16": "int16", "i8": "int8", "i1": "bool"}
+
+# How infs ops map onto PIMeval's table: per element kind, a list of
+# (dtype row, table op, multiplicity) summed.  ``copy`` is a plain n-row copy
+# (n reads, n writes).  With a constant operand the ``*_scalar`` row is used
+# when PIMeval publishes one.  PIMeval has no fp32 compare/min/max/logic rows:
+# those take the int32 rows (a sign-magnitude compare is an integer compare on
+# the same bits); neg/abs/relu on f32 rewrite the sign row of a copy.  i1 values
+# are 0/1 and their arithmetic is mod 2, so every i1 op is a few bool rows.
+PIMEVAL_MAP: dict[str, dict[str, list[tuple[str, str, int]]]] = {
+    "int": {
+        "add": [("=", "add", 1)], "sub": [("=", "sub", 1)], "mul": [("=", "mul", 1)],
+        "div": [("=", "div", 1)], "fma": [("=", "mul", 1), ("=", "add", 1)],
+        "min": [("=", "min", 1)], "max": [("=", "max", 1)],
+        "cmp_lt": [("=", "lt", 1)], "cmp_le": [("=", "gt", 1), ("bool", "not", 1)],
+        "cmp_eq": [("=", "eq", 1)],
+        "and": [("=", "and", 1)], "or": [("=", "or", 1)], "xor": [("=", "xor", 1)],
+        "not": [("=", "not", 1)], "abs": [("=", "abs", 1)],
+        "neg": [("=", "sub_scalar", 1)],  # 0 - x
+        "relu": [("=", "max_scalar", 1)],  # max(x, 0)
+        "select": [("=", "and", 2), ("=", "or", 1)],  # (c & a) | (~c & b)
+        "copy": [("=", "copy", 1)],
+    },
+    "fp": {
+        "add": [("=", "add", 1)], "sub": [("=", "sub", 1)], "mul": [("=", "mul", 1)],
+        "div": [("=", "div", 1)], "fma": [("=", "mul", 1), ("=", "add", 1)],
+        "min": [("int32", "min", 1)], "max": [("int32", "max", 1)],
+        "cmp_lt": [("int32", "lt", 1)], "cmp_le": [("int32", "gt", 1), ("bool", "not", 1)],
+        "cmp_eq": [("int32", "eq", 1)],
+        "and": [("int32", "and", 1)], "or": [("int32", "or", 1)], "xor": [("int32", "xor", 1)],
+        "not": [("int32", "not", 1)],
+        "abs": [("=", "copy", 1), ("bool", "and", 1)], "neg": [("=", "copy", 1), ("bool", "not", 1)],
+        "relu": [("=", "copy", 1), ("bool", "and", 1)],
+        "select": [("int32", "and", 2), ("int32", "or", 1)],
+        "copy": [("=", "copy", 1)],
+    },
+    "bool": {
+        "add": [("=", "xor", 1)], "sub": [("=", "xor", 1)], "mul": [("=", "and", 1)],
+        "div": [("=", "and", 1)], "fma": [("=", "and", 1), ("=", "xor", 1)],
+        "min": [("=", "and", 1)], "max": [("=", "or", 1)],
+        "cmp_lt": [("=", "not", 1), ("=", "and", 1)], "cmp_le": [("=", "not", 1), ("=", "or", 1)],
+        "cmp_eq": [("=", "xor", 1), ("=", "not", 1)],
+        "and": [("=", "and", 1)], "or": [("=", "or", 1)], "xor": [("=", "xor", 1)],
+        "not": [("=", "not", 1)], "abs": [("=", "copy", 1)], "neg": [("=", "copy", 1)],
+        "relu": [("=", "copy", 1)], "select": [("=", "and", 2), ("=", "or", 1)],
+        "copy": [("=", "copy", 1)],
+    },
+}  # fmt: skip
+BITS_OF = {"f32": 32, "i32": 32, "i16": 16, "i8": 8, "i1": 1}
+
+
+@dataclass(frozen=True)
+class CostProfile:
+    """Prices one compute command (cycles for the whole, bitline-parallel command)."""
+
+    name: str
+    t_read: float = 1.0
+    t_write: float = 1.0
+    t_logic: float = 1.0
+
+    def compute_cycles(self, op: str, ty: str, has_const: bool = False) -> int:
+        bits = BITS_OF[ty]
+        if self.name == "infs":
+            c2, c1, c0 = INFS_POLY[KIND_OF[ty]][op]
+            cycles = c2 * bits * bits + c1 * bits + c0
+            # §5.2: the tensor controller first broadcasts a constant operand to
+            # the bitlines -- one row write per bit.
+            if has_const:
+                cycles += bits
+            return int(math.ceil(cycles))
+        r, w, l = self.steps(op, ty, has_const)
+        return int(math.ceil(r * self.t_read + w * self.t_write + l * self.t_logic))
+
+    def steps(self, op: str, ty: str, has_const: bool = False) -> tuple[int, int, int]:
+        """PIMeval (reads, writes, logic) row counts for one command."""
+        bits = BITS_OF[ty]
+        dt = PIMEVAL_DTYPE[ty]
+        kind = "bool" if ty == "i1" else KIND_OF[ty]
+        total = [0, 0, 0]
+        for row_dt, top, mult in PIMEVAL_MAP[kind][op]:
+            rdt = dt if row_dt == "=" else row_dt
+            if top == "copy":
+                row = (bits, bits, 0)
+            elif has_const and (rdt, top + "_scalar") in PIMEVAL_STEPS:
+                row = PIMEVAL_STEPS[(rdt, top + "_scalar")]
+            elif (rdt, top) in PIMEVAL_STEPS:
+                row = PIMEVAL_STEPS[(rdt, top)]
+            else:
+                raise KeyError(f"no PIMeval step count for {top} on {rdt}")
+            for i in range(3):
+                total[i] += mult * row[i]
+        return total[0], total[1], total[2]
+
+
+PROFILES: dict[str, CostProfile] = {
+    "infs": CostProfile("infs"),
+    "pimeval-bitsimd-v": CostProfile("pimeval-bitsimd-v"),
+}
+
+
+def get_profile(name: str) -> CostProfile:
+    if name not in PROFILES:
+        raise ConfigError(f"unknown cost profile '{name}' (known: {', '.join(PROFILES)})")
+    return PROFILES[name]
