@@ -9,35 +9,35 @@
 //
 // RUN: infs-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
-// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: domain [0:4, 3:1] has lower bound > upper bound in dim 1
+// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: {{.*}}domain [0:4, 3:1] has lower bound > upper bound in dim 1
 func.func @domain_bounds() attributes {d = #lattice.domain<[0:4, 3:1]>} {
   func.return
 }
 
 // -----
 
-// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: pattern 1:2:0 has a count <= 0
+// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: {{.*}}pattern 1:2:0 has a count <= 0
 func.func @pattern_count() attributes {p = #lattice.pattern<1:2:0>} {
   func.return
 }
 
 // -----
 
-// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: pattern 0:1:4:8:-1 has a count <= 0
+// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: {{.*}}pattern 0:1:4:8:-1 has a count <= 0
 func.func @pattern_count_level() attributes {p = #lattice.pattern<0:1:4:8:-1>} {
   func.return
 }
 
 // -----
 
-// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: pattern -1:2:2 starts below 0
+// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: {{.*}}pattern -1:2:2 starts below 0
 func.func @pattern_start() attributes {p = #lattice.pattern<-1:2:2>} {
   func.return
 }
 
 // -----
 
-// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: pattern 2:-2:3 reaches negative indices
+// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: {{.*}}pattern 2:-2:3 reaches negative indices
 func.func @pattern_negative() attributes {p = #lattice.pattern<2:-2:3>} {
   func.return
 }

@@ -12,14 +12,14 @@
 //
 // RUN: infs-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
-// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: tdfg tensors hold f32, i32, i16, i8 or i1 elements, got f64
+// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: {{.*}}tdfg tensors hold f32, i32, i16, i8 or i1 elements, got f64
 func.func @tensor_type_element(%t: !tdfg.tensor<f64, 1>) {
   func.return
 }
 
 // -----
 
-// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: tdfg tensor rank must be >= 1
+// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: {{.*}}tdfg tensor rank must be >= 1
 func.func @tensor_type_rank(%t: !tdfg.tensor<f32, 0>) {
   func.return
 }
@@ -223,7 +223,7 @@ func.func @tensor_element_type(%A: memref<?xf32>) {
 func.func @tensor_domain_bounds(%A: memref<?xf32>) {
   tdfg.graph ins(%A : memref<?xf32>) rank 1 {
   ^bb0(%a: memref<?xf32>):
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: {{(tensor )?}}domain [4:2] has lower bound > upper bound in dim 0
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: {{.*}}domain [4:2] has lower bound > upper bound in dim 0
     %t = tdfg.tensor %a [4:2] : memref<?xf32> -> !tdfg.tensor<f32, 1>
     tdfg.yield
   }
@@ -536,7 +536,7 @@ func.func @shrink_range_bounds(%A: memref<?xf32>) {
   tdfg.graph ins(%A : memref<?xf32>) rank 1 {
   ^bb0(%a: memref<?xf32>):
     %t = tdfg.tensor %a [0:4] : memref<?xf32> -> !tdfg.tensor<f32, 1>
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: {{(shrink range )?(domain )?}}[3:2] has lower bound > upper bound in dim 0
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: {{.*}}[3:2] has lower bound > upper bound in dim 0
     %s = tdfg.shrink %t dim 0 to [3:2] : !tdfg.tensor<f32, 1>
     tdfg.yield
   }
