@@ -127,9 +127,13 @@ def verify_module(module: Operation) -> None:
         try:
             op.verify(verify_nested_ops=False)
         except (DiagnosticException, LatticeError) as e:
-            msg = str(e).strip().splitlines()
-            text = next((m for m in msg if m.strip()), type(e).__name__)
+            text = _one_line(str(e)) or type(e).__name__
             raise InfsError(_strip_op_prefix(text, op.name), _loc_text(op.location), op.name) from None
+
+
+def _one_line(text: str) -> str:
+    """All the lines of a message, joined (xDSL's constraint errors give the reason on a later line)."""
+    return " ".join(line.strip() for line in text.strip().splitlines() if line.strip())
 
 
 def _strip_op_prefix(text: str, opname: str) -> str:
@@ -169,8 +173,10 @@ def parse_pipeline(spec: str, passes: dict[str, Callable[[], type[ModulePass]]] 
             names = [n.strip(" '\"") for n in m.group(1).split(",")]
             raise InfsError(f"unknown pass {', '.join(repr(n) for n in names)} (see --help for the list)") from None
         raise InfsError(f"bad pipeline '{spec}': {msg}") from None
-    except Exception as e:  # xDSL reports malformed specs with several exception types
-        raise InfsError(f"bad pipeline '{spec}': {e}") from None
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as e:  # noqa: BLE001 - xDSL's ArgSpecParseError derives from BaseException
+        raise InfsError(f"bad pipeline '{spec}': {_one_line(str(e))}") from None
 
 
 def run_pipeline(module: ModuleOp, pipeline: str | Sequence[ModulePass] | ModulePass, ctx: Context | None = None, verify_each: bool = True) -> ModuleOp:

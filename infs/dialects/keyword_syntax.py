@@ -6,7 +6,7 @@ Ops whose syntax is a fixed sequence of ``keyword value`` pairs (all of
 parses and prints them.  Kinds:
 
 ``int`` ``IntegerAttr(i64)``; ``ints`` ``[1, 2]`` as ``DenseArrayBase(i64)``;
-``str`` a bare identifier as ``StringAttr``; ``pattern`` ``1:2:2`` as
+``str`` a bare identifier or a string literal (``\"paper-64\"``) as ``StringAttr``; ``pattern`` ``1:2:2`` as
 ``PatternAttr``; ``domain`` ``[0:N, 1:2]`` as ``DomainAttr``; ``expr`` an affine
 expression as ``AffineAttr``; ``map`` ``[d0, d1 + 1]`` as ``MapAttr``; ``range`` ``[lo:hi]`` (ints, may be negative) as
 ``DenseArrayBase(i64)`` of two values; ``flag`` a bare keyword as ``UnitAttr``;
@@ -15,6 +15,7 @@ expression as ``AffineAttr``; ``map`` ``[d0, d1 + 1]`` as ``MapAttr``; ``range``
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, StringAttr, UnitAttr, f64, i64
@@ -46,13 +47,33 @@ def _ints(values) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, [int(v) for v in values])
 
 
+def format_number(v: float) -> str:
+    """A float literal that ``parse_number_or_special`` reads back (``inf``, ``-inf``, ``nan`` too)."""
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return repr(v)
+
+
+def parse_number_or_special(parser: Parser) -> int | float:
+    """An integer or float literal, or ``inf``/``-inf``/``nan``."""
+    neg = parser.parse_optional_punctuation("-") is not None
+    special = parser.parse_optional_keyword_in(("inf", "nan"))  # type: ignore[arg-type]
+    if special is not None:
+        v = math.inf if special == "inf" else math.nan
+    else:
+        v = parser.parse_number()
+    return -v if neg else v
+
+
 def parse_field_value(parser: Parser, kind: str) -> Attribute:
     if kind == "int":
         return IntegerAttr(parser.parse_integer(allow_boolean=False), i64)
     if kind == "ints":
         return _ints(parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)))
     if kind == "str":
-        return StringAttr(parser.parse_identifier())
+        return StringAttr(parser.parse_identifier_or_str_literal())
     if kind == "pattern":
         return PatternAttr(parse_pattern_body(parser))
     if kind == "domain":
@@ -69,7 +90,7 @@ def parse_field_value(parser: Parser, kind: str) -> Attribute:
         parser.parse_punctuation("]")
         return _ints([lo, hi])
     if kind == "number":
-        v = parser.parse_number()
+        v = parse_number_or_special(parser)
         return FloatAttr(v, f64) if isinstance(v, float) else IntegerAttr(v, i64)
     raise ValueError(f"unknown field kind {kind}")
 
@@ -83,7 +104,7 @@ def print_field_value(printer: Printer, kind: str, attr: Attribute) -> None:
         printer.print_string("[" + ", ".join(str(v) for v in attr.get_values()) + "]")
     elif kind == "str":
         assert isinstance(attr, StringAttr)
-        printer.print_string(attr.data)
+        printer.print_identifier_or_string_literal(attr.data)
     elif kind in ("pattern", "domain", "expr", "map"):
         printer.print_string(str(attr.data))  # type: ignore[attr-defined]
     elif kind == "range":
@@ -92,7 +113,7 @@ def print_field_value(printer: Printer, kind: str, attr: Attribute) -> None:
         printer.print_string(f"[{lo}:{hi}]")
     elif kind == "number":
         if isinstance(attr, FloatAttr):
-            printer.print_string(repr(float(attr.value.data)))
+            printer.print_string(format_number(float(attr.value.data)))
         else:
             assert isinstance(attr, IntegerAttr)
             printer.print_string(str(attr.value.data))

@@ -84,7 +84,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects.keyword_syntax import Field, parse_fields, print_fields
 from infs.dialects.lattice import DomainAttr, MapAttr, Pattern, PatternAttr, verify_domain
-from infs.dialects.syntax import parse_operands_with_types, print_operands_with_types
+from infs.dialects.syntax import keep_discardable_attributes, parse_operands_with_types, print_operands_with_types
 
 ELEMENT_BITS = {"f32": 32, "i32": 32, "i16": 16, "i8": 8, "i1": 1}
 COMPUTE_ARITY = {
@@ -1064,6 +1064,11 @@ class ResultOp(IRDLOperation):
     def parse(cls, parser: Parser) -> "ResultOp":
         return cls.create(properties=parse_fields(parser, cls.FIELDS))
 
+
+keep_discardable_attributes(
+    ProgramOp, ArrayOp, ComputeOp, ShiftOp, BcastOp, ReadoutOp, WriteInOp, MoveOp, BroadcastOp, ReduceOp,
+    NearReduceOp, NearLoadOp, NearStoreOp, ResultOp,
+)  # fmt: skip
 
 PIMCMD = Dialect(
     "pimcmd",

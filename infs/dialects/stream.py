@@ -57,6 +57,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects.lattice import AccessMap, Domain, DomainAttr, MapAttr, dim_index, verify_domain
 from infs.dialects.syntax import (
+    keep_discardable_attributes,
     parse_index_list,
     parse_int_list,
     parse_named_operands,
@@ -216,7 +217,7 @@ class RegionOp(IRDLOperation):
         block = self.body.block
         types = [v.type for v in self.arrays] + [v.type for v in self.scalars]
         if [a.type for a in block.args] != types:
-            raise VerifyException(f"'{self.name}' block arguments must match the operands (arrays then scalars): expected {len(types)} of types {types}")
+            raise VerifyException(f"'{self.name}' block arguments must match the operands (arrays then scalars): expected {len(types)} of types {', '.join(map(str, types)) or 'none'}")
         dom = self.iteration_domain
         verify_domain(dom, "iteration domain")
         kinds = self.iterator_kinds
@@ -380,6 +381,7 @@ class LoadOp(_MemoryStreamOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> "LoadOp":
+        start = parser.pos
         arr = parser.parse_unresolved_operand()
         amap, pos, idx = _parse_indices(parser)
         parser.parse_punctuation(":")
@@ -387,7 +389,7 @@ class LoadOp(_MemoryStreamOp):
         parser.parse_punctuation("->")
         rtype = parser.parse_type()
         if not isinstance(atype, MemRefType) or rtype != StreamType(atype.element_type):
-            parser.raise_error(f"stream.load of {atype} must return a stream of its element type, got {rtype}")
+            parser.raise_error(f"stream.load of {atype} must return a stream of its element type, got {rtype}", start, parser.pos)
         return cls(parser.resolve_operand(arr, atype), amap, idx, pos)
 
 
@@ -760,6 +762,8 @@ class YieldOp(IRDLOperation):
 def region_block(op: RegionOp) -> Block:
     return op.body.block
 
+
+keep_discardable_attributes(LoadOp, StoreOp, AtomicOp, ComputeOp, ReduceOp, YieldOp)
 
 Stream = Dialect(
     "stream",

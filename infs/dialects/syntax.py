@@ -142,3 +142,27 @@ def string_list(values: Sequence[str]) -> list[StringAttr]:
 
 def block_of(region: Region) -> Block:
     return region.block
+
+
+def keep_discardable_attributes(*op_classes: type) -> None:
+    """Make custom assembly formats print and parse the op's discardable
+    attributes (``attributes {...}`` at the end), so that custom and generic
+    forms carry the same IR.  Applied to ops whose own printer does not."""
+    for cls in op_classes:
+        own_print, own_parse = cls.print, cls.parse.__func__  # type: ignore[attr-defined]
+
+        def print_(self, printer: Printer, _own=own_print) -> None:
+            _own(self, printer)
+            if self.attributes:
+                printer.print_string(" attributes ")
+                printer.print_attr_dict(self.attributes)
+
+        def parse_(klass, parser: Parser, _own=own_parse):
+            op = _own(klass, parser)
+            extra = parser.parse_optional_attr_dict_with_keyword()
+            if extra is not None:
+                op.attributes |= extra.data
+            return op
+
+        cls.print = print_  # type: ignore[method-assign]
+        cls.parse = classmethod(parse_)  # type: ignore[method-assign]

@@ -69,7 +69,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from infs.dialects.keyword_syntax import Field, parse_fields, print_fields
+from infs.dialects.keyword_syntax import Field, format_number, parse_fields, parse_number_or_special, print_fields
 from infs.dialects.lattice import (
     AccessMap,
     Affine,
@@ -82,6 +82,7 @@ from infs.dialects.lattice import (
     verify_domain,
 )
 from infs.dialects.syntax import (
+    keep_discardable_attributes,
     parse_index_list,
     parse_named_operands,
     parse_operands_with_types,
@@ -244,6 +245,9 @@ class GraphOp(IRDLOperation):
         for n in names:
             if dim_index(n) is not None:
                 raise VerifyException(f"'{self.name}' symbol name '{n}' clashes with lattice dim names d<i>")
+        for v in self.scalars:
+            if not isinstance(v.type, (IntegerType, IndexType, AnyFloat)):
+                raise VerifyException(f"'{self.name}' scalar operand must be an integer, index or float, got {v.type}")
         rank = self.lattice_rank
         if rank < 1:
             raise VerifyException(f"'{self.name}' lattice rank must be >= 1, got {rank}")
@@ -572,7 +576,7 @@ class ConstOp(IRDLOperation):
         else:
             v = self.value
             if isinstance(v, FloatAttr):
-                printer.print_string(repr(float(v.value.data)))
+                printer.print_string(format_number(float(v.value.data)))
             else:
                 assert isinstance(v, IntegerAttr)
                 printer.print_string(str(v.value.data))
@@ -584,6 +588,7 @@ class ConstOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> "ConstOp":
+        start = parser.pos
         if parser._current_token.text.startswith("%"):  # noqa: SLF001
             name = parser.parse_unresolved_operand()
             parser.parse_punctuation(":")
@@ -591,18 +596,18 @@ class ConstOp(IRDLOperation):
             parser.parse_punctuation("->")
             rt = parser.parse_type()
             return cls.create(operands=[parser.resolve_operand(name, st)], result_types=[rt])
-        num = parser.parse_number()
+        num = parse_number_or_special(parser)
         parser.parse_punctuation(":")
         rt = parser.parse_type()
         if not isinstance(rt, TensorType):
-            parser.raise_error(f"tdfg.const result must be a !tdfg.tensor, got {rt}")
+            parser.raise_error(f"tdfg.const result must be a !tdfg.tensor, got {rt}", start, parser.pos)
         et = rt.element_type
         if isinstance(et, AnyFloat):
             val: Attribute = FloatAttr(float(num), et)
         elif isinstance(et, IntegerType) and isinstance(num, int):
             val = IntegerAttr(num, et)
         else:
-            parser.raise_error(f"literal {num} does not fit a tensor of {et}")
+            parser.raise_error(f"literal {num} does not fit a tensor of {et}", start, parser.pos)
         return cls.create(result_types=[rt], properties={"value": val})
 
 
@@ -926,6 +931,8 @@ class YieldOp(IRDLOperation):
     def __init__(self, *values: SSAValue):
         super().__init__(operands=[list(values)])
 
+
+keep_discardable_attributes(TensorOp, CmpOp, MvOp, BcOp, ConstOp, ShrinkOp, ReduceOp, StreamLoadOp, StreamReduceOp, StreamStoreOp)
 
 TDFG = Dialect(
     "tdfg",

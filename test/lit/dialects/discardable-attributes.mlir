@@ -1,5 +1,4 @@
-// XFAIL: *
-// BUG: the custom printers of most infs ops drop discardable attributes (an
+// Regression (was a bug): the custom printers of most infs ops drop discardable attributes (an
 // op's attr-dict), so generic -> custom -> generic changes the IR. Today only
 // stream.region, tdfg.graph, tdfg.store, tdfg.yield, pimcmd.transpose_in,
 // pimcmd.release and pimcmd.sync keep them; tags 1-8, 10-19, 23, 25-27, 29

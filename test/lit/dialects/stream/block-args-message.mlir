@@ -1,5 +1,4 @@
-// XFAIL: *
-// BUG: the message of stream.region's block-argument rule prints the Python
+// Regression (was a bug): the message of stream.region's block-argument rule prints the Python
 // reprs of the expected types instead of their MLIR syntax: "expected 2 of
 // types [MemRefType(shape=ArrayAttr(data=(IntAttr(data=-9223372036854775808),)),
 // element_type=Float32Type(), ...), IndexType()]".

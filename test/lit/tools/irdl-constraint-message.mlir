@@ -1,5 +1,4 @@
-// XFAIL: *
-// BUG: infs.api.verify_module keeps only the first line of a verifier
+// Regression (was a bug): infs.api.verify_module keeps only the first line of a verifier
 // message. For xDSL's own (IRDL) constraint checks the reason is on the second
 // line, so the one-line error ends in "does not verify:" and never says why.
 // Today: "... 'tdfg.mv' op result 'result' at position 0 does not verify:"

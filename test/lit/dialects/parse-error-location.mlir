@@ -1,5 +1,4 @@
-// XFAIL: *
-// BUG: errors that a custom parser raises after it has read the whole op
+// Regression (was a bug): errors that a custom parser raises after it has read the whole op
 // (parser.raise_error without a span) point at the token after the op, i.e.
 // at the start of the next line, instead of at the op. Seen in stream.load
 // (result type check) and tdfg.const (result type, literal type).

@@ -1,5 +1,4 @@
-// XFAIL: *
-// BUG (missing rule): tdfg.graph takes "the same operands" as the
+// Regression (was a missing rule): tdfg.graph takes "the same operands" as the
 // stream.region it replaces (DESIGN §3.3), but unlike stream.region it does
 // not check that its scalars are integer, index or float values: a memref or a
 // tensor passed through syms(...) verifies.

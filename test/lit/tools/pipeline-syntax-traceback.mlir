@@ -1,5 +1,4 @@
-// XFAIL: *
-// BUG: a malformed pipeline specification makes xDSL raise ArgSpecParseError,
+// Regression (was a bug): a malformed pipeline specification makes xDSL raise ArgSpecParseError,
 // which derives from BaseException, not Exception: neither
 // infs.api.parse_pipeline nor infs-opt's main() catches it, and infs-opt dies
 // with a Python traceback (exit code 1) instead of one line.

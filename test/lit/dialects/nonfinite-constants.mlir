@@ -1,5 +1,4 @@
-// XFAIL: *
-// BUG: non-finite float constants do not survive the custom form. tdfg.const
+// Regression (was a bug): non-finite float constants do not survive the custom form. tdfg.const
 // and pimcmd.compute print a float with Python's repr(), i.e. `inf`/`nan`,
 // which their parsers (parse_number) reject: generic -> custom -> parse fails
 // with "integer or float literal expected".
