@@ -288,3 +288,16 @@ def test_scalar_result_through_host():
     a = np.arange(10, dtype=np.float32)
     (s,) = run_function(module, [a, 10], group_size=3)
     assert s == 45.0
+
+
+def test_empty_tensor_reads_nothing():
+    # gauss-like update with k = N - 1: row k exists but the trailing block is empty
+    g = graph_of(GAUSS)
+    A = rng().standard_normal((4, 4)).astype(np.float32)
+    m = np.zeros(4, np.float32)
+    want = A.copy()
+    evaluate_graph(g, [A, m], [4, 3])
+    np.testing.assert_array_equal(A, want)
+    # a fixed row outside the array is not read when the tensor is empty
+    evaluate_graph(g, [A, m], [4, 4])
+    np.testing.assert_array_equal(A, want)

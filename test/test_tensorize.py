@@ -348,11 +348,26 @@ def random_region(draw):
     # output: an aligned (offset) store, or a reduction
     iterators = ["parallel"] * n
     result_type = None
-    out = draw(st.sampled_from(["store", "store", "reduce"]))
+    out = draw(st.sampled_from(["store", "store", "reduce", "atomic", "drop"]))
     if out == "store":
         arrays.append(("Y", n, T))
         idx = [off_expr(j) for j in range(n)]
         body.append(f"stream.store %s -> %y[{', '.join(idx)}] : !stream.stream<{T}> -> {_memref(n, T)}")
+        body.append("stream.yield")
+    elif out == "atomic":  # an indirect read-modify-write: stays a near-memory stream
+        if not use_j:
+            arrays.append(("J", n, "i32"))
+        arrays.append(("Y", n, T))
+        kind = draw(st.sampled_from(["add", "min", "max"]))
+        body.append(f"%jq = stream.load %jj[{', '.join(off_expr(j) for j in range(n))}] : {_memref(n, 'i32')} -> !stream.stream<i32>")
+        rest = [off_expr(j) for j in range(1, n)]
+        body.append(f"stream.atomic {kind} %s -> %y[%jq{''.join(', ' + e for e in rest)}] : !stream.stream<{T}> -> {_memref(n, T)}")
+        body.append("stream.yield")
+    elif out == "drop" and n > 1:  # a store that drops a parallel dim: the last iteration wins
+        drop = draw(st.integers(0, n - 1))
+        keep = [j for j in range(n) if j != drop]
+        arrays.append(("Z", n - 1, T))
+        body.append(f"stream.store %s -> %z[{', '.join(off_expr(j) for j in keep)}] : !stream.stream<{T}> -> {_memref(n - 1, T)}")
         body.append("stream.yield")
     else:
         red = sorted(set(draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n))))
@@ -362,7 +377,8 @@ def random_region(draw):
         keep = [j for j in range(n) if j not in red]
         if keep:
             arrays.append(("Z", len(keep), T))
-            body.append(f"%r = stream.reduce {kind} %s over [{', '.join(map(str, red))}] : !stream.stream<{T}> -> !stream.stream<{T}>")
+            init = " init %alpha" if draw(st.booleans()) else ""
+            body.append(f"%r = stream.reduce {kind} %s over [{', '.join(map(str, red))}]{init} : !stream.stream<{T}> -> !stream.stream<{T}>")
             body.append(f"stream.store %r -> %z[{', '.join(off_expr(j) for j in keep)}] : !stream.stream<{T}> -> {_memref(len(keep), T)}")
             body.append("stream.yield")
         else:
@@ -422,8 +438,12 @@ def test_random_regions_match_the_stream_reference(case, group):
             run_lattice(lat_module, lat_args, "f", group_size=group)
         return
     r_lat = run_lattice(lat_module, lat_args, "f", group_size=group)
-    for a, b in zip(lat_args, ref_args):
+    exe_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    r_exe = run_reference(ref_module, exe_args, "f", executor=lattice_executor(group))
+    for a, b, c in zip(lat_args, ref_args, exe_args):
         if isinstance(a, np.ndarray):
             np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6, err_msg=text)
-    for a, b in zip(r_lat, r_ref):
+            np.testing.assert_allclose(c, b, rtol=1e-5, atol=1e-6, err_msg=text)
+    for a, b, c in zip(r_lat, r_ref, r_exe):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6, err_msg=text)
+        np.testing.assert_allclose(c, b, rtol=1e-5, atol=1e-6, err_msg=text)

@@ -252,8 +252,9 @@ def _eval_op(op, st: _GraphState, group_size: GroupSize) -> None:
         arr = st.arrays[op.array]
         box = st.box_of(op.domain.data)
         abox = _array_box(arr, R)
+        empty = any(hi <= lo for lo, hi in box)  # an empty tensor reads nothing
         for d, ((lo, hi), (alo, ahi)) in enumerate(zip(box, abox)):
-            if hi > lo and (lo < alo or hi > ahi):
+            if not empty and (lo < alo or hi > ahi):
                 raise EvaluationError(f"'tdfg.tensor' domain {list(box)} leaves the array (shape {list(arr.shape)}) in lattice dim {d}")
         shape = tuple(hi - lo for lo, hi in box)
         lead = R - arr.ndim
