@@ -1,5 +1,8 @@
 """Hardware configurations and cost profiles, as data (DESIGN §5).
 
+Shared by the compiler (layout, lowering) and the simulator, so it sits at the
+bottom of the layering and imports nothing from infs.
+
 A ``HardwareConfig`` describes one machine: the mesh of L3 banks, the SRAM
 arrays in each bank, the H-tree, the NoC, DRAM, and the energy constants.
 Built-in configurations:

@@ -8,7 +8,7 @@
 func.func @load_result_type(%A: memref<?xf32>) {
   stream.region ins(%A : memref<?xf32>) domain [0:4] iterators [parallel] {
   ^bb0(%a: memref<?xf32>):
-    // CHECK: xfail-parse-error-location.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: stream.load of memref<?xf32> must return a stream of its element type
+    // CHECK: parse-error-location.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: stream.load of memref<?xf32> must return a stream of its element type
     %v = stream.load %a[d0] : memref<?xf32> -> !stream.stream<i32>
     stream.yield
   }
@@ -19,7 +19,7 @@ func.func @load_result_type(%A: memref<?xf32>) {
 
 func.func @const_result_type() {
   tdfg.graph rank 1 {
-    // CHECK: xfail-parse-error-location.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: tdfg.const result must be a !tdfg.tensor, got f32
+    // CHECK: parse-error-location.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: tdfg.const result must be a !tdfg.tensor, got f32
     %c = tdfg.const 1.0 : f32
     tdfg.yield
   }
@@ -30,7 +30,7 @@ func.func @const_result_type() {
 
 func.func @const_literal() {
   tdfg.graph rank 1 {
-    // CHECK: xfail-parse-error-location.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: literal 1.5 does not fit a tensor of i32
+    // CHECK: parse-error-location.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: literal 1.5 does not fit a tensor of i32
     %c = tdfg.const 1.5 : !tdfg.tensor<i32, 1>
     tdfg.yield
   }

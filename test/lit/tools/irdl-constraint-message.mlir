@@ -10,7 +10,7 @@ func.func @f(%A: memref<?xf32>) {
   tdfg.graph ins(%A : memref<?xf32>) rank 1 {
   ^bb0(%a: memref<?xf32>):
     %t = tdfg.tensor %a [0:4] : memref<?xf32> -> !tdfg.tensor<f32, 1>
-    // CHECK: xfail-irdl-constraint-message.mlir:[[# @LINE + 1]]:5: error: 'tdfg.mv' op {{.*}}does not verify:{{.*}}tdfg.tensor
+    // CHECK: irdl-constraint-message.mlir:[[# @LINE + 1]]:5: error: 'tdfg.mv' op {{.*}}does not verify:{{.*}}tdfg.tensor
     %m = "tdfg.mv"(%t) <{dim = 0 : i64, dist = #lattice.expr<1>}> : (!tdfg.tensor<f32, 1>) -> f32
     tdfg.yield
   }

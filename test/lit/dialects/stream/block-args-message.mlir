@@ -7,7 +7,7 @@
 
 func.func @region_block_args(%A: memref<?xf32>, %n: index) {
   // CHECK-NOT: MemRefType(
-  // CHECK: xfail-block-args-message.mlir:[[# @LINE + 1]]:3: error: 'stream.region' op block arguments must match the operands (arrays then scalars): expected 2 of types {{.*}}memref<?xf32>{{.*}}index
+  // CHECK: block-args-message.mlir:[[# @LINE + 1]]:3: error: 'stream.region' op block arguments must match the operands (arrays then scalars): expected 2 of types {{.*}}memref<?xf32>{{.*}}index
   stream.region ins(%A : memref<?xf32>) syms(N = %n : index) domain [0:N] iterators [parallel] {
   ^bb0(%a: memref<?xf32>, %N: i32):
     stream.yield

@@ -6,7 +6,7 @@
 // RUN: infs-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 func.func @memref_scalar(%m: memref<4xf32>) {
-  // CHECK: xfail-graph-scalar-types.mlir:[[# @LINE + 1]]:3: error: 'tdfg.graph' op scalar operand must be an integer, index or float, got memref<4xf32>
+  // CHECK: graph-scalar-types.mlir:[[# @LINE + 1]]:3: error: 'tdfg.graph' op scalar operand must be an integer, index or float, got memref<4xf32>
   tdfg.graph syms(m = %m : memref<4xf32>) rank 1 {
   ^bb0(%M: memref<4xf32>):
     tdfg.yield
@@ -17,7 +17,7 @@ func.func @memref_scalar(%m: memref<4xf32>) {
 // -----
 
 func.func @tensor_scalar(%v: tensor<4xf32>) {
-  // CHECK: xfail-graph-scalar-types.mlir:[[# @LINE + 1]]:3: error: 'tdfg.graph' op scalar operand must be an integer, index or float, got tensor<4xf32>
+  // CHECK: graph-scalar-types.mlir:[[# @LINE + 1]]:3: error: 'tdfg.graph' op scalar operand must be an integer, index or float, got tensor<4xf32>
   tdfg.graph syms(v = %v : tensor<4xf32>) rank 1 {
   ^bb0(%V: tensor<4xf32>):
     tdfg.yield
