@@ -57,11 +57,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import arith
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseArrayBase,
     FloatAttr,
+    IndexType,
     IntegerAttr,
     IntegerType,
     MemRefType,
@@ -71,7 +72,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects import stream, tdfg
 from infs.dialects.lattice import AccessMap, Affine, Domain, DomainAttr, LatticeError, MapAttr, dim_index, dim_name
@@ -133,7 +135,7 @@ class _Builder:
         if ranks and self.n > max(ranks):
             raise NotTensorizable(
                 f"the rank-{self.n} iteration space does not fit the rank-{max(ranks)} lattice of its arrays "
-                "(cells outside the arrays' bounding hyperrectangle are undefined); keep the outer loop on the host"
+                "(cells outside the arrays' bounding hyperrectangle are undefined)"
             )
         self.R = max([self.n, 1, *ranks])
         self.ops: list[Operation] = []
@@ -580,6 +582,120 @@ def tensorize_region(region: stream.RegionOp) -> tuple[tdfg.GraphOp | None, str 
     return graph, None
 
 
+def peel_count(region: stream.RegionOp) -> int:
+    """How many outermost dims must go to the host for the iteration space to
+    fit the lattice of the region's arrays (0 when it fits)."""
+    ranks = [len(a.type.get_shape()) for a in region.arrays]  # type: ignore[attr-defined]
+    if not ranks:
+        return 0
+    return max(0, region.iteration_domain.rank - max(ranks))
+
+
+def peel_region(region: stream.RegionOp, ivs: Sequence[SSAValue]) -> tuple[stream.RegionOp, list[str], list[tuple[Affine, Affine]]]:
+    """The region without its ``len(ivs)`` outermost dims, which become symbols
+    bound to ``ivs`` (host loop indices).  Returns the inner region (not
+    inserted anywhere; erase it with ``drop_all_references``), the new symbol
+    names and the peeled dims' ranges.  Only parallel dims can be peeled."""
+    k = len(ivs)
+    dom = region.iteration_domain
+    kinds = region.iterator_kinds
+    if any(kinds[j] != "parallel" for j in range(k)):
+        raise NotTensorizable(f"its outer {k} dim(s) are not all parallel, so they cannot become host loops")
+    if region.res:
+        raise NotTensorizable("a region with results cannot be split into host loops")
+    taken = set(region.names)
+    names: list[str] = []
+    for j in range(k):
+        name = f"x{j}"
+        while name in taken:
+            name += "_"
+        taken.add(name)
+        names.append(name)
+    env = {dim_name(j): (Affine.of(names[j]) if j < k else Affine.of(dim_name(j - k))) for j in range(dom.rank)}
+    old = region.body.block
+    block = Block(arg_types=[a.type for a in old.args] + [IndexType()] * k)
+    for new, a in zip(block.args, old.args):
+        new.name_hint = a.name_hint
+    for new, name in zip(block.args[len(old.args) :], names):
+        new.name_hint = name
+    vmap: dict[SSAValue, SSAValue] = dict(zip(old.args, block.args))
+    for op in old.ops:
+        new_op = op.clone(value_mapper=vmap)
+        if isinstance(new_op, (stream.LoadOp, stream.StoreOp, stream.AtomicOp)):
+            new_op.properties["map"] = MapAttr(new_op.access_map().substitute(env))
+        elif isinstance(new_op, stream.ReduceOp):
+            new_op.properties["dims"] = DenseArrayBase.from_list(i64, [d - k for d in new_op.dims_list()])
+        block.add_op(new_op)
+    inner = stream.RegionOp(
+        region.arrays, [*region.scalars, *ivs], [*region.names, *names], Domain(dom.bounds[k:]), kinds[k:], Region(block), []
+    )
+    inner.location = region.location
+    try:
+        inner.verify()
+    except VerifyException as e:
+        inner.drop_all_references()
+        raise NotTensorizable(f"without its outer dim(s) the region is not valid: {str(e).splitlines()[0]}") from None
+    return inner, names, list(dom.bounds[:k])
+
+
+def _materialize(expr: Affine, symbols: dict[str, SSAValue], ops: list[Operation]) -> SSAValue:
+    """Host arith computing an affine expression of the region's symbols."""
+
+    def const(v: int) -> SSAValue:
+        c = arith.ConstantOp(IntegerAttr(v, IndexType()))
+        ops.append(c)
+        return c.result
+
+    acc: SSAValue | None = const(expr.const) if expr.const or not expr.terms else None
+    for name, c in expr.terms:
+        v = symbols[name]
+        if c != 1:
+            m = arith.MuliOp(v, const(c))
+            ops.append(m)
+            v = m.result
+        if acc is None:
+            acc = v
+        else:
+            a = arith.AddiOp(acc, v)
+            ops.append(a)
+            acc = a.result
+    assert acc is not None
+    return acc
+
+
+def tensorize_with_host_loops(region: stream.RegionOp) -> tuple[list[Operation] | None, str | None]:
+    """For a region whose iteration space has more dims than its arrays: the ops
+    (bound computations and an ``scf.for`` nest around the graph of the inner
+    region) that replace it, or ``(None, reason)``."""
+    k = peel_count(region)
+    blocks = [Block(arg_types=[IndexType()]) for _ in range(k)]
+    ivs = [b.args[0] for b in blocks]
+    try:
+        inner, names, bounds = peel_region(region, ivs)
+    except NotTensorizable as e:
+        return None, str(e)
+    graph, reason = tensorize_region(inner)
+    inner.drop_all_references()
+    if graph is None:
+        return None, reason
+    for b, name in zip(blocks, names):
+        b.args[0].name_hint = name
+    symbols = {n: v for n, v in zip(region.names, region.scalars) if isinstance(v.type, IndexType)}
+    pre: list[Operation] = []
+    lbs = [_materialize(lo, symbols, pre) for lo, _ in bounds]
+    ubs = [_materialize(hi, symbols, pre) for _, hi in bounds]
+    step = arith.ConstantOp(IntegerAttr(1, IndexType()))
+    pre.append(step)
+    body: list[Operation] = [graph]
+    loop: Operation | None = None
+    for i in reversed(range(k)):
+        blocks[i].add_ops([*body, scf.YieldOp()])
+        loop = scf.ForOp(lbs[i], ubs[i], step.result, [], blocks[i])
+        body = [loop]
+    assert loop is not None
+    return [*pre, loop], None
+
+
 def _location(op: Operation) -> str:
     loc = op.location
     try:
@@ -601,6 +717,13 @@ class TensorizePass(ModulePass):
         regions = [r for r in op.walk() if isinstance(r, stream.RegionOp)]
         for region in regions:
             graph, reason = tensorize_region(region)
+            if graph is None and peel_count(region):
+                ops, why = tensorize_with_host_loops(region)
+                if ops is not None:
+                    Rewriter.insert_op(ops, InsertPoint.before(region))
+                    Rewriter.erase_op(region)
+                    continue
+                reason = f"{reason}; with the outer loop(s) on the host: {why}"
             if graph is None:
                 region.attributes[NOT_TENSORIZED] = StringAttr(reason or "unknown")
                 if self.verbose:

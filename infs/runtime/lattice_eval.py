@@ -32,12 +32,14 @@ Host functions whose regions have been tensorized run with ``run_function``
 (the host runner of ``infs.runtime.host`` plus an interpreter implementation
 of ``tdfg.graph``); ``lattice_executor`` is a region executor for
 ``infs.runtime.host.run_function`` that tensorizes each ``stream.region`` on
-the fly and evaluates the graph (regions that stay streams use the stream
-reference).
+the fly and evaluates the graph (outer dims that do not fit the lattice run
+as host loops around the graph, as the pass emits them; regions that stay
+streams use the stream reference).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -45,7 +47,7 @@ from typing import Any
 import numpy as np
 from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, MemRefType, ModuleOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
-from xdsl.ir import SSAValue
+from xdsl.ir import Block, SSAValue
 from xdsl.utils.exceptions import InterpretationError
 
 from infs.dialects import stream, tdfg
@@ -458,15 +460,35 @@ def lattice_executor(group_size: GroupSize = None) -> host.RegionExecutor:
     ``stream.region`` (the ``tensorize`` pass on one region) and evaluates the
     graph on the lattice; a region that cannot be tensorized runs with the
     stream reference."""
-    from infs.passes.tensorize import tensorize_region
+    from infs.passes.tensorize import NotTensorizable, peel_count, peel_region, tensorize_region
 
     def run(region: stream.RegionOp, arrays: list[np.ndarray], scalars: list[Any]) -> list[Any]:
         graph, _reason = tensorize_region(region)
-        if graph is None:
-            return evaluate_region(region, arrays, scalars)
-        try:
-            return evaluate_graph(graph, arrays, scalars, group_size)
-        finally:
-            graph.drop_all_references()
+        if graph is not None:
+            try:
+                return evaluate_graph(graph, arrays, scalars, group_size)
+            finally:
+                graph.drop_all_references()
+        k = peel_count(region)
+        if k:  # the outer dims become host loops around the graph of the rest
+            ivs = Block(arg_types=[IndexType()] * k)
+            try:
+                inner, _names, bounds = peel_region(region, ivs.args)
+            except NotTensorizable:
+                return evaluate_region(region, arrays, scalars)
+            graph, _reason = tensorize_region(inner)
+            inner.drop_all_references()
+            if graph is not None:
+                try:
+                    env = {n: int(v) for n, v, s in zip(region.names, scalars, region.scalars) if isinstance(s.type, IndexType)}
+                    ranges = [range(lo.evaluate(env), hi.evaluate(env)) for lo, hi in bounds]
+                    for point in itertools.product(*ranges):
+                        evaluate_graph(graph, arrays, [*scalars, *point], group_size)
+                    return []
+                except LatticeError as e:
+                    raise EvaluationError(str(e)) from None
+                finally:
+                    graph.drop_all_references()
+        return evaluate_region(region, arrays, scalars)
 
     return run

@@ -53,22 +53,18 @@ func.func @double(%A: memref<?xf64>, %n: index) {
   func.return
 }
 
-// REMARK: remark: stream.region not tensorized: the rank-3 iteration space does not fit the rank-2 lattice of its arrays
-// CHECK-LABEL: func.func @mm_inner
+// A rank-2 space over rank-1 arrays whose outer dim is a reduction: it can
+// neither fit the lattice nor become a host loop.
+// REMARK: remark: stream.region not tensorized: the rank-2 iteration space does not fit the rank-1 lattice of its arrays (cells outside the arrays' bounding hyperrectangle are undefined); with the outer loop(s) on the host: its outer 1 dim(s) are not all parallel, so they cannot become host loops
+// CHECK-LABEL: func.func @outer_reduction
 // CHECK:         stream.region
-// CHECK-SAME:    infs.not_tensorized = "the rank-3 iteration space does not fit the rank-2 lattice
-func.func @mm_inner(%A: memref<?x?xf32>, %Bt: memref<?x?xf32>, %C: memref<?x?xf32>, %m: index, %n: index, %k: index) {
-  stream.region ins(%A, %Bt, %C : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) syms(M = %m : index, N = %n : index, K = %k : index) domain [0:M, 0:N, 0:K] iterators [parallel, parallel, reduction] {
-  ^bb0(%a: memref<?x?xf32>, %bt: memref<?x?xf32>, %c: memref<?x?xf32>, %M: index, %N: index, %K: index):
-    %x = stream.load %a[d0, d2] : memref<?x?xf32> -> !stream.stream<f32>
-    %y = stream.load %bt[d1, d2] : memref<?x?xf32> -> !stream.stream<f32>
-    %p = stream.compute(%x, %y : !stream.stream<f32>, !stream.stream<f32>) -> !stream.stream<f32> {
-    ^bb1(%u: f32, %v: f32):
-      %t = arith.mulf %u, %v : f32
-      stream.yield %t : f32
-    }
-    %s = stream.reduce add %p over [2] : !stream.stream<f32> -> !stream.stream<f32>
-    stream.store %s -> %c[d0, d1] : !stream.stream<f32> -> memref<?x?xf32>
+// CHECK-SAME:    infs.not_tensorized = "the rank-2 iteration space does not fit the rank-1 lattice
+func.func @outer_reduction(%X: memref<?xf32>, %R: memref<?xf32>, %m: index, %n: index) {
+  stream.region ins(%X, %R : memref<?xf32>, memref<?xf32>) syms(M = %m : index, N = %n : index) domain [0:M, 0:N] iterators [reduction, parallel] {
+  ^bb0(%x: memref<?xf32>, %r: memref<?xf32>, %M: index, %N: index):
+    %v = stream.load %x[d1] : memref<?xf32> -> !stream.stream<f32>
+    %s = stream.reduce add %v over [0] : !stream.stream<f32> -> !stream.stream<f32>
+    stream.store %s -> %r[d1] : !stream.stream<f32> -> memref<?xf32>
     stream.yield
   }
   func.return
