@@ -65,16 +65,28 @@ def make_context(allow_unregistered: bool = False) -> Context:
     return ctx
 
 
+_OP_NAME = re.compile(r'\s*(?:%[\w$.-]+(?::\d+)?\s*(?:,\s*%[\w$.-]+(?::\d+)?\s*)*=\s*)?"?([A-Za-z_][\w.$]*)')
+
+
 class LocatingParser(Parser):
     """A parser that records each op's file:line:col as its location."""
+
+    def _parse_alias_def(self):
+        span = self._current_token.span
+        try:
+            return super()._parse_alias_def()
+        except (VerifyException, LatticeError) as e:
+            self.raise_error(_one_line(str(e)), span.start, self.pos)
 
     def parse_operation(self) -> Operation:
         span = self._current_token.span
         try:
             op = super().parse_operation()
         except (VerifyException, LatticeError) as e:
-            # attribute verifiers run while parsing: point at the op being parsed
-            self.raise_error(str(e).strip().splitlines()[0], span.start, self.pos)
+            # attribute verifiers run while parsing: point at the op being parsed, by name
+            m = _OP_NAME.match(self.lexer.input.content, span.start)
+            prefix = f"'{m.group(1)}' op " if m else ""
+            self.raise_error(prefix + _one_line(str(e)), span.start, self.pos)
         if not isinstance(op.location, FileLineColLoc):
             loc = span.get_location()
             op.location = FileLineColLoc(StringAttr(loc.file or "<input>"), IntAttr(loc.line), IntAttr(int(loc.col)))
@@ -98,16 +110,49 @@ def parse_text(text: str, name: str = "<input>", ctx: Context | None = None, ver
     ctx = ctx or make_context()
     if line_offset:
         text = "\n" * line_offset + text  # keep reported lines true for split inputs
+    _check_string_literals(text, name)
+    parser = LocatingParser(ctx, text, name)
     try:
-        module = LocatingParser(ctx, text, name).parse_module()
+        module = parser.parse_module()
     except ParseError as e:
         raise _parse_error(e) from None
     except (VerifyException, LatticeError) as e:
-        # attribute verifiers run while parsing; the parser knows no span here
-        raise InfsError(str(e).splitlines()[0] if str(e) else type(e).__name__, name) from None
+        # attribute verifiers run while parsing (e.g. a top-level attribute alias)
+        line, col = _line_col(text, parser._current_token.span.start)  # noqa: SLF001
+        raise InfsError(_one_line(str(e)) or type(e).__name__, f"{name}:{line}:{col}") from None
     if verify:
         verify_module(module)
     return module
+
+
+def _line_col(text: str, pos: int) -> tuple[int, int]:
+    line = text.count("\n", 0, pos) + 1
+    return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
+
+def _check_string_literals(text: str, name: str) -> None:
+    """An unterminated string literal is an error of its line.
+
+    (xDSL 0.74's string-literal regex backtracks exponentially on one, so it
+    is caught here, before the lexer sees it.)"""
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        if '"' not in line:
+            continue
+        in_str, start, i = False, 0, 0
+        while i < len(line):
+            ch = line[i]
+            if in_str:
+                if ch == "\\":
+                    i += 1
+                elif ch == '"':
+                    in_str = False
+            elif ch == '"':
+                in_str, start = True, i
+            elif line.startswith("//", i):
+                break
+            i += 1
+        if in_str:
+            raise InfsError("unterminated string literal", f"{name}:{lineno}:{start + 1}")
 
 
 def parse_file(path: str | Path, ctx: Context | None = None, verify: bool = True) -> ModuleOp:

@@ -233,12 +233,6 @@ def test_attribute_verifier_error_inside_an_op_is_located():
     assert "lower bound > upper bound" in str(ei.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a constant domain with p > q (a verifier rule) is reported without the op name "
-    "('a.mlir:2:3: error: domain [3:1] ...' instead of \"'stream.region' op ...\"): the attribute "
-    "verifier fires while parsing, before the op exists",
-)
 def test_domain_bounds_error_names_the_op():
     bad = STENCIL.replace("domain [1:N - 1]", "domain [3:1]")
     with pytest.raises(InfsError) as ei:
@@ -246,11 +240,6 @@ def test_domain_bounds_error_names_the_op():
     assert "'stream.region' op" in str(ei.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: an attribute verifier error in a top-level attribute alias loses its position "
-    "('p.mlir: error: pattern 1:2:0 has a count <= 0', no line:col)",
-)
 def test_attribute_alias_error_is_located():
     src = "#bad = #lattice.pattern<1:2:0>\nfunc.func @f() {\n  func.return\n}\n"
     with pytest.raises(InfsError) as ei:
@@ -394,12 +383,6 @@ def test_fuzzed_input_only_raises_one_line_infs_errors(text):
         assert str(e).startswith("fuzz.mlir"), str(e)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG (xDSL 0.74 lexer, reached through api.parse_text): an unterminated string literal is "
-    "matched by a regex with nested quantifiers that backtracks exponentially in the rest of the "
-    "line; a 40-character line takes minutes instead of giving a one-line parse error",
-)
 def test_unterminated_string_literal_fails_fast():
     def timeout(signum, frame):
         raise TimeoutError

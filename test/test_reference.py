@@ -358,11 +358,6 @@ def test_host_integer_arithmetic_wraps():
     assert run(HOST_F32, x=np.float32(0.2))[2] == -56
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: host-side f32 arith (xDSL's interpreter) computes in Python double precision: "
-    "arith.constant 0.1 : f32 + 0.2 gives 0.30000000149011613, not float32 0.3 (0.30000001192092896)",
-)
 def test_host_f32_arithmetic_is_float32():
     a, b, _ = run(HOST_F32, x=np.float32(0.2))
     assert np.asarray(a).dtype == np.float32 and a == np.float32(0.1)
@@ -578,11 +573,6 @@ def test_store_then_atomic_same_cell():
     np.testing.assert_array_equal(B, 2 * X)  # B[i] = X[i]; B[i] += X[i]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: _apply_writes applies every store before every atomic, ignoring program order: "
-    "atomic add then store on one cell keeps the atomic's update instead of the stored value",
-)
 def test_atomic_then_store_same_cell():
     X = np.array([1, 2, 3], np.int32)
     B = np.array([100, 100, 100], np.int32)
@@ -716,11 +706,6 @@ def test_reduce_of_broadcast_stream(m, n, seed):
     np.testing.assert_array_equal(O, A * max(n - 2, 0))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a partial reduction over an empty reduced range stores nothing; the loop nest "
-    "(acc = init; for j in []: ...; O[i] = acc) and numpy (sum over an empty axis) give the init/identity",
-)
 def test_partial_reduction_over_empty_range():
     A = np.zeros(3, np.int32)
     O = np.full(3, 7, np.int32)
@@ -1137,12 +1122,6 @@ def test_scalar_only_compute_and_region_level_constant():
     assert A.tolist() == [0.0, 5.0, 10.0, 9.0, 9.0, 9.0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: _check_dependences decides 'a write precedes the read in program order' for the whole array, "
-    "not per cell: a store to other cells placed before the load makes a valid same-iteration in-place "
-    "update a 'loop-carried dependence' (reported at iteration [0], which has no earlier iteration)",
-)
 def test_in_place_update_after_store_to_other_cells_is_accepted():
     A = np.arange(6, dtype=np.float32)
     run(IN_PLACE_AFTER_UNRELATED_STORE, A=A, N=3)  # A[i+3] = 9; A[i] = A[i] * 5

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith, func, memref
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, MemRefType, ModuleOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.interpreters.arith import ArithFunctions
 from xdsl.interpreters.builtin import BuiltinFunctions
@@ -49,6 +49,11 @@ _HOST_EXTRA_ARITH = (
 )  # fmt: skip
 
 
+# float arith that xDSL's interpreter runs in Python double precision: run it in
+# the op's own type (f32 stays float32, as in the regions and on the machine)
+_HOST_FLOAT_ARITH = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.MaximumfOp, arith.MinimumfOp, arith.CmpfOp)
+
+
 @register_impls
 class HostArithExtras(InterpreterFunctions):
     """The arith ops missing from ``xdsl.interpreters.arith``."""
@@ -56,6 +61,24 @@ class HostArithExtras(InterpreterFunctions):
     for _op in _HOST_EXTRA_ARITH:
         locals()[f"run_{_op.__name__}"] = impl(_op)(_host_scalar_op)
     del _op
+
+
+@register_impls
+class HostFloatArith(InterpreterFunctions):
+    """Float arith and float constants in their own precision (overrides xDSL's)."""
+
+    for _op in _HOST_FLOAT_ARITH:
+        locals()[f"run_{_op.__name__}"] = impl(_op)(_host_scalar_op)
+    del _op
+
+    @impl(arith.ConstantOp)
+    def run_constant(self, interpreter: Interpreter, op: arith.ConstantOp, args: tuple[Any, ...]):
+        v = op.value
+        if isinstance(v, FloatAttr):
+            return (numpy_dtype(v.type).type(v.value.data),)
+        if isinstance(v, IntegerAttr):
+            return (int(v.value.data),)
+        raise EvaluationError(f"unsupported host constant {v}")
 
 
 @register_impls
@@ -131,6 +154,7 @@ def make_interpreter(module: ModuleOp, executor: RegionExecutor | None = None) -
     for fns in (ArithFunctions(), ScfFunctions(), FuncFunctions(), MathFunctions(), BuiltinFunctions()):
         interp.register_implementations(fns)
     interp.register_implementations(HostArithExtras())
+    interp.register_implementations(HostFloatArith(), override=True)
     interp.register_implementations(NumpyMemrefFunctions(), override=True)
     interp.register_implementations(StreamRegionFunctions(executor))
     return interp

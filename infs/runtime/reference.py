@@ -84,16 +84,23 @@ class _RegionState:
     def full(self, v: np.ndarray) -> np.ndarray:
         return np.broadcast_to(v, self.shape)
 
-    def indices(self, op, amap: AccessMap, indirect_pos: Sequence[int], indirect: Sequence[SSAValue], array: np.ndarray) -> tuple[np.ndarray, ...]:
+    def indices(self, op, amap: AccessMap, indirect_pos: Sequence[int], indirect: Sequence[SSAValue], array: np.ndarray,
+                shape: tuple[int, ...] | None = None) -> tuple[np.ndarray, ...]:  # fmt: skip
+        shape = self.shape if shape is None else shape
+        size = int(np.prod(shape)) if shape else 1
+        grids = [g if shape[i] == self.shape[i] else g[tuple(slice(0, 1) if j == i else slice(None) for j in range(self.rank))] for i, g in enumerate(self.grids)]
+        if any(shape[i] != self.shape[i] and self.shape[i] == 0 for i in range(self.rank)):
+            # a reduced dim with an empty range: its coordinate is unused by the store's map
+            grids = [g if shape[i] == self.shape[i] else np.zeros([1] * self.rank, np.int64) for i, g in enumerate(grids)]
         try:
-            idx = list(amap.apply(self.grids, self.env)) if self.rank else [np.asarray(e.evaluate(self.env)) for e in amap.results]
+            idx = list(amap.apply(grids, self.env)) if self.rank else [np.asarray(e.evaluate(self.env)) for e in amap.results]
         except LatticeError as e:
             raise EvaluationError(f"'{op.name}': {e}") from None
         for p, v in zip(indirect_pos, indirect):
             idx[p] = self.values[v].astype(np.int64)
         bshape = np.broadcast_shapes(*(np.shape(i) for i in idx)) if idx else ()
         for d, i in enumerate(idx):
-            if self.size and np.size(i) and (np.min(i) < 0 or np.max(i) >= array.shape[d]):
+            if size and np.size(i) and (np.min(i) < 0 or np.max(i) >= array.shape[d]):
                 bad = int(np.min(i)) if np.min(i) < 0 else int(np.max(i))
                 raise EvaluationError(f"'{op.name}' accesses index {bad} in dim {d} of an array of shape {list(array.shape)}")
         return tuple(np.broadcast_to(i, bshape) for i in idx)
@@ -101,6 +108,21 @@ class _RegionState:
     def iteration_ids(self, shape: tuple[int, ...]) -> np.ndarray:
         """Linear iteration number (C order = sequential order) of each point."""
         return np.arange(self.size, dtype=np.int64).reshape(self.shape) if self.rank else np.zeros((), np.int64)
+
+    def write_shape(self, value: SSAValue) -> tuple[int, ...]:
+        """Points at which a store happens: a reduced value is stored once per
+        point of its remaining dims, after the reduction loops, even when the
+        reduced range is empty (the loop nest stores the init value)."""
+        live = stream.live_dims(value, self.region)
+        return tuple(n if d in live else 1 for d, n in enumerate(self.shape))
+
+    def write_ids(self, shape: tuple[int, ...]) -> np.ndarray:
+        """Sequential position of each write point (reduced dims: after their last iteration)."""
+        if not self.rank:
+            return np.zeros((), np.int64)
+        full = [np.arange(n, dtype=np.int64) if m == n else np.full(1, max(n - 1, 0), np.int64) for n, m in zip(self.shape, shape)]
+        grids = np.meshgrid(*full, indexing="ij")
+        return np.ravel_multi_index(grids, tuple(max(n, 1) for n in self.shape)).reshape(shape)
 
 
 def evaluate_region(region: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object]) -> list[np.ndarray]:
@@ -125,20 +147,23 @@ def evaluate_region(region: stream.RegionOp, arrays: Sequence[np.ndarray], scala
             st.values[op.result] = _eval_reduce(op, st)
         elif isinstance(op, (stream.StoreOp, stream.AtomicOp)):
             arr = st.values[op.array]
-            idx = st.indices(op, op.access_map(), op.indirect_positions(), op.indices, arr)
+            wshape = st.write_shape(op.value)
+            idx = st.indices(op, op.access_map(), op.indirect_positions(), op.indices, arr, wshape)
             kind = "store" if isinstance(op, stream.StoreOp) else op.kind.data
-            writes.setdefault(id(arr), []).append((pos, idx, st.values[op.value], kind))
+            writes.setdefault(id(arr), []).append((pos, idx, st.values[op.value], kind, wshape))
         elif isinstance(op, stream.YieldOp):
             results = [np.asarray(st.values[v]).reshape(()) for v in op.values]
         else:  # pure arith at region level (constants, symbol arithmetic)
             st.values[op.results[0]] = eval_scalar_op(op, [st.values[a] for a in op.operands])
 
-    if st.size:
-        by_id = {id(st.values[a]): st.values[a] for a in region.array_args}
-        for key, ws in writes.items():
-            arr = by_id[key]
-            _check_dependences(region, st, arr, reads.get(key, []), ws)
-            _apply_writes(st, arr, ws, len(ops))
+    by_id = {id(st.values[a]): st.values[a] for a in region.array_args}
+    for key, ws in writes.items():
+        ws = [w for w in ws if int(np.prod(w[4]))]  # no write point: nothing happens
+        if not ws:
+            continue
+        arr = by_id[key]
+        _check_dependences(region, st, arr, reads.get(key, []) if st.size else [], ws)
+        _apply_writes(st, arr, ws, len(ops))
     return results
 
 
@@ -190,18 +215,21 @@ def _flat_cells(arr: np.ndarray, idx: tuple[np.ndarray, ...], shape: tuple[int, 
 
 
 def _check_dependences(region, st: _RegionState, arr: np.ndarray, reads, writes) -> None:
+    """Reject reads of a cell written by an earlier iteration (or earlier in the
+    same iteration by an op before the read in program order)."""
     if not reads:
         return
-    ids = st.iteration_ids(st.shape)
-    first_write = np.full(arr.size, np.iinfo(np.int64).max, dtype=np.int64)
-    for _, idx, _, _ in writes:
-        np.minimum.at(first_write, _flat_cells(arr, idx, st.shape).ravel(), ids.ravel())
+    ids = st.iteration_ids(st.shape).ravel()
+    big = np.iinfo(np.int64).max
     for rpos, idx in reads:
+        first_before = np.full(arr.size, big, dtype=np.int64)  # writes earlier in program order
+        first_after = np.full(arr.size, big, dtype=np.int64)
+        for wpos, widx, _, _, wshape in writes:
+            wids = st.write_ids(wshape).ravel()
+            target = first_before if wpos < rpos else first_after
+            np.minimum.at(target, _flat_cells(arr, widx, wshape).ravel(), wids)
         cells = _flat_cells(arr, idx, st.shape).ravel()
-        fw = first_write[cells]
-        # a read after a write in program order at the same iteration sees it too
-        same_iter_visible = any(wpos < rpos for wpos, *_ in writes)
-        bad = (ids.ravel() >= fw) if same_iter_visible else (ids.ravel() > fw)
+        bad = (ids >= first_before[cells]) | (ids > first_after[cells])
         if np.any(bad):
             i = int(np.argmax(bad))
             point = np.unravel_index(i, st.shape)
@@ -212,29 +240,32 @@ def _check_dependences(region, st: _RegionState, arr: np.ndarray, reads, writes)
 
 
 def _apply_writes(st: _RegionState, arr: np.ndarray, writes, n_ops: int) -> None:
-    stores = [(p, i, v) for p, i, v, k in writes if k == "store"]
-    if stores:
-        cells_all, keys_all, vals_all = [], [], []
-        ids = st.iteration_ids(st.shape).ravel()
-        for pos, idx, val in stores:
-            cells_all.append(_flat_cells(arr, idx, st.shape).ravel())
-            keys_all.append(ids * n_ops + pos)  # sequential order: iteration, then program order
-            vals_all.append(np.broadcast_to(np.asarray(val, dtype=arr.dtype), st.shape).ravel())
-        cells = np.concatenate(cells_all)
-        keys = np.concatenate(keys_all)
-        vals = np.concatenate(vals_all)
-        order = np.lexsort((keys, cells))  # by cell, then by key
-        last = np.ones(len(order), dtype=bool)
-        last[:-1] = cells[order][1:] != cells[order][:-1]
-        sel = order[last]
-        arr.reshape(-1)[cells[sel]] = vals[sel]
-    for _, idx, val, kind in writes:
-        if kind == "store":
-            continue
-        cells = _flat_cells(arr, idx, st.shape).ravel()
-        v = np.broadcast_to(np.asarray(val, dtype=arr.dtype), st.shape).ravel()
-        ufunc = {"add": np.add, "min": np.minimum, "max": np.maximum}[kind]
-        flat = arr.reshape(-1)
-        with np.errstate(over="ignore"):
-            ufunc.at(flat, cells, v)
+    """Sequential semantics of all stores and atomics on one array.
 
+    Every write event has a key (iteration, then program order).  Per cell, the
+    last store wins, and the atomics after it are folded on top; atomics before
+    the last store are overwritten by it.
+    """
+    kinds = {k for *_, k, _ in writes if k != "store"}
+    if len(kinds) > 1:
+        raise EvaluationError(f"'stream.region' mixes atomic kinds {sorted(kinds)} on one array")
+    cells_l, keys_l, vals_l, is_store_l = [], [], [], []
+    for pos, idx, val, kind, wshape in writes:
+        cells_l.append(_flat_cells(arr, idx, wshape).ravel())
+        keys_l.append(st.write_ids(wshape).ravel() * n_ops + pos)
+        vals_l.append(np.broadcast_to(np.asarray(val, dtype=arr.dtype), wshape).ravel())
+        is_store_l.append(np.full(cells_l[-1].size, kind == "store"))
+    cells, keys = np.concatenate(cells_l), np.concatenate(keys_l)
+    vals, is_store = np.concatenate(vals_l), np.concatenate(is_store_l)
+    flat = arr.reshape(-1)
+    last_store = np.full(arr.size, -1, dtype=np.int64)
+    if np.any(is_store):
+        np.maximum.at(last_store, cells[is_store], keys[is_store])
+        sel = is_store & (keys == last_store[cells])
+        flat[cells[sel]] = vals[sel]
+    if kinds:
+        (kind,) = kinds
+        after = ~is_store & (keys > last_store[cells])
+        ufunc = {"add": np.add, "min": np.minimum, "max": np.maximum}[kind]
+        with np.errstate(over="ignore"):
+            ufunc.at(flat, cells[after], vals[after])
