@@ -13,7 +13,7 @@ def test_lit_suite():
     bin_dir = Path(sys.executable).parent
     env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
     proc = subprocess.run(
-        [sys.executable, "-m", "lit", "-q", "--no-progress-bar", "-j2", str(LIT_DIR)],
+        [str(bin_dir / "lit"), "-q", "--no-progress-bar", "-j2", str(LIT_DIR)],
         capture_output=True,
         text=True,
         env=env,
