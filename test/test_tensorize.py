@@ -455,3 +455,89 @@ def test_random_regions_match_the_stream_reference(case, group):
     for a, b, c in zip(r_lat, r_ref, r_exe):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6, err_msg=text)
         np.testing.assert_allclose(c, b, rtol=1e-5, atol=1e-6, err_msg=text)
+
+
+@st.composite
+def random_wide_region(draw):
+    """A region whose iteration space has one dim more than its arrays: the
+    outer (parallel) dim becomes a host loop around the graph."""
+    n = draw(st.integers(2, 3))
+    fp = draw(st.booleans())
+    T = "f32" if fp else "i32"
+    ext = [draw(st.integers(1, 4)) for _ in range(n)]
+    lo = [draw(st.integers(0, 1)) for _ in range(n)]
+    side = max(ext) + 2
+    k = draw(st.integers(0, side - 1))
+    reduce_last = n == 3 and draw(st.booleans())
+    iterators = ["parallel"] * n
+    if reduce_last:
+        iterators[-1] = "reduction"
+
+    def off_expr(j: int) -> str:
+        off = draw(st.integers(-lo[j], 2 - lo[j]))
+        return f"d{j}" if off == 0 else (f"d{j} + {off}" if off > 0 else f"d{j} - {-off}")
+
+    def some_dims() -> list[int]:
+        return sorted(draw(st.permutations(range(n)))[: n - 1])
+
+    mt = _memref(n - 1, T)
+    body = []
+    n_loads = draw(st.integers(1, 3))
+    for i in range(n_loads):
+        idx = [off_expr(j) for j in some_dims()]
+        if draw(st.booleans()):
+            idx[draw(st.integers(0, n - 2))] = draw(st.sampled_from(["k", "0"]))
+        body.append(f"%l{i} = stream.load %x[{', '.join(idx)}] : {mt} -> !stream.stream<{T}>")
+    ops = ["arith.addf", "arith.mulf", "arith.maximumf"] if fp else ["arith.addi", "arith.muli", "arith.maxsi"]
+    lines, acc = [], "%a0"
+    for i in range(1, n_loads + 1):
+        lines.append(f"%v{i} = {draw(st.sampled_from(ops))} {acc}, %a{i} : {T}")
+        acc = f"%v{i}"
+    ins = ", ".join([f"%l{i}" for i in range(n_loads)] + ["%alpha"])
+    tys = ", ".join([f"!stream.stream<{T}>"] * n_loads + [T])
+    args = ", ".join(f"%a{i}: {T}" for i in range(n_loads + 1))
+    body.append(f"%s = stream.compute({ins} : {tys}) -> !stream.stream<{T}> {{\n  ^bb1({args}):\n    " + "\n    ".join(lines) + f"\n    stream.yield {acc} : {T}\n  }}")
+    if reduce_last:
+        kind = draw(st.sampled_from(["add", "max", "min"]))
+        body.append(f"%r = stream.reduce {kind} %s over [{n - 1}] : !stream.stream<{T}> -> !stream.stream<{T}>")
+        body.append(f"stream.store %r -> %z[{', '.join(off_expr(j) for j in range(n - 1))}] : !stream.stream<{T}> -> {mt}")
+    elif draw(st.booleans()):
+        body.append(f"stream.store %s -> %z[{', '.join(off_expr(j) for j in some_dims())}] : !stream.stream<{T}> -> {mt}")
+    else:
+        body.append(f"stream.atomic {draw(st.sampled_from(['add', 'min', 'max']))} %s -> %z[{', '.join(off_expr(j) for j in some_dims())}] : !stream.stream<{T}> -> {mt}")
+    body.append("stream.yield")
+    syms = [f"N{j}" for j in range(n)] + ["k"]
+    domain = ", ".join(f"{lo[j]}:N{j} + {lo[j]}" if lo[j] else f"0:N{j}" for j in range(n))
+    text = (
+        f"func.func @f(%X: {mt}, %Z: {mt}, {', '.join(f'%s{s}: index' for s in syms)}, %salpha: {T}) {{\n"
+        f"  stream.region ins(%X, %Z : {mt}, {mt}) syms({', '.join(f'{s} = %s{s} : index' for s in syms)}, alpha = %salpha : {T}) "
+        f"domain [{domain}] iterators [{', '.join(iterators)}] {{\n"
+        f"  ^bb0(%x: {mt}, %z: {mt}, {', '.join(f'%{s}: index' for s in syms)}, %alpha: {T}):\n    " + "\n    ".join(body) + "\n  }\n  func.return\n}\n"
+    )
+    rng = np.random.default_rng(draw(st.integers(0, 2**16)))
+    dt = np.float32 if fp else np.int32
+    arrays = [rng.integers(-4, 5, [side] * (n - 1)).astype(dt) for _ in range(2)]
+    return text, arrays + ext + [k, dt(draw(st.integers(-3, 3)))]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(random_wide_region(), st.sampled_from([None, 2]))
+def test_random_wide_regions_use_host_loops(case, group):
+    text, args = case
+    ref_module = api.parse_text(text)
+    lat_module = api.parse_text(text)
+    api.run_pipeline(lat_module, "tensorize")
+    reasons = [op.attributes[NOT_TENSORIZED].data for op in lat_module.walk() if isinstance(op, stream.RegionOp)]
+    assert not reasons, f"{reasons}\n{text}"
+    (g,) = graphs(lat_module)
+    assert isinstance(g.parent_op(), scf.ForOp)
+    ref_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    lat_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    exe_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    run_reference(ref_module, ref_args, "f")
+    run_lattice(lat_module, lat_args, "f", group_size=group)
+    run_reference(ref_module, exe_args, "f", executor=lattice_executor(group))
+    for a, b, c in zip(lat_args, ref_args, exe_args):
+        if isinstance(a, np.ndarray):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6, err_msg=text)
+            np.testing.assert_allclose(c, b, rtol=1e-5, atol=1e-6, err_msg=text)

@@ -41,12 +41,20 @@ How a region becomes a graph:
   ``broadcast`` and ``reduce``-d, the ``primary`` array and the arrays that
   must stay bitline-``align``-ed (those unrolled into tensors).
 * The graph is then canonicalized (``canonicalize-tdfg``).
+* Host loops.  The lattice has the rank of the largest array (§3.2); cells
+  outside the arrays' bounding hyperrectangle are undefined.  A region whose
+  iteration space has more dims (inner-product mm: ``(i, j, k)`` over
+  matrices) keeps its outer dims on the host: they must be parallel, and
+  become an ``scf.for`` nest around the graph of the remaining dims, the loop
+  indices passed as new symbols ``x0, x1, ...`` (the pattern DESIGN §1 uses
+  for dependence-carrying loops).
 
 A region stays a stream region (with its reason) when it uses an op or type
 without a tensor counterpart: argmin/argmax reductions, casts, unsigned or
 unordered compares, elements other than f32/i32/i16/i8/i1, a scalar
 reduction with an ``init`` value, region results that are not reductions,
-stores to one array that may overlap in an order tensors cannot express.
+stores to one array that may overlap in an order tensors cannot express, an
+iteration space wider than its arrays whose outer dims are reductions.
 """
 
 from __future__ import annotations
@@ -59,13 +67,11 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
-    AnyFloat,
     DenseArrayBase,
     FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
-    MemRefType,
     ModuleOp,
     StringAttr,
     i64,
@@ -103,10 +109,6 @@ Spec = list[tuple]
 
 def _supported_element(t: Attribute) -> bool:
     return tdfg.is_supported_element(t)
-
-
-def _type_name(t: Attribute) -> str:
-    return str(t)
 
 
 _BINARY = {
