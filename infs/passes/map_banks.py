@@ -10,6 +10,7 @@ covering range (a bank with no selected tile then just does nothing).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from xdsl.context import Context
@@ -22,8 +23,26 @@ from infs.passes.pim_program import Cmd, PimProgram, rewrite_programs
 PATTERN_KINDS = ("compute", "shift", "bcast", "readout", "writein")
 
 
+def bank_set(tiles: Pattern, per_bank: int) -> np.ndarray:
+    """Banks holding the pattern's tiles, from its runs of consecutive tiles
+    (the cost follows the number of runs, not of tiles)."""
+    (s0, c0), *outer = tiles.levels
+    if s0 == 1:
+        starts = Pattern(tiles.start, tuple(outer)).expand() if outer else np.array([tiles.start], dtype=np.int64)
+        lo, hi = starts // per_bank, (starts + c0 - 1) // per_bank
+        if np.all(hi - lo <= 1):
+            return np.unique(np.concatenate([lo, hi]))
+        n = int(hi.max()) + 2
+        diff = np.zeros(n, dtype=np.int64)
+        np.add.at(diff, lo, 1)
+        np.add.at(diff, hi + 1, -1)
+        return np.flatnonzero(np.cumsum(diff)[:-1] > 0)
+    return np.unique(tiles.expand() // per_bank)
+
+
+@lru_cache(maxsize=65536)
 def bank_pattern(tiles: Pattern, per_bank: int) -> Pattern:
-    banks = np.unique(tiles.expand() // per_bank)
+    banks = bank_set(tiles, per_bank)
     exact = Pattern.from_indices(banks)
     if exact is not None:
         return exact
@@ -31,14 +50,10 @@ def bank_pattern(tiles: Pattern, per_bank: int) -> Pattern:
 
 
 def map_banks(prog: PimProgram) -> PimProgram:
-    cache: dict[Pattern, Pattern] = {}
     out: list[Cmd] = []
     for c in prog.cmds:
         if c.kind in PATTERN_KINDS and c.get("tiles") is not None:
-            t = c["tiles"]
-            if t not in cache:
-                cache[t] = bank_pattern(t, prog.per_bank)
-            out.append(c.with_(banks=cache[t]))
+            out.append(c.with_(banks=bank_pattern(c["tiles"], prog.per_bank)))
         else:
             out.append(c)
     return prog.with_cmds(out)

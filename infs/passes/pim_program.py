@@ -116,7 +116,23 @@ def _value_of(attr: Attribute) -> Any:
     raise LoweringError(f"unexpected property {attr}")
 
 
+_ATTR_CACHE: dict[tuple[str, type, Any], Attribute] = {}
+
+
 def _attr_of(key: str, v: Any) -> Attribute:
+    """The property attribute for a record value; attributes are immutable, so
+    equal values share one (building and verifying xDSL attributes dominates
+    the JIT's time otherwise)."""
+    ck = (key if key == "domain" else "", type(v), v)
+    hit = _ATTR_CACHE.get(ck)
+    if hit is None:
+        if len(_ATTR_CACHE) > 200_000:
+            _ATTR_CACHE.clear()
+        hit = _ATTR_CACHE[ck] = _make_attr(key, v)
+    return hit
+
+
+def _make_attr(key: str, v: Any) -> Attribute:
     if v is True:
         return UnitAttr()
     if isinstance(v, Pattern):

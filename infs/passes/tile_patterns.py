@@ -8,6 +8,8 @@ inside the tile): two ``start:stride:count`` patterns (§4.2, Fig. 9).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from infs.dialects.lattice import Pattern
 from infs.passes.pim_program import Box, LoweringError, PimProgram
 
@@ -32,9 +34,12 @@ def is_product_form(box: Box, prog: PimProgram) -> bool:
 
 def patterns(tr, ir, prog: PimProgram) -> tuple[Pattern, Pattern]:
     """(bitline pattern, tile pattern) of a tile box x in-tile box."""
-    bl = Pattern.box([a for a, _ in ir], [b for _, b in ir], prog.tiles)
-    tl = Pattern.box([a for a, _ in tr], [b for _, b in tr], prog.grid)
-    return bl, tl
+    return _box_pattern(tuple(ir), prog.tiles), _box_pattern(tuple(tr), prog.grid)
+
+
+@lru_cache(maxsize=65536)
+def _box_pattern(ranges: tuple[tuple[int, int], ...], shape: tuple[int, ...]) -> Pattern:
+    return Pattern.box([a for a, _ in ranges], [b for _, b in ranges], shape)
 
 
 def box_patterns(box: Box, prog: PimProgram, exact: bool = True) -> tuple[Pattern, Pattern]:

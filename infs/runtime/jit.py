@@ -57,7 +57,8 @@ def clear_cache() -> None:
 
 
 def _key(graph: tdfg.GraphOp, sizes: Mapping[str, float | int], cfg: HardwareConfig, tiles, shapes) -> tuple:
-    used = tuple(sorted((k, float(v) if isinstance(v, float) else int(v)) for k, v in sizes.items() if k in graph.symbol_names()))
+    names = graph.symbol_names()
+    used = tuple(sorted((k, float(v) if isinstance(v, float) else int(v)) for k, v in sizes.items() if k in names))
     shp = tuple(sorted((int(k), tuple(v)) for k, v in (shapes or {}).items()))
     return (id(graph), used, cfg.name, tuple(tiles) if tiles else None, shp)
 
