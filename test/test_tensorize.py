@@ -541,3 +541,32 @@ def test_random_wide_regions_use_host_loops(case, group):
         if isinstance(a, np.ndarray):
             np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6, err_msg=text)
             np.testing.assert_allclose(c, b, rtol=1e-5, atol=1e-6, err_msg=text)
+
+
+@pytest.mark.parametrize("idx", ["d0", "2*d0", "0"])
+def test_stores_through_one_map_keep_program_order(idx):
+    text = f"""
+func.func @f(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {{
+  stream.region ins(%A, %B : memref<?xf32>, memref<?xf32>) syms(N = %n : index) domain [0:N] iterators [parallel] {{
+  ^bb0(%a: memref<?xf32>, %b: memref<?xf32>, %N: index):
+    %x = stream.load %a[d0] : memref<?xf32> -> !stream.stream<f32>
+    %y = stream.compute(%x : !stream.stream<f32>) -> !stream.stream<f32> {{
+    ^bb1(%v: f32):
+      %t = arith.addf %v, %v : f32
+      stream.yield %t : f32
+    }}
+    stream.store %y -> %b[{idx}] : !stream.stream<f32> -> memref<?xf32>
+    stream.store %x -> %b[{idx}] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield
+  }}
+  func.return
+}}
+"""
+    ref_m, lat_m = api.parse_text(text), api.parse_text(text)
+    api.run_pipeline(lat_m, "tensorize")
+    assert graphs(lat_m)
+    a = np.arange(1, 6, dtype=np.float32)
+    b_ref, b_lat = np.zeros(10, np.float32), np.zeros(10, np.float32)
+    run_reference(ref_m, [a, b_ref, 5], "f")
+    run_lattice(lat_m, [a, b_lat, 5], "f")
+    np.testing.assert_array_equal(b_lat, b_ref)

@@ -91,7 +91,7 @@ def _share_constants(graph: tdfg.GraphOp) -> None:
         if op.scalar is not None:
             key: tuple = ("scalar", op.scalar, op.result.type)
         else:
-            key = ("literal", op.value, op.result.type)
+            key = ("literal", str(op.value), op.result.type)  # by spelling: keeps -0.0 apart from 0.0
         first = seen.get(key)
         if first is None:
             seen[key] = op

@@ -514,10 +514,12 @@ class _Builder:
         for a, b in itertools.combinations(stores, 2):
             if a.array is not b.array:
                 continue
-            if a.indices or b.indices or a.access_map() != b.access_map() or self.classify(a) is None:
-                ba, bb = self._target_box(a), self._target_box(b)
-                if ba is None or bb is None or not _disjoint(ba, bb):
-                    raise NotTensorizable("two stores to one array may overlap in an order tensors cannot express")
+            same = a.access_map() == b.access_map() and list(a.indices) == list(b.indices) and a.indirect_positions() == b.indirect_positions()
+            if same:
+                continue  # one iteration writes both cells: program order decides, as in the graph
+            ba, bb = self._target_box(a), self._target_box(b)
+            if ba is None or bb is None or not _disjoint(ba, bb):
+                raise NotTensorizable("two stores to one array may overlap in an order tensors cannot express")
 
     # -- driver -------------------------------------------------------------
     def build(self) -> tdfg.GraphOp:
