@@ -268,8 +268,8 @@ def _memref(rank: int, t: str) -> str:
 def random_region(draw):
     """A function around one random stream region plus its arguments."""
     n = draw(st.integers(1, 3))
-    fp = draw(st.booleans())
-    T = "f32" if fp else "i32"
+    T = draw(st.sampled_from(["f32", "f32", "i32", "i16", "i8"]))
+    fp = T == "f32"
     ext = [draw(st.integers(1, 4)) for _ in range(n)]
     lo = [draw(st.integers(0, 1)) for _ in range(n)]
     side = max(ext) + 2  # every array dim has two spare cells beyond every extent
@@ -416,7 +416,7 @@ def random_region(draw):
     # arguments: small integers (exact in f32 whatever the summation order)
     seed = draw(st.integers(0, 2**16))
     rng = np.random.default_rng(seed)
-    dt = np.float32 if fp else np.int32
+    dt = {"f32": np.float32, "i32": np.int32, "i16": np.int16, "i8": np.int8}[T]
     values = []
     for a, r, t in arrays:
         shp = [side] * r
