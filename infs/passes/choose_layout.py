@@ -28,6 +28,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects import tdfg
 from infs.hardware import HardwareConfig, load_config
+from infs.passes.pim_program import where
 from infs.passes.tdfg_domains import array_shapes, element_name
 
 CACHE_LINE_BYTES = 64
@@ -199,7 +200,10 @@ class ChooseLayoutPass(ModulePass):
         force = parse_tiles(self.tiles) if self.tiles else None
         for g in op.walk():
             if isinstance(g, tdfg.GraphOp):
-                layout = choose_layout(g, cfg, force)
+                try:
+                    layout = choose_layout(g, cfg, force)
+                except LayoutError as e:
+                    raise LayoutError(f"{where(g)}: {e}") from None
                 g.attributes["infs.layout"] = layout_attr(layout, cfg, len(g.arrays))
 
 

@@ -24,6 +24,7 @@ from typing import Any
 from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, StringAttr, UnitAttr, f64, i64
 from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.rewriter import Rewriter
+from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects import pimcmd as pc
 from infs.dialects.lattice import AccessMap, Domain, DomainAttr, MapAttr, Pattern, PatternAttr
@@ -34,7 +35,7 @@ _OPS: dict[str, type] = {op.name.split(".", 1)[1]: op for op in pc.PIMCMD.operat
 _OPERAND_KINDS = ("array", "transpose_in", "release", "near_load", "near_store")
 
 
-class LoweringError(ValueError):
+class LoweringError(DiagnosticException):
     """A tDFG that cannot be lowered for this machine (one-line message)."""
 
 
@@ -204,8 +205,29 @@ def to_op(prog: PimProgram, operands: list, scalars: list | None = None) -> pc.P
 def rewrite_programs(module: Operation, step: Callable[[PimProgram], PimProgram]) -> None:
     """Apply a record-level lowering step to every ``pimcmd.program`` of ``module``."""
     for op in [o for o in module.walk() if isinstance(o, pc.ProgramOp)]:
-        new = to_op(step(from_op(op)), list(op.arrays), list(op.scalars))
+        try:
+            new = to_op(step(from_op(op)), list(op.arrays), list(op.scalars))
+        except LoweringError as e:
+            raise LoweringError(f"{where(op)}: {e}") from None
+        new.location = op.location
         Rewriter.replace_op(op, new, new_results=list(new.res))
+
+
+def where(op: Operation) -> str:
+    """'the program at f.mlir:3:5 in @fn' -- which graph/program an error is about."""
+    from xdsl.dialects.builtin import FileLineColLoc
+    from xdsl.dialects.func import FuncOp
+
+    parts = [f"the {op.name}"]
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        parts.append(f"at {loc.filename.data}:{loc.line.data}:{loc.column.data}")
+    fn = op.parent_op()
+    while fn is not None and not isinstance(fn, FuncOp):
+        fn = fn.parent_op()
+    if fn is not None:
+        parts.append(f"in @{fn.sym_name.data}")
+    return " ".join(parts)
 
 
 def require_virtual(prog: PimProgram, pass_name: str) -> None:

@@ -37,7 +37,7 @@ from infs.dialects import tdfg
 from infs.dialects.lattice import AccessMap, Affine, dim_name
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import Layout, read_layout
-from infs.passes.pim_program import Box, Cmd, LoweringError, PimProgram, box_empty, box_intersect, box_shift, box_with, to_op
+from infs.passes.pim_program import Box, Cmd, LoweringError, PimProgram, box_empty, box_intersect, box_shift, box_with, to_op, where
 from infs.passes.tdfg_domains import array_rank, element_name, infer_boxes, is_infinite
 
 COMMUTATIVE = ("add", "mul", "min", "max", "and", "or", "xor", "cmp_eq")
@@ -411,6 +411,7 @@ def convert_graph(graph: tdfg.GraphOp) -> tuple[PimProgram, list[int]]:
 
 def replace_graph(graph: tdfg.GraphOp, prog: PimProgram, scalar_map: list[int]) -> None:
     new = to_op(prog, list(graph.arrays), [graph.scalars[i] for i in scalar_map])
+    new.location = graph.location  # errors of later passes point at the graph
     Rewriter.replace_op(graph, new, new_results=list(new.res))
 
 
@@ -422,4 +423,8 @@ class TdfgToPimcmdPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for g in [g for g in op.walk() if isinstance(g, tdfg.GraphOp)]:
-            replace_graph(g, *convert_graph(g))
+            try:
+                converted = convert_graph(g)
+            except LoweringError as e:
+                raise LoweringError(f"{where(g)}: {e}") from None
+            replace_graph(g, *converted)

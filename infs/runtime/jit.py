@@ -23,8 +23,9 @@ from infs.hardware import HardwareConfig, load_config
 from infs.passes.canonicalize_tdfg import CanonicalizeTdfgPass
 from infs.passes.choose_layout import choose_layout, layout_attr
 from infs.passes.lower_pim import lower_program
-from infs.passes.pim_program import PimProgram, to_op
-from infs.passes.specialize import specialize_graph
+from infs.passes.choose_layout import LayoutError
+from infs.passes.pim_program import LoweringError, PimProgram, to_op, where
+from infs.passes.specialize import SpecializeError, specialize_graph
 from infs.passes.tdfg_to_pimcmd import convert_graph
 
 
@@ -84,6 +85,15 @@ def lower(
         return hit[1]
     _STATS["misses"] += 1
     t0 = time.perf_counter()
+    try:
+        lowered = _lower(graph, sizes, cfg, tiles, shapes, t0)
+    except (LoweringError, LayoutError, SpecializeError) as e:
+        raise type(e)(f"{where(graph)}: {e}") from None
+    _CACHE[key] = (graph, lowered)
+    return lowered
+
+
+def _lower(graph, sizes, cfg, tiles, shapes, t0) -> Lowered:
     g = graph.clone()
     module = ModuleOp([g])
     specialize_graph(g, sizes)
@@ -98,6 +108,4 @@ def lower(
     Region(holder)  # keep the operands' block alive with the program
     program._infs_operand_block = holder  # type: ignore[attr-defined]
     nodes = sum(1 for op in graph.body.block.ops if not isinstance(op, tdfg.YieldOp))
-    lowered = Lowered(program, record, scalar_map, nodes, time.perf_counter() - t0)
-    _CACHE[key] = (graph, lowered)
-    return lowered
+    return Lowered(program, record, scalar_map, nodes, time.perf_counter() - t0)

@@ -172,10 +172,12 @@ def _eval_compute(op: stream.ComputeOp, st: _RegionState) -> np.ndarray:
     local: dict[SSAValue, np.ndarray] = {a: st.values[v] for a, v in zip(body.args, op.inputs)}
     for inner in body.ops:
         if isinstance(inner, stream.YieldOp):
-            out = local[inner.values[0]]
-            if not any(isinstance(v.type, stream.StreamType) for v in op.inputs):
-                out = st.full(out)  # no stream input: the value is the same at every point
-            return np.asarray(out)
+            out = np.asarray(local[inner.values[0]])
+            shapes = [np.shape(st.values[v]) for v in op.inputs if isinstance(v.type, stream.StreamType)]
+            # the result varies over its stream inputs' dims even where the body ignores them
+            # (no stream input: the same value at every point)
+            target = np.broadcast_shapes(out.shape, *shapes) if shapes else st.shape
+            return np.broadcast_to(out, target)
         local[inner.results[0]] = eval_scalar_op(inner, [local[a] for a in inner.operands])
     raise EvaluationError("stream.compute body has no stream.yield")
 

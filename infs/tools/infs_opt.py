@@ -99,9 +99,10 @@ class InfsOptMain(xDSLOptMain):
                 output.close()
 
 
-def translate_mlir_style(argv: Sequence[str], pass_names: Sequence[str]) -> list[str]:
+def translate_mlir_style(argv: Sequence[str], pass_names: Sequence[str], passes: dict | None = None) -> list[str]:
     """Turn ``--pass[=opts]`` and ``--pass-pipeline=builtin.module(..)`` into one ``-p``."""
     names = set(pass_names)
+    passes = passes or {}
     pieces: list[str] = []
     rest: list[str] = []
     it = iter(argv)
@@ -126,23 +127,39 @@ def translate_mlir_style(argv: Sequence[str], pass_names: Sequence[str]) -> list
         if arg.startswith("--") and len(arg) > 2:
             name, _, opts = arg[2:].partition("=")
             if name in names:
-                opts = _quote_option_values(opts.strip().strip("{}"))
+                opts = _quote_option_values(opts.strip().strip("{}"), _str_options(passes.get(name)))
                 pieces.append(f"{name}{{{opts}}}" if opts else name)
                 continue
         rest.append(arg)
     return (["-p", ",".join(pieces)] if pieces else []) + rest
 
 
-def _quote_option_values(opts: str) -> str:
+def _str_options(factory) -> set[str]:
+    """Names of a pass's string-typed options (their values are quoted for xDSL)."""
+    if factory is None:
+        return set()
+    import dataclasses
+
+    try:
+        cls = factory()
+        return {f.name.replace("_", "-") for f in dataclasses.fields(cls) if f.type in (str, "str")} | {
+            f.name for f in dataclasses.fields(cls) if f.type in (str, "str")
+        }
+    except Exception:  # noqa: BLE001 - a pass we cannot introspect keeps xDSL's own typing
+        return set()
+
+
+def _quote_option_values(opts: str, str_options: set[str] = frozenset()) -> str:  # type: ignore[assignment]
     """MLIR-style ``sizes=N=64,M=32 config=tiny`` -> xDSL's ``sizes="N=64,M=32" config=tiny``.
 
-    xDSL's pipeline syntax does not allow ``=`` inside an option value, so a
-    value holding one is passed as a quoted string.
+    xDSL's pipeline syntax does not allow ``=`` inside an option value, and it
+    types bare values itself (``tiles=16`` would be an int): values of
+    string-typed options, and any value holding ``=``, are passed quoted.
     """
     out = []
     for item in shlex.split(opts):
         key, eq, value = item.partition("=")
-        if eq and "=" in value:
+        if eq and ("=" in value or key in str_options) and not value.startswith('"'):
             value = '"' + value.replace('"', '\\"') + '"'
         out.append(f"{key}{eq}{value}")
     return " ".join(out)
@@ -151,7 +168,8 @@ def _quote_option_values(opts: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        args = translate_mlir_style(args, list(api.available_passes()))
+        passes = api.available_passes()
+        args = translate_mlir_style(args, list(passes), passes)
         InfsOptMain(description="infs optimizer driver", args=args).run()
     except api.InfsError as e:
         print(str(e) if e.location else f"{PROG}: {e}", file=sys.stderr)

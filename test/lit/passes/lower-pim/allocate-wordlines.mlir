@@ -1,0 +1,73 @@
+// allocate-wordlines (§3.4): a linear scan over the command list; every
+// virtual register gets the lowest free run of its width in wordlines (32
+// for f32/i32, 8 for i8, 1 for a compare's i1 mask), is live from its first
+// to its last command, and its wordlines are reused by registers first
+// written after that.  Array registers are live for the whole program and
+// their wordlines are never reused.  The `virtual` flag goes away.
+//
+// RUN: infs-opt --allocate-wordlines %s | filecheck %s
+
+// Array %a (register 0) is last read by the first command, yet no temporary
+// takes its wordlines.  Register 2 (64) is still read by the command writing
+// register 3, so 3 gets 96; register 4 comes after 2's last use and reuses 64.
+// CHECK-LABEL: func.func @chain
+// CHECK:         pimcmd.program {{.*}} wordlines 128 {
+// CHECK-NEXT:    ^bb0
+// CHECK-NEXT:      pimcmd.array %{{.*}} shape [4, 4] wordline 0 transposed
+// CHECK-NEXT:      pimcmd.array %{{.*}} shape [4, 4] wordline 32 transposed
+// CHECK-NEXT:      pimcmd.transpose_in
+// CHECK-NEXT:      pimcmd.compute neg f32 dst 64 srcs [0] bitlines
+// CHECK-NEXT:      pimcmd.compute abs f32 dst 96 srcs [64] bitlines
+// CHECK-NEXT:      pimcmd.compute relu f32 dst 64 srcs [96] bitlines
+// CHECK-NEXT:      pimcmd.compute neg f32 dst 96 srcs [64] bitlines
+// CHECK-NEXT:      pimcmd.compute copy f32 dst 32 srcs [96] bitlines
+// CHECK-NEXT:      pimcmd.release
+func.func @chain(%A: memref<4x4xf32>, %B: memref<4x4xf32>) {
+  pimcmd.program ins(%A, %B : memref<4x4xf32>, memref<4x4xf32>) config fig9 lattice [4, 4] tiles [2, 2] banks 4 arrays_per_bank 1 wordlines 128 virtual {
+  ^bb0(%a: memref<4x4xf32>, %b: memref<4x4xf32>):
+    pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
+    pimcmd.array %b shape [4, 4] wordline 1 transposed : memref<4x4xf32>
+    pimcmd.transpose_in %a : memref<4x4xf32>
+    pimcmd.compute neg f32 dst 2 srcs [0] bitlines 0:1:4 tiles 0:1:4
+    pimcmd.compute abs f32 dst 3 srcs [2] bitlines 0:1:4 tiles 0:1:4
+    pimcmd.compute relu f32 dst 4 srcs [3] bitlines 0:1:4 tiles 0:1:4
+    pimcmd.compute neg f32 dst 5 srcs [4] bitlines 0:1:4 tiles 0:1:4
+    pimcmd.compute copy f32 dst 1 srcs [5] bitlines 0:1:4 tiles 0:1:4
+    pimcmd.release %b : memref<4x4xf32>
+  }
+  func.return
+}
+
+// Widths: i8 arrays take 8 wordlines, compare masks 1.  A register written by
+// several commands (a shift's pieces) is live across all of them.
+// CHECK-LABEL: func.func @widths
+// CHECK:         pimcmd.array %{{.*}} wordline 0 transposed
+// CHECK-NEXT:    pimcmd.array %{{.*}} wordline 8 transposed
+// CHECK-NEXT:    pimcmd.transpose_in
+// CHECK-NEXT:    pimcmd.compute cmp_lt i8 dst 16 srcs [0, 0]
+// CHECK-NEXT:    pimcmd.shift i8 dst 17 src 0 dim 1 mask [0:1]
+// CHECK-NEXT:    pimcmd.compute add i8 dst 25 srcs [0, 0]
+// CHECK-NEXT:    pimcmd.shift i8 dst 17 src 0 dim 1 mask [1:2]
+// CHECK-NEXT:    pimcmd.compute select i8 dst 33 srcs [16, 17, 25]
+// the mask, the shift result and the sum are dead: their wordlines are free
+// CHECK-NEXT:    pimcmd.compute cmp_eq i8 dst 16 srcs [33, 0]
+// CHECK-NEXT:    pimcmd.compute xor i8 dst 17 srcs [33, 0]
+// CHECK-NEXT:    pimcmd.compute select i8 dst 8 srcs [16, 17, 33]
+func.func @widths(%A: memref<4x4xi8>, %B: memref<4x4xi8>) {
+  pimcmd.program ins(%A, %B : memref<4x4xi8>, memref<4x4xi8>) config fig9 lattice [4, 4] tiles [2, 2] banks 4 arrays_per_bank 1 wordlines 128 virtual {
+  ^bb0(%a: memref<4x4xi8>, %b: memref<4x4xi8>):
+    pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xi8>
+    pimcmd.array %b shape [4, 4] wordline 1 transposed : memref<4x4xi8>
+    pimcmd.transpose_in %a : memref<4x4xi8>
+    pimcmd.compute cmp_lt i8 dst 2 srcs [0, 0] bitlines 0:1:4 tiles 0:1:4
+    pimcmd.shift i8 dst 3 src 0 dim 1 mask [0:1] inter 0 intra 1 bitlines 0:2:2 tiles 0:1:4
+    pimcmd.compute add i8 dst 4 srcs [0, 0] bitlines 0:1:4 tiles 0:1:4
+    pimcmd.shift i8 dst 3 src 0 dim 1 mask [1:2] inter 0 intra -1 bitlines 1:2:2 tiles 0:1:4
+    pimcmd.compute select i8 dst 5 srcs [2, 3, 4] bitlines 0:1:4 tiles 0:1:4
+    pimcmd.compute cmp_eq i8 dst 6 srcs [5, 0] bitlines 0:1:4 tiles 0:1:4
+    pimcmd.compute xor i8 dst 7 srcs [5, 0] bitlines 0:1:4 tiles 0:1:4
+    pimcmd.compute select i8 dst 1 srcs [6, 7, 5] bitlines 0:1:4 tiles 0:1:4
+    pimcmd.release %b : memref<4x4xi8>
+  }
+  func.return
+}

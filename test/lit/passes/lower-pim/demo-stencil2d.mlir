@@ -1,0 +1,33 @@
+// The issue's demo: tensorize + lower-pim of the stencil2d workload gives one
+// readable, allocated pimcmd program per tDFG (the A -> B and B -> A steps
+// inside the host loop): 16x16 lattice in 8x8 tiles on `small-16`, the five
+// weights as runtime scalars (`const_arg`), the four taps as Alg. 2 shifts
+// with a sync before each product, and the write-back of the result array.
+//
+// RUN: infs-opt --tensorize --lower-pim='sizes=M=16,N=16 config=small-16' %S/../../../../infs/workloads/stencil2d.mlir | filecheck %s
+
+// CHECK-LABEL: func.func @stencil2d
+// CHECK:         scf.for
+// CHECK-NEXT:      pimcmd.program ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) scalars({{.*}} : f32, f32, f32, f32, f32) config "small-16" lattice [16, 16] tiles [8, 8] banks 16 arrays_per_bank 8 wordlines 256 {
+// CHECK-NEXT:      ^bb0(%[[A:.*]]: memref<?x?xf32>, %[[B:.*]]: memref<?x?xf32>, {{.*}}: f32):
+// CHECK-NEXT:        pimcmd.array %[[A]] shape [16, 16] wordline 0 transposed
+// CHECK-NEXT:        pimcmd.array %[[B]] shape [15, 15] wordline 32 transposed
+// CHECK-NEXT:        pimcmd.transpose_in %[[A]]
+// CHECK-NEXT:        pimcmd.transpose_in %[[B]]
+// A[i-1][j]: rows [0,14) x columns [1,15) one row down; in tile 0 rows 0-6
+// stay (intra +1), row 7 goes to tile 2 row 0 (inter +1, intra -7)
+// CHECK-NEXT:        pimcmd.shift f32 dst [[T:[0-9]+]] src 0 dim 0 mask [0:7] inter 0 intra 1 bitlines 1:1:7:8:7 tiles 0:1:1 banks 0:1:1
+// CHECK-NEXT:        pimcmd.shift f32 dst [[T]] src 0 dim 0 mask [7:8] inter 1 intra -7 bitlines 57:1:7 tiles 0:1:1 banks 0:1:1
+// CHECK:             pimcmd.sync
+// CHECK-NEXT:        pimcmd.compute mul f32 dst {{[0-9]+}} srcs {{\[}}[[T]]] const_arg {{[0-4]}} bitlines 9:1:7:8:7 tiles 0:1:1 banks 0:1:1
+// the result: rows and columns [1,15) of B, in four pieces
+// CHECK-COUNT-4:     pimcmd.compute copy f32 dst 32 srcs
+// CHECK-NEXT:        pimcmd.release %[[B]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      pimcmd.program ins(%B, %A : memref<?x?xf32>, memref<?x?xf32>) {{.*}} config "small-16" lattice [16, 16] tiles [8, 8]
+// CHECK:             pimcmd.release
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NOT:     tdfg.
+// CHECK-NOT:     stream.
+// CHECK-NOT:     virtual
