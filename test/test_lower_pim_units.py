@@ -378,7 +378,7 @@ def test_bc_lowers_to_multicasts_that_copy_every_cell(case):
     np.testing.assert_array_equal(cells.reg(1), want)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: expand-mv-bc turns the in-place copy (offset 0) of a wide bc into 'mv dist 0', which lower-shift drops (alg2_shifts(t, 0) == []): those cells are never written")
+
 @pytest.mark.parametrize("dist,count", [(0, 3), (-2, 3)])
 def test_bc_wide_copy_in_place(dist, count):
     lattice, tiles, box = (8, 8), (2, 8), ((2, 4), (0, 8))
@@ -1055,12 +1055,6 @@ func.func @dead_move(%A: memref<8x8xf32>, %B: memref<8x8xf32>) {
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a moved value nobody reads (its consumer's box is empty) still gets its inter-tile shift; with no reader "
-    "insert-sync adds no sync, allocate-wordlines reuses its wordlines at once, and the next compute writes the cells "
-    "the shift's packets may still be landing on (a write-after-write race)",
-)
 def test_dead_inter_tile_move_is_not_a_race():
     prog = lower_virtual(_graph(DEAD_MOVE), {}, "tiny", (4, 4))
     alloc = allocate_wordlines(prog)

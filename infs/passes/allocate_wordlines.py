@@ -4,7 +4,8 @@ Takes: a pattern-form program with virtual registers, its commands in a
 topological order (the tDFG's).  Gives: the program with every register an
 actual start wordline (flag ``virtual`` removed): a linear scan over the
 command list, each register live from its first to its last command (array
-registers for the whole program), given the lowest free run of
+registers for the whole program; the destination of an inter-tile move
+until the next sync), given the lowest free run of
 ``bits`` wordlines (32 for f32/i32, 16, 8, 1 for i1 masks).  When the live
 registers do not fit the array's wordlines the error names the command and
 the pressure (spilling is not implemented).
@@ -19,6 +20,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.passes import ModulePass
 
 from infs.dialects.pimcmd import COMPARE_OPS, ELEMENT_BITS
+from infs.passes.insert_sync import is_inter_tile
 from infs.passes.pim_program import Cmd, LoweringError, PimProgram, require_virtual, rewrite_programs
 
 REG_FIELDS = ("dst", "src")
@@ -57,6 +59,14 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
             touch(c["src"], i)
         for s in c.f.get("srcs", ()):
             touch(s, i)
+    # Inter-tile moves finish when their packets are injected (§4.2): their
+    # destination may still be written until the next sync, so its wordlines
+    # are not handed to another register before that sync.
+    syncs = [i for i, c in enumerate(prog.cmds) if c.kind == "sync"]
+    for i, c in enumerate(prog.cmds):
+        if is_inter_tile(c):
+            nxt = next((s for s in syncs if s > i), n)
+            last[c["dst"]] = max(last[c["dst"]], nxt)
     for r in fixed:
         first[r], last[r] = -1, n
     for r in first:

@@ -33,7 +33,11 @@ def expand_mv_bc(prog: PimProgram) -> PimProgram:
                 out.append(c)
                 continue
             for j in range(c["count"]):
-                out.append(Cmd("mv", dict(type=c["type"], dst=c["dst"], src=c["src"], dim=d, dist=c["dist"] + j * w, domain=c["domain"])))
+                k = c["dist"] + j * w
+                if k == 0:  # the copy in place
+                    out.append(Cmd("compute", dict(op="copy", type=c["type"], dst=c["dst"], srcs=(c["src"],), domain=c["domain"])))
+                else:
+                    out.append(Cmd("mv", dict(type=c["type"], dst=c["dst"], src=c["src"], dim=d, dist=k, domain=c["domain"])))
         else:
             out.append(c)
     return prog.with_cmds(out)

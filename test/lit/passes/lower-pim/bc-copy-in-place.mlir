@@ -1,4 +1,4 @@
-// BUG: the copy of a wide `bc` that lands in place (offset dist + j*w == 0)
+// Regression (was a bug): the copy of a wide `bc` that lands in place (offset dist + j*w == 0)
 // is lost.  expand-mv-bc expands a bc of a slice wider than one cell into one
 // `mv` per copy and only turns an *input* `mv` by 0 into a copy; the `mv ...
 // dist 0` it creates itself reaches lower-shift, where Alg. 2 gives no
@@ -6,7 +6,6 @@
 // never written and the store copies garbage: on the simulator B[0:2] stays 0
 // instead of A[0:2].  Expected (expand-mv-bc's docstring: "a mv by 0 becomes
 // a copy"): a copy of rows 0-1, then the moves by 2 and 4.
-// XFAIL: *
 //
 // RUN: infs-opt --lower-pim=config=tiny %s | filecheck %s
 
