@@ -35,6 +35,34 @@ Cost profiles (``PROFILES``) price bit-serial compute commands:
 
 Data movement (intra-array shifts: n cycles per bit-step of distance, H-tree,
 mesh, sync, DRAM) is priced the same under both profiles (``timing.py``).
+
+Near-memory streams (NSC, ``sim/near.py``) and the core baseline
+(``sim/core.py``) use these fields (defaults; ASPLOS Table 2 / NSC Table V where
+the papers give a number, else the assumption is stated next to the field):
+
+* ``line_bytes`` (64) -- cache line: the unit of L3 accesses, NoC requests and
+  stream-engine flow control;
+* ``l3_bank_bytes_per_cycle`` (64) -- one line per cycle read or written per
+  L3 bank (the bank's 64 B/cycle H-tree, Table 2);
+* ``interleave_bytes`` (1024) -- static-NUCA interleave: byte ``a`` of an
+  array lives in bank ``(a // 1024) % banks``; arrays start 64 kB-aligned;
+* ``simd_lanes`` (16) -- a core, and an L3 stream engine (NSC runs near-stream
+  functions on the local core's AVX-512 units), does one 512-bit vector op per
+  cycle; ``vector_div_cycles`` (6) -- a 512-bit divide occupies the pipe 6
+  cycles (NSC Table V: 2 FP dividers, 12-cycle, per core);
+  ``vector_other_cycles`` (1) -- casts and other ops (assumed);
+* ``se_init_cycles`` (4) -- SE_L3 compute initiation (Table 2);
+  ``se_config_bytes`` (64) -- a stream configuration / migration message
+  (NSC Table IV: ~450 bits of fields, one line); ``se_sync_lines`` (8) --
+  flow control (credit + done) every 8 lines per stream (NSC §IV-B collects
+  ranges every 8 iterations, one line each when vectorized);
+  ``se_buffer_bytes`` (1024) -- each SE_L3's stream buffer space per core
+  (NSC Table V: 64 kB per bank, 1 kB per core), which bounds the lines a
+  bank's streams have in flight;
+* ``core_mshrs`` (16) -- outstanding line misses per core, which bound its
+  data-dependent (indirect) accesses (assumed, gem5's L1D default);
+* energy ``vector_op`` -- one 512-bit SIMD op (core or stream engine);
+  ``sram_read_byte`` also prices L3 line reads/writes of streams and cores.
 """
 
 from __future__ import annotations
@@ -64,7 +92,8 @@ DEFAULT_ENERGY_PJ: dict[str, float] = {
     "noc_byte_hop": 1.6,  # one byte over one router + link (~0.2 pJ/bit/hop)
     "dram_byte": 160.0,  # DDR4, ~20 pJ/bit
     "transpose_byte": 2.0,  # tensor transpose unit, per byte
-    "sram_read_byte": 0.8,  # conventional read of a row segment (readout)
+    "sram_read_byte": 0.8,  # conventional read of a row segment (readout, L3 line access)
+    "vector_op": 150.0,  # one 512-bit SIMD instruction on a core / stream engine (FU + OOO pipeline, McPAT-scale at 22nm)
 }
 
 
@@ -98,6 +127,15 @@ class HardwareConfig:
     control_bytes: int = 8  # a control message (sync report, ack)
     command_bytes: int = 16  # one in-memory command sent to a bank
     jit_cycles_per_command: int = 10  # charged by the runtime's JIT (gem5 used 10)
+    # Near-memory streams (NSC) and the core baseline (module docstring).
+    line_bytes: int = 64  # cache line
+    l3_bank_bytes_per_cycle: int = 64  # one line/cycle per L3 bank (= the bank's H-tree, Table 2)
+    vector_div_cycles: int = 6  # 512-bit divide: 2 unpipelined 12-cycle dividers per core (NSC Table V)
+    vector_other_cycles: int = 1  # casts and other ops: one vector op (assumed)
+    se_config_bytes: int = 64  # stream configure/migrate message (NSC Table IV fields, ~450 bits)
+    se_sync_lines: int = 8  # SE_core <-> SE_L3 credit/done every 8 lines per stream (NSC §IV-B)
+    se_buffer_bytes: int = 1024  # SE_L3 stream buffer per core in each bank (NSC Table V: 64 kB, 1 kB per core)
+    core_mshrs: int = 16  # outstanding misses per core: bounds indirect accesses (assumed)
     profile: str = "infs"
     energy_pj: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_ENERGY_PJ))
 
@@ -119,6 +157,11 @@ class HardwareConfig:
         return self.dram_gbps / self.freq_ghz
 
     @property
+    def l3_bytes(self) -> int:
+        """L3 capacity (all ways)."""
+        return self.banks * self.ways * self.arrays_per_way * self.wordlines * self.bitlines // 8
+
+    @property
     def hop_cycles(self) -> int:
         """Latency of one mesh hop: router pipeline + link."""
         return self.router_stages + self.link_cycles
@@ -136,7 +179,8 @@ _INT_FIELDS = (
     "mesh_rows", "mesh_cols", "banks", "ways", "compute_ways", "arrays_per_way", "wordlines",
     "bitlines", "htree_levels", "htree_degree", "htree_bytes_per_cycle", "l3_latency",
     "interleave_bytes", "link_bytes", "link_cycles", "mem_ctrls", "cores", "simd_lanes", "se_init_cycles",
-    "control_bytes", "command_bytes",
+    "control_bytes", "command_bytes", "line_bytes", "l3_bank_bytes_per_cycle", "vector_div_cycles",
+    "vector_other_cycles", "se_config_bytes", "se_sync_lines", "se_buffer_bytes", "core_mshrs",
 )  # fmt: skip
 
 
@@ -175,6 +219,8 @@ def validate(cfg: HardwareConfig) -> HardwareConfig:
         raise bad(f"host_tile {cfg.host_tile} is outside the {cfg.mesh_rows}x{cfg.mesh_cols} mesh")
     if cfg.mem_ctrls > 2 * cfg.mesh_rows:
         raise bad(f"{cfg.mem_ctrls} memory controllers do not fit on the mesh's two edge columns ({2 * cfg.mesh_rows} places)")
+    if cfg.interleave_bytes % cfg.line_bytes:
+        raise bad(f"interleave_bytes ({cfg.interleave_bytes}) must be a multiple of line_bytes ({cfg.line_bytes})")
     if cfg.profile not in PROFILES:
         raise bad(f"unknown cost profile '{cfg.profile}' (known: {', '.join(PROFILES)})")
     unknown = set(cfg.energy_pj) - set(DEFAULT_ENERGY_PJ)

@@ -14,6 +14,8 @@ Quantities (all counted by ``timing.py`` from a command's patterns):
 ``dram_bytes``        bytes transferred from/to DRAM
 ``transpose_bytes``   bytes through the transpose unit
 ``readout_bytes``     bytes read conventionally out of arrays
+``l3_bytes``          bytes read/written by L3 line accesses (streams, cores)
+``vector_ops``        512-bit SIMD ops of cores and L3 stream engines
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ ENERGY_OF: dict[str, tuple[str, str]] = {
     "dram_bytes": ("dram", "dram_byte"),
     "transpose_bytes": ("dram", "transpose_byte"),
     "readout_bytes": ("readout", "sram_read_byte"),
+    "l3_bytes": ("readout", "sram_read_byte"),
+    "vector_ops": ("compute", "vector_op"),
 }
 
 

@@ -233,6 +233,15 @@ class Machine:
         self.stats.cycles[category] += int(cycles)
         self._now += int(cycles)
 
+    def account(self, cost: Cost, name: str) -> None:
+        """Add work done outside the SRAM arrays -- a region run near memory
+        (``near.near_memory_cost``) or on the cores (``core.core_cost``) -- to the
+        statistics and the clock: cycles by ``cost.category``, traffic, link loads,
+        energy, and one count of ``name``.  Works in every mode (no data involved)."""
+        if cost.category not in self.stats.cycles:
+            raise SimError(f"unknown cycle category '{cost.category}'")
+        self._charge(cost, name)
+
     def reset_stats(self) -> None:
         self.stats = Stats()
         self._now = self._pending = 0

@@ -4,14 +4,18 @@
   (lowering, charged by the runtime), ``move`` (tensor moves: shifts,
   broadcasts, and the syncs that wait for them), ``compute`` (bit-serial
   compute), ``final_reduce`` (reading partial results out to the near-memory
-  stream engines), ``near_mem`` (pure near-memory streams, charged by the
-  runtime).  ``total_cycles`` is their sum: every command's latency is charged
+  stream engines), ``near_mem`` (pure near-memory streams: the NSC model,
+  ``near.py``), ``core`` (regions run on the cores: the Base model,
+  ``core.py``).  ``total_cycles`` is their sum: every command's latency is charged
   to exactly one category.
 * ``traffic`` (Fig. 12/13): ``intra_tile`` and ``inter_tile`` bytes moved
   inside an SRAM array / between arrays (H-tree, including those that then
   cross the NoC), ``noc_inter_tile`` bytes x hops of inter-tile moves that
   cross banks, ``noc_data`` bytes x hops of DRAM data, ``noc_control`` bytes x
-  hops of commands and sync messages, and ``readout`` bytes read out.
+  hops of commands and sync messages (and of stream configuration, flow
+  control and request headers near memory / on the cores), and ``readout``
+  bytes read out.  Near-memory and core data (operand forwarding, L3 to core
+  lines) are ``noc_data``.
 * ``energy_pj`` per op class (``energy.py``).
 * ``commands`` per op name, ``element_ops`` (cell-ops computed in memory),
   ``link_bytes`` (data bytes per directed mesh link, ``noc.Mesh`` layout: inter-tile
@@ -27,7 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-CYCLE_KEYS = ("dram", "jit", "move", "compute", "final_reduce", "near_mem")
+CYCLE_KEYS = ("dram", "jit", "move", "compute", "final_reduce", "near_mem", "core")
 TRAFFIC_KEYS = ("intra_tile", "inter_tile", "noc_inter_tile", "noc_data", "noc_control", "readout")
 ENERGY_KEYS = ("compute", "intra_tile", "inter_tile", "noc", "dram", "readout")
 

@@ -1,0 +1,287 @@
+"""Profile a ``stream.region`` at concrete sizes for the near-memory and core cost models.
+
+``profile_region(region, arrays, scalars)`` returns an ``infs.sim.workload_profile.RegionProfile``:
+iteration count, one ``StreamProfile`` per memory stream, compute ops by
+class and the reductions.  Everything is closed-form on the access maps and
+the arrays' shapes -- no loop and no array over the iteration domain, and no
+look at the arrays' contents (costs are data-independent, like the in-memory
+simulator's): a 4M-element region profiles in well under a millisecond.
+
+Counting rules:
+
+* a value *varies* along a dim when an access map of a load it derives from
+  uses that dim (or its index stream varies along it); reductions remove
+  their dims.  A compute body runs once per point of the dims its stream
+  inputs vary along (once in all when it has none: it is hoisted);
+* ``ops`` counts each compute-body op and each reduction once per iteration
+  (the static mix); ``op_totals`` counts the element ops actually executed:
+  each op times the points it runs at, each reduction once per folded
+  element;
+* a load's ``accesses`` is the iteration count; a store's is its write
+  points (a reduced value is written once per result, as the reference
+  evaluator does); ``elements`` is the number of distinct cells: the product
+  of the extents of the dims the map moves along when the map is injective on
+  them (every workload's maps are), else the tighter of that product and the
+  product of each index's distinct values;
+* ``lines`` (affine): the dims the access moves along, sorted by address
+  step, are merged while each step equals the span below it (a full row
+  continues the previous one); the other dims repeat that run.  Up to 65,536
+  runs the lines are counted exactly (the union of the runs' line ranges,
+  ``workload_profile.affine_line_ranges``); beyond, each run covers the lines
+  of its byte span with the first run's alignment (or ``count`` lines when its
+  elements are a line or more apart);
+* indirect streams: ``elements`` is at most the cells reachable (the array's
+  cells over the indirect dims times the affine part's); ``run`` elements
+  share one line request when the innermost dim walks the array contiguously
+  and the index stream does not vary along it; ``lines`` counts requests.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import IndexType, MemRefType
+from xdsl.ir import SSAValue
+
+from infs.dialects import stream
+from infs.dialects.lattice import LatticeError, dim_index
+from infs.runtime.scalar_ops import EvaluationError, numpy_dtype
+from infs.sim.workload_profile import OP_CLASSES, ReductionProfile, RegionProfile, StreamProfile, affine_line_count, zero_ops
+
+LINE_BYTES = 64  # default cache line (HardwareConfig.line_bytes)
+
+# arith/math op name -> class.  Constants are free; unknown ops are "other".
+OP_CLASS: dict[str, str] = {
+    **dict.fromkeys(
+        ("arith.addi", "arith.subi", "arith.andi", "arith.ori", "arith.xori", "arith.shli", "arith.shrsi", "arith.shrui"),
+        "int_add",
+    ),
+    "arith.muli": "int_mul",
+    **dict.fromkeys(("arith.addf", "arith.subf", "arith.negf"), "fp_add"),
+    "arith.mulf": "fp_mul",
+    **dict.fromkeys(
+        ("arith.divf", "arith.remf", "arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.ceildivsi", "arith.floordivsi"),
+        "fp_div",
+    ),
+    **dict.fromkeys(
+        (
+            "arith.cmpi", "arith.cmpf", "arith.select", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui",
+            "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf",
+        ),
+        "cmp_select",
+    ),  # fmt: skip
+}
+FREE_OPS = ("arith.constant", "stream.yield")
+# math.fma is one multiply and one add.
+MULTI_CLASS = {"math.fma": ("fp_mul", "fp_add")}
+
+
+def _classes(opname: str) -> tuple[str, ...]:
+    if opname in FREE_OPS:
+        return ()
+    if opname in MULTI_CLASS:
+        return MULTI_CLASS[opname]
+    return (OP_CLASS.get(opname, "other"),)
+
+
+def _reduce_class(kind: str, is_float: bool) -> str:
+    if kind == "add":
+        return "fp_add" if is_float else "int_add"
+    if kind == "mul":
+        return "fp_mul" if is_float else "int_mul"
+    return "cmp_select"  # min, max, argmin, argmax
+
+
+def _prod(xs) -> int:
+    return int(math.prod(int(x) for x in xs))
+
+
+class _Profiler:
+    def __init__(self, region: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object], line_bytes: int = LINE_BYTES):
+        self.line = int(line_bytes)
+        if len(arrays) != len(region.arrays) or len(scalars) != len(region.scalars):
+            raise EvaluationError(
+                f"stream.region takes {len(region.arrays)} arrays and {len(region.scalars)} scalars, got {len(arrays)} and {len(scalars)}"
+            )
+        self.region = region
+        self.env = {n: int(np.asarray(v).item()) for n, v, s in zip(region.names, scalars, region.scalars) if isinstance(s.type, IndexType)}
+        try:
+            box = region.iteration_domain.evaluate(self.env)
+        except LatticeError as e:
+            raise EvaluationError(str(e)) from None
+        self.lows = tuple(p for p, _ in box)
+        self.extents = tuple(max(0, q - p) for p, q in box)
+        self.rank = len(self.extents)
+        self.iterations = _prod(self.extents) if self.rank else 1
+        self.arg_index = {a: i for i, a in enumerate(region.array_args)}
+        self.shapes = [tuple(int(x) for x in np.shape(a)) for a in arrays]
+        self.elem_bytes = []
+        for operand in region.arrays:
+            assert isinstance(operand.type, MemRefType)
+            self.elem_bytes.append(int(numpy_dtype(operand.type.element_type).itemsize))
+        self.names = []
+        for i, (operand, arg) in enumerate(zip(region.arrays, region.array_args)):
+            self.names.append(operand.name_hint or arg.name_hint or f"arg{i}")
+        self.vary: dict[SSAValue, frozenset[int]] = {}
+
+    # -- helpers ---------------------------------------------------------------
+    def points(self, dims) -> int:
+        return _prod(self.extents[d] for d in dims) if dims else 1
+
+    def varying(self, v: SSAValue) -> frozenset[int]:
+        return self.vary.get(v, frozenset())
+
+    def affine_parts(self, amap, indirect: Sequence[int]) -> list[tuple[int, dict[int, int]]]:
+        """Per array dim: (constant, {iteration dim: coefficient}) with symbols bound;
+        indirect dims give (0, {})."""
+        out = []
+        for j, e in enumerate(amap.results):
+            if j in indirect:
+                out.append((0, {}))
+                continue
+            const = e.const
+            coeffs: dict[int, int] = {}
+            for n, c in e.terms:
+                d = dim_index(n)
+                if d is None:
+                    if n not in self.env:
+                        raise EvaluationError(f"symbol '{n}' is not bound")
+                    const += c * self.env[n]
+                else:
+                    coeffs[d] = coeffs.get(d, 0) + c
+            out.append((const, {d: c for d, c in coeffs.items() if c}))
+        return out
+
+    # -- streams ---------------------------------------------------------------
+    def memory_stream(self, op, kind: str) -> StreamProfile:
+        a = self.arg_index[op.array]
+        shape, eb = self.shapes[a], self.elem_bytes[a]
+        rank = len(shape)
+        row = [_prod(shape[j + 1 :]) for j in range(rank)]
+        ind = tuple(op.indirect_positions())
+        parts = self.affine_parts(op.access_map(), ind)
+        strides = [0] * self.rank
+        offset = 0
+        for j, (const, coeffs) in enumerate(parts):
+            first = const + sum(c * self.lows[d] for d, c in coeffs.items())
+            offset += first * row[j]
+            for d, c in coeffs.items():
+                strides[d] += c * row[j]
+        # dims of extent 1 do not move the access
+        strides = [s if self.extents[d] > 1 else 0 for d, s in enumerate(strides)]
+        moving = [d for d in range(self.rank) if strides[d] != 0]
+        index_vary = frozenset().union(*(self.varying(v) for v in op.indices)) if len(op.indices) else frozenset()
+        if kind == "load":
+            accesses = self.iterations
+            reduced = False
+        else:
+            live = stream.live_dims(op.value, self.region)
+            accesses = self.points(sorted(live))
+            reduced = isinstance(op.value.owner, stream.ReduceOp) or live != frozenset(range(self.rank))
+        atomic = op.kind.data if kind == "atomic" else None
+        base = dict(kind=kind, array=a, name=self.names[a], elem_bytes=eb, array_shape=shape, accesses=accesses,
+                    offset=int(offset), strides=tuple(int(s) for s in strides), atomic=atomic, reduced=reduced)  # fmt: skip
+        if accesses == 0:
+            return StreamProfile(elements=0, lines=0, indirect=bool(ind), indirect_dims=ind, **base)
+        if not ind:
+            elements = self.distinct_cells(parts, moving)
+            lines = self.affine_lines(offset, strides, eb, elements)
+            return StreamProfile(elements=elements, lines=lines, **base)
+        # indirect: reachable cells bound the distinct ones
+        affine_cells = self.distinct_cells(parts, moving)
+        reach = _prod(shape[j] for j in ind) * affine_cells
+        elements = min(accesses, reach, _prod(shape))
+        run = 1
+        if self.rank:
+            k = self.rank - 1
+            if abs(strides[k]) == 1 and k not in index_vary:
+                run = max(1, min(self.extents[k], self.line // eb))
+        per_outer = self.extents[-1] if self.rank else 1
+        lines = (accesses // per_outer) * math.ceil(per_outer / run) if run > 1 else accesses
+        return StreamProfile(elements=elements, lines=lines, indirect=True, indirect_dims=ind, run=run, **base)
+
+    def distinct_cells(self, parts, moving) -> int:
+        box = self.points(moving)
+        dims_seen: list[int] = []
+        injective = True
+        per_index = 1
+        for _const, coeffs in parts:
+            if len(coeffs) > 1:
+                injective = False
+            dims_seen.extend(coeffs)
+            if not coeffs:
+                continue
+            if len(coeffs) == 1:
+                (d,) = coeffs
+                per_index *= self.extents[d]
+            else:
+                g = math.gcd(*coeffs.values())
+                span = sum(abs(c) * (self.extents[d] - 1) for d, c in coeffs.items())
+                per_index *= min(self.points(coeffs), span // g + 1)
+        if len(set(dims_seen)) != len(dims_seen):
+            injective = False
+        return box if injective else min(box, per_index)
+
+    def affine_lines(self, offset: int, strides: Sequence[int], eb: int, elements: int) -> int:
+        return min(affine_line_count(offset, strides, self.extents, eb, self.line), elements)
+
+    # -- the region -------------------------------------------------------------
+    def run(self) -> RegionProfile:
+        streams: list[StreamProfile] = []
+        ops = zero_ops()
+        totals = zero_ops()
+        reductions: list[ReductionProfile] = []
+        for op in self.region.body.block.ops:
+            if isinstance(op, stream.LoadOp):
+                used = op.access_map().dims_used()
+                idx = frozenset().union(*(self.varying(v) for v in op.indices)) if len(op.indices) else frozenset()
+                self.vary[op.result] = frozenset(d for d in used | idx if self.extents[d] > 1) if self.rank else frozenset()
+                streams.append(self.memory_stream(op, "load"))
+            elif isinstance(op, (stream.StoreOp, stream.AtomicOp)):
+                streams.append(self.memory_stream(op, "store" if isinstance(op, stream.StoreOp) else "atomic"))
+            elif isinstance(op, stream.ComputeOp):
+                ins = [v for v in op.inputs if isinstance(v.type, stream.StreamType)]
+                vary = frozenset().union(*(self.varying(v) for v in ins)) if ins else frozenset()
+                self.vary[op.result] = vary
+                pts = self.points(sorted(vary)) if self.iterations else 0
+                for inner in op.body.block.ops:
+                    for cls in _classes(inner.name):
+                        ops[cls] += 1
+                        totals[cls] += pts
+            elif isinstance(op, stream.ReduceOp):
+                dims = tuple(op.dims_list())
+                vin = self.varying(op.input)
+                folded = self.points(sorted(vin | frozenset(dims))) if self.iterations else 0
+                remaining = vin - frozenset(dims)
+                self.vary[op.result] = remaining
+                ety = stream.elem_type(op.input.type)
+                rty = stream.elem_type(op.result.type)
+                cls = _reduce_class(op.kind.data, numpy_dtype(ety).kind == "f")
+                ops[cls] += 1
+                totals[cls] += folded
+                scalar = not isinstance(op.result.type, stream.StreamType)
+                reductions.append(
+                    ReductionProfile(op.kind.data, dims, folded, self.points(sorted(remaining)), int(numpy_dtype(rty).itemsize), cls, scalar)
+                )
+            else:  # region-level scalar arith (constants, symbol arithmetic) and the yield
+                for r in op.results:
+                    self.vary[r] = frozenset()
+        return RegionProfile(
+            extents=self.extents,
+            iterators=self.region.iterator_kinds,
+            streams=tuple(streams),
+            ops=ops,
+            op_totals=totals,
+            reductions=tuple(reductions),
+        )
+
+
+def profile_region(region: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object], line_bytes: int = LINE_BYTES) -> RegionProfile:
+    """What ``region`` does with these arguments (shapes and index symbols only);
+    ``line_bytes`` is the cache line ``lines`` counts in."""
+    return _Profiler(region, arrays, scalars, line_bytes).run()
+
+
+__all__ = ["OP_CLASSES", "profile_region"]

@@ -1,0 +1,385 @@
+"""Near-memory streams: the NSC / Near-L3 cost model (HPCA'22 §IV, ASPLOS §5.1, §7).
+
+``near_memory_cost(profile, cfg)`` prices a ``RegionProfile`` run by the L3
+stream engines (SE_L3) and returns a ``Cost`` of category ``near_mem``.  The
+region's streams are offloaded to the banks holding their data; the data is
+in L3 (as ASPLOS Fig. 2 assumes) unless it does not fit, or ``cold=True``.
+
+Placement.  Static NUCA: byte ``a`` of an array is in bank
+``(a // interleave_bytes) % banks`` (arrays start 64 kB-aligned, so block 0 is
+in bank 0).  ``stream_bank_lines`` counts, per bank, the distinct lines an
+affine stream touches -- closed-form per contiguous run of lines, vectorized
+over runs (``workload_profile.affine_line_ranges``; spread evenly beyond
+65,536 runs).
+
+Where the work happens (NSC §II "Multi-op"): at the *anchor* stream's banks --
+the (first) affine store/atomic of unreduced values, else the affine load
+with the most distinct cells.  The region's iterations are spread over the
+banks like the anchor's lines (``p_it``).
+
+Per bank ``b``, all overlapped (streams are pipelined):
+
+* L3 port: every line an affine stream reads or writes at its home bank, and
+  one line access per indirect request at its target bank (atomics: read +
+  write, two) -- ``bytes_b / l3_bank_bytes_per_cycle``;
+* compute: ``p_it[b] x sum_class(op_totals x cycles_class) / simd_lanes``
+  (one 512-bit op per cycle; divides ``vector_div_cycles``), plus one op per
+  atomic request at its target bank;
+* stream buffer (NSC Table V: 1 kB per core in each SE_L3): by Little's law
+  a bank streams at most ``buffer_lines / hold`` lines per cycle, where a line
+  is held ``l3_latency + se_init_cycles`` (+ its forwarding hops x
+  ``hop_cycles``; indirect: the request's round trip) and the ``T`` threads'
+  streams share the banks holding the work (``T/active`` x 1 kB per bank);
+* NoC: operands forwarded to the anchor (NSC §IV-A "Stream Forward"), values
+  forwarded from the anchor to other stores, indirect responses/payloads and
+  reduction partials, as per-pair bytes routed X-Y (``noc.Mesh``): the busiest
+  link's bytes / ``link_bytes``, and each bank's injection and ejection.
+
+Forwarding volume of an operand stream X towards the anchor Y:
+
+* same address steps in bytes along every dim (element-wise): X[i] sits at a
+  constant byte distance ``D`` from Y[i]; with ``D = q*IL + r`` a fraction
+  ``(IL - r)/IL`` of the elements comes from the bank ``q`` blocks away and
+  ``r/IL`` from ``q + 1`` (``q = r = 0``: all local, vec_add);
+* other steps, X moving along every dim Y moves along (transposes, strided
+  and shifted views): each X element goes to its consumer's bank; the bank
+  offsets between the two are counted on a deterministic grid of iteration
+  points (``bank_offsets``, at most 65,536 points) and applied to Y's banks;
+* X broadcast along dims Y moves along: X's bank is independent of Y's; each
+  distinct X cell is sent once to every bank its consumers span --
+  ``ceil(span/IL)`` banks (at most ``banks``) for the byte span of Y over
+  those dims -- spread as X's lines x Y's lines.
+
+Indirect streams (NSC §IV-C) send one request per line (``run`` elements)
+from the anchor to the target's bank, uniform over the target array's banks:
+a header (``control_bytes``, control traffic) plus, for stores/atomics, the
+payload; loads get the payload back.  Reductions (NSC §II "Reduce") fold
+partial results in every bank one result's reduced elements span (``k =
+ceil(span/IL)``, at most ``banks``); the ``results x k`` partials go to the
+bank of the store that writes them, or to the core (``host_tile``) for a
+region result, which combines them (``/ simd_lanes``) after the stream ends.
+
+Control traffic (bytes x mean hops): each of ``min(cores, extent of d0,
+iterations / simd_lanes)`` threads (``threads_of``) configures each stream
+(``se_config_bytes``); a stream migrating to the next bank sends its
+configuration there; a credit and a done message (``control_bytes``) per
+``se_sync_lines`` lines per stream.
+
+Atomics and affine stores are performed at their home bank (affine atomics
+also pay a read and a write per line and one vector op per ``simd_lanes``
+elements).  Time = the largest per-bank bound + latency + the core's final
+reduction (``tail``).
+
+Latency: the configuration reaching the farthest bank, the first L3 access,
+the SE compute initiation and the completion back to the core:
+``2 x far_hops x hop_cycles + l3_latency + se_init_cycles``.
+
+DRAM: when the footprint exceeds the L3 (or ``cold``), every array byte comes
+from DRAM once (``dram_gbps``), overlapped with the streaming.
+
+Energy: L3 line bytes (``sram_read_byte``), vector ops (``vector_op``),
+bytes x hops (``noc_byte_hop``), DRAM bytes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from infs.sim.config import HardwareConfig
+from infs.sim.noc import Mesh, memory_controllers, nearest
+from infs.sim.stats import Cost
+from infs.sim.workload_profile import RegionProfile, StreamProfile, affine_line_count, affine_line_ranges
+
+
+def mesh_of(cfg: HardwareConfig) -> Mesh:
+    return Mesh(cfg.mesh_rows, cfg.mesh_cols, cfg.link_bytes, cfg.hop_cycles)
+
+
+def op_cycles(cfg: HardwareConfig) -> dict[str, int]:
+    """Vector-pipe cycles of one 512-bit op per class."""
+    return {"int_add": 1, "int_mul": 1, "fp_add": 1, "fp_mul": 1, "fp_div": cfg.vector_div_cycles,
+            "cmp_select": 1, "other": cfg.vector_other_cycles}  # fmt: skip
+
+
+def weighted_ops(profile: RegionProfile, cfg: HardwareConfig) -> float:
+    """Element ops of the region weighted by their vector-pipe cycles."""
+    cyc = op_cycles(cfg)
+    return float(sum(n * cyc[c] for c, n in profile.op_totals.items()))
+
+
+def threads_of(profile: RegionProfile, cfg: HardwareConfig) -> int:
+    """OpenMP threads of a region: its outermost dim split statically over the cores,
+    each thread getting at least one vector (``simd_lanes`` iterations)."""
+    ext = profile.extents
+    return max(1, min(cfg.cores, ext[0] if ext else 1, -(-profile.iterations // cfg.simd_lanes)))
+
+
+def _line_bank_counts(l0: np.ndarray, l1: np.ndarray, cfg: HardwareConfig) -> np.ndarray:
+    """Lines per bank of the line ranges ``[l0, l1)`` (summed over ranges)."""
+    g = cfg.interleave_bytes // cfg.line_bytes  # lines per interleave block
+    period = cfg.banks * g
+    b = np.arange(cfg.banks, dtype=np.int64) * g
+
+    def upto(x: np.ndarray) -> np.ndarray:  # lines < x in each bank, shape (ranges, banks)
+        x = x.astype(np.int64)[:, None]
+        return (x // period) * g + np.clip(x % period - b[None, :], 0, g)
+
+    if l0.size == 0:
+        return np.zeros(cfg.banks)
+    return (upto(l1) - upto(l0)).sum(axis=0).astype(np.float64)
+
+
+def array_bank_lines(s: StreamProfile, cfg: HardwareConfig) -> np.ndarray:
+    """Lines per bank of the whole array of ``s``."""
+    n = -(-s.array_bytes // cfg.line_bytes)
+    return _line_bank_counts(np.zeros(1, np.int64), np.full(1, n, np.int64), cfg)
+
+
+def stream_bank_lines(s: StreamProfile, extents: tuple[int, ...], cfg: HardwareConfig) -> np.ndarray:
+    """Distinct lines per bank an affine stream touches (indirect: its target array's lines)."""
+    if s.indirect:
+        return array_bank_lines(s, cfg)
+    if s.accesses == 0:
+        return np.zeros(cfg.banks)
+    ranges = affine_line_ranges(s.offset, s.strides, extents, s.elem_bytes, cfg.line_bytes)
+    if ranges is None:  # too many runs to enumerate: spread evenly
+        n = min(affine_line_count(s.offset, s.strides, extents, s.elem_bytes, cfg.line_bytes), s.elements)
+        return np.full(cfg.banks, n / cfg.banks)
+    return _line_bank_counts(ranges[0], ranges[1], cfg)
+
+
+def _norm(v: np.ndarray) -> np.ndarray:
+    t = float(v.sum())
+    return v / t if t > 0 else np.full(v.size, 1.0 / v.size)
+
+
+def choose_anchor(profile: RegionProfile) -> int | None:
+    """Index of the stream whose banks do the region's work (module docstring)."""
+    best = None
+    for i, s in enumerate(profile.streams):
+        if s.is_write and not s.indirect and not s.reduced and s.accesses:
+            return i
+    for i, s in enumerate(profile.streams):
+        if s.kind == "load" and not s.indirect and s.accesses and (best is None or s.elements > profile.streams[best].elements):
+            best = i
+    if best is None:
+        for i, s in enumerate(profile.streams):
+            if s.accesses:
+                return i
+    return best
+
+
+def _forward(flows: np.ndarray, x: StreamProfile, y: StreamProfile, px: np.ndarray, py: np.ndarray,
+             extents: tuple[int, ...], cfg: HardwareConfig, x_to_y: bool) -> None:  # fmt: skip
+    """Add the bytes stream ``x`` exchanges with the anchor ``y`` (``x_to_y``: x's
+    elements go to y's banks, else y's values go to x's banks)."""
+    B, IL = cfg.banks, cfg.interleave_bytes
+    nbytes = float(x.elements * x.elem_bytes)
+    if nbytes == 0:
+        return
+    same = len(x.strides) == len(y.strides) and all(a * x.elem_bytes == b * y.elem_bytes for a, b in zip(x.strides, y.strides))
+    if same:
+        delta = x.offset * x.elem_bytes - y.offset * y.elem_bytes  # x's byte - y's byte, same iteration
+        q, r = divmod(delta, IL)
+        dst = np.arange(B)
+        vol = nbytes * py  # per y bank
+        for k, frac in ((q, (IL - r) / IL), (q + 1, r / IL)):
+            if frac <= 0:
+                continue
+            src = (dst + k) % B
+            if x_to_y:
+                np.add.at(flows, (src, dst), vol * frac)
+            else:
+                np.add.at(flows, (dst, src), vol * frac)
+        return
+    reused = [d for d, (sx, sy, n) in enumerate(zip(x.strides, y.strides, extents)) if sx == 0 and sy != 0 and n > 1]
+    if not reused:
+        # each x cell has its own consumers: the bank offset y -> x, sampled
+        offsets = bank_offsets(x, y, extents, cfg)
+        dst = np.arange(B)
+        for k in np.nonzero(offsets)[0]:
+            src = (dst + k) % B
+            vol = nbytes * offsets[k] * py
+            if x_to_y:
+                np.add.at(flows, (src, dst), vol)
+            else:
+                np.add.at(flows, (dst, src), vol)
+        return
+    # dims along which y moves but x does not: each x cell reaches the banks that span covers
+    span = (sum((extents[d] - 1) * abs(y.strides[d]) for d in reused) + 1) * y.elem_bytes
+    spread = min(B, max(1, math.ceil(span / IL)))
+    total = nbytes * (spread if x_to_y else 1)
+    if x_to_y:
+        flows += total * np.outer(px, py)
+    else:
+        flows += total * np.outer(py, px)
+
+
+SAMPLE_POINTS = 1 << 16
+
+
+def bank_offsets(x: StreamProfile, y: StreamProfile, extents: tuple[int, ...], cfg: HardwareConfig) -> np.ndarray:
+    """Fraction of iterations whose ``x`` element is ``k`` banks after its ``y`` element
+    (mod ``banks``), from a deterministic grid of at most ``SAMPLE_POINTS`` iteration
+    points (about ``SAMPLE_POINTS ** (1/rank)`` per dim, evenly spread, not a power
+    of two so that it does not alias with the interleave)."""
+    rank = len(extents)
+    per_dim = max(2, int(SAMPLE_POINTS ** (1.0 / max(rank, 1))) - 1)
+    ax = np.full(1, x.offset * x.elem_bytes, np.int64)
+    ay = np.full(1, y.offset * y.elem_bytes, np.int64)
+    for d, n in enumerate(extents):
+        pos = np.unique(np.linspace(0, n - 1, min(n, per_dim)).round().astype(np.int64)) if n > 0 else np.zeros(1, np.int64)
+        ax = (ax[:, None] + pos[None, :] * x.strides[d] * x.elem_bytes).reshape(-1)
+        ay = (ay[:, None] + pos[None, :] * y.strides[d] * y.elem_bytes).reshape(-1)
+    k = (ax // cfg.interleave_bytes - ay // cfg.interleave_bytes) % cfg.banks
+    return np.bincount(k, minlength=cfg.banks) / k.size
+
+
+def near_memory_cost(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False) -> Cost:
+    """Cycles, traffic and energy of ``profile`` run by the L3 stream engines (module docstring)."""
+    return near_memory_detail(profile, cfg, cold)[0]
+
+
+def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False) -> tuple[Cost, dict[str, float]]:
+    """``near_memory_cost`` and its terms: the per-resource bounds in cycles (``port``,
+    ``buffer``, ``compute``, ``inject``, ``eject``, ``link``, ``dram``), ``latency``,
+    ``tail`` (final reduction at the core), the ``anchor`` stream and ``port_lines``
+    (max lines through one bank)."""
+    cost = Cost("near_mem")
+    streams = profile.streams
+    if not any(s.accesses for s in streams) and profile.iterations == 0:
+        return cost, {}
+    B, L, IL = cfg.banks, cfg.line_bytes, cfg.interleave_bytes
+    mesh = mesh_of(cfg)
+    banks = np.arange(B)
+    hops = mesh.hops(banks[:, None], banks[None, :]).astype(np.float64)
+    mean_hops = float(hops.mean())
+    next_hops = float(hops[banks, (banks + 1) % B].mean())
+    ext = profile.extents
+    lanes = cfg.simd_lanes
+
+    lines = [stream_bank_lines(s, ext, cfg) for s in streams]
+    probs = [_norm(v) for v in lines]
+    anchor = choose_anchor(profile)
+    p_it = probs[anchor] if anchor is not None and not streams[anchor].indirect else np.full(B, 1.0 / B)
+
+    flows = np.zeros((B, B))  # data bytes src bank -> dst bank
+    port = np.zeros(B)  # bytes through each bank's arrays
+    comp = p_it * (weighted_ops(profile, cfg) / lanes)  # vector-pipe cycles per bank
+    ctrl = 0.0  # control bytes x hops
+    vector_ops = profile.total_ops / lanes
+
+    threads = threads_of(profile, cfg)
+    live = [s for s in streams if s.accesses]
+    ctrl += threads * len(live) * cfg.se_config_bytes * mean_hops
+
+    # SE_L3 stream buffer (Little's law): a line holds buffer space from its L3
+    # request until the SE consumes it -- L3 latency, compute initiation, and the
+    # mesh hops when it is forwarded (indirect: the request's round trip).
+    held = np.zeros(B)  # line-cycles of buffer occupancy per bank
+    base_hold = cfg.l3_latency + cfg.se_init_cycles
+    for i, s in enumerate(streams):
+        if not s.accesses:
+            continue
+        if s.indirect:
+            req = float(s.lines)
+            pt = probs[i]
+            payload = s.run * s.elem_bytes
+            accesses = 2.0 if s.kind == "atomic" else 1.0
+            port += req * pt * L * accesses
+            trip = float(p_it @ hops @ pt)
+            ctrl += req * cfg.control_bytes * trip
+            if s.kind == "load":
+                flows += req * payload * np.outer(pt, p_it)
+            else:
+                flows += req * payload * np.outer(p_it, pt)
+            if s.kind == "atomic":
+                comp += req * pt  # one (up to 512-bit) RMW op per request at the target
+                vector_ops += req
+            held += req * p_it * (base_hold + 2 * trip * mesh.hop_cycles)
+            continue
+        nlines = float(lines[i].sum())
+        port += lines[i] * L * (2.0 if s.kind == "atomic" else 1.0)
+        blocks = nlines * L / IL
+        ctrl += max(0.0, blocks - threads) * cfg.se_config_bytes * next_hops  # migrations
+        ctrl += nlines / cfg.se_sync_lines * 2 * cfg.control_bytes * mean_hops  # credits + done
+        if s.kind == "atomic":
+            comp += probs[i] * (s.accesses / lanes)
+            vector_ops += s.accesses / lanes
+        fwd_hops = 0.0
+        if i != anchor and anchor is not None and (s.kind == "load" or not s.reduced):
+            mine = np.zeros((B, B))
+            _forward(mine, s, streams[anchor], probs[i], p_it, ext, cfg, x_to_y=s.kind == "load")
+            flows += mine
+            sent = float(mine.sum())
+            fwd_hops = float((mine * hops).sum()) / sent if sent else 0.0
+        held += lines[i] * (base_hold + fwd_hops * mesh.hop_cycles)
+
+    # reductions: partials per bank, forwarded to the result's store bank or the core
+    tail = 0
+    reduced_writes = [i for i, s in enumerate(streams) if s.is_write and s.reduced and s.accesses]
+    for r in profile.reductions:
+        if not r.results or not r.elements:
+            continue
+        k = 1
+        if anchor is not None and not streams[anchor].indirect:
+            a = streams[anchor]
+            span = (sum((ext[d] - 1) * abs(a.strides[d]) for d in r.dims) + 1) * a.elem_bytes
+            k = min(B, max(1, math.ceil(span / IL)))
+        msgs = float(r.results * k)
+        if r.scalar or not reduced_writes:
+            dst = np.zeros(B)
+            dst[cfg.host_tile] = 1.0
+            far = int(mesh.hops(banks, cfg.host_tile).max())
+            tail += far * mesh.hop_cycles + math.ceil(msgs / lanes)
+        else:
+            dst = probs[reduced_writes[0]]
+            comp += dst * (msgs / lanes)
+        flows += msgs * r.elem_bytes * np.outer(p_it, dst)
+        vector_ops += msgs / lanes
+
+    np.fill_diagonal(flows, 0.0)
+    src, dst = np.nonzero(flows)
+    loads = mesh.unicast_loads(src, dst, flows[src, dst]) if src.size else mesh.zero_loads()
+    data_bh = float((flows * hops).sum())
+
+    # DRAM
+    footprint = profile.footprint_bytes
+    dram_bytes = float(footprint) if (cold or footprint > cfg.l3_bytes) else 0.0
+    dram_cycles = 0.0
+    if dram_bytes:
+        mcs = memory_controllers(cfg.mesh_rows, cfg.mesh_cols, cfg.mem_ctrls)
+        mc = nearest(mesh, banks, mcs)
+        dl = mesh.unicast_loads(mc, banks, np.full(B, dram_bytes / B))
+        loads = loads + dl
+        data_bh += float(dl.sum())
+        dram_cycles = dram_bytes / cfg.dram_bytes_per_cycle
+
+    # per bank: 1 kB per core whose streams are there -- the T threads over the banks holding the work
+    active = max(1, int(np.count_nonzero(held)))
+    buffer_lines = cfg.se_buffer_bytes / L * threads / active
+    terms = {
+        "port": float(port.max()) / cfg.l3_bank_bytes_per_cycle,
+        "buffer": float(held.max()) / buffer_lines,
+        "compute": float(comp.max()),
+        "inject": float(flows.sum(axis=1).max()) / cfg.link_bytes,
+        "eject": float(flows.sum(axis=0).max()) / cfg.link_bytes,
+        "link": float(loads.max()) / cfg.link_bytes,
+        "dram": dram_cycles,
+    }
+    bound = max(terms.values())
+    far = int(mesh.hops(cfg.host_tile, banks).max())
+    latency = 2 * far * mesh.hop_cycles + cfg.l3_latency + cfg.se_init_cycles
+    cost.cycles = int(math.ceil(bound - 1e-9)) + latency + tail
+    terms.update(latency=float(latency), tail=float(tail), anchor=-1.0 if anchor is None else float(anchor),
+                 port_lines=float(port.max()) / L)  # fmt: skip
+    cost.link_loads = loads
+    cost.traffic["noc_data"] = data_bh
+    cost.traffic["noc_control"] = ctrl
+    cost.quantities.update({
+        "noc_byte_hops": data_bh + ctrl, "l3_bytes": float(port.sum()), "vector_ops": float(vector_ops),
+        "dram_bytes": dram_bytes,
+    })  # fmt: skip
+    return cost, terms

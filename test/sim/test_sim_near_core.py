@@ -1,0 +1,334 @@
+"""Near-memory (NSC) and core (Base) cost models on hand-computable region profiles."""
+
+import math
+
+import numpy as np
+import pytest
+
+from infs.sim import ConfigError, Machine, SimError, load_config
+from infs.sim.core import core_cost, core_detail
+from infs.sim.near import (
+    array_bank_lines,
+    bank_offsets,
+    choose_anchor,
+    near_memory_cost,
+    near_memory_detail,
+    stream_bank_lines,
+    threads_of,
+)
+from infs.sim.stats import Cost
+from infs.sim.workload_profile import ReductionProfile, RegionProfile, StreamProfile, zero_ops
+
+P64 = load_config("paper-64")
+M4 = 4 * 1024 * 1024
+# paper-64: far corner 14 hops from host tile 0, 6 cycles per hop
+NEAR_LAT = 2 * 14 * 6 + 20 + 4  # config out, completion back, L3 latency, SE init
+CORE_LAT = 2 * 14 * 6 + 20
+
+
+def stream1d(kind, array, n, offset=0, size=None, name=None, eb=4, **kw):
+    size = n + offset if size is None else size
+    lines = -(-n * eb // 64)
+    return StreamProfile(kind=kind, array=array, name=name or f"a{array}", elem_bytes=eb, array_shape=(size,), accesses=n,
+                         elements=kw.pop("elements", n), lines=kw.pop("lines", lines), offset=offset, strides=(1,), **kw)  # fmt: skip
+
+
+def ops(**kw):
+    o = zero_ops()
+    o.update(kw)
+    return o
+
+
+def vec_add(n, b_offset=0):
+    return RegionProfile(
+        extents=(n,), iterators=("parallel",),
+        streams=(stream1d("load", 0, n), stream1d("load", 1, n, b_offset), stream1d("store", 2, n)),
+        ops=ops(fp_add=1), op_totals=ops(fp_add=n),
+    )  # fmt: skip
+
+
+def array_sum(n):
+    return RegionProfile(
+        extents=(n,), iterators=("reduction",), streams=(stream1d("load", 0, n),),
+        ops=ops(fp_add=1), op_totals=ops(fp_add=n),
+        reductions=(ReductionProfile("add", (0,), n, 1, 4, "fp_add", scalar=True),),
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
+# placement helpers
+# ---------------------------------------------------------------------------
+
+
+def test_bank_lines_of_a_contiguous_stream():
+    # 4M f32 = 16 MB = 262,144 lines, 16 per 1 kB block: 4,096 per bank
+    per_bank = stream_bank_lines(stream1d("load", 0, M4), (M4,), P64)
+    assert per_bank.sum() == 262_144 and np.all(per_bank == 4096)
+    # 300 elements from element 200: bytes [800, 2000) -> lines 12..31 (20 lines), banks 0 (12..15) and 1 (16..31)
+    s = stream1d("load", 0, 300, offset=200, size=1000)
+    got = stream_bank_lines(s, (300,), P64)
+    assert got[0] == 4 and got[1] == 16 and got.sum() == 20
+
+
+def test_bank_lines_of_2d_runs_and_small_arrays():
+    # interior rows of a 64 x 512 f32 array (2 kB rows: 2 blocks each), columns 1..510
+    s = StreamProfile("load", 0, "A", 4, (64, 512), 62 * 510, 62 * 510, 62 * 32, offset=512 + 1, strides=(512, 1))
+    got = stream_bank_lines(s, (62, 510), P64)
+    assert got.sum() == 62 * 32
+    rows = np.arange(1, 63)
+    want = np.bincount(np.concatenate([(2 * rows) % 64, (2 * rows + 1) % 64]), minlength=64) * 16
+    assert np.array_equal(got, want)
+    # a 512 B array lives in bank 0
+    small = stream1d("atomic", 0, 4096, lines=4096, elements=128, size=128, indirect=True, indirect_dims=(0,))
+    assert array_bank_lines(small, P64)[0] == 8 and array_bank_lines(small, P64).sum() == 8
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_bank_lines_match_brute_force(seed):
+    """Random affine accesses (incl. overlapping rows, broadcasts, strides, negative steps)."""
+    rng = np.random.default_rng(seed)
+    rank = int(rng.integers(1, 4))
+    extents = tuple(int(x) for x in rng.integers(1, 40, rank))
+    strides = tuple(int(x) for x in rng.choice([0, 1, 2, 3, 17, 64, 300, -1, -40], rank))
+    eb = int(rng.choice([1, 4, 8]))
+    grids = np.meshgrid(*[np.arange(n) for n in extents], indexing="ij")
+    rel = sum(st * g for st, g in zip(strides, grids))
+    offset = int(-rel.min()) + int(rng.integers(0, 5000))
+    addr = offset + rel
+    lines = np.unique(addr * eb // 64)
+    want = np.bincount((lines * 64 // 1024) % 64, minlength=64)
+    s = StreamProfile("load", 0, "A", eb, (int(addr.max()) + 1,), addr.size, np.unique(addr).size, lines.size, offset, strides)
+    assert np.array_equal(stream_bank_lines(s, extents, P64), want)
+
+
+def test_threads():
+    assert threads_of(vec_add(M4), P64) == 64
+    assert threads_of(vec_add(64), P64) == 4  # at least one 16-lane vector each
+    assert threads_of(RegionProfile((3, 1000), ("parallel", "parallel"), ()), P64) == 3
+
+
+def test_bank_offsets_of_strided_views():
+    x = StreamProfile("load", 0, "A", 4, (1024, 512), 1024 * 256, 1024 * 256, 1, 0, (512, 2))
+    y = StreamProfile("store", 1, "T", 4, (1024, 512), 1024 * 256, 1024 * 256, 1, 0, (512, 1))
+    off = bank_offsets(x, y, (1024, 256), P64)
+    # T[i, j] at byte 4j of its row, A[i, 2j] at 8j: A is one bank further for j in [128, 256)
+    assert off.sum() == pytest.approx(1.0)
+    assert off[0] == pytest.approx(0.5, abs=0.01) and off[1] == pytest.approx(0.5, abs=0.01)
+
+
+# ---------------------------------------------------------------------------
+# near memory
+# ---------------------------------------------------------------------------
+
+
+HOLD = 20 + 4  # a line sits in the SE_L3 buffer from its L3 request to the compute's start
+BUF_LINES = 1024 // 64  # 1 kB per core; 64 threads over 64 banks: one core's share per bank
+
+
+def test_near_vec_add_is_stream_buffer_bound():
+    cost, t = near_memory_detail(vec_add(M4), P64)
+    # A, B read and C written in the same bank (arrays 64 kB-aligned): 3 x 4,096 lines per bank
+    assert t["port_lines"] == 3 * 4096 and t["port"] == 3 * 4096
+    assert t["compute"] == M4 / 64 / 16  # 4,096 vector adds per bank
+    # Little's law: 16 lines in flight, each held 24 cycles -> 2/3 line per cycle per bank
+    assert t["buffer"] == 3 * 4096 * HOLD / BUF_LINES
+    assert cost.cycles == 3 * 4096 * HOLD // BUF_LINES + NEAR_LAT
+    # with twice the buffer the bank's port (one line per cycle) is the bound
+    big = load_config("paper-64", se_buffer_bytes=2048)
+    assert near_memory_cost(vec_add(M4), big).cycles == 3 * 4096 + NEAR_LAT
+    assert cost.traffic["noc_data"] == 0 and cost.link_loads.sum() == 0
+    assert cost.category == "near_mem"
+    assert cost.quantities["l3_bytes"] == 3 * M4 * 4
+    assert cost.quantities["vector_ops"] == M4 / 16
+    # control: per stream, credit + done per 8 lines, migrations to the next bank, configuration
+    assert cost.traffic["noc_control"] > 0
+
+
+def test_near_forwarding_bytes_times_hops():
+    # B read one 1 kB block ahead of C: every element comes from the next bank over the X-Y mesh
+    cost, t = near_memory_detail(vec_add(M4, b_offset=256), P64)
+    next_hops = (56 * 1 + 7 * 8 + 14) / 64  # bank b -> b+1: one hop, 8 at a row end, 14 from 63 to 0
+    assert cost.traffic["noc_data"] == pytest.approx(M4 * 4 * next_hops)
+    assert cost.link_loads.sum() == pytest.approx(cost.traffic["noc_data"])
+    # each bank injects 16 MB / 64 = 256 kB at 32 B/cycle
+    assert t["inject"] == pytest.approx(M4 * 4 / 64 / 32)
+    # B's lines stay in the buffer while they cross the mesh
+    assert t["buffer"] == pytest.approx((3 * 4096 * HOLD + 4096 * next_hops * 6) / BUF_LINES)
+    # a 4-byte shift: 4 / 1024 of the elements come from the previous bank
+    c2 = near_memory_cost(vec_add(M4, b_offset=1), P64)
+    assert 0 < c2.traffic["noc_data"] < cost.traffic["noc_data"] / 100
+
+
+def test_near_reduction_partials_to_the_core():
+    cost, t = near_memory_detail(array_sum(M4), P64)
+    assert t["port"] == 4096 and t["compute"] == 4096 and t["buffer"] == 4096 * HOLD / BUF_LINES
+    # one 4-byte partial per bank to tile 0: 4 x sum of hops to (0, 0)
+    assert cost.traffic["noc_data"] == 4 * 448
+    assert t["tail"] == 14 * 6 + math.ceil(64 / 16)
+    assert cost.cycles == 4096 * HOLD // BUF_LINES + NEAR_LAT + t["tail"]
+
+
+def test_near_indirect_gather_costs_more_than_affine():
+    n, rows = 1 << 20, 1 << 20
+    idx = stream1d("load", 0, n)
+    aff = stream1d("load", 1, n, size=rows)
+    ind = StreamProfile("load", 1, "X", 4, (rows,), n, n, n, 0, (0,), indirect=True, indirect_dims=(0,))
+    out = stream1d("store", 2, n)
+    affine = RegionProfile((n,), ("parallel",), (idx, aff, out))
+    gather = RegionProfile((n,), ("parallel",), (idx, ind, out))
+    ca, cg = near_memory_cost(affine, P64), near_memory_cost(gather, P64)
+    assert cg.cycles > 2 * ca.cycles
+    assert cg.traffic["noc_data"] > 0 and ca.traffic["noc_data"] == 0
+    assert cg.traffic["noc_control"] > ca.traffic["noc_control"]  # request headers
+    assert core_cost(gather, P64).cycles > core_cost(affine, P64).cycles
+
+
+def test_near_atomics_at_their_home_bank():
+    # 32k atomic adds into a 128-entry (512 B) array: all in bank 0, read + write per request
+    n = 32768
+    keys = stream1d("load", 0, n)
+    hist = StreamProfile("atomic", 1, "count", 4, (128,), n, 128, n, 0, (0,), indirect=True, indirect_dims=(0,), atomic="add")
+    cost, t = near_memory_detail(RegionProfile((n,), ("parallel",), (keys, hist)), P64)
+    assert t["port_lines"] == 2 * n + n / 16 / 64  # the hot bank also holds 1/64 of the keys
+    assert cost.cycles >= 2 * n
+
+
+def test_near_anchor_choice():
+    assert choose_anchor(vec_add(64)) == 2  # the store
+    assert choose_anchor(array_sum(64)) == 0  # the only load
+
+
+def test_near_small_region_pays_the_latency():
+    c = near_memory_cost(vec_add(16), P64)
+    assert NEAR_LAT < c.cycles < NEAR_LAT + 10
+    empty = RegionProfile((0,), ("parallel",), ())
+    assert near_memory_cost(empty, P64).cycles == 0 and core_cost(empty, P64).cycles == 0
+
+
+def test_near_dram_when_the_footprint_exceeds_l3():
+    n = 16 * M4  # 3 x 64 MB > 144 MB of L3
+    cost, t = near_memory_detail(vec_add(n), P64)
+    assert t["dram"] == pytest.approx(3 * n * 4 / 12.8)
+    assert cost.quantities["dram_bytes"] == 3 * n * 4
+    cold = near_memory_cost(vec_add(M4), P64, cold=True)
+    assert cold.cycles > near_memory_cost(vec_add(M4), P64).cycles
+
+
+# ---------------------------------------------------------------------------
+# core baseline
+# ---------------------------------------------------------------------------
+
+
+def test_core_vec_add_is_noc_bound():
+    cost, t = core_detail(vec_add(M4), P64)
+    # 16 MB A + 16 MB B + C fetched for ownership and written back: 64 MB
+    assert t["bytes"] == 4 * M4 * 4
+    assert t["compute"] == M4 / 16 / 64
+    # uniform all-to-all over X-Y routing: the busiest (bisection) link carries 1/32 of it
+    assert t["link"] == pytest.approx(4 * M4 * 4 / 32 / 32)
+    assert max(t[k] for k in ("compute", "port", "link", "eject", "indirect", "dram")) == t["link"]
+    assert cost.cycles == math.ceil(t["link"]) + CORE_LAT
+    assert cost.category == "core"
+    assert cost.traffic["noc_data"] == pytest.approx(cost.link_loads.sum())
+
+
+def test_core_compute_bound_for_compute_heavy_regions():
+    n = M4
+    heavy = RegionProfile((n,), ("parallel",), (stream1d("load", 0, n), stream1d("store", 1, n)),
+                          ops=ops(fp_mul=64, fp_add=64), op_totals=ops(fp_mul=64 * n, fp_add=64 * n))  # fmt: skip
+    cost, t = core_detail(heavy, P64)
+    assert t["compute"] == 128 * n / 16 / 64
+    assert max(t[k] for k in ("compute", "port", "link", "eject", "indirect", "dram")) == t["compute"]
+    assert cost.cycles == t["compute"] + CORE_LAT
+    # divides occupy the vector pipe vector_div_cycles each
+    div = RegionProfile((n,), ("parallel",), heavy.streams, op_totals=ops(fp_div=64 * n))
+    assert core_detail(div, P64)[1]["compute"] == 64 * n * P64.vector_div_cycles / 16 / 64
+
+
+def test_core_broadcast_stream_read_by_every_thread():
+    p, c = 4096, 128
+    f = StreamProfile("load", 0, "F", 4, (p,), p * c, p, p // 16, 0, (1, 0))
+    cen = StreamProfile("load", 1, "Cen", 4, (c,), p * c, c, c // 16, 0, (0, 1))
+    d = StreamProfile("store", 2, "dist", 4, (p, c), p * c, p * c, p * c // 16, 0, (c, 1))
+    t = core_detail(RegionProfile((p, c), ("parallel", "parallel"), (f, cen, d)), P64)[1]
+    assert t["bytes"] == (p * 4 + 64 * c * 4 + 2 * p * c * 4)
+
+
+def test_core_shares_lines_between_taps_of_one_array():
+    n = M4
+    taps = tuple(stream1d("load", 0, n - 2, offset=k, size=n) for k in range(3))
+    st = RegionProfile((n - 2,), ("parallel",), (*taps, stream1d("store", 1, n - 2, offset=1, size=n)))
+    assert core_detail(st, P64)[1]["bytes"] == pytest.approx(3 * n * 4, rel=1e-4)
+    assert near_memory_detail(st, P64)[1]["port_lines"] == pytest.approx(4 * n * 4 / 64 / 64, rel=1e-3)
+
+
+@pytest.mark.parametrize("model", [near_memory_cost, core_cost])
+def test_monotonic_in_size(model):
+    cycles = [model(vec_add(1 << k), P64).cycles for k in range(4, 24, 2)]
+    assert cycles == sorted(cycles) and cycles[-1] > cycles[0]
+    sums = [model(array_sum(1 << k), P64).cycles for k in range(4, 24, 2)]
+    assert sums == sorted(sums)
+
+
+def test_near_beats_core_on_streaming_and_ties_on_compute():
+    assert near_memory_cost(vec_add(M4), P64).cycles * 3 < core_cost(vec_add(M4), P64).cycles
+    n = M4
+    heavy = RegionProfile((n,), ("parallel",), (stream1d("load", 0, n), stream1d("store", 1, n)), op_totals=ops(fp_mul=64 * n))
+    assert near_memory_cost(heavy, P64).cycles == pytest.approx(core_cost(heavy, P64).cycles, rel=0.01)
+
+
+def test_small_configs():
+    tiny = load_config("tiny")
+    for model in (near_memory_cost, core_cost):
+        c = model(vec_add(1000), tiny)
+        assert c.cycles > 0 and c.link_loads.shape == (4, 2, 2)
+
+
+# ---------------------------------------------------------------------------
+# energy, stats, machine
+# ---------------------------------------------------------------------------
+
+
+def test_energy_from_config_constants():
+    m = Machine("paper-64", mode="analysis")
+    cost = near_memory_cost(vec_add(M4, b_offset=256), P64)
+    m.account(cost, "region_near")
+    e = m.stats.energy_pj
+    q = cost.quantities
+    assert e["compute"] == pytest.approx(q["vector_ops"] * P64.energy("vector_op"))
+    assert e["readout"] == pytest.approx(q["l3_bytes"] * P64.energy("sram_read_byte"))
+    assert e["noc"] == pytest.approx((cost.traffic["noc_data"] + cost.traffic["noc_control"]) * P64.energy("noc_byte_hop"))
+
+
+def test_machine_account_adds_to_the_same_stats():
+    m = Machine("paper-64", mode="analysis")
+    near = near_memory_cost(vec_add(M4), P64)
+    core = core_cost(vec_add(M4), P64)
+    m.account(near, "region_near")
+    m.account(core, "region_core")
+    st = m.stats
+    assert st.cycles["near_mem"] == near.cycles and st.cycles["core"] == core.cycles
+    assert m.cycles == st.total_cycles == near.cycles + core.cycles
+    assert st.traffic["noc_data"] == pytest.approx(core.traffic["noc_data"])
+    assert st.noc_byte_hops == pytest.approx(core.link_loads.sum())
+    assert st.commands == {"region_near": 1, "region_core": 1}
+    assert sum(st.breakdown().values()) == pytest.approx(1.0)
+    with pytest.raises(SimError, match="category"):
+        m.account(Cost("bogus", cycles=1), "x")
+    fm = Machine("tiny")  # functional mode too
+    fm.account(near_memory_cost(vec_add(64), fm.cfg), "region_near")
+    assert fm.stats.cycles["near_mem"] > 0
+
+
+def test_new_config_fields():
+    c = load_config("paper-64")
+    assert (c.line_bytes, c.l3_bank_bytes_per_cycle, c.interleave_bytes, c.simd_lanes) == (64, 64, 1024, 16)
+    assert c.l3_bytes == 64 * 18 * 16 * 8 * 1024
+    assert load_config("paper-64", se_sync_lines=16).se_sync_lines == 16
+    with pytest.raises(ConfigError, match="multiple of line_bytes"):
+        load_config("paper-64", interleave_bytes=96)
+    with pytest.raises(ConfigError, match="core_mshrs"):
+        load_config("paper-64", core_mshrs=0)
+    # at half the bank bandwidth vec_add near memory is port-bound: 2 cycles per line
+    half = load_config("paper-64", l3_bank_bytes_per_cycle=32)
+    assert near_memory_cost(vec_add(M4), half).cycles == 2 * 3 * 4096 + NEAR_LAT
