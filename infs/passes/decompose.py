@@ -5,6 +5,9 @@ Takes: a domain-form ``pimcmd.program`` after ``expand-mv-bc``.  Gives: every
 product of a box of whole tiles and one in-tile box (head, middle and tail
 intervals per dim, crossed over the dims), so that the next passes can give
 each one bitline and tile patterns.  ``mv``/``bc`` split their source box.
+A ``compute`` into a temporary is not split: it runs once over the covering
+tiles (cells outside its box are don't-care); into an array's register it is
+split, so that cells outside the box keep the array's data.
 ``readout``/``writein`` keep their box: it names the buffer's shape.
 """
 
@@ -48,9 +51,16 @@ def decompose_box(box: Box, tiles: tuple[int, ...]) -> list[Box]:
 
 def decompose(prog: PimProgram) -> PimProgram:
     require_virtual(prog, "decompose")
+    array_regs = {c["wordline"] for c in prog.cmds if c.kind == "array"}
     out: list[Cmd] = []
     for c in prog.cmds:
-        if c.kind in SPLIT_KINDS and c.get("domain") is not None:
+        if c.kind == "compute" and c.get("domain") is not None and c["dst"] not in array_regs:
+            # An element-wise compute into a temporary may also compute the
+            # boundary tiles' unused cells (outside its box they hold nothing
+            # anyone reads): one command over the covering tiles, not one per
+            # head/middle/tail piece (each would pay the full bit-serial latency).
+            out.append(c)
+        elif c.kind in SPLIT_KINDS and c.get("domain") is not None:
             out.extend(c.with_(domain=b) for b in decompose_box(c["domain"], prog.tiles))
         else:
             out.append(c)

@@ -2,7 +2,8 @@
 
 Takes: a decomposed program whose moves and reductions are lowered.  Gives:
 every domain-form ``compute`` piece as a pattern-form ``compute`` (§4.2:
-compute nodes "still need step 1 and 3 to handle the boundary tiles"), and
+compute nodes "still need step 1 and 3 to handle the boundary tiles"; a
+compute into a temporary covers its box's tiles whole), and
 every ``readout``/``writein`` with the patterns of the cells it touches (its
 box stays: it is the buffer's shape).
 """
@@ -22,10 +23,11 @@ from infs.passes.tile_patterns import box_patterns
 
 def lower_compute(prog: PimProgram) -> PimProgram:
     require_virtual(prog, "lower-compute")
+    array_regs = {c["wordline"] for c in prog.cmds if c.kind == "array"}
     out: list[Cmd] = []
     for c in prog.cmds:
         if c.kind == "compute" and c.get("domain") is not None:
-            bl, tl = box_patterns(c["domain"], prog)
+            bl, tl = box_patterns(c["domain"], prog, exact=c["dst"] in array_regs)
             f = {k: v for k, v in c.f.items() if k != "domain"}
             out.append(Cmd("compute", {**f, "bitlines": bl, "tiles": tl}))
         elif c.kind in ("readout", "writein") and c.get("bitlines") is None:

@@ -173,6 +173,15 @@ class LotEntry:
     trans: int = 0  # 0: in memory, 2: held transposed in the arrays
 
 
+def _transpose_only(full: Cost, cfg) -> Cost:
+    """The L3-internal part of a transfer: transposition over the H-tree, no DRAM."""
+    c = Cost("dram")
+    moved = full.quantities.get("transpose_bytes", 0.0)
+    c.cycles = -(-int(moved) // max(1, cfg.htree_bytes_per_cycle * cfg.banks)) + cfg.l3_latency
+    c.quantities = {"transpose_bytes": moved, "htree_byte_levels": full.quantities.get("htree_byte_levels", 0.0)}
+    return c
+
+
 def _const_value(attr) -> float | int | None:
     if attr is None:
         return None
@@ -220,6 +229,10 @@ class Machine:
         # Arrays left transposed in the registers by an earlier run (delayed release,
         # §5.2), keyed by the host array's identity (its "physical address").
         self._held: dict[int, tuple[np.ndarray, int, tuple[int, ...], str]] = {}
+        # Where each host array's data is, for the costs of transpose_in/release
+        # (ASPLOS §5.2, delayed release): id -> (array, "l3") in the cache in its
+        # normal layout, or (array, layout key) held transposed.  Absent: in DRAM.
+        self.residency: dict[int, tuple[np.ndarray, Any]] = {}
         self._host: dict[int, np.ndarray] = {}
         self._now = 0
         self._pending = 0  # absolute cycle when in-flight inter-tile data has arrived
@@ -413,7 +426,10 @@ class Machine:
         if plan.kind in ("near_reduce", "near_load", "near_store"):
             self._near(op, plan, geo, host)
             return
-        self._charge(plan.cost, plan.kind)
+        if plan.kind in ("transpose_in", "release"):
+            self._charge(self._residency_cost(op, plan, geo), plan.kind)
+        else:
+            self._charge(plan.cost, plan.kind)
         if plan.kind == "readout":
             # A buffer read out in pieces (decomposed boxes of one stream) grows to their hull.
             rid, box = _int(op.id), tuple(op.domain.data.concrete())
@@ -428,6 +444,44 @@ class Machine:
                 self._entry(op).trans = 2
             return
         getattr(self, "_exec_" + plan.kind)(op, plan, geo, host)
+
+    def _residency_cost(self, op, plan: Plan, geo: Geometry) -> Cost:
+        """The cost of moving an array in or out, given where its data is (§5.2).
+
+        ``transpose_in`` of an array still held transposed in the same layout is
+        free; of an array in the L3 in its normal layout it costs the transposition
+        (H-tree) only; of an array in DRAM the full transfer.  ``release`` keeps
+        the data transposed in the L3 (delayed release): the transposition back
+        happens lazily, when a core or another layout needs the array, and is
+        charged then (the next ``transpose_in`` of another layout, or the
+        runtime's near-memory/core models).  The data itself is always copied
+        exactly, whatever the cost."""
+        e = self._entry(op)
+        a = self._host.get(e.index)
+        key = ("T", e.wordline, e.shape, e.element, geo.lattice, geo.tiles)
+        state = self.residency.get(id(a)) if a is not None else None
+        state = state[1] if state is not None and state[0] is a else None
+        if plan.kind == "release":
+            if a is not None:
+                self.residency[id(a)] = (a, key)
+            return Cost("dram")
+        if a is not None:
+            self.residency[id(a)] = (a, key)
+        if state == key:
+            return Cost("dram")  # still transposed, in this very layout
+        if state is not None:  # in the L3 (normal layout, or another transposed layout)
+            return _transpose_only(plan.cost, self.cfg)
+        return plan.cost
+
+    def mark_resident(self, arrays) -> None:
+        """Arrays a near-memory or core region touched are now in the L3 (normal layout)."""
+        for a in arrays:
+            if isinstance(a, np.ndarray):
+                self.residency[id(a)] = (a, "l3")
+
+    def is_resident(self, a: np.ndarray) -> bool:
+        st = self.residency.get(id(a))
+        return st is not None and st[0] is a
 
     # -- LOT ---------------------------------------------------------------------------
     def _entry(self, op) -> LotEntry:
