@@ -67,7 +67,12 @@ def _workload_for(path: Path):
 
 def build_arguments(path: Path, fn, args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, int], list[str], list[str]]:
     """(argument values by name, sizes, output array names, result names)."""
-    sizes_given = {k: int(v) for k, v in _parse_kv(args.sizes, "sizes").items()} if args.sizes else {}
+    sizes_given: dict[str, int] = {}
+    for k, v in (_parse_kv(args.sizes, "sizes").items() if args.sizes else ()):
+        try:
+            sizes_given[k] = int(v)
+        except ValueError:
+            raise UsageError(f"bad --sizes {k}={v}: sizes are integers") from None
     inputs_given = _parse_kv(args.input, "input") if args.input else {}
     shapes_given = _parse_kv(args.shape, "shape") if args.shape else {}
     params = [a.name_hint for a in fn.body.block.args]

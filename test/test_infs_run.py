@@ -1,0 +1,154 @@
+"""infs-run and the runtime driver: every workload, every mode, checked
+against the stream reference; bad inputs give one line and a non-zero exit."""
+
+import json
+
+import numpy as np
+import pytest
+
+from infs import api
+from infs.runtime.check import compare_values
+from infs.runtime.driver import RunOptions, run_program
+from infs.runtime.host import run_function
+from infs.tools import infs_run
+from infs.workloads import WORKLOADS
+
+MODES = ("auto", "in", "near", "core")
+
+
+def _check(name: str, mode: str, config: str = "small-16"):
+    w = WORKLOADS[name]
+    sizes = w.sizes("small")
+    inputs = w.inputs(sizes, 0)
+    ref_arrays = {k: v.copy() for k, v in inputs.items()}
+    module = api.parse_file(w.path)
+    ref = run_function(module, w.call_args(ref_arrays, sizes), w.entry)
+    arrays = {k: v.copy() for k, v in inputs.items()}
+    report = run_program(module, w.call_args(arrays, sizes), w.entry, RunOptions(config=config, mode=mode))
+    expected = {**{k: ref_arrays[k] for k in w.outputs}, **dict(zip(w.results, ref))}
+    actual = {**{k: arrays[k] for k in w.outputs}, **dict(zip(w.results, report.results))}
+    return compare_values(actual, expected), report
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", sorted(WORKLOADS))
+def test_every_workload_every_mode_matches_the_reference(name, mode):
+    check, report = _check(name, mode)
+    assert check.ok, check.note
+    assert report.regions, "no region ran"
+    assert report.stats.total_cycles > 0
+    if mode in ("near", "core"):
+        assert {r.mode for r in report.regions} == {mode}
+
+
+def test_forced_in_memory_really_runs_in_memory():
+    check, report = _check("stencil2d", "in")
+    assert check.ok
+    assert {r.mode for r in report.regions} == {"in"}
+    assert report.stats.cycles["compute"] > 0 and report.stats.cycles["move"] > 0
+    # stencil time steps: the graphs are lowered once each, then memoized
+    assert sum(r.jit_misses for r in report.regions) <= 2
+
+
+def test_no_jit_option_charges_no_jit_cycles():
+    w = WORKLOADS["vec_add"]
+    sizes = w.sizes("small")
+    module = api.parse_file(w.path)
+    with_jit = run_program(module, w.call_args(w.inputs(sizes, 0), sizes), w.entry, RunOptions(config="small-16", mode="in"))
+    no_jit = run_program(module, w.call_args(w.inputs(sizes, 0), sizes), w.entry, RunOptions(config="small-16", mode="in", jit=False))
+    assert with_jit.stats.cycles["jit"] > 0
+    assert no_jit.stats.cycles["jit"] == 0
+
+
+def test_array_too_big_falls_back_to_near_memory_with_a_note():
+    # stencil2d's 16x24 grid does not fit the 8 SRAM arrays of 'tiny'
+    check, report = _check("stencil2d", "in", config="tiny")
+    assert check.ok
+    assert all(r.mode == "near" for r in report.regions)
+    assert all("in-memory impossible" in r.reason and "SRAM arrays" in r.reason for r in report.regions)
+
+
+def test_cli_check_json(capsys):
+    rc = infs_run.main([str(WORKLOADS["array_sum"].path), "--config", "small-16", "--mode", "all", "--check", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 0
+    assert [s["mode"] for s in out] == ["in", "near", "core"]
+    for s in out:
+        assert s["check"]["ok"] and s["total_cycles"] > 0
+    assert out[0]["results"]["sum"] == pytest.approx(out[1]["results"]["sum"], rel=1e-5)
+
+
+def test_cli_report_and_outputs(tmp_path, capsys):
+    rc = infs_run.main([str(WORKLOADS["vec_add"].path), "--config", "small-16", "--check", "--save-outputs", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "cycles (Fig. 14 breakdown)" in out and "traffic (Fig. 12/13)" in out and "match the stream reference" in out
+    assert (tmp_path / "C.npy").exists() or any(tmp_path.iterdir())
+
+
+def test_cli_generic_program_with_shapes_and_inputs(tmp_path, capsys):
+    src = tmp_path / "scale.mlir"
+    src.write_text(
+        """func.func @scale(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
+  stream.region ins(%A, %B : memref<?xf32>, memref<?xf32>) syms(N = %n : index) domain [0:N] iterators [parallel] {
+  ^bb0(%a: memref<?xf32>, %b: memref<?xf32>, %N: index):
+    %x = stream.load %a[d0] : memref<?xf32> -> !stream.stream<f32>
+    %y = stream.compute(%x : !stream.stream<f32>) -> !stream.stream<f32> {
+    ^bb1(%v: f32):
+      %t = arith.addf %v, %v : f32
+      stream.yield %t : f32
+    }
+    stream.store %y -> %b[d0] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield
+  }
+  func.return
+}
+"""
+    )
+    a = np.arange(32, dtype=np.float32)
+    np.save(tmp_path / "a.npy", a)
+    rc = infs_run.main([str(src), "--config", "small-16", "--sizes", "n=32", "--input", f"A={tmp_path / 'a.npy'}", "--shape", "B=32",
+                        "--check", "--save-outputs", str(tmp_path / "out"), "--json"])  # fmt: skip
+    assert rc == 0, capsys.readouterr().err
+    assert np.array_equal(np.load(tmp_path / "out" / "B.npy"), 2 * a)
+
+
+BAD = [
+    (["/nonexistent/x.mlir"], "cannot read"),
+    (["{wl}", "--config", "no-such-config"], "no-such-config"),
+    (["{wl}", "--sizes", "n=abc"], "n=abc"),
+    (["{wl}", "--sizes", "zz=4"], "'zz' is not a size"),
+    (["{wl}", "--mode", "sideways"], "invalid choice"),
+    (["{wl}", "--tiles", "4y4"], "bad --tiles"),
+    (["{noregion}"], "no stream.region"),
+    (["{generic}", "--shape", "A=8"], "never bound"),
+    (["{generic}", "--sizes", "n=8"], "dynamic shape"),
+]
+
+
+@pytest.mark.parametrize("argv,message", BAD)
+def test_bad_inputs_one_line_nonzero_exit(argv, message, tmp_path, capsys):
+    noregion = tmp_path / "plain.mlir"
+    noregion.write_text("func.func @f(%a: index) -> index {\n  func.return %a : index\n}\n")
+    generic = tmp_path / "generic.mlir"
+    generic.write_text(
+        """func.func @g(%A: memref<?xf32>, %n: index) {
+  stream.region ins(%A : memref<?xf32>) syms(N = %n : index) domain [0:N] iterators [parallel] {
+  ^bb0(%a: memref<?xf32>, %N: index):
+    %x = stream.load %a[d0] : memref<?xf32> -> !stream.stream<f32>
+    stream.store %x -> %a[d0] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield
+  }
+  func.return
+}
+"""
+    )
+    args = [a.format(wl=WORKLOADS["vec_add"].path, noregion=noregion, generic=generic) for a in argv]
+    try:
+        rc = infs_run.main(args)
+    except SystemExit as e:  # argparse errors
+        rc = e.code
+    err = capsys.readouterr().err.strip()
+    assert rc != 0
+    assert message in err, err
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
