@@ -1,6 +1,6 @@
 // decompose (Alg. 1) of unaligned 1-D tensors.  On `tiny` a rank-1 f32
 // lattice gets 16-cell tiles (64 cells: tiles [0,16) [16,32) [32,48) [48,64)).
-// Each box is split into a head (up to the first tile boundary), a middle of
+// Each box written into an array is split into a head (up to the first tile boundary), a middle of
 // whole tiles and a tail (after the last boundary); the pieces that would be
 // empty are not emitted, and a box inside one tile is kept whole.
 //
@@ -9,21 +9,15 @@
 // CHECK-LABEL: func.func @alg1_1d
 // CHECK:         pimcmd.program {{.*}} lattice [64] tiles [16] {{.*}} virtual {
 // CHECK:           pimcmd.transpose_in %1
-// head, middle (2 whole tiles) and tail
-// CHECK-NEXT:      pimcmd.compute neg f32 dst [[R1:[0-9]+]] srcs [0] domain [5:16]{{$}}
-// CHECK-NEXT:      pimcmd.compute neg f32 dst [[R1]] srcs [0] domain [16:48]{{$}}
-// CHECK-NEXT:      pimcmd.compute neg f32 dst [[R1]] srcs [0] domain [48:60]{{$}}
-// aligned start (Alg. 1 line 14): no head
-// CHECK-NEXT:      pimcmd.compute abs f32 dst [[R2:[0-9]+]] srcs [0] domain [0:16]{{$}}
-// CHECK-NEXT:      pimcmd.compute abs f32 dst [[R2]] srcs [0] domain [16:20]{{$}}
-// aligned end: no tail
-// CHECK-NEXT:      pimcmd.compute relu f32 dst [[R3:[0-9]+]] srcs [0] domain [35:48]{{$}}
-// CHECK-NEXT:      pimcmd.compute relu f32 dst [[R3]] srcs [0] domain [48:64]{{$}}
-// inside one tile (Alg. 1 line 18): not decomposed
+// a compute into a temporary is not split: one command over its box (the
+// boundary tiles' other cells are don't-care), whatever the box's alignment
+// CHECK-NEXT:      pimcmd.compute neg f32 dst [[R1:[0-9]+]] srcs [0] domain [5:60]{{$}}
+// CHECK-NEXT:      pimcmd.compute abs f32 dst [[R2:[0-9]+]] srcs [0] domain [0:20]{{$}}
+// CHECK-NEXT:      pimcmd.compute relu f32 dst [[R3:[0-9]+]] srcs [0] domain [35:64]{{$}}
 // CHECK-NEXT:      pimcmd.compute neg f32 dst [[R4:[0-9]+]] srcs [0] domain [18:30]{{$}}
-// aligned on both ends: one piece of whole tiles
 // CHECK-NEXT:      pimcmd.compute abs f32 dst [[R5:[0-9]+]] srcs [0] domain [16:48]{{$}}
-// the stores are decomposed the same way
+// a store into an array's register is decomposed (Alg. 1): head, middle
+// (2 whole tiles) and tail, so that cells outside the box keep the array's data
 // CHECK-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[R1]]] domain [5:16]{{$}}
 // CHECK-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[R1]]] domain [16:48]{{$}}
 // CHECK-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[R1]]] domain [48:60]{{$}}

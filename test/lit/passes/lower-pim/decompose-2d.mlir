@@ -9,22 +9,26 @@
 // [1,11) -> head [1,4), middle [4,8), tail [8,11); [0,6) -> [0,4), tail [4,6)
 // CHECK-LABEL: func.func @cross
 // CHECK:           pimcmd.transpose_in %1
-// CHECK-NEXT:      pimcmd.compute neg f32 dst [[R:[0-9]+]] srcs [0] domain [1:4, 0:4]{{$}}
-// CHECK-NEXT:      pimcmd.compute neg f32 dst [[R]] srcs [0] domain [1:4, 4:6]{{$}}
-// CHECK-NEXT:      pimcmd.compute neg f32 dst [[R]] srcs [0] domain [4:8, 0:4]{{$}}
-// CHECK-NEXT:      pimcmd.compute neg f32 dst [[R]] srcs [0] domain [4:8, 4:6]{{$}}
-// CHECK-NEXT:      pimcmd.compute neg f32 dst [[R]] srcs [0] domain [8:11, 0:4]{{$}}
-// CHECK-NEXT:      pimcmd.compute neg f32 dst [[R]] srcs [0] domain [8:11, 4:6]{{$}}
+// the compute into a temporary stays whole (don't-care cells), the store into
+// B's register is decomposed
+// CHECK-NEXT:      pimcmd.compute neg f32 dst [[R:[0-9]+]] srcs [0] domain [1:11, 0:6]{{$}}
 // CHECK-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[R]]] domain [1:4, 0:4]{{$}}
+// CHECK-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[R]]] domain [1:4, 4:6]{{$}}
+// CHECK-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[R]]] domain [4:8, 0:4]{{$}}
+// CHECK-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[R]]] domain [4:8, 4:6]{{$}}
+// CHECK-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[R]]] domain [8:11, 0:4]{{$}}
+// CHECK-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[R]]] domain [8:11, 4:6]{{$}}
 // PAT-LABEL: func.func @cross
 // PAT:           pimcmd.transpose_in %1
-// rows 1-3 of tile 0; rows 1-3 x cols 0-1 of tile 1; all of tile 2; ...
-// PAT-NEXT:      pimcmd.compute neg f32 dst [[R:[0-9]+]] srcs [0] bitlines 4:1:12 tiles 0:1:1{{$}}
-// PAT-NEXT:      pimcmd.compute neg f32 dst [[R]] srcs [0] bitlines 4:1:2:4:3 tiles 1:1:1{{$}}
-// PAT-NEXT:      pimcmd.compute neg f32 dst [[R]] srcs [0] bitlines 0:1:16 tiles 2:1:1{{$}}
-// PAT-NEXT:      pimcmd.compute neg f32 dst [[R]] srcs [0] bitlines 0:1:2:4:4 tiles 3:1:1{{$}}
-// PAT-NEXT:      pimcmd.compute neg f32 dst [[R]] srcs [0] bitlines 0:1:12 tiles 4:1:1{{$}}
-// PAT-NEXT:      pimcmd.compute neg f32 dst [[R]] srcs [0] bitlines 0:1:2:4:3 tiles 5:1:1{{$}}
+// the temporary: the covering tiles whole; the store: rows 1-3 of tile 0;
+// rows 1-3 x cols 0-1 of tile 1; all of tile 2; ...
+// PAT-NEXT:      pimcmd.compute neg f32 dst [[R:[0-9]+]] srcs [0] bitlines 0:1:16 tiles 0:1:6{{$}}
+// PAT-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[R]]] bitlines 4:1:12 tiles 0:1:1{{$}}
+// PAT-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[R]]] bitlines 4:1:2:4:3 tiles 1:1:1{{$}}
+// PAT-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[R]]] bitlines 0:1:16 tiles 2:1:1{{$}}
+// PAT-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[R]]] bitlines 0:1:2:4:4 tiles 3:1:1{{$}}
+// PAT-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[R]]] bitlines 0:1:12 tiles 4:1:1{{$}}
+// PAT-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[R]]] bitlines 0:1:2:4:3 tiles 5:1:1{{$}}
 func.func @cross(%A: memref<12x8xf32>, %B: memref<12x8xf32>) {
   tdfg.graph ins(%A, %B : memref<12x8xf32>, memref<12x8xf32>) rank 2 {
   ^bb0(%a: memref<12x8xf32>, %b: memref<12x8xf32>):

@@ -19,7 +19,8 @@
 // CHECK-NEXT:        pimcmd.shift f32 dst [[T:[0-9]+]] src 0 dim 0 mask [0:7] inter 0 intra 1 bitlines 1:1:7:8:7 tiles 0:1:1 banks 0:1:1
 // CHECK-NEXT:        pimcmd.shift f32 dst [[T]] src 0 dim 0 mask [7:8] inter 1 intra -7 bitlines 57:1:7 tiles 0:1:1 banks 0:1:1
 // CHECK:             pimcmd.sync
-// CHECK-NEXT:        pimcmd.compute mul f32 dst {{[0-9]+}} srcs {{\[}}[[T]]] const_arg {{[0-4]}} bitlines 9:1:7:8:7 tiles 0:1:1 banks 0:1:1
+// (an element-wise compute into a temporary covers its tiles whole: one command)
+// CHECK-NEXT:        pimcmd.compute mul f32 dst {{[0-9]+}} srcs {{\[}}[[T]]] const_arg {{[0-4]}} bitlines 0:1:64 tiles 0:1:4 banks 0:1:1
 // the result: rows and columns [1,15) of B, in four pieces
 // CHECK-COUNT-4:     pimcmd.compute copy f32 dst 32 srcs
 // CHECK-NEXT:        pimcmd.release %[[B]]
