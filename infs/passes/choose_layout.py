@@ -29,7 +29,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from infs.dialects import tdfg
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.pim_program import where
-from infs.passes.tdfg_domains import array_shapes, element_name
+from infs.passes.tdfg_domains import CONCRETE, Bindings, array_shapes, element_name
 
 CACHE_LINE_BYTES = 64
 ELEMENT_BYTES = {"f32": 4, "i32": 4, "i16": 2, "i8": 1, "i1": 1}
@@ -85,16 +85,16 @@ def parse_tiles(text: str) -> tuple[int, ...]:
 
 
 def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[int, ...] | None = None,
-                  shapes: dict[int, tuple[int, ...]] | None = None) -> Layout:  # fmt: skip
+                  shapes: dict[int, tuple[int, ...]] | None = None, at: Bindings = CONCRETE) -> Layout:  # fmt: skip
     rank = graph.lattice_rank
-    arr_shapes = array_shapes(graph, shapes)
+    arr_shapes = array_shapes(graph, shapes, at)
     lattice = [1] * rank
     for shape in arr_shapes.values():
         for j, s in enumerate(shape):
             d = rank - len(shape) + j
             lattice[d] = max(lattice[d], s)
     # tensors laid out by embedded streams (§3.3) need lattice cells too
-    streamed = [op.domain.data.concrete() for op in graph.body.block.ops if isinstance(op, tdfg.StreamLoadOp)]
+    streamed = [at.box(op.domain.data) for op in graph.body.block.ops if isinstance(op, tdfg.StreamLoadOp)]
     for box in streamed:
         for d, (_, q) in enumerate(box):
             lattice[d] = max(lattice[d], q)

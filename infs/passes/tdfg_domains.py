@@ -10,10 +10,13 @@ bounding hyperrectangle) moved data outside it is discarded (§3.2).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from xdsl.dialects.builtin import IntegerAttr, MemRefType
 from xdsl.ir import Attribute, SSAValue
 
 from infs.dialects import tdfg
+from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError
 from infs.passes.pim_program import Box, LoweringError, box_intersect, box_shift, box_with
 
 ELEMENT_NAMES = {"f32": "f32", "i32": "i32", "i16": "i16", "i8": "i8", "i1": "i1"}
@@ -47,7 +50,35 @@ def array_rank(v: SSAValue) -> int:
     return len(v.type.get_shape())
 
 
-def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None) -> dict[SSAValue, Box]:
+class Bindings:
+    """Concrete values of a graph's affine attributes under symbol bindings.
+
+    With an empty environment the graph must be specialized already; the JIT
+    passes its sizes instead, which spares it a copy of the graph."""
+
+    def __init__(self, env: Mapping[str, int] | None = None):
+        self.env = dict(env or {})
+
+    def value(self, e: Affine) -> int:
+        try:
+            return e.evaluate(self.env)
+        except LatticeError as err:
+            raise LoweringError(f"{err} (give it in sizes=...)") from None
+
+    def box(self, d: Domain) -> Box:
+        return tuple((self.value(p), self.value(q)) for p, q in d.bounds)
+
+    def access_map(self, m: AccessMap) -> AccessMap:
+        missing = m.symbols_used() - set(self.env)
+        if missing:
+            raise LoweringError(f"symbol '{sorted(missing)[0]}' is not bound (give it in sizes=...)")
+        return m.substitute({n: self.env[n] for n in m.symbols_used()})
+
+
+CONCRETE = Bindings()
+
+
+def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CONCRETE) -> dict[SSAValue, Box]:
     """Box of every tensor value of a specialized graph (constants: unbounded dims)."""
     boxes: dict[SSAValue, Box] = {}
     rank = graph.lattice_rank
@@ -57,7 +88,7 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None) -> dict[SSAValue, 
 
     for op in graph.body.block.ops:
         if isinstance(op, tdfg.TensorOp):
-            boxes[op.result] = clipped(op.domain.data.concrete())
+            boxes[op.result] = clipped(at.box(op.domain.data))
         elif isinstance(op, tdfg.ConstOp):
             boxes[op.result] = infinite_box(rank)
         elif isinstance(op, tdfg.CmpOp):
@@ -70,7 +101,7 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None) -> dict[SSAValue, 
             if is_infinite(b):
                 boxes[op.result] = b  # a moved constant is the same constant
             else:
-                boxes[op.result] = clipped(box_shift(b, _int(op.dim), op.dist.data.constant_value()))
+                boxes[op.result] = clipped(box_shift(b, _int(op.dim), at.value(op.dist.data)))
         elif isinstance(op, tdfg.BcOp):
             b = boxes[op.input]
             if is_infinite(b):
@@ -78,18 +109,18 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None) -> dict[SSAValue, 
             else:
                 d = _int(op.dim)
                 p, q = b[d]
-                dist, count = op.dist.data.constant_value(), op.count.data.constant_value()
+                dist, count = at.value(op.dist.data), at.value(op.count.data)
                 boxes[op.result] = clipped(box_with(b, d, p + dist, p + dist + count * (q - p)))
         elif isinstance(op, tdfg.ShrinkOp):
             b = boxes[op.input]
             d = _int(op.dim)
-            ((lo, hi),) = op.range.data.concrete()
+            ((lo, hi),) = at.box(op.range.data)
             p, q = b[d]
             boxes[op.result] = box_with(b, d, max(p, lo), min(q, hi))
         elif isinstance(op, tdfg.ReduceOp):
             boxes[op.result] = boxes[op.input]
         elif isinstance(op, tdfg.StreamLoadOp):
-            boxes[op.result] = clipped(op.domain.data.concrete())
+            boxes[op.result] = clipped(at.box(op.domain.data))
         elif isinstance(op, tdfg.StreamReduceOp):
             b = boxes[op.input]
             if is_infinite(b):
@@ -113,10 +144,10 @@ def laid_out_arrays(graph: tdfg.GraphOp) -> list[int]:
     return sorted(used)
 
 
-def array_shapes(graph: tdfg.GraphOp, known: dict[int, tuple[int, ...]] | None = None) -> dict[int, tuple[int, ...]]:
+def array_shapes(graph: tdfg.GraphOp, known: dict[int, tuple[int, ...]] | None = None, at: Bindings = CONCRETE) -> dict[int, tuple[int, ...]]:
     """Shape of each laid-out array: given, static, or the origin-anchored hull of what the graph touches."""
     args = list(graph.array_args)
-    boxes = infer_boxes(graph)
+    boxes = infer_boxes(graph, at=at)
     rank = graph.lattice_rank
     out: dict[int, tuple[int, ...]] = {}
     for i in laid_out_arrays(graph):
@@ -132,7 +163,7 @@ def array_shapes(graph: tdfg.GraphOp, known: dict[int, tuple[int, ...]] | None =
         for op in graph.body.block.ops:
             b = None
             if isinstance(op, tdfg.TensorOp) and op.array is a:
-                b = op.domain.data.concrete()
+                b = at.box(op.domain.data)
             elif isinstance(op, tdfg.StoreOp) and op.array is a and not is_infinite(boxes[op.value]):
                 b = boxes[op.value]
             if b is not None:

@@ -38,7 +38,7 @@ from infs.dialects.lattice import AccessMap, Affine, dim_name
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import Layout, read_layout
 from infs.passes.pim_program import Box, Cmd, LoweringError, PimProgram, box_empty, box_intersect, box_shift, box_with, to_op, where
-from infs.passes.tdfg_domains import array_rank, element_name, infer_boxes, is_infinite
+from infs.passes.tdfg_domains import CONCRETE, Bindings, array_rank, element_name, infer_boxes, is_infinite
 
 COMMUTATIVE = ("add", "mul", "min", "max", "and", "or", "xor", "cmp_eq")
 
@@ -69,13 +69,14 @@ class _Buf:
 
 
 class _Converter:
-    def __init__(self, graph: tdfg.GraphOp, cfg: HardwareConfig, layout: Layout):
+    def __init__(self, graph: tdfg.GraphOp, cfg: HardwareConfig, layout: Layout, at: Bindings = CONCRETE):
         self.graph = graph
         self.cfg = cfg
         self.layout = layout
+        self.at = at
         self.rank = graph.lattice_rank
         self.bbox: Box = tuple((0, s) for s in layout.lattice)
-        self.boxes = infer_boxes(graph, clip=self.bbox)
+        self.boxes = infer_boxes(graph, clip=self.bbox, at=at)
         self.cmds: list[Cmd] = []
         self.deferred: list[tuple[_Reg | _Buf, int]] = []
         self.next_reg = 0
@@ -200,7 +201,7 @@ class _Converter:
                 return
             src = self.as_reg(src)
             dst_box = boxes[op.result]
-            d, k = op.dim.value.data, op.dist.data.constant_value()
+            d, k = op.dim.value.data, self.at.value(op.dist.data)
             r = _Reg(self.reg(), dst_box, src.type)  # type: ignore[arg-type]
             if not box_empty(dst_box):  # type: ignore[arg-type]
                 self.emit("mv", type=src.type, dst=r.reg, src=src.reg, dim=d, dist=k, domain=box_shift(dst_box, d, -k))  # type: ignore[arg-type]
@@ -229,13 +230,13 @@ class _Converter:
             i = self.args.index(op.array)
             box = boxes[op.result]
             b = _Buf(self.buf(), box, element_name(op.result.type))  # type: ignore[arg-type]
-            self.emit("near_load", type=b.type, arr=i, map=op.map.data, indirect=tuple(op.indirect_dims.get_values()),
+            self.emit("near_load", type=b.type, arr=i, map=self.at.access_map(op.map.data), indirect=tuple(op.indirect_dims.get_values()),
                       indices=tuple(x.id for x in idx), domain=box, out=b.id)  # fmt: skip
             self.values[op.result] = b
         elif isinstance(op, tdfg.StreamStoreOp):
             val = self.as_buf(self.values[op.value], boxes[op.value])
             idx = [self.as_buf(self.values[v], boxes[v]) for v in op.indices]
-            self.emit("near_store", kind=op.kind.data, type=val.type, input=val.id, arr=self.args.index(op.array), map=op.map.data,
+            self.emit("near_store", kind=op.kind.data, type=val.type, input=val.id, arr=self.args.index(op.array), map=self.at.access_map(op.map.data),
                       indirect=tuple(op.indirect_dims.get_values()), indices=tuple(x.id for x in idx))  # fmt: skip
         elif isinstance(op, tdfg.StoreOp):
             v = self.values[op.value]
@@ -280,7 +281,7 @@ class _Converter:
             return
         src = self.as_reg(src)
         d = op.dim.value.data
-        dist, count = op.dist.data.constant_value(), op.count.data.constant_value()
+        dist, count = self.at.value(op.dist.data), self.at.value(op.count.data)
         p, q = src.box[d]
         w = q - p
         r = _Reg(self.reg(), self.boxes[op.result], src.type)  # type: ignore[arg-type]
@@ -400,11 +401,17 @@ def schedule(graph: tdfg.GraphOp) -> list:
     return order
 
 
-def convert_graph(graph: tdfg.GraphOp) -> tuple[PimProgram, list[int]]:
-    """The domain-form program and, per program scalar, the graph scalar it comes from."""
-    config, layout = read_layout(graph)
-    cfg = load_config(config)
-    conv = _Converter(graph, cfg, layout)
+def convert_graph(graph: tdfg.GraphOp, at: Bindings = CONCRETE, laid_out: tuple[HardwareConfig, Layout] | None = None) -> tuple[PimProgram, list[int]]:
+    """The domain-form program and, per program scalar, the graph scalar it comes from.
+
+    By default the graph is specialized and carries its layout (the passes);
+    the JIT gives the bindings and the layout instead."""
+    if laid_out is None:
+        config, layout = read_layout(graph)
+        cfg = load_config(config)
+    else:
+        cfg, layout = laid_out
+    conv = _Converter(graph, cfg, layout, at)
     prog = conv.run()
     return prog, [list(graph.scalar_args).index(a) for a in conv.scalars]
 

@@ -1,7 +1,8 @@
 """The JIT: lower a tDFG for concrete sizes and a machine, memoized (ASPLOS §4.2).
 
-``lower(graph, sizes, config)`` specializes a copy of ``graph`` on ``sizes``
-(its index symbols; other scalars stay runtime operands), picks its layout, and runs every lower-pim step
+``lower(graph, sizes, config)`` specializes ``graph`` on ``sizes`` (its index
+symbols, evaluated as the conversion reads them; other scalars stay runtime
+operands), picks its layout, and runs every lower-pim step
 on records, building the ``pimcmd.program`` once at the end.  Results are
 memoized on (graph, bindings, config, tile shape, array shapes): iterative
 kernels (stencil time steps) lower once (§4.2, "Memoization").
@@ -13,19 +14,16 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Region
 
 from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
 from infs.hardware import HardwareConfig, load_config
-from infs.passes.canonicalize_tdfg import CanonicalizeTdfgPass
-from infs.passes.choose_layout import choose_layout, layout_attr
+from infs.passes.choose_layout import LayoutError, choose_layout
 from infs.passes.lower_pim import lower_program
-from infs.passes.choose_layout import LayoutError
 from infs.passes.pim_program import LoweringError, PimProgram, to_op, where
-from infs.passes.specialize import SpecializeError, specialize_graph
+from infs.passes.specialize import SpecializeError, infer_from_static_shapes
+from infs.passes.tdfg_domains import Bindings
 from infs.passes.tdfg_to_pimcmd import convert_graph
 
 
@@ -57,8 +55,18 @@ def clear_cache() -> None:
     _STATS.update(hits=0, misses=0)
 
 
+_SYMBOLS: dict[int, tuple[tdfg.GraphOp, frozenset[str]]] = {}
+
+
+def _symbols(graph: tdfg.GraphOp) -> frozenset[str]:
+    hit = _SYMBOLS.get(id(graph))
+    if hit is None or hit[0] is not graph:
+        hit = _SYMBOLS[id(graph)] = (graph, graph.symbol_names())
+    return hit[1]
+
+
 def _key(graph: tdfg.GraphOp, sizes: Mapping[str, float | int], cfg: HardwareConfig, tiles, shapes) -> tuple:
-    names = graph.symbol_names()
+    names = _symbols(graph)
     used = tuple(sorted((k, float(v) if isinstance(v, float) else int(v)) for k, v in sizes.items() if k in names))
     shp = tuple(sorted((int(k), tuple(v)) for k, v in (shapes or {}).items()))
     return (id(graph), used, cfg.name, tuple(tiles) if tiles else None, shp)
@@ -94,13 +102,14 @@ def lower(
 
 
 def _lower(graph, sizes, cfg, tiles, shapes, t0) -> Lowered:
-    g = graph.clone()
-    module = ModuleOp([g])
-    specialize_graph(g, sizes)
-    CanonicalizeTdfgPass().apply(Context(), module)
-    layout = choose_layout(g, cfg, tuple(tiles) if tiles else None, dict(shapes) if shapes else None)
-    g.attributes["infs.layout"] = layout_attr(layout, cfg, len(g.arrays))
-    domain_form, scalar_map = convert_graph(g)
+    # No copy of the graph: its affine attributes are evaluated under the
+    # bindings as the conversion reads them (specialization without IR).
+    env = {n: int(sizes[n]) for n in _symbols(graph) if n in sizes}
+    for name, size in infer_from_static_shapes(graph).items():
+        env.setdefault(name, size)
+    at = Bindings(env)
+    layout = choose_layout(graph, cfg, tuple(tiles) if tiles else None, dict(shapes) if shapes else None, at)
+    domain_form, scalar_map = convert_graph(graph, at, (cfg, layout))
     record = lower_program(domain_form)
     holder = Block(arg_types=[*record.arg_types, *record.scalar_types])
     n = len(record.arg_types)
