@@ -353,6 +353,28 @@ class _CommandOp(IRDLOperation):
         return cls.create(properties=parse_fields(parser, cls.FIELDS))
 
 
+class _TypedCommandOp(_CommandOp):
+    """``op.name <element type> <FIELDS>``: a command on registers of one type."""
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" " + self.properties["type"].data)  # type: ignore[attr-defined]
+        super().print(printer)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        ty = StringAttr(parser.parse_identifier(" (element type)"))
+        return cls.create(properties={"type": ty, **parse_fields(parser, cls.FIELDS)})
+
+    def _verify_buffer_command(self, reg: str, what: str) -> None:
+        """readout/writein: a register, a box (the buffer's shape), patterns once allocated."""
+        prog = _program_of(self)
+        bits = _check_type(self, self.properties["type"].data)  # type: ignore[attr-defined]
+        _check_wordlines(self, prog, _int(self.properties[reg]), bits, what)
+        self._verify_cells(prog, domain_form=True)
+        if prog.is_allocated and self.properties.get("bitlines") is None:
+            raise VerifyException(f"'{self.name}' needs bitlines/tiles patterns once registers are allocated")
+
+
 def _verify_box(op: Operation, prog: ProgramOp, dom) -> None:
     verify_domain(dom, "domain")
     if not dom.is_concrete:
@@ -544,7 +566,7 @@ class ComputeOp(_CommandOp):
 
 
 @irdl_op_definition
-class ShiftOp(_CommandOp):
+class ShiftOp(_TypedCommandOp):
     """``pimcmd.shift f32 dst 64 src 0 dim 1 mask [1:2] inter 1 intra -1 bitlines 1:2:2 tiles 0:2:2``.
 
     Alg. 2's command: tensor (the patterns), dim, mask, inter-tile and
@@ -576,14 +598,6 @@ class ShiftOp(_CommandOp):
     def is_inter_tile(self) -> bool:
         return _int(self.inter) != 0
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.type.data}")
-        super().print(printer)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> "ShiftOp":
-        ty = StringAttr(parser.parse_identifier(" (element type)"))
-        return cls.create(properties={"type": ty, **parse_fields(parser, cls.FIELDS)})
 
     def verify_(self) -> None:
         prog = _program_of(self)
@@ -606,7 +620,7 @@ class ShiftOp(_CommandOp):
 
 
 @irdl_op_definition
-class BcastOp(_CommandOp):
+class BcastOp(_TypedCommandOp):
     """``pimcmd.bcast f32 dst 64 src 0 dim 0 intra [-1:1] inter [1:3] bitlines .. tiles ..`` -- multicast."""
 
     name = "pimcmd.bcast"
@@ -628,14 +642,6 @@ class BcastOp(_CommandOp):
         *_PATTERN_FIELDS,
     )
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.type.data}")
-        super().print(printer)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> "BcastOp":
-        ty = StringAttr(parser.parse_identifier(" (element type)"))
-        return cls.create(properties={"type": ty, **parse_fields(parser, cls.FIELDS)})
 
     def verify_(self) -> None:
         prog = _program_of(self)
@@ -667,7 +673,7 @@ class SyncOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ReadoutOp(_CommandOp):
+class ReadoutOp(_TypedCommandOp):
     """``pimcmd.readout f32 src 64 domain [0:4, 0:1] id 0 bitlines .. tiles ..``.
 
     Reads the register's cells in the lattice box out to the near-memory
@@ -689,22 +695,9 @@ class ReadoutOp(_CommandOp):
         *_OPTIONAL_PATTERN_FIELDS,
     )
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.type.data}")
-        super().print(printer)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> "ReadoutOp":
-        ty = StringAttr(parser.parse_identifier(" (element type)"))
-        return cls.create(properties={"type": ty, **parse_fields(parser, cls.FIELDS)})
 
     def verify_(self) -> None:
-        prog = _program_of(self)
-        bits = _check_type(self, self.type.data)
-        _check_wordlines(self, prog, _int(self.src), bits, "source")
-        self._verify_cells(prog, domain_form=True)
-        if prog.is_allocated and self.properties.get("bitlines") is None:
-            raise VerifyException(f"'{self.name}' needs bitlines/tiles patterns once registers are allocated")
+        self._verify_buffer_command("src", "source")
 
 
 # ---------------------------------------------------------------------------
@@ -712,7 +705,7 @@ class ReadoutOp(_CommandOp):
 # ---------------------------------------------------------------------------
 
 
-class _DomainCommandOp(_CommandOp):
+class _DomainCommandOp(_TypedCommandOp):
     """A tensor-level command on a lattice box with virtual registers."""
 
     def _verify_common(self) -> tuple[ProgramOp, int]:
@@ -729,14 +722,6 @@ class _DomainCommandOp(_CommandOp):
         _verify_box(self, prog, self.domain.data)  # type: ignore[attr-defined]
         return prog, dim
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.type.data}")  # type: ignore[attr-defined]
-        super().print(printer)
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        ty = StringAttr(parser.parse_identifier(" (element type)"))
-        return cls.create(properties={"type": ty, **parse_fields(parser, cls.FIELDS)})
 
 
 @irdl_op_definition
@@ -832,7 +817,7 @@ class ReduceOp(_DomainCommandOp):
 
 
 @irdl_op_definition
-class WriteInOp(_CommandOp):
+class WriteInOp(_TypedCommandOp):
     """``pimcmd.writein f32 dst R domain [..] id K (bitlines .. tiles ..)?`` -- buffer ``K`` into a register."""
 
     name = "pimcmd.writein"
@@ -850,22 +835,9 @@ class WriteInOp(_CommandOp):
         *_OPTIONAL_PATTERN_FIELDS,
     )
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.type.data}")
-        super().print(printer)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> "WriteInOp":
-        ty = StringAttr(parser.parse_identifier(" (element type)"))
-        return cls.create(properties={"type": ty, **parse_fields(parser, cls.FIELDS)})
 
     def verify_(self) -> None:
-        prog = _program_of(self)
-        bits = _check_type(self, self.type.data)
-        _check_wordlines(self, prog, _int(self.dst), bits, "destination")
-        self._verify_cells(prog, domain_form=True)
-        if prog.is_allocated and self.properties.get("bitlines") is None:
-            raise VerifyException(f"'{self.name}' needs bitlines/tiles patterns once registers are allocated")
+        self._verify_buffer_command("dst", "destination")
 
 
 # ---------------------------------------------------------------------------
