@@ -187,15 +187,19 @@ class RegionRuntime:
             misses += miss
             params = [np.asarray(gscalars[i]).item() for i in lowered.scalar_map]
             calls.append((lowered, params, miss))
-            estimate += self.estimate_cycles(lowered, params) + (self.jit_cycles(lowered) if miss else 0)
+            estimate += self.estimate_cycles(lowered, params, arrays) + (self.jit_cycles(lowered) if miss else 0)
         return {"calls": calls, "estimate": estimate, "misses": misses, "jit_wall": jit_wall}
 
-    def estimate_cycles(self, lowered: jit.Lowered, params) -> int:
-        """The program's latency, from an analysis-mode run (no data), cached per program."""
-        key = id(lowered.program)
+    def estimate_cycles(self, lowered: jit.Lowered, params, arrays) -> int:
+        """The program's latency, from an analysis-mode run (no data) on a probe
+        that knows where the arrays are now (in the L3, transposed or in DRAM),
+        cached per (program, residency of its arrays)."""
+        state = tuple(self.machine.residency.get(id(a), (None, None))[1] if self.machine.is_resident(a) else None for a in arrays)
+        key = (id(lowered.program), repr(state))
         if key not in self._estimates:
             probe = Machine(self.cfg, mode="analysis", profile=self.options.profile)
-            probe.run(lowered.program, None, scalars=params)
+            probe.residency = dict(self.machine.residency)
+            probe.run(lowered.program, {i: a for i, a in enumerate(arrays)}, scalars=params)
             self._estimates[key] = probe.cycles
         return self._estimates[key]
 
