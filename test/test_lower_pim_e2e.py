@@ -849,12 +849,6 @@ def test_jit_lowers_for_an_overridden_config_that_keeps_its_name():
     jit.clear_cache()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: jit's memo key holds cfg.name only, so two configs with the same name but another geometry "
-    "(load_config('small-16', bitlines=16)) share one cache entry: the second lower returns the first's program",
-)
 def test_jit_memo_key_distinguishes_configs_with_the_same_name():
     (g,) = [op for op in api.parse_text(PINNED[0]["text"]).walk() if isinstance(op, tdfg.GraphOp)]
     jit.clear_cache()
@@ -865,13 +859,6 @@ def test_jit_memo_key_distinguishes_configs_with_the_same_name():
     assert math.prod(b.record.tiles) == 16
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: tdfg_to_pimcmd.flush_stores drops 'store %t -> %a' when %t is %a's own entry tensor (same register) "
-    "even after an earlier store to %a overwrote that register: the array keeps the earlier store's values instead of "
-    "its entry values (last store wins in the lattice semantics)",
-)
 def test_store_of_an_arrays_entry_value_after_another_store():
     T = "!tdfg.tensor<i32, 1>"
     text = f"""func.func @g(%A: memref<4xi32>) {{
@@ -1038,13 +1025,6 @@ def test_stream_reduce_of_an_empty_tensor_is_the_identity():
     assert machine.results == {0: 0}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=VerifyException,
-    reason="BUG: tdfg_to_pimcmd.flush_stores snapshots a stored array tensor whose array is itself overwritten with "
-    "a 'copy' even when its box is empty, and building the empty command fails (VerifyException 'pattern 2:1:0 has a "
-    "count <= 0') instead of storing nothing",
-)
 def test_store_of_an_empty_array_tensor_into_another_array():
     T = "!tdfg.tensor<i32, 1>"
     text = f"""func.func @g(%A: memref<4xi32>, %B: memref<4xi32>) {{
@@ -1102,13 +1082,6 @@ SHRUNK_CONSTANTS = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=(LoweringError, AssertionError),
-    reason="BUG: a constant restricted by 'tdfg.shrink' is still handled as the unbounded constant: "
-    "cmp of it with a constant and stream_reduce of it raise LoweringError, and mv/bc leave its bounded dim "
-    "unmoved (infer_boxes does not shift a box with an unbounded dim; tdfg_to_pimcmd passes constants through)",
-)
 @pytest.mark.parametrize("case", sorted(SHRUNK_CONSTANTS))
 def test_shrunk_constants(case):
     rank, shape, body = SHRUNK_CONSTANTS[case]
@@ -1135,13 +1108,6 @@ def test_shrunk_constants(case):
     assert [machine.results[i] for i in range(len(want))] == [int(x) for x in want]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=SpecializeError,
-    reason="BUG: the JIT infers N from every 'tdfg.tensor %X [0:N]' on a static array even when N is bound, and "
-    "two static arrays of different sizes (memref<8xi32>, memref<6xi32>) read as [0:N] with N=4 raise SpecializeError "
-    "'symbol N is the extent of arrays of sizes 8 and 6' (infer_from_static_shapes), though both are valid sub-domains",
-)
 def test_specialize_binding_wins_over_static_shapes_of_different_sizes():
     T = "!tdfg.tensor<i32, 1>"
     text = f"""func.func @g(%A: memref<8xi32>, %B: memref<6xi32>, %n: index) {{
@@ -1165,13 +1131,6 @@ def test_specialize_binding_wins_over_static_shapes_of_different_sizes():
     np.testing.assert_array_equal(got, expected)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=LoweringError,
-    reason="BUG: jit.lower no longer runs canonicalize-tdfg (since f5b29a9), so a cmp of two literal constants "
-    "raises LoweringError \"mul of constants only: run canonicalize-tdfg to fold it\", while the lower-pim pass "
-    "pipeline (which canonicalizes) and the lattice evaluator accept the graph",
-)
 def test_jit_folds_constant_computations():
     T = "!tdfg.tensor<i32, 1>"
     text = f"""func.func @g(%A: memref<?xi32>) {{

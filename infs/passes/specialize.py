@@ -49,8 +49,9 @@ def parse_bindings(text: str) -> dict[str, float | int]:
     return out
 
 
-def infer_from_static_shapes(graph: tdfg.GraphOp) -> dict[str, int]:
-    """Symbols that are the full extent ``[0:N]`` of a statically sized array dim."""
+def infer_from_static_shapes(graph: tdfg.GraphOp, bound: frozenset[str] | set[str] = frozenset()) -> dict[str, int]:
+    """Symbols that are the full extent ``[0:N]`` of a statically sized array dim
+    (those not ``bound`` already: a binding wins over the shapes)."""
     found: dict[str, int] = {}
     for op in graph.body.block.ops:
         if not isinstance(op, tdfg.TensorOp):
@@ -64,6 +65,8 @@ def infer_from_static_shapes(graph: tdfg.GraphOp) -> dict[str, int]:
             p, q = dom.bounds[lead + d]
             if size >= 0 and p == Affine(0) and len(q.terms) == 1 and q.terms[0][1] == 1 and q.const == 0:
                 name = q.terms[0][0]
+                if name in bound:
+                    continue
                 if found.get(name, size) != size:
                     raise SpecializeError(f"symbol '{name}' is the extent of arrays of sizes {found[name]} and {size}")
                 found[name] = size
@@ -79,9 +82,7 @@ def specialize_graph(graph: tdfg.GraphOp, bindings: Mapping[str, float | int]) -
             if not isinstance(val, int):
                 raise SpecializeError(f"symbol '{name}' is an index; got {val}")
             env[name] = val
-    for name, size in infer_from_static_shapes(graph).items():
-        if name in env and env[name] != size:
-            raise SpecializeError(f"symbol '{name}' is bound to {env[name]} but is the extent of a static array of size {size}")
+    for name, size in infer_from_static_shapes(graph, set(env)).items():
         env.setdefault(name, size)
 
     def concrete(e: Affine, op: Operation, what: str) -> Affine:

@@ -84,7 +84,10 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CON
     rank = graph.lattice_rank
 
     def clipped(b: Box) -> Box:
-        return box_intersect(b, clip) if clip is not None and not is_infinite(b) else b
+        if clip is None:
+            return b
+        # bounded dims are clipped to the bounding box; unbounded ones (constants) stay
+        return tuple((max(p, c0), min(q, c1)) if -INF < p and q < INF else (p, q) for (p, q), (c0, c1) in zip(b, clip))
 
     for op in graph.body.block.ops:
         if isinstance(op, tdfg.TensorOp):
@@ -98,13 +101,14 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CON
             boxes[op.result] = clipped(out)
         elif isinstance(op, tdfg.MvOp):
             b = boxes[op.input]
-            if is_infinite(b):
-                boxes[op.result] = b  # a moved constant is the same constant
+            d = _int(op.dim)
+            if b[d][0] <= -INF or b[d][1] >= INF:
+                boxes[op.result] = b  # unbounded along the move: the same constant
             else:
-                boxes[op.result] = clipped(box_shift(b, _int(op.dim), at.value(op.dist.data)))
+                boxes[op.result] = clipped(box_shift(b, d, at.value(op.dist.data)))
         elif isinstance(op, tdfg.BcOp):
             b = boxes[op.input]
-            if is_infinite(b):
+            if b[_int(op.dim)][0] <= -INF or b[_int(op.dim)][1] >= INF:
                 boxes[op.result] = b
             else:
                 d = _int(op.dim)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp
 from xdsl.ir import SSAValue
@@ -39,6 +40,7 @@ from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import Layout, read_layout
 from infs.passes.pim_program import Box, Cmd, LoweringError, PimProgram, box_empty, box_intersect, box_shift, box_with, to_op, where
 from infs.passes.tdfg_domains import CONCRETE, Bindings, array_rank, element_name, infer_boxes, is_infinite
+from infs.passes.tdfg_semantics import apply_cmp, element_dtype
 
 COMMUTATIVE = ("add", "mul", "min", "max", "and", "or", "xor", "cmp_eq")
 
@@ -197,7 +199,7 @@ class _Converter:
         elif isinstance(op, tdfg.MvOp):
             src = self.values[op.input]
             if isinstance(src, _Const):
-                self.values[op.result] = src
+                self.values[op.result] = src  # its (moved) box is in self.boxes
                 return
             src = self.as_reg(src)
             dst_box = boxes[op.result]
@@ -252,7 +254,13 @@ class _Converter:
         box = self.boxes[op.result]
         ins = [self.values[v] for v in op.inputs]
         if all(isinstance(v, _Const) for v in ins):
-            raise LoweringError(f"'tdfg.cmp' {name} of constants only: run canonicalize-tdfg to fold it")
+            if any(v.arg is not None for v in ins):
+                raise LoweringError(f"'tdfg.cmp' {name} of runtime constants only has no extent to compute on")
+            out_dt = element_dtype(op.result.type.element_type)
+            vals = [np.asarray(v.value, dtype=element_dtype(t.type.element_type)) for v, t in zip(ins, op.inputs)]
+            folded = apply_cmp(name, vals, out_dt)
+            self.values[op.result] = _Const(folded.item(), element_name(op.result.type))
+            return
         if is_infinite(box):
             raise LoweringError(f"'tdfg.cmp' {name} has an unbounded domain")
         if any(isinstance(v, _Reg) and v.partial_dim is not None for v in ins):
@@ -328,7 +336,7 @@ class _Converter:
                 self.emit("readout", type=v.type, src=v.reg, domain=box, id=b.id)
             step[d] = T
         else:
-            b = self.as_buf(v)
+            b = self.as_buf(v, self.boxes[op.input])
         out = _Buf(self.buf(), b.box, b.type)
         for d in dims:
             out.box = box_with(out.box, d, out.box[d][0], out.box[d][0] + 1)
@@ -338,8 +346,11 @@ class _Converter:
     def flush_stores(self) -> None:
         """Stores land after every read of the arrays (tensors read the entry state)."""
         targets = {self.array_reg[i] for _, i in self.deferred if i in self.array_reg}
+        stored: set[int] = set()
         for n, (v, i) in enumerate(self.deferred):
-            if isinstance(v, _Reg) and v.reg in targets and v.reg != self.array_reg.get(i):
+            earlier = i in stored  # an earlier store already changed this array's register
+            stored.add(i)
+            if isinstance(v, _Reg) and v.reg in targets and (v.reg != self.array_reg.get(i) or earlier) and not box_empty(v.box):
                 tmp = _Reg(self.reg(), v.box, v.type)  # the source array is itself overwritten: snapshot it
                 self.emit("compute", op="copy", type=v.type, dst=tmp.reg, srcs=(v.reg,), domain=v.box)
                 self.deferred[n] = (tmp, i)

@@ -69,7 +69,20 @@ def _key(graph: tdfg.GraphOp, sizes: Mapping[str, float | int], cfg: HardwareCon
     names = _symbols(graph)
     used = tuple(sorted((k, float(v) if isinstance(v, float) else int(v)) for k, v in sizes.items() if k in names))
     shp = tuple(sorted((int(k), tuple(v)) for k, v in (shapes or {}).items()))
-    return (id(graph), used, cfg.name, tuple(tiles) if tiles else None, shp)
+    return (id(graph), used, _config_key(cfg), tuple(tiles) if tiles else None, shp)
+
+
+_CONFIG_KEYS: dict[int, tuple[HardwareConfig, str]] = {}
+
+
+def _config_key(cfg: HardwareConfig) -> str:
+    """The machine's full description (two configs of one name may differ)."""
+    hit = _CONFIG_KEYS.get(id(cfg))
+    if hit is None or hit[0] is not cfg:
+        import json
+
+        hit = _CONFIG_KEYS[id(cfg)] = (cfg, json.dumps(cfg.to_dict(), sort_keys=True, default=str))
+    return hit[1]
 
 
 def lower(
@@ -105,7 +118,7 @@ def _lower(graph, sizes, cfg, tiles, shapes, t0) -> Lowered:
     # No copy of the graph: its affine attributes are evaluated under the
     # bindings as the conversion reads them (specialization without IR).
     env = {n: int(sizes[n]) for n in _symbols(graph) if n in sizes}
-    for name, size in infer_from_static_shapes(graph).items():
+    for name, size in infer_from_static_shapes(graph, set(env)).items():
         env.setdefault(name, size)
     at = Bindings(env)
     layout = choose_layout(graph, cfg, tuple(tiles) if tiles else None, dict(shapes) if shapes else None, at)
