@@ -48,13 +48,14 @@ func.func @unbound_count(%A: memref<?xf32>, %B: memref<?xf32>, %n: index, %k: in
 }
 
 // -----
-// sizes=N=16 contradicts the static extent 32.
-// CHECK:      error: pass 'specialize' failed: symbol 'N' is bound to 16 but is the extent of a static array of size 32
-func.func @static_conflict(%A: memref<32xf32>, %B: memref<32xf32>, %n: index) {
-  tdfg.graph ins(%A, %B : memref<32xf32>, memref<32xf32>) syms(N = %n : index) rank 1 {
-  ^bb0(%a: memref<32xf32>, %b: memref<32xf32>, %N: index):
-    %0 = tdfg.tensor %a [0:N] : memref<32xf32> -> !tdfg.tensor<f32, 1>
-    tdfg.store %0 -> %b : !tdfg.tensor<f32, 1> -> memref<32xf32>
+// sizes=N=16 is a binding (it wins over a static shape), but [0:16] then
+// exceeds the static array of 8 elements: the verifier after the pass says so.
+// CHECK:      error: 'tdfg.tensor' op domain [0:16] exceeds the array extent 8 in dim 0
+func.func @static_conflict(%A: memref<8xf32>, %B: memref<8xf32>, %n: index) {
+  tdfg.graph ins(%A, %B : memref<8xf32>, memref<8xf32>) syms(N = %n : index) rank 1 {
+  ^bb0(%a: memref<8xf32>, %b: memref<8xf32>, %N: index):
+    %0 = tdfg.tensor %a [0:N] : memref<8xf32> -> !tdfg.tensor<f32, 1>
+    tdfg.store %0 -> %b : !tdfg.tensor<f32, 1> -> memref<8xf32>
     tdfg.yield
   }
   func.return
