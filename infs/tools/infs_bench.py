@@ -1,0 +1,871 @@
+"""``infs-bench``: the paper's evaluation (ASPLOS'23 §8) reproduced on the workload suite.
+
+    infs-bench [--workloads a,b] [--configs base,near,in,infs,infs_nojit]
+               [--size-set paper|small] [--full-paper] [--out benchmarks/out]
+               [--reproduction benchmarks/REPRODUCTION.md] [--functional]
+
+Runs every workload of ``infs/workloads`` under the paper's configurations
+(§7 "Parameters and Configurations"):
+
+* **Base** -- every region on the cores (runtime mode ``core``);
+* **Near-L3** -- every region's streams near L3 (mode ``near``);
+* **In-L3** -- in memory wherever possible, near memory otherwise (mode ``in``);
+* **Inf-S** -- the runtime's Eq. 2 decision, fused in-/near-memory (mode ``auto``);
+* **Inf-S no JIT** -- ``auto`` with the JIT's cycles not charged.
+
+Each run is one ``run_program`` on ``paper-64`` in the machine's analysis
+mode (timing, traffic and energy without data; ``--functional`` computes the
+data too), with the inputs in the L3 (``warm``) and the JIT cache cleared
+before the run.  Outputs (in ``--out``):
+
+* ``bench.csv`` -- one row per workload x configuration: cycles, the Fig. 14
+  breakdown, traffic (Fig. 12/13), NoC byte-hops, energy, regions per mode,
+  JIT misses and wall time, the sizes used and the run's wall time;
+* ``fig11_speedup.png`` -- speedup over Base per benchmark and geomean;
+* ``fig12_noc_traffic.png`` -- NoC traffic normalized to Base;
+* ``fig14_breakdown.png`` -- the Inf-S cycle breakdown per benchmark;
+* ``tiles.csv`` -- the Fig. 16/17 study (layout heuristic vs every tile shape);
+
+and ``--reproduction`` (``benchmarks/REPRODUCTION.md``): each headline number
+of the paper (DESIGN §7) next to ours, with the ratio.
+
+As in the paper, mm, kmeans and gather_mlp have an inner- and an
+outer-product version; Fig. 11/12 take the best version for each
+configuration.  vec_add and array_sum are the Fig. 2 microbenchmarks and not
+part of the Fig. 11 suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime as _dt
+import gc
+import itertools
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+PROG = "infs-bench"
+
+# name -> (label, runtime mode, charge the JIT)
+CONFIGS: dict[str, tuple[str, str, bool]] = {
+    "base": ("Base", "core", True),
+    "near": ("Near-L3", "near", True),
+    "in": ("In-L3", "in", True),
+    "infs": ("Inf-S", "auto", True),
+    "infs_nojit": ("Inf-S no JIT", "auto", False),
+}
+
+# The Fig. 11 suite: benchmark -> its implementations (best one per configuration).
+SUITE: dict[str, tuple[str, ...]] = {
+    "stencil1d": ("stencil1d",),
+    "stencil2d": ("stencil2d",),
+    "stencil3d": ("stencil3d",),
+    "dwt2d": ("dwt2d",),
+    "gauss_elim": ("gauss_elim",),
+    "conv2d": ("conv2d",),
+    "conv3d": ("conv3d",),
+    "mm": ("mm_inner", "mm_outer"),
+    "kmeans": ("kmeans_inner", "kmeans_outer"),
+    "gather_mlp": ("gather_mlp_inner", "gather_mlp_outer"),
+}
+MICRO = ("vec_add", "array_sum")  # Fig. 2
+
+# Paper sizes the simulator does not handle in reasonable time on a 2-core
+# machine (measured: see benchmarks/README.md "Suite: infs-bench"): the size
+# used instead and why.  ``--full-paper`` ignores this table.
+_HOST_JIT = "a host loop whose every iteration is a new JIT lowering (~10-30 ms of wall time each)"
+REDUCED: dict[str, tuple[dict[str, int], str]] = {
+    # 2047 host iterations of k, each lowered anew (the tensor shrinks): ~4 min per In-L3/Inf-S run at 2k
+    "gauss_elim": ({"n": 1024}, f"n=1k instead of 2k: {_HOST_JIT} over k"),
+    # kmeans_inner keeps the point loop on the host: one lowering per point (32k at paper size, ~8 min per run);
+    # both versions at the same size, so that Fig. 11 can pick the better one
+    "kmeans_inner": ({"p": 4096}, f"4k points instead of 32k: {_HOST_JIT} over the points"),
+    "kmeans_outer": ({"p": 4096}, "4k points instead of 32k (as kmeans_inner)"),
+    "gather_mlp_inner": ({"m": 2048}, f"M=2k instead of 32k: {_HOST_JIT} over the rows"),
+    "gather_mlp_outer": ({"m": 2048}, "M=2k instead of 32k (as gather_mlp_inner)"),
+}
+
+# Rough relative cost of a workload's runs (for scheduling the longest first).
+_WEIGHT = {"mm_outer": 9, "conv3d": 8, "kmeans_inner": 7, "mm_inner": 5, "gauss_elim": 5, "gather_mlp_inner": 4,
+           "kmeans_outer": 2, "stencil3d": 1}  # fmt: skip
+
+# The Fig. 16/17 study: workloads whose tile shape is swept, at their bench sizes.
+TILE_STUDY = ("stencil2d", "dwt2d", "conv2d")
+
+# DESIGN §7: the paper's headline numbers.
+PAPER = {
+    "fig2_vec_add_in_over_near": 21.0,
+    "fig11_infs_over_near": 2.6,
+    "fig11_infs_over_base": 5.1,
+    "fig11_infs_over_base_max": 8.9,
+    "fig11_in_over_near": 2.1,
+    "fig11_near_over_base": 2.0,
+    "fig11_nojit_over_infs": 1.19,
+    "fig12_noc_cut_vs_near": 0.75,
+    "fig12_noc_cut_vs_base": 0.90,
+    "fig14_jit_share": 0.11,
+    "fig14_ops_in_memory": 0.99,
+    "fig16_heuristic_vs_best": 1.02,
+    "fig16_heuristic_over_no_tiling": 1.34,
+}
+
+
+class UsageError(Exception):
+    pass
+
+
+@dataclass
+class Row:
+    workload: str
+    config: str
+    data: dict[str, Any]
+
+
+# ---------------------------------------------------------------------------------
+# running
+# ---------------------------------------------------------------------------------
+
+
+def bench_sizes(w, size_set: str, full_paper: bool) -> tuple[dict[str, int], str]:
+    """(sizes, note): the paper's Table 3 sizes unless reduced (see ``REDUCED``)."""
+    if size_set == "small":
+        return w.sizes("small"), "small (test sizes)"
+    sizes = w.sizes("paper")
+    if not full_paper and w.name in REDUCED:
+        over, why = REDUCED[w.name]
+        return {**sizes, **over}, f"reduced: {why}"
+    return sizes, "paper (Table 3)"
+
+
+def _fmt_sizes(sizes: dict[str, int]) -> str:
+    return " ".join(f"{k}={v}" for k, v in sizes.items())
+
+
+def run_one(module, w, sizes: dict[str, int], config: str, functional: bool, tiles=None, seed: int = 0) -> dict[str, Any]:
+    """One run of workload ``w`` under ``config``: the CSV row's numbers."""
+    from infs.hardware import load_config
+    from infs.runtime import jit
+    from infs.runtime.driver import RunOptions, run_program
+
+    label, mode, charge = CONFIGS[config]
+    values = w.make_inputs(sizes, np.random.default_rng(seed))
+    args = w.call_args(values, sizes)
+    jit.clear_cache()
+    gc.collect()
+    options = RunOptions(config="paper-64", mode=mode, jit=charge, tiles=tiles,
+                         machine_mode="functional" if functional else "analysis", warm=True)  # fmt: skip
+    t0 = time.perf_counter()
+    machine_mode = options.machine_mode
+    try:
+        rep = run_program(module, args, w.entry, options)
+    except Exception:  # noqa: BLE001 -- analysis mode cannot read a region result out of the arrays: compute the data
+        if functional:
+            raise
+        machine_mode = "functional"
+        values = w.make_inputs(sizes, np.random.default_rng(seed))
+        args = w.call_args(values, sizes)
+        jit.clear_cache()
+        t0 = time.perf_counter()
+        rep = run_program(module, args, w.entry, replace(options, machine_mode="functional"))
+    wall = time.perf_counter() - t0
+    st = rep.stats
+    cfg = load_config("paper-64")
+    el_total = sum(r.elements for r in rep.regions) or 1
+    el_in = sum(r.elements for r in rep.regions if r.mode == "in")
+    modes = rep.mode_counts()
+    noc = sum(v for k, v in st.traffic.items() if k.startswith("noc"))
+    d: dict[str, Any] = {
+        "workload": w.name,
+        "config": config,
+        "label": label,
+        "mode": mode,
+        "jit_charged": charge,
+        "total_cycles": st.total_cycles,
+        "seconds_simulated": st.total_cycles / (cfg.freq_ghz * 1e9),
+        **{f"cyc_{k}": v for k, v in st.cycles.items()},
+        **{f"traffic_{k}": v for k, v in st.traffic.items()},
+        "noc_traffic": noc,
+        "noc_byte_hops": st.noc_byte_hops,
+        "energy_pj": st.total_energy_pj,
+        **{f"energy_{k}": v for k, v in st.energy_pj.items()},
+        "regions": len(rep.regions),
+        "regions_in": modes.get("in", 0),
+        "regions_near": modes.get("near", 0),
+        "regions_core": modes.get("core", 0),
+        "elements": el_total,
+        "elements_in_memory_fraction": el_in / el_total,
+        "jit_misses": sum(r.jit_misses for r in rep.regions),
+        "jit_wall_s": sum(r.jit_seconds for r in rep.regions),
+        "commands": sum(r.commands for r in rep.regions),
+        "tiles": "x".join(map(str, tiles)) if tiles else "",
+        "sizes": _fmt_sizes(sizes),
+        "machine_mode": machine_mode,
+        "wall_s": wall,
+    }
+    return d
+
+
+_MODULES: dict[str, Any] = {}
+
+
+def _task(name: str, sizes: dict[str, int], note: str, config: str, functional: bool, tiles=None) -> dict[str, Any]:
+    """One (workload, configuration[, tile shape]) run as a CSV row; an error is a row too."""
+    from infs import api
+    from infs.workloads import WORKLOADS
+
+    w = WORKLOADS[name]
+    if name not in _MODULES:
+        _MODULES[name] = api.parse_file(w.path)
+    try:
+        r = run_one(_MODULES[name], w, sizes, config, functional, tiles=tiles)
+    except Exception as e:  # a failing run is a row with its error, not the end of the bench
+        if os.environ.get("INFS_DEBUG"):
+            raise
+        msg = f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"
+        return {"workload": name, "config": config, "label": CONFIGS[config][0], "error": msg, "sizes": _fmt_sizes(sizes),
+                "tiles": "x".join(map(str, tiles)) if tiles else "", "size_note": note}  # fmt: skip
+    r["size_note"] = note
+    return r
+
+
+def _run_tasks(tasks: list[tuple], jobs: int, quiet: bool, on_row=None) -> list[dict]:
+    """Run ``_task(*t)`` for every task (``jobs`` processes), rows in task order."""
+    out: list[dict | None] = [None] * len(tasks)
+
+    def done(i: int, r: dict) -> None:
+        out[i] = r
+        t = tasks[i]
+        what = f"{t[0]} {CONFIGS[t[3]][0]}" + (f" tiles {'x'.join(map(str, t[5]))}" if len(t) > 5 and t[5] else "")
+        if "error" in r:
+            _progress(f"{what}: FAILED {r['error']}", quiet)
+        else:
+            _progress(f"{what} ({r['sizes']}): {r['total_cycles']:,} cycles, regions in/near/core "
+                      f"{r['regions_in']}/{r['regions_near']}/{r['regions_core']}, {r['wall_s']:.1f} s", quiet)  # fmt: skip
+        if on_row:
+            on_row([x for x in out if x is not None])
+
+    if jobs <= 1:
+        for i, t in enumerate(tasks):
+            done(i, _task(*t))
+    else:
+        import concurrent.futures as cf
+        import multiprocessing as mp
+
+        with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("fork")) as ex:
+            futs = {ex.submit(_task, *t): i for i, t in enumerate(tasks)}
+            for f in cf.as_completed(futs):
+                done(futs[f], f.result())
+    return [r for r in out if r is not None]
+
+
+def _progress(msg: str, quiet: bool) -> None:
+    if not quiet:
+        print(msg, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------
+# analysis
+# ---------------------------------------------------------------------------------
+
+
+def geomean(xs) -> float:
+    xs = [x for x in xs if x and x > 0 and math.isfinite(x)]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def best_by_benchmark(rows: dict[tuple[str, str], dict], configs, key: str = "total_cycles") -> dict[str, dict[str, dict]]:
+    """benchmark -> config -> the row of its best implementation (fewest cycles)."""
+    out: dict[str, dict[str, dict]] = {}
+    for bench, impls in SUITE.items():
+        for c in configs:
+            cands = [rows[(i, c)] for i in impls if (i, c) in rows]
+            if cands:
+                out.setdefault(bench, {})[c] = min(cands, key=lambda r: r[key])
+    return out
+
+
+def headline(rows: dict[tuple[str, str], dict], configs, tile_rows: list[dict]) -> dict[str, Any]:
+    """Our value of each DESIGN §7 number (None where the runs needed are missing)."""
+    best = best_by_benchmark(rows, configs)
+    ours: dict[str, Any] = {}
+
+    def ratio_geo(num: str, den: str, key="total_cycles"):
+        xs = [b[den][key] / b[num][key] for b in best.values() if num in b and den in b and b[num][key] > 0]
+        return (geomean(xs), max(xs) if xs else None, len(xs)) if xs else (None, None, 0)
+
+    def speedups(num, den):
+        return {k: b[den]["total_cycles"] / b[num]["total_cycles"] for k, b in best.items() if num in b and den in b}
+
+    vi, vn = rows.get(("vec_add", "in")), rows.get(("vec_add", "near"))
+    if vi and vn:
+        ours["fig2_vec_add_in_over_near"] = vn["total_cycles"] / vi["total_cycles"]
+        core_in = vi["total_cycles"] - vi["cyc_dram"] - vi["cyc_jit"]
+        ours["fig2_vec_add_in_over_near_compute_only"] = vn["total_cycles"] / core_in if core_in > 0 else None
+    ours["fig11_infs_over_near"], _, ours["n_infs_near"] = ratio_geo("infs", "near")
+    ours["fig11_infs_over_base"], ours["fig11_infs_over_base_max"], ours["n_infs_base"] = ratio_geo("infs", "base")
+    ours["fig11_in_over_near"], _, _ = ratio_geo("in", "near")
+    ours["fig11_near_over_base"], _, _ = ratio_geo("near", "base")
+    ours["fig11_nojit_over_infs"], _, _ = ratio_geo("infs_nojit", "infs")
+    ours["fig11_best_over_base"] = {c: geomean(speedups(c, "base").values()) for c in configs if c != "base"}
+    # Fig. 12: NoC traffic (byte-hops, control included), best implementation by cycles
+    for den, key in (("near", "fig12_noc_cut_vs_near"), ("base", "fig12_noc_cut_vs_base")):
+        xs = [b["infs"]["noc_traffic"] / b[den]["noc_traffic"] for b in best.values() if "infs" in b and den in b and b[den]["noc_traffic"] > 0]
+        ours[key] = 1 - geomean([max(x, 1e-9) for x in xs]) if xs else None
+    # Fig. 14: Inf-S JIT share of runtime (mean over benchmarks) and ops in memory
+    infs = [b["infs"] for b in best.values() if "infs" in b]
+    if infs:
+        ours["fig14_jit_share"] = sum(r["cyc_jit"] / r["total_cycles"] for r in infs if r["total_cycles"]) / len(infs)
+        ours["fig14_jit_share_total"] = sum(r["cyc_jit"] for r in infs) / max(1, sum(r["total_cycles"] for r in infs))
+        ours["fig14_ops_in_memory"] = sum(r["elements_in_memory_fraction"] for r in infs) / len(infs)
+        ours["fig14_in_memory_cycle_share"] = sum(
+            (r["cyc_dram"] + r["cyc_move"] + r["cyc_compute"] + r["cyc_final_reduce"]) / r["total_cycles"] for r in infs if r["total_cycles"]
+        ) / len(infs)
+    # Fig. 15: inner vs outer
+    f15 = {}
+    for c in ("infs", "base", "near", "in"):
+        i, o = rows.get(("mm_inner", c)), rows.get(("mm_outer", c))
+        if i and o:
+            f15[c] = i["total_cycles"] / o["total_cycles"]  # > 1: outer wins
+    ours["fig15_mm_outer_over_inner"] = f15
+    # Fig. 16/17
+    if tile_rows:
+        per = {}
+        for r in tile_rows:
+            per.setdefault(r["workload"], []).append(r)
+        h_best, h_flat = [], []
+        for wl, rs in per.items():
+            heur = [r for r in rs if r["tiles"] == "heuristic"]
+            swept = [r for r in rs if r["tiles"] != "heuristic"]
+            if not heur or not swept:
+                continue
+            best_c = min(r["total_cycles"] for r in swept)
+            h_best.append(heur[0]["total_cycles"] / best_c)
+            flat = [r for r in swept if r.get("no_tiling")]
+            if flat:
+                h_flat.append(flat[0]["total_cycles"] / heur[0]["total_cycles"])
+        ours["fig16_heuristic_vs_best"] = geomean(h_best) if h_best else None
+        ours["fig16_heuristic_over_no_tiling"] = geomean(h_flat) if h_flat else None
+    ours["_best"] = best
+    return ours
+
+
+# ---------------------------------------------------------------------------------
+# outputs
+# ---------------------------------------------------------------------------------
+
+
+def write_csv(path: Path, rows: list[dict]) -> None:
+    if not rows:
+        return
+    keys: list[str] = []
+    for r in rows:
+        keys += [k for k in r if k not in keys]
+    with path.open("w", newline="") as f:
+        wr = csv.DictWriter(f, fieldnames=keys)
+        wr.writeheader()
+        for r in rows:
+            wr.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in r.items()})
+
+
+def plots(out: Path, rows: dict[tuple[str, str], dict], configs: list[str]) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    best = best_by_benchmark(rows, configs)
+    benches = [b for b in SUITE if b in best and "base" in best[b]]
+    made: list[Path] = []
+    others = [c for c in configs if c != "base"]
+    colors = {"base": "#7f7f7f", "near": "#1f77b4", "in": "#ff7f0e", "infs": "#2ca02c", "infs_nojit": "#98df8a"}
+
+    def bars(values: dict[str, list[float]], names: list[str], ylabel: str, title: str, fname: str, log: bool, hline: float | None) -> None:
+        fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(names) + 2), 3.6))
+        n = len(values)
+        width = 0.8 / max(1, n)
+        x = np.arange(len(names))
+        for j, (c, ys) in enumerate(values.items()):
+            ax.bar(x + (j - (n - 1) / 2) * width, ys, width, label=CONFIGS[c][0], color=colors.get(c))
+        ax.set_xticks(x)
+        ax.set_xticklabels(names, rotation=30, ha="right")
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        if log:
+            ax.set_yscale("log")
+        if hline is not None:
+            ax.axhline(hline, color="k", lw=0.6)
+        ax.legend(fontsize=8, ncol=min(5, n))
+        fig.tight_layout()
+        p = out / fname
+        fig.savefig(p, dpi=120)
+        plt.close(fig)
+        made.append(p)
+
+    if benches and others:
+        vals = {}
+        for c in others:
+            sp = [best[b]["base"]["total_cycles"] / best[b][c]["total_cycles"] if c in best[b] else float("nan") for b in benches]
+            vals[c] = sp + [geomean(sp)]
+        bars(vals, benches + ["geomean"], "speedup over Base", "Fig. 11: speedup over Base (best implementation per config)", "fig11_speedup.png", True, 1.0)
+    if benches:
+        vals = {}
+        for c in configs:
+            rel = [
+                best[b][c]["noc_traffic"] / best[b]["base"]["noc_traffic"] if c in best[b] and best[b]["base"]["noc_traffic"] > 0 else float("nan")
+                for b in benches
+            ]
+            vals[c] = rel + [geomean(rel)]
+        bars(vals, benches + ["geomean"], "NoC traffic / Base", "Fig. 12: NoC traffic (byte-hops) normalized to Base", "fig12_noc_traffic.png", True, 1.0)
+    # Fig. 14: cycle breakdown (fractions) of every implementation, Inf-S and (for comparison) In-L3
+    panels = [c for c in ("infs", "in") if c in configs]
+    impls = [i for b in SUITE.values() for i in b if any((i, c) in rows for c in panels)]
+    if impls and panels:
+        from infs.sim.stats import CYCLE_KEYS
+
+        fig, axes = plt.subplots(len(panels), 1, figsize=(max(6, 0.7 * len(impls) + 2), 2.6 * len(panels) + 1.4), sharex=True, squeeze=False)
+        x = np.arange(len(impls))
+        for ax, c in zip(axes[:, 0], panels):
+            bottom = np.zeros(len(impls))
+            for k in CYCLE_KEYS:
+                fr = np.array([rows[(i, c)][f"cyc_{k}"] / max(1, rows[(i, c)]["total_cycles"]) if (i, c) in rows else 0.0 for i in impls])
+                ax.bar(x, fr, bottom=bottom, label=k)
+                bottom += fr
+            ops = [rows[(i, c)]["elements_in_memory_fraction"] if (i, c) in rows else np.nan for i in impls]
+            ax.plot(x, ops, "k.", markersize=9, label="ops in memory")
+            ax.set_ylim(0, 1.05)
+            ax.set_ylabel(f"{CONFIGS[c][0]} cycles")
+        axes[0, 0].set_title("Fig. 14: cycle breakdown (dots: fraction of ops in memory)")
+        axes[-1, 0].set_xticks(x)
+        axes[-1, 0].set_xticklabels(impls, rotation=30, ha="right")
+        axes[0, 0].legend(fontsize=7, ncol=8, loc="lower center", bbox_to_anchor=(0.5, 1.12))
+        fig.tight_layout()
+        p = out / "fig14_breakdown.png"
+        fig.savefig(p, dpi=120)
+        plt.close(fig)
+        made.append(p)
+    return made
+
+
+def _f(x, fmt="{:.2f}") -> str:
+    return "n/a" if x is None or (isinstance(x, float) and not math.isfinite(x)) else fmt.format(x)
+
+
+def _git_head() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True,
+                              cwd=Path(__file__).resolve().parents[2]).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def _git_dirty() -> list[str]:
+    """Tracked files of ``infs/`` with uncommitted changes (the run used them)."""
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "--", "infs"], capture_output=True, text=True,
+                             check=True, cwd=Path(__file__).resolve().parents[2]).stdout  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    return sorted(line[3:].strip() for line in out.splitlines() if line.strip())
+
+
+def run_meta(args, total_wall: float, n_runs: int, dirty: list[str] | None = None, commit: str | None = None) -> dict[str, Any]:
+    return {
+        "command": " ".join(["infs-bench", *args.argv]),
+        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": commit or _git_head(),
+        "uncommitted": dirty if dirty is not None else _git_dirty(),
+        "wall_s": round(total_wall, 1),
+        "runs": n_runs,
+        "jobs": args.jobs,
+        "host": f"{platform.machine()} / Python {platform.python_version()} ({os.cpu_count()} CPUs)",
+    }
+
+
+def reproduction_md(ours: dict[str, Any], rows: dict[tuple[str, str], dict], size_notes: dict[str, tuple[str, str]],
+                    configs: list[str], meta: dict[str, Any], tile_rows: list[dict]) -> str:  # fmt: skip
+    P = PAPER
+    lines: list[str] = []
+    add = lines.append
+    add("# Reproduction of the paper's headline numbers (ASPLOS'23 Infinity Stream)")
+    add("")
+    add(f"Generated by `{meta['command']}` on {meta['date']} at commit `{meta['commit']}`: {meta['runs']} runs "
+        f"({len(rows)} of the suite, {len(tile_rows)} of the tile study) in {meta['wall_s'] / 60:.1f} min wall with "
+        f"{meta['jobs']} parallel job(s) on {meta['host']}."
+        + (f" The working tree also had uncommitted changes to {', '.join(f'`{x}`' for x in meta['uncommitted'])}."
+           if meta.get("uncommitted") else "")
+        + (f" {meta['note']}" if meta.get("note") else "") + " "
+        "Machine `paper-64` (ASPLOS Table 2), analysis mode (timing only), inputs in the L3 "
+        "at the start (warm), JIT cache cleared before every run. Every number below comes from these runs "
+        "(`bench.csv` and `tiles.csv` in the output directory have all of them).")  # fmt: skip
+    add("")
+    add("Ratios are geomeans over the Fig. 11 benchmarks (stencil1d/2d/3d, dwt2d, gauss_elim, conv2d, conv3d, mm, "
+        "kmeans, gather_mlp), each configuration taking its best implementation (inner or outer product) as in the paper. "
+        "`ours / paper` is the ratio of the two values.")  # fmt: skip
+    add("")
+    add("| figure | quantity | paper | ours | ours / paper |")
+    add("|---|---|---:|---:|---:|")
+
+    def row(fig, what, key, ourkey=None, fmt="{:.2f}x", paper_fmt=None):
+        p = P.get(key)
+        o = ours.get(ourkey or key)
+        r = o / p if (o is not None and p and isinstance(o, float | int) and math.isfinite(o)) else None
+        add(f"| {fig} | {what} | {(paper_fmt or fmt).format(p) if p is not None else '-'} | {_f(o, fmt)} | {_f(r)} |")
+
+    va = size_notes.get("vec_add", ("?", ""))[0]
+    row("Fig. 2", f"vec_add ({va}; paper: 4M): In-L3 over Near-L3 (total, with transpose + JIT)", "fig2_vec_add_in_over_near")
+    row("Fig. 2", f"vec_add ({va}): In-L3 over Near-L3, compute only (data already transposed, as Fig. 2 assumes)",
+        "fig2_vec_add_in_over_near", "fig2_vec_add_in_over_near_compute_only")  # fmt: skip
+    row("Fig. 11", "Inf-S over Near-L3 (geomean)", "fig11_infs_over_near")
+    row("Fig. 11", "Inf-S over Base (geomean)", "fig11_infs_over_base")
+    row("Fig. 11", "Inf-S over Base (max)", "fig11_infs_over_base_max")
+    row("Fig. 11", "In-L3 over Near-L3 (geomean)", "fig11_in_over_near")
+    row("Fig. 11", "Near-L3 over Base (geomean)", "fig11_near_over_base")
+    row("Fig. 11", "Inf-S no JIT over Inf-S (geomean)", "fig11_nojit_over_infs")
+    row("Fig. 12", "NoC traffic cut (byte-hops of data + control, 1 - geomean of Inf-S / X), Inf-S vs Near-L3", "fig12_noc_cut_vs_near", fmt="{:.0%}")
+    row("Fig. 12", "NoC traffic cut, Inf-S vs Base", "fig12_noc_cut_vs_base", fmt="{:.0%}")
+    row("Fig. 14", "JIT share of Inf-S runtime (mean over benchmarks)", "fig14_jit_share", fmt="{:.1%}")
+    row("Fig. 14", "ops (elements) computed in memory, Inf-S", "fig14_ops_in_memory", fmt="{:.0%}")
+    f15 = ours.get("fig15_mm_outer_over_inner", {})
+    for c, want in (("infs", "outer wins"), ("in", "outer wins"), ("base", "inner wins")):
+        v = f15.get(c)
+        got = "n/a" if v is None else (f"outer wins ({v:.2f}x)" if v > 1 else f"inner wins ({1 / v:.2f}x)")
+        ok = "n/a" if v is None else ("agrees" if (v > 1) == (want == "outer wins") else "**disagrees**")
+        where = ""
+        if v is not None:
+            ri, ro = rows[("mm_inner", c)], rows[("mm_outer", c)]
+            where = f" (ran: inner {ri['regions_in']}/{ri['regions_near']}/{ri['regions_core']}, outer {ro['regions_in']}/{ro['regions_near']}/{ro['regions_core']} regions in/near/core)"
+        add(f"| Fig. 15 | mm inner vs outer product on {CONFIGS[c][0]}{where} | {want} | {got} | {ok} |")
+    if tile_rows:
+        row("Fig. 16/17", "layout heuristic vs best tile shape (cycles, geomean)", "fig16_heuristic_vs_best", fmt="{:.3f}x", paper_fmt="≤{:.2f}x")
+        row("Fig. 16/17", "layout heuristic over no tiling (innermost dim contiguous)", "fig16_heuristic_over_no_tiling")
+    else:
+        add("| Fig. 16/17 | layout heuristic vs best tile / no tiling | within 2% / 1.34x | not run | - |")
+    add("")
+    add("Secondary numbers from the same runs: "
+        f"JIT share of all Inf-S cycles summed over benchmarks {_f(ours.get('fig14_jit_share_total'), '{:.1%}')}; "
+        f"in-memory categories (DRAM/transpose, move, compute, final reduce) {_f(ours.get('fig14_in_memory_cycle_share'), '{:.0%}')} "
+        "of Inf-S cycles (paper: 88%).")  # fmt: skip
+    vi, vn = rows.get(("vec_add", "in")), rows.get(("vec_add", "near"))
+    if vi and vn:
+        add("")
+        add(f"Fig. 2 in cycles: In-L3 {vi['total_cycles']:,} (transposition {vi['cyc_dram']:,}, compute {vi['cyc_compute']:,}, "
+            f"move {vi['cyc_move']:,}, JIT {vi['cyc_jit']:,}); Near-L3 {vn['total_cycles']:,}; Base {rows[('vec_add', 'base')]['total_cycles']:,}."
+            if ("vec_add", "base") in rows else f"Fig. 2 in cycles: In-L3 {vi['total_cycles']:,}; Near-L3 {vn['total_cycles']:,}.")  # fmt: skip
+    add("")
+    # per-benchmark speedups
+    best = ours["_best"]
+    add("## Per benchmark (speedup over Base, best implementation)")
+    add("")
+    others = [c for c in configs if c != "base"]
+    add("| benchmark | Base cycles | " + " | ".join(CONFIGS[c][0] for c in others) + " | Inf-S regions in/near/core | Inf-S JIT share |")
+    add("|---|---:|" + "---:|" * len(others) + "---|---:|")
+    for b, cs in best.items():
+        if "base" not in cs:
+            continue
+        base = cs["base"]["total_cycles"]
+        cells = []
+        for c in others:
+            if c in cs:
+                cells.append(f"{base / cs[c]['total_cycles']:.2f}x ({cs[c]['workload'].split('_')[-1] if len(SUITE[b]) > 1 else ''})".replace(" ()", ""))
+            else:
+                cells.append("-")
+        inf = cs.get("infs")
+        reg = f"{inf['regions_in']}/{inf['regions_near']}/{inf['regions_core']}" if inf else "-"
+        js = f"{inf['cyc_jit'] / inf['total_cycles']:.1%}" if inf and inf["total_cycles"] else "-"
+        add(f"| {b} | {base:,} | " + " | ".join(cells) + f" | {reg} | {js} |")
+    add("")
+    add("## Sizes used")
+    add("")
+    add("| workload | sizes | note |")
+    add("|---|---|---|")
+    for wl, (s, note) in size_notes.items():
+        add(f"| {wl} | {s} | {note} |")
+    add("")
+    if tile_rows:
+        add("## Fig. 16/17: tile shapes (In-L3 runs)")
+        add("")
+        add("| workload | tiles | cycles | vs heuristic |")
+        add("|---|---|---:|---:|")
+        heur = {r["workload"]: r["total_cycles"] for r in tile_rows if r["tiles"] == "heuristic"}
+        for r in tile_rows:
+            h = heur.get(r["workload"])
+            rel = f"{r['total_cycles'] / h:.3f}" if h else "-"
+            name = r["tiles"] + (" (no tiling)" if r.get("no_tiling") else "")
+            add(f"| {r['workload']} | {name} | {r['total_cycles']:,} | {rel} |")
+        add("")
+    add("## Observations from these runs")
+    add("")
+    for line in observations(rows, configs):
+        add(f"* {line}")
+    add("")
+    add(WHY)
+    return "\n".join(lines) + "\n"
+
+
+def observations(rows: dict[tuple[str, str], dict], configs) -> list[str]:
+    """Facts read off the runs that explain the gaps (regenerated with every run)."""
+    obs: list[str] = []
+    names = list(dict.fromkeys(w for w, _ in rows))
+    if "in" in configs and "infs" in configs:
+        faster = []
+        for w in names:
+            i, f = rows.get((w, "in")), rows.get((w, "infs"))
+            if i and f and i["total_cycles"] < f["total_cycles"] and f["regions_in"] < i["regions_in"]:
+                faster.append(f"{w} ({f['total_cycles'] / i['total_cycles']:.2f}x; Inf-S ran {f['regions_in']} of "
+                              f"{f['regions']} regions in memory)")  # fmt: skip
+        if faster:
+            obs.append("In-L3 (everything in memory) beat Inf-S, whose Eq. 2 decision kept regions near memory or on "
+                       "the cores, on: " + ", ".join(faster) + ". Inf-S should be at least as fast as the faster of In-L3 "
+                       "and Near-L3. When it is not, the decision's in-memory estimate is off (see below).")  # fmt: skip
+        both = []
+        for w in names:
+            f, i, n = rows.get((w, "infs")), rows.get((w, "in")), rows.get((w, "near"))
+            if f and i and n and f["total_cycles"] * 1.01 < min(i["total_cycles"], n["total_cycles"]):
+                both.append(f"{w} ({min(i['total_cycles'], n['total_cycles']) / f['total_cycles']:.2f}x over the better of the two; "
+                            f"regions in/near/core {f['regions_in']}/{f['regions_near']}/{f['regions_core']})")  # fmt: skip
+        if both:
+            obs.append("Inf-S beat both In-L3 and Near-L3 by more than 1% by choosing per region (in memory, near memory or on the cores): " + ", ".join(both) + ".")
+        tot_in = sum(r["regions_in"] for (w, c), r in rows.items() if c == "infs")
+        tot = sum(r["regions"] for (w, c), r in rows.items() if c == "infs")
+        obs.append(f"Inf-S ran {tot_in} of {tot} region invocations in memory; In-L3 ran "
+                   f"{sum(r['regions_in'] for (w, c), r in rows.items() if c == 'in')} of "
+                   f"{sum(r['regions'] for (w, c), r in rows.items() if c == 'in')}.")  # fmt: skip
+    if "in" in configs:
+        mv = [(w, r["cyc_move"] / r["total_cycles"], r["total_cycles"]) for (w, c), r in rows.items() if c == "in" and r["total_cycles"]]
+        heavy = [f"{w} {m:.0%} ({t:,} cycles)" for w, m, t in mv if m > 0.5]
+        if heavy:
+            obs.append("Tensor moves dominate In-L3 on " + ", ".join(heavy) + ". Table 3 lists gauss_elim, conv3d, mm, "
+                       "kmeans and gather_mlp as broadcast (BC) workloads.")  # fmt: skip
+        dr = [(w, r["cyc_dram"] / r["total_cycles"]) for (w, c), r in rows.items() if c == "in" and r["total_cycles"]]
+        heavy = [f"{w} {d:.0%}" for w, d in dr if d > 0.3]
+        if heavy:
+            obs.append("Transposition in and out of the arrays (`dram` category; the data starts in the L3 in its normal "
+                       "layout) is a large share of In-L3 cycles on " + ", ".join(heavy) + ".")  # fmt: skip
+    if "in" in configs:
+        js = [(w, r["cyc_jit"] / r["total_cycles"]) for (w, c), r in rows.items() if c == "in" and r["total_cycles"]]
+        top = sorted(js, key=lambda x: -x[1])[:3]
+        if top:
+            obs.append("JIT share of In-L3 cycles (10 cycles per command of every lowering that was not memoized), highest: "
+                       + ", ".join(f"{w} {j:.1%}" for w, j in top) + ".")  # fmt: skip
+    return obs
+
+
+WHY = """## Why they differ
+
+Causes found at the time of writing (see the bench's report for reproducers).
+The observations above are regenerated with every run; this list is not.
+
+* **The Eq. 2 decision** (`infs/runtime/driver.py` `decide`) compares an estimate of
+  the in-memory time with the near-memory and core models. Before `ef409c4` the
+  estimate priced every input as a cold DRAM transfer (vec_add at 4M: 3.9M
+  cycles estimated, 13k when run), so Inf-S ran almost nothing in memory. A run
+  older than that commit shows this. Where In-L3 beats Inf-S (observations
+  above), the estimate is still off.
+* **Broadcasts within a tile** (`infs/sim/timing.py` `bcast`) cost `bits x sum |offset|`
+  cycles, one shift per offset, each from the source. A broadcast across a 256-wide
+  tile dimension costs 32 x 32,640 = 1.04M cycles per command. This is why In-L3 is
+  slow on gauss_elim, mm, kmeans, gather_mlp and conv3d (see the move shares above),
+  and why Inf-S keeps these broadcast workloads near memory or on the cores.
+  A doubling or cascaded shift would need about `bits x 255`.
+* **Ping-pong arrays are transposed again every step.** The residency key of a
+  transposed array includes its start wordline (`infs/sim/machine.py`
+  `_residency_cost`). The JIT places A and B at different wordlines in the A->B and
+  B->A regions, so each stencil step pays the transposition of both arrays.
+* **Models, not gem5.** Near-L3 (`infs/sim/near.py`) and Base (`infs/sim/core.py`)
+  are closed-form bound models (the slowest of L3 port, compute, stream buffer and
+  NoC, all overlapped), not a cycle-level simulation of OOO cores, caches and
+  stream engines. They leave out latencies that do not overlap, coherence and the
+  OpenMP runtime. They are optimistic, most of all for short regions (a stencil
+  step, a host-loop iteration), which shrinks every ratio over them.
+* **Fig. 2 assumes data already transposed.** Our In-L3 runs pay `transpose_in` /
+  `release`. The compute-only row leaves that out.
+* **JIT cycles** are charged as `jit_cycles_per_command` (10, as in gem5) per command
+  of every lowering that was not memoized. The paper measured its JIT library's
+  run time.
+* **Reduced sizes** (table above) change the work per command and per region, and
+  with it the in-memory/near-memory balance.
+"""
+
+
+# ---------------------------------------------------------------------------------
+# main
+# ---------------------------------------------------------------------------------
+
+
+def tile_candidates(rank: int, bitlines: int) -> list[tuple[int, ...]]:
+    """Tile shapes of ``bitlines`` cells with power-of-two sides (the last dim contiguous)."""
+    e = int(math.log2(bitlines))
+    out = []
+    for parts in itertools.product(range(e + 1), repeat=rank):
+        if sum(parts) == e:
+            out.append(tuple(2**p for p in parts))
+    return out
+
+
+def tile_tasks(workloads, size_set: str, full_paper: bool) -> list[tuple]:
+    from infs.hardware import load_config
+    from infs.workloads import WORKLOADS
+
+    cfg = load_config("paper-64")
+    tasks: list[tuple] = []
+    for name in workloads:
+        w = WORKLOADS[name]
+        sizes, note = bench_sizes(w, size_set, full_paper)
+        rank = len(w.make_inputs(w.sizes("small"), np.random.default_rng(0))[w.outputs[0]].shape)
+        tasks.append((name, sizes, note, "in", False, None))
+        tasks += [(name, sizes, note, "in", False, t) for t in tile_candidates(rank, cfg.bitlines)]
+    return tasks
+
+
+def tile_rows_of(rows: list[dict]) -> list[dict]:
+    """The valid rows of the tile study, the heuristic's labelled as such."""
+    out = []
+    for r in rows:
+        if "error" in r or r["regions_in"] == 0:
+            continue
+        r = dict(r)
+        if not r["tiles"]:
+            r["tiles"] = "heuristic"
+        else:
+            parts = [int(x) for x in r["tiles"].split("x")]
+            r["no_tiling"] = all(x == 1 for x in parts[:-1])  # the innermost dim laid out contiguously
+        out.append(r)
+    return out
+
+
+def read_csv(path: Path) -> list[dict]:
+    """Rows of a bench CSV, numbers as numbers."""
+
+    def conv(v: str):
+        if v in ("True", "False"):
+            return v == "True"
+        for t in (int, float):
+            try:
+                return t(v)
+            except ValueError:
+                pass
+        return v
+
+    with path.open() as f:
+        return [{k: conv(v) for k, v in r.items() if v != ""} for r in csv.DictReader(f)]
+
+
+def replot(out: Path, repro: Path, configs: list[str], args) -> int:
+    """The plots and REPRODUCTION.md again from the CSVs of an earlier run (its numbers, its wall time)."""
+    if not (out / "bench.csv").exists():
+        print(f"{PROG}: error: --replot: no {out / 'bench.csv'}", file=sys.stderr)
+        return 2
+    order = read_csv(out / "bench.csv")
+    tile_rows = read_csv(out / "tiles.csv") if (out / "tiles.csv").exists() else []
+    for r in tile_rows:
+        r["tiles"] = str(r["tiles"])
+    rows = {(r["workload"], r["config"]): r for r in order if "error" not in r and r["config"] in configs}
+    size_notes = {}
+    for r in order:
+        size_notes.setdefault(r["workload"], (str(r["sizes"]), r.get("size_note", "")))
+    if (out / "run.json").exists():
+        meta = json.loads((out / "run.json").read_text())
+    else:
+        meta = run_meta(args, sum(r.get("wall_s", 0.0) for r in order + tile_rows) / max(1, args.jobs), len(order) + len(tile_rows))
+        meta["note"] = "(Wall time estimated as the sum of the runs' wall times / jobs.)"
+    meta["note"] = (meta.get("note", "") + f" Plots and this file regenerated from the CSVs on {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M UTC}.").strip()
+    made = plots(out, rows, configs)
+    ours = headline(rows, configs, tile_rows)
+    repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows))
+    _progress(f"wrote {', '.join(p.name for p in made)} and {repro} from {out / 'bench.csv'}", args.quiet)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    from infs.workloads import WORKLOADS
+
+    parser = argparse.ArgumentParser(prog=PROG, description="Run the workload suite under the paper's configurations.")
+    parser.add_argument("--workloads", help=f"comma-separated (default: all: {', '.join(WORKLOADS)})")
+    parser.add_argument("--configs", default=",".join(CONFIGS), help=f"comma-separated of {', '.join(CONFIGS)}")
+    parser.add_argument("--size-set", default="paper", choices=["paper", "small"])
+    parser.add_argument("--full-paper", action="store_true", help="paper sizes everywhere (ignore the reduced-size table)")
+    parser.add_argument("--out", default="benchmarks/out", help="directory for bench.csv and the plots")
+    parser.add_argument("--reproduction", default=None, help="REPRODUCTION.md path (default: benchmarks/REPRODUCTION.md for the full "
+                        "paper-size suite, else OUT/REPRODUCTION.md)")  # fmt: skip
+    parser.add_argument("--tiles-study", default=None, help=f"workloads for Fig. 16/17 (default: {','.join(TILE_STUDY)}; 'none' to skip)")
+    parser.add_argument("--functional", action="store_true", help="compute data too (slow; default: analysis mode)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="runs in parallel (processes; default: one per CPU)")
+    parser.add_argument("--replot", action="store_true", help="no runs: redo the plots and REPRODUCTION.md from OUT/bench.csv (and tiles.csv)")
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    args.argv = list(argv if argv is not None else sys.argv[1:])
+    try:
+        names = [s.strip() for s in args.workloads.split(",") if s.strip()] if args.workloads else list(WORKLOADS)
+        for n in names:
+            if n not in WORKLOADS:
+                raise UsageError(f"unknown workload '{n}' (known: {', '.join(WORKLOADS)})")
+        configs = [s.strip() for s in args.configs.split(",") if s.strip()]
+        for c in configs:
+            if c not in CONFIGS:
+                raise UsageError(f"unknown config '{c}' (known: {', '.join(CONFIGS)})")
+        tiles_for = TILE_STUDY if args.tiles_study is None else tuple(s for s in args.tiles_study.split(",") if s and s != "none")
+        tiles_for = tuple(t for t in tiles_for if t in names)
+        for t in tiles_for:
+            if t not in WORKLOADS:
+                raise UsageError(f"unknown workload '{t}' in --tiles-study")
+    except UsageError as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    full_suite = set(names) == set(WORKLOADS) and set(configs) == set(CONFIGS) and args.size_set == "paper"
+    repro = Path(args.reproduction) if args.reproduction else (Path("benchmarks/REPRODUCTION.md") if full_suite else out / "REPRODUCTION.md")
+    if args.replot:
+        return replot(out, repro, configs, args)
+    head, dirty = _git_head(), _git_dirty()  # the code the runs use: HEAD at the start plus these
+    t_start = time.perf_counter()
+    size_notes: dict[str, tuple[str, str]] = {}
+    tasks = []
+    for name in names:
+        sizes, note = bench_sizes(WORKLOADS[name], args.size_set, args.full_paper)
+        size_notes[name] = (_fmt_sizes(sizes), note)
+        tasks += [(name, sizes, note, c, args.functional) for c in configs]
+    ntiles = 0
+    if tiles_for:
+        tt = tile_tasks(tiles_for, args.size_set, args.full_paper)
+        ntiles = len(tt)
+        tasks += tt
+    _progress(f"{len(tasks)} runs ({ntiles} for the tile study), {args.jobs} job(s)", args.quiet)
+    # longest first (their rows are put back in order below)
+    sched = sorted(range(len(tasks)), key=lambda i: (-_WEIGHT.get(tasks[i][0], 0) * (1 if CONFIGS[tasks[i][3]][1] in ("in", "auto") else 0.1), i))
+    main_n = len(tasks) - ntiles
+    ran = _run_tasks([tasks[i] for i in sched], args.jobs, args.quiet, on_row=lambda rs: write_csv(out / "bench.csv", [r for r in rs if not r.get("tiles")]))
+    all_rows: list[dict] = [{}] * len(tasks)
+    for i, r in zip(sched, ran):
+        all_rows[i] = r
+    order = [r for r, t in zip(all_rows, tasks) if len(t) == 5]
+    tile_rows = tile_rows_of([r for r, t in zip(all_rows, tasks) if len(t) > 5])
+    rows = {(r["workload"], r["config"]): r for r in order if "error" not in r}
+    assert main_n == len(order)
+    if tile_rows:
+        write_csv(out / "tiles.csv", tile_rows)
+    total = time.perf_counter() - t_start
+    write_csv(out / "bench.csv", order)
+    made = plots(out, rows, configs)
+    ours = headline(rows, configs, tile_rows)
+    meta = run_meta(args, total, len(tasks), dirty, head)
+    (out / "run.json").write_text(json.dumps(meta, indent=2) + "\n")
+    repro.parent.mkdir(parents=True, exist_ok=True)
+    repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows))
+    _progress(f"wrote {out / 'bench.csv'}, {', '.join(p.name for p in made)} and {repro} ({total / 60:.1f} min)", args.quiet)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
