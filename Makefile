@@ -26,7 +26,9 @@ lit: $(STAMP)
 	$(VENV)/bin/lit -v test/lit
 
 bench: $(STAMP)
-	$(PY) benchmarks/run_all.py
+	$(VENV)/bin/infs-bench
+	$(PY) benchmarks/bench_sim.py
+	$(PY) benchmarks/bench_jit.py
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache .hypothesis

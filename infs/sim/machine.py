@@ -458,17 +458,19 @@ class Machine:
         exactly, whatever the cost."""
         e = self._entry(op)
         a = self._host.get(e.index)
-        key = ("T", e.wordline, e.shape, e.element, geo.lattice, geo.tiles)
+        key = ("T", e.shape, e.element, geo.lattice, geo.tiles)
         state = self.residency.get(id(a)) if a is not None else None
-        state = state[1] if state is not None and state[0] is a else None
+        held_at, state = (state[2], state[1]) if state is not None and state[0] is a and len(state) > 2 else (None, state[1] if state is not None and state[0] is a else None)
         if plan.kind == "release":
             if a is not None:
-                self.residency[id(a)] = (a, key)
+                self.residency[id(a)] = (a, key, e.wordline)
             return Cost("dram")
         if a is not None:
-            self.residency[id(a)] = (a, key)
+            self.residency[id(a)] = (a, key, e.wordline)
         if state == key:
-            return Cost("dram")  # still transposed, in this very layout
+            # still transposed in this layout; at other wordlines it is one
+            # register copy inside every array (ping-pong buffers swap places)
+            return Cost("dram") if held_at == e.wordline else Cost("dram", cycles=BITS_OF[e.element])
         if state is not None:  # in the L3 (normal layout, or another transposed layout)
             return _transpose_only(plan.cost, self.cfg)
         return plan.cost

@@ -160,11 +160,13 @@ class CostModel:
         cycles = 0
         if np.any(~local):
             cycles += self._inter_tile(cost, bits, nb, tsrc[~local], tdst[~local], multicast=True)
-        # In-tile placement at every destination tile: one intra-tile shift per
-        # non-zero offset; the zero offset is free for arrivals and a copy for
-        # the source tile itself unless it is written in place.
+        # In-tile placement at every destination tile, by doubling: shifts by
+        # 1, 2, 4, ... bitlines replicate the value over the offsets on each side
+        # of it, so the bit-steps are the span of the offsets, not their sum; the
+        # zero offset is free for arrivals and a copy for the source tile itself
+        # unless it is written in place.
         offs = [b for b in range(intra[0], intra[1]) if b != 0]
-        steps = sum(abs(b) for b in offs)
+        steps = max(0, intra[1] - 1) + max(0, -intra[0])
         ndst = int(np.unique(tdst).size)
         copy_local = bool(np.any(local)) and 0 in range(intra[0], intra[1]) and not same_reg
         shift_cycles = bits * steps + (bits if copy_local else 0)
