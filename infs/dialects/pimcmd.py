@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import ClassVar
 
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, StringAttr, UnitAttr, i32, i64
@@ -106,7 +107,13 @@ def element_bits(name: str) -> int:
 
 
 def _ints(values) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i64, [int(v) for v in values])
+    return _ints_cached(tuple(int(v) for v in values))
+
+
+@lru_cache(maxsize=4096)
+def _ints_cached(values: tuple[int, ...]) -> DenseArrayBase:
+    # attributes are immutable; building a DenseArrayBase is slow in xDSL 0.74
+    return DenseArrayBase.from_list(i64, list(values))
 
 
 def _int(attr: Attribute) -> int:

@@ -46,6 +46,16 @@ _CACHE: dict[tuple, tuple[tdfg.GraphOp, Lowered]] = {}
 _STATS = {"hits": 0, "misses": 0}
 
 
+_NAMED: dict[str, HardwareConfig] = {}
+
+
+def _named_config(name: str) -> HardwareConfig:
+    """A built-in or file config, loaded once per process."""
+    if name not in _NAMED:
+        _NAMED[name] = load_config(name)
+    return _NAMED[name]
+
+
 def cache_stats() -> dict[str, int]:
     return dict(_STATS, entries=len(_CACHE))
 
@@ -98,7 +108,7 @@ def lower(
     the memrefs are dynamic; without it the layout covers what the graph
     touches.  Raises ``LoweringError``/``LayoutError``/``SpecializeError``.
     """
-    cfg = config if isinstance(config, HardwareConfig) else load_config(config)
+    cfg = config if isinstance(config, HardwareConfig) else _named_config(config)
     key = _key(graph, sizes, cfg, tiles, shapes)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is graph:
