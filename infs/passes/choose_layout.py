@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, i64
@@ -54,6 +55,7 @@ class Layout:
         return math.prod(self.grid)
 
 
+@lru_cache(maxsize=256)
 def _factorizations(n: int, rank: int) -> list[tuple[int, ...]]:
     if rank == 1:
         return [(n,)]

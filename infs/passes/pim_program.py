@@ -19,9 +19,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
-from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, StringAttr, UnitAttr, f64, i64
+from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, StringAttr, UnitAttr, f64, i32, i64
 from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import DiagnosticException
@@ -187,19 +188,25 @@ def to_op(prog: PimProgram, operands: list, scalars: list | None = None) -> pc.P
         props = {k: _attr_of(k, v) for k, v in c.f.items() if k != "arr"}
         ops = [block.args[c.f["arr"]]] if c.kind in _OPERAND_KINDS else []
         block.add_op(cls.create(operands=ops, properties=props))
-    return pc.ProgramOp(
-        operands,
-        prog.config,
-        prog.lattice,
-        prog.tiles,
-        prog.banks,
-        prog.per_bank,
-        prog.wordlines,
-        Region(block),
-        prog.result_types,
-        virtual=prog.virtual,
-        scalars=scalars or [],
-    )
+    scalars = scalars or []
+    props: dict[str, Attribute] = {
+        "config": _attr_of("config", prog.config),
+        "lattice": _attr_of("lattice", tuple(prog.lattice)),
+        "tiles": _attr_of("tiles", tuple(prog.tiles)),
+        "banks": _attr_of("banks", prog.banks),
+        "arrays_per_bank": _attr_of("arrays_per_bank", prog.per_bank),
+        "wordlines": _attr_of("wordlines", prog.wordlines),
+        "operandSegmentSizes": _segments(len(operands), len(scalars)),
+    }
+    if prog.virtual:
+        props["virtual"] = UnitAttr()
+    # create() with ready-made properties: xDSL's generic __init__ path is slow
+    return pc.ProgramOp.create(operands=[*operands, *scalars], result_types=list(prog.result_types), properties=props, regions=[Region(block)])
+
+
+@lru_cache(maxsize=256)
+def _segments(n_arrays: int, n_scalars: int) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i32, [n_arrays, n_scalars])
 
 
 def rewrite_programs(module: Operation, step: Callable[[PimProgram], PimProgram]) -> None:

@@ -151,10 +151,12 @@ def laid_out_arrays(graph: tdfg.GraphOp) -> list[int]:
 def array_shapes(graph: tdfg.GraphOp, known: dict[int, tuple[int, ...]] | None = None, at: Bindings = CONCRETE) -> dict[int, tuple[int, ...]]:
     """Shape of each laid-out array: given, static, or the origin-anchored hull of what the graph touches."""
     args = list(graph.array_args)
-    boxes = infer_boxes(graph, at=at)
+    laid = laid_out_arrays(graph)
+    # the boxes are only needed for arrays whose shape nobody gave
+    boxes = infer_boxes(graph, at=at) if not known or any(i not in known for i in laid) else {}
     rank = graph.lattice_rank
     out: dict[int, tuple[int, ...]] = {}
-    for i in laid_out_arrays(graph):
+    for i in laid:
         a = args[i]
         r = array_rank(a)
         if known and i in known:
