@@ -51,8 +51,7 @@ import math
 import numpy as np
 
 from infs.sim.config import HardwareConfig
-from infs.sim.near import mesh_of, stream_bank_lines, threads_of, weighted_ops
-from infs.sim.noc import memory_controllers, nearest
+from infs.sim.near import dram_fill, mesh_of, stream_bank_lines, threads_of, weighted_ops
 from infs.sim.stats import Cost
 from infs.sim.workload_profile import RegionProfile
 
@@ -129,15 +128,10 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False)
     indirect = ind_lines / threads / (cfg.core_mshrs / rtt) if ind_lines else 0.0
 
     footprint = profile.footprint_bytes
-    dram_bytes = float(footprint) if (cold or footprint > cfg.l3_bytes) else 0.0
-    dram_cycles = 0.0
-    if dram_bytes:
-        mcs = memory_controllers(cfg.mesh_rows, cfg.mesh_cols, cfg.mem_ctrls)
-        mc = nearest(mesh, banks, mcs)
-        dl = mesh.unicast_loads(mc, banks, np.full(B, dram_bytes / B))
+    dram_bytes, dram_cycles, dl = dram_fill(footprint, cold, cfg, mesh, banks)
+    if dl is not None:
         loads = loads + dl
         data_bh += float(dl.sum())
-        dram_cycles = dram_bytes / cfg.dram_bytes_per_cycle
 
     tail = 0
     far = int(mesh.hops(cfg.host_tile, banks).max())

@@ -97,6 +97,17 @@ def mesh_of(cfg: HardwareConfig) -> Mesh:
     return Mesh(cfg.mesh_rows, cfg.mesh_cols, cfg.link_bytes, cfg.hop_cycles)
 
 
+def dram_fill(footprint: int, cold: bool, cfg: HardwareConfig, mesh: Mesh, banks: np.ndarray):
+    """Bytes, cycles and per-link loads of bringing a region's data from DRAM:
+    when it starts there (``cold``) or does not fit the L3.  (None loads: no fill.)"""
+    dram_bytes = float(footprint) if (cold or footprint > cfg.l3_bytes) else 0.0
+    if not dram_bytes:
+        return 0.0, 0.0, None
+    mc = nearest(mesh, banks, memory_controllers(cfg.mesh_rows, cfg.mesh_cols, cfg.mem_ctrls))
+    dl = mesh.unicast_loads(mc, banks, np.full(len(banks), dram_bytes / len(banks)))
+    return dram_bytes, dram_bytes / cfg.dram_bytes_per_cycle, dl
+
+
 def op_cycles(cfg: HardwareConfig) -> dict[str, int]:
     """Vector-pipe cycles of one 512-bit op per class."""
     return {"int_add": 1, "int_mul": 1, "fp_add": 1, "fp_mul": 1, "fp_div": cfg.vector_div_cycles,
@@ -347,15 +358,10 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
 
     # DRAM
     footprint = profile.footprint_bytes
-    dram_bytes = float(footprint) if (cold or footprint > cfg.l3_bytes) else 0.0
-    dram_cycles = 0.0
-    if dram_bytes:
-        mcs = memory_controllers(cfg.mesh_rows, cfg.mesh_cols, cfg.mem_ctrls)
-        mc = nearest(mesh, banks, mcs)
-        dl = mesh.unicast_loads(mc, banks, np.full(B, dram_bytes / B))
+    dram_bytes, dram_cycles, dl = dram_fill(footprint, cold, cfg, mesh, banks)
+    if dl is not None:
         loads = loads + dl
         data_bh += float(dl.sum())
-        dram_cycles = dram_bytes / cfg.dram_bytes_per_cycle
 
     # per bank: 1 kB per core whose streams are there -- the T threads over the banks holding the work
     active = max(1, int(np.count_nonzero(held)))
