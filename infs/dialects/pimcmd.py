@@ -102,6 +102,12 @@ def ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
+def tile_grid(lattice: Sequence[int], tiles: Sequence[int]) -> tuple[int, ...]:
+    """Tiles per lattice dim (the last one may be partly used): the one place
+    the compiler's layout, the lowering records and the simulator get it from."""
+    return tuple(ceil_div(s, t) for s, t in zip(lattice, tiles))
+
+
 def element_bits(name: str) -> int:
     return ELEMENT_BITS[name]
 
@@ -206,7 +212,7 @@ class ProgramOp(IRDLOperation):
 
     @property
     def tile_grid(self) -> tuple[int, ...]:
-        return tuple(ceil_div(s, t) for s, t in zip(self.lattice_shape, self.tile_shape))
+        return tile_grid(self.lattice_shape, self.tile_shape)
 
     @property
     def num_tiles(self) -> int:

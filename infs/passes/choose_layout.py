@@ -28,6 +28,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects import tdfg
+from infs.dialects.pimcmd import tile_grid
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.pim_program import where
 from infs.passes.tdfg_domains import CONCRETE, Bindings, array_shapes, element_name
@@ -48,7 +49,7 @@ class Layout:
 
     @property
     def grid(self) -> tuple[int, ...]:
-        return tuple(-(-s // t) for s, t in zip(self.lattice, self.tiles))
+        return tile_grid(self.lattice, self.tiles)
 
     @property
     def num_tiles(self) -> int:
@@ -118,7 +119,7 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     L = max(1, getattr(cfg, "line_bytes", CACHE_LINE_BYTES) // ELEMENT_BYTES[elem])
 
     def tiles_needed(T: tuple[int, ...]) -> int:
-        return math.prod(-(-s // t) for s, t in zip(lattice_t, T))
+        return math.prod(tile_grid(lattice_t, T))
 
     if force_tiles is not None:
         if len(force_tiles) != rank:

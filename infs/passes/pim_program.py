@@ -28,6 +28,7 @@ from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects import pimcmd as pc
+from infs.dialects.pimcmd import tile_grid
 from infs.dialects.lattice import AccessMap, Domain, DomainAttr, MapAttr, Pattern, PatternAttr
 
 Box = tuple[tuple[int, int], ...]
@@ -76,7 +77,7 @@ class PimProgram:
 
     @property
     def grid(self) -> tuple[int, ...]:
-        return tuple(-(-s // t) for s, t in zip(self.lattice, self.tiles))
+        return tile_grid(self.lattice, self.tiles)
 
     @property
     def num_tiles(self) -> int:

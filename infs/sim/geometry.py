@@ -22,6 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from infs.dialects.pimcmd import tile_grid
 from infs.dialects.lattice import Pattern
 
 
@@ -39,7 +40,7 @@ class Geometry:
 
     @property
     def grid(self) -> tuple[int, ...]:
-        return tuple(-(-s // t) for s, t in zip(self.lattice, self.tiles))
+        return tile_grid(self.lattice, self.tiles)
 
     @property
     def num_tiles(self) -> int:
