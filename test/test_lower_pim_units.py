@@ -45,7 +45,8 @@ from infs.passes.lower_pim import RECORD_STEPS
 from infs.passes.lower_reduce import lower_reduce
 from infs.passes.lower_shift import alg2_shifts, lower_shift
 from infs.passes.map_banks import bank_pattern, map_banks
-from infs.passes.pim_program import Cmd, LoweringError, PimProgram, from_op
+from infs.dialects.pimcmd_records import Cmd, PimProgram, from_op
+from infs.passes.pim_program import LoweringError
 from infs.passes.specialize import specialize_graph
 from infs.passes.tdfg_to_pimcmd import convert_graph
 from infs.workloads import WORKLOADS

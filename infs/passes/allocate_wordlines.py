@@ -16,12 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from infs.dialects.pimcmd import COMPARE_OPS, ELEMENT_BITS
 from infs.passes.insert_sync import is_inter_tile
-from infs.passes.pim_program import Cmd, LoweringError, PimProgram, require_virtual, rewrite_programs
+from infs.dialects.pimcmd_records import Cmd, PimProgram
+from infs.passes.pim_program import LoweringError, require_virtual, rewrite_programs
 
 REG_FIELDS = ("dst", "src")
 
@@ -47,9 +48,7 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
     for i, c in enumerate(prog.cmds):
         if c.kind == "array":
             r = c["wordline"]
-            t = prog.arg_types[c["arr"]]
-            assert isinstance(t, MemRefType)
-            bits[r] = ELEMENT_BITS[str(t.element_type)]
+            bits[r] = ELEMENT_BITS[prog.element(c["arr"])]
             fixed.add(r)
             continue
         if "dst" in c.f and c.kind in ("compute", "shift", "bcast", "writein"):

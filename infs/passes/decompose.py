@@ -20,7 +20,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from infs.passes.pim_program import Box, Cmd, PimProgram, require_virtual, rewrite_programs
+from infs.dialects.pimcmd_records import Box, Cmd, PimProgram
+from infs.passes.pim_program import require_virtual, rewrite_programs
 
 SPLIT_KINDS = ("compute", "mv", "bc", "reduce")
 

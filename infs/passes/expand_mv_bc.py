@@ -16,7 +16,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from infs.passes.pim_program import Cmd, PimProgram, require_virtual, rewrite_programs
+from infs.dialects.pimcmd_records import Cmd, PimProgram
+from infs.passes.pim_program import require_virtual, rewrite_programs
 
 
 def expand_mv_bc(prog: PimProgram) -> PimProgram:

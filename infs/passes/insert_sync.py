@@ -15,7 +15,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from infs.passes.pim_program import Cmd, PimProgram, rewrite_programs
+from infs.dialects.pimcmd_records import Cmd, PimProgram
+from infs.passes.pim_program import rewrite_programs
 
 
 def reads(c: Cmd) -> tuple[int, ...]:

@@ -17,7 +17,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from infs.passes.decompose import decompose_box
-from infs.passes.pim_program import Cmd, LoweringError, PimProgram, require_virtual, rewrite_programs
+from infs.dialects.pimcmd_records import Cmd, PimProgram
+from infs.passes.pim_program import LoweringError, require_virtual, rewrite_programs
 from infs.passes.tile_patterns import box_patterns
 
 

@@ -30,7 +30,7 @@ from infs.passes.lower_compute import lower_compute
 from infs.passes.lower_reduce import lower_reduce
 from infs.passes.lower_shift import lower_shift
 from infs.passes.map_banks import map_banks
-from infs.passes.pim_program import PimProgram
+from infs.dialects.pimcmd_records import PimProgram
 from infs.passes.specialize import SpecializePass
 from infs.passes.tdfg_to_pimcmd import TdfgToPimcmdPass
 

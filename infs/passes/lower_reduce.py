@@ -22,7 +22,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from infs.passes.pim_program import Cmd, LoweringError, PimProgram, require_virtual, rewrite_programs
+from infs.dialects.pimcmd_records import Cmd, PimProgram
+from infs.passes.pim_program import LoweringError, require_virtual, rewrite_programs
 from infs.passes.tile_patterns import is_product_form, patterns, tile_ranges
 
 

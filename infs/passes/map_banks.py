@@ -18,7 +18,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from infs.dialects.lattice import Pattern
-from infs.passes.pim_program import Cmd, PimProgram, rewrite_programs
+from infs.dialects.pimcmd_records import Cmd, PimProgram
+from infs.passes.pim_program import rewrite_programs
 
 PATTERN_KINDS = ("compute", "shift", "bcast", "readout", "writein")
 

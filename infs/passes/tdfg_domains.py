@@ -17,7 +17,9 @@ from xdsl.ir import Attribute, SSAValue
 
 from infs.dialects import tdfg
 from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError
-from infs.passes.pim_program import Box, LoweringError, box_intersect, box_shift, box_with
+from infs.dialects.pimcmd_records import Box
+from infs.dialects.pimcmd_records import element_name as record_element_name
+from infs.passes.pim_program import LoweringError, box_intersect, box_shift, box_with
 
 ELEMENT_NAMES = {"f32": "f32", "i32": "i32", "i16": "i16", "i8": "i8", "i1": "i1"}
 INF = 1 << 62  # bound of the infinite constant tensors' boxes
@@ -33,8 +35,7 @@ def is_infinite(b: Box) -> bool:
 
 
 def element_name(t: Attribute) -> str:
-    et = t.element_type if isinstance(t, (tdfg.TensorType, MemRefType)) else t
-    name = str(et)
+    name = record_element_name(t)
     if name not in ELEMENT_NAMES:
         raise LoweringError(f"element type {name} has no in-memory representation")
     return name

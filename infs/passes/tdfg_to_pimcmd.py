@@ -38,7 +38,8 @@ from infs.dialects import tdfg
 from infs.dialects.lattice import AccessMap, Affine, dim_name
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import Layout, read_layout
-from infs.passes.pim_program import Box, Cmd, LoweringError, PimProgram, box_empty, box_intersect, box_shift, box_with, to_op, where
+from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, to_op
+from infs.passes.pim_program import LoweringError, box_empty, box_intersect, box_shift, box_with, where
 from infs.passes.tdfg_domains import CONCRETE, Bindings, array_rank, element_name, infer_boxes, is_infinite
 from infs.passes.tdfg_semantics import apply_cmp, element_dtype
 

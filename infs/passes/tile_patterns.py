@@ -11,7 +11,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from infs.dialects.lattice import Pattern
-from infs.passes.pim_program import Box, LoweringError, PimProgram
+from infs.dialects.pimcmd_records import Box, PimProgram
+from infs.passes.pim_program import LoweringError
 
 
 def tile_ranges(box: Box, prog: PimProgram) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:

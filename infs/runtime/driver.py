@@ -195,11 +195,11 @@ class RegionRuntime:
         that knows where the arrays are now (in the L3, transposed or in DRAM),
         cached per (program, residency of its arrays)."""
         state = tuple(self.machine.residency.get(id(a), (None, None))[1] if self.machine.is_resident(a) else None for a in arrays)
-        key = (id(lowered.program), repr(state))
+        key = (id(lowered.record), repr(state))
         if key not in self._estimates:
             probe = Machine(self.cfg, mode="analysis", profile=self.options.profile)
             probe.residency = dict(self.machine.residency)
-            probe.run(lowered.program, {i: a for i, a in enumerate(arrays)}, scalars=params)
+            probe.run(lowered.record, {i: a for i, a in enumerate(arrays)}, scalars=params)
             self._estimates[key] = probe.cycles
         return self._estimates[key]
 
@@ -231,7 +231,7 @@ class RegionRuntime:
         for lowered, params, miss in plan["calls"]:
             if miss and self.options.jit:
                 self.machine.charge("jit", self.jit_cycles(lowered))
-            self.machine.run(lowered.program, host_arrays, scalars=params)
+            self.machine.run(lowered.record, host_arrays, scalars=params)
             rec.graphs += 1
             rec.commands += lowered.commands
             if self.options.machine_mode == "analysis":  # timing only: no values

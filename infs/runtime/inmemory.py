@@ -53,7 +53,7 @@ class InMemoryGraphFunctions(InterpreterFunctions):
         lowered = jit.lower(op, sizes, self.machine.cfg, self.tiles, shapes)
         self.lowered.append(lowered)
         params = [np.asarray(scalars[i]).item() for i in lowered.scalar_map]
-        self.machine.run(lowered.program, {i: a for i, a in enumerate(arrays)}, scalars=params)
+        self.machine.run(lowered.record, {i: a for i, a in enumerate(arrays)}, scalars=params)
         results = self.machine.results
         return tuple(np.asarray(results[i], dtype=_dtype(r.type))[()] for i, r in enumerate(op.res))
 

@@ -2,9 +2,10 @@
 
 ``lower(graph, sizes, config)`` specializes ``graph`` on ``sizes`` (its index
 symbols, evaluated as the conversion reads them; other scalars stay runtime
-operands), picks its layout, and runs every lower-pim step
-on records, building the ``pimcmd.program`` once at the end.  Results are
-memoized on (graph, bindings, config, tile shape, array shapes): iterative
+operands), picks its layout, and runs every lower-pim step on records
+(``PimProgram``), which is what the simulator executes: the ``pimcmd.program``
+op is built only when asked for (``Lowered.program``, to print or verify it).
+Results are memoized on (graph, bindings, config, tile shape, array shapes): iterative
 kernels (stencil time steps) lower once (§4.2, "Memoization").
 """
 
@@ -21,7 +22,8 @@ from infs.dialects import tdfg
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import LayoutError, choose_layout
 from infs.passes.lower_pim import lower_program
-from infs.passes.pim_program import LoweringError, PimProgram, to_op, where
+from infs.dialects.pimcmd_records import PimProgram, to_op
+from infs.passes.pim_program import LoweringError, where
 from infs.passes.specialize import SpecializeError, infer_from_static_shapes
 from infs.passes.tdfg_domains import Bindings
 from infs.passes.tdfg_to_pimcmd import convert_graph
@@ -29,13 +31,25 @@ from infs.passes.tdfg_to_pimcmd import convert_graph
 
 @dataclass
 class Lowered:
-    """One JIT result: the program (detached, its operands block arguments) and its costs."""
+    """One JIT result: the program's records and the lowering's costs."""
 
-    program: pc.ProgramOp
     record: PimProgram
     scalar_map: list[int]  # program scalar k = graph scalar scalar_map[k] (runtime parameters)
     nodes: int  # tDFG nodes lowered
     seconds: float  # wall time of the first (unmemoized) lowering
+    _program: pc.ProgramOp | None = None
+
+    @property
+    def program(self) -> pc.ProgramOp:
+        """The ``pimcmd.program`` op (detached: its operands are block arguments), built on first use."""
+        if self._program is None:
+            rec = self.record
+            holder = Block(arg_types=[*rec.arg_types, *rec.scalar_types])
+            n = len(rec.arg_types)
+            self._program = to_op(rec, list(holder.args[:n]), list(holder.args[n:]))
+            Region(holder)  # keep the operands' block alive with the program
+            self._program._infs_operand_block = holder  # type: ignore[attr-defined]
+        return self._program
 
     @property
     def commands(self) -> int:
@@ -134,10 +148,6 @@ def _lower(graph, sizes, cfg, tiles, shapes, t0) -> Lowered:
     layout = choose_layout(graph, cfg, tuple(tiles) if tiles else None, dict(shapes) if shapes else None, at)
     domain_form, scalar_map = convert_graph(graph, at, (cfg, layout))
     record = lower_program(domain_form)
-    holder = Block(arg_types=[*record.arg_types, *record.scalar_types])
-    n = len(record.arg_types)
-    program = to_op(record, list(holder.args[:n]), list(holder.args[n:]))
-    Region(holder)  # keep the operands' block alive with the program
-    program._infs_operand_block = holder  # type: ignore[attr-defined]
+    record.arg_names = [a.name_hint for a in graph.array_args]
     nodes = sum(1 for op in graph.body.block.ops if not isinstance(op, tdfg.YieldOp))
-    return Lowered(program, record, scalar_map, nodes, time.perf_counter() - t0)
+    return Lowered(record, scalar_map, nodes, time.perf_counter() - t0)

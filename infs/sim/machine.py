@@ -27,6 +27,10 @@ Semantics are those of ``infs/dialects/pimcmd.py``.  Element semantics:
 * compares write an i1 register; ``select``'s first source is i1;
 * logic ops act on the raw bits (also for f32).
 
+Programs are run in record form (``infs.dialects.pimcmd_records``): the JIT
+hands its records over without building IR; a ``pimcmd.program`` op (from a
+file) is read into records once.
+
 Buffers (``Machine.buffers``): ``readout`` reads a register over a lattice
 box into buffer ``id`` (an array shaped like the box); ``writein`` writes a
 buffer back into a register; the near-memory stream operations of the L3
@@ -50,10 +54,10 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 from xdsl.ir import SSAValue
 
 from infs.dialects import pimcmd as pc
+from infs.dialects.pimcmd_records import Cmd, PimProgram, from_op
 from infs.sim.bitlevel import BitSerial
 from infs.sim.config import BITS_OF, HardwareConfig, get_profile, load_config
 from infs.sim.energy import energy_pj
@@ -182,30 +186,12 @@ def _transpose_only(full: Cost, cfg) -> Cost:
     return c
 
 
-def _const_value(attr) -> float | int | None:
-    if attr is None:
-        return None
-    if isinstance(attr, FloatAttr):
-        return float(attr.value.data)
-    if isinstance(attr, IntegerAttr):
-        return int(attr.value.data)
-    raise SimError(f"unsupported constant {attr}")
-
-
-def _int(attr) -> int:
-    return int(attr.value.data)
-
-
-def _vals(attr) -> tuple[int, ...]:
-    return tuple(int(v) for v in attr.get_values())
-
-
 class Machine:
     """``Machine(config, mode="functional"|"bitlevel"|"analysis", profile=None)``.
 
-    ``run(program, arrays)`` executes a ``pimcmd.program``; ``arrays`` maps
-    program arguments (by position, block-argument name or index) to host
-    numpy arrays, which ``release`` writes back in place.  ``stats``
+    ``run(program, arrays)`` executes a ``pimcmd.program`` (the op, or its
+    records ``PimProgram``); ``arrays`` maps program arguments (by position,
+    argument name or index) to host numpy arrays, which ``release`` writes back in place.  ``stats``
     accumulates over runs; ``readouts[id]`` holds the last run's readouts,
     each a numpy array over its lattice box (``readout_boxes[id]``)."""
 
@@ -225,7 +211,9 @@ class Machine:
         self._buffer_boxes: dict[int, tuple[tuple[int, int], ...]] = {}
         self.readouts, self.readout_boxes = self.buffers, self._buffer_boxes  # readout buffers by id
         self.results: dict[int, Any] = {}
-        self._plans: dict[int, tuple[Any, Plan]] = {}
+        self._plans: dict[int, tuple[PimProgram, list[Plan | None]]] = {}  # per program, per command
+        self._records: dict[int, tuple[pc.ProgramOp, PimProgram]] = {}  # program ops read into records
+        self._prog: PimProgram | None = None
         # Arrays left transposed in the registers by an earlier run (delayed release,
         # §5.2), keyed by the host array's identity (its "physical address").
         self._held: dict[int, tuple[np.ndarray, int, tuple[int, ...], str]] = {}
@@ -265,25 +253,31 @@ class Machine:
         return self._now
 
     # -- running -------------------------------------------------------------------
-    def run(self, program: pc.ProgramOp, arrays: "Mapping[Any, np.ndarray] | Sequence[np.ndarray] | None" = None,
+    def run(self, program: "pc.ProgramOp | PimProgram", arrays: "Mapping[Any, np.ndarray] | Sequence[np.ndarray] | None" = None,
             scalars: "Sequence[float | int] | None" = None) -> Stats:  # fmt: skip
         """Execute ``program``; returns this run's stats (also added to ``self.stats``)."""
-        if not program.is_allocated:
+        if isinstance(program, pc.ProgramOp):
+            arrays = self._keys_of_op(program, arrays)
+            program = self._read(program)
+        prog = program
+        if prog.virtual:
             raise SimError("the machine runs only fully lowered programs; this one is still 'virtual' (run allocate-wordlines)")
-        geo = self._geometry(program)
-        host = self._bind(program, arrays)
+        geo = self._geometry(prog)
+        host = self._bind(prog, arrays)
         self.scalars = list(scalars or [])
-        if len(self.scalars) != len(program.scalars):
-            raise SimError(f"the program takes {len(program.scalars)} scalar arguments, got {len(self.scalars)}")
+        if len(self.scalars) != len(prog.scalar_types):
+            raise SimError(f"the program takes {len(prog.scalar_types)} scalar arguments, got {len(self.scalars)}")
         self.buffers, self._buffer_boxes, self.results = {}, {}, {}
         self.lot = {}  # layout entries are per program: argument i of another program is another array
         self._host = host
         self.readouts, self.readout_boxes = self.buffers, self._buffer_boxes
         before = self.stats
         self.stats = Stats()
+        self._prog = prog
+        plans = self._plans_of(prog)
         try:
-            for op in program.body.block.ops:
-                self._step(op, program, geo, host)
+            for i, c in enumerate(prog.cmds):
+                self._step(c, i, plans, geo, host)
             if self._pending > self._now:  # the program's end waits for in-flight data
                 self._charge(Cost("move", cycles=self._pending - self._now), "drain")
         finally:
@@ -292,29 +286,49 @@ class Machine:
             self.stats = before
         return run_stats
 
-    def _geometry(self, prog: pc.ProgramOp) -> Geometry:
+    def _read(self, op: pc.ProgramOp) -> PimProgram:
+        """The records of a program op, read once per op."""
+        hit = self._records.get(id(op))
+        if hit is None or hit[0] is not op:
+            hit = self._records[id(op)] = (op, from_op(op))
+        return hit[1]
+
+    @staticmethod
+    def _keys_of_op(op: pc.ProgramOp, arrays):
+        """Arrays keyed by the op's SSA values or their names, keyed by argument index."""
+        if not isinstance(arrays, Mapping):
+            return arrays
+        args, operands = list(op.body.block.args), list(op.arrays)
+        names = {a.name_hint: i for i, a in enumerate(args[: len(operands)]) if a.name_hint}
+        names.update({v.name_hint: i for i, v in enumerate(operands) if v.name_hint})
+        out: dict[Any, np.ndarray] = {}
+        for k, v in arrays.items():
+            if isinstance(k, SSAValue):
+                k = args.index(k) if k in args else operands.index(k)
+            elif not isinstance(k, int) and str(k).lstrip("%") in names:
+                k = names[str(k).lstrip("%")]
+            out[k] = v
+        return out
+
+    def _geometry(self, prog: PimProgram) -> Geometry:
         c = self.cfg
         if prog.bitlines != c.bitlines:
-            raise SimError(f"program tiles {list(prog.tile_shape)} use {prog.bitlines} bitlines, machine '{c.name}' has {c.bitlines} per array")
-        if prog.per_bank != c.arrays_per_bank or prog.num_banks != c.banks:
-            raise SimError(f"program expects {prog.num_banks} banks x {prog.per_bank} arrays, machine '{c.name}' has {c.banks} x {c.arrays_per_bank}")
-        if prog.num_wordlines > c.wordlines:
-            raise SimError(f"program uses {prog.num_wordlines} wordlines, machine '{c.name}' has {c.wordlines}")
-        return Geometry(prog.lattice_shape, prog.tile_shape, c.arrays_per_bank)
+            raise SimError(f"program tiles {list(prog.tiles)} use {prog.bitlines} bitlines, machine '{c.name}' has {c.bitlines} per array")
+        if prog.per_bank != c.arrays_per_bank or prog.banks != c.banks:
+            raise SimError(f"program expects {prog.banks} banks x {prog.per_bank} arrays, machine '{c.name}' has {c.banks} x {c.arrays_per_bank}")
+        if prog.wordlines > c.wordlines:
+            raise SimError(f"program uses {prog.wordlines} wordlines, machine '{c.name}' has {c.wordlines}")
+        return Geometry(tuple(prog.lattice), tuple(prog.tiles), c.arrays_per_bank)
 
-    def _bind(self, prog: pc.ProgramOp, arrays) -> dict[int, np.ndarray]:
-        args = list(prog.body.block.args)
+    def _bind(self, prog: PimProgram, arrays) -> dict[int, np.ndarray]:
         out: dict[int, np.ndarray] = {}
         if arrays is None:
             return out
         if isinstance(arrays, Mapping):
-            names = {a.name_hint: i for i, a in enumerate(args) if a.name_hint}
-            names.update({v.name_hint: i for i, v in enumerate(prog.arrays) if v.name_hint})
+            names = {n: i for i, n in enumerate(prog.arg_names) if n}
             for k, v in arrays.items():
                 if isinstance(k, int):
                     i = k
-                elif isinstance(k, SSAValue):
-                    i = args.index(k) if k in args else list(prog.arrays).index(k)
                 else:
                     key = str(k).lstrip("%")
                     if key not in names:
@@ -327,61 +341,48 @@ class Machine:
         return out
 
     # -- one command -----------------------------------------------------------------
-    def _plan(self, op, geo: Geometry) -> Plan:
-        hit = self._plans.get(id(op))
-        if hit is not None and hit[0] is op:
-            return hit[1]
-        plan = self._make_plan(op, geo)
-        self._plans[id(op)] = (op, plan)
-        return plan
+    def _plans_of(self, prog: PimProgram) -> list[Plan | None]:
+        hit = self._plans.get(id(prog))
+        if hit is None or hit[0] is not prog or len(hit[1]) != len(prog.cmds):
+            hit = self._plans[id(prog)] = (prog, [None] * len(prog.cmds))
+        return hit[1]
 
-    def _make_plan(self, op, geo: Geometry) -> Plan:
+    def _make_plan(self, c: Cmd, geo: Geometry) -> Plan:
         cm = self.costs
-        if isinstance(op, (pc.ComputeOp, pc.ShiftOp, pc.BcastOp, pc.ReadoutOp)):
-            tiles = pattern_set(op.tile_pattern())
-            bls = pattern_set(op.bitline_pattern())
-            banks = bank_set(geo, tiles, op.bank_pattern())
-        if isinstance(op, pc.ComputeOp):
-            ty = op.type.data
-            cost = cm.compute(op.op.data, ty, op.const is not None or op.const_arg is not None, tiles, bls, banks)
+        kind = c.kind
+        if kind in ("compute", "shift", "bcast", "readout", "writein"):
+            tiles = pattern_set(c["tiles"])
+            bls = pattern_set(c["bitlines"])
+            banks = bank_set(geo, tiles, c.get("banks"))
+            bits = BITS_OF[c["type"]]
+        if kind == "compute":
+            const = c.get("const") is not None or c.get("const_arg") is not None
+            cost = cm.compute(c["op"], c["type"], const, tiles, bls, banks)
             tmap, bmap = axis_map(tiles, tiles, (geo.num_tiles,)), axis_map(bls, bls, geo.tiles)
             return Plan("compute", cost, tmap, bmap, full=is_contiguous_all(tmap, bmap, geo))
-        if isinstance(op, pc.ShiftOp):
-            dim, inter, intra = _int(op.dim), _int(op.inter), _int(op.intra)
-            ts, td, bs, bd = shift_maps(geo, tiles, bls, dim, _vals(op.mask), inter, intra)
-            cost = cm.shift(BITS_OF[op.type.data], inter, intra, ts, td, bs, banks)
+        if kind == "shift":
+            dim, inter, intra = c["dim"], c["inter"], c["intra"]
+            ts, td, bs, bd = shift_maps(geo, tiles, bls, dim, c["mask"], inter, intra)
+            cost = cm.shift(bits, inter, intra, ts, td, bs, banks)
             return Plan("shift", cost, axis_map(ts, td, geo.grid), axis_map(bs, bd, geo.tiles))
-        if isinstance(op, pc.BcastOp):
-            dim = _int(op.dim)
-            intra, inter = _vals(op.intra), _vals(op.inter)
-            ts, td, bs, bd = bcast_maps(geo, tiles, bls, dim, intra, inter)
-            same = _int(op.dst) == _int(op.src)
-            cost = cm.bcast(BITS_OF[op.type.data], intra, inter, same, ts, td, bs, banks)
+        if kind == "bcast":
+            intra, inter = c["intra"], c["inter"]
+            ts, td, bs, bd = bcast_maps(geo, tiles, bls, c["dim"], intra, inter)
+            cost = cm.bcast(bits, intra, inter, c["dst"] == c["src"], ts, td, bs, banks)
             return Plan("bcast", cost, axis_map(ts, td, geo.grid), axis_map(bs, bd, geo.tiles))
-        if isinstance(op, pc.ReadoutOp):
-            cost = cm.readout(BITS_OF[op.type.data], tiles, bls, banks)
-            return Plan("readout", cost)
-        if isinstance(op, pc.WriteInOp):
-            tiles = pattern_set(op.tile_pattern())
-            bls = pattern_set(op.bitline_pattern())
-            banks = bank_set(geo, tiles, op.bank_pattern())
-            return Plan("writein", cm.writein(BITS_OF[op.type.data], tiles, bls, banks))
-        if isinstance(op, pc.NearReduceOp):
-            return Plan("near_reduce", None)
-        if isinstance(op, (pc.NearLoadOp, pc.NearStoreOp)):
-            return Plan("near_load" if isinstance(op, pc.NearLoadOp) else "near_store", None)
-        if isinstance(op, pc.ResultOp):
+        if kind == "readout":
+            return Plan("readout", cm.readout(bits, tiles, bls, banks))
+        if kind == "writein":
+            return Plan("writein", cm.writein(bits, tiles, bls, banks))
+        if kind in ("near_reduce", "near_load", "near_store", "sync", "array"):
+            return Plan(kind, None)
+        if kind == "result":
             return Plan("result", cm.result())
-        if isinstance(op, pc.SyncOp):
-            return Plan("sync", None)
-        if isinstance(op, (pc.TransposeInOp, pc.ReleaseOp)):
-            entry = self._entry(op)
+        if kind in ("transpose_in", "release"):
+            entry = self._entry(c)
             box = self._array_box(geo, entry)
-            cost = cm.dram(geo, box, BITS_OF[entry.element], to_memory=isinstance(op, pc.ReleaseOp))
-            return Plan("transpose_in" if isinstance(op, pc.TransposeInOp) else "release", cost)
-        if isinstance(op, pc.ArrayOp):
-            return Plan("array", None)
-        raise SimError(f"the machine runs only fully lowered programs; '{op.name}' is a domain-form command")
+            return Plan(kind, cm.dram(geo, box, BITS_OF[entry.element], to_memory=kind == "release"))
+        raise SimError(f"the machine runs only fully lowered programs; 'pimcmd.{kind}' is a domain-form command")
 
     def _charge(self, cost: Cost, name: str) -> None:
         st = self.stats
@@ -400,18 +401,13 @@ class Machine:
         st.element_ops += cost.element_ops
         st.count(name)
 
-    def _step(self, op, prog: pc.ProgramOp, geo: Geometry, host: dict[int, np.ndarray]) -> None:
-        if isinstance(op, pc.ArrayOp):
-            idx = list(prog.body.block.args).index(op.array)
-            trans = self.lot[idx].trans if idx in self.lot else 0
-            a = self._host.get(idx)
-            held = self._held.get(id(a)) if a is not None else None
-            if held is not None and held[0] is a and held[1:] == (op.wordline_start, op.concrete_shape, op.element):
-                trans = 2
-            self.lot[idx] = LotEntry(idx, op.array.name_hint or f"arg{idx}", op.concrete_shape, op.element,
-                                     op.wordline_start, op.transposed is not None, trans)  # fmt: skip
+    def _step(self, op: Cmd, i: int, plans: list[Plan | None], geo: Geometry, host: dict[int, np.ndarray]) -> None:
+        if op.kind == "array":
+            self._enter(op)
             return
-        plan = self._plan(op, geo)
+        plan = plans[i]
+        if plan is None:
+            plan = plans[i] = self._make_plan(op, geo)
         if plan.kind == "sync":
             # §4.2 Synchronization: wait for in-flight inter-tile data, then a barrier.
             pairs = np.concatenate(self._pending_pairs) if self._pending_pairs else None
@@ -432,7 +428,7 @@ class Machine:
             self._charge(plan.cost, plan.kind)
         if plan.kind == "readout":
             # A buffer read out in pieces (decomposed boxes of one stream) grows to their hull.
-            rid, box = _int(op.id), tuple(op.domain.data.concrete())
+            rid, box = op["id"], op["domain"]
             prev = self._buffer_boxes.get(rid)
             hull = box if prev is None else tuple((min(p0, p1), max(q0, q1)) for (p0, q0), (p1, q1) in zip(prev, box))
             self._buffer_boxes[rid] = hull
@@ -486,13 +482,26 @@ class Machine:
         return st is not None and st[0] is a
 
     # -- LOT ---------------------------------------------------------------------------
-    def _entry(self, op) -> LotEntry:
-        prog = op.parent_op()
-        idx = list(prog.body.block.args).index(op.array)
+    def _enter(self, op: Cmd) -> None:
+        """A ``pimcmd.array``: the array's LOT entry (held transposed if an earlier run left it so)."""
+        prog = self._prog
+        assert prog is not None
+        idx, shape, element = op["arr"], tuple(op["shape"]), prog.element(op["arr"])
+        trans = self.lot[idx].trans if idx in self.lot else 0
+        a = self._host.get(idx)
+        held = self._held.get(id(a)) if a is not None else None
+        if held is not None and held[0] is a and held[1:] == (op["wordline"], shape, element):
+            trans = 2
+        self.lot[idx] = LotEntry(idx, prog.arg_name(idx), shape, element, op["wordline"], bool(op.get("transposed")), trans)
+
+    def _entry(self, op: Cmd) -> LotEntry:
+        prog = self._prog
+        assert prog is not None
+        idx = op["arr"]
         if idx not in self.lot:
-            for o in prog.body.block.ops:
-                if isinstance(o, pc.ArrayOp) and o.array is op.array:
-                    self._step(o, prog, None, {})  # type: ignore[arg-type]
+            for o in prog.cmds:
+                if o.kind == "array" and o["arr"] == idx:
+                    self._enter(o)
         if idx not in self.lot:
             raise SimError(f"array argument {idx} has no 'pimcmd.array' layout entry")
         return self.lot[idx]
@@ -546,12 +555,12 @@ class Machine:
         self._held.pop(id(host[e.index]), None)
 
     def _exec_readout(self, op, geo, box, prev, hull) -> None:
-        ty = op.type.data
+        ty = op["type"]
         bits = BITS_OF[ty]
         out = np.empty(tuple(q - p for p, q in box), dtype=RAW[bits])
-        gather_box(self._view(_int(op.src), bits, geo, write=False).reshape(geo.grid + geo.tiles), geo, box, out)
+        gather_box(self._view(op["src"], bits, geo, write=False).reshape(geo.grid + geo.tiles), geo, box, out)
         vals = out.view(TYPED[ty]) if bits > 1 else out.astype(np.bool_)
-        rid = _int(op.id)
+        rid = op["id"]
         if prev is not None and hull != box:
             merged = np.zeros(tuple(q - p for p, q in hull), dtype=vals.dtype)
             merged[tuple(slice(p - h, q - h) for (p, q), (h, _) in zip(prev, hull))] = self.buffers[rid]
@@ -560,10 +569,10 @@ class Machine:
         self.buffers[rid] = vals
 
     def _exec_writein(self, op, plan, geo, host) -> None:
-        ty = op.type.data
+        ty = op["type"]
         bits = BITS_OF[ty]
-        box = tuple(op.domain.data.concrete())
-        buf, bbox = self._buffer(_int(op.id))
+        box = op["domain"]
+        buf, bbox = self._buffer(op["id"])
         shape = tuple(q - p for p, q in box)
         if all(p0 <= p1 and q1 <= q0 for (p0, q0), (p1, q1) in zip(bbox, box)):
             vals = buf[tuple(slice(p1 - p0, q1 - p0) for (p0, _), (p1, q1) in zip(bbox, box))]
@@ -571,9 +580,9 @@ class Machine:
             try:
                 vals = np.broadcast_to(buf, shape)
             except ValueError:
-                raise SimError(f"writein of buffer {_int(op.id)} over {list(bbox)} into the box {list(box)}") from None
+                raise SimError(f"writein of buffer {op['id']} over {list(bbox)} into the box {list(box)}") from None
         raw = _to_raw(vals, ty)
-        scatter_box(self._view(_int(op.dst), bits, geo, write=True).reshape(geo.grid + geo.tiles), geo, box, raw)
+        scatter_box(self._view(op["dst"], bits, geo, write=True).reshape(geo.grid + geo.tiles), geo, box, raw)
 
     def _buffer(self, rid: int):
         if rid not in self.buffers and self.mode != "analysis":
@@ -581,64 +590,64 @@ class Machine:
         return self.buffers.get(rid), self._buffer_boxes[rid]
 
     def _exec_result(self, op, plan, geo, host) -> None:
-        buf, _ = self._buffer(_int(op.id))
+        buf, _ = self._buffer(op["id"])
         if buf.size != 1:
-            raise SimError(f"result {_int(op.index)} takes buffer {_int(op.id)} of {buf.size} elements, not one")
-        self.results[_int(op.index)] = buf.reshape(()).item() if buf.dtype != np.bool_ else bool(buf.reshape(()))
+            raise SimError(f"result {op['index']} takes buffer {op['id']} of {buf.size} elements, not one")
+        self.results[op["index"]] = buf.reshape(()).item() if buf.dtype != np.bool_ else bool(buf.reshape(()))
 
     # -- near-memory stream operations (§3.3, §5.1, §5.3) ---------------------------------
     def _near(self, op, plan, geo: Geometry, host) -> None:
-        if isinstance(op, pc.NearReduceOp):
-            rid = _int(op.input)
+        if op.kind == "near_reduce":
+            rid = op["input"]
             if rid not in self._buffer_boxes:
                 raise SimError(f"near_reduce of buffer {rid} before it was produced")
             box = self._buffer_boxes[rid]
-            dims, step = _vals(op.dims), _vals(op.step)
+            dims, step = op["dims"], op["step"]
             kept = tuple(-(-(q - p) // s) for (p, q), s in zip(box, step))
             out_box = tuple((p, p + 1) if d in dims else (p, p + k) for d, ((p, _q), k) in enumerate(zip(box, kept)))
-            cost = self.costs.near_reduce(geo, box, step, dims, BITS_OF[op.type.data])
+            cost = self.costs.near_reduce(geo, box, step, dims, BITS_OF[op["type"]])
             self._charge(cost, "near_reduce")
-            self._buffer_boxes[_int(op.out)] = out_box
+            self._buffer_boxes[op["out"]] = out_box
             if self.mode == "analysis":
                 return
             buf, _ = self._buffer(rid)
             sub = buf[tuple(slice(None, None, s) for s in step)]
-            self.buffers[_int(op.out)] = _reduce(op.op.data, op.type.data, sub, tuple(dims))
+            self.buffers[op["out"]] = _reduce(op["op"], op["type"], sub, tuple(dims))
             return
-        is_load = isinstance(op, pc.NearLoadOp)
-        ty = op.type.data
+        is_load = op.kind == "near_load"
+        name = "pimcmd." + op.kind
+        ty = op["type"]
         if is_load:
-            box = tuple(op.domain.data.concrete())
+            box = op["domain"]
         else:
-            if _int(op.input) not in self._buffer_boxes:
-                raise SimError(f"near_store of buffer {_int(op.input)} before it was produced")
-            box = self._buffer_boxes[_int(op.input)]
-        cost = self.costs.near_access(geo, box, BITS_OF[ty], len(_vals(op.indirect)) > 0)
-        self._charge(cost, "near_load" if is_load else "near_store")
+            if op["input"] not in self._buffer_boxes:
+                raise SimError(f"near_store of buffer {op['input']} before it was produced")
+            box = self._buffer_boxes[op["input"]]
+        cost = self.costs.near_access(geo, box, BITS_OF[ty], len(op["indirect"]) > 0)
+        self._charge(cost, op.kind)
         if is_load:
-            self._buffer_boxes[_int(op.out)] = box
+            self._buffer_boxes[op["out"]] = box
         if self.mode == "analysis":
             return
-        prog = op.parent_op()
-        idx = list(prog.body.block.args).index(op.array)
-        shape = tuple(op.array.type.get_shape())
+        idx = op["arr"]
+        shape = tuple(self._prog.arg_types[idx].get_shape())  # type: ignore[union-attr]
         if any(s < 0 for s in shape):  # dynamic memref: the layout entry's or the host array's shape
             if idx in host:
                 shape = tuple(host[idx].shape)
             elif idx in self.lot:
                 shape = tuple(self.lot[idx].shape)
             else:
-                raise SimError(f"'{op.name}' on a dynamically shaped array with no layout entry and no host array")
+                raise SimError(f"'{name}' on a dynamically shaped array with no layout entry and no host array")
         grids = np.meshgrid(*[np.arange(p, q) for p, q in box], indexing="ij") if box else []
-        coords = list(op.map.data.apply(grids, {}))
-        for pos, bid in zip(_vals(op.indirect), _vals(op.indices)):
+        coords = list(op["map"].apply(grids, {}))
+        for pos, bid in zip(op["indirect"], op["indices"]):
             ib, ibox = self._buffer(bid)
             if ibox != box:
                 raise SimError(f"index buffer {bid} over {list(ibox)} does not match the access box {list(box)}")
             coords[pos] = np.asarray(ib).astype(np.int64)
         for c, n in zip(coords, shape):
             if c.size and (c.min() < 0 or c.max() >= n):
-                raise SimError(f"'{op.name}' reaches index {int(c.max()) if c.max() >= n else int(c.min())} outside {list(shape)}")
+                raise SimError(f"'{name}' reaches index {int(c.max()) if c.max() >= n else int(c.min())} outside {list(shape)}")
         entry = self.lot.get(idx)
         if entry is not None and entry.trans == 2:  # held transposed: the stream engines read/write the arrays (§5.3)
             bits = BITS_OF[entry.element]
@@ -648,19 +657,19 @@ class Machine:
             flat = cells
         else:
             if idx not in host:
-                raise SimError(f"'{op.name}' needs host array argument {idx}")
+                raise SimError(f"'{name}' needs host array argument {idx}")
             target = host[idx].reshape(-1) if host[idx].flags.c_contiguous else None
             if target is None:
                 raise SimError(f"host array argument {idx} must be C-contiguous")
             flat = np.ravel_multi_index(tuple(coords), shape) if coords else np.zeros((), np.int64)
         if is_load:
             vals = target[flat]
-            self.buffers[_int(op.out)] = vals.astype(HOST[ty]) if vals.dtype != HOST[ty] else vals
+            self.buffers[op["out"]] = vals.astype(HOST[ty]) if vals.dtype != HOST[ty] else vals
             return
-        buf, _ = self._buffer(_int(op.input))
+        buf, _ = self._buffer(op["input"])
         vals = np.asarray(buf).astype(target.dtype).reshape(-1)
         flat = np.asarray(flat).reshape(-1)
-        kind = op.kind.data
+        kind = op["kind"]
         if kind == "store":  # last cell in row-major order wins
             rev = flat[::-1]
             uniq, first = np.unique(rev, return_index=True)
@@ -679,16 +688,15 @@ class Machine:
         dview[didx] = sview[sidx]
 
     def _exec_shift(self, op, plan, geo, host) -> None:
-        self._move(plan, geo, _int(op.src), _int(op.dst), BITS_OF[op.type.data])
+        self._move(plan, geo, op["src"], op["dst"], BITS_OF[op["type"]])
 
-    def _exec_bcast(self, op, plan, geo, host) -> None:
-        self._move(plan, geo, _int(op.src), _int(op.dst), BITS_OF[op.type.data])
+    _exec_bcast = _exec_shift
 
     def _exec_compute(self, op, plan, geo, host) -> None:
-        name, ty = op.op.data, op.type.data
+        name, ty = op["op"], op["type"]
         bits = BITS_OF[ty]
-        srcs = _vals(op.srcs)
-        const = _const_value(op.const) if op.const_arg is None else self.scalars[_int(op.const_arg)]
+        srcs = op["srcs"]
+        const = op.get("const") if op.get("const_arg") is None else self.scalars[op["const_arg"]]
         if plan.tmap.empty or plan.bmap.empty:
             return
         if plan.full:  # a contiguous run of whole arrays: plain 1-D slices
@@ -700,7 +708,7 @@ class Machine:
         src_bits = [1 if (name == "select" and i == 0) else bits for i in range(len(srcs))]
         ins = [self._view(s, b, geo, write=False).reshape(shape)[idx] for s, b in zip(srcs, src_bits)]
         dst_bits = 1 if name in pc.COMPARE_OPS else bits
-        dview = self._view(_int(op.dst), dst_bits, geo, write=True).reshape(shape)
+        dview = self._view(op["dst"], dst_bits, geo, write=True).reshape(shape)
         if self.mode == "bitlevel":
             sel_shape = ins[0].shape if ins else dview[idx].shape
             n = int(np.prod(sel_shape))

@@ -67,7 +67,7 @@ func.func @bcasts(%A: memref<4x4xf32>, %B: memref<4x4xf32>) {
 // CHECK-LABEL: func.func @release
 // CHECK:         pimcmd.shift f32 dst 1 src 0 dim 1 mask [1:2] inter 1 intra -1
 // CHECK-NEXT:    pimcmd.sync
-// CHECK-NEXT:    pimcmd.release %1
+// CHECK-NEXT:    pimcmd.release %b
 func.func @release(%A: memref<4x4xf32>, %B: memref<4x4xf32>) {
   pimcmd.program ins(%A, %B : memref<4x4xf32>, memref<4x4xf32>) config fig9 lattice [4, 4] tiles [2, 2] banks 4 arrays_per_bank 1 wordlines 128 virtual {
   ^bb0(%a: memref<4x4xf32>, %b: memref<4x4xf32>):

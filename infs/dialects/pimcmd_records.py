@@ -1,0 +1,244 @@
+"""The record form of ``pimcmd.program``: plain Python values, no IR.
+
+A ``PimProgram`` is a program op's properties and a list of ``Cmd`` records
+(an op kind and its properties as plain Python values).  The lower-pim passes
+are algorithms on records (``infs.passes.pim_program``), the JIT chains them
+without building IR (ASPLOS §4.2, "Reducing JIT Overheads"), and the simulator
+(``infs.sim.machine``) executes records: the IR is built (``to_op``) only to
+print or verify a program, and read back (``from_op``) when a program comes
+from a file.  Both directions live here, next to the ops they mirror.
+
+Property values: ``int``; ``str``; ``tuple[int, ...]`` (int lists, masks and
+ranges); ``Box`` = ``tuple[tuple[int, int], ...]`` (concrete domains);
+``Pattern``; ``AccessMap``; ``float``/``int`` constants (key ``const``);
+``True`` (unit flags).  Array operands are stored as ``arr`` = the index of the
+program argument.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
+
+from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, MemRefType, StringAttr, UnitAttr, f64, i32, i64
+from xdsl.ir import Attribute, Block, Region
+from xdsl.utils.exceptions import DiagnosticException
+
+from infs.dialects import pimcmd as pc
+from infs.dialects.lattice import AccessMap, Domain, DomainAttr, MapAttr, Pattern, PatternAttr
+from infs.dialects.pimcmd import tile_grid
+
+Box = tuple[tuple[int, int], ...]
+
+_OPS: dict[str, type] = {op.name.split(".", 1)[1]: op for op in pc.PIMCMD.operations}
+_OPERAND_KINDS = ("array", "transpose_in", "release", "near_load", "near_store")
+
+
+class RecordError(DiagnosticException):
+    """A record that has no ``pimcmd`` op or attribute form (one line)."""
+
+
+@dataclass
+class Cmd:
+    """One command: ``kind`` is the op name without ``pimcmd.``; ``f`` its properties."""
+
+    kind: str
+    f: dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.f[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.f.get(key, default)
+
+    def with_(self, **changes: Any) -> "Cmd":
+        return Cmd(self.kind, {**self.f, **changes})
+
+
+@dataclass
+class PimProgram:
+    """A ``pimcmd.program``: its properties, argument types and commands."""
+
+    arg_types: list[Attribute]
+    config: str
+    lattice: tuple[int, ...]
+    tiles: tuple[int, ...]
+    banks: int
+    per_bank: int
+    wordlines: int
+    virtual: bool
+    result_types: list[Attribute] = field(default_factory=list)
+    cmds: list[Cmd] = field(default_factory=list)
+    scalar_types: list[Attribute] = field(default_factory=list)
+    arg_names: list[str | None] = field(default_factory=list)  # name hints of the array arguments
+
+    # -- geometry (row-major tiles, pimcmd docstring) --------------------------
+    @property
+    def rank(self) -> int:
+        return len(self.lattice)
+
+    @property
+    def grid(self) -> tuple[int, ...]:
+        return tile_grid(self.lattice, self.tiles)
+
+    @property
+    def num_tiles(self) -> int:
+        return math.prod(self.grid)
+
+    @property
+    def bitlines(self) -> int:
+        return math.prod(self.tiles)
+
+    def with_cmds(self, cmds: list[Cmd]) -> "PimProgram":
+        return replace(self, cmds=cmds)
+
+    def arrays(self) -> Iterator[Cmd]:
+        return (c for c in self.cmds if c.kind == "array")
+
+    def element(self, arr: int) -> str:
+        """Element type name (``f32``, ``i1``, ...) of array argument ``arr``."""
+        return element_name(self.arg_types[arr])
+
+    def arg_name(self, arr: int) -> str:
+        names = self.arg_names
+        return (names[arr] if arr < len(names) else None) or f"arg{arr}"
+
+
+_ELEMENT_NAMES: dict[Attribute, str] = {}
+
+
+def element_name(t: Attribute) -> str:
+    """``str`` of a memref's (or a type's own) element type, memoized: printing
+    an attribute costs tens of microseconds, and the JIT asks for it per node."""
+    hit = _ELEMENT_NAMES.get(t)
+    if hit is None:
+        et = t.element_type if isinstance(t, MemRefType) or hasattr(t, "element_type") else t
+        hit = _ELEMENT_NAMES[t] = str(et)
+    return hit
+
+
+# ---------------------------------------------------------------------------
+# IR <-> records
+# ---------------------------------------------------------------------------
+
+
+def _value_of(attr: Attribute) -> Any:
+    if isinstance(attr, IntegerAttr):
+        return attr.value.data
+    if isinstance(attr, FloatAttr):
+        return float(attr.value.data)
+    if isinstance(attr, DenseArrayBase):
+        return tuple(int(v) for v in attr.get_values())
+    if isinstance(attr, StringAttr):
+        return attr.data
+    if isinstance(attr, PatternAttr):
+        return attr.data
+    if isinstance(attr, DomainAttr):
+        return attr.data.concrete()
+    if isinstance(attr, MapAttr):
+        return attr.data
+    if isinstance(attr, UnitAttr):
+        return True
+    raise RecordError(f"unexpected property {attr}")
+
+
+_ATTR_CACHE: dict[tuple[str, type, Any], Attribute] = {}
+
+
+def _attr_of(key: str, v: Any) -> Attribute:
+    """The property attribute for a record value; attributes are immutable, so
+    equal values share one (building and verifying xDSL attributes dominates
+    the JIT's time otherwise)."""
+    ck = (key if key == "domain" else "", type(v), v)
+    hit = _ATTR_CACHE.get(ck)
+    if hit is None:
+        if len(_ATTR_CACHE) > 200_000:
+            _ATTR_CACHE.clear()
+        hit = _ATTR_CACHE[ck] = _make_attr(key, v)
+    return hit
+
+
+def _make_attr(key: str, v: Any) -> Attribute:
+    if v is True:
+        return UnitAttr()
+    if isinstance(v, Pattern):
+        return PatternAttr(v)
+    if isinstance(v, AccessMap):
+        return MapAttr(v)
+    if isinstance(v, str):
+        return StringAttr(v)
+    if isinstance(v, float):
+        return FloatAttr(v, f64)
+    if isinstance(v, int):
+        return IntegerAttr(v, i64)
+    if isinstance(v, tuple):
+        if v and isinstance(v[0], tuple):
+            return DomainAttr(Domain.of(v))
+        if key == "domain":
+            return DomainAttr(Domain(()))
+        return DenseArrayBase.from_list(i64, list(v))
+    raise RecordError(f"cannot store {key} = {v!r} as a property")
+
+
+def from_op(op: pc.ProgramOp) -> PimProgram:
+    """The records of a program op (array operands become argument indices)."""
+    args = list(op.body.block.args)[: len(op.arrays)]
+    cmds = []
+    for o in op.body.block.ops:
+        f = {k: _value_of(v) for k, v in o.properties.items()}
+        if o.operands:
+            f["arr"] = args.index(o.operands[0])
+        cmds.append(Cmd(o.name.split(".", 1)[1], f))
+    return PimProgram(
+        arg_types=[a.type for a in args],
+        config=op.config.data,
+        lattice=op.lattice_shape,
+        tiles=op.tile_shape,
+        banks=op.num_banks,
+        per_bank=op.per_bank,
+        wordlines=op.num_wordlines,
+        virtual=not op.is_allocated,
+        result_types=[r.type for r in op.res],
+        cmds=cmds,
+        scalar_types=[v.type for v in op.scalars],
+        arg_names=[a.name_hint for a in args],
+    )
+
+
+def to_op(prog: PimProgram, operands: list, scalars: list | None = None) -> pc.ProgramOp:
+    """The program op of ``prog`` on ``operands`` (arrays) and ``scalars`` (not verified)."""
+    block = Block(arg_types=[*prog.arg_types, *prog.scalar_types])
+    for arg, name in zip(block.args, prog.arg_names):
+        if name:
+            arg.name_hint = name
+    for c in prog.cmds:
+        cls = _OPS.get(c.kind)
+        if cls is None:
+            raise RecordError(f"no pimcmd op '{c.kind}'")
+        props = {k: _attr_of(k, v) for k, v in c.f.items() if k != "arr"}
+        ops = [block.args[c.f["arr"]]] if c.kind in _OPERAND_KINDS else []
+        block.add_op(cls.create(operands=ops, properties=props))
+    scalars = scalars or []
+    props: dict[str, Attribute] = {
+        "config": _attr_of("config", prog.config),
+        "lattice": _attr_of("lattice", tuple(prog.lattice)),
+        "tiles": _attr_of("tiles", tuple(prog.tiles)),
+        "banks": _attr_of("banks", prog.banks),
+        "arrays_per_bank": _attr_of("arrays_per_bank", prog.per_bank),
+        "wordlines": _attr_of("wordlines", prog.wordlines),
+        "operandSegmentSizes": _segments(len(operands), len(scalars)),
+    }
+    if prog.virtual:
+        props["virtual"] = UnitAttr()
+    # create() with ready-made properties: xDSL's generic __init__ path is slow
+    return pc.ProgramOp.create(operands=[*operands, *scalars], result_types=list(prog.result_types), properties=props, regions=[Region(block)])
+
+
+@lru_cache(maxsize=256)
+def _segments(n_arrays: int, n_scalars: int) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i32, [n_arrays, n_scalars])
+
+
