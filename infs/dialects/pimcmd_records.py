@@ -17,9 +17,10 @@ program argument.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -93,7 +94,11 @@ class PimProgram:
         return math.prod(self.tiles)
 
     def with_cmds(self, cmds: list[Cmd]) -> "PimProgram":
-        return replace(self, cmds=cmds)
+        # a shallow copy without dataclasses.replace's re-run of __init__ (every
+        # JIT step calls this once; replace() was a tenth of a small graph's time)
+        out = copy.copy(self)
+        out.cmds = cmds
+        return out
 
     def arrays(self) -> Iterator[Cmd]:
         return (c for c in self.cmds if c.kind == "array")

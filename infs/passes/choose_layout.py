@@ -31,7 +31,7 @@ from infs.dialects import tdfg
 from infs.dialects.pimcmd import tile_grid
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.pim_program import where
-from infs.passes.tdfg_domains import CONCRETE, Bindings, array_shapes, element_name
+from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_shapes, element_name
 
 CACHE_LINE_BYTES = 64
 ELEMENT_BYTES = {"f32": 4, "i32": 4, "i16": 2, "i8": 1, "i1": 1}
@@ -67,16 +67,6 @@ def _factorizations(n: int, rank: int) -> list[tuple[int, ...]]:
     return out
 
 
-def _hint_dims(graph: tdfg.GraphOp, key: str) -> set[int]:
-    if graph.hints is not None and key in graph.hints.data:
-        v = graph.hints.data[key]
-        if isinstance(v, DenseArrayBase):
-            return {int(d) for d in v.get_values()}
-    # no hint: read the movement off the graph itself
-    kinds = {"shift": tdfg.MvOp, "broadcast": tdfg.BcOp, "reduce": tdfg.ReduceOp}
-    return {op.dim.value.data for op in graph.body.block.ops if isinstance(op, kinds[key])}
-
-
 def parse_tiles(text: str) -> tuple[int, ...]:
     try:
         t = tuple(int(x) for x in text.lower().split("x"))
@@ -88,16 +78,18 @@ def parse_tiles(text: str) -> tuple[int, ...]:
 
 
 def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[int, ...] | None = None,
-                  shapes: dict[int, tuple[int, ...]] | None = None, at: Bindings = CONCRETE) -> Layout:  # fmt: skip
+                  shapes: dict[int, tuple[int, ...]] | None = None, at: Bindings = CONCRETE,
+                  facts: GraphFacts | None = None) -> Layout:  # fmt: skip
+    facts = facts or GraphFacts.of(graph)
     rank = graph.lattice_rank
-    arr_shapes = array_shapes(graph, shapes, at)
+    arr_shapes = array_shapes(graph, shapes, at, facts)
     lattice = [1] * rank
     for shape in arr_shapes.values():
         for j, s in enumerate(shape):
             d = rank - len(shape) + j
             lattice[d] = max(lattice[d], s)
     # tensors laid out by embedded streams (§3.3) need lattice cells too
-    streamed = [at.box(op.domain.data) for op in graph.body.block.ops if isinstance(op, tdfg.StreamLoadOp)]
+    streamed = [at.box(op.domain.data) for op in facts.ops if isinstance(op, tdfg.StreamLoadOp)]
     for box in streamed:
         for d, (_, q) in enumerate(box):
             lattice[d] = max(lattice[d], q)
@@ -109,13 +101,13 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     B, W = cfg.bitlines, cfg.arrays_per_bank
     capacity = cfg.banks * W
     primary = graph.hints.data.get("primary") if graph.hints is not None else None
-    args = list(graph.array_args)
+    args = facts.args
     if isinstance(primary, IntegerAttr) and primary.value.data in arr_shapes:
         elem = element_name(args[primary.value.data].type)
     elif arr_shapes:
         elem = element_name(args[min(arr_shapes)].type)
     else:
-        elem = element_name(next(op for op in graph.body.block.ops if isinstance(op, tdfg.StreamLoadOp)).result.type)
+        elem = element_name(next(op for op in facts.ops if isinstance(op, tdfg.StreamLoadOp)).result.type)
     L = max(1, getattr(cfg, "line_bytes", CACHE_LINE_BYTES) // ELEMENT_BYTES[elem])
 
     def tiles_needed(T: tuple[int, ...]) -> int:
@@ -130,7 +122,8 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
             raise LayoutError(f"the lattice {list(lattice_t)} in tiles {'x'.join(map(str, force_tiles))} needs {tiles_needed(force_tiles)} SRAM arrays; '{cfg.name}' has {capacity}")
         return Layout(lattice_t, tuple(force_tiles), arr_shapes)
 
-    reduce_d, shift_d, bcast_d = _hint_dims(graph, "reduce"), _hint_dims(graph, "shift"), _hint_dims(graph, "broadcast")
+    moved = facts.moved_dims
+    reduce_d, shift_d, bcast_d = moved["reduce"], moved["shift"], moved["broadcast"]
     best = None
     for T in _factorizations(B, rank):
         if (T[-1] * W) % L != 0:  # §4.1 constraint (2): a cache line stays in one bank

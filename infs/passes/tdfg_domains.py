@@ -6,14 +6,19 @@ tensors) follows from the node semantics in ``infs.dialects.tdfg``:
 restricts, ``reduce`` keeps its input's box, ``stream_reduce`` collapses the
 reduced dims to their first coordinate.  With a ``clip`` box (the global
 bounding hyperrectangle) moved data outside it is discarded (§3.2).
+
+``GraphFacts`` gathers what the lowering reads off a graph that does not
+depend on sizes (its arrays, node order, which arrays live in memory, the
+dims it shifts/broadcasts/reduces); the JIT computes it once per graph.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-from xdsl.dialects.builtin import IntegerAttr, MemRefType
-from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from infs.dialects import tdfg
 from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError
@@ -79,7 +84,87 @@ class Bindings:
 CONCRETE = Bindings()
 
 
-def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CONCRETE) -> dict[SSAValue, Box]:
+@dataclass(frozen=True)
+class GraphFacts:
+    """Size-independent facts of one ``tdfg.graph`` that the lowering reads.
+
+    The passes compute them afresh (a pass may have rewritten the graph); the
+    JIT once per graph, which it treats as frozen once handed over (its
+    memoization keys on the graph's identity anyway)."""
+
+    ops: tuple[Operation, ...]  # body ops, terminator included
+    args: tuple[SSAValue, ...]  # the array block arguments
+    laid_out: tuple[int, ...]  # arrays read as tensors or stored to from memory
+    order: tuple[Operation, ...]  # the lowering's node order (``schedule``)
+    moved_dims: Mapping[str, frozenset[int]]  # "shift"/"broadcast"/"reduce" -> lattice dims
+    nodes: int  # tDFG nodes (terminator excluded)
+
+    @staticmethod
+    def of(graph: tdfg.GraphOp) -> "GraphFacts":
+        ops = tuple(graph.body.block.ops)
+        args = graph.array_args
+        return GraphFacts(
+            ops=ops,
+            args=args,
+            laid_out=tuple(_laid_out(ops, args)),
+            order=tuple(schedule(graph, ops)),
+            moved_dims={k: frozenset(_hint_dims(graph, ops, k)) for k in ("shift", "broadcast", "reduce")},
+            nodes=sum(1 for op in ops if not isinstance(op, tdfg.YieldOp)),
+        )
+
+
+def _hint_dims(graph: tdfg.GraphOp, ops, key: str) -> set[int]:
+    if graph.hints is not None and key in graph.hints.data:
+        v = graph.hints.data[key]
+        if isinstance(v, DenseArrayBase):
+            return {int(d) for d in v.get_values()}
+    # no hint: read the movement off the graph itself
+    kinds = {"shift": tdfg.MvOp, "broadcast": tdfg.BcOp, "reduce": tdfg.ReduceOp}
+    return {op.dim.value.data for op in ops if isinstance(op, kinds[key])}
+
+
+def schedule(graph: tdfg.GraphOp, ops=None) -> list:
+    """A topological order that keeps few tensors live (§3.4).
+
+    Each side-effecting node (store, stream_store, yield) is preceded by its
+    operand trees, depth first, the larger subtree first (Sethi-Ullman), so a
+    value is computed just before its first use; side effects keep their
+    order.  Nodes no side effect depends on are dropped.
+    """
+    ops = list(graph.body.block.ops) if ops is None else list(ops)
+    size: dict = {}
+
+    def subtree(op) -> int:
+        if op not in size:
+            size[op] = 1 + sum(subtree(v.owner) for v in op.operands if v.owner in owners)
+        return size[op]
+
+    owners = set(ops)
+    order: list = []
+    seen: set = set()
+
+    def visit(op) -> None:
+        stack = [(op, False)]
+        while stack:
+            cur, expanded = stack.pop()
+            if cur in seen:
+                continue
+            if expanded:
+                seen.add(cur)
+                order.append(cur)
+                continue
+            stack.append((cur, True))
+            deps = [v.owner for v in cur.operands if v.owner in owners and v.owner not in seen]
+            deps.sort(key=subtree)  # popped last-in first-out: the largest subtree runs first
+            stack.extend((d, False) for d in deps)
+
+    for op in ops:
+        if isinstance(op, (tdfg.StoreOp, tdfg.StreamStoreOp, tdfg.YieldOp)):
+            visit(op)
+    return order
+
+
+def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CONCRETE, facts: GraphFacts | None = None) -> dict[SSAValue, Box]:
     """Box of every tensor value of a specialized graph (constants: unbounded dims)."""
     boxes: dict[SSAValue, Box] = {}
     rank = graph.lattice_rank
@@ -90,7 +175,7 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CON
         # bounded dims are clipped to the bounding box; unbounded ones (constants) stay
         return tuple((max(p, c0), min(q, c1)) if -INF < p and q < INF else (p, q) for (p, q), (c0, c1) in zip(b, clip))
 
-    for op in graph.body.block.ops:
+    for op in facts.ops if facts is not None else graph.body.block.ops:
         if isinstance(op, tdfg.TensorOp):
             boxes[op.result] = clipped(at.box(op.domain.data))
         elif isinstance(op, tdfg.ConstOp):
@@ -139,9 +224,13 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CON
 
 def laid_out_arrays(graph: tdfg.GraphOp) -> list[int]:
     """Indices of the graph's arrays that live in memory (read as tensors or stored to)."""
-    args = list(graph.array_args)
+    return _laid_out(graph.body.block.ops, graph.array_args)
+
+
+def _laid_out(ops, arg_tuple) -> list[int]:
+    args = list(arg_tuple)
     used = set()
-    for op in graph.body.block.ops:
+    for op in ops:
         if isinstance(op, tdfg.TensorOp):
             used.add(args.index(op.array))
         elif isinstance(op, tdfg.StoreOp) and not isinstance(op.value.owner, (tdfg.StreamReduceOp, tdfg.StreamLoadOp)):
@@ -149,12 +238,13 @@ def laid_out_arrays(graph: tdfg.GraphOp) -> list[int]:
     return sorted(used)
 
 
-def array_shapes(graph: tdfg.GraphOp, known: dict[int, tuple[int, ...]] | None = None, at: Bindings = CONCRETE) -> dict[int, tuple[int, ...]]:
+def array_shapes(graph: tdfg.GraphOp, known: dict[int, tuple[int, ...]] | None = None, at: Bindings = CONCRETE,
+                 facts: GraphFacts | None = None) -> dict[int, tuple[int, ...]]:  # fmt: skip
     """Shape of each laid-out array: given, static, or the origin-anchored hull of what the graph touches."""
-    args = list(graph.array_args)
-    laid = laid_out_arrays(graph)
+    facts = facts or GraphFacts.of(graph)
+    args, laid = facts.args, facts.laid_out
     # the boxes are only needed for arrays whose shape nobody gave
-    boxes = infer_boxes(graph, at=at) if not known or any(i not in known for i in laid) else {}
+    boxes = infer_boxes(graph, at=at, facts=facts) if not known or any(i not in known for i in laid) else {}
     rank = graph.lattice_rank
     out: dict[int, tuple[int, ...]] = {}
     for i in laid:
@@ -167,7 +257,7 @@ def array_shapes(graph: tdfg.GraphOp, known: dict[int, tuple[int, ...]] | None =
         assert isinstance(mt, MemRefType)
         static = mt.get_shape()
         extent = [0] * r
-        for op in graph.body.block.ops:
+        for op in facts.ops:
             b = None
             if isinstance(op, tdfg.TensorOp) and op.array is a:
                 b = at.box(op.domain.data)

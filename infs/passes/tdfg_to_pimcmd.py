@@ -40,7 +40,7 @@ from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import Layout, read_layout
 from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, to_op
 from infs.passes.pim_program import LoweringError, box_empty, box_intersect, box_shift, box_with, where
-from infs.passes.tdfg_domains import CONCRETE, Bindings, array_rank, element_name, infer_boxes, is_infinite
+from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_rank, element_name, infer_boxes, is_infinite
 from infs.passes.tdfg_semantics import apply_cmp, element_dtype
 
 COMMUTATIVE = ("add", "mul", "min", "max", "and", "or", "xor", "cmp_eq")
@@ -72,20 +72,21 @@ class _Buf:
 
 
 class _Converter:
-    def __init__(self, graph: tdfg.GraphOp, cfg: HardwareConfig, layout: Layout, at: Bindings = CONCRETE):
+    def __init__(self, graph: tdfg.GraphOp, cfg: HardwareConfig, layout: Layout, at: Bindings = CONCRETE, facts: GraphFacts | None = None):
         self.graph = graph
+        self.facts = facts = facts or GraphFacts.of(graph)
         self.cfg = cfg
         self.layout = layout
         self.at = at
         self.rank = graph.lattice_rank
         self.bbox: Box = tuple((0, s) for s in layout.lattice)
-        self.boxes = infer_boxes(graph, clip=self.bbox, at=at)
+        self.boxes = infer_boxes(graph, clip=self.bbox, at=at, facts=facts)
         self.cmds: list[Cmd] = []
         self.deferred: list[tuple[_Reg | _Buf, int]] = []
         self.next_reg = 0
         self.next_buf = 0
         self.values: dict[SSAValue, _Reg | _Const | _Buf | int] = {}
-        self.args = list(graph.array_args)
+        self.args = list(facts.args)
         self.array_reg: dict[int, int] = {}
         self.written: set[int] = set()
         self.scalars: list[SSAValue] = []  # graph scalar args used as runtime constants, in program order
@@ -153,7 +154,7 @@ class _Converter:
         for i in sorted(self.layout.shapes):
             self.emit("transpose_in", arr=i)
         results: list[tuple[int, int]] = []
-        for op in schedule(self.graph):
+        for op in self.facts.order:
             if isinstance(op, tdfg.YieldOp):
                 for idx, v in enumerate(op.values):
                     val = self.values[v]
@@ -370,50 +371,8 @@ class _Converter:
                 self.emit("compute", op="copy", type=v.type, dst=self.array_reg[i], srcs=(v.reg,), domain=box)
 
 
-def schedule(graph: tdfg.GraphOp) -> list:
-    """A topological order that keeps few tensors live (§3.4).
-
-    Each side-effecting node (store, stream_store, yield) is preceded by its
-    operand trees, depth first, the larger subtree first (Sethi-Ullman), so a
-    value is computed just before its first use; side effects keep their
-    order.  Nodes no side effect depends on are dropped.
-    """
-    ops = list(graph.body.block.ops)
-    block = graph.body.block
-    size: dict = {}
-
-    def subtree(op) -> int:
-        if op not in size:
-            size[op] = 1 + sum(subtree(v.owner) for v in op.operands if v.owner in owners)
-        return size[op]
-
-    owners = set(ops)
-    order: list = []
-    seen: set = set()
-
-    def visit(op) -> None:
-        stack = [(op, False)]
-        while stack:
-            cur, expanded = stack.pop()
-            if cur in seen:
-                continue
-            if expanded:
-                seen.add(cur)
-                order.append(cur)
-                continue
-            stack.append((cur, True))
-            deps = [v.owner for v in cur.operands if v.owner in owners and v.owner not in seen]
-            deps.sort(key=subtree)  # popped last-in first-out: the largest subtree runs first
-            stack.extend((d, False) for d in deps)
-
-    for op in ops:
-        if isinstance(op, (tdfg.StoreOp, tdfg.StreamStoreOp, tdfg.YieldOp)):
-            visit(op)
-    assert all(o.parent_block() is block for o in order)
-    return order
-
-
-def convert_graph(graph: tdfg.GraphOp, at: Bindings = CONCRETE, laid_out: tuple[HardwareConfig, Layout] | None = None) -> tuple[PimProgram, list[int]]:
+def convert_graph(graph: tdfg.GraphOp, at: Bindings = CONCRETE, laid_out: tuple[HardwareConfig, Layout] | None = None,
+                  facts: GraphFacts | None = None) -> tuple[PimProgram, list[int]]:  # fmt: skip
     """The domain-form program and, per program scalar, the graph scalar it comes from.
 
     By default the graph is specialized and carries its layout (the passes);
@@ -423,7 +382,7 @@ def convert_graph(graph: tdfg.GraphOp, at: Bindings = CONCRETE, laid_out: tuple[
         cfg = load_config(config)
     else:
         cfg, layout = laid_out
-    conv = _Converter(graph, cfg, layout, at)
+    conv = _Converter(graph, cfg, layout, at, facts)
     prog = conv.run()
     return prog, [list(graph.scalar_args).index(a) for a in conv.scalars]
 

@@ -5,13 +5,18 @@ symbols, evaluated as the conversion reads them; other scalars stay runtime
 operands), picks its layout, and runs every lower-pim step on records
 (``PimProgram``), which is what the simulator executes: the ``pimcmd.program``
 op is built only when asked for (``Lowered.program``, to print or verify it).
-Results are memoized on (graph, bindings, config, tile shape, array shapes): iterative
-kernels (stencil time steps) lower once (§4.2, "Memoization").
+Results are memoized on (graph, bindings, config, tile shape, array shapes):
+iterative kernels (stencil time steps) lower once (§4.2, "Memoization").
+What does not depend on sizes (``GraphFacts``: node order, arrays in memory,
+moved dims) is read off a graph once: the JIT treats a graph handed to it as
+frozen, as the paper's runtime does the tDFG the compiler embedded in the
+binary.
 """
 
 from __future__ import annotations
 
 import time
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -25,7 +30,7 @@ from infs.passes.lower_pim import lower_program
 from infs.dialects.pimcmd_records import PimProgram, to_op
 from infs.passes.pim_program import LoweringError, where
 from infs.passes.specialize import SpecializeError, infer_from_static_shapes
-from infs.passes.tdfg_domains import Bindings
+from infs.passes.tdfg_domains import Bindings, GraphFacts
 from infs.passes.tdfg_to_pimcmd import convert_graph
 
 
@@ -74,9 +79,22 @@ def cache_stats() -> dict[str, int]:
     return dict(_STATS, entries=len(_CACHE))
 
 
-def clear_cache() -> None:
+def clear_cache(facts: bool = False) -> None:
+    """Forget every lowering (and, with ``facts``, what was read off the graphs)."""
     _CACHE.clear()
     _STATS.update(hits=0, misses=0)
+    if facts:
+        _FACTS.clear()
+
+
+_FACTS: "weakref.WeakKeyDictionary[tdfg.GraphOp, GraphFacts]" = weakref.WeakKeyDictionary()
+
+
+def graph_facts(graph: tdfg.GraphOp) -> GraphFacts:
+    hit = _FACTS.get(graph)
+    if hit is None:
+        hit = _FACTS[graph] = GraphFacts.of(graph)
+    return hit
 
 
 _SYMBOLS: dict[int, tuple[tdfg.GraphOp, frozenset[str]]] = {}
@@ -145,9 +163,9 @@ def _lower(graph, sizes, cfg, tiles, shapes, t0) -> Lowered:
     for name, size in infer_from_static_shapes(graph, set(env)).items():
         env.setdefault(name, size)
     at = Bindings(env)
-    layout = choose_layout(graph, cfg, tuple(tiles) if tiles else None, dict(shapes) if shapes else None, at)
-    domain_form, scalar_map = convert_graph(graph, at, (cfg, layout))
+    facts = graph_facts(graph)
+    layout = choose_layout(graph, cfg, tuple(tiles) if tiles else None, dict(shapes) if shapes else None, at, facts)
+    domain_form, scalar_map = convert_graph(graph, at, (cfg, layout), facts)
     record = lower_program(domain_form)
-    record.arg_names = [a.name_hint for a in graph.array_args]
-    nodes = sum(1 for op in graph.body.block.ops if not isinstance(op, tdfg.YieldOp))
-    return Lowered(record, scalar_map, nodes, time.perf_counter() - t0)
+    record.arg_names = [a.name_hint for a in facts.args]
+    return Lowered(record, scalar_map, facts.nodes, time.perf_counter() - t0)
