@@ -835,7 +835,10 @@ def _arith(name: str, v: list, out):
     if name == "max":
         return np.maximum(v[0], v[1], out=out)
     if name == "neg":
-        return np.negative(v[0], out=out)
+        # never into ``out``: numpy 2.4.6's np.negative reads a wrong input
+        # element for 32-bit types when ``out`` is a strided view (e.g. bitlines
+        # 0:5:4 of a tile); test_word_level_neg_on_a_strided_bitline_pattern
+        return np.negative(v[0])
     if name == "abs":
         return np.abs(v[0], out=out)
     if name == "relu":
