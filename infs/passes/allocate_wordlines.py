@@ -54,7 +54,7 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
         if "dst" in c.f and c.kind in ("compute", "shift", "bcast", "writein"):
             bits.setdefault(c["dst"], _bits(c))
             touch(c["dst"], i)
-        if "src" in c.f:
+        if "src" in c.f and not _reads_nothing(c):
             touch(c["src"], i)
         for s in c.f.get("srcs", ()):
             touch(s, i)
@@ -101,6 +101,8 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
 
     def remap(c: Cmd) -> Cmd:
         f = dict(c.f)
+        if _reads_nothing(c):
+            f["src"] = where.get(f["src"], 0)  # no cell is read: any register will do
         for key in REG_FIELDS:
             if key in f:
                 f[key] = where[f[key]]
@@ -113,6 +115,11 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
     out = prog.with_cmds([remap(c) for c in prog.cmds])
     out.virtual = False
     return out
+
+
+def _reads_nothing(c: Cmd) -> bool:
+    """A readout of an empty box (an empty buffer) reads no register."""
+    return c.kind == "readout" and any(q <= p for p, q in c["domain"])
 
 
 def _take(free: list[tuple[int, int]], lo: int, n: int) -> None:

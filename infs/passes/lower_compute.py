@@ -33,7 +33,9 @@ def lower_compute(prog: PimProgram) -> PimProgram:
             out.append(Cmd("compute", {**f, "bitlines": bl, "tiles": tl}))
         elif c.kind in ("readout", "writein") and c.get("bitlines") is None:
             pieces = decompose_box(c["domain"], prog.tiles)
-            if not pieces:
+            if not pieces:  # empty box: a writein does nothing, a readout gives an empty buffer
+                if c.kind == "readout":
+                    out.append(c)
                 continue
             if len(pieces) == 1:
                 bl, tl = box_patterns(pieces[0], prog)

@@ -332,10 +332,10 @@ class _Converter:
                 raise LoweringError(f"'tdfg.stream_reduce' over {list(dims)} does not complete the in-memory reduce over dim {d}")
             T = self.layout.tiles[d]
             p, q = v.box[d]
-            box = box_with(v.box, d, (p // T) * T, min(-(-q // T) * T, self.layout.lattice[d]))
+            # the partials sit at the tile starts; an empty tensor reads out an empty buffer
+            box = v.box if box_empty(v.box) else box_with(v.box, d, (p // T) * T, min(-(-q // T) * T, self.layout.lattice[d]))
             b = _Buf(self.buf(), box, v.type)
-            if not box_empty(v.box):
-                self.emit("readout", type=v.type, src=v.reg, domain=box, id=b.id)
+            self.emit("readout", type=v.type, src=v.reg, domain=box, id=b.id)
             step[d] = T
         else:
             b = self.as_buf(v, self.boxes[op.input])
@@ -343,7 +343,21 @@ class _Converter:
         for d in dims:
             out.box = box_with(out.box, d, out.box[d][0], out.box[d][0] + 1)
         self.emit("near_reduce", op=op.kind.data, type=b.type, input=b.id, dims=tuple(dims), step=tuple(step), out=out.id)
-        self.values[op.result] = out.id if not isinstance(op.result.type, tdfg.TensorType) else out
+        if not isinstance(op.result.type, tdfg.TensorType):
+            self.values[op.result] = out.id
+            return
+        self.values[op.result] = out
+        if isinstance(v, _Reg) and v.partial_dim is not None and not box_empty(v.box):
+            d = v.partial_dim
+            first, aligned = v.box[d][0], out.box[d][0]
+            if first != aligned:
+                # The partials sat at tile starts, so the result is at the aligned
+                # coordinate; the tensor's is its first one (tdfg semantics): one
+                # intra-tile move puts it there.
+                r = self.as_reg(out)
+                moved = _Reg(self.reg(), box_with(r.box, d, first, first + 1), r.type)
+                self.emit("mv", type=r.type, dst=moved.reg, src=r.reg, dim=d, dist=first - aligned, domain=r.box)
+                self.values[op.result] = moved
 
     def flush_stores(self) -> None:
         """Stores land after every read of the arrays (tensors read the entry state)."""

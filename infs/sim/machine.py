@@ -350,6 +350,8 @@ class Machine:
     def _make_plan(self, c: Cmd, geo: Geometry) -> Plan:
         cm = self.costs
         kind = c.kind
+        if kind == "readout" and c.get("tiles") is None:  # an empty box: an empty buffer, no cost
+            return Plan("readout", Cost("final_reduce"))
         if kind in ("compute", "shift", "bcast", "readout", "writein"):
             tiles = pattern_set(c["tiles"])
             bls = pattern_set(c["bitlines"])
@@ -557,7 +559,11 @@ class Machine:
     def _exec_readout(self, op, geo, box, prev, hull) -> None:
         ty = op["type"]
         bits = BITS_OF[ty]
-        out = np.empty(tuple(q - p for p, q in box), dtype=RAW[bits])
+        shape = tuple(max(0, q - p) for p, q in box)
+        if 0 in shape:
+            self.buffers[op["id"]] = np.empty(shape, dtype=HOST[ty])
+            return
+        out = np.empty(shape, dtype=RAW[bits])
         gather_box(self._view(op["src"], bits, geo, write=False).reshape(geo.grid + geo.tiles), geo, box, out)
         vals = out.view(TYPED[ty]) if bits > 1 else out.astype(np.bool_)
         rid = op["id"]
@@ -877,14 +883,27 @@ def _to_raw(vals: np.ndarray, ty: str) -> np.ndarray:
 
 
 def _reduce(op: str, ty: str, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
-    """Fold ``x`` over ``dims`` keeping them as size-1 axes (element semantics as compute)."""
+    """Fold ``x`` over ``dims`` keeping them as size-1 axes (element semantics as compute).
+
+    The fold starts from the kind's identity, so the reduction of an empty box
+    is defined (a tensor moved out of the lattice reduces to the identity)."""
     if ty == "i1":
         x = np.asarray(x).astype(np.uint8)
         f = {"add": np.bitwise_xor, "mul": np.bitwise_and, "min": np.minimum, "max": np.maximum}[op]
-        return f.reduce(x, axis=dims, keepdims=True).astype(np.bool_)
+        initial = np.uint8(1 if op in ("mul", "min") else 0)
+        return (f.reduce(x, axis=dims, keepdims=True, initial=initial) & 1).astype(np.bool_)
     f = {"add": np.add, "mul": np.multiply, "min": np.minimum, "max": np.maximum}[op]
     with np.errstate(all="ignore"):
-        return f.reduce(x, axis=dims, keepdims=True, dtype=x.dtype)
+        return f.reduce(x, axis=dims, keepdims=True, dtype=x.dtype, initial=_identity(op, x.dtype))
+
+
+def _identity(op: str, dtype: np.dtype):
+    if op in ("add", "mul"):
+        return dtype.type(0 if op == "add" else 1)
+    if dtype.kind == "f":
+        return dtype.type(np.inf if op == "min" else -np.inf)
+    info = np.iinfo(dtype)
+    return dtype.type(info.max if op == "min" else info.min)
 
 
 def _array_cells(geo: Geometry, shape: tuple[int, ...], coords: list[np.ndarray]) -> np.ndarray:

@@ -750,7 +750,7 @@ func.func @readout_needs_patterns(%A: memref<4x4xf32>) {
   pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
   ^bb0(%a: memref<4x4xf32>):
     pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.readout' op needs bitlines/tiles patterns once registers are allocated
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.readout' op needs bitlines/tiles patterns once registers are allocated (only a readout of an empty box has none)
     pimcmd.readout f32 src 32 domain [0:4, 0:1] id 0
   }
   func.return
@@ -762,7 +762,7 @@ func.func @writein_needs_patterns(%A: memref<4x4xf32>) {
   pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
   ^bb0(%a: memref<4x4xf32>):
     pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.writein' op needs bitlines/tiles patterns once registers are allocated
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.writein' op needs bitlines/tiles patterns once registers are allocated (only a readout of an empty box has none)
     pimcmd.writein f32 dst 32 domain [0:4, 0:1] id 0
   }
   func.return

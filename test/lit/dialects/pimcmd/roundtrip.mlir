@@ -6,7 +6,7 @@
 // optional `banks`) and in domain form; shift intra- and inter-tile (both
 // directions), with and without banks; bcast with negative ranges, with and
 // without banks; readout and writein in domain form and with patterns (with
-// and without banks); the domain-form mv, bc and reduce; near_reduce,
+// and without banks; an allocated readout of an empty box has none); the domain-form mv, bc and reduce; near_reduce,
 // near_load and near_store (affine and indirect, every store kind); result;
 // single- and multi-level patterns.
 //
@@ -38,6 +38,7 @@ func.func @fig9(%A: memref<4x4xf32>, %B: memref<4x4xf32>) {
     pimcmd.bcast f32 dst 64 src 0 dim 1 intra [0:2] inter [-1:1] bitlines 0:1:2 tiles 1:2:2 banks 0:1:2
     pimcmd.readout f32 src 32 domain [0:4, 0:1] id 0 bitlines 0:2:2 tiles 0:2:2
     pimcmd.readout f32 src 32 domain [0:2, 2:4] id 1 bitlines 0:1:4 tiles 1:1:1 banks 0:1:1
+    pimcmd.readout f32 src 32 domain [0:4, 2:2] id 2
     pimcmd.release %b : memref<4x4xf32>
   }
   func.return
@@ -64,6 +65,7 @@ func.func @fig9(%A: memref<4x4xf32>, %B: memref<4x4xf32>) {
 // CHECK-NEXT:     pimcmd.bcast f32 dst 64 src 0 dim 1 intra [0:2] inter [-1:1] bitlines 0:1:2 tiles 1:2:2 banks 0:1:2
 // CHECK-NEXT:     pimcmd.readout f32 src 32 domain [0:4, 0:1] id 0 bitlines 0:2:2 tiles 0:2:2
 // CHECK-NEXT:     pimcmd.readout f32 src 32 domain [0:2, 2:4] id 1 bitlines 0:1:4 tiles 1:1:1 banks 0:1:1
+// CHECK-NEXT:     pimcmd.readout f32 src 32 domain [0:4, 2:2] id 2
 // CHECK-NEXT:     pimcmd.release %b : memref<4x4xf32>
 // CHECK-NEXT:   }
 // CHECK-NEXT:   func.return
