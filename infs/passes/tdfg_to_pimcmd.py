@@ -64,6 +64,14 @@ class _Const:
         return {"const": self.value} if self.arg is None else {"const_arg": self.arg}
 
 
+def _canonical_empty(box: Box) -> Box:
+    """An empty box as a valid domain: its empty dims become [0:0] (a box moved
+    out of the lattice may have crossed bounds, e.g. [2:1])."""
+    if not box_empty(box):
+        return box
+    return tuple((0, 0) if q <= p else (p, q) for p, q in box)
+
+
 @dataclass
 class _Buf:
     id: int
@@ -137,8 +145,8 @@ class _Converter:
         r = self.as_reg(v, box)
         if r.partial_dim is not None:
             raise LoweringError("the partial results of 'tdfg.reduce' can only feed 'tdfg.stream_reduce'")
-        b = _Buf(self.buf(), r.box, r.type)
-        self.emit("readout", type=r.type, src=r.reg, domain=r.box, id=b.id)
+        b = _Buf(self.buf(), _canonical_empty(r.box), r.type)
+        self.emit("readout", type=r.type, src=r.reg, domain=b.box, id=b.id)
         return b
 
     def identity_map(self, i: int) -> AccessMap:
@@ -333,7 +341,7 @@ class _Converter:
             T = self.layout.tiles[d]
             p, q = v.box[d]
             # the partials sit at the tile starts; an empty tensor reads out an empty buffer
-            box = v.box if box_empty(v.box) else box_with(v.box, d, (p // T) * T, min(-(-q // T) * T, self.layout.lattice[d]))
+            box = _canonical_empty(v.box) if box_empty(v.box) else box_with(v.box, d, (p // T) * T, min(-(-q // T) * T, self.layout.lattice[d]))
             b = _Buf(self.buf(), box, v.type)
             self.emit("readout", type=v.type, src=v.reg, domain=box, id=b.id)
             step[d] = T

@@ -38,8 +38,10 @@ def compare_values(actual: Mapping[str, object], expected: Mapping[str, object],
                 return CheckResult(False, err, f"'{name}'{list(map(int, i))} = {a[i]}, expected {e[i]}")
         else:
             a64, e64 = a.astype(np.float64), e.astype(np.float64)
-            diff = np.abs(a64 - e64)
-            err = float(np.nanmax(diff)) if diff.size else 0.0
+            with np.errstate(invalid="ignore"):  # equal infinities differ by 0, not NaN
+                diff = np.where(a64 == e64, 0.0, np.abs(a64 - e64))
+            diff = diff[~np.isnan(diff)]  # NaN == NaN counts as equal (isclose below)
+            err = float(diff.max()) if diff.size else 0.0
             bad = ~np.isclose(a64, e64, rtol=rtol, atol=atol, equal_nan=True)
             if np.any(bad):
                 i = np.unravel_index(int(np.argmax(bad)), bad.shape)
