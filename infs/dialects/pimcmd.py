@@ -263,7 +263,7 @@ class ProgramOp(IRDLOperation):
         if not self.is_allocated:
             return  # virtual registers: nothing to check on wordlines yet
         for op in self.body.block.ops:
-            if isinstance(op, (MoveOp, BroadcastOp, ReduceOp)) or op.properties.get("domain") is not None and not isinstance(op, (ReadoutOp, WriteInOp, NearLoadOp)):
+            if isinstance(op, (MoveOp, BroadcastOp, ReduceOp)) or op.properties.get("domain") is not None and not isinstance(op, (ReadoutOp, WriteInOp, NearLoadOp, NearStoreOp)):
                 raise VerifyException(f"'{self.name}' has wordlines allocated but still holds the domain-form '{op.name}'")
         # Registers of the LOT entries must not overlap.
         spans = []
@@ -968,10 +968,12 @@ class NearLoadOp(_NearOp):
 
 @irdl_op_definition
 class NearStoreOp(_NearOp):
-    """``pimcmd.near_store add f32 in K -> %A map [..] indirect [..] indices [..] : memref<..>``.
+    """``pimcmd.near_store add f32 in K -> %A map [..] indirect [..] indices [..] (domain [..])? : memref<..>``.
 
-    Buffer ``K`` (over its box) into the array, plainly (``store``: the last
-    cell in row-major order wins) or atomically (``add``/``min``/``max``).
+    Buffer ``K`` (over its box, or only its cells in ``domain``, a sub-box of
+    it: the part of a tensor that lies inside the array) into the array,
+    plainly (``store``: the last cell in row-major order wins) or atomically
+    (``add``/``min``/``max``).
     """
 
     name = "pimcmd.near_store"
@@ -982,10 +984,12 @@ class NearStoreOp(_NearOp):
     map = prop_def(MapAttr)
     indirect = prop_def(DenseArrayBase)
     indices = prop_def(DenseArrayBase)
+    domain = opt_prop_def(DomainAttr)
     FIELDS: ClassVar[tuple[Field, ...]] = (
         Field("map", "map", "map"),
         Field("indirect", "indirect", "ints"),
         Field("indices", "indices", "ints"),
+        Field("domain", "domain", "domain", optional=True),
     )
 
     def verify_(self) -> None:
@@ -994,6 +998,8 @@ class NearStoreOp(_NearOp):
         if self.kind.data not in NEAR_STORE_KINDS:
             raise VerifyException(f"'{self.name}' kind must be one of {', '.join(NEAR_STORE_KINDS)}, got '{self.kind.data}'")
         _verify_near_access(self, prog, self.array, self.map.data, _vals(self.indirect), _vals(self.indices))
+        if self.domain is not None:
+            _verify_box(self, prog, self.domain.data)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.kind.data} {self.type.data} in {_int(self.input)} -> ")

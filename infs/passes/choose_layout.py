@@ -19,11 +19,11 @@ runtime then runs it near memory.  ``tiles=4x4`` forces a tile shape.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, i64
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerAttr, MemRefType, ModuleOp, StringAttr, i64
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -46,6 +46,8 @@ class Layout:
     lattice: tuple[int, ...]
     tiles: tuple[int, ...]
     shapes: dict[int, tuple[int, ...]]  # graph array index -> shape
+    # the arrays accessed only near memory, where their shape is known (given or static)
+    other_shapes: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def grid(self) -> tuple[int, ...]:
@@ -102,6 +104,7 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     capacity = cfg.banks * W
     primary = graph.hints.data.get("primary") if graph.hints is not None else None
     args = facts.args
+    others = _other_shapes(args, arr_shapes, shapes)
     if isinstance(primary, IntegerAttr) and primary.value.data in arr_shapes:
         elem = element_name(args[primary.value.data].type)
     elif arr_shapes:
@@ -120,7 +123,7 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
             raise LayoutError(f"tile shape {'x'.join(map(str, force_tiles))} covers {math.prod(force_tiles)} cells; an SRAM array of '{cfg.name}' has {B} bitlines")
         if tiles_needed(force_tiles) > capacity:
             raise LayoutError(f"the lattice {list(lattice_t)} in tiles {'x'.join(map(str, force_tiles))} needs {tiles_needed(force_tiles)} SRAM arrays; '{cfg.name}' has {capacity}")
-        return Layout(lattice_t, tuple(force_tiles), arr_shapes)
+        return Layout(lattice_t, tuple(force_tiles), arr_shapes, others)
 
     moved = facts.moved_dims
     reduce_d, shift_d, bcast_d = moved["reduce"], moved["shift"], moved["broadcast"]
@@ -146,7 +149,19 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
         if min_tiles > capacity:
             raise LayoutError(f"the lattice {list(lattice_t)} needs at least {min_tiles} SRAM arrays of {B} bitlines; '{cfg.name}' has {capacity}")
         raise LayoutError(f"no tile shape of {B} bitlines keeps a {L}-element cache line in one bank of '{cfg.name}' (T_inner * {W} mod {L} != 0)")
-    return Layout(lattice_t, best[1], arr_shapes)
+    return Layout(lattice_t, best[1], arr_shapes, others)
+
+
+def _other_shapes(args, laid_out: dict[int, tuple[int, ...]], given: dict[int, tuple[int, ...]] | None) -> dict[int, tuple[int, ...]]:
+    out = {}
+    for i, a in enumerate(args):
+        if i in laid_out:
+            continue
+        if given and i in given:
+            out[i] = tuple(given[i])
+        elif isinstance(a.type, MemRefType) and all(s >= 0 for s in a.type.get_shape()):
+            out[i] = tuple(a.type.get_shape())
+    return out
 
 
 def layout_attr(layout: Layout, cfg: HardwareConfig, num_arrays: int) -> DictionaryAttr:
@@ -177,7 +192,7 @@ def read_layout(graph: tdfg.GraphOp) -> tuple[str, Layout]:
     shapes = {i: tuple(int(x) for x in shapes_attr.data[i].get_values()) for i in laid}  # type: ignore[attr-defined]
     cfg = d["config"]
     assert isinstance(cfg, StringAttr)
-    return cfg.data, Layout(ints("lattice"), ints("tiles"), shapes)
+    return cfg.data, Layout(ints("lattice"), ints("tiles"), shapes, _other_shapes(graph.array_args, shapes, None))
 
 
 @dataclass(frozen=True)

@@ -117,7 +117,10 @@ class _Converter:
         self.cmds.append(Cmd(cmd_kind, f))
 
     def array_box(self, i: int) -> Box:
-        shape = self.layout.shapes[i]
+        return self.box_of_shape(self.layout.shapes[i])
+
+    def box_of_shape(self, shape: tuple[int, ...]) -> Box:
+        """An array's cells in the lattice (a rank-r array sits in the trailing dims)."""
         return tuple((0, 1) for _ in range(self.rank - len(shape))) + tuple((0, s) for s in shape)
 
     def as_reg(self, v, box: Box | None = None) -> _Reg:
@@ -367,6 +370,21 @@ class _Converter:
                 self.emit("mv", type=r.type, dst=moved.reg, src=r.reg, dim=d, dist=first - aligned, domain=r.box)
                 self.values[op.result] = moved
 
+    def store_near(self, v, i: int) -> None:
+        """A store into an array that is not laid out: the stream engines write
+        the value's cells that lie inside the array (when its shape is known)."""
+        shape = self.layout.other_shapes.get(i)
+        box = None if shape is None else box_intersect(v.box, self.box_of_shape(shape))
+        if box is not None and box_empty(box):
+            return
+        if isinstance(v, _Reg) and box is not None:
+            v = _Reg(v.reg, box, v.type, v.partial_dim)  # read out only those cells
+        b = self.as_buf(v, box)
+        f = dict(kind="store", type=b.type, input=b.id, arr=i, map=self.identity_map(i), indirect=(), indices=())
+        if box is not None and box != b.box:
+            f["domain"] = box
+        self.emit("near_store", **f)
+
     def flush_stores(self) -> None:
         """Stores land after every read of the arrays (tensors read the entry state)."""
         targets = {self.array_reg[i] for _, i in self.deferred if i in self.array_reg}
@@ -380,8 +398,7 @@ class _Converter:
                 self.deferred[n] = (tmp, i)
         for v, i in self.deferred:
             if i not in self.array_reg:
-                b = self.as_buf(v)
-                self.emit("near_store", kind="store", type=b.type, input=b.id, arr=i, map=self.identity_map(i), indirect=(), indices=())
+                self.store_near(v, i)
                 continue
             box = box_intersect(v.box, self.array_box(i))
             if box_empty(box):

@@ -628,7 +628,10 @@ class Machine:
         else:
             if op["input"] not in self._buffer_boxes:
                 raise SimError(f"near_store of buffer {op['input']} before it was produced")
-            box = self._buffer_boxes[op["input"]]
+            whole = self._buffer_boxes[op["input"]]
+            box = op.get("domain") or whole
+            if any(p < p0 or q > q0 for (p, q), (p0, q0) in zip(box, whole)) and not any(q <= p for p, q in box):
+                raise SimError(f"near_store of the cells {list(box)} of buffer {op['input']} over {list(whole)}")
         cost = self.costs.near_access(geo, box, BITS_OF[ty], len(op["indirect"]) > 0)
         self._charge(cost, op.kind)
         if is_load:
@@ -672,7 +675,9 @@ class Machine:
             vals = target[flat]
             self.buffers[op["out"]] = vals.astype(HOST[ty]) if vals.dtype != HOST[ty] else vals
             return
-        buf, _ = self._buffer(op["input"])
+        buf, whole = self._buffer(op["input"])
+        if box != whole:  # only the cells in the store's domain
+            buf = np.asarray(buf)[tuple(slice(p - p0, q - p0) for (p, q), (p0, _) in zip(box, whole))]
         vals = np.asarray(buf).astype(target.dtype).reshape(-1)
         flat = np.asarray(flat).reshape(-1)
         kind = op["kind"]

@@ -7,7 +7,7 @@
 // directions), with and without banks; bcast with negative ranges, with and
 // without banks; readout and writein in domain form and with patterns (with
 // and without banks; an allocated readout of an empty box has none); the domain-form mv, bc and reduce; near_reduce,
-// near_load and near_store (affine and indirect, every store kind); result;
+// near_load and near_store (affine and indirect, every store kind, with a domain); result;
 // single- and multi-level patterns.
 //
 // Custom -> custom; custom -> generic (checked with the GENERIC prefix);
@@ -211,6 +211,7 @@ func.func @virtual_program(%A: memref<4x4xf32>, %I: memref<4xi32>, %C: memref<16
     pimcmd.near_load f32 %c map [0] indirect [0] indices [2] domain [0:1, 0:4] out 4 : memref<16xf32>
     pimcmd.near_store add f32 in 4 -> %c map [0] indirect [0] indices [2] : memref<16xf32>
     pimcmd.near_store store f32 in 4 -> %c map [d1 + 4] indirect [] indices [] : memref<16xf32>
+    pimcmd.near_store store f32 in 4 -> %c map [d1] indirect [] indices [] domain [0:1, 1:3] : memref<16xf32>
     pimcmd.result index 0 id 1
     pimcmd.result index 1 id 2
   }
@@ -238,6 +239,7 @@ func.func @virtual_program(%A: memref<4x4xf32>, %I: memref<4xi32>, %C: memref<16
 // CHECK-NEXT:     pimcmd.near_load f32 %c map [0] indirect [0] indices [2] domain [0:1, 0:4] out 4 : memref<16xf32>
 // CHECK-NEXT:     pimcmd.near_store add f32 in 4 -> %c map [0] indirect [0] indices [2] : memref<16xf32>
 // CHECK-NEXT:     pimcmd.near_store store f32 in 4 -> %c map [d1 + 4] indirect [] indices [] : memref<16xf32>
+// CHECK-NEXT:     pimcmd.near_store store f32 in 4 -> %c map [d1] indirect [] indices [] domain [0:1, 1:3] : memref<16xf32>
 // CHECK-NEXT:     pimcmd.result index 0 id 1
 // CHECK-NEXT:     pimcmd.result index 1 id 2
 // CHECK-NEXT:   }
@@ -264,6 +266,7 @@ func.func @virtual_program(%A: memref<4x4xf32>, %I: memref<4xi32>, %C: memref<16
 // GENERIC: "pimcmd.near_load"(%c) <{type = "f32", map = #lattice.map<[0]>, indirect = array<i64: 0>, indices = array<i64: 2>, domain = #lattice.domain<[0:1, 0:4]>, out = 4 : i64}> : (memref<16xf32>) -> ()
 // GENERIC: "pimcmd.near_store"(%c) <{kind = "add", type = "f32", input = 4 : i64, map = #lattice.map<[0]>, indirect = array<i64: 0>, indices = array<i64: 2>}> : (memref<16xf32>) -> ()
 // GENERIC: "pimcmd.near_store"(%c) <{kind = "store", type = "f32", input = 4 : i64, map = #lattice.map<[d1 + 4]>, indirect = array<i64>, indices = array<i64>}> : (memref<16xf32>) -> ()
+// GENERIC: "pimcmd.near_store"(%c) <{kind = "store", type = "f32", input = 4 : i64, map = #lattice.map<[d1]>, indirect = array<i64>, indices = array<i64>, domain = #lattice.domain<[0:1, 1:3]>}> : (memref<16xf32>) -> ()
 // GENERIC: "pimcmd.result"() <{index = 0 : i64, id = 1 : i64}> : () -> ()
 // GENERIC: "pimcmd.result"() <{index = 1 : i64, id = 2 : i64}> : () -> ()
 // GENERIC: }) : (memref<4x4xf32>, memref<4xi32>, memref<16xf32>) -> (f32, i32)
