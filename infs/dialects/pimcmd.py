@@ -886,7 +886,9 @@ class NearReduceOp(_NearOp):
 
     Folds buffer ``K`` over ``dims`` (they collapse to their first coordinate)
     after keeping every ``step``-th cell per dim (partial results of an
-    in-memory ``reduce`` sit at tile starts).
+    in-memory ``reduce`` sit at tile starts).  Folds start at the identity; a
+    folded dim along which the buffer is empty stays empty, unless every dim
+    is folded (a scalar: the identity), as ``tdfg.stream_reduce``.
     """
 
     name = "pimcmd.near_reduce"

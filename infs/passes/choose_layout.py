@@ -31,7 +31,7 @@ from infs.dialects import tdfg
 from infs.dialects.pimcmd import tile_grid
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.pim_program import where
-from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_shapes, element_name
+from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_shapes, element_name, infer_boxes, is_infinite
 
 CACHE_LINE_BYTES = 64
 ELEMENT_BYTES = {"f32": 4, "i32": 4, "i16": 2, "i8": 1, "i1": 1}
@@ -97,14 +97,15 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
             lattice[d] = max(lattice[d], q)
     if not arr_shapes and not streamed:
         raise LayoutError("the graph has no tensor in memory: nothing to lay out")
+    args = facts.args
+    others = _other_shapes(args, arr_shapes, shapes)
+    _cover_values_inside_the_hull(graph, lattice, others, at, facts)
     lattice_t = tuple(lattice)
     if any(s <= 0 for s in lattice_t):
         raise LayoutError(f"empty lattice {list(lattice_t)}")
     B, W = cfg.bitlines, cfg.arrays_per_bank
     capacity = cfg.banks * W
     primary = graph.hints.data.get("primary") if graph.hints is not None else None
-    args = facts.args
-    others = _other_shapes(args, arr_shapes, shapes)
     if isinstance(primary, IntegerAttr) and primary.value.data in arr_shapes:
         elem = element_name(args[primary.value.data].type)
     elif arr_shapes:
@@ -150,6 +151,32 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
             raise LayoutError(f"the lattice {list(lattice_t)} needs at least {min_tiles} SRAM arrays of {B} bitlines; '{cfg.name}' has {capacity}")
         raise LayoutError(f"no tile shape of {B} bitlines keeps a {L}-element cache line in one bank of '{cfg.name}' (T_inner * {W} mod {L} != 0)")
     return Layout(lattice_t, best[1], arr_shapes, others)
+
+
+def _cover_values_inside_the_hull(graph: tdfg.GraphOp, lattice: list[int], others: dict[int, tuple[int, ...]], at: Bindings,
+                                  facts: GraphFacts) -> None:  # fmt: skip
+    """Grow ``lattice`` over every in-memory value's cells inside the graph's hull.
+
+    Moved data is discarded outside the hull of *all* the graph's arrays (§3.2,
+    ``lattice_eval``), but arrays accessed only near memory need no cells of
+    their own: the lattice covers the laid-out arrays and, when the hull is
+    larger, what the values occupy inside it (else data moved there and read
+    by a stream later would be lost).  Not the whole hull: a 1-D array of
+    points in the trailing dim would stretch a [C, D] lattice to [C, P]."""
+    rank = len(lattice)
+    hull = list(lattice)
+    for shape in others.values():
+        for j, s in enumerate(shape):
+            d = rank - len(shape) + j
+            hull[d] = max(hull[d], s)
+    if hull == lattice:
+        return
+    boxes = infer_boxes(graph, clip=tuple((0, h) for h in hull), at=at, facts=facts)
+    for b in boxes.values():
+        if is_infinite(b) or any(q <= p for p, q in b):
+            continue
+        for d, (_, q) in enumerate(b):
+            lattice[d] = max(lattice[d], q)
 
 
 def _other_shapes(args, laid_out: dict[int, tuple[int, ...]], given: dict[int, tuple[int, ...]] | None) -> dict[int, tuple[int, ...]]:

@@ -216,10 +216,17 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CON
             if is_infinite(b):
                 raise LoweringError("'tdfg.stream_reduce' of an unbounded constant tensor")
             if isinstance(op.result.type, tdfg.TensorType):
-                for d in op.dims_list():
-                    b = box_with(b, d, b[d][0], b[d][0] + 1)
-                boxes[op.result] = b
+                boxes[op.result] = collapse(b, op.dims_list())
     return boxes
+
+
+def collapse(b: Box, dims) -> Box:
+    """A stream_reduce's tensor box: each reduced dim collapses to its first
+    coordinate, an empty one stays empty (tdfg semantics, ``lattice_eval``)."""
+    for d in dims:
+        p, q = b[d]
+        b = box_with(b, d, p, p + 1 if q > p else p)
+    return b
 
 
 def laid_out_arrays(graph: tdfg.GraphOp) -> list[int]:

@@ -40,7 +40,7 @@ from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import Layout, read_layout
 from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, to_op
 from infs.passes.pim_program import LoweringError, box_empty, box_intersect, box_shift, box_with, where
-from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_rank, element_name, infer_boxes, is_infinite
+from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_rank, collapse, element_name, infer_boxes, is_infinite
 from infs.passes.tdfg_semantics import apply_cmp, element_dtype
 
 COMMUTATIVE = ("add", "mul", "min", "max", "and", "or", "xor", "cmp_eq")
@@ -350,9 +350,7 @@ class _Converter:
             step[d] = T
         else:
             b = self.as_buf(v, self.boxes[op.input])
-        out = _Buf(self.buf(), b.box, b.type)
-        for d in dims:
-            out.box = box_with(out.box, d, out.box[d][0], out.box[d][0] + 1)
+        out = _Buf(self.buf(), collapse(b.box, dims), b.type)
         self.emit("near_reduce", op=op.kind.data, type=b.type, input=b.id, dims=tuple(dims), step=tuple(step), out=out.id)
         if not isinstance(op.result.type, tdfg.TensorType):
             self.values[op.result] = out.id

@@ -609,8 +609,12 @@ class Machine:
                 raise SimError(f"near_reduce of buffer {rid} before it was produced")
             box = self._buffer_boxes[rid]
             dims, step = op["dims"], op["step"]
-            kept = tuple(-(-(q - p) // s) for (p, q), s in zip(box, step))
-            out_box = tuple((p, p + 1) if d in dims else (p, p + k) for d, ((p, _q), k) in enumerate(zip(box, kept)))
+            kept = tuple(max(0, -(-(q - p) // s)) for (p, q), s in zip(box, step))
+            # a folded dim collapses to one cell; an empty one stays empty, unless
+            # every dim is folded: a scalar, the identity (tdfg stream_reduce)
+            scalar = len(set(dims)) == len(box)
+            out_box = tuple(((p, p + 1) if k or scalar else (p, p)) if d in dims else (p, p + k)
+                            for d, ((p, _q), k) in enumerate(zip(box, kept)))  # fmt: skip
             cost = self.costs.near_reduce(geo, box, step, dims, BITS_OF[op["type"]])
             self._charge(cost, "near_reduce")
             self._buffer_boxes[op["out"]] = out_box
@@ -618,7 +622,8 @@ class Machine:
                 return
             buf, _ = self._buffer(rid)
             sub = buf[tuple(slice(None, None, s) for s in step)]
-            self.buffers[op["out"]] = _reduce(op["op"], op["type"], sub, tuple(dims))
+            folded = _reduce(op["op"], op["type"], sub, tuple(dims))
+            self.buffers[op["out"]] = folded[tuple(slice(0, q - p) for p, q in out_box)]
             return
         is_load = op.kind == "near_load"
         name = "pimcmd." + op.kind
