@@ -774,6 +774,9 @@ def check_patterns_in_range(prog: PimProgram) -> None:
 
 def check_map_banks(prog: PimProgram) -> None:
     for c in prog.cmds:
+        if c.kind == "readout" and c.get("tiles") is None:  # an empty box: no cells, no banks
+            assert any(q <= p for p, q in c["domain"]) and c.get("banks") is None, c
+            continue
         if c.kind in ("compute", "shift", "bcast", "readout", "writein"):
             need = set((c["tiles"].expand() // prog.per_bank).tolist())
             got = set(c["banks"].expand().tolist())
@@ -783,10 +786,15 @@ def check_map_banks(prog: PimProgram) -> None:
                 assert got == set(range(min(need), max(need) + 1)), c  # the covering range
 
 
+def empty_readout(c: Cmd) -> bool:
+    """A readout of an empty box: an empty buffer, no register read."""
+    return c.kind == "readout" and any(q <= p for p, q in c["domain"])
+
+
 def reads(c: Cmd) -> tuple[int, ...]:
     if c.kind == "compute":
         return tuple(c["srcs"])
-    if c.kind in ("shift", "bcast", "readout"):
+    if c.kind in ("shift", "bcast", "readout") and not empty_readout(c):
         return (c["src"],)
     return ()
 
@@ -842,7 +850,7 @@ def check_allocation(virtual: PimProgram, alloc: PimProgram) -> None:
         if "dst" in cv.f and cv.kind in ("compute", "shift", "bcast", "writein"):
             regs.append((cv["dst"], ca["dst"]))
             width.setdefault(cv["dst"], _bits(cv, virtual))
-        if "src" in cv.f:
+        if "src" in cv.f and not empty_readout(cv):
             regs.append((cv["src"], ca["src"]))
         regs += list(zip(cv.f.get("srcs", ()), ca.f.get("srcs", ())))
         for v, p in regs:

@@ -108,6 +108,31 @@ def tile_grid(lattice: Sequence[int], tiles: Sequence[int]) -> tuple[int, ...]:
     return tuple(ceil_div(s, t) for s, t in zip(lattice, tiles))
 
 
+class TiledLattice:
+    """Row-major tiles over a lattice, for any class with ``lattice`` and
+    ``tiles`` (the lowering's records, the layout, the simulator's geometry)."""
+
+    lattice: tuple[int, ...]
+    tiles: tuple[int, ...]
+
+    @property
+    def rank(self) -> int:
+        return len(self.lattice)
+
+    @property
+    def grid(self) -> tuple[int, ...]:
+        return tile_grid(self.lattice, self.tiles)
+
+    @property
+    def num_tiles(self) -> int:
+        return math.prod(self.grid)
+
+    @property
+    def bitlines(self) -> int:
+        """Cells of one tile: the bitlines of an SRAM array it fills."""
+        return math.prod(self.tiles)
+
+
 def element_bits(name: str) -> int:
     return ELEMENT_BITS[name]
 

@@ -17,7 +17,6 @@ program argument.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -29,7 +28,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects import pimcmd as pc
 from infs.dialects.lattice import AccessMap, Domain, DomainAttr, MapAttr, Pattern, PatternAttr
-from infs.dialects.pimcmd import tile_grid
+from infs.dialects.pimcmd import TiledLattice
 
 Box = tuple[tuple[int, int], ...]
 
@@ -59,7 +58,7 @@ class Cmd:
 
 
 @dataclass
-class PimProgram:
+class PimProgram(TiledLattice):
     """A ``pimcmd.program``: its properties, argument types and commands."""
 
     arg_types: list[Attribute]
@@ -74,23 +73,6 @@ class PimProgram:
     cmds: list[Cmd] = field(default_factory=list)
     scalar_types: list[Attribute] = field(default_factory=list)
     arg_names: list[str | None] = field(default_factory=list)  # name hints of the array arguments
-
-    # -- geometry (row-major tiles, pimcmd docstring) --------------------------
-    @property
-    def rank(self) -> int:
-        return len(self.lattice)
-
-    @property
-    def grid(self) -> tuple[int, ...]:
-        return tile_grid(self.lattice, self.tiles)
-
-    @property
-    def num_tiles(self) -> int:
-        return math.prod(self.grid)
-
-    @property
-    def bitlines(self) -> int:
-        return math.prod(self.tiles)
 
     def with_cmds(self, cmds: list[Cmd]) -> "PimProgram":
         # a shallow copy of the fields (every JIT step calls this once;

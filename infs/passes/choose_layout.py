@@ -28,7 +28,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects import tdfg
-from infs.dialects.pimcmd import tile_grid
+from infs.dialects.pimcmd import TiledLattice, tile_grid
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.pim_program import where
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_shapes, element_name, infer_boxes, is_infinite
@@ -42,20 +42,12 @@ class LayoutError(DiagnosticException):
 
 
 @dataclass(frozen=True)
-class Layout:
+class Layout(TiledLattice):
     lattice: tuple[int, ...]
     tiles: tuple[int, ...]
     shapes: dict[int, tuple[int, ...]]  # graph array index -> shape
     # the arrays accessed only near memory, where their shape is known (given or static)
     other_shapes: dict[int, tuple[int, ...]] = field(default_factory=dict)
-
-    @property
-    def grid(self) -> tuple[int, ...]:
-        return tile_grid(self.lattice, self.tiles)
-
-    @property
-    def num_tiles(self) -> int:
-        return math.prod(self.grid)
 
 
 @lru_cache(maxsize=256)

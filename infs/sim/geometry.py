@@ -22,12 +22,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from infs.dialects.pimcmd import tile_grid
+from infs.dialects.pimcmd import TiledLattice
 from infs.dialects.lattice import Pattern
 
 
 @dataclass(frozen=True)
-class Geometry:
+class Geometry(TiledLattice):
     """Tile grid and tile shape of one ``pimcmd.program``."""
 
     lattice: tuple[int, ...]
@@ -35,20 +35,8 @@ class Geometry:
     per_bank: int
 
     @property
-    def rank(self) -> int:
-        return len(self.tiles)
-
-    @property
-    def grid(self) -> tuple[int, ...]:
-        return tile_grid(self.lattice, self.tiles)
-
-    @property
-    def num_tiles(self) -> int:
-        return math.prod(self.grid)
-
-    @property
     def B(self) -> int:
-        return math.prod(self.tiles)
+        return self.bitlines
 
     @property
     def cells(self) -> int:
