@@ -5,6 +5,15 @@
 // with a sync before each product, and the write-back of the result array.
 //
 // RUN: infs-opt --tensorize --lower-pim='sizes=M=16,N=16 config=small-16' %S/../../../../infs/workloads/stencil2d.mlir | filecheck %s
+//
+// The issue's literal command cannot give a program: stencil2d has two sizes
+// (M rows, N columns), and a 64x64 lattice needs 4096 bitlines where `tiny`
+// has 8 arrays of 16 (ASPLOS §7: data that does not fit is not computed in
+// memory). Both are one-line errors:
+// RUN: not infs-opt --tensorize --lower-pim='sizes=N=64 config=tiny' %S/../../../../infs/workloads/stencil2d.mlir 2>&1 | filecheck %s --check-prefix=UNBOUND
+// UNBOUND: infs-opt: error: pass 'lower-pim' failed: 'tdfg.tensor' domain uses symbol 'M' that was never bound (give it in sizes=...)
+// RUN: not infs-opt --tensorize --lower-pim='sizes=M=64,N=64 config=tiny' %S/../../../../infs/workloads/stencil2d.mlir 2>&1 | filecheck %s --check-prefix=NOFIT
+// NOFIT: infs-opt: error: pass 'lower-pim' failed: the tdfg.graph at {{.*}}stencil2d.mlir:22:5 in @stencil2d: the lattice [64, 64] needs at least 256 SRAM arrays of 16 bitlines; 'tiny' has 8
 
 // CHECK-LABEL: func.func @stencil2d
 // CHECK:         scf.for
