@@ -22,12 +22,12 @@ object, the graph's index symbols as ``sizes``, the real array shapes):
   to the size key whose probe value it equals (it must match the same key in
   both probes) or kept when it is the same constant in both (conv's 3 x 3 and
   9 taps), and the paper sizes are substituted;
-* first call: ``jit.clear_cache()`` then one ``lower`` (wall time around the
+* first call: ``jit.clear_cache(facts=False)`` then one ``lower`` (wall time around the
   call), after one untimed warm-up lowering of the same graph; median of
   ``--repeat`` (the very first lowering in the process is reported as
   ``cold_ms`` in the CSV).  This is the first call for new sizes: the
   size-independent ``GraphFacts`` the JIT reads once per graph are kept;
-* new-graph call: the same with ``jit.clear_cache(facts=True)``, i.e. the
+* new-graph call: the same with ``jit.clear_cache()`` (facts too), i.e. the
   first lowering of a graph the JIT has never seen (facts read too);
 * memoized call: the same ``lower`` call again (a cache hit), median of
   ``--memo-repeat`` individually timed calls;
@@ -219,7 +219,7 @@ def measure(g, bind, cfg, shapes, repeat: int, memo_repeat: int) -> dict:
         gc.collect()
         fresh.append(_call(call)[1])
     for _ in range(repeat):
-        jit.clear_cache()
+        jit.clear_cache(facts=False)
         gc.collect()
         low, wall, cpu = _call(call)
         firsts.append(wall)
@@ -327,7 +327,7 @@ def scaling_points(w: Workload, cfg, args) -> list[dict]:
             for g in graphs:
                 bind, shapes, _ = graph_inputs(g, host, templates, sz)
                 calls.append(lambda g=g, bind=bind, shapes=shapes: jit.lower(g, bind, cfg, None, shapes))
-            jit.clear_cache()
+            jit.clear_cache(facts=False)
             lows = [c() for c in calls]
         except Exception as e:
             rec["error"] = one_line(e)
@@ -349,7 +349,7 @@ def scaling_points(w: Workload, cfg, args) -> list[dict]:
         for j in range(len(live)):
             rec, calls = live[(rep + j) % len(live)]
             for i, c in enumerate(calls):
-                jit.clear_cache()
+                jit.clear_cache(facts=False)
                 gc.collect()
                 _, wall, cpu = _call(c)
                 first[id(rec)][i].append(wall)

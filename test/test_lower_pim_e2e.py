@@ -1164,3 +1164,161 @@ def test_stream_reduce_tensor_of_an_empty_tensor_is_empty(outer):
     assert [machine.results[i] for i in range(len(results))] == [float(r) for r in results]
     if outer == "min":
         assert machine.results == {0: np.inf}
+
+
+# -- regressions found by review (session 2) ----------------------------------------
+
+
+def _lower_and_compare(text: str, arrays: list[np.ndarray], config: str = "small-16", shapes=None, via_op: bool = True):
+    """Oracle vs the machine on the records and, printed and re-parsed, on the program op."""
+    (g,) = [op for op in api.parse_text(text).walk() if isinstance(op, tdfg.GraphOp)]
+    want = [a.copy() for a in arrays]
+    want_res = evaluate_graph(g, want, [])
+    low = jit.lower(g, {}, config, None, shapes)
+    runs = [low.record]
+    if via_op:
+        low.program.verify()
+        runs.append(low.program)
+        str(low.program)  # printable
+    for prog in runs:
+        got = [a.copy() for a in arrays]
+        m = Machine(config)
+        m.run(prog, dict(enumerate(got)))
+        for g_, w_ in zip(got, want):
+            np.testing.assert_array_equal(g_, w_)
+        assert [m.results[i] for i in range(len(want_res))] == [w.item() for w in want_res]
+    return low
+
+
+def test_empty_readout_of_a_register_in_use():
+    """An empty readout's source is any wordline: it must not be remapped twice."""
+    T = "!tdfg.tensor<i32, 1>"
+    text = f"""func.func @g(%A: memref<4xi32>, %B: memref<4xi32>) -> i32 {{
+  %r = tdfg.graph ins(%A, %B : memref<4xi32>, memref<4xi32>) syms() rank 1 -> i32 {{
+  ^bb0(%a: memref<4xi32>, %b: memref<4xi32>):
+    %t = tdfg.tensor %a [0:4] : memref<4xi32> -> {T}
+    %u = tdfg.tensor %b [0:4] : memref<4xi32> -> {T}
+    %d = tdfg.cmp add(%t, %u) : {T}, {T} -> {T}
+    tdfg.store %d -> %a : {T} -> memref<4xi32>
+    %e = tdfg.shrink %u dim 0 to [2:2] : {T}
+    %s = tdfg.stream_reduce add %e over [0] : {T} -> i32
+    tdfg.yield %s : i32
+  }}
+  func.return %r : i32
+}}"""
+    _lower_and_compare(text, [np.arange(4, dtype=np.int32), np.arange(4, dtype=np.int32) * 10])
+
+
+def test_stream_load_beyond_the_arrays_is_clipped_to_their_hull():
+    T = "!tdfg.tensor<i32, 1>"
+    text = f"""func.func @g(%A: memref<4xi32>) -> i32 {{
+  %r = tdfg.graph ins(%A : memref<4xi32>) syms() rank 1 -> i32 {{
+  ^bb0(%a: memref<4xi32>):
+    %l = tdfg.stream_load %a[0] over [0:8] : memref<4xi32> -> {T}
+    %s = tdfg.stream_reduce add %l over [0] : {T} -> i32
+    tdfg.yield %s : i32
+  }}
+  func.return %r : i32
+}}"""
+    low = _lower_and_compare(text, [np.array([1, 2, 3, 4], np.int32)], shapes={0: (4,)})
+    assert low.record.lattice == (4,)
+
+
+def test_negative_zero_constant_survives_printing():
+    """-0.0 and 0.0 are one key in a dict: the attribute cache keys floats by their bits."""
+    T = "!tdfg.tensor<f32, 1>"
+
+    def graph(c: str) -> str:
+        return f"""func.func @g(%A: memref<4xf32>) {{
+  tdfg.graph ins(%A : memref<4xf32>) syms() rank 1 {{
+  ^bb0(%a: memref<4xf32>):
+    %t = tdfg.tensor %a [0:4] : memref<4xf32> -> {T}
+    %c = tdfg.const {c} : {T}
+    %d = tdfg.cmp div(%t, %c) : {T}, {T} -> {T}
+    tdfg.store %d -> %a : {T} -> memref<4xf32>
+    tdfg.yield
+  }}
+  func.return
+}}"""
+
+    A = np.array([1.0, -2.0, 3.0, 0.5], np.float32)
+    _lower_and_compare(graph("0.0"), [A])  # fills the cache with +0.0 first
+    _lower_and_compare(graph("-0.0"), [A])
+
+
+def test_folded_i1_constant_is_a_number_not_a_flag():
+    T, B = "!tdfg.tensor<i32, 1>", "!tdfg.tensor<i1, 1>"
+    text = f"""func.func @g(%A: memref<4xi32>) {{
+  tdfg.graph ins(%A : memref<4xi32>) syms() rank 1 {{
+  ^bb0(%a: memref<4xi32>):
+    %t = tdfg.tensor %a [0:4] : memref<4xi32> -> {T}
+    %one = tdfg.const 1 : {T}
+    %two = tdfg.const 2 : {T}
+    %c = tdfg.cmp cmp_lt(%one, %two) : {T}, {T} -> {B}
+    %l = tdfg.cmp cmp_lt(%t, %two) : {T}, {T} -> {B}
+    %x = tdfg.cmp and(%l, %c) : {B}, {B} -> {B}
+    %d = tdfg.cmp select(%x, %t, %two) : {B}, {T}, {T} -> {T}
+    tdfg.store %d -> %a : {T} -> memref<4xi32>
+    tdfg.yield
+  }}
+  func.return
+}}"""
+    _lower_and_compare(text, [np.array([0, 1, 5, 6], np.int32)])
+
+
+@pytest.mark.parametrize("op", ["add", "fma"])
+def test_i1_arithmetic_is_mod_2(op):
+    """i1 add is xor (MLIR's wrapping addi on i1), in the oracle as in the machine."""
+    T, B = "!tdfg.tensor<i32, 1>", "!tdfg.tensor<i1, 1>"
+    args = "%p, %q, %p" if op == "fma" else "%p, %q"
+    types = ", ".join([B] * (3 if op == "fma" else 2))
+    text = f"""func.func @g(%A: memref<4xi32>) {{
+  tdfg.graph ins(%A : memref<4xi32>) syms() rank 1 {{
+  ^bb0(%a: memref<4xi32>):
+    %t = tdfg.tensor %a [0:4] : memref<4xi32> -> {T}
+    %one = tdfg.const 1 : {T}
+    %two = tdfg.const 2 : {T}
+    %p = tdfg.cmp cmp_lt(%t, %two) : {T}, {T} -> {B}
+    %q = tdfg.cmp cmp_lt(%one, %t) : {T}, {T} -> {B}
+    %x = tdfg.cmp {op}({args}) : {types} -> {B}
+    %d = tdfg.cmp select(%x, %t, %two) : {B}, {T}, {T} -> {T}
+    tdfg.store %d -> %a : {T} -> memref<4xi32>
+    tdfg.yield
+  }}
+  func.return
+}}"""
+    (g,) = [o for o in api.parse_text(text).walk() if isinstance(o, tdfg.GraphOp)]
+    A = np.array([0, 1, 5, 6], np.int32)
+    want = A.copy()
+    evaluate_graph(g, [want], [])
+    p, q = A < 2, 1 < A
+    x = (p ^ q) if op == "add" else ((p & q) ^ p)
+    np.testing.assert_array_equal(want, np.where(x, A, 2))
+    _lower_and_compare(text, [A])
+
+
+def test_clear_cache_relowers_a_graph_edited_in_place():
+    """The JIT treats a graph as frozen; clear_cache() (which also drops the graph facts) is how to say it changed."""
+    T = "!tdfg.tensor<i32, 1>"
+    text = f"""func.func @g(%A: memref<4xi32>) {{
+  tdfg.graph ins(%A : memref<4xi32>) syms() rank 1 {{
+  ^bb0(%a: memref<4xi32>):
+    %t = tdfg.tensor %a [0:4] : memref<4xi32> -> {T}
+    %d = tdfg.cmp add(%t, %t) : {T}, {T} -> {T}
+    %e = tdfg.cmp mul(%t, %t) : {T}, {T} -> {T}
+    tdfg.store %d -> %a : {T} -> memref<4xi32>
+    tdfg.yield
+  }}
+  func.return
+}}"""
+    (g,) = [op for op in api.parse_text(text).walk() if isinstance(op, tdfg.GraphOp)]
+    A = np.arange(4, dtype=np.int32)
+    got = A.copy()
+    Machine("small-16").run(jit.lower(g, {}, "small-16").record, {0: got})
+    np.testing.assert_array_equal(got, 2 * A)
+    store = next(o for o in g.body.block.ops if isinstance(o, tdfg.StoreOp))
+    store.operands[0] = [o for o in g.body.block.ops if isinstance(o, tdfg.CmpOp)][1].result
+    jit.clear_cache()
+    got = A.copy()
+    Machine("small-16").run(jit.lower(g, {}, "small-16").record, {0: got})
+    np.testing.assert_array_equal(got, A * A)

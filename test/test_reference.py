@@ -1276,3 +1276,16 @@ def test_random_regions_match_numpy(case):
     src, args, want = case
     run(src, **args)
     assert_bits_equal(args["B"], want)
+
+
+def test_i1_addi_and_subi_wrap_mod_2():
+    """MLIR's addi/subi on i1 wrap: true + true = false (xor), as the machine computes them."""
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import i1
+
+    from infs.runtime.scalar_ops import eval_scalar_op
+
+    a, b = np.array([True, True, False, False]), np.array([True, False, True, False])
+    x, y = arith.ConstantOp.from_int_and_width(1, i1), arith.ConstantOp.from_int_and_width(1, i1)
+    for op in (arith.AddiOp(x, y), arith.SubiOp(x, y)):
+        np.testing.assert_array_equal(eval_scalar_op(op, [a, b]), a ^ b)

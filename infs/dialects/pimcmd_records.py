@@ -139,7 +139,8 @@ def _attr_of(key: str, v: Any) -> Attribute:
     """The property attribute for a record value; attributes are immutable, so
     equal values share one (building and verifying xDSL attributes dominates
     the JIT's time otherwise)."""
-    ck = (key if key == "domain" else "", type(v), v)
+    # floats by their bits: -0.0 == 0.0 in Python, not in a constant (x / -0.0)
+    ck = (key if key == "domain" else "", type(v), v.hex() if isinstance(v, float) else v)
     hit = _ATTR_CACHE.get(ck)
     if hit is None:
         if len(_ATTR_CACHE) > 200_000:

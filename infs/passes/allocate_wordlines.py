@@ -101,11 +101,11 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
 
     def remap(c: Cmd) -> Cmd:
         f = dict(c.f)
-        if _reads_nothing(c):
-            f["src"] = where.get(f["src"], 0)  # no cell is read: any register will do
+        empty = _reads_nothing(c)
         for key in REG_FIELDS:
             if key in f:
-                f[key] = where[f[key]]
+                # an empty readout reads no cell: any wordline will do for its source
+                f[key] = where.get(f[key], 0) if empty and key == "src" else where[f[key]]
         if "srcs" in f:
             f["srcs"] = tuple(where[s] for s in f["srcs"])
         if c.kind == "array":

@@ -82,16 +82,27 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
         for j, s in enumerate(shape):
             d = rank - len(shape) + j
             lattice[d] = max(lattice[d], s)
-    # tensors laid out by embedded streams (§3.3) need lattice cells too
-    streamed = [at.box(op.domain.data) for op in facts.ops if isinstance(op, tdfg.StreamLoadOp)]
-    for box in streamed:
-        for d, (_, q) in enumerate(box):
-            lattice[d] = max(lattice[d], q)
-    if not arr_shapes and not streamed:
-        raise LayoutError("the graph has no tensor in memory: nothing to lay out")
     args = facts.args
     others = _other_shapes(args, arr_shapes, shapes)
-    _cover_values_inside_the_hull(graph, lattice, others, at, facts)
+    # The hull of all the graph's arrays: data outside it is discarded (§3.2,
+    # lattice_eval).  Known when every array's shape is (given or static).
+    hull = list(lattice)
+    for shape in others.values():
+        for j, s in enumerate(shape):
+            d = rank - len(shape) + j
+            hull[d] = max(hull[d], s)
+    hull_known = len(arr_shapes) + len(others) == len(args)
+    # tensors laid out by embedded streams (§3.3) need lattice cells too (inside the hull)
+    streamed = [at.box(op.domain.data) for op in facts.ops if isinstance(op, tdfg.StreamLoadOp)]
+    for box in streamed:
+        for d, (p, q) in enumerate(box):
+            q = min(q, hull[d]) if hull_known else q
+            if q > p:
+                lattice[d] = max(lattice[d], q)
+                hull[d] = max(hull[d], q)
+    if not arr_shapes and not streamed:
+        raise LayoutError("the graph has no tensor in memory: nothing to lay out")
+    _cover_values_inside_the_hull(graph, lattice, hull, at, facts)
     lattice_t = tuple(lattice)
     if any(s <= 0 for s in lattice_t):
         raise LayoutError(f"empty lattice {list(lattice_t)}")
@@ -145,7 +156,7 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     return Layout(lattice_t, best[1], arr_shapes, others)
 
 
-def _cover_values_inside_the_hull(graph: tdfg.GraphOp, lattice: list[int], others: dict[int, tuple[int, ...]], at: Bindings,
+def _cover_values_inside_the_hull(graph: tdfg.GraphOp, lattice: list[int], hull: list[int], at: Bindings,
                                   facts: GraphFacts) -> None:  # fmt: skip
     """Grow ``lattice`` over every in-memory value's cells inside the graph's hull.
 
@@ -155,12 +166,6 @@ def _cover_values_inside_the_hull(graph: tdfg.GraphOp, lattice: list[int], other
     larger, what the values occupy inside it (else data moved there and read
     by a stream later would be lost).  Not the whole hull: a 1-D array of
     points in the trailing dim would stretch a [C, D] lattice to [C, P]."""
-    rank = len(lattice)
-    hull = list(lattice)
-    for shape in others.values():
-        for j, s in enumerate(shape):
-            d = rank - len(shape) + j
-            hull[d] = max(hull[d], s)
     if hull == lattice:
         return
     boxes = infer_boxes(graph, clip=tuple((0, h) for h in hull), at=at, facts=facts)

@@ -52,11 +52,11 @@ def _relu(a: np.ndarray) -> np.ndarray:
 
 
 _FUNCS = {
-    "add": np.add,
+    "add": lambda a, b: np.bitwise_xor(a, b) if a.dtype == np.bool_ else np.add(a, b),  # i1 is mod 2 (as the machine)
     "sub": np.subtract,
     "mul": np.multiply,
     "div": _div,
-    "fma": lambda a, b, c: a * b + c,
+    "fma": lambda a, b, c: (a & b) ^ c if a.dtype == np.bool_ else a * b + c,
     "min": np.minimum,
     "max": np.maximum,
     "cmp_lt": np.less,

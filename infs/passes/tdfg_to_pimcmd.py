@@ -271,8 +271,10 @@ class _Converter:
                 raise LoweringError(f"'tdfg.cmp' {name} of runtime constants only has no extent to compute on")
             out_dt = element_dtype(op.result.type.element_type)
             vals = [np.asarray(v.value, dtype=element_dtype(t.type.element_type)) for v, t in zip(ins, op.inputs)]
-            folded = apply_cmp(name, vals, out_dt)
-            self.values[op.result] = _Const(folded.item(), element_name(op.result.type))
+            folded = apply_cmp(name, vals, out_dt).item()
+            if isinstance(folded, bool):  # i1: 0/1 (True is a record's unit flag)
+                folded = int(folded)
+            self.values[op.result] = _Const(folded, element_name(op.result.type))
             return
         if is_infinite(box):
             raise LoweringError(f"'tdfg.cmp' {name} has an unbounded domain")

@@ -16,7 +16,6 @@ binary.
 from __future__ import annotations
 
 import time
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -79,22 +78,28 @@ def cache_stats() -> dict[str, int]:
     return dict(_STATS, entries=len(_CACHE))
 
 
-def clear_cache(facts: bool = False) -> None:
-    """Forget every lowering (and, with ``facts``, what was read off the graphs)."""
+def clear_cache(facts: bool = True) -> None:
+    """Forget every lowering and what was read off the graphs (``facts=False``
+    keeps the graph facts: the next call is a first call for new sizes)."""
+    global _FACTS_GENERATION
     _CACHE.clear()
     _STATS.update(hits=0, misses=0)
     if facts:
-        _FACTS.clear()
+        _SYMBOLS.clear()
+        _FACTS_GENERATION += 1
 
 
-_FACTS: "weakref.WeakKeyDictionary[tdfg.GraphOp, GraphFacts]" = weakref.WeakKeyDictionary()
+_FACTS_GENERATION = 0
 
 
 def graph_facts(graph: tdfg.GraphOp) -> GraphFacts:
-    hit = _FACTS.get(graph)
-    if hit is None:
-        hit = _FACTS[graph] = GraphFacts.of(graph)
-    return hit
+    """The graph's ``GraphFacts``, kept on the graph itself (they live and die
+    with it); ``clear_cache()`` makes every graph's stale."""
+    hit = getattr(graph, "_infs_facts", None)
+    if hit is None or hit[0] != _FACTS_GENERATION:
+        hit = (_FACTS_GENERATION, GraphFacts.of(graph))
+        graph._infs_facts = hit  # type: ignore[attr-defined]
+    return hit[1]
 
 
 _SYMBOLS: dict[int, tuple[tdfg.GraphOp, frozenset[str]]] = {}

@@ -81,8 +81,8 @@ _BINARY: dict[type[Operation], Callable[[np.ndarray, np.ndarray], np.ndarray]] =
     arith.MinimumfOp: np.minimum,
     arith.MaxnumfOp: np.fmax,
     arith.MinnumfOp: np.fmin,
-    arith.AddiOp: np.add,
-    arith.SubiOp: np.subtract,
+    arith.AddiOp: lambda a, b: np.bitwise_xor(a, b) if a.dtype == np.bool_ else np.add(a, b),  # i1 wraps: mod 2
+    arith.SubiOp: lambda a, b: np.bitwise_xor(a, b) if a.dtype == np.bool_ else np.subtract(a, b),
     arith.MuliOp: np.multiply,
     arith.DivSIOp: _divsi,
     arith.DivUIOp: _divui,

@@ -286,8 +286,20 @@ class Machine:
             self.stats = before
         return run_stats
 
+    def forget(self, program: "pc.ProgramOp | PimProgram | None" = None) -> None:
+        """Drop what the machine derived from ``program`` (all programs by default):
+        its records and per-command plans.  A program op is read once per
+        machine, as an analysis is computed once per op in MLIR: after editing
+        an op in place, forget it before running it again."""
+        if program is None:
+            self._records.clear()
+            self._plans.clear()
+            return
+        rec = self._records.pop(id(program), (None, program))[1]
+        self._plans.pop(id(rec), None)
+
     def _read(self, op: pc.ProgramOp) -> PimProgram:
-        """The records of a program op, read once per op."""
+        """The records of a program op, read once per op (see ``forget``)."""
         hit = self._records.get(id(op))
         if hit is None or hit[0] is not op:
             hit = self._records[id(op)] = (op, from_op(op))
