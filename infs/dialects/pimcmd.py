@@ -1027,6 +1027,8 @@ class NearStoreOp(_NearOp):
         _verify_near_access(self, prog, self.array, self.map.data, _vals(self.indirect), _vals(self.indices))
         if self.domain is not None:
             _verify_box(self, prog, self.domain.data)
+            if len(self.indirect) > 0:
+                raise VerifyException(f"'{self.name}' with a domain cannot be indirect (its index buffers cover the whole input)")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.kind.data} {self.type.data} in {_int(self.input)} -> ")

@@ -1246,3 +1246,16 @@ func.func @near_store_domain_leaves_lattice(%A: memref<4x4xf32>, %C: memref<16xf
   }
   func.return
 }
+
+// -----
+
+func.func @near_store_domain_and_indirect(%A: memref<4x4xf32>, %C: memref<16xf32>) {
+  pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
+    pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
+    pimcmd.readout f32 src 0 domain [0:1, 0:4] id 0 bitlines 0:1:2 tiles 0:1:2
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_store' op with a domain cannot be indirect (its index buffers cover the whole input)
+    pimcmd.near_store store f32 in 0 -> %c map [0] indirect [0] indices [0] domain [0:1, 1:3] : memref<16xf32>
+  }
+  func.return
+}
