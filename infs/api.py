@@ -111,8 +111,9 @@ def parse_text(text: str, name: str = "<input>", ctx: Context | None = None, ver
     if line_offset:
         text = "\n" * line_offset + text  # keep reported lines true for split inputs
     _check_string_literals(text, name)
-    parser = LocatingParser(ctx, text, name)
     try:
+        # (the parser lexes its first token when built: a bad one is a ParseError too)
+        parser = LocatingParser(ctx, text, name)
         module = parser.parse_module()
     except ParseError as e:
         raise _parse_error(e) from None

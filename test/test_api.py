@@ -399,3 +399,19 @@ def test_unterminated_string_literal_fails_fast():
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
     located(ei.value, "q.mlir", 2, 3)
+
+
+@pytest.mark.parametrize("text", ["@.func @f() {\n}\n", ".func @f() {\n}\n", "\n\n  .func @f() {\n}\n"])
+def test_a_bad_first_token_is_a_located_error(text):
+    """Found by fuzzing: xDSL's parser lexes the first token when it is built."""
+    with pytest.raises(api.InfsError) as e:
+        api.parse_text(text, "fuzz.mlir")
+    assert str(e.value).startswith("fuzz.mlir:") and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("text", [".", "@", "N ."])
+def test_bad_affine_text_is_a_lattice_error(text):
+    from infs.dialects.lattice import LatticeError, affine_from_text
+
+    with pytest.raises(LatticeError):
+        affine_from_text(text)

@@ -220,8 +220,8 @@ def affine_from_text(text: str) -> Affine:
     from xdsl.utils.exceptions import ParseError
     from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-    parser = Parser(Context(), text)
     try:
+        parser = Parser(Context(), text)  # lexes the first token: inside the try
         expr = parse_affine(parser)
         if parser._current_token.kind != MLIRTokenKind.EOF:  # noqa: SLF001 - no public 'at end' query
             raise LatticeError(f"unexpected '{parser._current_token.text}' in affine expression '{text}'")
