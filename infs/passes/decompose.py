@@ -5,9 +5,10 @@ Takes: a domain-form ``pimcmd.program`` after ``expand-mv-bc``.  Gives: every
 product of a box of whole tiles and one in-tile box (head, middle and tail
 intervals per dim, crossed over the dims), so that the next passes can give
 each one bitline and tile patterns.  ``mv``/``bc`` split their source box.
-A ``compute`` into a temporary is not split: it runs once over the covering
-tiles (cells outside its box are don't-care); into an array's register it is
-split, so that cells outside the box keep the array's data.
+A ``compute`` into a temporary written by no other command is not split: it
+runs once over the covering tiles (cells outside its box are don't-care); into
+an array's register, or a register other commands also write (the pieces of a
+broadcast), it is split, so that cells outside the box keep their data.
 ``readout``/``writein`` keep their box: it names the buffer's shape.
 """
 
@@ -50,12 +51,22 @@ def decompose_box(box: Box, tiles: tuple[int, ...]) -> list[Box]:
     return [tuple(parts) for parts in itertools.product(*per_dim)]
 
 
+def written_exactly(prog: PimProgram) -> set[int]:
+    """Registers whose cells outside a compute's box must keep their data: the
+    arrays' and those more than one command writes."""
+    writers: dict[int, int] = {}
+    for c in prog.cmds:
+        if "dst" in c.f:
+            writers[c["dst"]] = writers.get(c["dst"], 0) + 1
+    return {c["wordline"] for c in prog.cmds if c.kind == "array"} | {r for r, n in writers.items() if n > 1}
+
+
 def decompose(prog: PimProgram) -> PimProgram:
     require_virtual(prog, "decompose")
-    array_regs = {c["wordline"] for c in prog.cmds if c.kind == "array"}
+    exact = written_exactly(prog)
     out: list[Cmd] = []
     for c in prog.cmds:
-        if c.kind == "compute" and c.get("domain") is not None and c["dst"] not in array_regs:
+        if c.kind == "compute" and c.get("domain") is not None and c["dst"] not in exact:
             # An element-wise compute into a temporary may also compute the
             # boundary tiles' unused cells (outside its box they hold nothing
             # anyone reads): one command over the covering tiles, not one per

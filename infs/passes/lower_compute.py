@@ -16,7 +16,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from infs.passes.decompose import decompose_box
+from infs.passes.decompose import decompose_box, written_exactly
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.pim_program import LoweringError, require_virtual, rewrite_programs
 from infs.passes.tile_patterns import box_patterns
@@ -24,11 +24,11 @@ from infs.passes.tile_patterns import box_patterns
 
 def lower_compute(prog: PimProgram) -> PimProgram:
     require_virtual(prog, "lower-compute")
-    array_regs = {c["wordline"] for c in prog.cmds if c.kind == "array"}
+    exact = written_exactly(prog)  # the computes decompose split (the others cover their tiles)
     out: list[Cmd] = []
     for c in prog.cmds:
         if c.kind == "compute" and c.get("domain") is not None:
-            bl, tl = box_patterns(c["domain"], prog, exact=c["dst"] in array_regs)
+            bl, tl = box_patterns(c["domain"], prog, exact=c["dst"] in exact)
             f = {k: v for k, v in c.f.items() if k != "domain"}
             out.append(Cmd("compute", {**f, "bitlines": bl, "tiles": tl}))
         elif c.kind in ("readout", "writein") and c.get("bitlines") is None:
