@@ -1157,6 +1157,20 @@ def test_stream_reduce_tensor_of_an_empty_tensor_is_empty(outer):
 # -- regressions found by review (session 2) ----------------------------------------
 
 
+def _one_array_graph(body: str, elem: str = "i32", n: int = 4) -> str:
+    """A function holding one rank-1 tdfg.graph over ``%A: memref<n x elem>`` (block argument ``%a``)."""
+    m = f"memref<{n}x{elem}>"
+    lines = "\n    ".join(line.strip() for line in body.strip().splitlines())
+    return f"""func.func @g(%A: {m}) {{
+  tdfg.graph ins(%A : {m}) syms() rank 1 {{
+  ^bb0(%a: {m}):
+    {lines}
+    tdfg.yield
+  }}
+  func.return
+}}"""
+
+
 def _lower_and_compare(text: str, arrays: list[np.ndarray], config: str = "small-16", shapes=None, via_op: bool = True):
     """Oracle vs the machine on the records and, printed and re-parsed, on the program op."""
     (g,) = [op for op in api.parse_text(text).walk() if isinstance(op, tdfg.GraphOp)]
@@ -1217,17 +1231,11 @@ def test_negative_zero_constant_survives_printing():
     T = "!tdfg.tensor<f32, 1>"
 
     def graph(c: str) -> str:
-        return f"""func.func @g(%A: memref<4xf32>) {{
-  tdfg.graph ins(%A : memref<4xf32>) syms() rank 1 {{
-  ^bb0(%a: memref<4xf32>):
+        return _one_array_graph(f"""
     %t = tdfg.tensor %a [0:4] : memref<4xf32> -> {T}
     %c = tdfg.const {c} : {T}
     %d = tdfg.cmp div(%t, %c) : {T}, {T} -> {T}
-    tdfg.store %d -> %a : {T} -> memref<4xf32>
-    tdfg.yield
-  }}
-  func.return
-}}"""
+    tdfg.store %d -> %a : {T} -> memref<4xf32>""", elem="f32")
 
     A = np.array([1.0, -2.0, 3.0, 0.5], np.float32)
     _lower_and_compare(graph("0.0"), [A])  # fills the cache with +0.0 first
@@ -1236,9 +1244,7 @@ def test_negative_zero_constant_survives_printing():
 
 def test_folded_i1_constant_is_a_number_not_a_flag():
     T, B = "!tdfg.tensor<i32, 1>", "!tdfg.tensor<i1, 1>"
-    text = f"""func.func @g(%A: memref<4xi32>) {{
-  tdfg.graph ins(%A : memref<4xi32>) syms() rank 1 {{
-  ^bb0(%a: memref<4xi32>):
+    text = _one_array_graph(f"""
     %t = tdfg.tensor %a [0:4] : memref<4xi32> -> {T}
     %one = tdfg.const 1 : {T}
     %two = tdfg.const 2 : {T}
@@ -1246,11 +1252,7 @@ def test_folded_i1_constant_is_a_number_not_a_flag():
     %l = tdfg.cmp cmp_lt(%t, %two) : {T}, {T} -> {B}
     %x = tdfg.cmp and(%l, %c) : {B}, {B} -> {B}
     %d = tdfg.cmp select(%x, %t, %two) : {B}, {T}, {T} -> {T}
-    tdfg.store %d -> %a : {T} -> memref<4xi32>
-    tdfg.yield
-  }}
-  func.return
-}}"""
+    tdfg.store %d -> %a : {T} -> memref<4xi32>""")
     _lower_and_compare(text, [np.array([0, 1, 5, 6], np.int32)])
 
 
@@ -1260,9 +1262,7 @@ def test_i1_arithmetic_is_mod_2(op):
     T, B = "!tdfg.tensor<i32, 1>", "!tdfg.tensor<i1, 1>"
     args = "%p, %q, %p" if op == "fma" else "%p, %q"
     types = ", ".join([B] * (3 if op == "fma" else 2))
-    text = f"""func.func @g(%A: memref<4xi32>) {{
-  tdfg.graph ins(%A : memref<4xi32>) syms() rank 1 {{
-  ^bb0(%a: memref<4xi32>):
+    text = _one_array_graph(f"""
     %t = tdfg.tensor %a [0:4] : memref<4xi32> -> {T}
     %one = tdfg.const 1 : {T}
     %two = tdfg.const 2 : {T}
@@ -1270,11 +1270,7 @@ def test_i1_arithmetic_is_mod_2(op):
     %q = tdfg.cmp cmp_lt(%one, %t) : {T}, {T} -> {B}
     %x = tdfg.cmp {op}({args}) : {types} -> {B}
     %d = tdfg.cmp select(%x, %t, %two) : {B}, {T}, {T} -> {T}
-    tdfg.store %d -> %a : {T} -> memref<4xi32>
-    tdfg.yield
-  }}
-  func.return
-}}"""
+    tdfg.store %d -> %a : {T} -> memref<4xi32>""")
     (g,) = [o for o in api.parse_text(text).walk() if isinstance(o, tdfg.GraphOp)]
     A = np.array([0, 1, 5, 6], np.int32)
     want = A.copy()
@@ -1288,17 +1284,11 @@ def test_i1_arithmetic_is_mod_2(op):
 def test_clear_cache_relowers_a_graph_edited_in_place():
     """The JIT treats a graph as frozen; clear_cache() (which also drops the graph facts) is how to say it changed."""
     T = "!tdfg.tensor<i32, 1>"
-    text = f"""func.func @g(%A: memref<4xi32>) {{
-  tdfg.graph ins(%A : memref<4xi32>) syms() rank 1 {{
-  ^bb0(%a: memref<4xi32>):
+    text = _one_array_graph(f"""
     %t = tdfg.tensor %a [0:4] : memref<4xi32> -> {T}
     %d = tdfg.cmp add(%t, %t) : {T}, {T} -> {T}
     %e = tdfg.cmp mul(%t, %t) : {T}, {T} -> {T}
-    tdfg.store %d -> %a : {T} -> memref<4xi32>
-    tdfg.yield
-  }}
-  func.return
-}}"""
+    tdfg.store %d -> %a : {T} -> memref<4xi32>""")
     (g,) = [op for op in api.parse_text(text).walk() if isinstance(op, tdfg.GraphOp)]
     A = np.arange(4, dtype=np.int32)
     got = A.copy()
