@@ -22,7 +22,7 @@ from xdsl.passes import ModulePass
 from infs.dialects.pimcmd import COMPARE_OPS, ELEMENT_BITS
 from infs.passes.insert_sync import is_inter_tile
 from infs.dialects.pimcmd_records import Cmd, PimProgram
-from infs.passes.pim_program import LoweringError, require_virtual, rewrite_programs
+from infs.passes.pim_program import LoweringError, box_empty, require_virtual, rewrite_programs
 
 REG_FIELDS = ("dst", "src")
 
@@ -119,7 +119,7 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
 
 def _reads_nothing(c: Cmd) -> bool:
     """A readout of an empty box (an empty buffer) reads no register."""
-    return c.kind == "readout" and any(q <= p for p, q in c["domain"])
+    return c.kind == "readout" and box_empty(c["domain"])
 
 
 def _take(free: list[tuple[int, int]], lo: int, n: int) -> None:

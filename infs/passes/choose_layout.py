@@ -30,7 +30,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from infs.dialects import tdfg
 from infs.dialects.pimcmd import TiledLattice, tile_grid
 from infs.hardware import HardwareConfig, load_config
-from infs.passes.pim_program import where
+from infs.passes.pim_program import box_empty, where
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_shapes, element_name, infer_boxes, is_infinite
 
 CACHE_LINE_BYTES = 64
@@ -77,20 +77,12 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     facts = facts or GraphFacts.of(graph)
     rank = graph.lattice_rank
     arr_shapes = array_shapes(graph, shapes, at, facts)
-    lattice = [1] * rank
-    for shape in arr_shapes.values():
-        for j, s in enumerate(shape):
-            d = rank - len(shape) + j
-            lattice[d] = max(lattice[d], s)
+    lattice = _covering([1] * rank, arr_shapes.values())
     args = facts.args
     others = _other_shapes(args, arr_shapes, shapes)
     # The hull of all the graph's arrays: data outside it is discarded (§3.2,
     # lattice_eval).  Known when every array's shape is (given or static).
-    hull = list(lattice)
-    for shape in others.values():
-        for j, s in enumerate(shape):
-            d = rank - len(shape) + j
-            hull[d] = max(hull[d], s)
+    hull = _covering(lattice, others.values())
     hull_known = len(arr_shapes) + len(others) == len(args)
     # tensors laid out by embedded streams (§3.3) need lattice cells too (inside the hull)
     streamed = [at.box(op.domain.data) for op in facts.ops if isinstance(op, tdfg.StreamLoadOp)]
@@ -170,10 +162,20 @@ def _cover_values_inside_the_hull(graph: tdfg.GraphOp, lattice: list[int], hull:
         return
     boxes = infer_boxes(graph, clip=tuple((0, h) for h in hull), at=at, facts=facts)
     for b in boxes.values():
-        if is_infinite(b) or any(q <= p for p, q in b):
+        if is_infinite(b) or box_empty(b):
             continue
         for d, (_, q) in enumerate(b):
             lattice[d] = max(lattice[d], q)
+
+
+def _covering(extent: list[int], shapes) -> list[int]:
+    """``extent`` grown over arrays of ``shapes`` (a rank-r array sits in the trailing dims)."""
+    out = list(extent)
+    for shape in shapes:
+        for j, s in enumerate(shape):
+            d = len(out) - len(shape) + j
+            out[d] = max(out[d], s)
+    return out
 
 
 def _other_shapes(args, laid_out: dict[int, tuple[int, ...]], given: dict[int, tuple[int, ...]] | None) -> dict[int, tuple[int, ...]]:
