@@ -98,6 +98,7 @@ class GraphFacts:
     order: tuple[Operation, ...]  # the lowering's node order (``schedule``)
     moved_dims: Mapping[str, frozenset[int]]  # "shift"/"broadcast"/"reduce" -> lattice dims
     nodes: int  # tDFG nodes (terminator excluded)
+    symbols: frozenset[str]  # the index symbols (what sizes bind)
 
     @staticmethod
     def of(graph: tdfg.GraphOp) -> "GraphFacts":
@@ -110,6 +111,7 @@ class GraphFacts:
             order=tuple(schedule(graph, ops)),
             moved_dims={k: frozenset(_hint_dims(graph, ops, k)) for k in ("shift", "broadcast", "reduce")},
             nodes=sum(1 for op in ops if not isinstance(op, tdfg.YieldOp)),
+            symbols=graph.symbol_names(),
         )
 
 

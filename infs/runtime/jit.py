@@ -85,7 +85,6 @@ def clear_cache(facts: bool = True) -> None:
     _CACHE.clear()
     _STATS.update(hits=0, misses=0)
     if facts:
-        _SYMBOLS.clear()
         _FACTS_GENERATION += 1
 
 
@@ -102,18 +101,8 @@ def graph_facts(graph: tdfg.GraphOp) -> GraphFacts:
     return hit[1]
 
 
-_SYMBOLS: dict[int, tuple[tdfg.GraphOp, frozenset[str]]] = {}
-
-
-def _symbols(graph: tdfg.GraphOp) -> frozenset[str]:
-    hit = _SYMBOLS.get(id(graph))
-    if hit is None or hit[0] is not graph:
-        hit = _SYMBOLS[id(graph)] = (graph, graph.symbol_names())
-    return hit[1]
-
-
 def _key(graph: tdfg.GraphOp, sizes: Mapping[str, float | int], cfg: HardwareConfig, tiles, shapes) -> tuple:
-    names = _symbols(graph)
+    names = graph_facts(graph).symbols
     used = tuple(sorted((k, float(v) if isinstance(v, float) else int(v)) for k, v in sizes.items() if k in names))
     shp = tuple(sorted((int(k), tuple(v)) for k, v in (shapes or {}).items()))
     return (id(graph), used, _config_key(cfg), tuple(tiles) if tiles else None, shp)
@@ -164,11 +153,11 @@ def lower(
 def _lower(graph, sizes, cfg, tiles, shapes, t0) -> Lowered:
     # No copy of the graph: its affine attributes are evaluated under the
     # bindings as the conversion reads them (specialization without IR).
-    env = {n: int(sizes[n]) for n in _symbols(graph) if n in sizes}
+    facts = graph_facts(graph)
+    env = {n: int(sizes[n]) for n in facts.symbols if n in sizes}
     for name, size in infer_from_static_shapes(graph, set(env)).items():
         env.setdefault(name, size)
     at = Bindings(env)
-    facts = graph_facts(graph)
     layout = choose_layout(graph, cfg, tuple(tiles) if tiles else None, dict(shapes) if shapes else None, at, facts)
     domain_form, scalar_map = convert_graph(graph, at, (cfg, layout), facts)
     record = lower_program(domain_form)
