@@ -291,15 +291,21 @@ def lattices(draw, max_rank=3):
     return lattice, tiles
 
 
-@st.composite
-def mv_case(draw):
-    lattice, tiles = draw(lattices())
+def _box_and_dim(draw, lattice: list[int]) -> tuple[list[tuple[int, int]], int]:
+    """A non-empty box in the lattice and a dim ``k`` at least 2 long to move along."""
     k = draw(st.integers(0, len(lattice) - 1))
     assume(lattice[k] >= 2)
     box = []
     for s in lattice:
         p = draw(st.integers(0, s - 1))
         box.append((p, draw(st.integers(p + 1, s))))
+    return box, k
+
+
+@st.composite
+def mv_case(draw):
+    lattice, tiles = draw(lattices())
+    box, k = _box_and_dim(draw, lattice)
     p, q = box[k]
     choices = [d for d in range(-p, lattice[k] - q + 1) if d != 0]  # the moved box stays in the lattice
     assume(choices)
@@ -338,12 +344,7 @@ def test_mv_lowers_to_shifts_that_move_every_cell(case):
 @st.composite
 def bc_case(draw):
     lattice, tiles = draw(lattices())
-    k = draw(st.integers(0, len(lattice) - 1))
-    assume(lattice[k] >= 2)
-    box = []
-    for s in lattice:
-        p = draw(st.integers(0, s - 1))
-        box.append((p, draw(st.integers(p + 1, s))))
+    box, k = _box_and_dim(draw, lattice)
     w = draw(st.integers(1, 2))
     p = draw(st.integers(0, lattice[k] - w))
     box[k] = (p, p + w)
