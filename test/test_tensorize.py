@@ -428,15 +428,29 @@ def random_region(draw):
     return text, values + ext + [k] + [alpha]
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(random_region(), st.sampled_from([None, 1, 2, 3]))
-def test_random_regions_match_the_stream_reference(case, group):
-    text, args = case
+def _reference_and_tensorized(text: str):
+    """The program twice: as written, and tensorized (every region must tensorize)."""
     ref_module = api.parse_text(text)
     lat_module = api.parse_text(text)
     api.run_pipeline(lat_module, "tensorize")
     reasons = [op.attributes[NOT_TENSORIZED].data for op in lat_module.walk() if isinstance(op, stream.RegionOp)]
     assert not reasons, f"{reasons}\n{text}"
+    return ref_module, lat_module
+
+
+def _assert_arrays_agree(text: str, lat_args, ref_args, exe_args) -> None:
+    """The lattice run and the lattice-executor run left the reference's arrays."""
+    for a, b, c in zip(lat_args, ref_args, exe_args):
+        if isinstance(a, np.ndarray):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6, err_msg=text)
+            np.testing.assert_allclose(c, b, rtol=1e-5, atol=1e-6, err_msg=text)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(random_region(), st.sampled_from([None, 1, 2, 3]))
+def test_random_regions_match_the_stream_reference(case, group):
+    text, args = case
+    ref_module, lat_module = _reference_and_tensorized(text)
     ref_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     lat_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     try:
@@ -448,10 +462,7 @@ def test_random_regions_match_the_stream_reference(case, group):
     r_lat = run_lattice(lat_module, lat_args, "f", group_size=group)
     exe_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
     r_exe = run_reference(ref_module, exe_args, "f", executor=lattice_executor(group))
-    for a, b, c in zip(lat_args, ref_args, exe_args):
-        if isinstance(a, np.ndarray):
-            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6, err_msg=text)
-            np.testing.assert_allclose(c, b, rtol=1e-5, atol=1e-6, err_msg=text)
+    _assert_arrays_agree(text, lat_args, ref_args, exe_args)
     for a, b, c in zip(r_lat, r_ref, r_exe):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6, err_msg=text)
         np.testing.assert_allclose(c, b, rtol=1e-5, atol=1e-6, err_msg=text)
@@ -524,11 +535,7 @@ def random_wide_region(draw):
 @given(random_wide_region(), st.sampled_from([None, 2]))
 def test_random_wide_regions_use_host_loops(case, group):
     text, args = case
-    ref_module = api.parse_text(text)
-    lat_module = api.parse_text(text)
-    api.run_pipeline(lat_module, "tensorize")
-    reasons = [op.attributes[NOT_TENSORIZED].data for op in lat_module.walk() if isinstance(op, stream.RegionOp)]
-    assert not reasons, f"{reasons}\n{text}"
+    ref_module, lat_module = _reference_and_tensorized(text)
     (g,) = graphs(lat_module)
     assert isinstance(g.parent_op(), scf.ForOp)
     ref_args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
@@ -537,10 +544,7 @@ def test_random_wide_regions_use_host_loops(case, group):
     run_reference(ref_module, ref_args, "f")
     run_lattice(lat_module, lat_args, "f", group_size=group)
     run_reference(ref_module, exe_args, "f", executor=lattice_executor(group))
-    for a, b, c in zip(lat_args, ref_args, exe_args):
-        if isinstance(a, np.ndarray):
-            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6, err_msg=text)
-            np.testing.assert_allclose(c, b, rtol=1e-5, atol=1e-6, err_msg=text)
+    _assert_arrays_agree(text, lat_args, ref_args, exe_args)
 
 
 @pytest.mark.parametrize("idx", ["d0", "2*d0", "0"])
