@@ -51,7 +51,7 @@ import math
 import numpy as np
 
 from infs.sim.config import HardwareConfig
-from infs.sim.near import dram_fill, mesh_of, stream_bank_lines, threads_of, weighted_ops
+from infs.sim.near import data_traffic, mesh_of, settle, stream_bank_lines, threads_of, weighted_ops
 from infs.sim.stats import Cost
 from infs.sim.workload_profile import RegionProfile
 
@@ -118,20 +118,12 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False)
     port_b = read_b + write_b
     flows = np.outer(read_b, share) + np.outer(write_b, share).T  # bank -> tile reads, tile -> bank write-backs
     req_bh = float((np.outer(share, read_b / L) * hops).sum()) * cfg.control_bytes  # request headers
-    np.fill_diagonal(flows, 0.0)
-    src, dst = np.nonzero(flows)
-    loads = mesh.unicast_loads(src, dst, flows[src, dst]) if src.size else mesh.zero_loads()
-    data_bh = float((flows * hops).sum())
 
     mean_hops = float((np.outer(share, np.full(B, 1.0 / B)) * hops).sum())
     rtt = cfg.l3_latency + 2 * mean_hops * mesh.hop_cycles
     indirect = ind_lines / threads / (cfg.core_mshrs / rtt) if ind_lines else 0.0
 
-    footprint = profile.footprint_bytes
-    dram_bytes, dram_cycles, dl = dram_fill(footprint, cold, cfg, mesh, banks)
-    if dl is not None:
-        loads = loads + dl
-        data_bh += float(dl.sum())
+    loads, data_bh, dram_bytes, dram_cycles = data_traffic(flows, hops, profile.footprint_bytes, cold, cfg, mesh, banks)
 
     tail = 0
     far = int(mesh.hops(cfg.host_tile, banks).max())
@@ -147,15 +139,7 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False)
         "indirect": indirect,
         "dram": dram_cycles,
     }
-    bound = max(terms.values())
     latency = 2 * far * mesh.hop_cycles + cfg.l3_latency
-    cost.cycles = int(math.ceil(bound - 1e-9)) + latency + tail
-    terms.update(latency=float(latency), tail=float(tail), bytes=float(port_b.sum()), threads=float(threads))
-    cost.link_loads = loads
-    cost.traffic["noc_data"] = data_bh
-    cost.traffic["noc_control"] = req_bh
-    cost.quantities.update({
-        "noc_byte_hops": data_bh + req_bh, "l3_bytes": float(port_b.sum()), "vector_ops": float(vector_ops),
-        "dram_bytes": dram_bytes,
-    })  # fmt: skip
+    settle(cost, terms, latency, tail, loads, data_bh, req_bh, float(port_b.sum()), vector_ops, dram_bytes)
+    terms.update(bytes=float(port_b.sum()), threads=float(threads))
     return cost, terms

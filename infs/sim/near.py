@@ -97,15 +97,36 @@ def mesh_of(cfg: HardwareConfig) -> Mesh:
     return Mesh(cfg.mesh_rows, cfg.mesh_cols, cfg.link_bytes, cfg.hop_cycles)
 
 
-def dram_fill(footprint: int, cold: bool, cfg: HardwareConfig, mesh: Mesh, banks: np.ndarray):
-    """Bytes, cycles and per-link loads of bringing a region's data from DRAM:
-    when it starts there (``cold``) or does not fit the L3.  (None loads: no fill.)"""
+def data_traffic(flows: np.ndarray, hops: np.ndarray, footprint: int, cold: bool, cfg: HardwareConfig, mesh: Mesh, banks: np.ndarray):
+    """Per-link loads, data byte-hops, DRAM bytes and DRAM cycles of a region
+    whose tile-to-tile data ``flows`` (zeroed on the diagonal, in place: local
+    data crosses no link) plus, when it starts in DRAM (``cold``) or does not
+    fit the L3, the fill of its footprint from the memory controllers."""
+    np.fill_diagonal(flows, 0.0)
+    src, dst = np.nonzero(flows)
+    loads = mesh.unicast_loads(src, dst, flows[src, dst]) if src.size else mesh.zero_loads()
+    data_bh = float((flows * hops).sum())
     dram_bytes = float(footprint) if (cold or footprint > cfg.l3_bytes) else 0.0
     if not dram_bytes:
-        return 0.0, 0.0, None
+        return loads, data_bh, 0.0, 0.0
     mc = nearest(mesh, banks, memory_controllers(cfg.mesh_rows, cfg.mesh_cols, cfg.mem_ctrls))
     dl = mesh.unicast_loads(mc, banks, np.full(len(banks), dram_bytes / len(banks)))
-    return dram_bytes, dram_bytes / cfg.dram_bytes_per_cycle, dl
+    return loads + dl, data_bh + float(dl.sum()), dram_bytes, dram_bytes / cfg.dram_bytes_per_cycle
+
+
+def settle(cost: Cost, terms: dict[str, float], latency: int, tail: int, loads: np.ndarray, data_bh: float, control_bh: float,
+           l3_bytes: float, vector_ops: float, dram_bytes: float) -> None:  # fmt: skip
+    """A near-memory or core region's cost: its bound (the largest term) plus
+    latency and tail, with its link loads, NoC traffic and energy inputs."""
+    cost.cycles = int(math.ceil(max(terms.values()) - 1e-9)) + latency + tail
+    terms.update(latency=float(latency), tail=float(tail))
+    cost.link_loads = loads
+    cost.traffic["noc_data"] = data_bh
+    cost.traffic["noc_control"] = control_bh
+    cost.quantities.update({
+        "noc_byte_hops": data_bh + control_bh, "l3_bytes": l3_bytes, "vector_ops": float(vector_ops),
+        "dram_bytes": dram_bytes,
+    })  # fmt: skip
 
 
 def op_cycles(cfg: HardwareConfig) -> dict[str, int]:
@@ -351,17 +372,7 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
         flows += msgs * r.elem_bytes * np.outer(p_it, dst)
         vector_ops += msgs / lanes
 
-    np.fill_diagonal(flows, 0.0)
-    src, dst = np.nonzero(flows)
-    loads = mesh.unicast_loads(src, dst, flows[src, dst]) if src.size else mesh.zero_loads()
-    data_bh = float((flows * hops).sum())
-
-    # DRAM
-    footprint = profile.footprint_bytes
-    dram_bytes, dram_cycles, dl = dram_fill(footprint, cold, cfg, mesh, banks)
-    if dl is not None:
-        loads = loads + dl
-        data_bh += float(dl.sum())
+    loads, data_bh, dram_bytes, dram_cycles = data_traffic(flows, hops, profile.footprint_bytes, cold, cfg, mesh, banks)
 
     # per bank: 1 kB per core whose streams are there -- the T threads over the banks holding the work
     active = max(1, int(np.count_nonzero(held)))
@@ -375,17 +386,8 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
         "link": float(loads.max()) / cfg.link_bytes,
         "dram": dram_cycles,
     }
-    bound = max(terms.values())
     far = int(mesh.hops(cfg.host_tile, banks).max())
     latency = 2 * far * mesh.hop_cycles + cfg.l3_latency + cfg.se_init_cycles
-    cost.cycles = int(math.ceil(bound - 1e-9)) + latency + tail
-    terms.update(latency=float(latency), tail=float(tail), anchor=-1.0 if anchor is None else float(anchor),
-                 port_lines=float(port.max()) / L)  # fmt: skip
-    cost.link_loads = loads
-    cost.traffic["noc_data"] = data_bh
-    cost.traffic["noc_control"] = ctrl
-    cost.quantities.update({
-        "noc_byte_hops": data_bh + ctrl, "l3_bytes": float(port.sum()), "vector_ops": float(vector_ops),
-        "dram_bytes": dram_bytes,
-    })  # fmt: skip
+    settle(cost, terms, latency, tail, loads, data_bh, ctrl, float(port.sum()), vector_ops, dram_bytes)
+    terms.update(anchor=-1.0 if anchor is None else float(anchor), port_lines=float(port.max()) / L)
     return cost, terms
