@@ -32,6 +32,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+import numpy as np
+
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
@@ -100,6 +102,21 @@ CMP_ARITY = {
 COMPARE_OPS = ("cmp_lt", "cmp_le", "cmp_eq")
 BITWISE_OPS = ("and", "or", "xor", "not")
 REDUCE_KINDS = ("add", "mul", "min", "max")
+
+
+def reduce_identity(kind: str, dtype: np.dtype) -> np.ndarray:
+    """Neutral element of a reduction kind in ``dtype``: what a reduction of
+    nothing gives (the oracle's and the machine's folds start from it)."""
+    if kind == "add":
+        return np.zeros((), dtype)
+    if kind == "mul":
+        return np.ones((), dtype)
+    if kind == "min":
+        return np.asarray(np.inf if dtype.kind == "f" else (True if dtype == np.bool_ else np.iinfo(dtype).max), dtype)
+    if kind == "max":
+        return np.asarray(-np.inf if dtype.kind == "f" else (False if dtype == np.bool_ else np.iinfo(dtype).min), dtype)
+    raise ValueError(f"unknown reduction kind '{kind}' (known: {', '.join(REDUCE_KINDS)})")
+
 STORE_KINDS = ("store", "add", "min", "max")
 HINT_KEYS = ("shift", "broadcast", "reduce", "primary", "align")
 

@@ -85,16 +85,3 @@ def apply_cmp(op: str, args: Sequence[np.ndarray], out_dtype: np.dtype) -> np.nd
 
 
 REDUCE_UFUNCS = {"add": np.add, "mul": np.multiply, "min": np.minimum, "max": np.maximum}
-
-
-def reduce_identity(kind: str, dtype: np.dtype) -> np.ndarray:
-    """Neutral element of a reduction kind in ``dtype``."""
-    if kind == "add":
-        return np.zeros((), dtype)
-    if kind == "mul":
-        return np.ones((), dtype)
-    if kind == "min":
-        return np.asarray(np.inf if dtype.kind == "f" else (True if dtype == np.bool_ else np.iinfo(dtype).max), dtype)
-    if kind == "max":
-        return np.asarray(-np.inf if dtype.kind == "f" else (False if dtype == np.bool_ else np.iinfo(dtype).min), dtype)
-    raise TdfgSemanticsError(f"unknown reduction kind '{kind}'")

@@ -52,7 +52,8 @@ from xdsl.utils.exceptions import InterpretationError
 
 from infs.dialects import stream, tdfg
 from infs.dialects.lattice import AccessMap, LatticeError
-from infs.passes.tdfg_semantics import REDUCE_UFUNCS, TdfgSemanticsError, apply_cmp, element_dtype, reduce_identity
+from infs.dialects.tdfg import reduce_identity
+from infs.passes.tdfg_semantics import REDUCE_UFUNCS, TdfgSemanticsError, apply_cmp, element_dtype
 from infs.runtime import host
 from infs.runtime.reference import evaluate_region
 from infs.runtime.scalar_ops import EvaluationError, numpy_dtype

@@ -58,6 +58,7 @@ from xdsl.ir import SSAValue
 
 from infs.dialects import pimcmd as pc
 from infs.dialects.pimcmd_records import Cmd, PimProgram, from_op
+from infs.dialects.tdfg import reduce_identity
 from infs.sim.bitlevel import BitSerial
 from infs.sim.config import BITS_OF, HardwareConfig, get_profile, load_config
 from infs.sim.energy import energy_pj
@@ -916,16 +917,7 @@ def _reduce(op: str, ty: str, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarra
         return (f.reduce(x, axis=dims, keepdims=True, initial=initial) & 1).astype(np.bool_)
     f = {"add": np.add, "mul": np.multiply, "min": np.minimum, "max": np.maximum}[op]
     with np.errstate(all="ignore"):
-        return f.reduce(x, axis=dims, keepdims=True, dtype=x.dtype, initial=_identity(op, x.dtype))
-
-
-def _identity(op: str, dtype: np.dtype):
-    if op in ("add", "mul"):
-        return dtype.type(0 if op == "add" else 1)
-    if dtype.kind == "f":
-        return dtype.type(np.inf if op == "min" else -np.inf)
-    info = np.iinfo(dtype)
-    return dtype.type(info.max if op == "min" else info.min)
+        return f.reduce(x, axis=dims, keepdims=True, dtype=x.dtype, initial=reduce_identity(op, x.dtype))
 
 
 def _array_cells(geo: Geometry, shape: tuple[int, ...], coords: list[np.ndarray]) -> np.ndarray:
