@@ -107,8 +107,8 @@ class GraphFacts:
         return GraphFacts(
             ops=ops,
             args=args,
-            laid_out=tuple(_laid_out(ops, args)),
-            order=tuple(schedule(graph, ops)),
+            laid_out=tuple(laid_out_arrays(ops, args)),
+            order=tuple(schedule(ops)),
             moved_dims={k: frozenset(_hint_dims(graph, ops, k)) for k in ("shift", "broadcast", "reduce")},
             nodes=sum(1 for op in ops if not isinstance(op, tdfg.YieldOp)),
             symbols=graph.symbol_names(),
@@ -125,7 +125,7 @@ def _hint_dims(graph: tdfg.GraphOp, ops, key: str) -> set[int]:
     return {op.dim.value.data for op in ops if isinstance(op, kinds[key])}
 
 
-def schedule(graph: tdfg.GraphOp, ops=None) -> list:
+def schedule(ops) -> list:
     """A topological order that keeps few tensors live (§3.4).
 
     Each side-effecting node (store, stream_store, yield) is preceded by its
@@ -133,7 +133,7 @@ def schedule(graph: tdfg.GraphOp, ops=None) -> list:
     value is computed just before its first use; side effects keep their
     order.  Nodes no side effect depends on are dropped.
     """
-    ops = list(graph.body.block.ops) if ops is None else list(ops)
+    ops = list(ops)
     size: dict = {}
 
     def subtree(op) -> int:
@@ -231,12 +231,8 @@ def collapse(b: Box, dims) -> Box:
     return b
 
 
-def laid_out_arrays(graph: tdfg.GraphOp) -> list[int]:
+def laid_out_arrays(ops, arg_tuple) -> list[int]:
     """Indices of the graph's arrays that live in memory (read as tensors or stored to)."""
-    return _laid_out(graph.body.block.ops, graph.array_args)
-
-
-def _laid_out(ops, arg_tuple) -> list[int]:
     args = list(arg_tuple)
     used = set()
     for op in ops:
