@@ -19,3 +19,26 @@ def test_lit_suite():
         env=env,
     )
     assert proc.returncode == 0, f"lit failed:\n{proc.stdout}\n{proc.stderr}"
+
+
+def test_lit_inputs_follow_the_run_lines():
+    """Regression (issue 10, item 8): the upstream-MLIR check globbed the lit files themselves, so a
+    test whose IR lives in ``Inputs/`` (its RUN line reads ``%S/../Inputs/x.mlir``) was fed to
+    infs-opt as if it were IR, and failed once the optional ``[mlir]`` extra was installed."""
+    from lit_inputs import inputs_of, lit_inputs
+
+    inputs_dir = (LIT_DIR / "Inputs").resolve()
+    attrs = LIT_DIR / "dialects" / "discardable-attributes.mlir"
+    assert inputs_of(attrs) == {inputs_dir / "all-ops-with-attributes.mlir"}
+    # a negative run's input (`not infs-opt %S/../Inputs/parse-error.mlir`) is no input
+    everything = lit_inputs(LIT_DIR)
+    assert inputs_dir / "parse-error.mlir" not in everything
+    assert attrs.resolve() not in everything
+    # every input discovered parses and verifies
+    from infs import api
+
+    for path in everything:
+        text = path.read_text(encoding="utf-8")
+        for i, chunk in enumerate(text.split("// -----")):
+            if chunk.strip():
+                api.parse_text(chunk, name=f"{path}#{i}")
