@@ -28,6 +28,7 @@ from xdsl.universe import Universe
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
 from infs.dialects import INFS_DIALECTS
+from infs.dialects.dominance import verify_dominance
 from infs.dialects.lattice import LatticeError
 
 
@@ -105,8 +106,13 @@ def _parse_error(e: ParseError, line_offset: int = 0) -> InfsError:
     return InfsError(e.msg, f"{loc.file}:{loc.line}:{loc.col}")
 
 
-def parse_text(text: str, name: str = "<input>", ctx: Context | None = None, verify: bool = True, line_offset: int = 0) -> ModuleOp:
-    """Parse (and verify) a module; raises ``InfsError``."""
+def parse_text(
+    text: str, name: str = "<input>", ctx: Context | None = None, verify: bool = True, line_offset: int = 0, implicit_module: bool = True
+) -> ModuleOp:
+    """Parse (and verify) a module; raises ``InfsError``.
+
+    ``implicit_module=False`` requires the text to be one ``builtin.module``
+    (``infs-opt --no-implicit-module``)."""
     ctx = ctx or make_context()
     if line_offset:
         text = "\n" * line_offset + text  # keep reported lines true for split inputs
@@ -114,7 +120,7 @@ def parse_text(text: str, name: str = "<input>", ctx: Context | None = None, ver
     try:
         # (the parser lexes its first token when built: a bad one is a ParseError too)
         parser = LocatingParser(ctx, text, name)
-        module = parser.parse_module()
+        module = parser.parse_module(implicit_module)
     except ParseError as e:
         raise _parse_error(e) from None
     except (VerifyException, LatticeError) as e:
@@ -169,6 +175,10 @@ def parse_file(path: str | Path, ctx: Context | None = None, verify: bool = True
 
 def verify_module(module: Operation) -> None:
     """Verify every op; the first failure (outermost first) becomes an ``InfsError``."""
+    # SSA dominance first: op verifiers assume every operand is defined before its use
+    bad = verify_dominance(module)
+    if bad is not None:
+        raise InfsError(bad.message, _loc_text(bad.op.location), bad.op.name)
     for op in module.walk():
         try:
             op.verify(verify_nested_ops=False)

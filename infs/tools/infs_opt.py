@@ -12,11 +12,15 @@ import argparse
 import os
 import shlex
 import sys
+import time
 from collections.abc import Sequence
 from typing import IO, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import PassPipeline
+from xdsl.ir import Attribute
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.universe import Universe
+from xdsl.utils.diagnostic import Diagnostic
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from infs import api
@@ -29,6 +33,19 @@ _PIPELINE_FLAGS = ("-p", "--passes")
 class InfsOptMain(xDSLOptMain):
     version_format = "infs-opt (infs 0.1.0) built on xdsl {xdsl_version}"
 
+    def __init__(self, description: str = "infs optimizer driver", args: Sequence[str] | None = None):
+        # xDSL's --disable-verify / --syntax-highlight patch global state
+        # (Attribute.__post_init__, Diagnostic.colored); put it back when this
+        # driver is done, so in-process callers (tests, the API) are unaffected
+        self._saved_globals = (Attribute.__post_init__, Diagnostic.colored)
+        try:
+            super().__init__(description, args)
+        finally:
+            # --disable-verify means "no verifier between passes" (mlir-opt's
+            # --verify-each=0): the input is always verified, and attribute
+            # verifiers keep running, else invalid IR reaches the passes
+            Attribute.__post_init__ = self._saved_globals[0]  # type: ignore[method-assign]
+
     def register_all_dialects(self) -> None:
         super().register_all_dialects()
         for d in INFS_DIALECTS:
@@ -38,15 +55,37 @@ class InfsOptMain(xDSLOptMain):
         for name, factory in api.available_passes().items():
             self.register_pass(name, factory)
 
+    def register_all_targets(self) -> None:
+        # xDSL's other targets (riscv-asm, llvm, wat, ...) lower xDSL's own
+        # dialects; for infs programs they crash or print nothing
+        self.available_targets["mlir"] = Universe.get_multiverse().all_targets["mlir"]
+
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
         arg_parser.prog = PROG
+        self._arg_parser = arg_parser
 
         def one_line_error(message: str) -> NoReturn:
             print(f"{PROG}: error: {message}", file=sys.stderr)
             raise SystemExit(2)
 
         arg_parser.error = one_line_error  # type: ignore[method-assign]
+        helps = {
+            "--disable-verify": "do not verify the IR after each pass (the input is always verified, as mlir-opt does)",
+            "--target": "output format: mlir (the only target for infs programs)",
+            "--print-between-passes": "print the IR after every pass on stderr, headed by the pass's name (= --mlir-print-ir-after-all)",
+            "--time-passes": "print a wall-time table of parsing, each pass, verification and output on stderr (= --mlir-timing)",
+            "--verify-diagnostics": "print a parse, verifier or pass error on the output and exit 0 (for FileCheck tests)",
+            "--parsing-diagnostics": "print a parse error on the output and exit 0 (for FileCheck tests)",
+            "--shrink": argparse.SUPPRESS,
+        }
+        for action in arg_parser._actions:  # noqa: SLF001 - argparse has no public way to edit help
+            for opt in action.option_strings:
+                if opt in helps:
+                    action.help = helps[opt]
+        arg_parser.add_argument("--mlir-print-ir-after-all", dest="print_between_passes", action="store_true", help="same as --print-between-passes")
+        arg_parser.add_argument("--mlir-print-ir-before-all", dest="print_before_passes", action="store_true", help="print the IR before every pass on stderr, headed by the pass's name")
+        arg_parser.add_argument("--mlir-timing", dest="time_passes", action="store_true", help="same as --time-passes")
 
     def register_all_frontends(self) -> None:
         super().register_all_frontends()
@@ -57,6 +96,7 @@ class InfsOptMain(xDSLOptMain):
         self.available_frontends["mlir"] = parse_mlir
 
     def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0) -> ModuleOp | None:
+        """Parse only (the caller verifies): parse and verifier errors are told apart."""
         if file_extension != "mlir":
             return super().parse_chunk(chunk, file_extension, start_offset)
         data = chunk.read()
@@ -64,39 +104,114 @@ class InfsOptMain(xDSLOptMain):
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             raise api.InfsError(f"'{self.get_input_name()}' is not a UTF-8 text file") from None
-        return api.parse_text(text, self.get_input_name(), self.ctx, line_offset=start_offset)
+        return api.parse_text(
+            text, self.get_input_name(), self.ctx, verify=False, line_offset=start_offset, implicit_module=not self.args.no_implicit_module
+        )
 
     def setup_pipeline(self) -> None:
+        if self.args.shrink:
+            # xDSL's hook for the shrinkray test-case reducer: no infs pass raises ShrinkException
+            self._arg_parser.error("--shrink is not supported (it is xDSL's hook for test-case reduction; infs passes never raise ShrinkException)")
         self.pipeline = PassPipeline(api.parse_pipeline(self.args.passes, self.available_passes))
+        self.timings: list[list] = []  # [name, seconds], in first-seen order (MLIR's list view)
+
+    def _time(self, name: str, seconds: float) -> None:
+        for row in self.timings:
+            if row[0] == name:
+                row[1] += seconds
+                return
+        self.timings.append([name, seconds])
+
+    def _dump(self, when: str, p: ModulePass, module: ModuleOp) -> None:
+        # mlir-opt's header: `// -----// IR Dump After Canonicalizer (canonicalize) //----- //`
+        title = type(p).__name__.removesuffix("Pass") or p.name
+        text = api.to_text(module, generic=self.args.print_op_generic, debuginfo=self.args.print_debuginfo)
+        print(f"// -----// IR Dump {when} {title} ({p.name}) //----- //\n{text}", file=sys.stderr, flush=True)
 
     def apply_passes(self, prog: ModuleOp) -> None:
-        api.run_pipeline(prog, self.pipeline.passes, self.ctx, verify_each=not self.args.disable_verify)
+        verify_each = not self.args.disable_verify
+        for index, p in enumerate(self.pipeline.passes):
+            if self.args.print_before_passes:
+                self._dump("Before", p, prog)
+            t0 = time.perf_counter()
+            api.run_pipeline(prog, [p], self.ctx, verify_each=False)
+            t1 = time.perf_counter()
+            # the pipeline's passes in order; a pass run twice has two rows, as in MLIR
+            self._time(f"{type(p).__name__.removesuffix('Pass') or p.name} ({p.name}) #{index}", t1 - t0)
+            if verify_each:
+                api.verify_module(prog)
+                self._time("Verifier", time.perf_counter() - t1)
+            if self.args.print_between_passes:
+                self._dump("After", p, prog)
+
+    def prepare_output(self) -> IO[str]:
+        if self.args.output_file is None:
+            return sys.stdout
+        try:
+            return open(self.args.output_file, "w")
+        except OSError as e:
+            raise api.InfsError(f"cannot write -o '{self.args.output_file}': {e.strerror}") from None
+
+    def timing_report(self) -> str:
+        """MLIR's ``--mlir-timing`` list view: wall time per step, then the total."""
+        total = sum(t for _, t in self.timings) or 1e-12
+        rule = "===" + "-" * 73 + "==="
+        lines = [rule, "... Execution time report ...".center(len(rule)).rstrip(), rule, f"  Total Execution Time: {total:.4f} seconds", "", "  ----Wall Time----  ----Name----"]
+        for name, t in self.timings:
+            lines.append(f"  {t:8.4f} ({100 * t / total:5.1f}%)  {name.rsplit(' #', 1)[0]}")
+        lines.append(f"  {total:8.4f} (100.0%)  Total")
+        return "\n".join(lines)
 
     def run(self) -> None:
+        try:
+            self._run()
+        finally:
+            Diagnostic.colored = self._saved_globals[1]
+
+    def _run(self) -> None:
         try:
             chunks, file_extension = self.prepare_input()
         except ValueError as e:
             raise api.InfsError(str(e)) from None
         output = self.prepare_output()
+        diagnostics = self.args.verify_diagnostics
         try:
             for i, (chunk, offset) in enumerate(chunks):
                 if i > 0:
                     output.write("// -----\n")
                 try:
-                    module = self.parse_chunk(chunk, file_extension, offset)
-                    if module is not None:
+                    t0 = time.perf_counter()
+                    try:
+                        module = self.parse_chunk(chunk, file_extension, offset)
+                    except api.InfsError as e:
+                        if not (diagnostics or self.args.parsing_diagnostics):
+                            raise
+                        output.write(f"{e}\n")  # checked by FileCheck, exit 0 (xDSL convention)
+                        continue
+                    finally:
+                        self._time("Parser", time.perf_counter() - t0)
+                    if module is None:
+                        continue
+                    try:
+                        t0 = time.perf_counter()
+                        api.verify_module(module)
+                        self._time("Verifier", time.perf_counter() - t0)
                         self.apply_passes(module)
+                        t0 = time.perf_counter()
                         output.write(self.output_resulting_program(module))
-                except api.InfsError as e:
-                    if not self.args.verify_diagnostics:
-                        raise
-                    output.write(f"{e}\n")  # checked by FileCheck, exit 0 (xDSL convention)
+                        self._time("Output", time.perf_counter() - t0)
+                    except api.InfsError as e:
+                        if not diagnostics:
+                            raise
+                        output.write(f"{e}\n")
                 finally:
                     chunk.close()
                 output.flush()
         finally:
             if output is not sys.stdout:
                 output.close()
+            if self.args.time_passes:
+                print(self.timing_report(), file=sys.stderr, flush=True)
 
 
 def translate_mlir_style(argv: Sequence[str], pass_names: Sequence[str], passes: dict | None = None) -> list[str]:
@@ -157,7 +272,11 @@ def _quote_option_values(opts: str, str_options: set[str] = frozenset()) -> str:
     string-typed options, and any value holding ``=``, are passed quoted.
     """
     out = []
-    for item in shlex.split(opts):
+    try:
+        items = shlex.split(opts)
+    except ValueError as e:  # shlex: "No closing quotation"
+        raise api.InfsError(f"bad pass options '{opts}': {str(e).lower()}") from None
+    for item in items:
         key, eq, value = item.partition("=")
         if eq and ("=" in value or key in str_options) and not value.startswith('"'):
             value = '"' + value.replace('"', '\\"') + '"'
@@ -174,7 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except api.InfsError as e:
         print(str(e) if e.location else f"{PROG}: {e}", file=sys.stderr)
         return 1
-    except FileNotFoundError as e:
+    except OSError as e:  # a missing input, a directory given as input, ...
         print(f"{PROG}: error: cannot open '{e.filename}': {e.strerror}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
