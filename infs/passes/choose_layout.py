@@ -50,15 +50,25 @@ class Layout(TiledLattice):
     other_shapes: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
 
+def _divisors(n: int) -> list[int]:
+    """Divisors of ``n`` in increasing order, by trial division up to sqrt(n)."""
+    small, large = [], []
+    d = 1
+    while d * d <= n:
+        if n % d == 0:
+            small.append(d)
+            if d * d != n:
+                large.append(n // d)
+        d += 1
+    return small + large[::-1]
+
+
 @lru_cache(maxsize=256)
 def _factorizations(n: int, rank: int) -> list[tuple[int, ...]]:
+    """Every ``rank``-tuple of positive ints whose product is ``n`` (tile shapes)."""
     if rank == 1:
         return [(n,)]
-    out = []
-    for d in range(1, n + 1):
-        if n % d == 0:
-            out.extend((d, *rest) for rest in _factorizations(n // d, rank - 1))
-    return out
+    return [(d, *rest) for d in _divisors(n) for rest in _factorizations(n // d, rank - 1)]
 
 
 def parse_tiles(text: str) -> tuple[int, ...]:
@@ -80,18 +90,19 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     lattice = _covering([1] * rank, arr_shapes.values())
     args = facts.args
     others = _other_shapes(args, arr_shapes, shapes)
-    # The hull of all the graph's arrays: data outside it is discarded (§3.2,
-    # lattice_eval).  Known when every array's shape is (given or static).
+    # The global bounding hyperrectangle: the hull of the graph's arrays and of
+    # the tensors its embedded load streams (§3.3) lay out; moved data outside
+    # it is discarded (§3.2, lattice_eval).  A stream's tensor needs all its
+    # cells: its domain counts iterations (a transposed or repeated access
+    # reaches beyond the arrays' hull), so it grows both lattice and hull.
     hull = _covering(lattice, others.values())
-    hull_known = len(arr_shapes) + len(others) == len(args)
-    # tensors laid out by embedded streams (§3.3) need lattice cells too (inside the hull)
     streamed = [at.box(op.domain.data) for op in facts.ops if isinstance(op, tdfg.StreamLoadOp)]
     for box in streamed:
-        for d, (p, q) in enumerate(box):
-            q = min(q, hull[d]) if hull_known else q
-            if q > p:
-                lattice[d] = max(lattice[d], q)
-                hull[d] = max(hull[d], q)
+        if any(q <= p for p, q in box):
+            continue  # an empty stream lays nothing out
+        for d, (_, q) in enumerate(box):
+            lattice[d] = max(lattice[d], q)
+            hull[d] = max(hull[d], q)
     if not arr_shapes and not streamed:
         raise LayoutError("the graph has no tensor in memory: nothing to lay out")
     _cover_values_inside_the_hull(graph, lattice, hull, at, facts)
@@ -193,7 +204,9 @@ def _other_shapes(args, laid_out: dict[int, tuple[int, ...]], given: dict[int, t
 def layout_attr(layout: Layout, cfg: HardwareConfig, num_arrays: int) -> DictionaryAttr:
     shapes = [DenseArrayBase.from_list(i64, list(layout.shapes.get(i, ()))) for i in range(num_arrays)]
     return DictionaryAttr({
-        "config": StringAttr(cfg.name),
+        # the machine's full description unless a built-in (config_spec): the
+        # next pass reloads it from here, so a file's config needs no file
+        "config": StringAttr(cfg.spec),
         "lattice": DenseArrayBase.from_list(i64, list(layout.lattice)),
         "tiles": DenseArrayBase.from_list(i64, list(layout.tiles)),
         "laid_out": DenseArrayBase.from_list(i64, sorted(layout.shapes)),

@@ -93,7 +93,14 @@ def specialize_graph(graph: tdfg.GraphOp, bindings: Mapping[str, float | int]) -
             raise SpecializeError(f"'{op.name}' {what} uses symbol '{missing[0]}' that was never bound (give it in sizes=...)") from None
 
     def concrete_domain(d: Domain, op: Operation, what: str) -> Domain:
-        return Domain(tuple((concrete(p, op, what), concrete(q, op, what)) for p, q in d.bounds))
+        # A range whose upper bound falls below its lower one under these sizes
+        # ([1:N - 1] with N = 0) is empty, as a numpy slice: [1:1], which a
+        # concrete domain can state (its verifier rejects p > q).
+        out = []
+        for p, q in d.bounds:
+            cp, cq = concrete(p, op, what), concrete(q, op, what)
+            out.append((cp, cq if cq.const >= cp.const else cp))
+        return Domain(tuple(out))
 
     for op in list(graph.body.block.ops):
         props = op.properties

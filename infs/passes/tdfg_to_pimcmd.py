@@ -51,7 +51,10 @@ class _Reg:
     reg: int
     box: Box
     type: str
-    partial_dim: int | None = None  # set for the partial results of a reduce
+    # the dims a chain of reduces folded into each tile's first cell (partial
+    # results): only those cells are meaningful, the others hold the rounds'
+    # leftovers, so a stream_reduce reads every tile-size-th cell along each
+    partial_dims: tuple[int, ...] = ()
 
 
 @dataclass
@@ -123,6 +126,16 @@ class _Converter:
         """An array's cells in the lattice (a rank-r array sits in the trailing dims)."""
         return tuple((0, 1) for _ in range(self.rank - len(shape))) + tuple((0, s) for s in shape)
 
+    def tile_aligned(self, box: Box, dims, upper: bool = False) -> Box:
+        """``box`` grown along ``dims`` to the first cell of its first tile
+        (where a reduce leaves a tile's partial result), and with ``upper`` to
+        the end of its last tile (within the lattice)."""
+        for d in dims:
+            T = self.layout.tiles[d]
+            p, q = box[d]
+            box = box_with(box, d, (p // T) * T, min(-(-q // T) * T, self.layout.lattice[d]) if upper else q)
+        return box
+
     def as_reg(self, v, box: Box | None = None) -> _Reg:
         """A register holding the value (filling constants, writing buffers in)."""
         if isinstance(v, _Reg):
@@ -146,7 +159,7 @@ class _Converter:
         if isinstance(v, _Buf):
             return v
         r = self.as_reg(v, box)
-        if r.partial_dim is not None:
+        if r.partial_dims:
             raise LoweringError("the partial results of 'tdfg.reduce' can only feed 'tdfg.stream_reduce'")
         b = _Buf(self.buf(), _canonical_empty(r.box), r.type)
         self.emit("readout", type=r.type, src=r.reg, domain=b.box, id=b.id)
@@ -158,11 +171,15 @@ class _Converter:
 
     # -- conversion ------------------------------------------------------------------
     def run(self) -> PimProgram:
+        # An array without elements (a size of 0) has no cell to lay out: no
+        # LOT entry; its register is only ever seen through empty boxes.
+        in_lot = [i for i in sorted(self.layout.shapes) if all(s > 0 for s in self.layout.shapes[i])]
         for i in sorted(self.layout.shapes):
             r = self.reg()
             self.array_reg[i] = r
-            self.emit("array", arr=i, shape=self.layout.shapes[i], wordline=r, transposed=True)
-        for i in sorted(self.layout.shapes):
+            if i in in_lot:
+                self.emit("array", arr=i, shape=self.layout.shapes[i], wordline=r, transposed=True)
+        for i in in_lot:
             self.emit("transpose_in", arr=i)
         results: list[tuple[int, int]] = []
         for op in self.facts.order:
@@ -230,13 +247,27 @@ class _Converter:
                 return
             if not isinstance(src, _Reg):
                 src = self.as_reg(src, boxes[op.result])
-            self.values[op.result] = _Reg(src.reg, boxes[op.result], src.type, src.partial_dim)  # type: ignore[arg-type]
-        elif isinstance(op, tdfg.ReduceOp):
-            src = self.as_reg(self.values[op.input])
             d = op.dim.value.data
-            r = _Reg(self.reg(), src.box, src.type, partial_dim=d)
+            if d in src.partial_dims and boxes[op.result][d] != src.box[d]:
+                # the tiles' partial results need not lie in the narrower range
+                raise LoweringError(f"'tdfg.shrink' along dim {d} of the partial results of a 'tdfg.reduce' over that dim")
+            self.values[op.result] = _Reg(src.reg, boxes[op.result], src.type, src.partial_dims)  # type: ignore[arg-type]
+        elif isinstance(op, tdfg.ReduceOp):
+            src = self.as_reg(self.values[op.input], boxes[op.input])
+            d = op.dim.value.data
+            if d in src.partial_dims:
+                # already folded along d with the same tiles: the tile's first
+                # cell holds the fold, the rest is identity in tdfg semantics
+                self.values[op.result] = src
+                return
+            # a reduce of partials folds the meaningful cells only: the other
+            # cells' leftovers stay out of the tile starts along the earlier dims
+            r = _Reg(self.reg(), src.box, src.type, partial_dims=(*src.partial_dims, d))
             if not box_empty(src.box):
-                self.emit("reduce", op=op.kind.data, type=src.type, dst=r.reg, src=src.reg, dim=d, domain=src.box)
+                # a head piece's partials went to the first cell of its tile,
+                # which may lie before the box: fold over the tile-aligned box
+                dom = self.tile_aligned(src.box, src.partial_dims)
+                self.emit("reduce", op=op.kind.data, type=src.type, dst=r.reg, src=src.reg, dim=d, domain=dom)
             self.values[op.result] = r
         elif isinstance(op, tdfg.StreamReduceOp):
             self.convert_stream_reduce(op)
@@ -278,7 +309,7 @@ class _Converter:
             return
         if is_infinite(box):
             raise LoweringError(f"'tdfg.cmp' {name} has an unbounded domain")
-        if any(isinstance(v, _Reg) and v.partial_dim is not None for v in ins):
+        if any(isinstance(v, _Reg) and v.partial_dims for v in ins):
             raise LoweringError("the partial results of 'tdfg.reduce' can only feed 'tdfg.stream_reduce'")
         out_t = element_name(op.result.type)
         data_t = element_name(op.inputs[-1].type)
@@ -339,17 +370,20 @@ class _Converter:
         v = self.values[op.input]
         dims = op.dims_list()
         step = [1] * self.rank
-        if isinstance(v, _Reg) and v.partial_dim is not None:
-            d = v.partial_dim
-            if d not in dims:
-                raise LoweringError(f"'tdfg.stream_reduce' over {list(dims)} does not complete the in-memory reduce over dim {d}")
-            T = self.layout.tiles[d]
-            p, q = v.box[d]
-            # the partials sit at the tile starts; an empty tensor reads out an empty buffer
-            box = _canonical_empty(v.box) if box_empty(v.box) else box_with(v.box, d, (p // T) * T, min(-(-q // T) * T, self.layout.lattice[d]))
+        partial = v.partial_dims if isinstance(v, _Reg) else ()
+        if partial:
+            assert isinstance(v, _Reg)
+            missing = [d for d in partial if d not in dims]
+            if missing:
+                raise LoweringError(f"'tdfg.stream_reduce' over {list(dims)} does not complete the in-memory reduce over dim {missing[0]}")
+            # the partials sit at the tile starts along every reduced dim (Fig. 4b):
+            # read out the tile-aligned box and keep every T-th cell along each
+            # (an empty tensor reads out an empty buffer)
+            box = _canonical_empty(v.box) if box_empty(v.box) else self.tile_aligned(v.box, partial, upper=True)
+            for d in partial:
+                step[d] = self.layout.tiles[d]
             b = _Buf(self.buf(), box, v.type)
             self.emit("readout", type=v.type, src=v.reg, domain=box, id=b.id)
-            step[d] = T
         else:
             b = self.as_buf(v, self.boxes[op.input])
         out = _Buf(self.buf(), collapse(b.box, dims), b.type)
@@ -358,17 +392,22 @@ class _Converter:
             self.values[op.result] = out.id
             return
         self.values[op.result] = out
-        if isinstance(v, _Reg) and v.partial_dim is not None and not box_empty(v.box):
-            d = v.partial_dim
-            first, aligned = v.box[d][0], out.box[d][0]
-            if first != aligned:
-                # The partials sat at tile starts, so the result is at the aligned
-                # coordinate; the tensor's is its first one (tdfg semantics): one
-                # intra-tile move puts it there.
-                r = self.as_reg(out)
+        if partial and not box_empty(v.box):
+            # The partials sat at tile starts, so the result is at the aligned
+            # coordinates; the tensor's is at its first ones (tdfg semantics):
+            # one intra-tile move per dim puts it there.
+            r = None
+            for d in partial:
+                first, aligned = v.box[d][0], out.box[d][0]
+                if first == aligned:
+                    continue
+                if r is None:
+                    r = self.as_reg(out)
                 moved = _Reg(self.reg(), box_with(r.box, d, first, first + 1), r.type)
                 self.emit("mv", type=r.type, dst=moved.reg, src=r.reg, dim=d, dist=first - aligned, domain=r.box)
-                self.values[op.result] = moved
+                r = moved
+            if r is not None:
+                self.values[op.result] = r
 
     def store_near(self, v, i: int) -> None:
         """A store into an array that is not laid out: the stream engines write
@@ -378,7 +417,7 @@ class _Converter:
         if box is not None and box_empty(box):
             return
         if isinstance(v, _Reg) and box is not None:
-            v = _Reg(v.reg, box, v.type, v.partial_dim)  # read out only those cells
+            v = _Reg(v.reg, box, v.type, v.partial_dims)  # read out only those cells
         b = self.as_buf(v, box)
         f = dict(kind="store", type=b.type, input=b.id, arr=i, map=self.identity_map(i), indirect=(), indices=())
         if box is not None and box != b.box:

@@ -11,7 +11,8 @@ results.  It implements the semantics of the ``infs.dialects.tdfg`` docstring:
   coordinate 0; ``tensor`` takes its cells in the node's domain;
 * ``cmp`` works on the intersection of its inputs' boxes; ``mv``/``bc`` move
   or replicate a tensor and then discard every cell outside the *global
-  bounding hyperrectangle* (the hull of all arrays of the graph, §3.2);
+  bounding hyperrectangle* (the hull of all arrays of the graph and of the
+  domains of its ``stream_load`` nodes, §3.2);
 * ``reduce`` folds each group of consecutive cells along ``dim`` into the
   group's first cell and leaves the kind's identity in the other cells, so
   that the ``reduce`` + ``stream_reduce`` pair does not depend on the group
@@ -184,8 +185,14 @@ class _GraphState:
             self.scalars[arg] = val
             if isinstance(arg.type, IndexType):
                 self.env[name] = int(val)
-        if arrays:
-            boxes = [_array_box(a, self.rank) for a in arrays]
+        # The global bounding hyperrectangle (§3.2): the hull of the arrays and
+        # of the tensors embedded load streams lay out (a stream's domain is
+        # iterations, not array cells: a transposed or repeated access may
+        # reach beyond the arrays' hull, and none of its cells is dropped).
+        boxes = [_array_box(a, self.rank) for a in arrays]
+        boxes += [b for op in graph.body.block.ops if isinstance(op, tdfg.StreamLoadOp)
+                  for b in [self.box_of(op.domain.data)] if all(q > p for p, q in b)]  # fmt: skip
+        if boxes:
             self.hull: tuple[tuple[int, int], ...] | None = tuple((0, max(b[d][1] for b in boxes)) for d in range(self.rank))
         else:
             self.hull = None
