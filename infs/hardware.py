@@ -21,8 +21,30 @@ Built-in configurations:
 
 ``load_config`` accepts a built-in name, a ``.toml``/``.json`` file (keys are
 the field names; ``base = "paper-64"`` inherits a built-in; an ``[energy]``
-table overrides energy constants), a ``dict`` of the same, or a config.
-Impossible configurations raise ``ConfigError`` with one line saying why.
+table overrides energy constants), a ``dict`` of the same, an inline config
+``NAME{field=value,...}`` (``config_spec``: what a lowered program records),
+or a config.  Impossible configurations raise ``ConfigError`` with one line
+naming the file (or config), the field and what is wrong.
+
+Every field has a type and an inclusive range (``FIELD_RANGES``), checked at
+load time.  Integers: ``mesh_rows``/``mesh_cols`` 1..64; ``banks`` 1..4096 and
+= rows x cols; ``ways``/``compute_ways`` 1..64 (compute <= ways);
+``arrays_per_way`` 1..1024; ``wordlines`` 32..1024 (one 32-bit register; the
+10-bit LOT wordline field, ASPLOS Table 1); ``bitlines`` 1..4096 (any count:
+choose-layout factors it into tile sizes, nothing assumes a power of two);
+``banks x compute_ways x arrays_per_way x bitlines`` <= 2^24 (the simulator
+holds a dense vector over every bitline: 64 MB per 32-bit register);
+``htree_degree`` 2..64 and ``htree_levels`` 1..16 enough to reach every array
+of a bank; ``mem_ctrls`` 1..2 x mesh_rows (the two edge columns);
+``host_tile`` 0..banks-1; ``router_stages`` and ``jit_cycles_per_command``
+0..2^20; ``interleave_bytes`` and ``se_buffer_bytes`` 1..2^30 (interleave a
+multiple of ``line_bytes``); ``cores`` 1..4096; ``simd_lanes`` 1..1024; every
+other integer (latencies, cycle counts, message and link sizes) 1..2^20.
+Finite numbers: ``freq_ghz`` 0.01..100, ``dram_gbps`` 0.001..1e5, every energy
+constant 0..1e9 pJ.  ``multicast`` true/false; ``profile`` one of
+``PROFILES``; ``name`` a non-empty string.  The generic upper bounds are far
+beyond any machine the papers model and keep every product the models form
+exact in int64/float64.
 
 Cost profiles (``PROFILES``) price bit-serial compute commands:
 
@@ -73,12 +95,18 @@ import json
 import math
 import tomllib
 from dataclasses import asdict, dataclass, field, fields, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Mapping
 
+from xdsl.utils.exceptions import DiagnosticException
 
-class ConfigError(ValueError):
-    """An impossible or malformed hardware configuration (one-line message)."""
+
+class ConfigError(DiagnosticException, ValueError):
+    """An impossible or malformed hardware configuration (one-line message).
+
+    A ``DiagnosticException``: a pass given a bad config reports it as the
+    pass's error, like any other bad input."""
 
 
 # Energy constants in picojoules.  The paper takes SRAM/H-tree energy from
@@ -174,64 +202,163 @@ class HardwareConfig:
         d["energy_pj"] = dict(self.energy_pj)
         return d
 
-
-_INT_FIELDS = (
-    "mesh_rows", "mesh_cols", "banks", "ways", "compute_ways", "arrays_per_way", "wordlines",
-    "bitlines", "htree_levels", "htree_degree", "htree_bytes_per_cycle", "l3_latency",
-    "interleave_bytes", "link_bytes", "link_cycles", "mem_ctrls", "cores", "simd_lanes", "se_init_cycles",
-    "control_bytes", "command_bytes", "line_bytes", "l3_bank_bytes_per_cycle", "vector_div_cycles",
-    "vector_other_cycles", "se_config_bytes", "se_sync_lines", "se_buffer_bytes", "core_mshrs",
-)  # fmt: skip
+    @cached_property
+    def spec(self) -> str:
+        """What a lowered program records to name this machine: ``load_config(spec)``
+        gives it back (``config_spec``)."""
+        return config_spec(self)
 
 
-def validate(cfg: HardwareConfig) -> HardwareConfig:
-    """Raise ``ConfigError`` (one line) if ``cfg`` describes an impossible machine."""
+_DEFAULT = HardwareConfig(name="paper-64")
+
+
+# ---------------------------------------------------------------------------
+# Field types and ranges (checked at load time, one line naming the field)
+# ---------------------------------------------------------------------------
+
+# Generic upper bounds: far beyond any machine the papers model, small enough
+# that every count the models multiply (bytes x hops x cycles, summed over a
+# run) stays exact in int64/float64.  Bounds with a specific reason say it.
+_COUNT = 1 << 20  # sizes, latencies, cycle counts
+_BYTES = 1 << 30  # byte counts
+# The simulator keeps dense per-cell vectors over every bitline of the machine
+# (``sim.machine.RegisterFile``): 2^24 cells is 64 MB per 32-bit register,
+# 4x the paper's 4M bitlines (ASPLOS Table 2, CAL'22 Table 2).
+MAX_TOTAL_BITLINES = 1 << 24
+
+
+@dataclass(frozen=True)
+class FieldRange:
+    """One field's type (``int``, ``number`` = finite int/float, ``bool``, ``str``) and inclusive range."""
+
+    kind: str
+    lo: float | None = None
+    hi: float | None = None
+    why_lo: str = ""
+    why_hi: str = ""
+
+
+FIELD_RANGES: dict[str, FieldRange] = {
+    "name": FieldRange("str"),
+    "freq_ghz": FieldRange("number", 0.01, 100.0, "a clock", "a clock"),
+    "mesh_rows": FieldRange("int", 1, 64),
+    "mesh_cols": FieldRange("int", 1, 64),
+    "banks": FieldRange("int", 1, 4096),  # also = mesh_rows x mesh_cols
+    "ways": FieldRange("int", 1, 64),
+    "compute_ways": FieldRange("int", 1, 64),  # also <= ways
+    "arrays_per_way": FieldRange("int", 1, 1024),
+    "wordlines": FieldRange("int", 32, 1024, "cannot hold one 32-bit register", "exceed the 10-bit LOT wordline field (ASPLOS Table 1)"),
+    # A tile fills one array (§4.1); no power-of-two is assumed (choose-layout
+    # factors any bitline count into tile sizes).  8x CAL'22's 512-bit arrays.
+    "bitlines": FieldRange("int", 1, 4096),
+    "htree_levels": FieldRange("int", 1, 16),
+    "htree_degree": FieldRange("int", 2, 64, "a tree needs at least 2 children per node"),
+    "htree_bytes_per_cycle": FieldRange("int", 1, _COUNT),
+    "l3_latency": FieldRange("int", 1, _COUNT),
+    "interleave_bytes": FieldRange("int", 1, _BYTES),  # also a multiple of line_bytes
+    "link_bytes": FieldRange("int", 1, _COUNT),
+    "link_cycles": FieldRange("int", 1, _COUNT),
+    "router_stages": FieldRange("int", 0, _COUNT),
+    "multicast": FieldRange("bool"),
+    "dram_gbps": FieldRange("number", 0.001, 1e5, "a bandwidth", "a bandwidth"),
+    "mem_ctrls": FieldRange("int", 1, 128),  # also <= 2 x mesh_rows (the two edge columns)
+    "cores": FieldRange("int", 1, 4096),
+    "simd_lanes": FieldRange("int", 1, 1024),
+    "se_init_cycles": FieldRange("int", 1, _COUNT),
+    "host_tile": FieldRange("int", 0, 4095),  # also < banks
+    "control_bytes": FieldRange("int", 1, _COUNT),
+    "command_bytes": FieldRange("int", 1, _COUNT),
+    "jit_cycles_per_command": FieldRange("int", 0, _COUNT),
+    "line_bytes": FieldRange("int", 1, _COUNT),
+    "l3_bank_bytes_per_cycle": FieldRange("int", 1, _COUNT),
+    "vector_div_cycles": FieldRange("int", 1, _COUNT),
+    "vector_other_cycles": FieldRange("int", 1, _COUNT),
+    "se_config_bytes": FieldRange("int", 1, _COUNT),
+    "se_sync_lines": FieldRange("int", 1, _COUNT),
+    "se_buffer_bytes": FieldRange("int", 1, _BYTES),
+    "core_mshrs": FieldRange("int", 1, _COUNT),
+    "profile": FieldRange("str"),  # also one of PROFILES
+    "energy_pj": FieldRange("table"),  # every key of DEFAULT_ENERGY_PJ, each a number in [0, MAX_ENERGY_PJ]
+}  # fmt: skip
+MAX_ENERGY_PJ = 1e9  # a millijoule per event: beyond any constant of this kind
+
+
+def _fmt_bound(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else repr(v)
+
+
+def _check_value(where: str, key: str, r: FieldRange, v: Any) -> Any:
+    """``v`` checked against ``r`` (numbers become floats); one-line ``ConfigError`` naming ``key``."""
+    what = {"int": "an integer", "number": "a finite number", "bool": "true or false", "str": "a non-empty string", "table": "a table"}[r.kind]
+    if r.kind == "int" and r.lo in (0, 1) and r.hi is not None:
+        what = f"a {'positive' if r.lo else 'non-negative'} integer at most {_fmt_bound(r.hi)}"
+    elif r.lo is not None and r.hi is not None:
+        what += f" in [{_fmt_bound(r.lo)}, {_fmt_bound(r.hi)}]"
+    ok = {
+        "int": lambda: type(v) is int,
+        "number": lambda: type(v) in (int, float) and math.isfinite(v),
+        "bool": lambda: type(v) is bool,
+        "str": lambda: isinstance(v, str) and v != "",
+        "table": lambda: isinstance(v, Mapping),
+    }[r.kind]()
+    if not ok:
+        raise ConfigError(f"{where}: {key} must be {what}, got {_show(v)}")
+    if r.lo is not None and v < r.lo:
+        raise ConfigError(f"{where}: {key} must be {what}, got {_show(v)}" + (f" ({key} {r.why_lo})" if r.why_lo else ""))
+    if r.hi is not None and v > r.hi:
+        raise ConfigError(f"{where}: {key} must be {what}, got {_show(v)}" + (f" ({key} {r.why_hi})" if r.why_hi else ""))
+    return float(v) if r.kind == "number" else v
+
+
+def _show(v: Any) -> str:
+    """A value for an error message: short, one line."""
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) >= 10**30:
+        return f"an integer of {len(str(abs(v))) if abs(v) < 10**4000 else 'over 4000'} digits"
+    text = json.dumps(v) if isinstance(v, (bool, str)) else repr(v)
+    text = " ".join(text.split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _where(name: str, source: str | None = None) -> str:
+    return f"invalid hardware config file '{source}'" if source else f"invalid hardware config '{name}'"
+
+
+def validate(cfg: HardwareConfig, source: str | None = None) -> HardwareConfig:
+    """Raise ``ConfigError`` (one line naming ``source`` -- the file -- or the
+    config, and the field) unless every field has its type and range
+    (``FIELD_RANGES``) and the fields describe a possible machine."""
+    where = _where(cfg.name, source)
 
     def bad(msg: str) -> ConfigError:
-        return ConfigError(f"invalid hardware config '{cfg.name}': {msg}")
+        return ConfigError(f"{where}: {msg}")
 
-    for f in _INT_FIELDS:
-        v = getattr(cfg, f)
-        if not isinstance(v, int) or isinstance(v, bool) or v <= 0:
-            raise bad(f"{f} must be a positive integer, got {v!r}")
-    for f in ("router_stages", "jit_cycles_per_command", "host_tile"):
-        v = getattr(cfg, f)
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise bad(f"{f} must be a non-negative integer, got {v!r}")
-    for f in ("freq_ghz", "dram_gbps"):
-        v = getattr(cfg, f)
-        if not isinstance(v, (int, float)) or isinstance(v, bool) or not v > 0:
-            raise bad(f"{f} must be a positive number, got {v!r}")
+    for f in fields(HardwareConfig):
+        _check_value(where, f.name, FIELD_RANGES[f.name], getattr(cfg, f.name))
     if cfg.banks != cfg.mesh_rows * cfg.mesh_cols:
         raise bad(f"banks ({cfg.banks}) must equal mesh_rows x mesh_cols ({cfg.mesh_rows}x{cfg.mesh_cols}): one L3 bank per mesh tile")
     if cfg.compute_ways > cfg.ways:
         raise bad(f"compute_ways ({cfg.compute_ways}) exceeds the bank's {cfg.ways} ways")
-    if cfg.wordlines > 1024:
-        raise bad(f"wordlines ({cfg.wordlines}) exceed the 10-bit LOT wordline field (ASPLOS Table 1)")
-    if cfg.wordlines < 32:
-        raise bad(f"wordlines ({cfg.wordlines}) cannot hold one 32-bit register")
-    if cfg.htree_degree < 2:
-        raise bad(f"htree_degree must be at least 2, got {cfg.htree_degree}")
     need = max(1, math.ceil(math.log(cfg.arrays_per_bank, cfg.htree_degree) - 1e-9))
     if cfg.htree_levels < need:
-        raise bad(f"a {cfg.htree_levels}-level degree-{cfg.htree_degree} H-tree cannot reach {cfg.arrays_per_bank} arrays per bank (needs {need} levels)")
+        raise bad(f"htree_levels: a {cfg.htree_levels}-level degree-{cfg.htree_degree} H-tree cannot reach {cfg.arrays_per_bank} arrays per bank (needs {need} levels)")
     if cfg.host_tile >= cfg.banks:
         raise bad(f"host_tile {cfg.host_tile} is outside the {cfg.mesh_rows}x{cfg.mesh_cols} mesh")
     if cfg.mem_ctrls > 2 * cfg.mesh_rows:
-        raise bad(f"{cfg.mem_ctrls} memory controllers do not fit on the mesh's two edge columns ({2 * cfg.mesh_rows} places)")
+        raise bad(f"mem_ctrls: {cfg.mem_ctrls} memory controllers do not fit on the mesh's two edge columns ({2 * cfg.mesh_rows} places)")
     if cfg.interleave_bytes % cfg.line_bytes:
         raise bad(f"interleave_bytes ({cfg.interleave_bytes}) must be a multiple of line_bytes ({cfg.line_bytes})")
+    if cfg.total_bitlines > MAX_TOTAL_BITLINES:
+        raise bad(f"bitlines: banks x compute_ways x arrays_per_way x bitlines = {cfg.total_bitlines} exceeds {MAX_TOTAL_BITLINES} (2^24: the simulator keeps a vector over every bitline)")
     if cfg.profile not in PROFILES:
-        raise bad(f"unknown cost profile '{cfg.profile}' (known: {', '.join(PROFILES)})")
+        raise bad(f"profile: unknown cost profile '{cfg.profile}' (known: {', '.join(PROFILES)})")
     unknown = set(cfg.energy_pj) - set(DEFAULT_ENERGY_PJ)
     if unknown:
-        raise bad(f"unknown energy constants {sorted(unknown)} (known: {', '.join(DEFAULT_ENERGY_PJ)})")
+        raise bad(f"energy: unknown energy constants {sorted(map(str, unknown))} (known: {', '.join(DEFAULT_ENERGY_PJ)})")
     missing = set(DEFAULT_ENERGY_PJ) - set(cfg.energy_pj)
     if missing:
-        raise bad(f"missing energy constants {sorted(missing)}")
+        raise bad(f"energy: missing energy constants {sorted(missing)}")
     for k, v in cfg.energy_pj.items():
-        if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
-            raise bad(f"energy constant {k} must be a non-negative number, got {v!r}")
+        _check_value(where, f"energy.{k}", FieldRange("number", 0, MAX_ENERGY_PJ), v)
     return cfg
 
 
@@ -267,76 +394,192 @@ BUILTIN: dict[str, dict[str, Any]] = {
 }  # fmt: skip
 
 
-def _build(name: str, values: Mapping[str, Any]) -> HardwareConfig:
+def _build(name: Any, values: Mapping[str, Any], source: str | None = None) -> HardwareConfig:
+    """A validated config from field values (``base`` inherits a built-in)."""
+    where = _where(str(name), source)
+    _check_value(where, "name", FIELD_RANGES["name"], name)
     values = dict(values)
+    energy = dict(DEFAULT_ENERGY_PJ)
     base_name = values.pop("base", None)
     if base_name is not None:
-        if base_name not in BUILTIN:
-            raise ConfigError(f"invalid hardware config '{name}': unknown base '{base_name}' (known: {', '.join(BUILTIN)})")
-        merged = dict(BUILTIN[base_name])
-        merged.update({k: v for k, v in values.items() if k != "energy_pj"})
-        energy = dict(DEFAULT_ENERGY_PJ)
+        if not isinstance(base_name, str) or base_name not in BUILTIN:
+            raise ConfigError(f"{where}: base must be a built-in config ({', '.join(BUILTIN)}), got {_show(base_name)}")
         energy.update(BUILTIN[base_name].get("energy_pj", {}))
-        energy.update(values.get("energy_pj", {}))
-        merged["energy_pj"] = energy
-        values = merged
+        values = {**BUILTIN[base_name], **values}
     values.pop("name", None)
     known = {f.name for f in fields(HardwareConfig)} - {"name"}
     unknown = set(values) - known
     if unknown:
-        raise ConfigError(f"invalid hardware config '{name}': unknown fields {sorted(unknown)}")
+        raise ConfigError(f"{where}: unknown fields {sorted(map(str, unknown))}")
     if "energy_pj" in values:
-        energy = dict(DEFAULT_ENERGY_PJ)
-        energy.update(values["energy_pj"])
-        values["energy_pj"] = energy
+        given = values["energy_pj"]
+        _check_value(where, "energy", FIELD_RANGES["energy_pj"], given)
+        energy.update(given)
+    values["energy_pj"] = _energy_values(where, energy)
+    # type and range before building: a bad value never reaches arithmetic
+    for k, v in values.items():
+        if k != "energy_pj":
+            values[k] = _check_value(where, k, FIELD_RANGES[k], v)
+    return validate(HardwareConfig(name=name, **values), source)
+
+
+def _energy_values(where: str, energy: Mapping[Any, Any]) -> dict[Any, Any]:
+    """Energy constants as floats (unknown keys are left to ``validate``'s message)."""
+    num = FieldRange("number", 0, MAX_ENERGY_PJ)
+    return {k: _check_value(where, f"energy.{k}", num, v) if k in DEFAULT_ENERGY_PJ else v for k, v in energy.items()}
+
+
+def _read_file(path: Path) -> HardwareConfig:
+    def bad(msg: str) -> ConfigError:
+        return ConfigError(f"invalid hardware config file '{path}': {msg}")
+
+    if path.is_dir():
+        raise bad("is a directory")
     try:
-        cfg = HardwareConfig(name=name, **values)
-    except TypeError as e:  # pragma: no cover - guarded by the field check above
-        raise ConfigError(f"invalid hardware config '{name}': {e}") from None
-    return validate(cfg)
+        raw = path.read_bytes()
+    except OSError as e:
+        raise bad(f"cannot read it: {e.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise bad("not a UTF-8 text file") from None
+    try:
+        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+    except (ValueError, RecursionError) as e:  # decode errors; integers past Python's digit limit
+        raise bad(" ".join(str(e).split()) or type(e).__name__) from None
+    if not isinstance(data, dict):
+        raise bad("the top level must be a table (TOML) / an object (JSON)")
+    if "energy" in data:
+        if "energy_pj" in data:
+            raise bad("give the energy constants once, as [energy] or energy_pj")
+        data["energy_pj"] = data.pop("energy")
+    name = data.pop("name", path.stem)
+    return _build(name, data, str(path))
+
+
+# ---------------------------------------------------------------------------
+# Inline configs: the text a lowered program stores
+# ---------------------------------------------------------------------------
+#
+# A program lowered for a machine records which machine (``pimcmd.program
+# config "..."``, the graph's ``infs.layout``), and the next pass (or a reader
+# of the printed program) reloads it from that text.  A built-in is recorded
+# by its name; any other machine -- from a file, a dict, or a built-in with
+# overrides -- by its full parameters inline, ``NAME{field=value,...}``
+# (the fields that differ from ``HardwareConfig``'s defaults, which are
+# paper-64; energy constants as ``energy.KEY=value``).  Inline rather than the
+# file's path: the program then means the same machine wherever it is read,
+# and editing or deleting the file cannot silently turn it into another.
+
+
+def config_spec(cfg: HardwareConfig) -> str:
+    """The text ``load_config`` turns back into ``cfg`` (equal in every field)."""
+    if cfg.name in BUILTIN and cfg == _builtin(cfg.name):
+        return cfg.name
+    default = _DEFAULT
+    parts = []
+    for f in fields(HardwareConfig):
+        if f.name in ("name", "energy_pj"):
+            continue
+        v = getattr(cfg, f.name)
+        if v != getattr(default, f.name):
+            parts.append(f"{f.name}={_fmt_inline(v)}")
+    for k, v in cfg.energy_pj.items():
+        if v != DEFAULT_ENERGY_PJ.get(k):
+            parts.append(f"energy.{k}={_fmt_inline(v)}")
+    return f"{cfg.name}{{{','.join(parts)}}}"
+
+
+def _fmt_inline(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return repr(v) if isinstance(v, float) else str(v)
+
+
+def is_inline_spec(text: str) -> bool:
+    return text.endswith("}") and "{" in text
+
+
+def _parse_inline(text: str) -> HardwareConfig:
+    # the body has no braces: the name is everything before the last '{'
+    i = text.rindex("{")
+    name, body = text[:i], text[i + 1 : -1]
+    where = f"invalid hardware config '{text if len(text) <= 80 else text[:77] + '...'}'"
+    values: dict[str, Any] = {}
+    energy: dict[str, Any] = {}
+    for item in filter(None, body.split(",")):
+        key, eq, raw = item.partition("=")
+        key, raw = key.strip(), raw.strip()
+        target, field_name = (energy, key[len("energy.") :]) if key.startswith("energy.") else (values, key)
+        kind = "number" if target is energy else FIELD_RANGES[key].kind if key in FIELD_RANGES and key not in ("name", "energy_pj") else None
+        if not eq or kind is None or field_name in target:
+            raise ConfigError(f"{where}: bad item '{item}' (expected FIELD=VALUE, each field once)")
+        try:
+            if kind == "int":
+                if len(raw) > 20:
+                    raise ValueError
+                v: Any = int(raw)
+            elif kind == "number":
+                v = float(raw) if len(raw) <= 40 else math.nan
+            elif kind == "bool":
+                v = {"true": True, "false": False}[raw]
+            else:
+                v = raw
+        except (ValueError, KeyError):
+            raise ConfigError(f"{where}: {key} has a bad value '{raw[:40]}'") from None
+        target[field_name] = v
+    if energy:
+        values["energy_pj"] = energy
+    return _build(name, values, None)
+
+
+_BUILTIN_CACHE: dict[str, HardwareConfig] = {}
+
+
+def _builtin(name: str) -> HardwareConfig:
+    if name not in _BUILTIN_CACHE:
+        _BUILTIN_CACHE[name] = _build(name, BUILTIN[name])
+    return _BUILTIN_CACHE[name]
 
 
 def load_config(spec: "str | Path | Mapping[str, Any] | HardwareConfig", **overrides: Any) -> HardwareConfig:
-    """A validated ``HardwareConfig`` from a built-in name, a TOML/JSON file, a dict or a config.
+    """A validated ``HardwareConfig`` from a built-in name, an inline config
+    (``config_spec``), a TOML/JSON file, a dict or a config.
 
     ``overrides`` replace fields (e.g. ``load_config("paper-64", profile="pimeval-bitsimd-v")``).
     """
+    source = None
     if isinstance(spec, HardwareConfig):
         cfg = spec
     elif isinstance(spec, Mapping):
         d = dict(spec)
-        cfg = _build(str(d.pop("name", "custom")), d)
+        cfg = _build(d.pop("name", "custom"), d)
     else:
         s = str(spec)
         if s in BUILTIN:
-            cfg = _build(s, BUILTIN[s])
+            cfg = _builtin(s)
+        elif is_inline_spec(s) and not isinstance(spec, Path):
+            cfg = _parse_inline(s)
         else:
             path = Path(s)
             if not path.exists():
                 raise ConfigError(f"unknown hardware config '{s}': not a built-in ({', '.join(BUILTIN)}) nor a file")
-            text = path.read_text()
-            try:
-                if path.suffix == ".json":
-                    data = json.loads(text)
-                else:
-                    data = tomllib.loads(text)
-            except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-                raise ConfigError(f"invalid hardware config file '{path}': {e}") from None
-            if not isinstance(data, dict):
-                raise ConfigError(f"invalid hardware config file '{path}': top level must be a table/object")
-            if "energy" in data:
-                data["energy_pj"] = data.pop("energy")
-            cfg = _build(str(data.pop("name", path.stem)), data)
+            cfg = _read_file(path)
+            source = str(path)
     if overrides:
+        where = _where(cfg.name, source)
+        known = {f.name for f in fields(HardwareConfig)}
+        unknown = set(overrides) - known
+        if unknown:
+            raise ConfigError(f"{where}: unknown fields {sorted(unknown)}")
         if "energy_pj" in overrides:
-            energy = dict(cfg.energy_pj)
-            energy.update(overrides.pop("energy_pj"))
-            overrides["energy_pj"] = energy
-        try:
-            cfg = replace(cfg, **overrides)
-        except TypeError as e:
-            raise ConfigError(f"invalid hardware config '{cfg.name}': {e}") from None
-    return validate(cfg)
+            _check_value(where, "energy", FIELD_RANGES["energy_pj"], overrides["energy_pj"])
+            overrides["energy_pj"] = _energy_values(where, {**cfg.energy_pj, **overrides["energy_pj"]})
+        for k, v in overrides.items():
+            if k != "energy_pj":
+                overrides[k] = _check_value(where, k, FIELD_RANGES[k], v)
+        cfg = replace(cfg, **overrides)
+    return validate(cfg, source)
 
 
 # ---------------------------------------------------------------------------
