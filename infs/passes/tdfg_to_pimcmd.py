@@ -198,7 +198,7 @@ class _Converter:
             self.emit("result", index=idx, id=bid)
         return PimProgram(
             arg_types=[a.type for a in self.args],
-            config=self.cfg.name,
+            config=self.cfg.spec,  # reloads the same machine (hardware.config_spec)
             lattice=self.layout.lattice,
             tiles=self.layout.tiles,
             banks=self.cfg.banks,
