@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
     DenseArrayBase,
+    FileLineColLoc,
     IndexType,
     IntegerType,
     MemRefType,
@@ -55,7 +56,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure, is_side_effect_free
 from xdsl.utils.exceptions import VerifyException
 
-from infs.dialects.lattice import AccessMap, Domain, DomainAttr, MapAttr, dim_index, verify_domain
+from infs.dialects.lattice import AccessMap, Affine, Domain, DomainAttr, MapAttr, dim_index, dim_name, verify_domain
 from infs.dialects.syntax import (
     keep_discardable_attributes,
     parse_index_list,
@@ -240,6 +241,9 @@ class RegionOp(IRDLOperation):
             if op.dialect_name() == "arith" and is_side_effect_free(op):
                 continue  # scalar constants / symbol arithmetic
             raise VerifyException(f"'{self.name}' body may only hold stream ops and pure arith ops, found '{op.name}'")
+        carried = loop_carried_dependence(self)
+        if carried is not None:
+            raise VerifyException(f"'{self.name}' {carried}")
 
     # -- syntax -----------------------------------------------------------
     def print(self, printer: Printer) -> None:
@@ -757,6 +761,228 @@ class YieldOp(IRDLOperation):
         parser.parse_punctuation(":")
         types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
         return cls(*parser.resolve_operands(names, types, pos))
+
+
+# ---------------------------------------------------------------------------
+# Loop-carried dependences (the one check every path relies on)
+# ---------------------------------------------------------------------------
+#
+# A region equals its sequential loop nest, but every lowering (tensorize, the
+# near-memory and core models, the reference's vectorized evaluation) reads the
+# arrays as they were at region entry.  The two agree unless some iteration
+# reads a cell that an earlier iteration -- or an earlier op of the same
+# iteration -- writes (a flow dependence).  Reading cells that *later*
+# iterations write (A[i] = A[i+1] + 1) is fine: the loop nest sees the old
+# values too.  Such regions are rejected here, at verification, so that every
+# entry point (infs-opt, tensorize, infs-run in every mode, the API) refuses
+# them with the same message.
+#
+# The test is a small exact solver for the usual access forms and
+# conservative beyond them: for each (store/atomic, load) pair on one array it
+# looks for a write point s and a read point t with W(s) = R(t) and
+# (s, store) before (t, load) in (iteration, program) order.  Rows of the maps
+# with a single unknown are solved and range-checked against the domain; rows
+# ``c*s_d - c*t_d = e`` give the distance u_d = s_d - t_d; any other row
+# (transposes, d0 + d1, one array row fed by two dims) and indirect rows
+# (data-dependent cells) are assumed to be satisfiable -- so they are rejected
+# unless another row proves the accesses disjoint.  Symbols may take any value
+# except that the domain is non-empty (hi - lo >= 1 in every dim): an empty
+# domain has no iterations and nothing to depend on.
+
+
+def _access_ok(op: _MemoryStreamOp, region: RegionOp) -> bool:
+    """Whether ``op``'s access is well-formed enough to analyse (a malformed one
+    is reported by its own verifier, which runs after the region's)."""
+    array = op.array  # type: ignore[attr-defined]
+    if array not in region.array_args or not isinstance(array.type, MemRefType):
+        return False
+    amap = op.access_map()
+    if amap.rank != len(array.type.get_shape()) or any(d >= region.iteration_domain.rank for d in amap.dims_used()):
+        return False
+    pos = op.indirect_positions()
+    return len(pos) == len(op.indices) and len(set(pos)) == len(pos) and all(0 <= p < amap.rank for p in pos)  # type: ignore[attr-defined]
+
+
+class _Facts:
+    """Proves ``e >= 0`` from: the domain is non-empty (nothing else is assumed)."""
+
+    def __init__(self, domain: Domain):
+        self.facts = [domain.hi(d) - domain.lo(d) - 1 for d in range(domain.rank)]
+
+    def ge0(self, e: Affine) -> bool:
+        # e minus a combination of at most two facts (with repetition) is a constant >= 0
+        cands = [Affine(0)] + self.facts + [f + g for i, f in enumerate(self.facts) for g in self.facts[i:]]
+        for c in cands:
+            r = e - c
+            if r.is_constant and r.const >= 0:
+                return True
+        return False
+
+    def never_zero(self, e: Affine) -> bool:
+        return self.ge0(e - 1) or self.ge0(-e - 1)
+
+    def signs(self, e: Affine) -> set[int]:
+        """The signs ``e`` may take (an over-approximation)."""
+        out = set()
+        if not self.ge0(e):
+            out.add(-1)
+        if not self.never_zero(e):
+            out.add(0)
+        if not self.ge0(-e):
+            out.add(1)
+        return out
+
+
+def _exact_div(e: Affine, c: int) -> Affine | None:
+    if e.const % c or any(k % c for _, k in e.terms):
+        return None
+    return Affine(e.const // c, tuple((n, k // c) for n, k in e.terms))
+
+
+def _is_var(name: str) -> bool:
+    return name.startswith("@")
+
+
+def _flow_dependence(write: _MemoryStreamOp, read: LoadOp, wpos: int, rpos: int, region: RegionOp) -> str | None:
+    """Whether ``read`` may see a value ``write`` stored before it in sequential
+    order: None, or when ("in an earlier iteration", "earlier in the same iteration")."""
+    dom = region.iteration_domain
+    rank = dom.rank
+    facts = _Facts(dom)
+    earlier = "in an earlier iteration"
+    # unknowns: write point @s<d>, read point @t<d>
+    s_env = {dim_name(d): Affine.of(f"@s{d}") for d in range(rank)}
+    t_env = {dim_name(d): Affine.of(f"@t{d}") for d in range(rank)}
+    # a reduced value is written once per point of its remaining dims, after the
+    # reduction loops: at the last coordinate of each reduced dim
+    live = live_dims(write.value, region)  # type: ignore[attr-defined]
+    wmap, rmap = write.access_map(), read.access_map()
+    if wmap.dims_used() - live:
+        return earlier  # a reduced value stored at a reduced dim's coordinate: not analysed
+    fixed: dict[str, Affine] = {f"@s{d}": dom.hi(d) - 1 for d in range(rank) if d not in live}
+    skip = set(write.indirect_positions()) | set(read.indirect_positions())
+    eqs = [wmap.results[k].substitute(s_env) - rmap.results[k].substitute(t_env) for k in range(wmap.rank) if k not in skip]
+
+    def out_of_range(var: str, v: Affine) -> bool:
+        d = int(var[2:])
+        return facts.ge0(dom.lo(d) - v - 1) or facts.ge0(v - dom.hi(d))
+
+    # solve the rows with one unknown, to a fixpoint
+    changed = True
+    while changed:
+        changed = False
+        pending = []
+        for e in eqs:
+            e = e.substitute(fixed)
+            unknowns = [(n, c) for n, c in e.terms if _is_var(n)]
+            if not unknowns:
+                if facts.never_zero(e):
+                    return None  # this row never matches: disjoint cells
+                continue
+            if len(unknowns) == 1:
+                n, c = unknowns[0]
+                v = _exact_div(-(e - Affine(0, ((n, c),))), c)
+                if v is None:
+                    if (e - Affine(0, ((n, c),))).is_constant:
+                        return None  # no integer solution
+                    pending.append(e)
+                    continue
+                if out_of_range(n, v):
+                    return None
+                fixed[n] = v
+                changed = True
+                continue
+            pending.append(e)
+        eqs = pending
+    # what is left: distances c*(s_d - t_d) = e, or rows we do not solve
+    dist: dict[int, list[Affine]] = {}
+    for e in eqs:
+        unknowns = dict((n, c) for n, c in e.terms if _is_var(n))
+        ds = {int(n[2:]) for n in unknowns}
+        (c, *_) = unknowns.values()
+        if len(ds) == 1 and len(unknowns) == 2:
+            (d,) = ds
+            if unknowns.get(f"@s{d}") == c and unknowns.get(f"@t{d}") == -c:
+                rest = e - Affine(0, ((f"@s{d}", c), (f"@t{d}", -c)))
+                u = _exact_div(-rest, c)
+                if u is None and rest.is_constant:
+                    return None
+                if u is not None:
+                    dist.setdefault(d, []).append(u)
+                    continue
+        return earlier  # a row coupling several dims (or a stride pattern): assume it matches
+    # the signs the distance u_d = s_d - t_d may take, per dim
+    signs: list[set[int]] = []
+    for d in range(rank):
+        lo, last = dom.lo(d), dom.hi(d) - 1
+        sd, td = fixed.get(f"@s{d}"), fixed.get(f"@t{d}")
+        if d in dist:
+            u, *others = dist[d]
+            if any(facts.never_zero(u - o) for o in others):
+                return None
+            ext = dom.hi(d) - lo
+            if facts.ge0(u - ext) or facts.ge0(-u - ext):
+                return None  # farther apart than the domain is wide
+            signs.append(facts.signs(u))
+        elif sd is not None and td is not None:
+            signs.append(facts.signs(sd - td))
+        elif sd is not None:  # t_d free in [lo, last]
+            signs.append({0} | ({-1} if not facts.ge0(sd - last) else set()) | ({1} if not facts.ge0(lo - sd) else set()))
+        elif td is not None:  # s_d free in [lo, last]
+            signs.append({0} | ({-1} if not facts.ge0(lo - td) else set()) | ({1} if not facts.ge0(td - last) else set()))
+        else:  # both free: any distance the domain's width allows
+            wide = not facts.ge0(1 - (dom.hi(d) - lo))
+            signs.append({-1, 0, 1} if wide else {0})
+    # lexicographic order: s before t iff the first non-zero u_d is negative
+    for sg in signs:
+        if -1 in sg:
+            return earlier
+        if 0 not in sg:
+            return None
+    return "earlier in the same iteration" if wpos < rpos else None
+
+
+def _where(op: Operation, index: int) -> str:
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        return f"at line {loc.line.data}"
+    return f"(op #{index} of the body)"
+
+
+def _array_name(arg: SSAValue, index: int) -> str:
+    return f"%{arg.name_hint}" if arg.name_hint else f"array #{index}"
+
+
+def loop_carried_dependence(region: RegionOp) -> str | None:
+    """Why ``region`` is not a stream region (a load may read a value a store or
+    atomic of the region wrote before it in sequential order), or None.
+
+    The message is the one every entry point reports (after the op name)."""
+    ops = list(region.body.block.ops)
+    args = region.array_args
+    if len(args) != len(region.arrays):
+        return None  # malformed: the region's own checks report it
+    # two block arguments bound to one array alias each other
+    key = {a: region.arrays[i] for i, a in enumerate(args)}
+    writes = [(i, op) for i, op in enumerate(ops) if isinstance(op, (StoreOp, AtomicOp)) and _access_ok(op, region)]
+    if not writes:
+        return None
+    for rpos, read in enumerate(ops):
+        if not isinstance(read, LoadOp) or not _access_ok(read, region):
+            continue
+        for wpos, write in writes:
+            if key[write.array] is not key[read.array]:
+                continue
+            when = _flow_dependence(write, read, wpos, rpos, region)
+            if when is not None:
+                i = args.index(read.array)
+                how = "written" if isinstance(write, StoreOp) else "updated"
+                return (
+                    f"has a loop-carried dependence: the 'stream.load' {_where(read, rpos)} may read a cell of "
+                    f"{_array_name(read.array, i)} {how} by the '{write.name}' {_where(write, wpos)} {when}; "
+                    f"split it into several regions"
+                )
+    return None
 
 
 def region_block(op: RegionOp) -> Block:

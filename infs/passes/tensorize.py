@@ -575,6 +575,11 @@ def tensorize_region(region: stream.RegionOp) -> tuple[tdfg.GraphOp | None, str 
     The graph uses the region's operands; erase it (``drop_all_references``) if
     it is not inserted.
     """
+    # a graph reads its arrays' entry values: a flow dependence would be lost
+    # (the verifier rejects such regions; this covers IR built without it)
+    carried = stream.loop_carried_dependence(region)
+    if carried is not None:
+        return None, f"'{region.name}' {carried}"
     try:
         graph = _Builder(region).build()
     except NotTensorizable as e:

@@ -11,9 +11,14 @@ sequential loop nest (``infs.dialects.stream`` docstring):
 * atomics use ``ufunc.at`` (unordered: the kinds are commutative);
 * reductions fold with ``keepdims`` so results keep broadcasting; f32 sums
   use numpy's pairwise order (tests compare f32 with a tolerance);
-* a region in which an iteration reads a cell written by an earlier
-  iteration (a loop-carried dependence) is rejected with ``EvaluationError``:
-  such a loop is not a stream region.
+* a region in which an iteration may read a cell written by an earlier
+  iteration (a loop-carried dependence) is not a stream region: the verifier
+  rejects it (``stream.loop_carried_dependence``, the one check every path
+  shares), and so does ``evaluate_region`` for IR that was never verified,
+  with the same message.  The evaluator also checks the dependence on the
+  actual cells: it can only find one the static check missed when two of the
+  region's arrays are one array at run time, and anything else is a bug of
+  the static check (an internal error, never a silent result).
 
 Host functions around regions run through ``infs.runtime.host``.
 """
@@ -127,6 +132,9 @@ class _RegionState:
 
 def evaluate_region(region: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object]) -> list[np.ndarray]:
     """Run ``region`` in place on ``arrays``; return its scalar results."""
+    carried = stream.loop_carried_dependence(region)
+    if carried is not None:
+        raise EvaluationError(f"'{region.name}' {carried}")
     st = _RegionState(region, arrays, scalars)
     block = region.body.block
     ops = list(block.ops)
@@ -162,7 +170,7 @@ def evaluate_region(region: stream.RegionOp, arrays: Sequence[np.ndarray], scala
         if not ws:
             continue
         arr = by_id[key]
-        _check_dependences(region, st, arr, reads.get(key, []) if st.size else [], ws)
+        _check_dependences(region, st, arr, reads.get(key, []) if st.size else [], ws, _aliased(region, st, arr))
         _apply_writes(st, arr, ws, len(ops))
     return results
 
@@ -216,9 +224,18 @@ def _flat_cells(arr: np.ndarray, idx: tuple[np.ndarray, ...], shape: tuple[int, 
     return np.ravel_multi_index(full, arr.shape).reshape(shape) if full else np.zeros(shape, np.int64)
 
 
-def _check_dependences(region, st: _RegionState, arr: np.ndarray, reads, writes) -> None:
-    """Reject reads of a cell written by an earlier iteration (or earlier in the
-    same iteration by an op before the read in program order)."""
+def _aliased(region: stream.RegionOp, st: _RegionState, arr: np.ndarray) -> list[str]:
+    """Names of the region's array arguments bound to ``arr`` when there are
+    several (the static check sees distinct arguments as distinct arrays)."""
+    names = [f"%{a.name_hint}" if a.name_hint else f"array #{i}" for i, a in enumerate(region.array_args) if st.values[a] is arr]
+    return names if len(names) > 1 else []
+
+
+def _check_dependences(region, st: _RegionState, arr: np.ndarray, reads, writes, aliased: list[str]) -> None:
+    """Find reads of a cell written by an earlier iteration (or earlier in the
+    same iteration by an op before the read in program order) on the actual
+    cells.  The verifier's static check rules these out for distinct arrays, so
+    one found here comes from aliased arguments (a user error) or is a bug."""
     if not reads:
         return
     ids = st.iteration_ids(st.shape).ravel()
@@ -236,8 +253,11 @@ def _check_dependences(region, st: _RegionState, arr: np.ndarray, reads, writes)
             i = int(np.argmax(bad))
             point = np.unravel_index(i, st.shape)
             coords = [int(c) + p for c, (p, _) in zip(point, st.box)]
+            if not aliased:
+                raise AssertionError(f"the static dependence check missed a loop-carried dependence: iteration {coords} reads a cell written by an earlier iteration")
             raise EvaluationError(
-                f"'stream.region' has a loop-carried dependence: iteration {coords} reads a cell written by an earlier iteration; split it into several regions"
+                f"'stream.region' has a loop-carried dependence: {' and '.join(aliased)} are one array at run time, "
+                f"and iteration {coords} reads a cell of it written by an earlier iteration; split it into several regions"
             )
 
 
