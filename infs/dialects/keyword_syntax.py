@@ -28,10 +28,14 @@ from infs.dialects.lattice import (
     DomainAttr,
     MapAttr,
     PatternAttr,
+    I64_MAX,
+    I64_MIN,
     parse_affine,
     parse_domain_body,
+    parse_int64,
     parse_map_body,
     parse_pattern_body,
+    short_int,
 )
 
 
@@ -58,20 +62,27 @@ def format_number(v: float) -> str:
 
 def parse_number_or_special(parser: Parser) -> int | float:
     """An integer or float literal, or ``inf``/``-inf``/``nan``."""
+    start = parser.pos
     neg = parser.parse_optional_punctuation("-") is not None
     special = parser.parse_optional_keyword_in(("inf", "nan"))  # type: ignore[arg-type]
     if special is not None:
         v = math.inf if special == "inf" else math.nan
     else:
-        v = parser.parse_number()
-    return -v if neg else v
+        try:
+            v = parser.parse_number()
+        except ValueError:  # more digits than Python converts
+            parser.raise_error("integer literal out of the signed 64-bit range", start, parser.pos)
+    v = -v if neg else v
+    if isinstance(v, int) and not I64_MIN <= v <= I64_MAX:
+        parser.raise_error(f"integer literal {short_int(v)} out of the signed 64-bit range", start, parser.pos)
+    return v
 
 
 def parse_field_value(parser: Parser, kind: str) -> Attribute:
     if kind == "int":
-        return IntegerAttr(parser.parse_integer(allow_boolean=False), i64)
+        return IntegerAttr(parse_int64(parser), i64)
     if kind == "ints":
-        return _ints(parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)))
+        return _ints(parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parse_int64(parser)))
     if kind == "str":
         return StringAttr(parser.parse_identifier_or_str_literal())
     if kind == "pattern":
@@ -84,9 +95,9 @@ def parse_field_value(parser: Parser, kind: str) -> Attribute:
         return MapAttr(parse_map_body(parser))
     if kind == "range":
         parser.parse_punctuation("[")
-        lo = parser.parse_integer(allow_boolean=False)
+        lo = parse_int64(parser)
         parser.parse_punctuation(":")
-        hi = parser.parse_integer(allow_boolean=False)
+        hi = parse_int64(parser)
         parser.parse_punctuation("]")
         return _ints([lo, hi])
     if kind == "number":

@@ -41,6 +41,37 @@ class LatticeError(ValueError):
     """An operation on domains/patterns that cannot be carried out."""
 
 
+# Every integer of the infs attributes is a signed 64-bit value (as MLIR's
+# i64/index): the passes, records and the simulator compute on int64.
+I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+def parse_int64(parser: AttrParser, allow_negative: bool = True, context: str = "") -> int:
+    """An integer literal that fits in 64 bits, else a parse error at the literal."""
+    v = parse_optional_int64(parser, allow_negative)
+    if v is None:
+        parser.raise_error("Expected integer literal" + context)
+    return v
+
+
+def parse_optional_int64(parser: AttrParser, allow_negative: bool = True) -> int | None:
+    start = parser.pos
+    try:
+        v = parser.parse_optional_integer(allow_boolean=False, allow_negative=allow_negative)
+    except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
+        parser.raise_error("integer literal out of the signed 64-bit range", start, parser.pos)
+    if v is not None and not I64_MIN <= v <= I64_MAX:
+        parser.raise_error(f"integer literal {short_int(v)} out of the signed 64-bit range", start, parser.pos)
+    return v
+
+
+def short_int(v: int) -> str:
+    """An integer for a message: its digits, or how many there are when very long."""
+    if abs(v) < 10**30:
+        return str(v)
+    return f"of {len(str(abs(v)))} digits" if abs(v) < 10**4000 else "of over 4000 digits"
+
+
 # ---------------------------------------------------------------------------
 # Affine expressions
 # ---------------------------------------------------------------------------
@@ -189,7 +220,7 @@ def parse_affine(parser: AttrParser) -> Affine:
 
     def parse_term() -> Affine:
         neg = parser.parse_optional_punctuation("-") is not None
-        val = parser.parse_optional_integer(allow_boolean=False, allow_negative=False)
+        val = parse_optional_int64(parser, allow_negative=False)
         if val is not None:
             term = Affine(val)
             if parser.parse_optional_punctuation("*") is not None:
@@ -200,7 +231,7 @@ def parse_affine(parser: AttrParser) -> Affine:
                 parser.raise_error("expected an integer or a symbol name in affine expression")
             term = Affine.of(name)
             if parser.parse_optional_punctuation("*") is not None:
-                term = term * parser.parse_integer(allow_boolean=False)
+                term = term * parse_int64(parser)
         return -term if neg else term
 
     expr = parse_term()
@@ -471,6 +502,16 @@ class Pattern:
     def size(self) -> int:
         return math.prod(c for _, c in self.levels)
 
+    @property
+    def min_index(self) -> int:
+        """The smallest index, without expanding (counts are positive)."""
+        return self.start + sum(min(0, s * (c - 1)) for s, c in self.levels)
+
+    @property
+    def max_index(self) -> int:
+        """The largest index, without expanding: ``start + sum(stride_k * (count_k - 1))`` over positive strides."""
+        return self.start + sum(max(0, s * (c - 1)) for s, c in self.levels)
+
     def normalized(self) -> "Pattern":
         """Drop count-1 levels and merge levels that continue each other."""
         levels = [(s, c) for s, c in self.levels if c != 1]
@@ -494,11 +535,11 @@ class Pattern:
         return idx
 
     def mask(self, n: int) -> np.ndarray:
-        m = np.zeros(n, dtype=bool)
-        idx = self.expand()
-        if idx.size and (idx.min() < 0 or idx.max() >= n):
+        # bounds first, arithmetically: a pattern far out of range is never expanded
+        if self.min_index < 0 or self.max_index >= n:
             raise LatticeError(f"pattern {self} leaves [0, {n})")
-        m[idx] = True
+        m = np.zeros(n, dtype=bool)
+        m[self.expand()] = True
         return m
 
     def intersect_range(self, lo: int, hi: int) -> np.ndarray:
@@ -524,12 +565,12 @@ class Pattern:
 
 
 def parse_pattern_body(parser: AttrParser) -> Pattern:
-    start = parser.parse_integer(allow_boolean=False)
+    start = parse_int64(parser)
     levels: list[tuple[int, int]] = []
     while parser.parse_optional_punctuation(":") is not None:
-        stride = parser.parse_integer(allow_boolean=False)
+        stride = parse_int64(parser)
         parser.parse_punctuation(":", " between pattern stride and count")
-        count = parser.parse_integer(allow_boolean=False)
+        count = parse_int64(parser)
         levels.append((stride, count))
     if not levels:
         parser.raise_error("a pattern needs at least one ':stride:count' level")
@@ -544,9 +585,10 @@ def verify_pattern(p: Pattern, what: str = "pattern") -> None:
             raise VerifyException(f"{what} {p} has a count <= 0")
     if p.start < 0:
         raise VerifyException(f"{what} {p} starts below 0")
-    low = p.start + sum(min(0, s * (c - 1)) for s, c in p.levels)
-    if low < 0:
+    if p.min_index < 0:
         raise VerifyException(f"{what} {p} reaches negative indices")
+    if p.max_index > I64_MAX:
+        raise VerifyException(f"{what} {p} reaches beyond the signed 64-bit range")
 
 
 # ---------------------------------------------------------------------------

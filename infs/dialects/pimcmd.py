@@ -84,7 +84,8 @@ from xdsl.traits import IsolatedFromAbove, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects.keyword_syntax import Field, parse_fields, print_fields
-from infs.dialects.lattice import DomainAttr, MapAttr, Pattern, PatternAttr, verify_domain
+from infs.hardware import ConfigError, HardwareConfig, is_inline_spec, load_config
+from infs.dialects.lattice import DomainAttr, MapAttr, Pattern, PatternAttr, parse_int64, verify_domain
 from infs.dialects.syntax import keep_discardable_attributes, parse_operands_with_types, print_operands_with_types
 
 ELEMENT_BITS = {"f32": 32, "i32": 32, "i16": 16, "i8": 8, "i1": 1}
@@ -155,6 +156,15 @@ def _int(attr: Attribute) -> int:
 def _vals(attr: Attribute) -> tuple[int, ...]:
     assert isinstance(attr, DenseArrayBase)
     return tuple(int(v) for v in attr.get_values())
+
+
+@lru_cache(maxsize=64)
+def _inline_config(text: str) -> "HardwareConfig | str":
+    """The machine of an inline config, or why it is not one (one line)."""
+    try:
+        return load_config(text)
+    except ConfigError as e:
+        return str(e)
 
 
 def _program_of(op: Operation) -> "ProgramOp":
@@ -273,6 +283,7 @@ class ProgramOp(IRDLOperation):
         for name, v in (("banks", self.num_banks), ("arrays_per_bank", self.per_bank), ("wordlines", self.num_wordlines)):
             if v <= 0:
                 raise VerifyException(f"'{self.name}' {name} must be positive, got {v}")
+        self._verify_config()
         capacity = self.num_banks * self.per_bank
         if self.num_tiles > capacity:
             raise VerifyException(f"'{self.name}' needs {self.num_tiles} tiles but the machine has {capacity} SRAM arrays")
@@ -300,6 +311,25 @@ class ProgramOp(IRDLOperation):
         for (lo0, hi0, _), (lo1, _, _) in zip(spans, spans[1:]):
             if lo1 < hi0:
                 raise VerifyException(f"'{self.name}' layout entries overlap on wordlines [{lo1}, {hi0})")
+
+    def _verify_config(self) -> None:
+        """An inline machine (``NAME{field=value,...}``, what lower-pim records
+        for a config that is not a built-in) must load and be the machine the
+        program's geometry says.  Other names are labels: hand-written
+        programs use them freely, and the simulator checks the geometry
+        against its own machine when it runs one."""
+        text = self.config.data
+        if not is_inline_spec(text):
+            return
+        cfg = _inline_config(text)
+        if isinstance(cfg, str):
+            raise VerifyException(f"'{self.name}' config: {cfg}")
+        got = {"banks": self.num_banks, "arrays_per_bank": self.per_bank, "wordlines": self.num_wordlines, "bitlines": self.bitlines}
+        want = {"banks": cfg.banks, "arrays_per_bank": cfg.arrays_per_bank, "wordlines": cfg.wordlines, "bitlines": cfg.bitlines}
+        for key, v in got.items():
+            if v != want[key]:
+                what = f"tiles {list(self.tile_shape)} cover {v} bitlines" if key == "bitlines" else f"{key} is {v}"
+                raise VerifyException(f"'{self.name}' {what} but its config '{cfg.name}' has {want[key]} {key}")
 
     def print(self, printer: Printer) -> None:
         print_operands_with_types(printer, "ins", self.arrays)
@@ -373,15 +403,15 @@ class _CommandOp(IRDLOperation):
         return b.data if isinstance(b, PatternAttr) else None
 
     def _verify_patterns(self, prog: ProgramOp) -> None:
-        bl, tl = self.bitline_pattern(), self.tile_pattern()
-        b_idx, t_idx = bl.expand(), tl.expand()
-        if b_idx.max() >= prog.bitlines:
-            raise VerifyException(f"'{self.name}' bitline pattern {bl} reaches bitline {int(b_idx.max())} of {prog.bitlines}")
-        if t_idx.max() >= prog.num_tiles:
-            raise VerifyException(f"'{self.name}' tile pattern {tl} reaches tile {int(t_idx.max())} of {prog.num_tiles}")
+        # Bounds arithmetically (the largest index of a pattern, its size): a
+        # pattern is never expanded here, so a huge one costs nothing to reject.
         banks = self.bank_pattern()
-        if banks is not None and banks.expand().max() >= prog.num_banks:
-            raise VerifyException(f"'{self.name}' bank pattern {banks} reaches bank {int(banks.expand().max())} of {prog.num_banks}")
+        checks = [("bitline", self.bitline_pattern(), prog.bitlines), ("tile", self.tile_pattern(), prog.num_tiles)]
+        for what, p, n in checks + ([("bank", banks, prog.num_banks)] if banks is not None else []):
+            if p.max_index >= n:
+                raise VerifyException(f"'{self.name}' {what} pattern {p} reaches {what} {p.max_index} of {n}")
+            if p.size > n:  # then some index repeats
+                raise VerifyException(f"'{self.name}' {what} pattern {p} selects {p.size} {what}s, more than the {n} there are")
 
     def print(self, printer: Printer) -> None:
         print_fields(printer, self.FIELDS, dict(self.properties))
@@ -1042,7 +1072,7 @@ class NearStoreOp(_NearOp):
         kind = StringAttr(parser.parse_identifier(" (store kind)"))
         ty = StringAttr(parser.parse_identifier(" (element type)"))
         parser.parse_keyword("in")
-        inp = IntegerAttr(parser.parse_integer(allow_boolean=False), i64)
+        inp = IntegerAttr(parse_int64(parser), i64)
         parser.parse_punctuation("->")
         name = parser.parse_unresolved_operand()
         props = parse_fields(parser, cls.FIELDS)

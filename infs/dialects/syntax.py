@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from infs.dialects.lattice import (
     AccessMap,
@@ -16,6 +19,7 @@ from infs.dialects.lattice import (
     Pattern,
     parse_affine,
     parse_domain_body,
+    parse_int64,
     parse_pattern_body,
 )
 
@@ -87,7 +91,7 @@ def parse_pattern(parser: Parser) -> Pattern:
 
 
 def parse_int_list(parser: Parser) -> list[int]:
-    return parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False))
+    return parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parse_int64(parser))
 
 
 def print_int_list(printer: Printer, values: Sequence[int]) -> None:
@@ -166,3 +170,27 @@ def keep_discardable_attributes(*op_classes: type) -> None:
 
         cls.print = print_  # type: ignore[method-assign]
         cls.parse = classmethod(parse_)  # type: ignore[method-assign]
+
+
+def guard_integer_literals(parser: Parser) -> None:
+    """Make ``parser`` report an integer literal too long for Python to convert
+    as a parse error at the literal (xDSL's lexer raises a bare ValueError
+    from ``int()``, e.g. for a 5000-digit ``arith.constant`` or memref size).
+    Checked when the token is lexed, so every use of an integer is covered."""
+    state = parser._parser_state  # noqa: SLF001 - the lexer is only reachable here
+    if type(state.lexer) is MLIRLexer:
+        state.lexer.__class__ = _GuardedLexer
+    _check_integer_token(state.current_token)
+
+
+def _check_integer_token(tok) -> None:
+    limit = sys.get_int_max_str_digits()
+    if tok.kind is MLIRTokenKind.INTEGER_LIT and limit and len(tok.text) > limit and tok.text[:2] not in ("0x", "0X"):
+        raise ParseError(tok.span, f"integer literal of {len(tok.text)} digits is too long (at most {limit} digits)")
+
+
+class _GuardedLexer(MLIRLexer):
+    def lex(self):
+        tok = super().lex()
+        _check_integer_token(tok)
+        return tok
