@@ -30,7 +30,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 from infs.dialects import INFS_DIALECTS
 from infs.dialects.dominance import verify_dominance
 from infs.dialects.lattice import LatticeError
-from infs.dialects.syntax import guard_integer_literals
+from infs.dialects.syntax import LiteralGuards
 
 
 class InfsError(Exception):
@@ -70,12 +70,9 @@ def make_context(allow_unregistered: bool = False) -> Context:
 _OP_NAME = re.compile(r'\s*(?:%[\w$.-]+(?::\d+)?\s*(?:,\s*%[\w$.-]+(?::\d+)?\s*)*=\s*)?"?([A-Za-z_][\w.$]*)')
 
 
-class LocatingParser(Parser):
-    """A parser that records each op's file:line:col as its location."""
-
-    def __init__(self, ctx: Context, input: str, name: str = "<unknown>") -> None:
-        super().__init__(ctx, input, name)
-        guard_integer_literals(self)  # a too-long integer literal is a located parse error
+class LocatingParser(LiteralGuards, Parser):
+    """A parser that records each op's file:line:col as its location (and
+    reports out-of-range integer literals and shape dims, ``LiteralGuards``)."""
 
     def _parse_alias_def(self):
         span = self._current_token.span

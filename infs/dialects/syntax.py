@@ -18,9 +18,11 @@ from infs.dialects.lattice import (
     Domain,
     Pattern,
     parse_affine,
+    I64_MAX,
     parse_domain_body,
     parse_int64,
     parse_pattern_body,
+    short_int,
 )
 
 
@@ -170,6 +172,24 @@ def keep_discardable_attributes(*op_classes: type) -> None:
 
         cls.print = print_  # type: ignore[method-assign]
         cls.parse = classmethod(parse_)  # type: ignore[method-assign]
+
+
+class LiteralGuards:
+    """Parser mixin (``class P(LiteralGuards, Parser)``): integer literals too
+    long to convert, and shape dimensions beyond int64 (MLIR's shapes are
+    int64; a bigger one is unusable everywhere), are parse errors at the
+    literal instead of a ValueError/OverflowError later."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        guard_integer_literals(self)  # type: ignore[arg-type]
+
+    def parse_shape_dimension(self, allow_dynamic: bool = True) -> int:
+        start = self.pos  # type: ignore[attr-defined]
+        dim = super().parse_shape_dimension(allow_dynamic)  # type: ignore[misc]
+        if dim > I64_MAX:
+            self.raise_error(f"shape dimension {short_int(dim)} out of the signed 64-bit range", start, self.pos)  # type: ignore[attr-defined]
+        return dim
 
 
 def guard_integer_literals(parser: Parser) -> None:
