@@ -16,6 +16,17 @@ interpreter, numpy arrays as host memory).  At every ``stream.region`` it
 
 The report (``RunReport``) has the machine's stats (Fig. 12-14 breakdowns),
 one record per region invocation, and the JIT's measured wall time.
+
+A forced mode the runtime cannot honour (``in`` for a region that does not
+tensorize or does not fit the machine) runs the region near memory and says so
+in the record (``not_honoured``); ``RunOptions.strict`` makes it an error.
+
+Near memory and on the cores, a region's values come from the stream
+reference evaluator, so comparing a run with the reference would compare the
+reference with itself; ``RunOptions.cross_check`` also evaluates each such
+region's tDFG with the lattice semantics (``infs.runtime.lattice_eval``, an
+independent implementation) on copies of its arrays and records any
+disagreement (``check`` / ``check_error``).
 """
 
 from __future__ import annotations
@@ -35,7 +46,11 @@ from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import LayoutError
 from infs.passes.pim_program import LoweringError
 from infs.passes.tensorize import NotTensorizable, peel_count, peel_region, tensorize_region
+from infs.dialects.lattice import LatticeError
+from infs.passes.tdfg_semantics import TdfgSemanticsError
 from infs.runtime import host, jit
+from infs.runtime.check import compare_values
+from infs.runtime.lattice_eval import evaluate_graph
 from infs.runtime.reference import evaluate_region
 from infs.runtime.region_profile import profile_region
 from infs.runtime.scalar_ops import EvaluationError
@@ -55,6 +70,16 @@ class RunOptions:
     machine_mode: str = "functional"  # functional | analysis (timing only, no data)
     profile: str | None = None  # cost profile of the in-memory commands
     warm: bool = True  # inputs start in the L3 (initialized by the cores, as in the paper's runs); False: in DRAM
+    strict: bool = False  # a forced mode that cannot be honoured is an error (ModeNotHonoured), not a fallback
+    cross_check: bool = False  # near/core regions: also evaluate the tDFG on the lattice and compare (module docstring)
+
+
+class ModeNotHonoured(EvaluationError):
+    """``strict``: a region cannot run in the forced mode."""
+
+    def __init__(self, region: int, mode: str, reason: str):
+        self.region, self.mode, self.reason = region, mode, reason
+        super().__init__(f"region {region}: mode '{mode}' cannot be honoured: {reason}")
 
 
 @dataclass
@@ -68,6 +93,10 @@ class RegionRecord:
     commands: int = 0
     jit_misses: int = 0
     jit_seconds: float = 0.0
+    requested: str = "auto"  # the mode asked for
+    not_honoured: str = ""  # why the forced mode could not run ("" when it did)
+    check: str = ""  # cross-check of a near/core region: "lattice", or "reference only: <why>" ("" when not checked)
+    check_error: str = ""  # the lattice evaluator disagrees with the reference (first difference)
 
 
 @dataclass
@@ -134,8 +163,8 @@ class RegionRuntime:
         return comp
 
     # -- decision (§4.3) ----------------------------------------------------------------
-    def decide(self, region, comp: _Compiled, arrays, scalars, profile) -> tuple[str, str, Any]:
-        """(mode, reason, in-memory plan or None)."""
+    def decide(self, region, comp: _Compiled, arrays, scalars, profile) -> tuple[str, str, Any, str]:
+        """(mode, reason, in-memory plan or None, why a forced mode was not honoured)."""
         mode = self.options.mode
         plan = None
         why_not = comp.reason
@@ -146,10 +175,12 @@ class RegionRuntime:
                 why_not = str(e).strip().splitlines()[0]
         if mode == "in":
             if plan is None:
-                return "near", f"in-memory impossible ({why_not}); ran near memory", None
-            return "in", "forced", plan
+                if self.options.strict:
+                    raise ModeNotHonoured(self.ids[id(region)], mode, str(why_not))
+                return "near", f"in-memory impossible ({why_not}); ran near memory", None, str(why_not)
+            return "in", "forced", plan, ""
         if mode in ("near", "core"):
-            return mode, "forced", None
+            return mode, "forced", None, ""
         cold = self.cold(arrays)
         near = near_memory_cost(profile, self.cfg, cold=cold).cycles
         core = core_cost(profile, self.cfg, cold=cold).cycles
@@ -159,11 +190,11 @@ class RegionRuntime:
             est_in = plan["estimate"]
             best_alt = min(near, core)
             if est_in < best_alt:
-                return "in", f"Eq. 2: in-memory {est_in:,} < near/core {best_alt:,} cycles", plan
+                return "in", f"Eq. 2: in-memory {est_in:,} < near/core {best_alt:,} cycles", plan, ""
             alt = "near" if near <= core else "core"
-            return alt, f"Eq. 2: {alt} {best_alt:,} <= in-memory {est_in:,} cycles", None
+            return alt, f"Eq. 2: {alt} {best_alt:,} <= in-memory {est_in:,} cycles", None, ""
         alt = "near" if near <= core else "core"
-        return alt, f"not in memory ({why_not}); {alt} is faster ({min(near, core):,} cycles)", None
+        return alt, f"not in memory ({why_not}); {alt} is faster ({min(near, core):,} cycles)", None, ""
 
     def plan_in_memory(self, region, comp: _Compiled, arrays, scalars) -> dict:
         """Lower every graph invocation (JIT, memoized) and estimate its time."""
@@ -210,13 +241,13 @@ class RegionRuntime:
     def __call__(self, region: stream.RegionOp, arrays: list[np.ndarray], scalars: list[Any]) -> list[Any]:
         comp = self.compile(region)
         profile = profile_region(region, arrays, scalars)
-        mode, reason, plan = self.decide(region, comp, arrays, scalars, profile)
-        rec = RegionRecord(self.ids[id(region)], mode, reason, elements=profile.iterations)
+        mode, reason, plan, not_honoured = self.decide(region, comp, arrays, scalars, profile)
+        rec = RegionRecord(self.ids[id(region)], mode, reason, elements=profile.iterations, requested=self.options.mode, not_honoured=not_honoured)
         start = self.machine.cycles
         if mode == "in":
             results = self.run_in_memory(comp, plan, arrays, rec)
         else:
-            results = self.run_near_or_core(region, mode, arrays, scalars, profile)
+            results = self.run_near_or_core(region, mode, arrays, scalars, profile, comp, rec)
         rec.cycles = self.machine.cycles - start
         self.records.append(rec)
         if self.progress:
@@ -246,14 +277,48 @@ class RegionRuntime:
         """Some array of the region is not in the L3 yet (first touch: DRAM)."""
         return not all(self.machine.is_resident(a) for a in arrays)
 
-    def run_near_or_core(self, region, mode: str, arrays, scalars, profile) -> list[Any]:
+    def run_near_or_core(self, region, mode: str, arrays, scalars, profile, comp: _Compiled | None = None, rec: RegionRecord | None = None) -> list[Any]:
         cold = self.cold(arrays)
         cost = near_memory_cost(profile, self.cfg, cold=cold) if mode == "near" else core_cost(profile, self.cfg, cold=cold)
         self.machine.account(cost, f"region_{mode}")
         self.machine.mark_resident(arrays)
         if self.options.machine_mode == "analysis":
             return [np.zeros((), dtype=host.numpy_dtype(r.type))[()] for r in region.res]
-        return evaluate_region(region, arrays, scalars)
+        if not (self.options.cross_check and comp is not None and rec is not None):
+            return evaluate_region(region, arrays, scalars)
+        copies: dict[int, np.ndarray] = {}  # one copy per distinct array (an array passed twice stays aliased)
+        shadow = [copies.setdefault(id(a), a.copy()) for a in arrays]
+        results = evaluate_region(region, arrays, scalars)
+        self.cross_check(region, comp, shadow, arrays, scalars, results, rec)
+        return results
+
+    def cross_check(self, region, comp: _Compiled, shadow, arrays, scalars, results, rec: RegionRecord) -> None:
+        """The region's tDFG on the lattice (on ``shadow``, copies of the inputs) vs the reference's values."""
+        graph = comp.graph
+        if graph is None:
+            rec.check = f"reference only: {comp.reason}"
+            return
+        rec.check = "lattice"
+        try:
+            if comp.peel:  # outer dims as host loops around the graph (as the pass emits them)
+                env = {n: int(v) for n, v, s in zip(region.names, scalars, region.scalars) if isinstance(s.type, IndexType)}
+                for point in itertools.product(*[range(lo.evaluate(env), hi.evaluate(env)) for lo, hi in comp.bounds]):
+                    evaluate_graph(graph, shadow, [*scalars, *point])
+                lattice_results = None
+            else:
+                lattice_results = evaluate_graph(graph, shadow, scalars)
+        except (EvaluationError, LatticeError, TdfgSemanticsError) as e:
+            rec.check_error = f"the lattice evaluator failed: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}"
+            return
+        names = [a.name_hint or f"array{i}" for i, a in enumerate(region.array_args)]
+        actual = {f"%{n}": a for n, a in zip(names, shadow)}
+        expected = {f"%{n}": a for n, a in zip(names, arrays)}
+        if lattice_results is not None:
+            actual.update({f"result {i}": v for i, v in enumerate(lattice_results)})
+            expected.update({f"result {i}": v for i, v in enumerate(results)})
+        res = compare_values(actual, expected)
+        if not res.ok:
+            rec.check_error = f"lattice evaluator vs reference: {res.note}"
 
 
 def run_program(
@@ -273,5 +338,6 @@ def run_program(
         machine.mark_resident(args.values() if isinstance(args, Mapping) else args)
     runtime = RegionRuntime(options, machine, progress)
     t0 = time.perf_counter()
-    results = host.run_function(module, args, name, executor=runtime)
+    # analysis runs carry no data: host allocations are shapes only
+    results = host.run_function(module, args, name, executor=runtime, phantom_alloc=options.machine_mode == "analysis")
     return RunReport(results, machine, runtime.records, time.perf_counter() - t0)

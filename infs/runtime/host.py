@@ -8,6 +8,8 @@ runtime plugs other executors in).
 
 from __future__ import annotations
 
+import math
+import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -27,6 +29,48 @@ from infs.runtime.reference import evaluate_region
 from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype
 
 RegionExecutor = Callable[[stream.RegionOp, list[np.ndarray], list[Any]], list[Any]]
+
+
+def available_memory() -> int | None:
+    """Bytes this host can still allocate (Linux ``MemAvailable``), or None if unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def human_bytes(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB", "TB", "PB"):
+        if n < 1024 or unit == "PB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} B"  # unreachable
+
+
+def phantom_array(shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
+    """An array of the given shape that holds no data (every element is one
+    cell): what a timing-only run needs of the host's memory."""
+    return np.lib.stride_tricks.as_strided(np.zeros(1, dtype=dtype), shape=tuple(int(s) for s in shape), strides=(0,) * len(shape), writeable=True)
+
+
+def checked_alloc(shape: Sequence[int], dtype: np.dtype, what: str) -> np.ndarray:
+    """``np.zeros`` after checking the host has the memory (else an EvaluationError, not a MemoryError)."""
+    dtype = np.dtype(dtype)
+    nbytes = math.prod(int(s) for s in shape) * dtype.itemsize
+    avail = available_memory()
+    if avail is not None and nbytes > avail:
+        raise EvaluationError(f"{what} of shape {list(shape)} x {dtype} needs {human_bytes(nbytes)}; this host has {human_bytes(avail)} available")
+    try:
+        return np.zeros(tuple(shape), dtype=dtype)
+    except (MemoryError, ValueError) as e:
+        raise EvaluationError(f"{what} of shape {list(shape)} x {dtype} ({human_bytes(nbytes)}) cannot be allocated: {e}") from None
 
 
 def _as_scalar(v: Any) -> Any:
@@ -83,7 +127,11 @@ class HostFloatArith(InterpreterFunctions):
 
 @register_impls
 class NumpyMemrefFunctions(InterpreterFunctions):
-    """``memref`` ops on numpy arrays (the host's memory)."""
+    """``memref`` ops on numpy arrays (the host's memory); ``phantom``: allocations
+    are shapes without data (timing-only runs)."""
+
+    def __init__(self, phantom: bool = False):
+        self.phantom = phantom
 
     @impl(memref.AllocOp)
     def run_alloc(self, interpreter: Interpreter, op: memref.AllocOp, args: tuple[Any, ...]):
@@ -91,7 +139,12 @@ class NumpyMemrefFunctions(InterpreterFunctions):
         assert isinstance(t, MemRefType)
         dyn = iter(args)
         shape = [int(next(dyn)) if s < 0 else s for s in t.get_shape()]
-        return (np.zeros(shape, dtype=numpy_dtype(t.element_type)),)
+        if any(s < 0 for s in shape):
+            raise EvaluationError(f"'{op.name}' of negative size {shape}")
+        dt = numpy_dtype(t.element_type)
+        if self.phantom:
+            return (phantom_array(shape, dt),)
+        return (checked_alloc(shape, dt, f"'{op.name}'"),)
 
     @impl(memref.AllocaOp)
     def run_alloca(self, interpreter: Interpreter, op: memref.AllocaOp, args: tuple[Any, ...]):
@@ -149,13 +202,13 @@ class StreamRegionFunctions(InterpreterFunctions):
         return tuple(_as_scalar(r) for r in results)
 
 
-def make_interpreter(module: ModuleOp, executor: RegionExecutor | None = None) -> Interpreter:
+def make_interpreter(module: ModuleOp, executor: RegionExecutor | None = None, phantom_alloc: bool = False) -> Interpreter:
     interp = Interpreter(module)
     for fns in (ArithFunctions(), ScfFunctions(), FuncFunctions(), MathFunctions(), BuiltinFunctions()):
         interp.register_implementations(fns)
     interp.register_implementations(HostArithExtras())
     interp.register_implementations(HostFloatArith(), override=True)
-    interp.register_implementations(NumpyMemrefFunctions(), override=True)
+    interp.register_implementations(NumpyMemrefFunctions(phantom_alloc), override=True)
     interp.register_implementations(StreamRegionFunctions(executor))
     return interp
 
@@ -200,11 +253,14 @@ def bind_arguments(fn: func.FuncOp, args: Mapping[str, Any] | Sequence[Any]) -> 
     return list(args)
 
 
-def run_function(module: ModuleOp, args: Mapping[str, Any] | Sequence[Any], name: str | None = None, executor: RegionExecutor | None = None) -> tuple[Any, ...]:
-    """Run a host function; arrays are updated in place; returns its results."""
+def run_function(
+    module: ModuleOp, args: Mapping[str, Any] | Sequence[Any], name: str | None = None, executor: RegionExecutor | None = None, phantom_alloc: bool = False
+) -> tuple[Any, ...]:
+    """Run a host function; arrays are updated in place; returns its results.
+    ``phantom_alloc``: ``memref.alloc`` gives arrays without data (timing-only runs)."""
     fn = find_function(module, name)
     values = bind_arguments(fn, args)
-    interp = make_interpreter(module, executor)
+    interp = make_interpreter(module, executor, phantom_alloc)
     try:
         return tuple(interp.call_op(fn, tuple(values)))
     except InterpretationError as e:

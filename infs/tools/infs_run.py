@@ -1,21 +1,27 @@
 """``infs-run``: run a program on the simulated machine and report (DESIGN §4-§5).
 
-    infs-run FILE.mlir [--entry F] [--config paper-64] [--mode auto|in|near|core|all]
-             [--sizes N=64,M=32] [--shape A=64x64] [--input A=a.npy] [--seed 0]
+    infs-run FILE.mlir [--entry F] [--config paper-64] [--mode auto|in|near|core|all] [--strict]
+             [--sizes N=64,M=32] [--scalar w=0.5] [--shape A=64x64] [--input A=a.npy] [--seed 0]
              [--save-outputs DIR] [--check] [--tiles 16x16] [--no-jit-charge]
-             [--analysis] [--json]
+             [--analysis] [--cold] [--json]
 
 Inputs: a workload of ``infs/workloads`` (by its file) gets the registry's
-inputs and sizes (``--sizes`` overrides them); otherwise index arguments come
-from ``--sizes``, arrays from ``--input NAME=file.npy`` or are generated from
-``--seed`` with ``--shape NAME=AxB`` for dynamic dims.  ``--check`` compares
-every output with the stream reference semantics.  Every error is one line.
+inputs and sizes (``--size-set``; ``--sizes`` overrides them); otherwise index
+arguments come from ``--sizes``, other scalars from ``--scalar`` (typed by the
+argument), arrays from ``--input NAME=file.npy`` or are generated from
+``--seed`` with ``--shape NAME=AxB`` for dynamic dims.  Shapes are known and the
+host's memory checked before any array is allocated; ``--analysis`` allocates
+no data at all.  A forced ``--mode`` a region cannot run in is a warning per
+region (``--strict``: an error).  ``--check`` compares every output with the
+stream reference semantics, and cross-checks the regions that ran near memory
+or on the cores (whose values come from that reference) against the tDFG
+lattice evaluator.  Every error is one line.
 """
-
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -30,8 +36,8 @@ from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
 from infs import api
 from infs.hardware import ConfigError, load_config
 from infs.runtime.check import compare_values
-from infs.runtime.driver import MODES, RegionRecord, RunOptions, RunReport, run_program
-from infs.runtime.host import find_function, run_function
+from infs.runtime.driver import MODES, ModeNotHonoured, RegionRecord, RunOptions, RunReport, run_program
+from infs.runtime.host import available_memory, find_function, human_bytes, phantom_array, run_function
 from infs.runtime.scalar_ops import EvaluationError, numpy_dtype
 from infs.sim import SimError
 
@@ -40,6 +46,9 @@ PROG = "infs-run"
 
 class UsageError(Exception):
     pass
+
+
+_MODE_WORDS = {"near": "near memory", "core": "on the cores", "in": "in memory"}
 
 
 def _parse_kv(items: list[str], what: str) -> dict[str, str]:
@@ -65,70 +74,207 @@ def _workload_for(path: Path):
     return None
 
 
-def build_arguments(path: Path, fn, args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, int], list[str], list[str]]:
-    """(argument values by name, sizes, output array names, result names)."""
-    sizes_given: dict[str, int] = {}
+def _parse_sizes(args: argparse.Namespace) -> dict[str, int]:
+    sizes: dict[str, int] = {}
     for k, v in (_parse_kv(args.sizes, "sizes").items() if args.sizes else ()):
         try:
-            sizes_given[k] = int(v)
+            n = int(v)
         except ValueError:
-            raise UsageError(f"bad --sizes {k}={v}: sizes are integers") from None
+            raise UsageError(f"bad --sizes {k}={v}: sizes are integers (a non-index scalar argument takes --scalar {k}={v})") from None
+        if n < 0:
+            raise UsageError(f"bad --sizes {k}={v}: sizes are non-negative integers")
+        sizes[k] = n
+    return sizes
+
+
+def _parse_shape(name: str, text: str) -> list[int]:
+    try:
+        shape = [int(x) for x in text.lower().split("x")]
+    except ValueError:
+        raise UsageError(f"bad --shape {name}={text}: expected e.g. 64x64") from None
+    if any(s < 0 for s in shape):
+        raise UsageError(f"bad --shape {name}={text}: dims are non-negative integers")
+    return shape
+
+
+def _scalar_value(name: str, text: str, ty) -> Any:
+    """``--scalar NAME=VALUE`` typed by the argument's type (f32 weights, i32 thresholds, ...)."""
+    dt = numpy_dtype(ty)
+    if dt.kind == "f":
+        try:
+            return np.asarray(float(text), dtype=dt)[()]
+        except ValueError:
+            raise UsageError(f"bad --scalar {name}={text}: %{name} is a {ty} argument: expected a number") from None
+    try:
+        v = int(text)
+    except ValueError:
+        raise UsageError(f"bad --scalar {name}={text}: %{name} is a {ty} argument: expected an integer") from None
+    if dt.kind in "iu" and not (np.iinfo(dt).min <= v <= np.iinfo(dt).max):
+        raise UsageError(f"bad --scalar {name}={text}: out of range for {ty}")
+    return v if isinstance(ty, IndexType) else np.asarray(v, dtype=dt)[()]
+
+
+def _npy_header(name: str, file: str) -> tuple[tuple[int, ...], np.dtype]:
+    """The shape and dtype an ``.npy`` file declares, read without loading it."""
+    try:
+        with open(file, "rb") as f:
+            magic = f.read(6)
+            if magic[:2] == b"PK":
+                raise UsageError(f"--input {name}: '{file}' is an .npz archive; --input takes one array per .npy file")
+            if magic != b"\x93NUMPY":
+                raise UsageError(f"--input {name}: '{file}' is not an .npy file")
+            f.seek(0)
+            version = np.lib.format.read_magic(f)
+            read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+            shape, _fortran, dtype = read_header(f)
+    except UsageError:
+        raise
+    except OSError as e:
+        raise UsageError(f"--input {name}: cannot read '{file}': {e.strerror}") from None
+    except (ValueError, TypeError, SyntaxError) as e:
+        raise UsageError(f"--input {name}: '{file}' has a bad .npy header: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}") from None
+    if dtype.kind == "c":
+        raise UsageError(f"--input {name}: '{file}' holds complex numbers ({dtype}); infs arrays are real")
+    if dtype.kind not in "biuf":
+        raise UsageError(f"--input {name}: '{file}' holds {dtype} values; infs arrays hold integers or floats")
+    return tuple(int(s) for s in shape), dtype
+
+
+def _check_capacity(arrays: list[tuple[str, tuple[int, ...], np.dtype]], copies: int) -> None:
+    """The host must hold every array (``copies`` times: the run and the --check
+    reference), checked before anything is allocated."""
+    need = sum(math.prod(shape) * np.dtype(dt).itemsize for _, shape, dt in arrays) * copies
+    avail = available_memory()
+    if avail is not None and need > avail:
+        big = max(arrays, key=lambda a: math.prod(a[1]) * np.dtype(a[2]).itemsize)
+        raise UsageError(
+            f"the arrays need {human_bytes(need)} of host memory (largest: {big[0]}, {'x'.join(map(str, big[1])) or 'scalar'} {np.dtype(big[2])}), "
+            f"this host has {human_bytes(avail)} available: use smaller sizes, or --analysis (timing only, no data)"
+        )
+
+
+def _workload_shapes(w, sizes: dict[str, int]) -> dict[str, tuple[tuple[int, ...], np.dtype]]:
+    """Every array's shape and dtype for ``sizes``, without allocating them: the
+    registry's ``make_inputs`` runs on probe sizes (distinct even values, each
+    size's own), and each dim of the probe arrays that equals a probe value is
+    that size (the others are constants such as a 3x3 kernel)."""
+    primes = [11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71]
+    keys = sorted(set(sizes) | set(w.small))
+    probe = {k: 2 * primes[i] for i, k in enumerate(keys)}
+    back = {v: sizes.get(k, w.small.get(k)) for k, v in probe.items()}
+    out = {}
+    for name, arr in w.make_inputs(probe, np.random.default_rng(0)).items():
+        out[name] = (tuple(int(back.get(d, d)) for d in arr.shape), arr.dtype)
+    return out
+
+
+def build_arguments(path: Path, fn, args: argparse.Namespace, phantom: bool = False) -> tuple[dict[str, Any], dict[str, int], list[str], list[str]]:
+    """(argument values by name, sizes, output array names, result names).
+
+    ``phantom`` (``--analysis``): arrays have their shapes but no data."""
+    sizes_given = _parse_sizes(args)
     inputs_given = _parse_kv(args.input, "input") if args.input else {}
     shapes_given = _parse_kv(args.shape, "shape") if args.shape else {}
+    scalars_given = _parse_kv(args.scalar, "scalar") if args.scalar else {}
+    copies = 2 if args.check else 1
     params = [a.name_hint for a in fn.body.block.args]
     w = _workload_for(path)
     if w is not None:
+        for flag, given in (("--input", inputs_given), ("--shape", shapes_given), ("--scalar", scalars_given)):
+            if given:
+                raise UsageError(
+                    f"{flag} {sorted(given)[0]}: {path.name} is a workload of infs/workloads, whose arguments come from the registry "
+                    "(--size-set, --sizes, --seed); copy the file elsewhere to give your own"
+                )
         unknown = set(sizes_given) - set(w.small) - set(params)
         if unknown:
             raise UsageError(f"--sizes: '{sorted(unknown)[0]}' is not a size of {w.name} (sizes: {', '.join(w.small)})")
-        sizes = {**w.sizes(args.size_set), **sizes_given}
-        values: dict[str, Any] = dict(w.inputs(sizes, args.seed))
+        sizes = {**w.sizes(args.size_set or "small"), **sizes_given}
+        shapes = _workload_shapes(w, sizes)
+        if phantom:
+            values: dict[str, Any] = {k: phantom_array(shape, dt) for k, (shape, dt) in shapes.items()}
+        else:
+            _check_capacity([(k, shape, dt) for k, (shape, dt) in shapes.items()], copies)
+            values = dict(w.inputs(sizes, args.seed))
         for a in params:
             if a not in values and a in sizes:
                 values[a] = sizes[a]
-        outputs, results = list(w.outputs), list(w.results)
-    else:
-        rng = np.random.default_rng(args.seed)
-        values, outputs = {}, []
-        sizes = dict(sizes_given)
-        for a in fn.body.block.args:
-            name = a.name_hint or ""
-            if isinstance(a.type, IndexType) or isinstance(a.type, IntegerType) and not isinstance(a.type, MemRefType):
-                if name not in sizes:
-                    raise UsageError(f"argument %{name} of @{fn.sym_name.data} is a size that was never bound: give --sizes {name}=...")
-                values[name] = sizes[name]
-            elif isinstance(a.type, MemRefType):
-                dt = numpy_dtype(a.type.element_type)
-                if name in inputs_given:
-                    try:
-                        arr = np.load(inputs_given[name])
-                    except (OSError, ValueError) as e:
-                        raise UsageError(f"--input {name}: cannot load '{inputs_given[name]}': {e}") from None
-                    values[name] = np.ascontiguousarray(arr.astype(dt))
-                else:
-                    shape = list(a.type.get_shape())
-                    if any(s < 0 for s in shape):
-                        if name not in shapes_given:
-                            raise UsageError(f"argument %{name} has a dynamic shape {a.type}: give --shape {name}=AxB or --input {name}=file.npy")
-                        try:
-                            shape = [int(x) for x in shapes_given[name].lower().split("x")]
-                        except ValueError:
-                            raise UsageError(f"bad --shape {name}={shapes_given[name]}: expected e.g. 64x64") from None
-                    values[name] = (rng.uniform(-1, 1, shape).astype(dt) if dt.kind == "f" else rng.integers(0, 4, shape).astype(dt))
-                outputs.append(name)
-            else:
-                if name not in sizes:
-                    raise UsageError(f"scalar argument %{name} was never bound: give --sizes {name}=...")
-                values[name] = np.asarray(sizes[name], dtype=numpy_dtype(a.type))[()]
-        results = [f"result{i}" for i in range(len(fn.function_type.outputs.data))]
+        return values, sizes, list(w.outputs), list(w.results)
+    if args.size_set is not None:
+        raise UsageError(f"--size-set applies to the workloads of infs/workloads; give the sizes of '{path.name}' with --sizes")
+    by_name = {a.name_hint or "": a for a in fn.body.block.args}
+    arrays = [n for n, a in by_name.items() if isinstance(a.type, MemRefType)]
+    scalars = [n for n, a in by_name.items() if not isinstance(a.type, MemRefType)]
+    for flag, given, allowed, what in (
+        ("--input", inputs_given, arrays, "array"), ("--shape", shapes_given, arrays, "array"),
+        ("--scalar", scalars_given, scalars, "scalar"), ("--sizes", sizes_given, scalars, "scalar"),
+    ):  # fmt: skip
+        for k in given:
+            if k not in allowed:
+                raise UsageError(f"{flag} {k}: @{fn.sym_name.data} has no {what} argument %{k} ({what}s: {', '.join('%' + n for n in allowed) or 'none'})")
+    for k in set(inputs_given) & set(shapes_given):
+        raise UsageError(f"--shape {k} and --input {k}: an input file has its own shape")
+    for k in set(sizes_given) & set(scalars_given):
+        raise UsageError(f"--sizes {k} and --scalar {k}: give %{k} once")
+    rng = np.random.default_rng(args.seed)
+    values, outputs = {}, []
+    sizes = dict(sizes_given)
+    # shapes first (from .npy headers, --shape or the static type), then the capacity check, then data
+    plan: list[tuple[str, tuple[int, ...], np.dtype]] = []
+    for name in arrays:
+        t = by_name[name].type
+        dt = numpy_dtype(t.element_type)
+        static = list(t.get_shape())
+        if name in inputs_given:
+            shape, _file_dt = _npy_header(name, inputs_given[name])
+        elif name in shapes_given:
+            shape = tuple(_parse_shape(name, shapes_given[name]))
+        elif any(s < 0 for s in static):
+            raise UsageError(f"argument %{name} has a dynamic shape {t}: give --shape {name}=AxB or --input {name}=file.npy")
+        else:
+            shape = tuple(static)
+        if len(shape) != len(static) or any(s >= 0 and s != n for s, n in zip(static, shape)):
+            src = f"'{inputs_given[name]}'" if name in inputs_given else f"--shape {name}"
+            raise UsageError(f"{src}: shape {list(shape)} does not fit argument %{name} : {t}")
+        plan.append((name, shape, dt))
+    if not phantom:
+        _check_capacity(plan, copies)
+    for name, shape, dt in plan:
+        if phantom:
+            values[name] = phantom_array(shape, dt)
+        elif name in inputs_given:
+            try:
+                arr = np.load(inputs_given[name], allow_pickle=False)
+            except (OSError, ValueError) as e:
+                raise UsageError(f"--input {name}: cannot load '{inputs_given[name]}': {str(e).strip().splitlines()[0]}") from None
+            values[name] = np.ascontiguousarray(arr.astype(dt))
+        else:
+            values[name] = rng.uniform(-1, 1, shape).astype(dt) if dt.kind == "f" else rng.integers(0, 4, shape).astype(dt)
+        outputs.append(name)
+    for name in scalars:
+        ty = by_name[name].type
+        if name in scalars_given:
+            values[name] = _scalar_value(name, scalars_given[name], ty)
+            if isinstance(ty, IndexType):
+                if values[name] < 0:
+                    raise UsageError(f"bad --scalar {name}={scalars_given[name]}: %{name} is an index: non-negative")
+                sizes[name] = values[name]
+        elif name in sizes:  # an integer given with --sizes (also fine for a float argument)
+            values[name] = sizes[name] if isinstance(ty, IndexType) else _scalar_value(name, str(sizes[name]), ty)
+        elif isinstance(ty, (IndexType, IntegerType)):
+            raise UsageError(f"argument %{name} of @{fn.sym_name.data} is a size that was never bound: give --sizes {name}=...")
+        else:
+            raise UsageError(f"argument %{name} of @{fn.sym_name.data} ({ty}) is a scalar that was never bound: give --scalar {name}=...")
+    results = [f"result{i}" for i in range(len(fn.function_type.outputs.data))]
     return values, sizes, outputs, results
 
 
 def run_once(module, path: Path, fn, args, mode: str, console: Console | None) -> dict[str, Any]:
-    values, sizes, outputs, result_names = build_arguments(path, fn, args)
-    copies = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in values.items()}
+    values, sizes, outputs, result_names = build_arguments(path, fn, args, phantom=args.analysis)
+    copies = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in values.items()} if args.check else {}
     options = RunOptions(config=args.config, mode=mode, tiles=_tiles(args.tiles), jit=not args.no_jit_charge,
-                         machine_mode="analysis" if args.analysis else "functional", warm=not args.cold)  # fmt: skip
+                         machine_mode="analysis" if args.analysis else "functional", warm=not args.cold,
+                         strict=args.strict, cross_check=args.check)  # fmt: skip
     progress = None
     if console is not None and not args.json and console.is_terminal:
         bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed} regions"), TimeElapsedColumn(), console=console, transient=True)
@@ -145,27 +291,64 @@ def run_once(module, path: Path, fn, args, mode: str, console: Console | None) -
             bar.stop()
     out: dict[str, Any] = {"mode": mode, "report": report, "values": values, "outputs": outputs, "results": dict(zip(result_names, report.results))}
     if args.check:
-        if args.analysis:
-            raise UsageError("--check needs the functional simulation (drop --analysis)")
         ref = run_function(module, copies, fn.sym_name.data)
         expected = {**{k: copies[k] for k in outputs}, **dict(zip(result_names, ref))}
         actual = {**{k: values[k] for k in outputs}, **out["results"]}
         out["check"] = compare_values(actual, expected)
     if args.save_outputs:
         d = Path(args.save_outputs)
-        d.mkdir(parents=True, exist_ok=True)
         for k in outputs:
-            np.save(d / f"{k}.npy", values[k])
+            try:
+                np.save(d / f"{k}.npy", values[k])
+            except OSError as e:
+                raise UsageError(f"--save-outputs: cannot write '{d / f'{k}.npy'}': {e.strerror}") from None
     return out
+
+
+def _prepare_save_dir(text: str) -> None:
+    """``--save-outputs DIR``: DIR may exist; else only its last level is created (its parent must exist)."""
+    d = Path(text)
+    if d.is_dir():
+        return
+    if d.exists():
+        raise UsageError(f"--save-outputs '{d}': not a directory")
+    if not d.parent.is_dir():
+        raise UsageError(f"--save-outputs '{d}': the parent directory '{d.parent}' does not exist (only the last level is created)")
+    try:
+        d.mkdir()
+    except OSError as e:
+        raise UsageError(f"--save-outputs '{d}': cannot create it: {e.strerror}") from None
 
 
 def _tiles(text: str | None) -> tuple[int, ...] | None:
     if not text:
         return None
     try:
-        return tuple(int(x) for x in text.lower().split("x"))
+        tiles = tuple(int(x) for x in text.lower().split("x"))
     except ValueError:
         raise UsageError(f"bad --tiles '{text}': expected e.g. 16x16") from None
+    if any(t <= 0 for t in tiles):
+        raise UsageError(f"bad --tiles '{text}': tile sizes are positive integers")
+    return tiles
+
+
+def fallbacks(rep: RunReport) -> list[tuple[int, str, str]]:
+    """(region, mode it ran in, reason) per region whose forced mode was not honoured, once each."""
+    seen: dict[tuple[int, str], tuple[int, str, str]] = {}
+    for r in rep.regions:
+        if r.not_honoured:
+            seen.setdefault((r.region, r.not_honoured), (r.region, r.mode, r.not_honoured))
+    return list(seen.values())
+
+
+def region_checks(rep: RunReport) -> list[dict[str, Any]]:
+    """Per region (first invocation's verdict, first disagreement of any): how its values were checked."""
+    out: dict[int, dict[str, Any]] = {}
+    for r in rep.regions:
+        d = out.setdefault(r.region, {"region": r.region, "ran": r.mode, "against": "simulator vs reference" if r.mode == "in" else r.check, "error": ""})
+        if r.check_error and not d["error"]:
+            d["error"] = r.check_error
+    return [out[k] for k in sorted(out)]
 
 
 def summary(out: dict[str, Any], freq_ghz: float) -> dict[str, Any]:
@@ -189,8 +372,17 @@ def summary(out: dict[str, Any], freq_ghz: float) -> dict[str, Any]:
         "wall_seconds": rep.wall_seconds,
         "results": {k: np.asarray(v).item() for k, v in out["results"].items()},
     }
+    # a forced mode that could not run: per region, where it ran instead and why (item 6 of issue 10)
+    d["not_honoured"] = [{"region": r, "ran": m, "reason": why} for r, m, why in fallbacks(rep)]
+    counts = rep.mode_counts()
+    d["ran_as"] = ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) if len(counts) > 1 else next(iter(counts), out["mode"])
     if "check" in out:
-        d["check"] = {"ok": out["check"].ok, "max_error": out["check"].max_error, "note": out["check"].note}
+        c = out["check"]
+        regions = region_checks(rep)
+        bad = next((r for r in regions if r["error"]), None)
+        ok = c.ok and bad is None
+        note = c.note if not c.ok else (f"region {bad['region']} ({bad['ran']}): {bad['error']}" if bad else "")
+        d["check"] = {"ok": ok, "max_error": c.max_error, "note": note, "regions": regions}
     return d
 
 
@@ -230,7 +422,16 @@ def print_report(console: Console, path: Path, s: dict[str, Any], cfg_name: str)
         if c["ok"]:
             console.print(f"[green]check: outputs match the stream reference[/] (max error {c['max_error']:.2e})")
         else:
-            console.print(f"[red]check FAILED:[/] {c['note']}")
+            console.print(f"[red]check FAILED:[/] {c['note']}", soft_wrap=True)
+        # near/core regions take their values from the reference: say what each was really checked against
+        for r in c["regions"]:
+            if r["ran"] == "in":
+                continue
+            if r["against"] == "lattice":
+                verdict = "[red]disagrees[/]: " + r["error"] if r["error"] else "agrees"
+                console.print(f"check: region {r['region']} ran {r['ran']} (values from the stream reference); its tDFG on the lattice evaluator {verdict}", soft_wrap=True)
+            else:
+                console.print(f"check: region {r['region']} ran {r['ran']} and does not tensorize ({r['against'].removeprefix('reference only: ')}): its check is only reference vs reference", soft_wrap=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -239,13 +440,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--entry", help="function to run (default: the only public one)")
     parser.add_argument("--config", default="paper-64", help="hardware config name or TOML/JSON file")
     parser.add_argument("--mode", default="auto", choices=[*MODES, "all"])
+    parser.add_argument("--strict", action="store_true", help="a forced --mode that cannot be honoured for a region is an error (default: a warning, and the region runs near memory)")
     parser.add_argument("--sizes", action="append", help="N=64,M=32 (index arguments / workload sizes)")
-    parser.add_argument("--size-set", default="small", choices=["small", "paper"], help="workload size set")
+    parser.add_argument("--scalar", action="append", help="NAME=VALUE for scalar arguments (f32 weights, i32 thresholds...), typed by the argument")
+    parser.add_argument("--size-set", choices=["small", "paper"], help="workload size set (default small; workloads of infs/workloads only)")
     parser.add_argument("--shape", action="append", help="NAME=AxB for dynamic array shapes")
     parser.add_argument("--input", action="append", help="NAME=file.npy")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save-outputs", metavar="DIR")
-    parser.add_argument("--check", action="store_true", help="compare with the stream reference semantics")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="compare the outputs with the stream reference semantics; a region that runs near memory or on the cores takes its values "
+        "from that reference, so it is also cross-checked against its tDFG on the lattice evaluator (where it tensorizes; where it does "
+        "not, its check is only reference vs reference)",
+    )
     parser.add_argument("--tiles", help="force the tile shape, e.g. 16x16")
     parser.add_argument("--no-jit-charge", action="store_true", help="do not charge JIT cycles (Inf-S no JIT)")
     parser.add_argument("--analysis", action="store_true", help="timing only, no data (paper sizes)")
@@ -266,8 +475,24 @@ def main(argv: list[str] | None = None) -> int:
         fn = find_function(module, args.entry)
         if not any(True for _ in module.walk() if _.name == "stream.region"):
             raise UsageError(f"'{path}' has no stream.region: nothing to offload")
+        if args.check and args.analysis:
+            raise UsageError("--check needs the functional simulation (drop --analysis)")
+        if args.save_outputs and args.analysis:
+            raise UsageError("--save-outputs needs the functional simulation (--analysis computes no values)")
+        if args.strict and args.mode == "auto":
+            raise UsageError("--strict applies to a forced --mode (in, near, core or all)")
+        if args.save_outputs:
+            _prepare_save_dir(args.save_outputs)
         modes = ["in", "near", "core"] if args.mode == "all" else [args.mode]
-        outs = [summary(run_once(module, path, fn, args, m, console), cfg.freq_ghz) for m in modes]
+        outs = []
+        for m in modes:
+            s = summary(run_once(module, path, fn, args, m, console), cfg.freq_ghz)
+            for f in s["not_honoured"]:
+                print(f"{PROG}: warning: region {f['region']}: --mode {m} not honoured, ran {_MODE_WORDS.get(f['ran'], f['ran'])}: {f['reason']}", file=sys.stderr)
+            outs.append(s)
+    except ModeNotHonoured as e:
+        print(f"{PROG}: error: region {e.region}: --mode {e.mode} cannot be honoured (--strict): {e.reason}", file=sys.stderr)
+        return 1
     except UsageError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
@@ -289,12 +514,17 @@ def main(argv: list[str] | None = None) -> int:
             print_report(console, path, s, cfg.name)
         if len(outs) > 1:
             t = Table(title="modes compared")
-            for c in ("mode", "cycles", "speedup vs core", "NoC byte-hops", "energy µJ"):
+            for c in ("mode", "ran as", "cycles", "speedup vs core", "NoC byte-hops", "energy µJ"):
                 t.add_column(c, justify="right")
             core = next(s for s in outs if s["mode"] == "core")["total_cycles"] or 1
             for s in outs:
-                t.add_row(s["mode"], f"{s['total_cycles']:,}", f"{core / max(1, s['total_cycles']):.2f}x", f"{s['noc_byte_hops']:,.0f}", f"{s['total_energy_pj'] / 1e6:,.3f}")
+                # a region that could not run in memory ran near: the row says so, not only stderr
+                ran = s["ran_as"] if not s["not_honoured"] else f"[yellow]{s['ran_as']} (not honoured: region {', '.join(sorted({str(f['region']) for f in s['not_honoured']}))})[/]"
+                t.add_row(s["mode"], ran, f"{s['total_cycles']:,}", f"{core / max(1, s['total_cycles']):.2f}x", f"{s['noc_byte_hops']:,.0f}", f"{s['total_energy_pj'] / 1e6:,.3f}")
             console.print(t)
+            for s in outs:
+                for f in s["not_honoured"]:
+                    console.print(f"[yellow]{s['mode']} row:[/] region {f['region']} ran {_MODE_WORDS.get(f['ran'], f['ran'])}: {f['reason']}", soft_wrap=True)
     failed = any("check" in s and not s["check"]["ok"] for s in outs)
     return 1 if failed else 0
 
