@@ -366,6 +366,9 @@ def test_huge_shape_and_npy_header_are_refused(capsys, scaled_prog, tmp_path):
         (["--tiles", "0"], "tile sizes are positive integers"),
         (["--input", "A=x.npy"], "is a workload of infs/workloads"),
         (["--shape", "A=64"], "is a workload of infs/workloads"),
+        (["--mode", "near", "--tiles", "8"], "--tiles applies to in-memory execution"),
+        (["--mode", "core", "--no-jit-charge"], "--no-jit-charge applies to in-memory execution"),
+        (["--mode", "auto", "--strict"], "--strict applies to a forced --mode"),
     ],
 )
 def test_bad_workload_flags(capsys, extra, message):

@@ -479,6 +479,8 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError("--check needs the functional simulation (drop --analysis)")
         if args.save_outputs and args.analysis:
             raise UsageError("--save-outputs needs the functional simulation (--analysis computes no values)")
+        if args.mode in ("near", "core") and (args.tiles or args.no_jit_charge):
+            raise UsageError(f"{'--tiles' if args.tiles else '--no-jit-charge'} applies to in-memory execution; --mode {args.mode} runs nothing in memory")
         if args.strict and args.mode == "auto":
             raise UsageError("--strict applies to a forced --mode (in, near, core or all)")
         if args.save_outputs:
