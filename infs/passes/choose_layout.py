@@ -98,11 +98,10 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     hull = _covering(lattice, others.values())
     streamed = [at.box(op.domain.data) for op in facts.ops if isinstance(op, tdfg.StreamLoadOp)]
     for box in streamed:
-        if any(q <= p for p, q in box):
-            continue  # an empty stream lays nothing out
-        for d, (_, q) in enumerate(box):
-            lattice[d] = max(lattice[d], q)
-            hull[d] = max(hull[d], q)
+        for d, (p, q) in enumerate(box):
+            if q > p:  # an empty range lays nothing out along its dim (the others may: an empty fold's identities)
+                lattice[d] = max(lattice[d], q)
+                hull[d] = max(hull[d], q)
     if not arr_shapes and not streamed:
         raise LayoutError("the graph has no tensor in memory: nothing to lay out")
     _cover_values_inside_the_hull(graph, lattice, hull, at, facts)

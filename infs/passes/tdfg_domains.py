@@ -224,10 +224,12 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CON
 
 def collapse(b: Box, dims) -> Box:
     """A stream_reduce's tensor box: each reduced dim collapses to its first
-    coordinate, an empty one stays empty (tdfg semantics, ``lattice_eval``)."""
+    coordinate (tdfg semantics, ``lattice_eval``).  An empty reduced range
+    folds to the identity, as the stream reference does for each kept cell;
+    the result is empty only where a kept dim is."""
     for d in dims:
-        p, q = b[d]
-        b = box_with(b, d, p, p + 1 if q > p else p)
+        p, _ = b[d]
+        b = box_with(b, d, p, p + 1)
     return b
 
 
@@ -270,6 +272,8 @@ def array_shapes(graph: tdfg.GraphOp, known: dict[int, tuple[int, ...]] | None =
                 b = boxes[op.value]
             if b is not None:
                 for j in range(r):
-                    extent[j] = max(extent[j], b[rank - r + j][1])
+                    p, q = b[rank - r + j]
+                    if q > p:  # an empty range ([2:M] with M = 1) says nothing of the extent
+                        extent[j] = max(extent[j], q)
         out[i] = tuple(s if s >= 0 else e for s, e in zip(static, extent))
     return out

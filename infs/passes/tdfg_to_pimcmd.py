@@ -126,6 +126,29 @@ class _Converter:
         """An array's cells in the lattice (a rank-r array sits in the trailing dims)."""
         return tuple((0, 1) for _ in range(self.rank - len(shape))) + tuple((0, s) for s in shape)
 
+    def empty_fold_box(self, box: Box, dims) -> Box:
+        """The (empty) box to read out for a stream_reduce of an empty tensor.
+
+        Where every kept dim is non-empty the fold is a row of identities at
+        the reduced dims' first coordinates (tdfg semantics, as the stream
+        reference), so the buffer keeps those coordinates; they must be a
+        valid (empty) domain of the lattice."""
+        if len(set(dims)) == self.rank or any(q <= p for d, (p, q) in enumerate(box) if d not in dims):
+            return _canonical_empty(box)  # a scalar (the identity) or an empty result: no coordinate matters
+        out = box
+        for d in dims:
+            p = box[d][0]
+            if not 0 <= p <= self.layout.lattice[d]:
+                raise LoweringError(f"'tdfg.stream_reduce' of an empty range starting at {p} in dim {d}: its identity lies outside the lattice {list(self.layout.lattice)}")
+            out = box_with(out, d, p, p)
+        return out
+
+    def valid_empty(self, box: Box) -> Box:
+        """``box``, its empty dims as valid domains of the lattice (a box moved or
+        clipped out of the lattice may have crossed bounds, e.g. [2:1]) at
+        their first coordinate where the lattice holds it."""
+        return tuple((c, c) if q <= p else (p, q) for (p, q), s in zip(box, self.layout.lattice) for c in [min(max(p, 0), s)])
+
     def tile_aligned(self, box: Box, dims, upper: bool = False) -> Box:
         """``box`` grown along ``dims`` to the first cell of its first tile
         (where a reduce leaves a tile's partial result), and with ``upper`` to
@@ -142,6 +165,8 @@ class _Converter:
             return v
         if isinstance(v, _Buf):
             r = _Reg(self.reg(), v.box, v.type)
+            if not box_empty(v.box) and box_intersect(v.box, self.bbox) != v.box:
+                raise LoweringError(f"near-memory values on the cells {list(v.box)} do not fit the lattice {list(self.layout.lattice)}")
             if not box_empty(v.box):
                 self.emit("writein", type=v.type, dst=r.reg, domain=v.box, id=v.id)
             return r
@@ -231,9 +256,17 @@ class _Converter:
             if isinstance(src, _Const):
                 self.values[op.result] = src  # its (moved) box is in self.boxes
                 return
-            src = self.as_reg(src)
             dst_box = boxes[op.result]
             d, k = op.dim.value.data, self.at.value(op.dist.data)
+            if isinstance(src, _Buf) and box_shift(src.box, d, k) == dst_box and not box_empty(dst_box):
+                # near-memory data moved whole into the lattice: written in where
+                # it lands (its own cells may lie outside, e.g. the identity row
+                # of an empty reduction at a domain's lower bound)
+                r = _Reg(self.reg(), dst_box, src.type)  # type: ignore[arg-type]
+                self.emit("writein", type=src.type, dst=r.reg, domain=dst_box, id=src.id)
+                self.values[op.result] = r
+                return
+            src = self.as_reg(src)
             r = _Reg(self.reg(), dst_box, src.type)  # type: ignore[arg-type]
             if not box_empty(dst_box):  # type: ignore[arg-type]
                 self.emit("mv", type=src.type, dst=r.reg, src=src.reg, dim=d, dist=k, domain=box_shift(dst_box, d, -k))  # type: ignore[arg-type]
@@ -274,7 +307,7 @@ class _Converter:
         elif isinstance(op, tdfg.StreamLoadOp):
             idx = [self.as_buf(self.values[v], boxes[v]) for v in op.indices]
             i = self.args.index(op.array)
-            box = boxes[op.result]
+            box = self.valid_empty(boxes[op.result])
             b = _Buf(self.buf(), box, element_name(op.result.type))  # type: ignore[arg-type]
             self.emit("near_load", type=b.type, arr=i, map=self.at.access_map(op.map.data), indirect=tuple(op.indirect_dims.get_values()),
                       indices=tuple(x.id for x in idx), domain=box, out=b.id)  # fmt: skip
@@ -371,21 +404,29 @@ class _Converter:
         dims = op.dims_list()
         step = [1] * self.rank
         partial = v.partial_dims if isinstance(v, _Reg) else ()
-        if partial:
-            assert isinstance(v, _Reg)
-            missing = [d for d in partial if d not in dims]
-            if missing:
-                raise LoweringError(f"'tdfg.stream_reduce' over {list(dims)} does not complete the in-memory reduce over dim {missing[0]}")
-            # the partials sit at the tile starts along every reduced dim (Fig. 4b):
-            # read out the tile-aligned box and keep every T-th cell along each
-            # (an empty tensor reads out an empty buffer)
-            box = _canonical_empty(v.box) if box_empty(v.box) else self.tile_aligned(v.box, partial, upper=True)
-            for d in partial:
-                step[d] = self.layout.tiles[d]
-            b = _Buf(self.buf(), box, v.type)
-            self.emit("readout", type=v.type, src=v.reg, domain=box, id=b.id)
+        missing = [d for d in partial if d not in dims]
+        if missing:
+            raise LoweringError(f"'tdfg.stream_reduce' over {list(dims)} does not complete the in-memory reduce over dim {missing[0]}")
+        if isinstance(v, _Buf):
+            b = v
+            tbox = self.boxes[op.input]
+            if box_empty(b.box) and not box_empty(collapse(tbox, dims)) and len(set(dims)) < self.rank and any(b.box[d][0] != tbox[d][0] for d in dims):
+                d = next(d for d in dims if b.box[d][0] != tbox[d][0])
+                raise LoweringError(f"'tdfg.stream_reduce' of an empty range starting at {tbox[d][0]} in dim {d}: its identity lies outside the lattice {list(self.layout.lattice)}")
         else:
-            b = self.as_buf(v, self.boxes[op.input])
+            src = self.as_reg(v, self.boxes[op.input])
+            if box_empty(src.box):
+                box = self.empty_fold_box(src.box, dims)
+            elif partial:
+                # the partials sit at the tile starts along every reduced dim (Fig. 4b):
+                # read out the tile-aligned box and keep every T-th cell along each
+                box = self.tile_aligned(src.box, partial, upper=True)
+                for d in partial:
+                    step[d] = self.layout.tiles[d]
+            else:
+                box = src.box
+            b = _Buf(self.buf(), box, src.type)
+            self.emit("readout", type=src.type, src=src.reg, domain=box, id=b.id)
         out = _Buf(self.buf(), collapse(b.box, dims), b.type)
         self.emit("near_reduce", op=op.kind.data, type=b.type, input=b.id, dims=tuple(dims), step=tuple(step), out=out.id)
         if not isinstance(op.result.type, tdfg.TensorType):

@@ -19,7 +19,8 @@ results.  It implements the semantics of the ``infs.dialects.tdfg`` docstring:
   size.  Groups are lattice-aligned runs of ``group_size`` cells (the tile
   size, chosen at lowering); by default one group spans the whole extent;
 * ``stream_reduce`` folds along its dims: a scalar when it folds every dim,
-  else a tensor whose folded dims collapse to their first coordinate;
+  else a tensor whose folded dims collapse to their first coordinate (an
+  empty range folds to the kind's identity);
 * ``stream_load``/``stream_store`` are embedded streams: per cell of the
   domain (of the stored tensor) an affine / indirect access; a ``store``
   stream writes in lattice (C) order, the last write to a cell wins, the
@@ -189,11 +190,13 @@ class _GraphState:
         # of the tensors embedded load streams lay out (a stream's domain is
         # iterations, not array cells: a transposed or repeated access may
         # reach beyond the arrays' hull, and none of its cells is dropped).
+        # (an empty range counts nothing along its dim; the others may hold an
+        # empty fold's identities)
         boxes = [_array_box(a, self.rank) for a in arrays]
-        boxes += [b for op in graph.body.block.ops if isinstance(op, tdfg.StreamLoadOp)
-                  for b in [self.box_of(op.domain.data)] if all(q > p for p, q in b)]  # fmt: skip
+        boxes += [self.box_of(op.domain.data) for op in graph.body.block.ops if isinstance(op, tdfg.StreamLoadOp)]
         if boxes:
-            self.hull: tuple[tuple[int, int], ...] | None = tuple((0, max(b[d][1] for b in boxes)) for d in range(self.rank))
+            self.hull: tuple[tuple[int, int], ...] | None = tuple((0, max([b[d][1] for b in boxes if b[d][1] > b[d][0]], default=0))
+                                                                  for d in range(self.rank))  # fmt: skip
         else:
             self.hull = None
         self.values: dict[SSAValue, Any] = {}
@@ -414,14 +417,13 @@ def _stream_reduce(t: LTensor, kind: str, dims: Sequence[int]) -> Any:
         r = ufunc.reduce(vals, axis=tuple(dims), keepdims=True, dtype=vals.dtype, initial=ident)
     if len(dims) == t.rank:
         return np.asarray(r, vals.dtype).reshape(())
+    # each folded dim collapses to its first coordinate; an empty range folds
+    # to the identity (as a stream.reduce over no iteration, per kept cell)
     box = list(t.box)
-    index = [slice(None)] * t.rank
     for d in dims:
-        lo, hi = box[d]  # type: ignore[misc]
-        box[d] = (lo, lo + 1) if hi > lo else (lo, lo)
-        if hi <= lo:
-            index[d] = slice(0, 0)
-    return LTensor(tuple(box), r[tuple(index)])
+        lo, _ = box[d]  # type: ignore[misc]
+        box[d] = (lo, lo + 1)
+    return LTensor(tuple(box), r)
 
 
 # ---------------------------------------------------------------------------

@@ -623,11 +623,9 @@ class Machine:
             box = self._buffer_boxes[rid]
             dims, step = op["dims"], op["step"]
             kept = tuple(max(0, -(-(q - p) // s)) for (p, q), s in zip(box, step))
-            # a folded dim collapses to one cell; an empty one stays empty, unless
-            # every dim is folded: a scalar, the identity (tdfg stream_reduce)
-            scalar = len(set(dims)) == len(box)
-            out_box = tuple(((p, p + 1) if k or scalar else (p, p)) if d in dims else (p, p + k)
-                            for d, ((p, _q), k) in enumerate(zip(box, kept)))  # fmt: skip
+            # a folded dim collapses to one cell, the identity where it was empty
+            # (tdfg stream_reduce: a stream.reduce over no iteration, per kept cell)
+            out_box = tuple((p, p + 1) if d in dims else (p, p + k) for d, ((p, _q), k) in enumerate(zip(box, kept)))
             cost = self.costs.near_reduce(geo, box, step, dims, BITS_OF[op["type"]])
             self._charge(cost, "near_reduce")
             self._buffer_boxes[op["out"]] = out_box
