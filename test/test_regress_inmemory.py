@@ -28,6 +28,7 @@ import itertools
 import math
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -49,6 +50,7 @@ from infs.runtime.lattice_eval import run_function as lattice_run
 from infs.runtime.scalar_ops import numpy_dtype
 from infs.sim import Machine
 
+ROOT = Path(__file__).resolve().parents[1]
 ELEM = {"f32": np.float32, "i32": np.int32, "i16": np.int16}
 
 
@@ -264,12 +266,12 @@ def test_reduction_over_a_transposed_access(n, m):
 
 
 def _workload(name: str):
-    return api.parse_file(f"infs/workloads/{name}.mlir")
+    return api.parse_file(ROOT / "infs" / "workloads" / f"{name}.mlir")
 
 
 def test_empty_domain_lowers_with_infs_opt():
-    r = subprocess.run([sys.executable, "-m", "infs.tools.infs_opt", "--tensorize", "--lower-pim=sizes=N=0 config=tiny", "infs/workloads/vec_add.mlir"],
-                       capture_output=True, text=True)  # fmt: skip
+    r = subprocess.run([sys.executable, "-m", "infs.tools.infs_opt", "--tensorize", "--lower-pim=sizes=N=0 config=tiny",
+                        str(ROOT / "infs" / "workloads" / "vec_add.mlir")], capture_output=True, text=True, cwd=ROOT)  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert "pimcmd.program" in r.stdout and "pimcmd.array" not in r.stdout
 
