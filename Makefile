@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test setup pytest lit bench clean
+.PHONY: run test setup pytest lit bench clean fuzz
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,11 +25,18 @@ test: $(STAMP)
 lit: $(STAMP)
 	$(VENV)/bin/lit -v test/lit
 
+# Bug hunt (not part of `make test`): the differential properties (fresh hypothesis
+# seeds) and the CLI fuzzer, one process each, for FUZZ_MINUTES; failing cases are
+# written to fuzz-out/; closes with `fuzz: N cases, M mismatches, K internal errors`.
+FUZZ_MINUTES ?= 10
+fuzz: $(STAMP)
+	$(PY) test/fuzz/run_fuzz.py --minutes $(FUZZ_MINUTES) --out fuzz-out
+
 bench: $(STAMP)
 	$(VENV)/bin/infs-bench
 	$(PY) benchmarks/bench_sim.py
 	$(PY) benchmarks/bench_jit.py
 
 clean:
-	rm -rf $(VENV) *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) *.egg-info .pytest_cache .hypothesis fuzz-out
 	find . -name Output -type d -prune -exec rm -rf {} +

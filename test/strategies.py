@@ -194,6 +194,14 @@ class RegionCase:
             out.append(v)
         return out
 
+    def files(self) -> dict[str, bytes | str]:
+        """The case as files: the program, and its arguments (``args.npz``, in order)."""
+        import io
+
+        buf = io.BytesIO()
+        np.savez(buf, **{f"{i:02d}_{p}": np.asarray(v) for i, (p, v) in enumerate(zip(self.params, self.call_args()))})
+        return {"region.mlir": self.text, "args.npz": buf.getvalue()}
+
     def describe(self) -> str:
         shapes = {k: f"{'x'.join(map(str, v.shape))}x{v.dtype}" for k, v in self.arrays.items()}
         return f"{self.text}\nshapes {shapes} scalars {self.scalars} tags {sorted(self.tags)}"

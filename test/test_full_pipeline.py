@@ -91,8 +91,8 @@ def cli_argv(case: RegionCase, machine: Machine, workdir: Path, rng: np.random.G
     src = workdir / "region.mlir"
     src.write_text(case.text)
     argv = [str(src), "--config", str(machine.path), "--mode", "in", "--check", "--json"]
-    sizes = [f"{k}={int(v)}" for k, v in case.scalars.items()]
-    argv += ["--sizes", ",".join(sizes)]
+    sizes = [f"{k}={int(v)}" for k, v in case.scalars.items() if k != "salpha"]
+    argv += ["--sizes", ",".join(sizes), "--scalar", f"salpha={case.scalars['salpha']}"]
     for name, arr in case.arrays.items():
         # index arrays and exact values through --input; others sometimes from --shape
         # (infs-run draws them itself, as for a user who gives only shapes)

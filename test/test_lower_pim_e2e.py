@@ -52,6 +52,7 @@ from infs.runtime.inmemory import InMemoryGraphFunctions, run_function_in_memory
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.sim import Machine, SimError
 from infs.workloads import WORKLOADS
+from strategies import machines
 
 # ---------------------------------------------------------------------------
 # Machines
@@ -319,8 +320,13 @@ def test_a_machine_too_small_is_reported_not_crashed():
 RANDOM_EXAMPLES = int(os.environ.get("INFS_E2E_EXAMPLES", "80"))
 HYPO_CONFIGS = ("small-16", "tiny", "fig9", *CUSTOM_CONFIGS)
 CMP_OPS = ("add", "sub", "mul", "min", "max")
-LITERALS = {"f32": ("2.0", "-1.5", "0.5", "3.0", "0.0"), "i32": ("2", "-3", "7", "0", "1")}
-NP_TYPES = {"f32": np.float32, "i32": np.int32}
+LITERALS = {"f32": ("2.0", "-1.5", "0.5", "3.0", "0.0"), "i32": ("2", "-3", "7", "0", "1"), "i16": ("2", "-3", "7", "0", "1"), "i8": ("2", "-3", "7", "0", "1")}
+NP_TYPES = {"f32": np.float32, "i32": np.int32, "i16": np.int16, "i8": np.int8}
+
+
+def _machine(config: str) -> HardwareConfig:
+    """A named machine of this file, or a generated TOML file (``strategies.machines``)."""
+    return load_config(config) if config.endswith(".toml") else _cfg(config)
 
 Box = tuple  # per dim (lo, hi) or None (unbounded: a constant)
 
@@ -364,10 +370,14 @@ class Val(NamedTuple):
 @st.composite
 def random_graphs(draw):
     """A random tdfg.graph (text), its lattice, arrays, machine config and tile shape."""
-    config = draw(st.sampled_from(HYPO_CONFIGS))
-    cfg = _cfg(config)
+    # a machine of this file, or a random one loaded from a TOML file
+    if draw(st.booleans()):
+        config = draw(st.sampled_from(HYPO_CONFIGS))
+    else:
+        config = str(draw(machines()).path)
+    cfg = _machine(config)
     rank = draw(st.integers(1, 3))
-    elem = draw(st.sampled_from(("f32", "i32")))
+    elem = draw(st.sampled_from(("f32", "f32", "i32", "i32", "i16", "i8")))
     # lattice extents: at most ~ the machine's cells, small enough to stay fast
     cap = max(1, min(cfg.total_bitlines, {1: 64, 2: 192, 3: 256}[rank]))
     lattice: list[int] = []
@@ -431,6 +441,30 @@ def random_graphs(draw):
         dom = ", ".join(bound(p, q) for p, q in box)
         lines.append(f"{v} = tdfg.tensor %a{i} [{dom}] : {mtype(i)} -> {T}")
         pool.append(Val(v, tuple(box), i))
+
+    def op_stream_load() -> None:
+        # an embedded stream: array i read through a permuted (transposed) map
+        # with offsets, over a box of the lattice; dims the map skips broadcast
+        i = draw(st.integers(0, len(shapes) - 1))
+        shape = shapes[i]
+        order = list(draw(st.permutations(range(rank))))[: len(shape)]
+        box = [None] * rank
+        idx = []
+        for p, j in enumerate(order):
+            w = draw(st.integers(1, max(1, min(lattice[j], shape[p]))))
+            b0 = draw(st.integers(0, lattice[j] - w))
+            i0 = draw(st.integers(0, shape[p] - w))
+            box[j] = (b0, b0 + w)
+            off = i0 - b0
+            idx.append(f"d{j}" if off == 0 else (f"d{j} + {off}" if off > 0 else f"d{j} - {-off}"))
+        for j in range(rank):
+            if box[j] is None:
+                p = draw(st.integers(0, lattice[j] - 1))
+                box[j] = (p, draw(st.integers(p + 1, lattice[j])))
+        v = fresh()
+        dom = ", ".join(f"{p}:{q}" for p, q in box)
+        lines.append(f"{v} = tdfg.stream_load %a{i}[{', '.join(idx)}] over [{dom}] : {mtype(i)} -> {T}")
+        pool.append(Val(v, tuple(box)))
 
     def op_const() -> None:
         v = fresh()
@@ -532,7 +566,7 @@ def random_graphs(draw):
         if not vals:
             return op_tensor()
         src = draw(st.sampled_from(vals))
-        kinds = ("add", "min", "max", "mul") if elem == "i32" else ("add", "min", "max")
+        kinds = ("add", "min", "max", "mul") if elem != "f32" else ("add", "min", "max")
         kind = draw(st.sampled_from(kinds))
         d = draw(st.integers(0, rank - 1))
         extra = [e for e in range(rank) if e != d and draw(st.booleans())]
@@ -555,8 +589,8 @@ def random_graphs(draw):
             pool.append(Val(v, tuple(box), near=True))
 
     op_tensor(0)  # array 0 is always laid out
-    steps = {"tensor": op_tensor, "cmp": op_cmp, "mv": op_mv, "bc": op_bc, "const": op_const, "shrink": op_shrink, "reduce": op_reduce}
-    kinds = ("tensor", "cmp", "cmp", "cmp", "mv", "mv", "bc", "bc", "const", "shrink", "reduce", "reduce")
+    steps = {"tensor": op_tensor, "cmp": op_cmp, "mv": op_mv, "bc": op_bc, "const": op_const, "shrink": op_shrink, "reduce": op_reduce, "load": op_stream_load}
+    kinds = ("tensor", "cmp", "cmp", "cmp", "mv", "mv", "bc", "bc", "const", "shrink", "reduce", "reduce", "load")
     for _ in range(draw(st.integers(1, 12))):
         steps[draw(st.sampled_from(kinds))]()
 
@@ -611,10 +645,10 @@ def _fill(shape: tuple[int, ...], elem: str, rng: np.random.Generator, values: s
         if values == "uniform":
             return rng.uniform(0.5, 2.0, shape).astype(np.float32)
         return (rng.integers(-8, 9, shape) / 2).astype(np.float32)
-    return rng.integers(-50, 51, shape).astype(np.int32)
+    return rng.integers(-50, 51, shape).astype(NP_TYPES[elem])
 
 
-def _check_random_graph(case: dict, stats: dict[str, int], in_hypothesis: bool = False) -> None:
+def check_random_graph(case: dict, stats: dict[str, int], in_hypothesis: bool = False) -> None:
     if in_hypothesis:
         note(case["text"])
         note(f"config={case['config']} tiles={case['tiles']} shapes={case['shapes']} N={case['n']} w={case['w']} mode={case['mode']}")
@@ -629,7 +663,7 @@ def _check_random_graph(case: dict, stats: dict[str, int], in_hypothesis: bool =
     expected = [a.copy() for a in arrays]
     want = evaluate_graph(graph, expected, scalars)
 
-    cfg = _cfg(case["config"])
+    cfg = _machine(case["config"])
     try:
         lowered = jit.lower(graph, {"N": case["n"]}, cfg, case["tiles"], {i: a.shape for i, a in enumerate(arrays)})
     except LayoutError:
@@ -661,7 +695,7 @@ def test_random_graphs_match_lattice_semantics():
     @given(random_graphs())
     def run(case):
         stats["examples"] += 1
-        _check_random_graph(case, stats, in_hypothesis=True)
+        check_random_graph(case, stats, in_hypothesis=True)
 
     run()
     print(f"random graphs: {stats}")
@@ -736,7 +770,7 @@ PINNED = [
 @pytest.mark.parametrize("case", PINNED, ids=["fig9-mv", "reduce-bc-back", "3d-long-mv"])
 def test_pinned_graphs_match_lattice_semantics(case):
     stats = {"ran": 0, "layout": 0, "wordlines": 0, "commands": 0}
-    _check_random_graph(case, stats)
+    check_random_graph(case, stats)
     assert stats["ran"] == 1, stats
 
 
