@@ -40,6 +40,16 @@ from hypothesis import strategies as st
 
 from infs.hardware import HardwareConfig, load_config
 
+def examples(default: int, env: str | None = None) -> int:
+    """Example count of a random-input test: ``env`` if set, many under ``make fuzz``
+    (``INFS_FUZZ``, the hypothesis ``fuzz`` profile), else ``default`` (fast ``make test``)."""
+    if env and os.environ.get(env):
+        return int(os.environ[env])
+    if os.environ.get("INFS_FUZZ"):
+        return 2000
+    return default
+
+
 # ---------------------------------------------------------------------------
 # Machines
 # ---------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
-from strategies import Machine, RegionCase, machines, random_region
+from strategies import Machine, RegionCase, examples, machines, random_region
 
 from infs import api
 from infs.runtime.check import compare_values
@@ -41,7 +41,7 @@ from infs.runtime.driver import RunOptions, run_program
 from infs.runtime.host import run_function
 from infs.tools import infs_run
 
-EXAMPLES = int(os.environ.get("INFS_PIPELINE_EXAMPLES", "25"))
+EXAMPLES = examples(25, "INFS_PIPELINE_EXAMPLES")
 
 
 class Mismatch(AssertionError):

@@ -23,7 +23,7 @@ from infs.runtime.lattice_eval import lattice_executor
 from infs.runtime.lattice_eval import run_function as run_lattice
 from infs.runtime.scalar_ops import EvaluationError
 from infs.workloads import WORKLOADS
-from strategies import RegionCase, random_region
+from strategies import RegionCase, examples, random_region
 
 
 def tensorized(text_or_path) -> api.ModuleOp:
@@ -322,7 +322,7 @@ def check_tensorized_region(case: RegionCase, group: int | None) -> str:
     return f"stream: {reasons[0]}" if reasons else "tensorized"
 
 
-RANDOM_REGION_EXAMPLES = int(os.environ.get("INFS_REGION_EXAMPLES", "100"))
+RANDOM_REGION_EXAMPLES = examples(80, "INFS_REGION_EXAMPLES")
 
 
 def test_random_regions_match_the_stream_reference():
