@@ -27,6 +27,9 @@ def test_the_fuzzer_flags_internal_errors_and_hangs():
     assert cli_fuzz.classify("infs-run", ["--check"], "ok", 1, "", "infs-run: error: bad --sizes") is None
     status, code, _, _ = cli_fuzz.run_tool("infs-opt", ["/nonexistent.mlir"], timeout=30)
     assert status == "ok" and code == 1
+    # a case past its timeout is interrupted and reported as a hang
+    status, code, _, _ = cli_fuzz.run_tool("infs-run", [str(cli_fuzz.ROOT / "infs/workloads/stencil2d.mlir"), "--mode", "all"], timeout=0.01)
+    assert status == "hang" and code is None
 
 
 def test_mutations_change_the_text():
