@@ -36,6 +36,7 @@ def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
 INFS_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tensorize": _tensorize,
     "canonicalize-tdfg": _canonicalize_tdfg,
+    "optimize-tdfg": _lazy("optimize_tdfg", "OptimizeTdfgPass"),
     # lower-pim and its steps, in pipeline order (infs/passes/lower_pim.py)
     "lower-pim": _lazy("lower_pim", "LowerPimPass"),
     "specialize": _lazy("specialize", "SpecializePass"),

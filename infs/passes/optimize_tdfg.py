@@ -1,0 +1,901 @@
+"""``optimize-tdfg``: equality saturation of tensor dataflow graphs (ASPLOS'23 §3.2 "Optimizing
+tDFG", Appendix Eq. 3-9, Figs. 6 and 20).
+
+Takes: any module; works inside every ``tdfg.graph`` (symbolic sizes).  Gives: the same
+graphs, each replaced by the cheapest equivalent graph found, or left exactly as it was
+when nothing cheaper was found.
+
+Per graph: tDFG -> e-graph -> saturate -> extract -> tDFG.
+
+* **E-graph library: egglog** (``egglog`` on PyPI, the maintained successor of the egg
+  library the paper used).  xDSL 0.74's ``eqsat`` passes keep e-classes inside the IR and
+  rewrite with PDL patterns: they have no way to compute with rule parameters (Eq. 7b's
+  shifted range ``[p + dist, q + dist)``) or to guard a rule by a proved fact, which
+  egglog's rules do with their i64 arithmetic and conditions.  The encoding and the rules
+  are in ``infs.passes.tdfg_egraph``.
+* **Rules**: Eq. 3a/3b/3c (associative, commutative, distributive), 4a/4b (compute with
+  move / broadcast), 6a/6b, 7a/7b, 8a/8b, 9 (shrink with shrink / move / broadcast /
+  compute) are egglog rules, each in the ruleset of its equation.  Eq. 5 (tensor
+  expansion) is applied while the e-graph is built: every ``tdfg.tensor`` read of an array
+  is made equal to shrinks of the read of the hull of that array's reads (the largest
+  expansion that stays inside cells the graph already reads), where that hull is provable.
+* **Exact symbolic domains**: bounds are affine in the graph's index symbols (at most
+  ``tdfg_egraph.SLOTS`` of them; a graph with more is left as it is); order facts are
+  proved for every non-negative value of the symbols (``lattice.provably_ge``), and a
+  rule that needs a fact it cannot prove does not fire.
+* **Facts the rules respect** (tdfg semantics, ``infs.dialects.tdfg``): an integer
+  ``div`` never moves onto cells it did not compute on (a zero divisor there would be an
+  error), so Eq. 4 and 9 skip it; float add/mul/min/max are reassociated and distributed
+  only with ``reassociate_floats`` (on by default, as the paper does; the rounding of the
+  result may change, as with any reassociation); a ``tdfg.tensor`` read after a write to
+  its array in the same graph is kept where it is.
+* **Extraction** minimizes an architecture-informed latency (§3.2: move vs. compute
+  latency, data moved, number of computes), priced with the hardware cost profile of
+  ``config`` (``infs.hardware``), the numbers the simulator charges: a compute costs
+  ``CostProfile.compute_cycles(op, type, has_const)`` plus the copy a constant needs
+  where the lowering cannot take it as the command's constant operand, and the JIT's
+  per-command charge; a move costs the intra-tile shift (``bits x |dist|``, ``timing.py``)
+  plus an inter-tile transfer and its synchronization (H-tree levels up and down and a
+  barrier round trip to the farthest bank); a broadcast likewise over its copies.  Shared
+  values are paid once: the extractor starts from the best tree and then improves the DAG
+  cost by changing one e-class's choice at a time.  The result replaces the graph only
+  when it is strictly cheaper than the graph itself under the same model, so the pass
+  never makes a graph worse by its own measure.
+* **Limits** (options): ``node_limit`` (e-nodes), ``iter_limit`` (saturation
+  iterations), ``time_limit`` (seconds of saturation per graph); whichever comes first
+  stops the saturation, and extraction uses what was found.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+from xdsl.utils.exceptions import DiagnosticException
+
+from infs.dialects import tdfg
+from infs.dialects.lattice import Affine, Domain, LatticeError
+from infs.hardware import BITS_OF, CostProfile, HardwareConfig, get_profile, load_config
+
+COMMUTATIVE = ("add", "mul", "min", "max", "and", "or", "xor", "cmp_eq")  # as tdfg-to-pimcmd swaps constants
+ASSOCIATIVE = ("add", "mul", "min", "max", "and", "or", "xor")
+FLOAT_INEXACT = ("add", "mul", "min", "max")  # reassociation may change the rounding / the sign of a zero
+DISTRIBUTIVE = (("mul", "add"), ("mul", "sub"))
+EPS_NODE = 1e-3  # every node with inputs costs something: the best tree is acyclic
+EPS_READ = 1e-2  # a read that has an expanded form: prefer the form other nodes can share
+
+
+class OptimizeError(DiagnosticException):
+    """A bad option of ``optimize-tdfg`` (one line)."""
+
+
+def _elem(t) -> str:
+    return str(t.element_type) if isinstance(t, tdfg.TensorType) else str(t)
+
+
+# ---------------------------------------------------------------------------
+# The cost model (priced with the hardware cost profile)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CostModel:
+    """Latency estimate (cycles) of one tDFG node, from ``infs.hardware`` (see module docstring)."""
+
+    cfg: HardwareConfig
+    profile: CostProfile
+
+    @staticmethod
+    def of(config: str | HardwareConfig) -> "CostModel":
+        cfg = load_config(config)
+        return CostModel(cfg, get_profile(cfg.profile))
+
+    @property
+    def per_command(self) -> float:
+        return float(self.cfg.jit_cycles_per_command)
+
+    @property
+    def transfer(self) -> float:
+        """Inter-tile part of a move (timing.py ``_inter_tile`` + ``sync``): up and down the
+        H-tree, and a barrier round trip between TC_core and the farthest bank."""
+        c = self.cfg
+        far = (c.mesh_rows - 1) + (c.mesh_cols - 1)
+        return 2 * c.htree_levels + 2 * far * c.hop_cycles
+
+    def _nominal(self, e: Affine) -> int:
+        # a symbolic distance / count: assume it spans a tile's bitlines
+        return abs(e.const) if e.is_constant else self.cfg.bitlines
+
+    def compute(self, op: str, ty: str, const_inputs: Sequence[bool], scalar_only: bool) -> float:
+        if all(const_inputs):
+            # folded when every input is a literal; runtime scalars alone cannot be lowered
+            return math.inf if scalar_only else EPS_NODE
+        flags = list(const_inputs)
+        if op in COMMUTATIVE and len(flags) == 2 and flags[0] and not flags[1]:
+            flags.reverse()
+        has_const = flags[-1] and op != "select"
+        copies = sum(flags[:-1]) + (1 if flags[-1] and op == "select" else 0)
+        cost = self.profile.compute_cycles(op, ty, has_const) + self.per_command
+        if copies:
+            cost += copies * (self.profile.compute_cycles("copy", ty, True) + self.per_command)
+        return float(cost)
+
+    def move(self, ty: str, dist: Affine) -> float:
+        return float(BITS_OF[ty] * max(1, self._nominal(dist)) + self.transfer + self.per_command)
+
+    def broadcast(self, ty: str, count: Affine) -> float:
+        return float(BITS_OF[ty] * max(1, min(self._nominal(count), self.cfg.bitlines)) + self.transfer + self.per_command)
+
+
+# ---------------------------------------------------------------------------
+# Affine <-> egglog
+# ---------------------------------------------------------------------------
+
+
+class _Slots:
+    def __init__(self, symbols: Sequence[str]):
+        self.names = tuple(sorted(symbols))
+        self.index = {n: k for k, n in enumerate(self.names)}
+
+    def fields(self, e: Affine) -> tuple[int, ...]:
+        from infs.passes.tdfg_egraph import SLOTS
+
+        out = [e.const] + [0] * SLOTS
+        for n, c in e.terms:
+            out[1 + self.index[n]] = c
+        return tuple(out)
+
+    def aff(self, e: Affine) -> str:
+        from infs.passes.tdfg_egraph import aff_text
+
+        return aff_text(self.fields(e))
+
+    def affine(self, fields: Sequence[int]) -> Affine:
+        return Affine._make(fields[0], {n: fields[1 + k] for k, n in enumerate(self.names)})  # noqa: SLF001
+
+
+# ---------------------------------------------------------------------------
+# Graph -> e-graph
+# ---------------------------------------------------------------------------
+
+_WRITES = (tdfg.StoreOp, tdfg.StreamStoreOp)
+
+
+@dataclass
+class _Encoding:
+    graph: tdfg.GraphOp
+    slots: _Slots
+    rank: int
+    reads: list[tuple[SSAValue, Domain]] = field(default_factory=list)  # read id -> (array, domain)
+    read_ids: dict[tuple[int, Domain], int] = field(default_factory=dict)
+    expanded: set[int] = field(default_factory=set)  # read ids that have an expanded form
+    consts: list[tdfg.ConstOp] = field(default_factory=list)
+    const_ids: dict[tuple, int] = field(default_factory=dict)
+    leaves: list[SSAValue] = field(default_factory=list)
+    leaf_ids: dict[SSAValue, int] = field(default_factory=dict)
+    terms: dict[SSAValue, str] = field(default_factory=dict)  # algebra value -> egglog global
+    program: list[str] = field(default_factory=list)  # egglog commands adding the graph
+    opaque: list[Operation] = field(default_factory=list)  # ops kept as they are, in order
+    roots: list[SSAValue] = field(default_factory=list)  # algebra values the opaque ops use
+    types: dict[tuple[str, int], str] = field(default_factory=dict)  # (kind, id) -> element type
+
+
+def _const_key(op: tdfg.ConstOp) -> tuple:
+    if op.scalar is not None:
+        return ("scalar", op.scalar, op.result.type)
+    return ("literal", str(op.value), op.result.type)  # by spelling: -0.0 stays apart from 0.0
+
+
+def _encode(graph: tdfg.GraphOp, slots: _Slots) -> _Encoding:
+    """The graph's tensor algebra as egglog terms (``enc.terms``: value -> a ``$v<k>`` global
+    bound by ``enc.program``); every other op stays as it is."""
+    enc = _Encoding(graph, slots, graph.lattice_rank)
+    args = list(graph.array_args)
+    written: set[SSAValue] = set()
+
+    def bind(v: SSAValue, text: str) -> None:
+        name = f"$v{len(enc.terms)}"
+        enc.program.append(f"(let {name} {text})")
+        enc.terms[v] = name
+
+    def term(v: SSAValue) -> str:
+        t = enc.terms.get(v)
+        if t is not None:
+            return t
+        if v not in enc.leaf_ids:
+            enc.leaf_ids[v] = len(enc.leaves)
+            enc.leaves.append(v)
+            enc.types[("leaf", enc.leaf_ids[v])] = _elem(v.type)
+        return f"(Leaf {enc.leaf_ids[v]})"
+
+    for op in graph.body.block.ops:
+        if isinstance(op, tdfg.TensorOp) and op.array not in written:
+            key = (args.index(op.array), op.domain.data)
+            rid = enc.read_ids.get(key)
+            if rid is None:
+                rid = enc.read_ids[key] = len(enc.reads)
+                enc.reads.append((op.array, op.domain.data))
+                enc.types[("read", rid)] = _elem(op.result.type)
+            bind(op.result, f"(Read {rid})")
+        elif isinstance(op, tdfg.ConstOp):
+            key = _const_key(op)
+            cid = enc.const_ids.get(key)
+            if cid is None:
+                cid = enc.const_ids[key] = len(enc.consts)
+                enc.consts.append(op)
+                enc.types[("const", cid)] = _elem(op.result.type)
+            bind(op.result, f"(Const {cid})")
+        elif isinstance(op, tdfg.CmpOp):
+            ty = _elem(op.inputs[-1].type)
+            bind(op.result, f'(Cmp{len(op.inputs)} "{op.op.data}" "{ty}" ' + " ".join(term(v) for v in op.inputs) + ")")
+        elif isinstance(op, tdfg.MvOp):
+            bind(op.result, f"(Mv {term(op.input)} {op.dim.value.data} {slots.aff(op.dist.data)})")
+        elif isinstance(op, tdfg.BcOp):
+            bind(op.result, f"(Bc {term(op.input)} {op.dim.value.data} {slots.aff(op.dist.data)} {slots.aff(op.count.data)})")
+        elif isinstance(op, tdfg.ShrinkOp):
+            ((lo, hi),) = op.range.data.bounds
+            bind(op.result, f"(Shrink {term(op.input)} {op.dim.value.data} {slots.aff(lo)} {slots.aff(hi)})")
+        else:
+            enc.opaque.append(op)
+            for v in op.operands:
+                if v in enc.terms and v not in enc.roots:
+                    enc.roots.append(v)
+            if isinstance(op, _WRITES):
+                written.add(op.array)
+    return enc
+
+
+def _expansions(enc: _Encoding) -> list[tuple[int, Domain]]:
+    """Eq. 5: for each read, the hull of it and of the other reads of its array that have
+    a provable hull with it -- cells the graph reads anyway, so they exist."""
+    by_array: dict[SSAValue, list[int]] = {}
+    for rid, (arr, _dom) in enumerate(enc.reads):
+        by_array.setdefault(arr, []).append(rid)
+    out: list[tuple[int, Domain]] = []
+    for rids in by_array.values():
+        for rid in rids:
+            hull = enc.reads[rid][1]
+            for other in rids:
+                try:
+                    hull = hull.hull(enc.reads[other][1])
+                except LatticeError:
+                    continue  # not provable: no expansion towards that read
+            if hull != enc.reads[rid][1]:
+                out.append((rid, hull))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Serialized e-graph, costs, extraction
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Node:
+    op: str
+    children: tuple[str, ...]  # e-class ids of Tn children
+    args: tuple  # literal arguments (strings, ints, Aff field tuples) in order
+
+
+class _EGraphView:
+    """The Tn e-classes of a serialized e-graph."""
+
+    def __init__(self, data: dict):
+        nodes = data["nodes"]
+        self.eclass_of = {nid: n["eclass"] for nid, n in nodes.items()}
+        prim: dict[str, object] = {}
+        affs: dict[str, tuple[int, ...]] = {}
+        for nid, n in nodes.items():
+            if nid.startswith("primitive-"):
+                s = n["op"]
+                prim[nid] = json.loads(s) if s.startswith('"') else int(s)
+        for nid, n in nodes.items():
+            if n["op"] == "A":
+                affs[n["eclass"]] = tuple(prim[c] for c in n["children"])  # type: ignore[misc]
+        self.classes: dict[str, list[_Node]] = {}
+        self.roots: dict[str, list[_Node]] = {}
+        for nid, n in nodes.items():
+            op = n["op"]
+            if nid.startswith("primitive-") or (op not in _TN_OPS and op != "Root"):
+                continue
+            kids: list[str] = []
+            args: list = []
+            for c in n["children"]:
+                if c in prim:
+                    args.append(prim[c])
+                elif self.eclass_of[c] in affs:
+                    args.append(affs[self.eclass_of[c]])
+                else:
+                    kids.append(self.eclass_of[c])
+            node = _Node(op, tuple(kids), tuple(args))
+            if op == "Root":
+                self.roots.setdefault(n["eclass"], []).append(node)
+            else:
+                self.classes.setdefault(n["eclass"], []).append(node)
+
+
+_TN_OPS = ("Read", "Const", "Leaf", "Cmp1", "Cmp2", "Cmp3", "Mv", "Bc", "Shrink")
+
+
+class _Extractor:
+    def __init__(self, view: _EGraphView, enc: _Encoding, model: CostModel):
+        self.view, self.enc, self.model = view, enc, model
+        self.classes = view.classes
+        self._class_facts()
+
+    # -- per-class facts: element type, constant-ness -----------------------------------
+    def _class_facts(self) -> None:
+        enc = self.enc
+        self.ty: dict[str, str] = {}
+        self.const: dict[str, bool] = {}
+        self.scalar: dict[str, bool] = {}
+        for c, nodes in self.classes.items():
+            for n in nodes:
+                if n.op == "Const":
+                    self.const[c] = True
+                    op = enc.consts[n.args[0]]
+                    self.scalar[c] = self.scalar.get(c, False) or op.scalar is not None
+                    self.ty[c] = enc.types[("const", n.args[0])]
+                elif n.op == "Read":
+                    self.ty[c] = enc.types[("read", n.args[0])]
+                elif n.op == "Leaf":
+                    self.ty[c] = enc.types[("leaf", n.args[0])]
+                elif n.op.startswith("Cmp"):
+                    self.ty[c] = "i1" if n.args[0] in tdfg.COMPARE_OPS else n.args[1]
+        changed = True
+        while changed:  # moves, broadcasts and shrinks keep their input's type
+            changed = False
+            for c, nodes in self.classes.items():
+                if c in self.ty:
+                    continue
+                for n in nodes:
+                    if n.children and n.children[0] in self.ty:
+                        self.ty[c] = self.ty[n.children[0]]
+                        changed = True
+                        break
+
+    def node_cost(self, n: _Node) -> float:
+        m = self.model
+        if n.op == "Read":
+            return EPS_READ if n.args[0] in self.enc.expanded else 0.0
+        if n.op in ("Const", "Leaf"):
+            return 0.0
+        if n.op.startswith("Cmp"):
+            ins = [self.const.get(k, False) for k in n.children]
+            scalar = any(self.scalar.get(k, False) for k in n.children)
+            return m.compute(n.args[0], n.args[1], ins, scalar)
+        child = n.children[0]
+        if n.op == "Shrink":
+            return EPS_NODE
+        if self.const.get(child, False):
+            return EPS_NODE  # a moved / broadcast constant is the same constant
+        ty = self.ty.get(child)
+        if ty is None:
+            return math.inf
+        if n.op == "Mv":
+            return m.move(ty, self.enc.slots.affine(n.args[1]))
+        return m.broadcast(ty, self.enc.slots.affine(n.args[2]))
+
+    # -- extraction -------------------------------------------------------------------------
+    def best_tree(self, amortized: bool = False) -> dict[str, _Node]:
+        """The cheapest tree per e-class (Bellman-Ford: the e-graph has cycles).  With
+        ``amortized``, a child's cost is shared among the e-classes that can use it -- a
+        guess at sharing that the DAG cost then checks."""
+        cost = {c: math.inf for c in self.classes}
+        choice: dict[str, _Node] = {}
+        if not hasattr(self, "ncost"):
+            self.ncost = {id(n): self.node_cost(n) for nodes in self.classes.values() for n in nodes}
+            parents: dict[str, set[str]] = {}
+            for c, nodes in self.classes.items():
+                for n in nodes:
+                    for k in n.children:
+                        parents.setdefault(k, set()).add(c)
+            self.parents = {k: len(v) for k, v in parents.items()}
+        ncost = self.ncost
+        share = (lambda k: max(1, self.parents.get(k, 1))) if amortized else (lambda k: 1)  # noqa: E731
+        changed = True
+        while changed:
+            changed = False
+            for c, nodes in self.classes.items():
+                for n in nodes:
+                    total = ncost[id(n)] + sum(cost.get(k, math.inf) / share(k) for k in n.children)
+                    if total < cost[c] - 1e-12:
+                        cost[c], choice[c] = total, n
+                        changed = True
+        if not amortized:
+            self.tree_cost = cost
+        return choice
+
+    def dag(self, choice: Mapping[str, _Node], roots: Sequence[str]) -> tuple[float, list[str]] | None:
+        """Cost and a post-order of the DAG ``choice`` picks from ``roots``; None if cyclic."""
+        state: dict[str, int] = {}
+        order: list[str] = []
+        total = 0.0
+        for r in roots:
+            if state.get(r) == 2:
+                continue
+            stack = [(r, False)]
+            while stack:
+                c, done = stack.pop()
+                if done:
+                    state[c] = 2
+                    order.append(c)
+                    total += self.ncost[id(choice[c])]
+                    continue
+                s = state.get(c)
+                if s == 2:
+                    continue
+                if s == 1:
+                    return None  # a cycle
+                if c not in choice:
+                    return None
+                state[c] = 1
+                stack.append((c, True))
+                for k in choice[c].children:
+                    if state.get(k) == 1:
+                        return None
+                    if state.get(k) != 2:
+                        stack.append((k, False))
+        return total, order
+
+    def improve(self, choice: dict[str, _Node], roots: Sequence[str], budget: int) -> tuple[dict[str, _Node], float]:
+        """Lower the DAG cost (shared values are paid once).
+
+        A candidate switches one e-class of the DAG to another of its nodes, then re-picks
+        every e-class of the resulting DAG by its marginal cost (children already in the DAG
+        are free), children first; it is kept when the DAG gets cheaper.  That finds reuse
+        that needs several e-classes to switch together (Fig. 20: both multiplies move onto
+        the one over the expanded tensor).  ``budget`` bounds the candidates tried, so the
+        result does not depend on the machine's speed."""
+        res = self.dag(choice, roots)
+        assert res is not None
+        best, order = res
+        tried = 0
+        improved = True
+        while improved and tried < budget:
+            improved = False
+            for c in list(order):
+                for n in self.classes[c]:
+                    if n is choice[c] or not math.isfinite(self.ncost[id(n)]):
+                        continue
+                    tried += 1
+                    trial = dict(choice)
+                    trial[c] = n
+                    trial = self._regreedy(trial, roots, keep=c)
+                    r = self.dag(trial, roots) if trial is not None else None
+                    if r is not None and r[0] < best - 1e-9:
+                        choice, (best, order) = trial, r
+                        improved = True
+                        break
+                    if tried >= budget:
+                        break
+                if improved or tried >= budget:
+                    break
+        return choice, best
+
+    def _regreedy(self, choice: dict[str, _Node], roots: Sequence[str], keep: str) -> dict[str, _Node] | None:
+        r = self.dag(choice, roots)
+        if r is None:
+            return None
+        _cost, order = r
+        inside = set(order)
+        for c in order:  # post-order: children first
+            if c == keep:
+                continue
+            best_n, best_m = choice[c], math.inf
+            for n in self.classes[c]:
+                m = self.ncost[id(n)] + sum(0.0 if k in inside else self.tree_cost.get(k, math.inf) / max(1, self.parents.get(k, 1)) for k in n.children)
+                if m < best_m - 1e-12:
+                    best_n, best_m = n, m
+            choice[c] = best_n
+        return choice
+
+def live_registers(graph: tdfg.GraphOp) -> int:
+    """The most tensor registers live at once in the lowering's node order (``schedule``):
+    computes, moves and broadcasts each fill a register until their last use (a shrink is
+    its input's register).  The wordlines hold only a few (§3.4: no spilling), so the pass
+    does not accept a graph that needs more of them than the original."""
+    from infs.passes.tdfg_domains import schedule
+
+    order = schedule(list(graph.body.block.ops))
+    pos = {op: k for k, op in enumerate(order)}
+    owner: dict[SSAValue, SSAValue] = {}
+    for op in order:
+        if isinstance(op, tdfg.ShrinkOp):
+            owner[op.result] = owner.get(op.input, op.input)
+    last: dict[SSAValue, int] = {}
+    for op in order:
+        for v in op.operands:
+            r = owner.get(v, v)
+            last[r] = max(last.get(r, -1), pos[op])
+    events: list[tuple[int, int]] = []
+    for op in order:
+        if isinstance(op, (tdfg.CmpOp, tdfg.MvOp, tdfg.BcOp, tdfg.ReduceOp)) and op.results[0] in last:
+            events += [(pos[op], 1), (last[op.results[0]], -1)]
+    live = peak = 0
+    for _k, delta in sorted(events, key=lambda e: (e[0], -e[1])):
+        live += delta
+        peak = max(peak, live)
+    return peak
+
+
+def _register_room(graph: tdfg.GraphOp, model: CostModel) -> int:
+    """32-bit registers a bitline's wordlines hold besides the graph's laid-out arrays."""
+    from infs.passes.tdfg_domains import laid_out_arrays
+
+    ops = list(graph.body.block.ops)
+    return model.cfg.wordlines // 32 - len(laid_out_arrays(ops, graph.array_args))
+
+
+def original_cost(graph: tdfg.GraphOp, model: CostModel) -> float:
+    """The graph's own cost under ``model`` (each live tensor node once)."""
+    const: dict[SSAValue, bool] = {}
+    scalar: dict[SSAValue, bool] = {}
+    total = 0.0
+    for op in graph.body.block.ops:
+        if isinstance(op, tdfg.ConstOp):
+            const[op.result] = True
+            scalar[op.result] = op.scalar is not None
+        elif isinstance(op, tdfg.CmpOp):
+            ins = [const.get(v, False) for v in op.inputs]
+            total += model.compute(op.op.data, _elem(op.inputs[-1].type), ins, any(scalar.get(v, False) for v in op.inputs))
+            if all(ins):
+                const[op.result] = True
+        elif isinstance(op, tdfg.MvOp):
+            if const.get(op.input):
+                const[op.result] = True
+                total += EPS_NODE
+            else:
+                total += model.move(_elem(op.input.type), op.dist.data)
+        elif isinstance(op, tdfg.BcOp):
+            if const.get(op.input):
+                const[op.result] = True
+                total += EPS_NODE
+            else:
+                total += model.broadcast(_elem(op.input.type), op.count.data)
+        elif isinstance(op, tdfg.ShrinkOp):
+            total += EPS_NODE
+            if const.get(op.input):
+                const[op.result] = True
+    return total
+
+
+# ---------------------------------------------------------------------------
+# E-graph -> tDFG
+# ---------------------------------------------------------------------------
+
+
+class _Rebuild:
+    def __init__(self, enc: _Encoding, choice: Mapping[str, _Node]):
+        self.enc, self.choice = enc, choice
+        self.values: dict[str, SSAValue] = {}
+
+    def emit(self, c: str, before: Operation) -> SSAValue:
+        """The value of e-class ``c`` (building its ops before ``before``)."""
+        enc = self.enc
+        stack = [(c, False)]
+        while stack:
+            cls, ready = stack.pop()
+            if cls in self.values:
+                continue
+            n = self.choice[cls]
+            if not ready:
+                stack.append((cls, True))
+                stack.extend((k, False) for k in n.children if k not in self.values)
+                continue
+            ins = [self.values[k] for k in n.children]
+            t = tdfg.TensorType
+            new: Operation | None = None
+            if n.op == "Read":
+                arr, dom = enc.reads[n.args[0]]
+                new = tdfg.TensorOp(arr, dom, enc.rank)
+            elif n.op == "Const":
+                src = enc.consts[n.args[0]]
+                new = src.clone()
+            elif n.op == "Leaf":
+                self.values[cls] = enc.leaves[n.args[0]]  # defined earlier (``_leaves_in_order``)
+                continue
+            elif n.op.startswith("Cmp"):
+                opname, ty = n.args[0], n.args[1]
+                rt = ins[-1].type
+                assert isinstance(rt, t)
+                if opname in tdfg.COMPARE_OPS:
+                    from xdsl.dialects.builtin import i1
+
+                    rt = t(i1, enc.rank)
+                new = tdfg.CmpOp(opname, ins, rt)
+            elif n.op == "Mv":
+                new = tdfg.MvOp(ins[0], n.args[0], enc.slots.affine(n.args[1]))
+            elif n.op == "Bc":
+                new = tdfg.BcOp(ins[0], n.args[0], enc.slots.affine(n.args[1]), enc.slots.affine(n.args[2]))
+            elif n.op == "Shrink":
+                new = tdfg.ShrinkOp(ins[0], n.args[0], enc.slots.affine(n.args[1]), enc.slots.affine(n.args[2]))
+            assert new is not None
+            Rewriter.insert_op(new, _before(before))
+            self.values[cls] = new.results[0]
+        return self.values[c]
+
+
+def _before(op: Operation):
+    from xdsl.rewriter import InsertPoint
+
+    return InsertPoint.before(op)
+
+
+# ---------------------------------------------------------------------------
+# The pass
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class GraphReport:
+    """What ``optimize_graph`` did to one graph (for the benchmark and the tests)."""
+
+    changed: bool
+    reason: str  # why it kept the graph, or "optimized"
+    cost_before: float
+    cost_after: float
+    enodes: int = 0
+    iterations: int = 0
+    seconds: float = 0.0
+    saturation_seconds: float = 0.0
+
+
+def optimize_graph(
+    graph: tdfg.GraphOp,
+    model: CostModel,
+    node_limit: int = 1500,
+    iter_limit: int = 10,
+    time_limit: float = 1.0,
+    reassociate_floats: bool = True,
+    rules: Sequence[str] | None = None,
+) -> GraphReport:
+    """Optimize one graph in place (see module docstring); ``rules`` restricts the rule families."""
+    from infs.passes import tdfg_egraph as E
+
+    start = time.perf_counter()
+    before = original_cost(graph, model)
+    syms = graph.symbol_names()
+    if len(syms) > E.SLOTS:
+        return GraphReport(False, f"more than {E.SLOTS} index symbols", before, before)
+    slots = _Slots(syms)
+    enc = _encode(graph, slots)
+    if not enc.roots:
+        return GraphReport(False, "no tensor computation", before, before)
+
+    families = tuple(rules) if rules is not None else E.RULE_FAMILIES
+    program = list(enc.program)
+    # Eq. 5: T(.., p, q, ..) <=> S(i, p, q, T(.., p', q', ..)) towards the hull of the array's reads
+    for rid, hull in _expansions(enc):
+        arr, dom = enc.reads[rid]
+        key = (list(graph.array_args).index(arr), hull)
+        hid = enc.read_ids.get(key)
+        if hid is None:
+            hid = enc.read_ids[key] = len(enc.reads)
+            enc.reads.append((arr, hull))
+            enc.types[("read", hid)] = enc.types[("read", rid)]
+        t = f"(Read {hid})"
+        for d, ((p, q), (hp, hq)) in enumerate(zip(dom.bounds, hull.bounds)):
+            if (p, q) != (hp, hq):
+                t = f"(Shrink {t} {d} {slots.aff(p)} {slots.aff(q)})"
+        program.append(f"(union (Read {rid}) {t})")
+        enc.expanded.add(rid)
+    # Eq. 8b needs one-cell-wide reads
+    for rid, (_arr, dom) in enumerate(enc.reads):
+        for d, (p, q) in enumerate(dom.bounds):
+            if q - p == Affine(1):
+                program.append(f"(unit_at (Read {rid}) {d} {slots.aff(p)})")
+    program += [f"(union (Root {k}) {enc.terms[v]})" for k, v in enumerate(enc.roots)]
+
+    eg = _engine(reassociate_floats)
+    iterations = 0
+    deadline = time.perf_counter() + time_limit  # the first graph also compiles the rules: not counted
+    eg.run_program(*eg.parse_program("(push)"))
+    try:
+        eg.run_program(*eg.parse_program("\n".join(program)))
+        step = " ".join(f"(run {f})" for f in families)
+        enodes = _size(eg)
+        while families and iterations < iter_limit and time.perf_counter() < deadline and enodes <= node_limit:
+            chunk = min(_CHUNK, iter_limit - iterations)
+            (out,) = eg.run_program(*eg.parse_program(f"(run-schedule (repeat {chunk} {step}))"))
+            iterations += chunk
+            enodes = _size(eg)
+            if not out.report.updated:
+                break
+        data = json.loads(eg.serialize([]).to_json())
+    finally:
+        eg.run_program(*eg.parse_program("(pop)"))
+    t_sat = time.perf_counter()
+    view = _EGraphView(data)
+    root_classes = _root_classes(view, len(enc.roots))
+    ex = _Extractor(view, enc, model)
+    choice = ex.best_tree()
+    if root_classes is None or any(r not in choice for r in root_classes):
+        return GraphReport(False, "no finite-cost extraction", before, before, enodes, iterations, time.perf_counter() - start)
+    shared = ex.best_tree(amortized=True)
+    if all(r in shared for r in root_classes):
+        a, b = ex.dag(shared, root_classes), ex.dag(choice, root_classes)
+        if a is not None and b is not None and a[0] < b[0]:
+            choice = shared
+    choice, after = ex.improve(choice, root_classes, _IMPROVE_BUDGET)
+    if not after < before - 0.5:
+        return GraphReport(False, "nothing cheaper found", before, after, enodes, iterations, time.perf_counter() - start)
+    root_class = dict(zip(enc.roots, root_classes))
+    if not _leaves_in_order(enc, choice, root_class):
+        return GraphReport(False, "a value would be needed before the node that defines it", before, after, enodes, iterations, time.perf_counter() - start)
+    regs = live_registers(graph)
+    saved = graph.clone()
+    _replace(graph, enc, choice, root_class)
+    if live_registers(graph) > max(regs, _register_room(graph, model)):
+        # more registers live at once than before: it might not fit the wordlines
+        _restore(graph, saved)
+        return GraphReport(False, "needs more live registers", before, after, enodes, iterations, time.perf_counter() - start)
+    saved.erase()
+    return GraphReport(True, "optimized", before, after, enodes, iterations, time.perf_counter() - start, t_sat - start)
+
+
+_IMPROVE_BUDGET = 60  # extraction candidates tried per graph (deterministic, unlike a time limit)
+_CHUNK = 1  # saturation iterations between two checks of the node and time limits
+_ENGINES: dict[bool, object] = {}
+
+
+def _engine(reassociate_floats: bool):
+    """An egglog e-graph holding the prelude (sorts, rules) and the op gates; each graph is
+    added inside a push/pop pair, so the rules are compiled once per process."""
+    from egglog import bindings
+
+    from infs.passes import tdfg_egraph as E
+
+    eg = _ENGINES.get(reassociate_floats)
+    if eg is not None:
+        return eg
+    eg = bindings.EGraph()
+    gates = [E.PRELUDE]
+    for ty in ("f32", "i32", "i16", "i8", "i1"):
+        exact = ty != "f32" or reassociate_floats
+        for f in COMMUTATIVE:
+            # IEEE add and mul commute exactly; min/max may pick the other signed zero
+            if exact or f not in ("min", "max"):
+                gates.append(f'(comm_ok "{f}" "{ty}")')
+        for f in ASSOCIATIVE:
+            if exact and not (ty == "f32" and f in ("and", "or", "xor")):
+                gates.append(f'(assoc_ok "{f}" "{ty}")')
+        for outer, inner in DISTRIBUTIVE:
+            if exact:
+                gates.append(f'(distrib_ok "{outer}" "{inner}" "{ty}")')
+        for f in tdfg.CMP_ARITY:
+            if not (f == "div" and ty != "f32"):
+                gates.append(f'(spread_ok "{f}" "{ty}")')
+    eg.run_program(*eg.parse_program("\n".join(gates)))
+    _ENGINES[reassociate_floats] = eg
+    return eg
+
+
+def _size(eg) -> int:
+    """Tensor e-nodes in the e-graph."""
+    (out,) = eg.run_program(*eg.parse_program("(print-size)"))
+    return sum(n for name, n in out.sizes if name in _COUNTED)
+
+
+_COUNTED = ("Read", "Const", "Leaf", "Cmp1", "Cmp2", "Cmp3", "Mv", "Bc", "Shrink")
+
+
+def _root_classes(view: _EGraphView, count: int) -> list[str] | None:
+    """E-class ids of ``Tn.root(0..count-1)``."""
+    found = {n.args[0]: c for c, nodes in view.roots.items() for n in nodes}
+    return [found[k] for k in range(count)] if all(k in found for k in range(count)) else None
+
+
+def _replace(graph: tdfg.GraphOp, enc: _Encoding, choice: Mapping[str, _Node], root_class: Mapping[SSAValue, str]) -> None:
+    """Rebuild the body: extracted DAGs before the ops that use them, opaque ops kept in order."""
+    from infs.passes.canonicalize_tdfg import layout_hints
+
+    block: Block = graph.body.block
+    rb = _Rebuild(enc, choice)
+    mapping: dict[SSAValue, SSAValue] = {}
+    for op in enc.opaque:
+        for v in op.operands:
+            if v in root_class and v not in mapping:
+                mapping[v] = rb.emit(root_class[v], op)
+    for op in enc.opaque:
+        for k, v in enumerate(op.operands):
+            if v in mapping:
+                op.operands[k] = mapping[v]
+    # the new reads (and constants) go first: reads in the e-graph are the ones no write
+    # of the graph precedes, so they read the arrays as the graph starts
+    top = block.first_op
+    assert top is not None
+    for v in rb.values.values():
+        new = v.owner
+        if isinstance(new, (tdfg.TensorOp, tdfg.ConstOp)) and new is not top and v not in enc.leaf_ids:
+            new.detach()
+            block.insert_op_before(new, top)
+    # the old algebra nodes are dead now
+    for op in reversed(list(block.ops)):
+        if isinstance(op, _PURE) and not any(r.uses for r in op.results):
+            op.detach()
+            op.erase()
+    if graph.hints is not None:
+        graph.hints = layout_hints(graph)
+
+
+def _restore(graph: tdfg.GraphOp, saved: tdfg.GraphOp) -> None:
+    """Put back the body of ``saved`` (a clone of ``graph`` taken before rewriting)."""
+    block, old = graph.body.block, saved.body.block
+    for a, b in zip(block.args, old.args):
+        b.replace_all_uses_with(a)
+    for op in reversed(list(block.ops)):
+        op.detach()
+        op.erase(safe_erase=False)
+    for op in list(old.ops):
+        op.detach()
+        block.add_op(op)
+    graph.hints = saved.hints
+    saved.erase()
+
+
+_PURE = (tdfg.TensorOp, tdfg.ConstOp, tdfg.CmpOp, tdfg.MvOp, tdfg.BcOp, tdfg.ShrinkOp)
+
+
+def _leaves_in_order(enc: _Encoding, choice: Mapping[str, _Node], root_class: Mapping[SSAValue, str]) -> bool:
+    """Every leaf an extracted DAG uses is defined before the op that consumes the DAG."""
+    available: set[int] = set()
+    seen: set[str] = set()
+    for op in enc.opaque:
+        for v in op.operands:
+            if v not in root_class:
+                continue
+            stack = [root_class[v]]
+            while stack:
+                c = stack.pop()
+                if c in seen:
+                    continue
+                seen.add(c)
+                n = choice[c]
+                if n.op == "Leaf" and n.args[0] not in available:
+                    return False
+                stack.extend(n.children)
+        available.update(enc.leaf_ids[r] for r in op.results if r in enc.leaf_ids)
+    return True
+
+
+@dataclass(frozen=True)
+class OptimizeTdfgPass(ModulePass):
+    """Optimize every ``tdfg.graph`` by equality saturation (see module docstring)."""
+
+    name = "optimize-tdfg"
+    config: str = "paper-64"
+    node_limit: int = 1500
+    iter_limit: int = 10
+    time_limit: float = 1.0
+    reassociate_floats: bool = True
+    rules: str = ""  # comma-separated rule families (eq3,eq4,eq6,eq7,eq8,eq9); empty: all
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for k, v in (("node_limit", self.node_limit), ("iter_limit", self.iter_limit)):
+            if v < 0:
+                raise OptimizeError(f"{k} must be >= 0, got {v}")
+        if not self.time_limit >= 0:
+            raise OptimizeError(f"time_limit must be >= 0, got {self.time_limit}")
+        try:
+            model = CostModel.of(self.config)
+        except ValueError as e:
+            raise OptimizeError(f"{e}") from None
+        from infs.passes.tdfg_egraph import RULE_FAMILIES
+
+        families = None
+        if self.rules:
+            families = tuple(r.strip() for r in self.rules.split(",") if r.strip())
+            unknown = [r for r in families if r not in RULE_FAMILIES]
+            if unknown:
+                raise OptimizeError(f"unknown rule family '{unknown[0]}' (known: {', '.join(RULE_FAMILIES)})")
+        for graph in [g for g in op.walk() if isinstance(g, tdfg.GraphOp)]:
+            optimize_graph(graph, model, self.node_limit, self.iter_limit, self.time_limit, self.reassociate_floats, families)
