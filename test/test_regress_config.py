@@ -344,7 +344,8 @@ PROGRAM = """func.func @f(%A: memref<4x4xf32>) {{
         # (sizes that numpy refuses at once, so that a regression fails instead of filling the memory)
         ("0:1:4", "0:1:300000000000", "tile pattern 0:1:300000000000 reaches tile 299999999999 of 4"),
         ("0:1:4", "0:1:3000000000000000000", "reaches tile 2999999999999999999 of 4"),
-        ("0:0:3000000000000000000", "0:1:4", "selects 3000000000000000000 bitlines, more than the 4"),
+        ("0:0:3000000000000000000", "0:1:4", "selects 3000000000000000000 bitlines x 4 tiles: more than any machine has cells"),
+        ("0:1:4" + ":0:2" * 40, "0:1:1", "selects 4398046511104 bitlines x 1 tiles"),  # indices 0..3, 2^40 times over
         ("0:1:4:4:1000000000000", "0:1:4", "reaches bitline 3999999999999 of 4"),
     ],
 )

@@ -84,7 +84,7 @@ from xdsl.traits import IsolatedFromAbove, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects.keyword_syntax import Field, parse_fields, print_fields
-from infs.hardware import ConfigError, HardwareConfig, is_inline_spec, load_config
+from infs.hardware import MAX_TOTAL_BITLINES, ConfigError, HardwareConfig, is_inline_spec, load_config
 from infs.dialects.lattice import DomainAttr, MapAttr, Pattern, PatternAttr, parse_int64, verify_domain
 from infs.dialects.syntax import keep_discardable_attributes, parse_operands_with_types, print_operands_with_types
 
@@ -410,8 +410,14 @@ class _CommandOp(IRDLOperation):
         for what, p, n in checks + ([("bank", banks, prog.num_banks)] if banks is not None else []):
             if p.max_index >= n:
                 raise VerifyException(f"'{self.name}' {what} pattern {p} reaches {what} {p.max_index} of {n}")
-            if p.size > n:  # then some index repeats
-                raise VerifyException(f"'{self.name}' {what} pattern {p} selects {p.size} {what}s, more than the {n} there are")
+        # Overlapping levels may repeat an index (harmless: a selection is a
+        # set), but the simulator and map-banks expand the patterns: more
+        # selections than any valid machine has cells can only be repeats.
+        bl, tl = checks[0][1], checks[1][1]
+        if bl.size * tl.size > MAX_TOTAL_BITLINES or (banks is not None and banks.size > MAX_TOTAL_BITLINES):
+            raise VerifyException(
+                f"'{self.name}' selects {bl.size} bitlines x {tl.size} tiles{f' in {banks.size} banks' if banks is not None else ''}: "
+                f"more than any machine has cells (2^24, hardware.MAX_TOTAL_BITLINES), so indices repeat")
 
     def print(self, printer: Printer) -> None:
         print_fields(printer, self.FIELDS, dict(self.properties))

@@ -74,12 +74,24 @@ func.func @huge_tile_pattern(%A: memref<4x4xf32>) {
 
 // -----
 
-// In range (index 0 only) but 3e11 selections: some index repeats.
+// In range (indices 0..3 only) but 3e11 and 2^40 selections: indices repeat
+// more than any machine has cells (the simulator would expand them).
 func.func @repeating_pattern(%A: memref<4x4xf32>) {
   pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
   ^bb0(%a: memref<4x4xf32>):
-    // CHECK: invalid-literals.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.compute' op bitline pattern 0:0:300000000000 selects 300000000000 bitlines, more than the 4 there are
+    // CHECK: invalid-literals.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.compute' op selects 300000000000 bitlines x 4 tiles: more than any machine has cells (2^24, hardware.MAX_TOTAL_BITLINES), so indices repeat
     pimcmd.compute add f32 dst 64 srcs [0, 32] bitlines 0:0:300000000000 tiles 0:1:4
+  }
+  func.return
+}
+
+// -----
+
+func.func @repeating_levels(%A: memref<4x4xf32>) {
+  pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf32>):
+    // CHECK: invalid-literals.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.compute' op selects 1099511627776 bitlines x 1 tiles: more than any machine has cells
+    pimcmd.compute add f32 dst 64 srcs [0, 32] bitlines 0:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2:0:2 tiles 0:1:1
   }
   func.return
 }
