@@ -8,7 +8,8 @@ when nothing cheaper was found.
 Per graph: tDFG -> e-graph -> saturate -> extract -> tDFG.
 
 * **E-graph library: egglog** (``egglog`` on PyPI, the maintained successor of the egg
-  library the paper used).  xDSL 0.74's ``eqsat`` passes keep e-classes inside the IR and
+  library the paper used), driven through its Rust engine with egglog source text
+  (``egglog.bindings``): the Python DSL's per-call overhead was ~10 ms per run.  xDSL 0.74's ``eqsat`` passes keep e-classes inside the IR and
   rewrite with PDL patterns: they have no way to compute with rule parameters (Eq. 7b's
   shifted range ``[p + dist, q + dist)``) or to guard a rule by a proved fact, which
   egglog's rules do with their i64 arithmetic and conditions.  The encoding and the rules
@@ -37,10 +38,13 @@ Per graph: tDFG -> e-graph -> saturate -> extract -> tDFG.
   per-command charge; a move costs the intra-tile shift (``bits x |dist|``, ``timing.py``)
   plus an inter-tile transfer and its synchronization (H-tree levels up and down and a
   barrier round trip to the farthest bank); a broadcast likewise over its copies.  Shared
-  values are paid once: the extractor starts from the best tree and then improves the DAG
-  cost by changing one e-class's choice at a time.  The result replaces the graph only
-  when it is strictly cheaper than the graph itself under the same model, so the pass
-  never makes a graph worse by its own measure.
+  values are paid once: the extractor starts from the best tree (or the one with shared
+  children's costs split among their users, when its DAG is cheaper) and then tries a
+  bounded number of single e-class switches, each followed by re-picking the DAG's
+  e-classes by marginal cost.  The result replaces the graph only when it is strictly
+  cheaper than the graph itself under the same model and needs no more live registers
+  than the graph (or than the wordlines hold besides the arrays: no spilling, §3.4), so
+  the pass never makes a graph worse by its own measure.
 * **Limits** (options): ``node_limit`` (e-nodes), ``iter_limit`` (saturation
   iterations), ``time_limit`` (seconds of saturation per graph); whichever comes first
   stops the saturation, and extraction uses what was found.
