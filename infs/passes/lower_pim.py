@@ -3,6 +3,10 @@
 Takes: ``tdfg.graph`` ops (symbolic) and options ``sizes="N=64,..."``,
 ``config=NAME`` (a built-in hardware config or a TOML/JSON file) and
 optionally ``tiles=4x4``.  Gives: one allocated ``pimcmd.program`` per graph.
+The layout and the program record the machine as ``hardware.config_spec`` (a
+built-in's name, else its parameters inline): a config given as a file is
+reloaded from that text by the later steps and readers of the printed
+program, without the file, and always as the same machine.
 It is the pipeline
 
     specialize -> canonicalize-tdfg -> choose-layout -> tdfg-to-pimcmd ->
