@@ -21,6 +21,7 @@ earlier iteration is not a stream region (the evaluator rejects it).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 
@@ -843,9 +844,18 @@ def _is_var(name: str) -> bool:
     return name.startswith("@")
 
 
-def _flow_dependence(write: _MemoryStreamOp, read: LoadOp, wpos: int, rpos: int, region: RegionOp) -> str | None:
-    """Whether ``read`` may see a value ``write`` stored before it in sequential
-    order: None, or when ("in an earlier iteration", "earlier in the same iteration")."""
+def _write_dims(op: Operation, region: RegionOp) -> frozenset[int]:
+    """The dims along which ``op`` happens at every point: all of them for a
+    load, the live dims of the value for a store or atomic."""
+    if isinstance(op, (StoreOp, AtomicOp)):
+        return live_dims(op.value, region)
+    return frozenset(range(region.iteration_domain.rank))
+
+
+def _flow_dependence(write: _MemoryStreamOp, read: _MemoryStreamOp, wpos: int, rpos: int, region: RegionOp) -> str | None:
+    """Whether ``write`` may touch a cell ``read`` touches later in sequential
+    order (``read`` a load: it sees the written value; a write: it lands after):
+    None, or when ("in an earlier iteration", "earlier in the same iteration")."""
     dom = region.iteration_domain
     rank = dom.rank
     facts = _Facts(dom)
@@ -855,11 +865,12 @@ def _flow_dependence(write: _MemoryStreamOp, read: LoadOp, wpos: int, rpos: int,
     t_env = {dim_name(d): Affine.of(f"@t{d}") for d in range(rank)}
     # a reduced value is written once per point of its remaining dims, after the
     # reduction loops: at the last coordinate of each reduced dim
-    live = live_dims(write.value, region)  # type: ignore[attr-defined]
+    live, rlive = _write_dims(write, region), _write_dims(read, region)
     wmap, rmap = write.access_map(), read.access_map()
-    if wmap.dims_used() - live:
+    if wmap.dims_used() - live or rmap.dims_used() - rlive:
         return earlier  # a reduced value stored at a reduced dim's coordinate: not analysed
     fixed: dict[str, Affine] = {f"@s{d}": dom.hi(d) - 1 for d in range(rank) if d not in live}
+    fixed |= {f"@t{d}": dom.hi(d) - 1 for d in range(rank) if d not in rlive}
     skip = set(write.indirect_positions()) | set(read.indirect_positions())
     eqs = [wmap.results[k].substitute(s_env) - rmap.results[k].substitute(t_env) for k in range(wmap.rank) if k not in skip]
 
@@ -895,6 +906,11 @@ def _flow_dependence(write: _MemoryStreamOp, read: LoadOp, wpos: int, rpos: int,
             pending.append(e)
         eqs = pending
     # what is left: distances c*(s_d - t_d) = e, or rows we do not solve
+    for e in eqs:
+        unknowns = [c for n, c in e.terms if _is_var(n)]
+        rest = e - Affine(0, tuple((n, c) for n, c in e.terms if _is_var(n)))
+        if rest.is_constant and rest.const % math.gcd(*unknowns):
+            return None  # no integer solution (the GCD test: 2*s1 = 2*t0 + 1)
     dist: dict[int, list[Affine]] = {}
     for e in eqs:
         unknowns = dict((n, c) for n, c in e.terms if _is_var(n))
@@ -940,6 +956,14 @@ def _flow_dependence(write: _MemoryStreamOp, read: LoadOp, wpos: int, rpos: int,
         if 0 not in sg:
             return None
     return "earlier in the same iteration" if wpos < rpos else None
+
+
+def may_write_before(first: _MemoryStreamOp, second: _MemoryStreamOp, region: RegionOp) -> bool:
+    """Whether the write ``first`` may hit a cell that ``second`` (a load or a
+    write of the same array) touches later in sequential (iteration, program)
+    order -- conservative: True when unsure.  Both must be in ``region``'s body."""
+    ops = list(region.body.block.ops)
+    return _flow_dependence(first, second, ops.index(first), ops.index(second), region) is not None
 
 
 def _where(op: Operation, index: int) -> str:

@@ -509,10 +509,23 @@ class _Builder:
                 out.append((s[1], s[1] + 1))
         return out
 
+    def _same_array(self, a: SSAValue, b: SSAValue) -> bool:
+        """Two block arguments bound to one region operand are one array."""
+        args = list(self.region.array_args)
+        return self.region.arrays[args.index(a)] is self.region.arrays[args.index(b)]
+
     def check_store_order(self) -> None:
         stores = [op for op in self.body_ops if isinstance(op, stream.StoreOp)]
+        # the graph applies every store before every atomic: an atomic that may
+        # land on a cell a later store overwrites needs the other order
+        for a in self.body_ops:
+            if not isinstance(a, stream.AtomicOp):
+                continue
+            for b in stores:
+                if self._same_array(a.array, b.array) and stream.may_write_before(a, b, self.region):
+                    raise NotTensorizable("an atomic may update a cell that a later store overwrites, and a graph applies stores before atomics")
         for a, b in itertools.combinations(stores, 2):
-            if a.array is not b.array:
+            if not self._same_array(a.array, b.array):
                 continue
             same = a.access_map() == b.access_map() and list(a.indices) == list(b.indices) and a.indirect_positions() == b.indirect_positions()
             if same:

@@ -4,9 +4,9 @@
 "builtin.module"() ({
   "func.func"() <{sym_name = "all_ops", function_type = (memref<4xf32>, memref<4xi32>, memref<4x4xf32>, index) -> f32}> ({
   ^bb0(%A: memref<4xf32>, %I: memref<4xi32>, %M: memref<4x4xf32>, %n: index):
-    %r = "stream.region"(%A, %I, %n) <{sym_names = ["N"], domain = #lattice.domain<[0:4]>, iterators = ["reduction"], operandSegmentSizes = array<i32: 2, 1>}> ({
-    ^bb0(%a: memref<4xf32>, %i: memref<4xi32>, %N: index):
-      %v = "stream.load"(%a) <{map = #lattice.map<[d0]>, indirect_dims = array<i64>}> {tag = 1 : i64} : (memref<4xf32>) -> !stream.stream<f32>
+    %r = "stream.region"(%A, %I, %M, %n) <{sym_names = ["N"], domain = #lattice.domain<[0:4]>, iterators = ["reduction"], operandSegmentSizes = array<i32: 3, 1>}> ({
+    ^bb0(%a: memref<4xf32>, %i: memref<4xi32>, %m: memref<4x4xf32>, %N: index):
+      %v = "stream.load"(%m) <{map = #lattice.map<[d0, 0]>, indirect_dims = array<i64>}> {tag = 1 : i64} : (memref<4x4xf32>) -> !stream.stream<f32>
       %j = "stream.load"(%i) <{map = #lattice.map<[d0]>, indirect_dims = array<i64>}> {tag = 2 : i64} : (memref<4xi32>) -> !stream.stream<i32>
       %s = "stream.compute"(%v) ({
       ^bb0(%x: f32):
@@ -16,7 +16,7 @@
       "stream.atomic"(%s, %a, %j) <{kind = "add", map = #lattice.map<[0]>, indirect_dims = array<i64: 0>, operandSegmentSizes = array<i32: 1, 1, 1>}> {tag = 6 : i64} : (!stream.stream<f32>, memref<4xf32>, !stream.stream<i32>) -> ()
       %t = "stream.reduce"(%s) <{kind = "add", dims = array<i64: 0>}> {tag = 7 : i64} : (!stream.stream<f32>) -> f32
       "stream.yield"(%t) {tag = 8 : i64} : (f32) -> ()
-    }) {tag = 9 : i64} : (memref<4xf32>, memref<4xi32>, index) -> f32
+    }) {tag = 9 : i64} : (memref<4xf32>, memref<4xi32>, memref<4x4xf32>, index) -> f32
     %g = "tdfg.graph"(%A, %I) <{sym_names = [], rank = 1 : i64, operandSegmentSizes = array<i32: 2, 0>}> ({
     ^bb0(%a: memref<4xf32>, %i: memref<4xi32>):
       %t = "tdfg.tensor"(%a) <{domain = #lattice.domain<[0:4]>}> {tag = 10 : i64} : (memref<4xf32>) -> !tdfg.tensor<f32, 1>

@@ -146,8 +146,8 @@ func.func @gather(%X: memref<64x16xf32>, %I: memref<8xi32>, %Y: memref<8x16xf32>
     ^bb2(%v: i32):
       stream.yield %v : i32
     }
-    stream.store %s -> %y[d0, d1] : !stream.stream<f32> -> memref<8x16xf32>
-    stream.store %t -> %x[%ii, d1] : !stream.stream<f32> -> memref<64x16xf32>
+    stream.store %s -> %y[d0, 2*d1] : !stream.stream<f32> -> memref<8x16xf32>
+    stream.store %t -> %x[%ii, N] : !stream.stream<f32> -> memref<64x16xf32>
     stream.yield
   }
   func.return
@@ -175,8 +175,8 @@ func.func @gather(%X: memref<64x16xf32>, %I: memref<8xi32>, %Y: memref<8x16xf32>
 // CHECK-NEXT:     ^bb0(%v: i32):
 // CHECK-NEXT:       stream.yield %v : i32
 // CHECK-NEXT:     }
-// CHECK-NEXT:     stream.store %s -> %y[d0, d1] : !stream.stream<f32> -> memref<8x16xf32>
-// CHECK-NEXT:     stream.store %t -> %x[%ii, d1] : !stream.stream<f32> -> memref<64x16xf32>
+// CHECK-NEXT:     stream.store %s -> %y[d0, 2*d1] : !stream.stream<f32> -> memref<8x16xf32>
+// CHECK-NEXT:     stream.store %t -> %x[%ii, N] : !stream.stream<f32> -> memref<64x16xf32>
 // CHECK-NEXT:     stream.yield
 // CHECK-NEXT:   }
 // CHECK-NEXT:   func.return
@@ -196,8 +196,8 @@ func.func @gather(%X: memref<64x16xf32>, %I: memref<8xi32>, %Y: memref<8x16xf32>
 // GENERIC: %ii = "stream.compute"(%idx) ({
 // GENERIC: "stream.yield"(%v) : (i32) -> ()
 // GENERIC: }) : (!stream.stream<i32>) -> !stream.stream<i32>
-// GENERIC: "stream.store"(%s, %y) <{map = #lattice.map<[d0, d1]>, indirect_dims = array<i64>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (!stream.stream<f32>, memref<8x16xf32>) -> ()
-// GENERIC: "stream.store"(%t, %x, %ii) <{map = #lattice.map<[0, d1]>, indirect_dims = array<i64: 0>, operandSegmentSizes = array<i32: 1, 1, 1>}> : (!stream.stream<f32>, memref<64x16xf32>, !stream.stream<i32>) -> ()
+// GENERIC: "stream.store"(%s, %y) <{map = #lattice.map<[d0, 2*d1]>, indirect_dims = array<i64>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (!stream.stream<f32>, memref<8x16xf32>) -> ()
+// GENERIC: "stream.store"(%t, %x, %ii) <{map = #lattice.map<[0, N]>, indirect_dims = array<i64: 0>, operandSegmentSizes = array<i32: 1, 1, 1>}> : (!stream.stream<f32>, memref<64x16xf32>, !stream.stream<i32>) -> ()
 // GENERIC: "stream.yield"() : () -> ()
 // GENERIC: }) : (memref<64x16xf32>, memref<8xi32>, memref<8x16xf32>, index, index, f32) -> ()
 
