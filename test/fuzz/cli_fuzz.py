@@ -415,11 +415,7 @@ def main(argv: list[str] | None = None) -> int:
     limit_memory()
     os.environ.pop("INFS_DEBUG", None)
     rec = fuzz(seed, a.cases, deadline, a.out, a.timeout)
-    if a.stats:
-        rec.dump(a.stats)
-    c = rec.counts
-    print(f"cli fuzz (seed {seed}): {c['cases']} cases, {c['mismatches']} mismatches, {c['internal errors']} internal errors")
-    return 1 if c["mismatches"] or c["internal errors"] else 0
+    return rec.finish(f"cli fuzz (seed {seed})", a.stats)
 
 
 if __name__ == "__main__":

@@ -120,11 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--stats", type=Path, default=None)
     a = ap.parse_args(argv)
     rec = run(time.time() + 60 * a.minutes, a.out, f"diff{os.getpid()}")
-    if a.stats:
-        rec.dump(a.stats)
-    c = rec.counts
-    print(f"differential: {c['cases']} cases, {c['mismatches']} mismatches, {c['internal errors']} internal errors")
-    return 1 if c["mismatches"] or c["internal errors"] else 0
+    return rec.finish("differential", a.stats)
 
 
 if __name__ == "__main__":

@@ -51,6 +51,15 @@ class Recorder:
     def dump(self, path: Path) -> None:
         path.write_text(json.dumps({"counts": dict(self.counts), "outcomes": dict(self.outcomes)}, indent=1, sort_keys=True))
 
+    def finish(self, title: str, stats: Path | None) -> int:
+        """Write the counts to ``stats`` (for ``run_fuzz.py``), print the closing line, and
+        return the exit status: non-zero when anything failed."""
+        if stats:
+            self.dump(stats)
+        c = self.counts
+        print(f"{title}: {c['cases']} cases, {c['mismatches']} mismatches, {c['internal errors']} internal errors")
+        return 1 if c["mismatches"] or c["internal errors"] else 0
+
 
 def fuzz_out() -> Path | None:
     v = os.environ.get("INFS_FUZZ_OUT")
