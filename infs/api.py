@@ -62,9 +62,18 @@ def make_context(allow_unregistered: bool = False) -> Context:
     ctx = Context(allow_unregistered=allow_unregistered)
     for name, factory in Universe.get_multiverse().all_dialects.items():
         ctx.register_dialect(name, factory)
-    for d in INFS_DIALECTS:
-        ctx.register_dialect(d.name, lambda d=d: d)
+    register_infs_dialects(ctx)
     return ctx
+
+
+def register_infs_dialects(ctx: Context) -> None:
+    """Register the infs dialects the context does not have yet: once infs is
+    installed, xDSL's multiverse already holds them (the ``xdsl.universe``
+    entry point, ``infs/universe.py``) and registering twice raises."""
+    have = set(ctx.registered_dialect_names)
+    for d in INFS_DIALECTS:
+        if d.name not in have:
+            ctx.register_dialect(d.name, lambda d=d: d)
 
 
 _OP_NAME = re.compile(r'\s*(?:%[\w$.-]+(?::\d+)?\s*(?:,\s*%[\w$.-]+(?::\d+)?\s*)*=\s*)?"?([A-Za-z_][\w.$]*)')

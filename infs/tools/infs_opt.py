@@ -24,7 +24,6 @@ from xdsl.utils.diagnostic import Diagnostic
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from infs import api
-from infs.dialects import INFS_DIALECTS
 
 PROG = "infs-opt"
 _PIPELINE_FLAGS = ("-p", "--passes")
@@ -47,9 +46,8 @@ class InfsOptMain(xDSLOptMain):
             Attribute.__post_init__ = self._saved_globals[0]  # type: ignore[method-assign]
 
     def register_all_dialects(self) -> None:
-        super().register_all_dialects()
-        for d in INFS_DIALECTS:
-            self.ctx.register_dialect(d.name, lambda d=d: d)
+        super().register_all_dialects()  # the multiverse: with infs installed, infs's dialects too
+        api.register_infs_dialects(self.ctx)
 
     def register_all_passes(self) -> None:
         for name, factory in api.available_passes().items():
