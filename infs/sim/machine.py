@@ -218,6 +218,10 @@ class Machine:
         # Arrays left transposed in the registers by an earlier run (delayed release,
         # §5.2), keyed by the host array's identity (its "physical address").
         self._held: dict[int, tuple[np.ndarray, int, tuple[int, ...], str]] = {}
+        # Arrays of the current run held transposed whose registers a near_store
+        # wrote (§5.3: the stream engines write the transposed data in place) and
+        # that no release has written back yet.
+        self._dirty: set[int] = set()
         # Where each host array's data is, for the costs of transpose_in/release
         # (ASPLOS §5.2, delayed release): id -> (array, "l3") in the cache in its
         # normal layout, or (array, layout key) held transposed.  Absent: in DRAM.
@@ -275,10 +279,19 @@ class Machine:
         before = self.stats
         self.stats = Stats()
         self._prog = prog
+        self._dirty = set()
         plans = self._plans_of(prog)
         try:
             for i, c in enumerate(prog.cmds):
                 self._step(c, i, plans, geo, host)
+            # A near_store into an array held transposed wrote its registers
+            # (§5.3); the array stays there (delayed release, §5.2), but its data
+            # is the array's: the host copy -- the normal layout a core or the
+            # next transpose_in reads -- gets it, as a release would (no cost:
+            # release's transposition back is charged when it is needed).
+            for idx in sorted(self._dirty):
+                if self.mode != "analysis" and idx in self.lot and self.lot[idx].trans == 2:
+                    self._write_back(self.lot[idx], geo, host)
             if self._pending > self._now:  # the program's end waits for in-flight data
                 self._charge(Cost("move", cycles=self._pending - self._now), "drain")
         finally:
@@ -553,6 +566,13 @@ class Machine:
 
     def _exec_release(self, op, plan, geo, host) -> None:
         e = self._entry(op)
+        self._write_back(e, geo, host)
+        self._dirty.discard(e.index)
+        e.trans = 0
+        self._held.pop(id(host[e.index]), None)
+
+    def _write_back(self, e: LotEntry, geo: Geometry, host) -> None:
+        """The array's registers into its host array (in place; a new one if none was given)."""
         bits = BITS_OF[e.element]
         box = self._array_box(geo, e)
         out = np.empty(tuple(q - p for p, q in box), dtype=RAW[bits])
@@ -566,8 +586,6 @@ class Machine:
             dst[...] = vals
         else:
             host[e.index] = vals.copy()
-        e.trans = 0
-        self._held.pop(id(host[e.index]), None)
 
     def _exec_readout(self, op, geo, box, prev, hull) -> None:
         ty = op["type"]
@@ -680,6 +698,8 @@ class Machine:
             reg = self.regs.write_view(entry.wordline, bits) if not is_load else self.regs.read(entry.wordline, bits)
             target = reg.view(TYPED[entry.element]) if bits > 1 else reg
             flat = cells
+            if not is_load:
+                self._dirty.add(idx)
         else:
             if idx not in host:
                 raise SimError(f"'{name}' needs host array argument {idx}")
