@@ -94,6 +94,7 @@ class _Converter:
         self.boxes = infer_boxes(graph, clip=self.bbox, at=at, facts=facts)
         self.cmds: list[Cmd] = []
         self.deferred: list[tuple[_Reg | _Buf, int]] = []
+        self.near_after: list[dict] = []  # the stream_stores' near_stores, after the stores
         self.next_reg = 0
         self.next_buf = 0
         self.values: dict[SSAValue, _Reg | _Const | _Buf | int] = {}
@@ -217,6 +218,8 @@ class _Converter:
                 continue
             self.convert(op)
         self.flush_stores()
+        for f in self.near_after:
+            self.emit("near_store", **f)
         for i in sorted(self.written):
             self.emit("release", arr=i)
         for idx, bid in results:
@@ -315,8 +318,11 @@ class _Converter:
         elif isinstance(op, tdfg.StreamStoreOp):
             val = self.as_buf(self.values[op.value], boxes[op.value])
             idx = [self.as_buf(self.values[v], boxes[v]) for v in op.indices]
-            self.emit("near_store", kind=op.kind.data, type=val.type, input=val.id, arr=self.args.index(op.array), map=self.at.access_map(op.map.data),
-                      indirect=tuple(op.indirect_dims.get_values()), indices=tuple(x.id for x in idx))  # fmt: skip
+            # the values are read out now; the stream engines write them after
+            # every store (run): a graph applies its stores before its stream
+            # stores, and tensors read the arrays' registers as they were on entry
+            self.near_after.append(dict(kind=op.kind.data, type=val.type, input=val.id, arr=self.args.index(op.array), map=self.at.access_map(op.map.data),
+                                        indirect=tuple(op.indirect_dims.get_values()), indices=tuple(x.id for x in idx)))  # fmt: skip
         elif isinstance(op, tdfg.StoreOp):
             v = self.values[op.value]
             if isinstance(v, _Const):
