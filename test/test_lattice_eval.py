@@ -153,15 +153,18 @@ def test_column_reduction_to_lower_rank_array(group):
 
 
 DISCARD = f"""
-func.func @f(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {{
-  tdfg.graph ins(%A, %B : memref<?xf32>, memref<?xf32>) syms(N = %n : index) rank 1 {{
-  ^bb0(%a: memref<?xf32>, %b: memref<?xf32>, %N: index):
+func.func @f(%A: memref<?xf32>, %B: memref<?xf32>, %C: memref<?xf32>, %n: index) {{
+  tdfg.graph ins(%A, %B, %C : memref<?xf32>, memref<?xf32>, memref<?xf32>) syms(N = %n : index) rank 1 {{
+  ^bb0(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>, %N: index):
     %t = tdfg.tensor %a [0:N] : memref<?xf32> -> {T1}
     %f = tdfg.mv %t dim 0 dist N : {T1}
     %back = tdfg.mv %f dim 0 dist 0 - N : {T1}
     %one = tdfg.const 1.0 : {T1}
     %x = tdfg.cmp add(%back, %one) : {T1}, {T1} -> {T1}
     tdfg.store %x -> %b : {T1} -> memref<?xf32>
+    %down = tdfg.mv %t dim 0 dist -2 : {T1}
+    %up = tdfg.mv %down dim 0 dist 2 : {T1}
+    tdfg.store %up -> %c : {T1} -> memref<?xf32>
     %bc = tdfg.bc %t dim 0 dist 2 count 3 : {T1}
     %y = tdfg.cmp add(%bc, %one) : {T1}, {T1} -> {T1}
     tdfg.store %y -> %a : {T1} -> memref<?xf32>
@@ -172,13 +175,19 @@ func.func @f(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {{
 """
 
 
-def test_moves_outside_the_bounding_hyperrectangle_are_discarded():
+def test_moves_to_negative_coordinates_are_discarded_beyond_the_arrays_not():
+    """The lattice is the non-negative orthant, unbounded above (tdfg
+    docstring): data moved beyond every array and back is all there (it was
+    discarded at the arrays' hull, which dropped iterations of domains larger
+    than the arrays: issue 10, F1/F2); data moved below 0 and back is not."""
     g = graph_of(DISCARD)
     a = np.arange(4, dtype=np.float32)
     b = np.full(4, -1, np.float32)
-    evaluate_graph(g, [a, b], [4])
-    np.testing.assert_array_equal(b, [-1, -1, -1, -1])  # moved out and back: nothing left
-    # bc: copies at 2.., only cells 2, 3 survive (copy 0 cells 0, 1)
+    c = np.full(4, -1, np.float32)
+    evaluate_graph(g, [a, b, c], [4])
+    np.testing.assert_array_equal(b, [1, 2, 3, 4])  # moved out above and back: everything
+    np.testing.assert_array_equal(c, [-1, -1, 2, 3])  # moved below 0 and back: cells 0, 1 lost
+    # bc: copies at 2.., only the array's cells 2, 3 are stored (copy 0 cells 0, 1)
     np.testing.assert_array_equal(a, [0, 1, 1, 2])
 
 

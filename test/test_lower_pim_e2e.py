@@ -996,7 +996,7 @@ def test_bounding_box_covers_arrays_that_are_not_laid_out():
 @pytest.mark.parametrize("kind", ["add", "mul", "min", "max"])
 @pytest.mark.parametrize("partial", [False, True])
 def test_stream_reduce_of_an_empty_tensor_is_the_identity(kind, elem, partial):
-    """A tensor moved out of the lattice is empty: its reduction is the kind's identity
+    """A tensor moved below the lattice's origin is empty: its reduction is the kind's identity
     (an empty readout gives an empty buffer; the near-memory fold starts at the identity)."""
     T = f"!tdfg.tensor<{elem}, 1>"
     M = f"memref<4x{elem}>"
@@ -1006,7 +1006,7 @@ def test_stream_reduce_of_an_empty_tensor_is_the_identity(kind, elem, partial):
   %r = tdfg.graph ins(%B : {M}) syms() rank 1 -> {elem} {{
   ^bb0(%b: {M}):
     %t = tdfg.tensor %b [0:4] : {M} -> {T}
-    %m = tdfg.mv %t dim 0 dist 4 : {T}
+    %m = tdfg.mv %t dim 0 dist -4 : {T}
     {red}%s = tdfg.stream_reduce {kind} {src} over [0] : {T} -> {elem}
     tdfg.yield %s : {elem}
   }}

@@ -15,8 +15,18 @@ Lattice semantics (the lattice evaluator implements exactly this):
   tensor by ``dist`` along ``dim``; ``bc`` copies a tensor of extent ``w``
   along ``dim`` ``count`` times, copy ``j`` moved by ``dist + j*w``; ``const``
   is an infinite tensor; ``shrink`` restricts a domain;
-* data moved outside the *global bounding hyperrectangle* (the hull of all
-  arrays of the graph) is discarded (§3.2);
+* the lattice is the non-negative orthant, unbounded above: data a ``mv``,
+  ``bc`` or ``stream_load`` puts at a negative coordinate is discarded, and
+  nothing else is.  §3.2's *global bounding hyperrectangle* is the physical
+  lattice a layout picks (``tdfg_domains.lattice_extent``): the laid-out
+  arrays, the ``stream_load`` domains and every cell that can reach a
+  ``store``, ``stream_store`` or ``stream_reduce`` -- an iteration domain
+  may be larger than every array (a fixed-index load broadcast over it, a
+  store through a reversed map), and none of its cells is lost.  Cells
+  outside it are dropped because nothing needs them, so the graph means the
+  same on any lattice that holds them (a graph that needs more than the
+  machine holds does not fit it).  Merging two moves is exact unless the
+  first puts cells below 0 that the second brings back;
 * ``reduce`` is the in-memory *partial* reduction of Fig. 4(b): it folds the
   cells of each group of consecutive cells along ``dim`` (one group per tile,
   the tile size being chosen at lowering) into the group's first cell; a

@@ -4,7 +4,8 @@ Takes: any module; works inside every ``tdfg.graph``.  Gives: the same graphs
 with
 
 * consecutive ``tdfg.mv`` on one dim merged (``mv(mv(x, d, a), d, b)`` ->
-  ``mv(x, d, a + b)``; distances are affine, so symbolic ones merge too);
+  ``mv(x, d, a + b)``; distances are affine, so symbolic ones merge too)
+  where the first move provably keeps every cell at >= 0;
 * zero moves dropped (``mv(x, d, 0)`` -> ``x``) and single broadcasts turned
   into moves (``bc(x, d, k, 1)`` -> ``mv(x, d, k)``);
 * constants folded: a ``tdfg.cmp`` whose inputs are all literal ``tdfg.const``
@@ -14,9 +15,9 @@ with
 * dead nodes removed;
 * the layout hints of a graph that has them recomputed (``layout_hints``).
 
-Moves are merged even across the global-bounding-hyperrectangle discard: the
-passes that produce graphs (``tensorize``) only move data inside the
-iteration space, where discarding never happens in between.
+Moves are merged only where exact: the lattice has no negative cells (the
+``tdfg`` docstring), so ``mv(mv(x, -2), 2)`` loses ``x``'s first two cells
+and ``x`` does not; above, the lattice is unbounded and nothing is lost.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, DictionaryAttr, FloatAttr, IntegerAttr, ModuleOp, i64
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -37,11 +38,42 @@ from xdsl.pattern_rewriter import (
 )
 
 from infs.dialects import tdfg
-from infs.dialects.lattice import Affine
+from infs.dialects.lattice import Affine, provably_ge
 from infs.passes.tdfg_semantics import TdfgSemanticsError, apply_cmp, element_dtype
 
 
+def _lower_bound(v: SSAValue, dim: int, depth: int = 0) -> Affine:
+    """An affine lower bound of the coordinates of ``v``'s cells along ``dim``
+    (symbols non-negative): every cell of a finite tensor lies at >= 0 (tdfg
+    semantics), and the producers often say more (a read's domain, a move's
+    distance).  0 where nothing better is provable."""
+    owner = v.owner
+    lb: Affine | None = None
+    if depth < 64 and isinstance(owner, Operation):
+        if isinstance(owner, (tdfg.TensorOp, tdfg.StreamLoadOp)):
+            lb = owner.domain.data.bounds[dim][0]
+        elif isinstance(owner, (tdfg.MvOp, tdfg.BcOp)):
+            lb = _lower_bound(owner.input, dim, depth + 1)
+            if owner.dim.value.data == dim:
+                lb = lb + owner.dist.data
+        elif isinstance(owner, tdfg.ShrinkOp) and owner.dim.value.data == dim:
+            lb = owner.range.data.bounds[0][0]
+        elif isinstance(owner, (tdfg.ShrinkOp, tdfg.ReduceOp, tdfg.StreamReduceOp)):
+            lb = _lower_bound(owner.operands[0], dim, depth + 1)
+        elif isinstance(owner, tdfg.CmpOp):
+            # the intersection lies inside each finite input: any one's bound holds
+            finite = [x for x in owner.inputs if not isinstance(x.owner, tdfg.ConstOp)]
+            lb = max((_lower_bound(x, dim, depth + 1) for x in finite), key=lambda a: provably_ge(a, 0), default=None)
+    return lb if lb is not None and provably_ge(lb, 0) else Affine(0)
+
+
 class MergeMoves(RewritePattern):
+    """``mv(mv(x, d, a), d, b) -> mv(x, d, a + b)`` where exact: the first
+    move must not put cells below 0 (discarded there, tdfg semantics) that
+    the second brings back.  Provably so when ``b <= 0`` (what falls below 0
+    first falls further), or when ``x``'s cells moved by ``a`` stay >= 0;
+    the moves ``tensorize`` emits stay inside the iteration space."""
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tdfg.MvOp, rewriter: PatternRewriter) -> None:
         if op.dist.data == Affine(0):
@@ -49,7 +81,9 @@ class MergeMoves(RewritePattern):
             return
         inner = op.input.owner
         if isinstance(inner, tdfg.MvOp) and inner.dim.value.data == op.dim.value.data:
-            rewriter.replace(op, tdfg.MvOp(inner.input, op.dim.value.data, inner.dist.data + op.dist.data))
+            a, b, d = inner.dist.data, op.dist.data, op.dim.value.data
+            if provably_ge(0, b) or provably_ge(_lower_bound(inner.input, d) + a, 0):
+                rewriter.replace(op, tdfg.MvOp(inner.input, d, a + b))
 
 
 class SingleBroadcastIsMove(RewritePattern):

@@ -30,8 +30,8 @@ from xdsl.utils.exceptions import DiagnosticException
 from infs.dialects import tdfg
 from infs.dialects.pimcmd import TiledLattice, tile_grid
 from infs.hardware import HardwareConfig, load_config
-from infs.passes.pim_program import box_empty, where
-from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_shapes, element_name, infer_boxes, is_infinite
+from infs.passes.pim_program import where
+from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_shapes, element_name, lattice_extent
 
 CACHE_LINE_BYTES = 64
 ELEMENT_BYTES = {"f32": 4, "i32": 4, "i16": 2, "i8": 1, "i1": 1}
@@ -87,24 +87,17 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     facts = facts or GraphFacts.of(graph)
     rank = graph.lattice_rank
     arr_shapes = array_shapes(graph, shapes, at, facts)
-    lattice = _covering([1] * rank, arr_shapes.values())
     args = facts.args
     others = _other_shapes(args, arr_shapes, shapes)
-    # The global bounding hyperrectangle: the hull of the graph's arrays and of
-    # the tensors its embedded load streams (§3.3) lay out; moved data outside
-    # it is discarded (§3.2, lattice_eval).  A stream's tensor needs all its
-    # cells: its domain counts iterations (a transposed or repeated access
-    # reaches beyond the arrays' hull), so it grows both lattice and hull.
-    hull = _covering(lattice, others.values())
-    streamed = [at.box(op.domain.data) for op in facts.ops if isinstance(op, tdfg.StreamLoadOp)]
-    for box in streamed:
-        for d, (p, q) in enumerate(box):
-            if q > p:  # an empty range lays nothing out along its dim (the others may: an empty fold's identities)
-                lattice[d] = max(lattice[d], q)
-                hull[d] = max(hull[d], q)
-    if not arr_shapes and not streamed:
+    if not arr_shapes and not any(isinstance(op, tdfg.StreamLoadOp) for op in facts.ops):
         raise LayoutError("the graph has no tensor in memory: nothing to lay out")
-    _cover_values_inside_the_hull(graph, lattice, hull, at, facts)
+    # The lattice semantics has no upper bound (tdfg docstring); the physical
+    # lattice covers the laid-out arrays, the tensors embedded load streams
+    # lay out (§3.3) and every cell that reaches a store or a reduction: an
+    # iteration domain may be larger than every array (a fixed-index load
+    # broadcast over it, a store through a reversed map), and none of its
+    # cells may be lost.
+    lattice = lattice_extent(graph, arr_shapes, {**others, **arr_shapes}, at, facts)
     lattice_t = tuple(lattice)
     if any(s <= 0 for s in lattice_t):
         raise LayoutError(f"empty lattice {list(lattice_t)}")
@@ -156,36 +149,6 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
             raise LayoutError(f"the lattice {list(lattice_t)} needs at least {min_tiles} SRAM arrays of {B} bitlines; '{cfg.name}' has {capacity}")
         raise LayoutError(f"no tile shape of {B} bitlines keeps a {L}-element cache line in one bank of '{cfg.name}' (T_inner * {W} mod {L} != 0)")
     return Layout(lattice_t, best[1], arr_shapes, others)
-
-
-def _cover_values_inside_the_hull(graph: tdfg.GraphOp, lattice: list[int], hull: list[int], at: Bindings,
-                                  facts: GraphFacts) -> None:  # fmt: skip
-    """Grow ``lattice`` over every in-memory value's cells inside the graph's hull.
-
-    Moved data is discarded outside the hull of *all* the graph's arrays (§3.2,
-    ``lattice_eval``), but arrays accessed only near memory need no cells of
-    their own: the lattice covers the laid-out arrays and, when the hull is
-    larger, what the values occupy inside it (else data moved there and read
-    by a stream later would be lost).  Not the whole hull: a 1-D array of
-    points in the trailing dim would stretch a [C, D] lattice to [C, P]."""
-    if hull == lattice:
-        return
-    boxes = infer_boxes(graph, clip=tuple((0, h) for h in hull), at=at, facts=facts)
-    for b in boxes.values():
-        if is_infinite(b) or box_empty(b):
-            continue
-        for d, (_, q) in enumerate(b):
-            lattice[d] = max(lattice[d], q)
-
-
-def _covering(extent: list[int], shapes) -> list[int]:
-    """``extent`` grown over arrays of ``shapes`` (a rank-r array sits in the trailing dims)."""
-    out = list(extent)
-    for shape in shapes:
-        for j, s in enumerate(shape):
-            d = len(out) - len(shape) + j
-            out[d] = max(out[d], s)
-    return out
 
 
 def _other_shapes(args, laid_out: dict[int, tuple[int, ...]], given: dict[int, tuple[int, ...]] | None) -> dict[int, tuple[int, ...]]:

@@ -4,8 +4,13 @@ Every tensor value's domain (a box; ``None`` for the infinite ``const``
 tensors) follows from the node semantics in ``infs.dialects.tdfg``:
 ``cmp`` intersects, ``mv`` shifts, ``bc`` spans its copies, ``shrink``
 restricts, ``reduce`` keeps its input's box, ``stream_reduce`` collapses the
-reduced dims to their first coordinate.  With a ``clip`` box (the global
-bounding hyperrectangle) moved data outside it is discarded (§3.2).
+reduced dims to their first coordinate.  The lattice is the non-negative
+orthant, unbounded above (``LATTICE``, the ``tdfg`` docstring): data moved to
+a negative coordinate is discarded, nothing else is.  With a smaller ``clip``
+box (the physical lattice of a layout) cells outside it are dropped too:
+``needed_boxes`` says which cells reach a side effect, and the physical
+lattice (``lattice_extent``) covers all of them, so that dropping the others
+changes nothing.
 
 ``GraphFacts`` gathers what the lowering reads off a graph that does not
 depend on sizes (its arrays, node order, which arrays live in memory, the
@@ -28,6 +33,12 @@ from infs.passes.pim_program import LoweringError, box_intersect, box_shift, box
 
 ELEMENT_NAMES = {"f32": "f32", "i32": "i32", "i16": "i16", "i8": "i8", "i1": "i1"}
 INF = 1 << 62  # bound of the infinite constant tensors' boxes
+
+
+def lattice_cells(rank: int) -> Box:
+    """Every cell of the tDFG lattice (``tdfg`` docstring): the non-negative
+    orthant; the oracle discards moved data outside it, and nothing else."""
+    return tuple((0, INF) for _ in range(rank))
 
 
 def infinite_box(rank: int) -> Box:
@@ -174,8 +185,11 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CON
     def clipped(b: Box) -> Box:
         if clip is None:
             return b
-        # bounded dims are clipped to the bounding box; unbounded ones (constants) stay
-        return tuple((max(p, c0), min(q, c1)) if -INF < p and q < INF else (p, q) for (p, q), (c0, c1) in zip(b, clip))
+        # bounded dims are clipped to the bounding box (an empty result keeps its
+        # first coordinate: an empty fold's identity sits there); unbounded
+        # ones (constants) stay
+        return tuple((lo, max(lo, min(q, c1))) if -INF < p and q < INF else (p, q)
+                     for (p, q), (c0, c1) in zip(b, clip) for lo in [max(p, c0)])  # fmt: skip
 
     for op in facts.ops if facts is not None else graph.body.block.ops:
         if isinstance(op, tdfg.TensorOp):
@@ -218,8 +232,106 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CON
             if is_infinite(b):
                 raise LoweringError("'tdfg.stream_reduce' of an unbounded constant tensor")
             if isinstance(op.result.type, tdfg.TensorType):
-                boxes[op.result] = collapse(b, op.dims_list())
+                boxes[op.result] = clipped(collapse(b, op.dims_list()))
     return boxes
+
+
+def _hull(a: Box, b: Box) -> Box:
+    return tuple((min(p0, p1), max(q0, q1)) for (p0, q0), (p1, q1) in zip(a, b))
+
+
+def needed_boxes(graph: tdfg.GraphOp, at: Bindings = CONCRETE, facts: GraphFacts | None = None,
+                 shapes: Mapping[int, tuple[int, ...]] | None = None) -> dict[SSAValue, Box]:  # fmt: skip
+    """For each tensor value, the bounding box of its cells that can reach a
+    side effect (``store``, ``stream_store``, ``stream_reduce``; a scalar
+    result is a ``stream_reduce``): the cells a physical lattice must hold so
+    that the graph computes what the lattice semantics computes.
+
+    Backwards over the lowering's node order from the side effects: a ``store``
+    needs its value's cells inside the array (the whole value where the
+    array's shape is unknown: ``shapes`` gives those known), a ``stream_store``
+    or a ``stream_reduce`` all of its input's cells (and a ``stream_load`` or
+    ``stream_store`` its index tensors over its domain); a ``cmp``/``shrink``
+    needs its inputs on the cells needed of it, a ``mv`` the cells it moves
+    there.  A ``bc`` or a ``reduce`` needs its input's whole extent along its
+    dim (the copies' width, the reduce's groups), a ``stream_reduce`` with a
+    tensor result its input's whole extent along the folded dims.  Values
+    without needed cells are absent."""
+    facts = facts or GraphFacts.of(graph)
+    boxes = infer_boxes(graph, clip=lattice_cells(graph.lattice_rank), at=at, facts=facts)
+    rank = graph.lattice_rank
+    need: dict[SSAValue, Box] = {}
+
+    def add(v: SSAValue, b: Box) -> None:
+        own = boxes.get(v)
+        if own is None or is_infinite(own):
+            return  # a scalar, or a constant: it needs no cells of its own
+        b = box_intersect(b, own)
+        if any(q <= p for p, q in b):
+            return
+        need[v] = _hull(need[v], b) if v in need else b
+
+    args = list(facts.args)
+    for op in reversed(facts.order):
+        out = need.get(op.results[0]) if op.results else None
+        if isinstance(op, tdfg.StoreOp):
+            shape = (shapes or {}).get(args.index(op.array))
+            own = boxes.get(op.value)
+            if own is not None:
+                add(op.value, own if shape is None else tuple([(0, 1)] * (rank - len(shape)) + [(0, s) for s in shape]))
+        elif isinstance(op, tdfg.StreamStoreOp):
+            own = boxes[op.value]
+            add(op.value, own)
+            for v in op.indices:
+                add(v, own)
+        elif isinstance(op, tdfg.StreamLoadOp):
+            for v in op.indices:
+                add(v, boxes[op.result])
+        elif isinstance(op, tdfg.StreamReduceOp):
+            b = boxes[op.input]
+            if not isinstance(op.result.type, tdfg.TensorType):
+                add(op.input, b)
+            elif out is not None:
+                for d in op.dims_list():
+                    out = box_with(out, d, *b[d])
+                add(op.input, out)
+        elif out is None:
+            continue
+        elif isinstance(op, (tdfg.CmpOp, tdfg.ShrinkOp)):
+            for v in op.operands:
+                add(v, out)
+        elif isinstance(op, tdfg.MvOp):
+            add(op.input, box_shift(out, _int(op.dim), -at.value(op.dist.data)))
+        elif isinstance(op, (tdfg.BcOp, tdfg.ReduceOp)):
+            d = _int(op.dim)
+            add(op.input, box_with(out, d, *boxes[op.input][d]))
+    return need
+
+
+def lattice_extent(graph: tdfg.GraphOp, laid_out: Mapping[int, tuple[int, ...]], shapes: Mapping[int, tuple[int, ...]],
+                   at: Bindings = CONCRETE, facts: GraphFacts | None = None) -> list[int]:  # fmt: skip
+    """The physical lattice of a graph (the extent of each dim from the origin):
+    the laid-out arrays (``laid_out``: index -> shape), the tensors its
+    embedded load streams lay out (§3.3), and every cell that reaches a side
+    effect (``needed_boxes``; ``shapes``: every array shape known).  Cells
+    outside it are dropped by the lowering; none of them is needed, so the
+    lowering computes what the lattice semantics computes (``tdfg``
+    docstring).  An iteration domain larger than every array (a fixed-index
+    load broadcast over it, a store through a reversed map) grows it."""
+    facts = facts or GraphFacts.of(graph)
+    rank = graph.lattice_rank
+    ext = [1] * rank
+    for shape in laid_out.values():
+        for j, s in enumerate(shape):
+            d = rank - len(shape) + j
+            ext[d] = max(ext[d], s)
+    cells = lattice_cells(rank)
+    streamed = [box_intersect(at.box(op.domain.data), cells) for op in facts.ops if isinstance(op, tdfg.StreamLoadOp)]
+    for b in [*streamed, *needed_boxes(graph, at, facts, shapes).values()]:
+        for d, (p, q) in enumerate(b):
+            if q > p:  # an empty range lays nothing out along its dim (the others may: an empty fold's identities)
+                ext[d] = max(ext[d], q)
+    return ext
 
 
 def collapse(b: Box, dims) -> Box:

@@ -139,8 +139,10 @@ class _Converter:
         out = box
         for d in dims:
             p = box[d][0]
-            if not 0 <= p <= self.layout.lattice[d]:
-                raise LoweringError(f"'tdfg.stream_reduce' of an empty range starting at {p} in dim {d}: its identity lies outside the lattice {list(self.layout.lattice)}")
+            if not 0 <= p < self.layout.lattice[d]:
+                # the identities lie outside the lattice: no cell of the result
+                # is needed (lattice_extent covers every needed one)
+                return _canonical_empty(box)
             out = box_with(out, d, p, p)
         return out
 
@@ -414,11 +416,7 @@ class _Converter:
         if missing:
             raise LoweringError(f"'tdfg.stream_reduce' over {list(dims)} does not complete the in-memory reduce over dim {missing[0]}")
         if isinstance(v, _Buf):
-            b = v
-            tbox = self.boxes[op.input]
-            if box_empty(b.box) and not box_empty(collapse(tbox, dims)) and len(set(dims)) < self.rank and any(b.box[d][0] != tbox[d][0] for d in dims):
-                d = next(d for d in dims if b.box[d][0] != tbox[d][0])
-                raise LoweringError(f"'tdfg.stream_reduce' of an empty range starting at {tbox[d][0]} in dim {d}: its identity lies outside the lattice {list(self.layout.lattice)}")
+            b = v  # (an empty one whose identities would sit outside the lattice: see below)
         else:
             src = self.as_reg(v, self.boxes[op.input])
             if box_empty(src.box):
@@ -439,6 +437,11 @@ class _Converter:
             self.values[op.result] = out.id
             return
         self.values[op.result] = out
+        if box_empty(self.boxes[op.result]):
+            # no cell of the result lies in the lattice (e.g. an empty fold's
+            # identities beyond it): none is needed, nothing reads them
+            self.values[op.result] = _Buf(out.id, _canonical_empty(self.boxes[op.result]), out.type)
+            return
         if partial and not box_empty(v.box):
             # The partials sat at tile starts, so the result is at the aligned
             # coordinates; the tensor's is at its first ones (tdfg semantics):

@@ -16,7 +16,8 @@ How a region becomes a graph:
   their arrays; the iteration space is *anchored* at the primary access (the
   first affine store, else the first affine load): iteration point ``x``
   sits at lattice cell ``pi(x) + o`` where ``o`` is that access's offset.
-  Lattice dims no access lines up with are anchored at the domain itself.
+  Lattice dims no access lines up with are anchored at the origin (the
+  domain's lower bound at cell 0: the lattice has no negative cells).
 * Affine unit-stride loads become ``tdfg.tensor`` nodes over the cells they
   read, aligned to the iteration space with ``tdfg.mv`` (offset accesses:
   stencils) and ``tdfg.bc`` (a dim the map drops or fixes to a symbol, e.g.
@@ -211,7 +212,10 @@ class _Builder:
         o: list[Affine] = []
         for ell in range(self.R):
             j = self.pi_inv.get(ell)
-            val = Affine(0)
+            # an iteration dim no access lines up with starts at the lattice's
+            # origin: the lattice has no negative cells (tdfg docstring), and a
+            # domain [-2:N] or [1:N + 1] then needs no cell beyond its extent
+            val = Affine(0) if j is None else Affine(0) - self.lo(j)
             for s in specs:
                 if j is not None and s[ell][0] == "aligned":
                     val = s[ell][2]

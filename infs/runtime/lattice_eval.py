@@ -10,9 +10,10 @@ results.  It implements the semantics of the ``infs.dialects.tdfg`` docstring:
 * a rank-r array occupies the last r lattice dims, the leading ones at
   coordinate 0; ``tensor`` takes its cells in the node's domain;
 * ``cmp`` works on the intersection of its inputs' boxes; ``mv``/``bc`` move
-  or replicate a tensor and then discard every cell outside the *global
-  bounding hyperrectangle* (the hull of all arrays of the graph and of the
-  domains of its ``stream_load`` nodes, §3.2);
+  or replicate a tensor and then discard every cell at a negative coordinate
+  (the lattice is the non-negative orthant, unbounded above; §3.2's global
+  bounding hyperrectangle is the physical lattice, which holds every cell
+  that matters: ``tdfg_domains.lattice_extent``);
 * ``reduce`` folds each group of consecutive cells along ``dim`` into the
   group's first cell and leaves the kind's identity in the other cells, so
   that the ``reduce`` + ``stream_reduce`` pair does not depend on the group
@@ -55,6 +56,7 @@ from xdsl.utils.exceptions import InterpretationError
 from infs.dialects import stream, tdfg
 from infs.dialects.lattice import AccessMap, LatticeError
 from infs.dialects.tdfg import reduce_identity
+from infs.passes.tdfg_domains import lattice_cells
 from infs.passes.tdfg_semantics import REDUCE_UFUNCS, TdfgSemanticsError, apply_cmp, element_dtype
 from infs.runtime import host
 from infs.runtime.reference import evaluate_region
@@ -124,13 +126,11 @@ def intersect_boxes(boxes: Sequence[Box]) -> Box:
     return tuple(out)
 
 
-def _clip(t: LTensor, hull: tuple[tuple[int, int], ...] | None) -> LTensor:
-    """Discard cells outside the global bounding hyperrectangle."""
-    if hull is None:
-        return t
+def _clip(t: LTensor, cells: tuple[tuple[int, int], ...]) -> LTensor:
+    """Discard cells outside the lattice's ``cells`` (at a negative coordinate)."""
     box = []
     sl = []
-    for b, (hlo, hhi) in zip(t.box, hull):
+    for b, (hlo, hhi) in zip(t.box, cells):
         if b is None:
             box.append(None)
             sl.append(slice(None))
@@ -186,19 +186,10 @@ class _GraphState:
             self.scalars[arg] = val
             if isinstance(arg.type, IndexType):
                 self.env[name] = int(val)
-        # The global bounding hyperrectangle (§3.2): the hull of the arrays and
-        # of the tensors embedded load streams lay out (a stream's domain is
-        # iterations, not array cells: a transposed or repeated access may
-        # reach beyond the arrays' hull, and none of its cells is dropped).
-        # (an empty range counts nothing along its dim; the others may hold an
-        # empty fold's identities)
-        boxes = [_array_box(a, self.rank) for a in arrays]
-        boxes += [self.box_of(op.domain.data) for op in graph.body.block.ops if isinstance(op, tdfg.StreamLoadOp)]
-        if boxes:
-            self.hull: tuple[tuple[int, int], ...] | None = tuple((0, max([b[d][1] for b in boxes if b[d][1] > b[d][0]], default=0))
-                                                                  for d in range(self.rank))  # fmt: skip
-        else:
-            self.hull = None
+        # The lattice (tdfg docstring): the non-negative orthant, unbounded
+        # above; moved data at a negative coordinate is discarded.  (A hull of
+        # the arrays would drop iterations of a domain larger than every array.)
+        self.cells: tuple[tuple[int, int], ...] = lattice_cells(self.rank)
         self.values: dict[SSAValue, Any] = {}
 
     def ev(self, expr) -> int:
@@ -291,7 +282,7 @@ def _eval_op(op, st: _GraphState, group_size: GroupSize) -> None:
         if box[d] is not None:
             lo, hi = box[d]
             box[d] = (lo + k, hi + k)
-        st.values[op.result] = _clip(LTensor(tuple(box), t.values), st.hull)
+        st.values[op.result] = _clip(LTensor(tuple(box), t.values), st.cells)
     elif isinstance(op, tdfg.BcOp):
         t = st.tensor(op.input)
         d = op.dim.value.data
@@ -307,7 +298,7 @@ def _eval_op(op, st: _GraphState, group_size: GroupSize) -> None:
         reps[d] = c
         vals = np.tile(t.values, reps)
         box[d] = (lo + k, lo + k + c * w)
-        st.values[op.result] = _clip(LTensor(tuple(box), vals), st.hull)
+        st.values[op.result] = _clip(LTensor(tuple(box), vals), st.cells)
     elif isinstance(op, tdfg.ConstOp):
         dtype = element_dtype(op.result.type.element_type)
         if op.scalar is not None:
@@ -342,7 +333,7 @@ def _eval_op(op, st: _GraphState, group_size: GroupSize) -> None:
         idx = st.access_indices(op, op.map.data, tuple(op.indirect_dims.get_values()), op.indices, box, arr)
         shape = tuple(hi - lo for lo, hi in box)
         vals = arr[idx] if int(np.prod(shape)) else np.zeros(shape, arr.dtype)
-        st.values[op.result] = _clip(LTensor(box, np.asarray(vals)), st.hull)
+        st.values[op.result] = _clip(LTensor(box, np.asarray(vals)), st.cells)
     elif isinstance(op, tdfg.StreamStoreOp):
         t = st.tensor(op.value)
         arr = st.arrays[op.array]
