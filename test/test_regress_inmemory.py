@@ -697,3 +697,36 @@ def test_tensorize_still_merges_moves_inside_the_iteration_space():
     lattice_run(tensorize_module(module), lat)
     assert_same((), lat, *want, "lattice oracle")
 
+
+# ---------------------------------------------------------------------------
+# C2: a stream.compute body that uses a scalar of its region directly (not
+# as an input) crashed tensorize with KeyError.  Compute bodies are isolated
+# from above (stream dialect docstring): one located line, exit 1.
+# ---------------------------------------------------------------------------
+
+CAPTURE = """func.func @f(%A: memref<?xf32>, %n: index, %w: f32) {
+  stream.region ins(%A : memref<?xf32>) syms(N = %n : index, w = %w : f32) domain [0:N] iterators [parallel] {
+  ^bb0(%a: memref<?xf32>, %N: index, %x: f32):
+    %c = stream.load %a[d0] : memref<?xf32> -> !stream.stream<f32>
+    %s = stream.compute(%c : !stream.stream<f32>) -> !stream.stream<f32> {
+    ^bb1(%v: f32):
+      %z = arith.addf %x, %v : f32
+      stream.yield %z : f32
+    }
+    stream.store %s -> %a[d0] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("tool,extra", [("infs_opt", ["--tensorize"]), ("infs_run", ["--mode", "in", "--sizes", "n=4", "--shape", "A=4"])])
+def test_compute_body_using_a_region_scalar_is_one_located_error(tmp_path, tool, extra):
+    f = tmp_path / "capture.mlir"
+    f.write_text(CAPTURE)
+    r = subprocess.run([sys.executable, "-m", f"infs.tools.{tool}", str(f), *extra], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "internal error" not in r.stderr, r.stderr
+    assert f"{f}:7:7: error: 'arith.addf' op operand #0 (%x) is defined outside the enclosing 'stream.compute'" in lines[0], lines[0]

@@ -54,11 +54,27 @@ def _defined_outside(value: SSAValue, isolated: Operation) -> bool:
     return op is None or op is isolated or not isolated.is_ancestor(op)
 
 
+def _in_enclosing_scope(value: SSAValue, op: Operation) -> bool:
+    """Whether ``value``'s block encloses ``op`` (a value of a sibling body does
+    not: it is out of scope, whatever isolates ``op``)."""
+    try:
+        owner = value.owner
+    except ValueError:
+        return False
+    block = owner if isinstance(owner, Block) else owner.parent_block()
+    p: Operation | None = op
+    while p is not None:
+        if p.parent_block() is block:
+            return True
+        p = p.parent_op()
+    return False
+
+
 def _reason(op: Operation, index: int, value: SSAValue) -> str:
     """Why ``value`` is not visible at ``op``: across an isolated region, or dominance."""
     p = op.parent_op()
     while p is not None:
-        if p.has_trait(IsolatedFromAbove) and _defined_outside(value, p):
+        if p.has_trait(IsolatedFromAbove) and _defined_outside(value, p) and _in_enclosing_scope(value, p):
             return (
                 f"operand #{index}{_describe(value)} is defined outside the enclosing '{p.name}', "
                 f"which is isolated from above (pass it in as an operand)"

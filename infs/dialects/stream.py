@@ -560,14 +560,17 @@ class ComputeOp(IRDLOperation):
 
     Near-stream computation: a memory-free, control-free body of ``arith``/
     ``math`` ops applied at every iteration point to the elements of its
-    input streams (and scalar symbols).  Up to 8 inputs.
+    input streams (and scalar symbols).  Up to 8 inputs.  The body is
+    isolated from above: everything it uses, scalars of the region included,
+    is an input (the near-stream engine receives exactly its operands; the
+    8-input limit counts them all).
     """
 
     name = "stream.compute"
     inputs = var_operand_def()
     result = result_def(StreamType)
     body = region_def("single_block")
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), IsolatedFromAbove())
 
     def __init__(self, inputs: Sequence[SSAValue], result_type: Attribute, body: Region):
         super().__init__(operands=[inputs], result_types=[result_type], regions=[body])
