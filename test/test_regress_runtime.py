@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -170,3 +171,106 @@ def test_in_memory_tensors_and_near_memory_writes_to_the_same_arrays(case, confi
     event(f"regions in memory: {sum(r.mode == 'in' for r in report.regions)}/{len(report.regions)}")
     for k in ("A", "B"):
         np.testing.assert_array_equal(args[k], ref[k], err_msg=f"array {k}\n{text}n={n}")
+
+
+# ---------------------------------------------------------------------------
+# 2. C1: a huge iteration domain over small arrays (the evaluator allocated
+#    the domain's grids before any check: MemoryError, exit 70)
+# ---------------------------------------------------------------------------
+
+WORKLOADS = Path(__file__).resolve().parent.parent / "infs" / "workloads"
+HUGE = "99999999999"
+
+
+def _conv2d_copy(tmp_path: Path) -> Path:
+    p = tmp_path / "c.mlir"  # a copy: not the registry's workload, so --shape applies
+    p.write_text((WORKLOADS / "conv2d.mlir").read_text())
+    return p
+
+
+def _conv2d_args(h: str, *extra: str) -> list[str]:
+    return ["--config", "paper-64", "--sizes", f"h={h},w={HUGE}", "--shape", "I=13x13", "--shape", "K=5x3", "--shape", "O=3x3", *extra]
+
+
+@pytest.mark.parametrize("mode", ("auto", "in", "near", "core", "all"))
+def test_empty_domain_with_a_huge_dim_runs_and_checks(mode, tmp_path, capsys):
+    """h=1: the domain [1:0, 1:W - 1] has no point, however large W is."""
+    rc = infs_run.main([str(_conv2d_copy(tmp_path)), "--mode", mode, *_conv2d_args("1", "--check")])
+    cap = capsys.readouterr()
+    assert rc == 0, cap.err
+    assert "check: outputs match the stream reference" in cap.out and "internal error" not in cap.err
+
+
+@pytest.mark.parametrize("mode", ("auto", "in", "near", "core", "all"))
+def test_huge_domain_is_one_line_naming_the_region(mode, tmp_path, capsys):
+    rc = infs_run.main([str(_conv2d_copy(tmp_path)), "--mode", mode, *_conv2d_args("4", "--check")])
+    err = capsys.readouterr().err
+    assert rc == 1, err
+    assert len(err.strip().splitlines()) == 1, err
+    # near/core: the run names the region's number too; in/auto ran in memory
+    # (no domain to allocate) and the --check reference run refuses it
+    assert re.search(r"(region 0 \()?'stream.region' at line 19\)?: its iteration domain \[1:3, 1:99999999998\] has 199,999,999,994 points", err), err
+    assert "of host memory" in err and "internal error" not in err
+
+
+@pytest.mark.parametrize("mode", ("near", "core"))
+def test_huge_domain_through_the_api_names_the_region_number(mode, tmp_path):
+    from infs.runtime.scalar_ops import EvaluationError
+
+    module = api.parse_file(_conv2d_copy(tmp_path))
+    args = {"I": np.zeros((13, 13), np.float32), "K": np.zeros((5, 3), np.float32), "O": np.zeros((3, 3), np.float32), "h": 4, "w": int(HUGE)}
+    with pytest.raises(EvaluationError, match=r"^region 0 \('stream.region' at line 19\): its iteration domain \[1:3, 1:99999999998\]"):
+        run_program(module, args, None, RunOptions(config="paper-64", mode=mode))
+
+
+@pytest.mark.parametrize("mode", ("in", "near"))
+def test_huge_domain_in_analysis_allocates_nothing(mode, tmp_path, capsys):
+    """--analysis computes no values: nothing of the domain is allocated, so it runs."""
+    rc = infs_run.main([str(_conv2d_copy(tmp_path)), "--mode", mode, *_conv2d_args("4", "--analysis", "--json")])
+    cap = capsys.readouterr()
+    assert rc == 0, cap.err
+
+
+def test_empty_domain_reduction_over_a_huge_dim():
+    """A reduction over an empty dim still stores its identity at every kept
+    point: those points are the work (refused when huge, exact when small)."""
+    from infs.runtime.scalar_ops import EvaluationError
+
+    text = (
+        f"func.func @f(%A: memref<?x?xf32>, %Y: {M1}, %m: index, %w: index) {{\n"
+        f"  stream.region ins(%A, %Y : memref<?x?xf32>, {M1}) syms(M = %m : index, W = %w : index) domain [0:M, 0:W] iterators [reduction, parallel] {{\n"
+        f"  ^bb0(%a: memref<?x?xf32>, %y: {M1}, %M: index, %W: index):\n"
+        f"    %c = stream.load %a[d0, d1] : memref<?x?xf32> -> {S}\n"
+        f"    %r = stream.reduce add %c over [0] : {S} -> {S}\n"
+        f"    stream.store %r -> %y[d1] : {S} -> {M1}\n"
+        f"    stream.yield\n  }}\n  func.return\n}}\n"
+    )
+    module = api.parse_text(text)
+    Y = np.full(6, 7.0, np.float32)
+    run_function(module, {"A": np.zeros((1, 6), np.float32), "Y": Y, "m": 0, "w": 4})
+    np.testing.assert_array_equal(Y, [0, 0, 0, 0, 7, 7])
+    with pytest.raises(EvaluationError, match=r"its iteration domain \[0:0, 0:99999999999\] has 99,999,999,999 points"):
+        run_function(module, {"A": np.zeros((1, 6), np.float32), "Y": Y, "m": 0, "w": int(HUGE)})
+
+
+# ---------------------------------------------------------------------------
+# 3. F3: --check of an empty-domain region in near/core mode
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "mode,argv",
+    [
+        ("near", ["--config", "small-16", "--sizes", "ci=1,co=16,h=2,w=1", "--shape", "I=13x13x3", "--shape", "K=3x2x5", "--shape", "O=64x8x8"]),
+        ("core", ["--config", "small-16", "--sizes", "ci=1,co=16,h=2,w=1", "--shape", "I=13x13x3", "--shape", "K=3x2x5", "--shape", "O=64x8x8"]),
+        ("all", ["--config", "cal-64", "--sizes", "ci=4,co=4,h=16,w=1", "--shape", "I=5x13x1", "--shape", "K=33x3x17", "--shape", "O=5x16x17"]),
+    ],
+)
+def test_empty_domain_checks_trivially_near_and_on_the_cores(mode, argv, tmp_path, capsys):
+    p = tmp_path / "conv3d_copy.mlir"
+    p.write_text((WORKLOADS / "conv3d.mlir").read_text())
+    rc = infs_run.main([str(p), "--mode", mode, *argv, "--check"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "check FAILED" not in out
+    assert "region 1 ran near over an empty iteration domain: nothing to cross-check" in out or "region 1 ran core over an empty" in out

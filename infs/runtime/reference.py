@@ -25,10 +25,11 @@ Host functions around regions run through ``infs.runtime.host``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import IndexType, MemRefType
+from xdsl.dialects.builtin import FileLineColLoc, IndexType, MemRefType
 from xdsl.ir import SSAValue
 
 from infs.dialects import stream
@@ -48,8 +49,53 @@ def _reduce_identity(kind: str, dtype: np.dtype):
     raise EvaluationError(f"no identity for '{kind}'")
 
 
+# What the evaluator holds per iteration point at least: one int64 (a cell's
+# flat index, or the point's iteration number); it holds several, so a domain
+# refused by this bound would certainly not fit.
+BYTES_PER_POINT = 8
+
+
+def region_label(region: stream.RegionOp) -> str:
+    loc = region.location
+    return f"'stream.region' at line {loc.line.data}" if isinstance(loc, FileLineColLoc) else "'stream.region'"
+
+
+def evaluated_points(region: stream.RegionOp, box: Sequence[tuple[int, int]]) -> int:
+    """Points the evaluator materializes for ``box``: the domain's; for an
+    empty domain the points of reductions over its empty dims (a reduction
+    over no iteration still gives its identity at each kept point)."""
+    shape = [max(0, q - p) for p, q in box]
+    size = math.prod(shape)
+    if size:
+        return size
+    work = 0
+    for op in region.body.block.ops:
+        if isinstance(op, stream.ReduceOp):
+            live = stream.live_dims(op.result, region)
+            work = max(work, math.prod(n for d, n in enumerate(shape) if d in live))
+    return work
+
+
+def check_domain_memory(region: stream.RegionOp, box: Sequence[tuple[int, int]], label: str | None = None) -> int:
+    """The host can hold what evaluating ``region`` over ``box`` materializes
+    (checked before anything is allocated); else one EvaluationError line
+    naming the region and its domain.  Returns the points."""
+    from infs.runtime.host import available_memory, human_bytes  # host imports this module
+
+    points = evaluated_points(region, box)
+    need = points * BYTES_PER_POINT
+    avail = available_memory()
+    if avail is not None and need > avail:
+        dom = ", ".join(f"{p}:{q}" for p, q in box)
+        raise EvaluationError(
+            f"{label or region_label(region)}: its iteration domain [{dom}] has {points:,} points; evaluating it needs at least "
+            f"{human_bytes(need)} of host memory, this host has {human_bytes(avail)} available: use smaller sizes, or --analysis (timing only)"
+        )
+    return points
+
+
 class _RegionState:
-    def __init__(self, region: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object]):
+    def __init__(self, region: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object], label: str | None = None):
         self.region = region
         if len(arrays) != len(region.arrays) or len(scalars) != len(region.scalars):
             raise EvaluationError(
@@ -78,12 +124,20 @@ class _RegionState:
             raise EvaluationError(str(e)) from None
         self.shape = tuple(max(0, q - p) for p, q in self.box)
         self.rank = len(self.shape)
-        # open grids: grid i varies along dim i only
-        self.grids = [
-            (np.arange(p, p + n, dtype=np.int64)).reshape([n if j == i else 1 for j in range(self.rank)])
-            for i, ((p, _), n) in enumerate(zip(self.box, self.shape))
-        ]
-        self.size = int(np.prod(self.shape)) if self.rank else 1
+        self.size = math.prod(self.shape)
+        check_domain_memory(region, self.box, label)
+        self._grids: dict[int, np.ndarray] = {}
+
+    def grid(self, i: int, full: bool = True) -> np.ndarray:
+        """The open grid of dim ``i`` (varies along dim i only); not ``full``: its
+        first coordinate only (a reduced dim's, unused by the store's map) --
+        made on demand, so an empty domain allocates no grid of its other dims."""
+        p, n = self.box[i][0], self.shape[i]
+        if not full:
+            return np.full([1] * self.rank, p if n else 0, np.int64)
+        if i not in self._grids:
+            self._grids[i] = np.arange(p, p + n, dtype=np.int64).reshape([n if j == i else 1 for j in range(self.rank)])
+        return self._grids[i]
 
     # -- helpers ------------------------------------------------------------
     def full(self, v: np.ndarray) -> np.ndarray:
@@ -93,10 +147,7 @@ class _RegionState:
                 shape: tuple[int, ...] | None = None) -> tuple[np.ndarray, ...]:  # fmt: skip
         shape = self.shape if shape is None else shape
         size = int(np.prod(shape)) if shape else 1
-        grids = [g if shape[i] == self.shape[i] else g[tuple(slice(0, 1) if j == i else slice(None) for j in range(self.rank))] for i, g in enumerate(self.grids)]
-        if any(shape[i] != self.shape[i] and self.shape[i] == 0 for i in range(self.rank)):
-            # a reduced dim with an empty range: its coordinate is unused by the store's map
-            grids = [g if shape[i] == self.shape[i] else np.zeros([1] * self.rank, np.int64) for i, g in enumerate(grids)]
+        grids = [self.grid(i, shape[i] == self.shape[i]) for i in range(self.rank)]
         try:
             idx = list(amap.apply(grids, self.env)) if self.rank else [np.asarray(e.evaluate(self.env)) for e in amap.results]
         except LatticeError as e:
@@ -130,12 +181,21 @@ class _RegionState:
         return np.ravel_multi_index(grids, tuple(max(n, 1) for n in self.shape)).reshape(shape)
 
 
-def evaluate_region(region: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object]) -> list[np.ndarray]:
-    """Run ``region`` in place on ``arrays``; return its scalar results."""
+def evaluate_region(region: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object], label: str | None = None) -> list[np.ndarray]:
+    """Run ``region`` in place on ``arrays``; return its scalar results.
+    ``label`` names the region in errors (default: its line)."""
     carried = stream.loop_carried_dependence(region)
     if carried is not None:
         raise EvaluationError(f"'{region.name}' {carried}")
-    st = _RegionState(region, arrays, scalars)
+    st = _RegionState(region, arrays, scalars, label)
+    try:
+        return _evaluate(region, st)
+    except MemoryError:  # past the lower bound of check_domain_memory
+        dom = ", ".join(f"{p}:{q}" for p, q in st.box)
+        raise EvaluationError(f"{label or region_label(region)}: the host ran out of memory evaluating its iteration domain [{dom}] ({st.size:,} points): use smaller sizes") from None
+
+
+def _evaluate(region: stream.RegionOp, st: _RegionState) -> list[np.ndarray]:
     block = region.body.block
     ops = list(block.ops)
     # writes per array: list of (op position, cell indices, values, kind)
@@ -146,8 +206,11 @@ def evaluate_region(region: stream.RegionOp, arrays: Sequence[np.ndarray], scala
     for pos, op in enumerate(ops):
         if isinstance(op, stream.LoadOp):
             arr = st.values[op.array]
+            if not st.size:  # no iteration reads anything
+                st.values[op.result] = np.zeros(st.shape, arr.dtype)
+                continue
             idx = st.indices(op, op.access_map(), op.indirect_positions(), op.indices, arr)
-            st.values[op.result] = arr[idx] if st.size else np.zeros(st.shape, arr.dtype)
+            st.values[op.result] = arr[idx]
             reads.setdefault(id(arr), []).append((pos, idx))
         elif isinstance(op, stream.ComputeOp):
             st.values[op.result] = _eval_compute(op, st)
@@ -156,6 +219,8 @@ def evaluate_region(region: stream.RegionOp, arrays: Sequence[np.ndarray], scala
         elif isinstance(op, (stream.StoreOp, stream.AtomicOp)):
             arr = st.values[op.array]
             wshape = st.write_shape(op.value)
+            if not math.prod(wshape):  # no write point: nothing happens
+                continue
             idx = st.indices(op, op.access_map(), op.indirect_positions(), op.indices, arr, wshape)
             kind = "store" if isinstance(op, stream.StoreOp) else op.kind.data
             writes.setdefault(id(arr), []).append((pos, idx, st.values[op.value], kind, wshape))

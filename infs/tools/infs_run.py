@@ -427,7 +427,9 @@ def print_report(console: Console, path: Path, s: dict[str, Any], cfg_name: str)
         for r in c["regions"]:
             if r["ran"] == "in":
                 continue
-            if r["against"] == "lattice":
+            if r["against"] == "empty domain":
+                console.print(f"check: region {r['region']} ran {r['ran']} over an empty iteration domain: nothing to cross-check", soft_wrap=True)
+            elif r["against"] == "lattice":
                 verdict = "[red]disagrees[/]: " + r["error"] if r["error"] else "agrees"
                 console.print(f"check: region {r['region']} ran {r['ran']} (values from the stream reference); its tDFG on the lattice evaluator {verdict}", soft_wrap=True)
             else:
