@@ -271,3 +271,307 @@ def to_text(op: Operation, generic: bool = False, debuginfo: bool = False) -> st
     out = StringIO()
     Printer(stream=out, print_generic_format=generic, print_debuginfo=debuginfo).print_op(op)
     return out.getvalue() + "\n"
+
+
+# ---------------------------------------------------------------------------
+# Pipelines in the command line's syntax (MLIR's and xDSL's)
+# ---------------------------------------------------------------------------
+#
+# One parser for `infs-opt -p`, `infs-opt --pass-pipeline=` and
+# `PassManager.parse`: a comma-separated list of `name`, `name{opts}`,
+# `builtin.module(...)` and `func.func(...)`.  Options are MLIR's
+# space-separated `key=value` (a value may hold `=` and `,`:
+# `lower-pim{sizes=N=64,M=32 config=small-16}`) or xDSL's quoted form
+# (`sizes="N=64,M=32"`); both reach xDSL's option parser in its own form.
+
+
+_ANCHORS = ("builtin.module", "func.func")
+
+
+@dataclasses.dataclass(frozen=True)
+class OnFunctions(ModulePass):
+    """MLIR's nested ``func.func(p1,p2)``: each pass runs on every
+    ``func.func`` of the module in turn, scoped to that function (the function
+    sits alone in a temporary module while the pass runs: another function's
+    symbols are out of its sight, as in MLIR's function pass managers).
+    Only xDSL's function-local passes may nest; infs's passes transform
+    whole modules (``tensorize``, ``lower-pim``, ...)."""
+
+    name = "func.func"
+    passes: tuple[ModulePass, ...] = ()
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for p in self.passes:
+            for f in functions_of(op):
+                apply_to_function(p, ctx, f)
+
+
+def functions_of(module: ModuleOp) -> list[Operation]:
+    """The ``func.func`` ops directly in ``module`` (MLIR's nesting: one level)."""
+    return [o for o in module.body.block.ops if o.name == "func.func"]
+
+
+def apply_to_function(p: ModulePass, ctx: Context, f: Operation) -> None:
+    """Run ``p`` on ``f`` alone (see ``OnFunctions``); ``f`` keeps its place."""
+    block, anchor = f.parent_block(), f.next_op
+    assert block is not None
+    f.detach()
+    scope = ModuleOp([f])
+    try:
+        p.apply(ctx, scope)
+    finally:
+        for o in list(scope.body.block.ops):
+            o.detach()
+            if anchor is not None:
+                block.insert_op_before(o, anchor)
+            else:
+                block.add_op(o)
+
+
+def _split_top(text: str, spec: str) -> list[str]:
+    """Split on commas outside ``{}``, ``()`` and quotes."""
+    out, depth, quote, start = [], [], None, 0
+    closing = {"(": ")", "{": "}"}
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch in closing:
+            depth.append(closing[ch])
+        elif ch in ")}":
+            if not depth or depth.pop() != ch:
+                raise InfsError(f"bad pipeline '{spec}': unbalanced '{ch}'")
+        elif ch == "," and not depth:
+            out.append(text[start:i])
+            start = i + 1
+        i += 1
+    if quote:
+        raise InfsError(f"bad pipeline '{spec}': no closing quotation")
+    if depth:
+        raise InfsError(f"bad pipeline '{spec}': missing '{depth[-1]}'")
+    out.append(text[start:])
+    return [s.strip() for s in out]
+
+
+def _str_options(factory: Callable[[], type[ModulePass]] | None) -> set[str]:
+    """Names (``-`` and ``_`` spellings) of a pass's string-typed options."""
+    if factory is None:
+        return set()
+    try:
+        cls = factory()
+        names = {f.name for f in dataclasses.fields(cls) if f.type in (str, "str")}
+    except Exception:  # noqa: BLE001 - a pass we cannot introspect keeps xDSL's own typing
+        return set()
+    return names | {n.replace("_", "-") for n in names}
+
+
+def quote_option_values(opts: str, str_options: set[str] | frozenset[str] = frozenset()) -> str:
+    """MLIR-style ``sizes=N=64,M=32 config=tiny`` -> xDSL's ``sizes="N=64,M=32" config=tiny``.
+
+    xDSL's pipeline syntax does not allow ``=`` inside an option value, and it
+    types bare values itself (``tiles=16`` would be an int): values of
+    string-typed options, and any value holding ``=``, are passed quoted.
+    """
+    import shlex
+
+    out = []
+    try:
+        items = shlex.split(opts)
+    except ValueError as e:  # shlex: "No closing quotation"
+        raise InfsError(f"bad pass options '{opts}': {str(e).lower()}") from None
+    for item in items:
+        key, eq, value = item.partition("=")
+        if eq and ("=" in value or key in str_options) and not value.startswith('"'):
+            value = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        out.append(f"{key}{eq}{value}")
+    return " ".join(out)
+
+
+_ELEMENT = re.compile(r"([A-Za-z_][\w.$-]*)\s*(?:\{(.*)\})?", re.S)
+_ANCHORED = re.compile(r"([A-Za-z_][\w.$-]*)\s*\((.*)\)", re.S)
+
+
+def parse_pass_pipeline(spec: str, passes: dict[str, Callable[[], type[ModulePass]]] | None = None) -> tuple[ModulePass, ...]:
+    """A pipeline in the command line's syntax -> pass instances (``OnFunctions``
+    for a nested ``func.func(...)``); a bad one is an ``InfsError``."""
+    passes = passes if passes is not None else available_passes()
+    return _parse_elements(spec.strip(), spec, passes, scope="top")
+
+
+def _parse_elements(text: str, spec: str, passes: dict, scope: str) -> tuple[ModulePass, ...]:
+    from infs.passes.pipelines import INFS_PASSES
+
+    out: list[ModulePass] = []
+    if not text:
+        return ()
+    for element in _split_top(text, spec):
+        if not element:
+            raise InfsError(f"bad pipeline '{spec}': empty pass name")
+        m = _ANCHORED.fullmatch(element)
+        if m:
+            anchor, inner = m.group(1), m.group(2).strip()
+            if anchor not in _ANCHORS:
+                raise InfsError(f"bad pipeline '{spec}': cannot nest passes under '{anchor}' (builtin.module and func.func can be anchors)")
+            if anchor == "builtin.module":
+                if scope != "top":
+                    raise InfsError(f"bad pipeline '{spec}': builtin.module(...) is the outermost anchor only (the module infs-opt reads; nested modules are not supported)")
+                out.extend(_parse_elements(inner, spec, passes, "builtin.module"))
+            else:
+                if scope == "func.func":
+                    raise InfsError(f"bad pipeline '{spec}': func.func(...) inside func.func(...) (functions do not nest)")
+                out.append(OnFunctions(_parse_elements(inner, spec, passes, "func.func")))
+            continue
+        m = _ELEMENT.fullmatch(element)
+        if not m:
+            raise InfsError(f"bad pipeline '{spec}': cannot read '{element}' (expected name, name{{options}} or anchor(...))")
+        name, opts = m.group(1), (m.group(2) or "").strip()
+        if name not in passes:
+            raise InfsError(f"unknown pass '{name}' (see --help for the list)")
+        if scope == "func.func" and name in INFS_PASSES:
+            raise InfsError(
+                f"bad pipeline '{spec}': '{name}' is a module pass (infs's passes transform a whole builtin.module): "
+                f"run it outside func.func(...), e.g. builtin.module({name})"
+            )
+        opts = quote_option_values(opts, _str_options(passes.get(name)))
+        out.extend(parse_pipeline(f"{name}{{{opts}}}" if opts else name, passes))
+    return tuple(out)
+
+
+def pass_title(p: ModulePass) -> str:
+    """mlir-opt's name of a pass in dumps and timings: its class name without ``Pass``."""
+    return type(p).__name__.removesuffix("Pass") or p.name
+
+
+class PassManager:
+    """Run a pipeline with MLIR's pass-manager conveniences::
+
+        pm = api.PassManager.parse("builtin.module(tensorize,lower-pim{sizes=N=64 config=small-16})")
+        pm.enable_ir_printing()          # the IR after every pass, on stderr
+        pm.enable_timing()
+        pm.run(module)
+        print(pm.timing_report())
+
+    ``parse`` takes exactly ``infs-opt``'s ``--pass-pipeline``/``-p`` syntax
+    (``infs-opt`` itself runs its passes through this class).  The IR is
+    verified after every pass unless ``enable_verifier(False)``.
+    """
+
+    def __init__(self, passes: Sequence[ModulePass] = (), ctx: Context | None = None):
+        self.passes: list[ModulePass] = list(passes)
+        self.ctx = ctx or make_context()
+        self.verify_each = True
+        self.timing = False
+        self.timings: list[list] = []  # [name, seconds] in first-seen order (MLIR's list view)
+        self._callbacks: list[Callable[[str, ModulePass, Operation], None]] = []
+
+    @classmethod
+    def parse(cls, pipeline: str, ctx: Context | None = None) -> PassManager:
+        return cls(parse_pass_pipeline(pipeline), ctx)
+
+    def add(self, pipeline: str | ModulePass) -> PassManager:
+        """Append passes (a pipeline string or one pass instance)."""
+        self.passes.extend(parse_pass_pipeline(pipeline) if isinstance(pipeline, str) else [pipeline])
+        return self
+
+    def enable_verifier(self, enabled: bool = True) -> None:
+        self.verify_each = enabled
+
+    def enable_timing(self) -> None:
+        self.timing = True
+
+    def add_instrumentation(self, callback: Callable[[str, ModulePass, Operation], None]) -> None:
+        """``callback(when, pass, op)`` with ``when`` = ``"before"``/``"after"``;
+        ``op`` is the module, or the function a ``func.func(...)`` pass ran on."""
+        self._callbacks.append(callback)
+
+    def enable_ir_printing(
+        self,
+        print_before_all: bool = False,
+        print_after_all: bool = True,
+        print_before: Iterable[str] = (),
+        print_after: Iterable[str] = (),
+        stream=None,
+        generic: bool = False,
+        debuginfo: bool = False,
+    ) -> None:
+        """Dump the IR under mlir-opt's header
+        (``// -----// IR Dump After Tensorize (tensorize) //----- //``);
+        ``print_before``/``print_after`` name passes (``--mlir-print-ir-after=PASS``)."""
+        import sys
+
+        before, after = set(print_before), set(print_after)
+
+        def dump(when: str, p: ModulePass, op: Operation) -> None:
+            wanted = (print_before_all or p.name in before) if when == "before" else (print_after_all or p.name in after)
+            if not wanted:
+                return
+            scope = "" if isinstance(op, ModuleOp) else f" ('{op.name}' operation: @{op.sym_name.data})"  # type: ignore[attr-defined]
+            text = to_text(op, generic=generic, debuginfo=debuginfo)
+            print(f"// -----// IR Dump {when.title()} {pass_title(p)} ({p.name}){scope} //----- //\n{text}", file=stream or sys.stderr, flush=True)
+
+        self._callbacks.append(dump)
+
+    def record_time(self, name: str, seconds: float) -> None:
+        for row in self.timings:
+            if row[0] == name:
+                row[1] += seconds
+                return
+        self.timings.append([name, seconds])
+
+    def _notify(self, when: str, p: ModulePass, op: Operation) -> None:
+        for cb in self._callbacks:
+            cb(when, p, op)
+
+    def run(self, module: ModuleOp) -> ModuleOp:
+        """Apply the passes in order, in place; a failure is an ``InfsError``."""
+        import time
+
+        for index, p in enumerate(self.passes):
+            if isinstance(p, OnFunctions):
+                for inner in p.passes:
+                    t0 = time.perf_counter()
+                    for f in functions_of(module):
+                        self._notify("before", inner, f)
+                        self._apply(inner, module, f)
+                        self._notify("after", inner, f)
+                    self.record_time(f"'func.func' Pipeline: {pass_title(inner)} ({inner.name}) #{index}", time.perf_counter() - t0)
+            else:
+                self._notify("before", p, module)
+                t0 = time.perf_counter()
+                self._apply(p, module, None)
+                # the pipeline's passes in order; a pass run twice has two rows, as in MLIR
+                self.record_time(f"{pass_title(p)} ({p.name}) #{index}", time.perf_counter() - t0)
+            if self.verify_each:
+                t1 = time.perf_counter()
+                verify_module(module)
+                self.record_time("Verifier", time.perf_counter() - t1)
+            if not isinstance(p, OnFunctions):
+                self._notify("after", p, module)
+        return module
+
+    def _apply(self, p: ModulePass, module: ModuleOp, f: Operation | None) -> None:
+        try:
+            if f is None:
+                p.apply(self.ctx, module)
+            else:
+                apply_to_function(p, self.ctx, f)
+        except InfsError:
+            raise
+        except (DiagnosticException, LatticeError) as e:
+            raise InfsError(f"pass '{p.name}' failed: {str(e).strip().splitlines()[0]}") from None
+
+    def timing_report(self) -> str:
+        """MLIR's ``--mlir-timing`` list view: wall time per step, then the total."""
+        total = sum(t for _, t in self.timings) or 1e-12
+        rule = "===" + "-" * 73 + "==="
+        lines = [rule, "... Execution time report ...".center(len(rule)).rstrip(), rule, f"  Total Execution Time: {total:.4f} seconds", "", "  ----Wall Time----  ----Name----"]
+        for name, t in self.timings:
+            lines.append(f"  {t:8.4f} ({100 * t / total:5.1f}%)  {name.rsplit(' #', 1)[0]}")
+        lines.append(f"  {total:8.4f} (100.0%)  Total")
+        return "\n".join(lines)

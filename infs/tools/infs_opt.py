@@ -1,28 +1,36 @@
 """``infs-opt``: the infs optimizer driver (an ``xDSLOptMain``).
 
-Accepts xDSL pipelines (``-p 'a{x=1 y=2},b'``) and MLIR-style pass flags
-(``--tensorize --lower-pim='sizes=N=64 config=tiny'``, ``--pass-pipeline=
-'builtin.module(a,b)'``).  Every error is one line with file:line:col where
-known, and a non-zero exit; no tracebacks.
+Accepts xDSL pipelines (``-p 'a{x=1 y=2},b'``) and MLIR's conventions: pass
+flags (``--tensorize --lower-pim='sizes=N=64 config=tiny'``), full pipelines
+(``--pass-pipeline='builtin.module(tensorize,func.func(cse))'``, parsed by
+``infs.api.parse_pass_pipeline``, the syntax ``api.PassManager.parse`` takes),
+``--mlir-print-ir-{before,after}[-all]``, ``--mlir-timing`` and
+``--verify-diagnostics`` with ``// expected-error`` annotations.  Every error
+is one line with file:line:col where known, and a non-zero exit; no
+tracebacks.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import io
 import os
-import shlex
+import re
 import sys
+import textwrap
 import time
 from collections.abc import Sequence
 from typing import IO, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
-from xdsl.passes import ModulePass, PassPipeline
+from xdsl.passes import ModulePass
 from xdsl.universe import Universe
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+import infs
 from infs import api
 
 PROG = "infs-opt"
@@ -30,7 +38,7 @@ _PIPELINE_FLAGS = ("-p", "--passes")
 
 
 class InfsOptMain(xDSLOptMain):
-    version_format = "infs-opt (infs 0.1.0) built on xdsl {xdsl_version}"
+    version_format = infs.version_text(PROG).replace("{", "{{").replace("}", "}}")
 
     def __init__(self, description: str = "infs optimizer driver", args: Sequence[str] | None = None):
         # xDSL's --disable-verify / --syntax-highlight patch global state
@@ -71,19 +79,28 @@ class InfsOptMain(xDSLOptMain):
         helps = {
             "--disable-verify": "do not verify the IR after each pass (the input is always verified, as mlir-opt does)",
             "--target": "output format: mlir (the only target for infs programs)",
+            "--passes": "a pipeline, xDSL's 'a{x=1 y=2},b' or MLIR's 'builtin.module(a{x=1},func.func(b))' (the passes are listed below)",
             "--print-between-passes": "print the IR after every pass on stderr, headed by the pass's name (= --mlir-print-ir-after-all)",
             "--time-passes": "print a wall-time table of parsing, each pass, verification and output on stderr (= --mlir-timing)",
-            "--verify-diagnostics": "print a parse, verifier or pass error on the output and exit 0 (for FileCheck tests)",
+            "--verify-diagnostics": "check the input's '// expected-error @+1 {{message}}' annotations against the errors (mlir-opt's "
+            "convention: a missing, wrong or unexpected error fails); in a file without annotations, print the error on the output and exit 0 "
+            "(xDSL's convention, for FileCheck tests)",
             "--parsing-diagnostics": "print a parse error on the output and exit 0 (for FileCheck tests)",
+            "--version": "print infs's and xDSL's versions and exit",
             "--shrink": argparse.SUPPRESS,
         }
         for action in arg_parser._actions:  # noqa: SLF001 - argparse has no public way to edit help
             for opt in action.option_strings:
                 if opt in helps:
                     action.help = helps[opt]
+        arg_parser.add_argument("--pass-pipeline", metavar="PIPELINE", help="MLIR's full pipeline syntax, 'builtin.module(tensorize,lower-pim{sizes=N=64 config=small-16})' (translated before parsing; shown here for --help)")
         arg_parser.add_argument("--mlir-print-ir-after-all", dest="print_between_passes", action="store_true", help="same as --print-between-passes")
         arg_parser.add_argument("--mlir-print-ir-before-all", dest="print_before_passes", action="store_true", help="print the IR before every pass on stderr, headed by the pass's name")
+        arg_parser.add_argument("--mlir-print-ir-after", dest="print_after", metavar="PASS[,PASS]", action="append", default=[], help="print the IR after each run of the named passes on stderr (repeatable)")
+        arg_parser.add_argument("--mlir-print-ir-before", dest="print_before", metavar="PASS[,PASS]", action="append", default=[], help="print the IR before each run of the named passes on stderr (repeatable)")
         arg_parser.add_argument("--mlir-timing", dest="time_passes", action="store_true", help="same as --time-passes")
+        base_help = arg_parser.format_help
+        arg_parser.format_help = lambda: base_help() + "\n" + passes_help(self.available_passes)  # type: ignore[method-assign]
 
     def register_all_frontends(self) -> None:
         super().register_all_frontends()
@@ -110,37 +127,25 @@ class InfsOptMain(xDSLOptMain):
         if self.args.shrink:
             # xDSL's hook for the shrinkray test-case reducer: no infs pass raises ShrinkException
             self._arg_parser.error("--shrink is not supported (it is xDSL's hook for test-case reduction; infs passes never raise ShrinkException)")
-        self.pipeline = PassPipeline(api.parse_pipeline(self.args.passes, self.available_passes))
-        self.timings: list[list] = []  # [name, seconds], in first-seen order (MLIR's list view)
-
-    def _time(self, name: str, seconds: float) -> None:
-        for row in self.timings:
-            if row[0] == name:
-                row[1] += seconds
-                return
-        self.timings.append([name, seconds])
-
-    def _dump(self, when: str, p: ModulePass, module: ModuleOp) -> None:
-        # mlir-opt's header: `// -----// IR Dump After Canonicalizer (canonicalize) //----- //`
-        title = type(p).__name__.removesuffix("Pass") or p.name
-        text = api.to_text(module, generic=self.args.print_op_generic, debuginfo=self.args.print_debuginfo)
-        print(f"// -----// IR Dump {when} {title} ({p.name}) //----- //\n{text}", file=sys.stderr, flush=True)
+        self.pm = api.PassManager(api.parse_pass_pipeline(self.args.passes, self.available_passes), self.ctx)
+        self.pm.enable_verifier(not self.args.disable_verify)
+        names = {n.strip() for spec in (*self.args.print_after, *self.args.print_before) for n in spec.split(",") if n.strip()}
+        for flag, specs in (("--mlir-print-ir-after", self.args.print_after), ("--mlir-print-ir-before", self.args.print_before)):
+            for n in (n.strip() for spec in specs for n in spec.split(",")):
+                if n and n not in self.available_passes:
+                    raise api.InfsError(f"{flag}: unknown pass '{n}' (see --help for the list)")
+        if self.args.print_between_passes or self.args.print_before_passes or names:
+            self.pm.enable_ir_printing(
+                print_before_all=self.args.print_before_passes,
+                print_after_all=self.args.print_between_passes,
+                print_before=[n.strip() for spec in self.args.print_before for n in spec.split(",")],
+                print_after=[n.strip() for spec in self.args.print_after for n in spec.split(",")],
+                generic=self.args.print_op_generic,
+                debuginfo=self.args.print_debuginfo,
+            )
 
     def apply_passes(self, prog: ModuleOp) -> None:
-        verify_each = not self.args.disable_verify
-        for index, p in enumerate(self.pipeline.passes):
-            if self.args.print_before_passes:
-                self._dump("Before", p, prog)
-            t0 = time.perf_counter()
-            api.run_pipeline(prog, [p], self.ctx, verify_each=False)
-            t1 = time.perf_counter()
-            # the pipeline's passes in order; a pass run twice has two rows, as in MLIR
-            self._time(f"{type(p).__name__.removesuffix('Pass') or p.name} ({p.name}) #{index}", t1 - t0)
-            if verify_each:
-                api.verify_module(prog)
-                self._time("Verifier", time.perf_counter() - t1)
-            if self.args.print_between_passes:
-                self._dump("After", p, prog)
+        self.pm.run(prog)
 
     def prepare_output(self) -> IO[str]:
         if self.args.output_file is None:
@@ -151,14 +156,7 @@ class InfsOptMain(xDSLOptMain):
             raise api.InfsError(f"cannot write -o '{self.args.output_file}': {e.strerror}") from None
 
     def timing_report(self) -> str:
-        """MLIR's ``--mlir-timing`` list view: wall time per step, then the total."""
-        total = sum(t for _, t in self.timings) or 1e-12
-        rule = "===" + "-" * 73 + "==="
-        lines = [rule, "... Execution time report ...".center(len(rule)).rstrip(), rule, f"  Total Execution Time: {total:.4f} seconds", "", "  ----Wall Time----  ----Name----"]
-        for name, t in self.timings:
-            lines.append(f"  {t:8.4f} ({100 * t / total:5.1f}%)  {name.rsplit(' #', 1)[0]}")
-        lines.append(f"  {total:8.4f} (100.0%)  Total")
-        return "\n".join(lines)
+        return self.pm.timing_report()
 
     def run(self) -> None:
         try:
@@ -171,115 +169,226 @@ class InfsOptMain(xDSLOptMain):
             chunks, file_extension = self.prepare_input()
         except ValueError as e:
             raise api.InfsError(str(e)) from None
+        texts = []
+        for chunk, offset in chunks:
+            try:
+                texts.append((chunk.read(), offset))
+            finally:
+                chunk.close()
         output = self.prepare_output()
         diagnostics = self.args.verify_diagnostics
+        # mlir-opt's convention when the input has expected-* annotations, xDSL's otherwise
+        expected = ExpectedDiagnostics(self.get_input_name()) if diagnostics and any(EXPECTED.search(t.decode("utf-8", "replace")) for t, _ in texts) else None
+        timing = self.pm.record_time
         try:
-            for i, (chunk, offset) in enumerate(chunks):
+            for i, (data, offset) in enumerate(texts):
                 if i > 0:
                     output.write("// -----\n")
+                if expected is not None:
+                    expected.scan(data.decode("utf-8", "replace"), offset)
+                t0 = time.perf_counter()
+                try:
+                    module = self.parse_chunk(io.BytesIO(data), file_extension, offset)
+                except api.InfsError as e:
+                    if expected is not None:
+                        expected.produced(e)
+                    elif diagnostics or self.args.parsing_diagnostics:
+                        output.write(f"{e}\n")  # checked by FileCheck, exit 0 (xDSL convention)
+                    else:
+                        raise
+                    continue
+                finally:
+                    timing("Parser", time.perf_counter() - t0)
+                if module is None:
+                    continue
                 try:
                     t0 = time.perf_counter()
-                    try:
-                        module = self.parse_chunk(chunk, file_extension, offset)
-                    except api.InfsError as e:
-                        if not (diagnostics or self.args.parsing_diagnostics):
-                            raise
-                        output.write(f"{e}\n")  # checked by FileCheck, exit 0 (xDSL convention)
-                        continue
-                    finally:
-                        self._time("Parser", time.perf_counter() - t0)
-                    if module is None:
-                        continue
-                    try:
-                        t0 = time.perf_counter()
-                        api.verify_module(module)
-                        self._time("Verifier", time.perf_counter() - t0)
-                        self.apply_passes(module)
-                        t0 = time.perf_counter()
-                        output.write(self.output_resulting_program(module))
-                        self._time("Output", time.perf_counter() - t0)
-                    except api.InfsError as e:
-                        if not diagnostics:
-                            raise
+                    api.verify_module(module)
+                    timing("Verifier", time.perf_counter() - t0)
+                    self.apply_passes(module)
+                    t0 = time.perf_counter()
+                    output.write(self.output_resulting_program(module))
+                    timing("Output", time.perf_counter() - t0)
+                except api.InfsError as e:
+                    if expected is not None:
+                        expected.produced(e)
+                    elif diagnostics:
                         output.write(f"{e}\n")
-                finally:
-                    chunk.close()
+                    else:
+                        raise
                 output.flush()
         finally:
             if output is not sys.stdout:
                 output.close()
             if self.args.time_passes:
                 print(self.timing_report(), file=sys.stderr, flush=True)
+        if expected is not None:
+            failures = expected.finish()
+            if failures:
+                for line in failures:
+                    print(line, file=sys.stderr)
+                raise SystemExit(1)
+
+
+# ---------------------------------------------------------------------------
+# --verify-diagnostics with mlir-opt's expected-* annotations
+# ---------------------------------------------------------------------------
+
+# mlir-opt's designator (mlir/lib/IR/Diagnostics.cpp): kind, optional -re, optional @+N/@-N/@above/@below/@unknown
+EXPECTED = re.compile(r"expected-(error|note|remark|warning)(-re)? *(?:@([+-][0-9]+|above|below|unknown))? *\{\{(.*)\}\}[ \t\r]*$", re.M)
+
+
+@dataclasses.dataclass
+class _Expected:
+    kind: str
+    line: int | None  # None: @unknown
+    pattern: str  # the text between {{ }}
+    regex: re.Pattern | None  # -re: {{...}} spans inside the message are regular expressions
+    at: str  # where the annotation is (file:line:col)
+    matched: bool = False
+
+    def matches(self, message: str) -> bool:
+        return bool(self.regex.search(message)) if self.regex else self.pattern in message
+
+
+class ExpectedDiagnostics:
+    """mlir-opt's diagnostic verifier: each error must be announced by an
+    ``expected-error`` annotation on its line (``@+N``/``@-N`` relative,
+    ``@above``/``@below`` the nearest line without a designator, ``@unknown``
+    for an error with no location) whose text is part of the message; every
+    annotation must be matched by an error."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.expected: list[_Expected] = []
+        self.failures: list[str] = []
+
+    def scan(self, text: str, line_offset: int) -> None:
+        lines = text.split("\n")
+        designated = [bool(EXPECTED.search(ln)) for ln in lines]
+        for i, ln in enumerate(lines):
+            m = EXPECTED.search(ln)
+            if not m:
+                continue
+            at = f"{self.name}:{line_offset + i + 1}:{m.start() + 1}"
+            kind, is_re, where, pattern = m.group(1), m.group(2), m.group(3), m.group(4)
+            target: int | None = i
+            if where == "unknown":
+                target = None
+            elif where in ("above", "below"):
+                step = -1 if where == "above" else 1
+                j = i + step
+                while 0 <= j < len(lines) and designated[j]:
+                    j += step
+                if not 0 <= j < len(lines):
+                    self.failures.append(f"{at}: error: expected-{kind}@{where} has no line {where} it (every line is a designator)")
+                    continue
+                target = j
+            elif where:
+                target = i + int(where)
+                if not 0 <= target < len(lines):
+                    self.failures.append(f"{at}: error: expected-{kind}@{where} points outside the input")
+                    continue
+            regex = None
+            if is_re:
+                # MLIR: literal text, with {{regex}} spans
+                parts = re.split(r"\{\{(.*?)\}\}", pattern)
+                try:
+                    regex = re.compile("".join(re.escape(p) if k % 2 == 0 else f"(?:{p})" for k, p in enumerate(parts)))
+                except re.error as e:
+                    self.failures.append(f"{at}: error: invalid regex in expected-{kind}-re: {e}")
+                    continue
+            line = None if target is None else line_offset + target + 1
+            self.expected.append(_Expected(kind, line, pattern, regex, at))
+
+    def produced(self, e: api.InfsError) -> None:
+        """An error was emitted: match it against an annotation of its line."""
+        message = f"'{e.op}' op {e.message}" if e.op else e.message
+        line = None
+        if e.location:
+            try:
+                line = int(e.location.rsplit(":", 2)[-2])
+            except (ValueError, IndexError):
+                line = None
+        for exp in self.expected:
+            if not exp.matched and exp.kind == "error" and exp.line == line and exp.matches(message):
+                exp.matched = True
+                return
+        where = e.location or self.name
+        self.failures.append(f"{where}: error: unexpected error: {message}")
+
+    def finish(self) -> list[str]:
+        out = list(self.failures)
+        for exp in self.expected:
+            if not exp.matched:
+                out.append(f'{exp.at}: error: expected {exp.kind} "{exp.pattern}" was not produced')
+        return out
+
+
+# ---------------------------------------------------------------------------
+# --help: infs's passes first, with their options, then xDSL's
+# ---------------------------------------------------------------------------
+
+
+def _summary(cls: type) -> str:
+    """A pass's one-line description: its module docstring's first line, without the ``name``: prefix."""
+    doc = (sys.modules[cls.__module__].__doc__ or cls.__doc__ or "").strip().split("\n")[0]
+    doc = re.sub(r"^``[\w-]+``:\s*", "", doc)
+    return doc.replace("``", "")
+
+
+def passes_help(available: dict) -> str:
+    from infs.passes.pipelines import INFS_PASSES
+
+    lines = ["infs passes (as --NAME[=OPTIONS] flags, run in command-line order, or in -p / --pass-pipeline):"]
+    for name, factory in INFS_PASSES.items():
+        cls = factory()
+        fields = dataclasses.fields(cls)
+        flag = f"--{name}" + ("{" + ",".join(f.name.replace("_", "-") for f in fields) + "}" if fields else "")
+        lines.append(f"  {flag:<38} {_summary(cls)}" if len(flag) <= 38 else f"  {flag}\n  {'':<38} {_summary(cls)}")
+        for f in fields:
+            default = f.default if f.default is not dataclasses.MISSING else "(required)"
+            typ = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
+            lines.append(f"      {f.name.replace('_', '-')}=<{typ}>".ljust(41) + f"default: {default!r}" if default != "" else f"      {f.name.replace('_', '-')}=<{typ}>")
+    others = [n for n in available if n not in INFS_PASSES]
+    lines.append("")
+    lines.append(f"xDSL passes ({len(others)}; same flags; their options are in xDSL's documentation):")
+    lines.extend(textwrap.wrap(", ".join(others), width=100, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False))
+    return "\n".join(lines) + "\n"
 
 
 def translate_mlir_style(argv: Sequence[str], pass_names: Sequence[str], passes: dict | None = None) -> list[str]:
-    """Turn ``--pass[=opts]`` and ``--pass-pipeline=builtin.module(..)`` into one ``-p``."""
+    """Turn ``--pass[=opts]`` flags, ``-p`` and ``--pass-pipeline=`` into one ``-p``
+    (in command-line order; ``api.parse_pass_pipeline`` reads it)."""
     names = set(pass_names)
     passes = passes or {}
     pieces: list[str] = []
     rest: list[str] = []
     it = iter(argv)
     for arg in it:
-        if arg in _PIPELINE_FLAGS:
+        if arg in (*_PIPELINE_FLAGS, "--pass-pipeline"):
             value = next(it, None)
             if value is None:
                 rest.append(arg)  # let argparse complain
             elif value.strip():
+                pieces.append(value.strip())
+            continue
+        if arg.startswith(("-p=", "--passes=", "--pass-pipeline=")):
+            value = arg.split("=", 1)[1].strip()
+            if value:
                 pieces.append(value)
-            continue
-        if arg.startswith(("-p=", "--passes=")):
-            pieces.append(arg.split("=", 1)[1])
-            continue
-        if arg.startswith("--pass-pipeline="):
-            spec = arg.split("=", 1)[1].strip()
-            if spec.startswith("builtin.module(") and spec.endswith(")"):
-                spec = spec[len("builtin.module(") : -1]
-            if spec:
-                pieces.append(spec)
             continue
         if arg.startswith("--") and len(arg) > 2:
             name, _, opts = arg[2:].partition("=")
             if name in names:
-                opts = _quote_option_values(opts.strip().strip("{}"), _str_options(passes.get(name)))
-                pieces.append(f"{name}{{{opts}}}" if opts else name)
+                opts = opts.strip()
+                if opts.startswith("{") and opts.endswith("}"):
+                    opts = opts[1:-1]
+                api.quote_option_values(opts)  # an unbalanced quote: the error names the flag's own text
+                pieces.append(f"{name}{{{opts}}}" if opts.strip() else name)
                 continue
         rest.append(arg)
     return (["-p", ",".join(pieces)] if pieces else []) + rest
-
-
-def _str_options(factory) -> set[str]:
-    """Names of a pass's string-typed options (their values are quoted for xDSL)."""
-    if factory is None:
-        return set()
-    import dataclasses
-
-    try:
-        cls = factory()
-        return {f.name.replace("_", "-") for f in dataclasses.fields(cls) if f.type in (str, "str")} | {
-            f.name for f in dataclasses.fields(cls) if f.type in (str, "str")
-        }
-    except Exception:  # noqa: BLE001 - a pass we cannot introspect keeps xDSL's own typing
-        return set()
-
-
-def _quote_option_values(opts: str, str_options: set[str] = frozenset()) -> str:  # type: ignore[assignment]
-    """MLIR-style ``sizes=N=64,M=32 config=tiny`` -> xDSL's ``sizes="N=64,M=32" config=tiny``.
-
-    xDSL's pipeline syntax does not allow ``=`` inside an option value, and it
-    types bare values itself (``tiles=16`` would be an int): values of
-    string-typed options, and any value holding ``=``, are passed quoted.
-    """
-    out = []
-    try:
-        items = shlex.split(opts)
-    except ValueError as e:  # shlex: "No closing quotation"
-        raise api.InfsError(f"bad pass options '{opts}': {str(e).lower()}") from None
-    for item in items:
-        key, eq, value = item.partition("=")
-        if eq and ("=" in value or key in str_options) and not value.startswith('"'):
-            value = '"' + value.replace('"', '\\"') + '"'
-        out.append(f"{key}{eq}{value}")
-    return " ".join(out)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
