@@ -51,7 +51,7 @@ from infs.passes.tdfg_semantics import TdfgSemanticsError
 from infs.runtime import host, jit
 from infs.runtime.check import compare_values
 from infs.runtime.lattice_eval import evaluate_graph
-from infs.runtime.reference import check_domain_memory, evaluate_region, region_label
+from infs.runtime.reference import aliased_operands, check_domain_memory, evaluate_region, region_label
 from infs.runtime.region_profile import profile_region
 from infs.runtime.scalar_ops import EvaluationError
 from infs.sim import Machine
@@ -240,6 +240,11 @@ class RegionRuntime:
     # -- execution ------------------------------------------------------------------------
     def __call__(self, region: stream.RegionOp, arrays: list[np.ndarray], scalars: list[Any]) -> list[Any]:
         comp = self.compile(region)
+        # every mode: distinct operands are distinct arrays (the static checks,
+        # the layout of each array in memory); aliased host arguments are refused
+        alias = aliased_operands(region, arrays)
+        if alias is not None:
+            raise EvaluationError(f"region {self.ids[id(region)]} ({region_label(region)}): {alias}")
         profile = profile_region(region, arrays, scalars)
         mode, reason, plan, not_honoured = self.decide(region, comp, arrays, scalars, profile)
         rec = RegionRecord(self.ids[id(region)], mode, reason, elements=profile.iterations, requested=self.options.mode, not_honoured=not_honoured)

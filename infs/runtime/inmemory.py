@@ -48,6 +48,7 @@ class InMemoryGraphFunctions(InterpreterFunctions):
         n = len(op.arrays)
         arrays = list(args[:n])
         scalars = list(args[n:])
+        _check_aliasing(op, arrays)
         sizes = {k: v for k, v in scalar_bindings(op, scalars).items() if k in op.symbol_names()}
         shapes = {i: tuple(a.shape) for i, a in enumerate(arrays)}
         lowered = jit.lower(op, sizes, self.machine.cfg, self.tiles, shapes)
@@ -56,6 +57,21 @@ class InMemoryGraphFunctions(InterpreterFunctions):
         self.machine.run(lowered.record, {i: a for i, a in enumerate(arrays)}, scalars=params)
         results = self.machine.results
         return tuple(np.asarray(results[i], dtype=_dtype(r.type))[()] for i, r in enumerate(op.res))
+
+
+def _check_aliasing(graph: tdfg.GraphOp, arrays: Sequence[Any]) -> None:
+    """Each graph operand is laid out as its own array: distinct operands that
+    share memory at run time, one of them written, are refused (one line)."""
+    args = list(graph.body.block.args[: len(arrays)])
+    written = {args.index(o.array) for o in graph.body.block.ops if isinstance(o, (tdfg.StoreOp, tdfg.StreamStoreOp)) and o.array in args}
+    for i in range(len(arrays)):
+        for j in range(i + 1, len(arrays)):
+            a, b = arrays[i], arrays[j]
+            if graph.arrays[i] is graph.arrays[j] or not (i in written or j in written):
+                continue
+            if isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.size and b.size and np.shares_memory(a, b):
+                names = [f"%{graph.arrays[k].name_hint or args[k].name_hint or f'array #{k}'}" for k in (i, j)]
+                raise EvaluationError(f"'tdfg.graph': its array operands {names[0]} and {names[1]} share memory at run time (aliased host arguments) and it writes one: pass distinct arrays")
 
 
 def _dtype(t) -> np.dtype:

@@ -94,6 +94,35 @@ def check_domain_memory(region: stream.RegionOp, box: Sequence[tuple[int, int]],
     return points
 
 
+def aliased_operands(region: stream.RegionOp, arrays: Sequence[np.ndarray], same_object: bool = True) -> str | None:
+    """Why this invocation's arrays cannot be taken as distinct: two distinct
+    array operands share memory at run time and the region writes one of
+    them (None when they can).  The static checks (dependences, store order)
+    and the in-memory layout see distinct operands as distinct arrays.
+    ``same_object=False`` skips operands bound to the very same array (the
+    evaluator handles those exactly, cell by cell)."""
+    args = list(region.array_args)
+    written = {args.index(op.array) for op in region.body.block.ops if isinstance(op, (stream.StoreOp, stream.AtomicOp)) and op.array in args}
+    if not written:
+        return None
+
+    def name(i: int) -> str:
+        v = region.arrays[i]
+        return f"%{v.name_hint or args[i].name_hint or f'array #{i}'}"
+
+    for i in range(len(arrays)):
+        for j in range(i + 1, len(arrays)):
+            if region.arrays[i] is region.arrays[j] or not (i in written or j in written):
+                continue  # one operand passed twice: the static checks see it
+            a, b = arrays[i], arrays[j]
+            if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)) or (a is b and not same_object):
+                continue
+            if a.size and b.size and np.shares_memory(a, b):
+                w = name(j) if j in written else name(i)
+                return f"its array operands {name(i)} and {name(j)} share memory at run time (aliased host arguments) and it writes {w}: pass distinct arrays"
+    return None
+
+
 class _RegionState:
     def __init__(self, region: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object], label: str | None = None):
         self.region = region
@@ -187,6 +216,9 @@ def evaluate_region(region: stream.RegionOp, arrays: Sequence[np.ndarray], scala
     carried = stream.loop_carried_dependence(region)
     if carried is not None:
         raise EvaluationError(f"'{region.name}' {carried}")
+    alias = aliased_operands(region, arrays, same_object=False)
+    if alias is not None:
+        raise EvaluationError(f"{label or region_label(region)}: {alias}")
     st = _RegionState(region, arrays, scalars, label)
     try:
         return _evaluate(region, st)
