@@ -575,3 +575,130 @@ class PassManager:
             lines.append(f"  {t:8.4f} ({100 * t / total:5.1f}%)  {name.rsplit(' #', 1)[0]}")
         lines.append(f"  {total:8.4f} (100.0%)  Total")
         return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# Lower and run: the JIT and the runtime in one call each
+# ---------------------------------------------------------------------------
+#
+# Thin fronts over infs.runtime.jit.lower and infs.runtime.driver.run_program
+# (imported when called: infs-opt does not pay for the runtime).
+
+
+def _module_of(program: ModuleOp | str | Path) -> ModuleOp:
+    if isinstance(program, ModuleOp):
+        return program
+    if isinstance(program, Path) or (isinstance(program, str) and "\n" not in program and program.endswith(".mlir")):
+        return parse_file(program)
+    if isinstance(program, str):
+        return parse_text(program)
+    raise InfsError(f"expected a module, a .mlir path or MLIR text, got {type(program).__name__}")
+
+
+def lower(program, sizes: dict[str, int], config="paper-64", tiles: tuple[int, ...] | None = None):
+    """JIT-lower for ``sizes`` on ``config`` (a built-in name, a TOML/JSON path or a ``HardwareConfig``).
+
+    ``program`` is a ``tdfg.graph`` (-> one ``Lowered``), or a module / ``.mlir``
+    path / MLIR text (-> a list of ``Lowered``, one per graph in program
+    order; a module still in stream form is tensorized first, on a copy).
+    Regions that do not tensorize stay stream regions (they run near memory)
+    and have no entry; a module with no graph at all is an ``InfsError``.
+    Each ``Lowered`` has ``.record`` (what the simulator runs), ``.program``
+    (the ``pimcmd.program`` op), ``.commands`` and ``.seconds``.
+    """
+    from infs.dialects import tdfg
+    from infs.passes.choose_layout import LayoutError
+    from infs.passes.pim_program import LoweringError
+    from infs.passes.specialize import SpecializeError
+    from infs.runtime import jit
+
+    def one(graph):
+        try:
+            return jit.lower(graph, sizes, config, tiles)
+        except (LoweringError, LayoutError, SpecializeError) as e:
+            raise InfsError(_one_line(str(e))) from None
+        except (OSError, ValueError, KeyError) as e:  # an unknown config name, an unreadable config file
+            raise InfsError(f"config {config!r}: {_one_line(str(e))}") from None
+
+    if isinstance(program, tdfg.GraphOp):
+        return one(program)
+    module = _module_of(program)
+    graphs = [op for op in module.walk() if isinstance(op, tdfg.GraphOp)]
+    if not graphs:
+        module = module.clone()
+        run_pipeline(module, "tensorize")
+        graphs = [op for op in module.walk() if isinstance(op, tdfg.GraphOp)]
+    if not graphs:
+        raise InfsError("no stream region of the program tensorizes: nothing to lower (infs-opt --tensorize{verbose=true} says why)")
+    return [one(g) for g in graphs]
+
+
+@dataclasses.dataclass
+class RunResult:
+    """What ``api.run`` returns: the arrays after the run, the host function's
+    results, and the runtime's report (cycles, traffic, energy per region)."""
+
+    outputs: dict  # argument name -> array after the run (copies: the caller's inputs are untouched)
+    results: tuple
+    report: object  # infs.runtime.driver.RunReport
+
+    @property
+    def stats(self):
+        """The simulated machine's statistics (``total_cycles``, ``cycles``, ``traffic``, ``total_energy_pj``, ...)."""
+        return self.report.stats  # type: ignore[attr-defined]
+
+    @property
+    def cycles(self) -> int:
+        return self.stats.total_cycles
+
+    @property
+    def regions(self) -> list:
+        """Per ``stream.region`` run: where it ran (``mode``), why, cycles, JIT work."""
+        return self.report.regions  # type: ignore[attr-defined]
+
+
+def run(program, inputs: dict, config="paper-64", mode: str = "auto", function: str | None = None, **options) -> RunResult:
+    """Run the host function of ``program`` (a module, ``.mlir`` path or MLIR
+    text) on the simulated machine; ``inputs`` maps argument names to arrays
+    and scalars.  ``mode`` is ``auto`` (the runtime decides, §4.3), or a forced
+    ``in``/``near``/``core``; ``options`` are ``infs.runtime.driver.RunOptions``
+    fields (``tiles``, ``jit``, ``warm``, ``strict``, ``cross_check``, ...).
+    Failures are ``InfsError``s."""
+    import numpy as np
+
+    from infs.runtime.driver import RunOptions, run_program
+    from infs.runtime.scalar_ops import EvaluationError
+
+    module = _module_of(program)
+    fields = {f.name for f in dataclasses.fields(RunOptions)}
+    unknown = sorted(set(options) - fields)
+    if unknown:
+        raise InfsError(f"unknown run option {', '.join(map(repr, unknown))} (options: {', '.join(sorted(fields - {'config', 'mode'}))})")
+    values = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
+    try:
+        report = run_program(module, values, function, RunOptions(config=config, mode=mode, **options))
+    except EvaluationError as e:
+        raise InfsError(_one_line(str(e))) from None
+    except (OSError, ValueError, KeyError) as e:
+        raise InfsError(_one_line(str(e)) or type(e).__name__) from None
+    outputs = {k: v for k, v in values.items() if isinstance(v, np.ndarray)}
+    return RunResult(outputs, report.results, report)
+
+
+def pass_class(name: str) -> type[ModulePass]:
+    """The class of a registered pass (``pass_class("lower-pim")(sizes="N=64")``)."""
+    passes = available_passes()
+    if name not in passes:
+        raise InfsError(f"unknown pass '{name}' (see infs-opt --help for the list)")
+    return passes[name]()
+
+
+def __getattr__(name: str):
+    # the pass classes, importable as api.TensorizePass, api.LowerPimPass, ... (loaded on first use)
+    from infs.passes.pipelines import INFS_PASSES
+
+    for factory in INFS_PASSES.values():
+        cls = factory()
+        if cls.__name__ == name:
+            return cls
+    raise AttributeError(f"module 'infs.api' has no attribute '{name}'")

@@ -6,12 +6,22 @@
    10 time steps) on the ``paper-64`` machine in memory, near memory and on
    the cores, checks every output against the stream reference semantics,
    and reports cycles, traffic and energy.
+
+The README's demo block is this demo's own output, excerpted by
+``readme_block``: ``python -m infs.tools.demo --update-readme`` rewrites it,
+and ``test/test_driver_api.py`` fails when the README's figures differ from
+what the demo prints today (it regenerates the block with ``--analysis``, the
+same timing without data: ``check:`` lines aside, the same text).
 """
 
 from __future__ import annotations
 
+import io
+import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 from rich.console import Console
 
@@ -19,29 +29,95 @@ from infs.tools import infs_run
 from infs.workloads import WORKLOADS
 
 LOWER = "sizes=M=64,N=64 config=small-16"
+RUN = ["--size-set", "paper", "--config", "paper-64", "--mode", "all"]
+COMPILER_RULE = "[bold]the compiler: stream regions -> tDFG -> in-SRAM commands"
+RUNTIME_RULE = "[bold]the runtime: stencil2d at paper size on paper-64, three ways, checked"
+README = Path(__file__).resolve().parents[2] / "README.md"
+BEGIN, END = "<!-- demo:begin (python -m infs.tools.demo --update-readme) -->", "<!-- demo:end -->"
+WIDTH = 80  # the README's block, and the test, render at this width
 
 
-def main() -> int:
-    console = Console()
+def _workload():
     w = WORKLOADS["stencil2d"]
-    rel = w.path.relative_to(w.path.parents[2])
-    console.rule("[bold]the compiler: stream regions -> tDFG -> in-SRAM commands")
-    console.print(f"$ infs-opt --tensorize --lower-pim='{LOWER}' {rel}", markup=False, soft_wrap=True)
+    return w, w.path.relative_to(w.path.parents[2])
+
+
+def compiler_lines() -> list[str]:
+    """The ``pimcmd`` lines ``infs-opt --tensorize --lower-pim`` prints for stencil2d."""
+    w, _ = _workload()
     proc = subprocess.run(
         [sys.executable, "-m", "infs.tools.infs_opt", "--tensorize", f"--lower-pim={LOWER}", str(w.path)],
         capture_output=True,
         text=True,
     )
     if proc.returncode != 0:
-        console.print(proc.stderr.strip(), style="red", markup=False)
+        raise RuntimeError(proc.stderr.strip())
+    return [ln.strip() for ln in proc.stdout.splitlines() if "pimcmd." in ln]
+
+
+def main() -> int:
+    console = Console()
+    w, rel = _workload()
+    console.rule(COMPILER_RULE)
+    console.print(f"$ infs-opt --tensorize --lower-pim='{LOWER}' {rel}", markup=False, soft_wrap=True)
+    try:
+        lines = compiler_lines()
+    except RuntimeError as e:
+        console.print(str(e), style="red", markup=False)
         return 1
-    lines = [ln for ln in proc.stdout.splitlines() if "pimcmd." in ln]
-    console.print("\n".join(ln.strip() for ln in lines[:16]), highlight=False, markup=False, soft_wrap=True)
+    console.print("\n".join(lines[:16]), highlight=False, markup=False, soft_wrap=True)
     console.print(f"... {len(lines)} pimcmd lines in all", style="dim")
-    console.rule("[bold]the runtime: stencil2d at paper size on paper-64, three ways, checked")
-    console.print(f"$ infs-run {rel} --size-set paper --config paper-64 --mode all --check", markup=False, soft_wrap=True)
-    return infs_run.main([str(w.path), "--size-set", "paper", "--config", "paper-64", "--mode", "all", "--check"])
+    console.rule(RUNTIME_RULE)
+    console.print(f"$ infs-run {rel} {' '.join(RUN)} --check", markup=False, soft_wrap=True)
+    return infs_run.main([str(w.path), *RUN, "--check"])
+
+
+def _rule(title: str) -> str:
+    out = io.StringIO()
+    Console(file=out, width=WIDTH, color_system=None).rule(title)
+    return out.getvalue().rstrip("\n")
+
+
+def readme_block(analysis: bool = False) -> str:
+    """The README's excerpt of this demo's output.  ``analysis``: run the
+    runtime part with ``--analysis`` instead of ``--check`` (seconds instead of
+    a minute; the same figures, no ``check:`` lines)."""
+    w, rel = _workload()
+    lines = compiler_lines()
+    clip = lambda ln: ln if len(ln) <= 110 else ln[:106] + " ..."  # noqa: E731
+    out = [_rule(COMPILER_RULE), f"$ infs-opt --tensorize --lower-pim='{LOWER}' {rel}"]
+    out += [clip(ln) for ln in lines[:5]] + ["..."] + [clip(ln) for ln in lines[-2:]]
+    out += [_rule(RUNTIME_RULE), f"$ infs-run {rel} {' '.join(RUN)} --check", "(per mode: cycle breakdown as Fig. 14, traffic as Fig. 12/13, energy, offload, JIT, then)"]
+    env = dict(os.environ, COLUMNS=str(WIDTH), TERM="dumb")
+    proc = subprocess.run(
+        [sys.executable, "-m", "infs.tools.infs_run", str(w.path), *RUN, "--analysis" if analysis else "--check"], capture_output=True, text=True, env=env
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr.strip() or proc.stdout.strip()[-500:])
+    text = proc.stdout.splitlines()
+    out += [ln for ln in text if ln.startswith("check:")]
+    start = next(i for i, ln in enumerate(text) if ln.strip() == "modes compared")
+    out.append(text[start].rstrip())
+    out += [ln.rstrip() for ln in text[start + 1 :] if ln.startswith(("┃", "│"))]
+    return "\n".join(out)
+
+
+def readme_section(text: str) -> str:
+    """The demo block of the README's text (between the markers, without the fence)."""
+    m = re.search(re.escape(BEGIN) + r"\n```\n(.*?)\n```\n" + re.escape(END), text, re.S)
+    if not m:
+        raise RuntimeError(f"README.md has no demo block between {BEGIN!r} and {END!r}")
+    return m.group(1)
+
+
+def update_readme(path: Path = README) -> None:
+    text = path.read_text()
+    old = readme_section(text)
+    path.write_text(text.replace(f"{BEGIN}\n```\n{old}\n```\n{END}", f"{BEGIN}\n```\n{readme_block()}\n```\n{END}"))
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--update-readme"]:
+        update_readme()
+        raise SystemExit(0)
     raise SystemExit(main())

@@ -55,6 +55,8 @@ from typing import Any
 
 import numpy as np
 
+from infs import version_text
+
 PROG = "infs-bench"
 
 # name -> (label, runtime mode, charge the JIT)
@@ -791,6 +793,7 @@ def main(argv: list[str] | None = None) -> int:
     from infs.workloads import WORKLOADS
 
     parser = argparse.ArgumentParser(prog=PROG, description="Run the workload suite under the paper's configurations.")
+    parser.add_argument("--version", action="version", version=version_text(PROG), help="print infs's and xDSL's versions and exit")
     parser.add_argument("--workloads", help=f"comma-separated (default: all: {', '.join(WORKLOADS)})")
     parser.add_argument("--configs", default=",".join(CONFIGS), help=f"comma-separated of {', '.join(CONFIGS)}")
     parser.add_argument("--size-set", default="paper", choices=["paper", "small"])
