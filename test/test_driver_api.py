@@ -228,6 +228,11 @@ def test_versions(capsys):
     with pytest.raises(SystemExit) as e:
         infs_bench.main(["--version"])
     assert e.value.code == 0 and capsys.readouterr().out == f"infs-bench (infs {infs.__version__}) built on xdsl 0.74.0\n"
+    from infs.tools import infs_run
+
+    with pytest.raises(SystemExit) as e:
+        infs_run.main(["--version"])
+    assert e.value.code == 0 and capsys.readouterr().out == f"infs-run (infs {infs.__version__}) built on xdsl 0.74.0\n"
 
 
 def test_readme_demo_block_is_current():

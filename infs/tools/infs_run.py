@@ -33,7 +33,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
 
-from infs import api
+from infs import api, version_text
 from infs.hardware import ConfigError, load_config
 from infs.runtime.check import compare_values
 from infs.runtime.driver import MODES, ModeNotHonoured, RegionRecord, RunOptions, RunReport, run_program
@@ -439,6 +439,7 @@ def print_report(console: Console, path: Path, s: dict[str, Any], cfg_name: str)
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=PROG, description="Run an infs program on the simulated machine.")
     parser.add_argument("file")
+    parser.add_argument("--version", action="version", version=version_text(PROG), help="print infs's and xDSL's versions and exit")
     parser.add_argument("--entry", help="function to run (default: the only public one)")
     parser.add_argument("--config", default="paper-64", help="hardware config name or TOML/JSON file")
     parser.add_argument("--mode", default="auto", choices=[*MODES, "all"])
