@@ -51,7 +51,7 @@ from infs.passes.tdfg_semantics import TdfgSemanticsError
 from infs.runtime import host, jit
 from infs.runtime.check import compare_values
 from infs.runtime.lattice_eval import evaluate_graph
-from infs.runtime.reference import aliased_operands, check_domain_memory, evaluate_region, region_label
+from infs.runtime.reference import aliased_operands, check_domain_memory, evaluate_region, out_of_bounds_access, region_label
 from infs.runtime.region_profile import profile_region
 from infs.runtime.scalar_ops import EvaluationError
 from infs.sim import Machine
@@ -245,6 +245,10 @@ class RegionRuntime:
         alias = aliased_operands(region, arrays)
         if alias is not None:
             raise EvaluationError(f"region {self.ids[id(region)]} ({region_label(region)}): {alias}")
+        # every mode: an access outside its array is an error (in memory, the lattice would drop it)
+        bad = out_of_bounds_access(region, [np.shape(a) for a in arrays], scalars)
+        if bad is not None:
+            raise EvaluationError(f"region {self.ids[id(region)]} ({region_label(region)}): {bad}")
         profile = profile_region(region, arrays, scalars)
         mode, reason, plan, not_honoured = self.decide(region, comp, arrays, scalars, profile)
         rec = RegionRecord(self.ids[id(region)], mode, reason, elements=profile.iterations, requested=self.options.mode, not_honoured=not_honoured)

@@ -123,6 +123,43 @@ def aliased_operands(region: stream.RegionOp, arrays: Sequence[np.ndarray], same
     return None
 
 
+def out_of_bounds_access(region: stream.RegionOp, shapes: Sequence[Sequence[int]], scalars: Sequence[object]) -> str | None:
+    """The first affine access of ``region`` that leaves its array over the
+    iteration domain (arrays of ``shapes``), as the evaluator words it, or None.
+
+    Checked arithmetically, before anything runs: an affine index takes its
+    extremes at the corners of the domain box, so two points per dim suffice.
+    Every mode calls it, so an access the evaluator refuses is never run in
+    memory instead (where the lattice would simply drop the cells).  Indirect
+    positions are checked by the evaluator on the actual index data."""
+    env = {n: int(v) for n, a, v in zip(region.names, region.scalar_args, scalars) if isinstance(a.type, IndexType)}  # type: ignore[arg-type]
+    try:
+        box = region.iteration_domain.evaluate(env)
+    except LatticeError:
+        return None  # the evaluator reports an unbound symbol itself
+    if any(q <= p for p, q in box):
+        return None  # nothing runs
+    rank = len(box)
+    args = list(region.array_args)
+    for op in region.body.block.ops:
+        if not isinstance(op, (stream.LoadOp, stream.StoreOp, stream.AtomicOp)):
+            continue
+        # a reduced value is stored once, after its reduction loops: at their first coordinate
+        live = range(rank) if isinstance(op, stream.LoadOp) else stream.live_dims(op.value, region)
+        corners = [np.array([p, q - 1] if d in live else [p], np.int64).reshape([-1 if j == d else 1 for j in range(rank)]) for d, (p, q) in enumerate(box)]
+        try:
+            idx = op.access_map().apply(corners, env)
+        except LatticeError:
+            return None
+        shape = shapes[args.index(op.array)]
+        indirect = set(op.indirect_positions())
+        for d, i in enumerate(idx):
+            lo, hi = int(np.min(i)), int(np.max(i))
+            if d not in indirect and (lo < 0 or hi >= shape[d]):
+                return f"'{op.name}' accesses index {lo if lo < 0 else hi} in dim {d} of an array of shape {list(shape)}"
+    return None
+
+
 class _RegionState:
     def __init__(self, region: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object], label: str | None = None):
         self.region = region
@@ -220,6 +257,9 @@ def evaluate_region(region: stream.RegionOp, arrays: Sequence[np.ndarray], scala
     if alias is not None:
         raise EvaluationError(f"{label or region_label(region)}: {alias}")
     st = _RegionState(region, arrays, scalars, label)
+    bad = out_of_bounds_access(region, [a.shape for a in arrays], scalars)
+    if bad is not None:
+        raise EvaluationError(bad)
     try:
         return _evaluate(region, st)
     except MemoryError:  # past the lower bound of check_domain_memory
