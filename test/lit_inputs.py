@@ -4,7 +4,7 @@ A lit test's input is not always the test file itself (``infs-opt
 %S/../Inputs/x.mlir | ... | filecheck %s``), so a check that wants every valid
 input reads the RUN lines instead of globbing the tree.  Only RUN lines that are
 expected to succeed count: negative runs (``not infs-opt``,
-``--verify-diagnostics``) and expected failures (``XFAIL``) are left out.
+``--verify-diagnostics``, ``--parsing-diagnostics``) and expected failures (``XFAIL``) are left out.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def inputs_of(path: Path) -> set[Path]:
     for cmd in _run_commands(text):
         for stage in cmd.split("|"):
             words = shlex.split(stage)
-            if not words or words[0] != "infs-opt" or "--verify-diagnostics" in words:
+            if not words or words[0] != "infs-opt" or {"--verify-diagnostics", "--parsing-diagnostics"} & set(words):
                 continue  # `not infs-opt ...` starts with "not": a negative run
             for w in words[1:]:
                 w = w.replace("%s", str(path)).replace("%S", str(path.parent))
