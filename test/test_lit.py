@@ -2,6 +2,7 @@
 `make test` has a single pytest closing summary covering everything."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -39,6 +40,6 @@ def test_lit_inputs_follow_the_run_lines():
 
     for path in everything:
         text = path.read_text(encoding="utf-8")
-        for i, chunk in enumerate(text.split("// -----")):
+        for i, chunk in enumerate(re.split(r"^// -----\s*$", text, flags=re.MULTILINE)):
             if chunk.strip():
                 api.parse_text(chunk, name=f"{path}#{i}")
