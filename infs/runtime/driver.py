@@ -105,6 +105,9 @@ class RunReport:
     machine: Machine
     regions: list[RegionRecord] = field(default_factory=list)
     wall_seconds: float = 0.0
+    # every in-memory program run, in order: (region, jit.Lowered, scalar params,
+    # arrays by argument index) -- what infs.runtime.view_data replays and draws
+    programs: list[tuple[int, Any, list, dict]] = field(default_factory=list)
 
     @property
     def stats(self):
@@ -135,6 +138,7 @@ class RegionRuntime:
         self.compiled: dict[int, _Compiled] = {}
         self.ids: dict[int, int] = {}
         self.records: list[RegionRecord] = []
+        self.programs: list[tuple[int, Any, list, dict]] = []  # RunReport.programs
         self.progress = progress
         self._keep: list = []  # keeps compiled regions' helper blocks alive
         self._estimates: dict[int, int] = {}
@@ -272,6 +276,7 @@ class RegionRuntime:
             if miss and self.options.jit:
                 self.machine.charge("jit", self.jit_cycles(lowered))
             self.machine.run(lowered.record, host_arrays, scalars=params)
+            self.programs.append((rec.region, lowered, params, host_arrays))
             rec.graphs += 1
             rec.commands += lowered.commands
             if self.options.machine_mode == "analysis":  # timing only: no values
@@ -363,4 +368,4 @@ def run_program(
     t0 = time.perf_counter()
     # analysis runs carry no data: host allocations are shapes only
     results = host.run_function(module, args, name, executor=runtime, phantom_alloc=options.machine_mode == "analysis")
-    return RunReport(results, machine, runtime.records, time.perf_counter() - t0)
+    return RunReport(results, machine, runtime.records, time.perf_counter() - t0, runtime.programs)
