@@ -41,7 +41,7 @@ of a bank; ``mem_ctrls`` 1..2 x mesh_rows (the two edge columns);
 multiple of ``line_bytes``); ``cores`` 1..4096; ``simd_lanes`` 1..1024; every
 other integer (latencies, cycle counts, message and link sizes) 1..2^20.
 Finite numbers: ``freq_ghz`` 0.01..100, ``dram_gbps`` 0.001..1e5, every energy
-constant 0..1e9 pJ.  ``multicast`` true/false; ``profile`` one of
+constant 0..1e9 pJ.  ``multicast`` and ``parallel_intra_shift`` true/false; ``profile`` one of
 ``PROFILES``; ``name`` a non-empty string.  The generic upper bounds are far
 beyond any machine the papers model and keep every product the models form
 exact in int64/float64.
@@ -55,8 +55,10 @@ Cost profiles (``PROFILES``) price bit-serial compute commands:
   counts, priced ``reads*tR + writes*tW + logic*tL`` (tR = tW = tL = 1 cycle
   for an SRAM row here; configurable).
 
-Data movement (intra-array shifts: n cycles per bit-step of distance, H-tree,
-mesh, sync, DRAM) is priced the same under both profiles (``timing.py``).
+Data movement (intra-array shifts: n cycles per flattened bitline of distance,
+or n with ``parallel_intra_shift``; broadcasts: one alignment, fan-out free;
+H-tree, mesh, sync, DRAM) is priced the same under both profiles
+(``timing.py``, which cites gem5 for each).
 
 Near-memory streams (NSC, ``sim/near.py``) and the core baseline
 (``sim/core.py``) use these fields (defaults; ASPLOS Table 2 / NSC Table V where
@@ -164,6 +166,9 @@ class HardwareConfig:
     se_sync_lines: int = 8  # SE_core <-> SE_L3 credit/done every 8 lines per stream (NSC §IV-B)
     se_buffer_bytes: int = 1024  # SE_L3 stream buffer per core in each bank (NSC Table V: 64 kB, 1 kB per core)
     core_mshrs: int = 16  # outstanding misses per core: bounds indirect accesses (assumed)
+    # gem5's stream_pum_enable_parallel_intra_array_shift (default 0, run.py:375,
+    # Controller.py:194): an in-array shift costs ``bits`` whatever its distance.
+    parallel_intra_shift: bool = False
     profile: str = "infs"
     energy_pj: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_ENERGY_PJ))
 
@@ -277,6 +282,7 @@ FIELD_RANGES: dict[str, FieldRange] = {
     "se_sync_lines": FieldRange("int", 1, _COUNT),
     "se_buffer_bytes": FieldRange("int", 1, _BYTES),
     "core_mshrs": FieldRange("int", 1, _COUNT),
+    "parallel_intra_shift": FieldRange("bool"),
     "profile": FieldRange("str"),  # also one of PROFILES
     "energy_pj": FieldRange("table"),  # every key of DEFAULT_ENERGY_PJ, each a number in [0, MAX_ENERGY_PJ]
 }  # fmt: skip

@@ -391,12 +391,12 @@ class Machine:
         if kind == "shift":
             dim, inter, intra = c["dim"], c["inter"], c["intra"]
             ts, td, bs, bd = shift_maps(geo, tiles, bls, dim, c["mask"], inter, intra)
-            cost = cm.shift(bits, inter, intra, ts, td, bs, banks)
+            cost = cm.shift(bits, inter, intra, ts, td, bs, banks, geo.bstride(dim))
             return Plan("shift", cost, axis_map(ts, td, geo.grid), axis_map(bs, bd, geo.tiles))
         if kind == "bcast":
             intra, inter = c["intra"], c["inter"]
             ts, td, bs, bd = bcast_maps(geo, tiles, bls, c["dim"], intra, inter)
-            cost = cm.bcast(bits, intra, inter, c["dst"] == c["src"], ts, td, bs, banks)
+            cost = cm.bcast(bits, intra, inter, c["dst"] == c["src"], ts, td, bs, banks, geo.bstride(c["dim"]))
             return Plan("bcast", cost, axis_map(ts, td, geo.grid), axis_map(bs, bd, geo.tiles))
         if kind == "readout":
             return Plan("readout", cm.readout(bits, tiles, bls, banks))

@@ -6,8 +6,19 @@ exactly.  All banks execute a command in parallel; a command's latency is the
 slowest participating bank's.
 
 * compute: the cost profile's cycles (``config.CostProfile``);
-* intra-tile shift (inter = 0): ``bits x |distance|`` cycles -- one cycle per
-  bit (wordline) per bitline step (gem5's non-parallel intra-array shift);
+* intra-tile shift (inter = 0): ``bits x |distance| x bstride(dim)`` cycles --
+  one cycle per bit (wordline) per *flattened* bitline step.  This is the
+  authors' gem5 model: ``DataMoveCompiler::compileAlign`` multiplies the
+  distance by the inner tile sizes (``pum/DataMoveCompiler.cc:400-404``) and
+  ``PUMEngine::estimateCommandLatency`` charges ``wordline_bits x
+  |bitline_dist|`` (``pum/PUMEngine.cc:269-295``) unless
+  ``stream_pum_enable_parallel_intra_array_shift`` is set (default off,
+  ``configs/.../run.py:375``); ``HardwareConfig.parallel_intra_shift`` is that
+  flag (then a shift costs ``bits``).  ASPLOS §5.2 only says the arrays
+  "support bit-serial logic and shifts";
+* in-tile part of a broadcast: ``bits x max(1, |lo| x bstride(dim))`` -- the
+  source is aligned to the *first* destination offset ``lo`` and the fan-out
+  to the other offsets is free (``intra_bcast_cycles``);
 * inter-tile shift / broadcast: every source array sends its selected bits up
   the bank's H-tree (``htree_bytes_per_cycle`` per bank, shared); destinations
   in other banks are reached through the mesh (X-Y routing, multicast for
@@ -15,8 +26,10 @@ slowest participating bank's.
   the banks after ``max(H-tree, injection) + 2 x levels``; it is asynchronous
   (§4.2 Synchronization): the data is in flight until
   ``busiest link / link_bytes + max hops x (router + link)`` later, which the
-  next ``sync`` waits for.  In-tile offsets of a broadcast are intra-tile
-  shifts at the destination;
+  next ``sync`` waits for.  The in-tile offsets of a broadcast ride on the
+  same transfer: the fan-out is a multicast, free in time (gem5
+  ``PUMEngine.cc:441-486``, "when there is reuse, just send to all the
+  DstBank");
 * sync: the remaining in-flight time plus a barrier round trip between
   TC_core (at ``host_tile``) and the farthest bank (§5.2);
 * readout: bytes per bank over the H-tree plus the L3 latency (final reduce);
@@ -82,8 +95,37 @@ class CostModel:
         return cost
 
     # -- moves -------------------------------------------------------------------
-    def intra_shift_cycles(self, bits: int, dist: int) -> int:
-        return bits * max(1, abs(dist))
+    def intra_shift_cycles(self, bits: int, dist: int, bstride: int = 1) -> int:
+        """An in-array shift by ``dist`` along a dim whose neighbours are ``bstride``
+        bitlines apart: ``bits x |dist| x bstride`` (gem5 measures the distance in
+        flattened bitlines, ``DataMoveCompiler.cc:400-404``, and charges
+        ``wordline_bits x |bitline_dist|``, ``PUMEngine.cc:269-295``), or ``bits``
+        with ``parallel_intra_shift`` (gem5's
+        ``stream_pum_enable_parallel_intra_array_shift``, default off).  A
+        distance of 0 (a copy between registers) still reads and writes every bit
+        row: ``bits`` cycles.  gem5 floors it at 1 cycle (the engine's tick,
+        ``kickNextCommand``); the paper is silent, so the more conservative
+        ``bits`` is kept."""
+        if self.cfg.parallel_intra_shift:
+            return bits
+        return bits * max(1, abs(dist) * bstride)
+
+    def intra_bcast_cycles(self, bits: int, lo: int, bstride: int) -> int:
+        """The in-array part of a broadcast to in-tile offsets ``[lo, hi)``: the
+        source is aligned to the first destination (distance ``lo``) and replicated
+        over the rest for free, whatever the fan-out.
+
+        Sources: ASPLOS §5.2 "a buffered H tree to enable efficient broadcast"
+        and §4.1 "broadcast is inexpensive, as it can reuse the read data"; gem5
+        ``DataMoveCompiler::compileStreamPair`` aligns the source start to the
+        destination start (``dstStarts - srcStarts``, ``DataMoveCompiler.cc:
+        221-255``, a fake 0 alignment when they coincide),
+        ``maskCmdsByReuses`` (958-1039) only tags the command with the reuse
+        count, and ``estimateCommandLatency`` (``PUMEngine.cc:269-295``) ignores
+        the reuse: ``bits x |bitline_dist|``.  Log2 doubling is not used: under a
+        distance-proportional shifter its copies at 1, 2, 4 ... cost the span of
+        the offsets, which neither the paper nor gem5 charges."""
+        return self.intra_shift_cycles(bits, lo, bstride)
 
     def _inter_tile(self, cost: Cost, bits: int, nb: int, src_tiles: np.ndarray, dst_tiles: np.ndarray, multicast: bool) -> int:
         """Account tile->tile transfers (``nb`` bitlines each); returns the bank-side latency.
@@ -139,42 +181,53 @@ class CostModel:
         inject = np.ceil(inj_b / c.link_bytes - 1e-9)
         return int(np.maximum(htree, inject).max()) + 2 * c.htree_levels
 
-    def shift(self, bits: int, inter: int, intra: int, tsrc: np.ndarray, tdst: np.ndarray, bsrc: np.ndarray, banks: np.ndarray) -> Cost:
+    def shift(self, bits: int, inter: int, intra: int, tsrc: np.ndarray, tdst: np.ndarray, bsrc: np.ndarray, banks: np.ndarray,
+              bstride: int = 1) -> Cost:
         cost = Cost("move")
         nb = int(bsrc.size)
         cells = int(tsrc.size) * nb
         if inter == 0:
-            cost.cycles = self.intra_shift_cycles(bits, intra)
+            cost.cycles = self.intra_shift_cycles(bits, intra, bstride)
             cost.traffic["intra_tile"] = cells * bits / 8.0
-            cost.quantities["shift_bit_steps"] = float(cells) * bits * max(1, abs(intra))
+            # gem5's m_statPUMIntraArrayShiftBitHops: bits x bitlines x |flattened distance|
+            cost.quantities["shift_bit_steps"] = float(cells) * bits * max(1, abs(intra) * bstride)
         else:
             cost.cycles = self._inter_tile(cost, bits, nb, tsrc, tdst, multicast=False)
         self.command_control(banks, cost)
         return cost
 
     def bcast(self, bits: int, intra: tuple[int, int], inter: tuple[int, int], same_reg: bool,
-              tsrc: np.ndarray, tdst: np.ndarray, bsrc: np.ndarray, banks: np.ndarray) -> Cost:
+              tsrc: np.ndarray, tdst: np.ndarray, bsrc: np.ndarray, banks: np.ndarray, bstride: int = 1) -> Cost:
+        """Broadcast: the inter-tile part goes through the H-tree and the mesh as a
+        multicast (``_inter_tile``); the in-tile part is one alignment of the
+        source to the first destination offset, the fan-out free
+        (``intra_bcast_cycles``: ASPLOS §4.1, §5.2; gem5 ``maskCmdsByReuses``,
+        ``PUMEngine.cc:269-295``).  It is charged when some destination is in the
+        source's own tile, unless the only such destination is the source cell
+        itself in the same register (nothing moves).  Arrivals in other tiles are
+        written at their bitlines by the H-tree (gem5's inter-array commands carry
+        the destination bitline mask, ``DataMoveCompiler.cc:420-510``)."""
         cost = Cost("move")
         nb = int(np.unique(bsrc).size)
         local = tsrc == tdst
         cycles = 0
         if np.any(~local):
             cycles += self._inter_tile(cost, bits, nb, tsrc[~local], tdst[~local], multicast=True)
-        # In-tile placement at every destination tile, by doubling: shifts by
-        # 1, 2, 4, ... bitlines replicate the value over the offsets on each side
-        # of it, so the bit-steps are the span of the offsets, not their sum; the
-        # zero offset is free for arrivals and a copy for the source tile itself
-        # unless it is written in place.
         offs = [b for b in range(intra[0], intra[1]) if b != 0]
-        steps = max(0, intra[1] - 1) + max(0, -intra[0])
-        ndst = int(np.unique(tdst).size)
-        copy_local = bool(np.any(local)) and 0 in range(intra[0], intra[1]) and not same_reg
-        shift_cycles = bits * steps + (bits if copy_local else 0)
-        cycles += shift_cycles
+        nlocal = int(np.count_nonzero(local))
+        moves_locally = nlocal > 0 and (bool(offs) or not same_reg)
+        if moves_locally:
+            cycles += self.intra_bcast_cycles(bits, intra[0], bstride)
         cost.cycles = cycles
-        intra_cells = ndst * nb * len(offs) + (int(np.count_nonzero(local)) * nb if copy_local else 0)
+        ndst = int(np.unique(tdst).size)
+        copy_local = nlocal > 0 and 0 in range(intra[0], intra[1]) and not same_reg
+        intra_cells = ndst * nb * len(offs) + (nlocal * nb if copy_local else 0)
         cost.traffic["intra_tile"] = intra_cells * bits / 8.0
-        cost.quantities["shift_bit_steps"] = float(ndst * nb) * bits * steps + (float(np.count_nonzero(local) * nb * bits) if copy_local else 0.0)
+        # Energy: every destination cell is written once (bits row writes); the
+        # local alignment moves the source cells |lo| x bstride bitline steps
+        # (gem5's IntraArrayShiftBitHops counts the source mask only).
+        align = float(nlocal * nb * bits * max(1, abs(intra[0]) * bstride)) if moves_locally else 0.0
+        cost.quantities["shift_bit_steps"] = float(intra_cells) * bits + align
         self.command_control(banks, cost)
         return cost
 

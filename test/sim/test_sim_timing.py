@@ -48,6 +48,33 @@ def test_intra_tile_shift_latency(ty, intra, cycles):
     assert st_.traffic["noc_inter_tile"] == 0
 
 
+@pytest.mark.parametrize("dim, intra, parallel, cycles", [(0, 1, False, 32 * 4), (0, -2, False, 32 * 8), (1, 2, False, 32 * 2),
+                                                         (0, 3, True, 32), (1, 2, True, 32)])
+def test_intra_tile_shift_distance_is_flattened(dim, intra, parallel, cycles):
+    """gem5 (DataMoveCompiler.cc:400-404, PUMEngine.cc:269-295): an in-array shift along the
+    outer dim of a 4x4 tile moves each bit 4 bitlines per step; with gem5's
+    parallel_intra_array_shift flag every shift costs ``bits``."""
+    lo, hi = (0, 4 - intra) if intra > 0 else (-intra, 4)
+    bls = f"{lo * 4}:1:{(hi - lo) * 4}" if dim == 0 else f"{lo}:1:{hi - lo}:4:4"
+    body = f"  pimcmd.shift f32 dst 64 src 0 dim {dim} mask [{lo}:{hi}] inter 0 intra {intra} bitlines {bls} tiles 0:1:8"
+    m = Machine(load_config("tiny", parallel_intra_shift=parallel))
+    st_ = m.run(parse_program(program_text("tiny", (8, 16), (4, 4), body)))
+    assert st_.cycles["move"] == cycles
+
+
+@pytest.mark.parametrize("intra, same, cycles", [((0, 4), False, 32), ((-2, 2), False, 32 * 2 * 4), ((-3, 1), True, 32 * 3 * 4),
+                                                 ((0, 1), True, 0), ((0, 1), False, 32)])
+def test_in_tile_broadcast_costs_one_alignment_whatever_the_fanout(intra, same, cycles):
+    """ASPLOS §4.1/§5.2 + gem5 maskCmdsByReuses: the source is aligned to the first destination
+    offset (``lo`` rows of a 4x4 tile = 4 lo bitlines) and replicated for free; a copy in place
+    costs nothing, a copy to another register ``bits``."""
+    src, dst = 0, (0 if same else 32)
+    row = -intra[0]
+    body = f"  pimcmd.bcast f32 dst {dst} src {src} dim 0 intra [{intra[0]}:{intra[1]}] inter [0:1] bitlines {row * 4}:1:4 tiles 0:1:8"
+    _, st_ = run("tiny", (8, 16), (4, 4), body)
+    assert st_.cycles["move"] == cycles
+
+
 def test_inter_bank_shift_bytes_x_hops_paper_64():
     """Tile 0 (bank 0, mesh (0,0)) -> tile 16128 (bank 63, mesh (7,7)): 1 kB over 14 hops."""
     body = "  pimcmd.shift f32 dst 64 src 0 dim 0 mask [0:256] inter 16128 intra 0 bitlines 0:1:256 tiles 0:1:1\n  pimcmd.sync"
