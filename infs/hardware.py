@@ -48,9 +48,10 @@ exact in int64/float64.
 
 Cost profiles (``PROFILES``) price bit-serial compute commands:
 
-* ``infs`` -- the paper/gem5 model (ASPLOS §2.2, §5.2): n-bit int add n
-  cycles, int mul n^2/2 (the paper's text says n^2 + 5n; gem5 charges n^2/2),
-  fp add/mul n^2, fp fma 2n^2;
+* ``infs`` -- one documented source per op (``INFS_LATENCY``: the paper's
+  text first, then the authors' gem5 model, then PIMeval): n-bit int add n
+  cycles, int mul n^2 + 5n (ASPLOS §5.2), fp add/mul/div/min/max/cmp n^2 and
+  fp fma 2n^2 (gem5), int div PIMeval's step count;
 * ``pimeval-bitsimd-v`` -- PIMeval-PIMbench's published BITSIMD-V step
   counts, priced ``reads*tR + writes*tW + logic*tL`` (tR = tW = tL = 1 cycle
   for an SRAM row here; configurable).
@@ -594,29 +595,95 @@ def load_config(spec: "str | Path | Mapping[str, Any] | HardwareConfig", **overr
 
 KIND_OF = {"f32": "fp", "i32": "int", "i16": "int", "i8": "int", "i1": "int"}
 
-# ``infs`` profile: cycles = c2*n^2 + c1*n + c0 for an n-bit element (ASPLOS
-# §2.2 / §5.2 and gem5's PUM model).  Ops the paper does not price are marked.
-INFS_POLY: dict[str, dict[str, tuple[float, float, float]]] = {
+# ``infs`` profile: cycles = c2*n^2 + c1*n + c0 for an n-bit element, or the
+# PIMeval step count where neither the paper nor gem5 prices the op.  One
+# documented source per op, in the order the issue fixes (issue 11 item 5):
+# the paper's text first, then the authors' gem5 model, then PIMeval.
+#   asplos:L  = /work/shared/seeds/infinity-stream-asplos23.txt line L;
+#   gem5      = PolyArch/gem-forge-gem5@gem-forge, MLCPUMManager::getComputeLat
+#               (src/cpu/gem_forge/accelerator/stream/cache/pum/MLCPUMManager.cc:2532-2602),
+#               which prices an op by its x86 micro-op class (avxop.isa lines given);
+#   PIMeval   = the BITSIMD-V step table below (R + W + L, 1 cycle each).
+# "§2.2 step" is the paper's description of one bit-serial step (asplos:111:
+# activate the operands' bit rows together, the PEs operate on the sensed bits,
+# write the result bit back): one cycle per bit for any bitwise op.
+# i1 values are 0/1 with mod-2 arithmetic: an i1 op costs one §2.2 step per
+# bitwise row of its PIMEVAL_MAP["bool"] composition (``CostProfile``).
+
+
+@dataclass(frozen=True)
+class OpLatency:
+    """Cycles of one bit-serial command: ``c2 n^2 + c1 n + c0``, or PIMeval's step
+    count when ``pimeval``; ``source`` is where the number comes from."""
+
+    c2: float
+    c1: float
+    c0: float
+    source: str
+    pimeval: bool = False
+
+    def formula(self) -> str:
+        if self.pimeval:
+            return "PIMeval R+W+L"
+        terms = [f"{_num(self.c2)}n^2" if self.c2 else "", f"{_num(self.c1)}n" if self.c1 else "", _num(self.c0) if self.c0 else ""]
+        return " + ".join(t for t in terms if t).replace("1n", "n") or "0"
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+_STEP = "paper §2.2 step (asplos:111): one cycle per bit"
+_ADD = "paper §2.2 (asplos:111 'O(n) for integer addition'; Eq. 1 latency 32 for int32 add, asplos:115-117)"
+INFS_LATENCY: dict[str, dict[str, OpLatency]] = {
     "int": {
-        "add": (0, 1, 0), "sub": (0, 1, 0),  # ripple carry, one cycle per bit
-        "mul": (0.5, 0, 0),  # shift-add on the upper bits only (paper text: n^2 + 5n)
-        "fma": (0.5, 1, 0),  # mul + add
-        "div": (1.5, 0, 0),  # restoring division (not in the paper; assumed)
-        "min": (0, 2, 0), "max": (0, 2, 0),  # compare + select
-        "cmp_lt": (0, 1, 0), "cmp_le": (0, 1, 0), "cmp_eq": (0, 1, 0),
-        "select": (0, 1, 0), "and": (0, 1, 0), "or": (0, 1, 0), "xor": (0, 1, 0),
-        "not": (0, 1, 0), "abs": (0, 2, 0), "neg": (0, 1, 0), "relu": (0, 1, 0), "copy": (0, 1, 0),
+        "add": OpLatency(0, 1, 0, _ADD),
+        "sub": OpLatency(0, 1, 0, _ADD + "; a subtraction is an addition of the complement"),
+        "mul": OpLatency(1, 5, 0, "paper §5.2 (asplos:396): 'n^2 + 5n for n-bit integer multiply' (gem5 used n^2/2)"),
+        "fma": OpLatency(1, 6, 0, "paper §5.2 mul (n^2 + 5n, asplos:396) + §2.2 add (n) (gem5 SimdMultAcc: n^2/2 + n)"),
+        "div": OpLatency(0, 0, 0, "paper silent, gem5 has no int divide (getComputeLat panics): PIMeval BITSIMD-V div row", pimeval=True),
+        "min": OpLatency(0, 1, 0, "gem5 SimdCmpOp = n (vpminsd is Vminsi, avxop.isa:380-381)"),
+        "max": OpLatency(0, 1, 0, "gem5 SimdCmpOp = n (int min/max share Vminsi's class, avxop.isa:380-381)"),
+        "cmp_lt": OpLatency(0, 1, 0, "gem5 SimdCmpOp = n (Vcmpeq, avxop.isa:386-387)"),
+        "cmp_le": OpLatency(0, 1, 0, "gem5 SimdCmpOp = n (Vcmpeq, avxop.isa:386-387)"),
+        "cmp_eq": OpLatency(0, 1, 0, "gem5 SimdCmpOp = n (Vcmpeq, avxop.isa:386-387)"),
+        "select": OpLatency(0, 1, 0, _STEP + " (gem5's SimdMiscOp would charge 1 cycle for the whole n-bit select; the paper's per-bit step is the conservative choice)"),
+        "and": OpLatency(0, 1, 0, _STEP + " (gem5 SimdAddOp, Vandi avxop.isa:362-363: n)"),
+        "or": OpLatency(0, 1, 0, _STEP + " (gem5 SimdCmpOp, Vor avxop.isa:374-375: n)"),
+        "xor": OpLatency(0, 1, 0, _STEP + " (gem5 SimdCmpOp, Vxor avxop.isa:368-369: n)"),
+        "not": OpLatency(0, 1, 0, _STEP + " (xor with ones)"),
+        "abs": OpLatency(0, 2, 0, "paper silent, gem5 silent: negate (n, §2.2 add) + select by the sign (n, §2.2 step), the conservative composition"),
+        "neg": OpLatency(0, 1, 0, _ADD + "; 0 - x"),
+        "relu": OpLatency(0, 1, 0, "gem5 SimdCmpOp = n: relu is max(x, 0) (Vminsi class, avxop.isa:380-381)"),
+        "copy": OpLatency(0, 1, 0, _STEP + " (read and write each bit row; gem5's SimdMiscOp 1 cycle is not physical)"),
     },
     "fp": {
-        "add": (1, 0, 0), "sub": (1, 0, 0), "mul": (1, 0, 0),  # n^2 (ASPLOS §7 / gem5)
-        "fma": (2, 0, 0),  # 2n^2
-        "div": (2, 0, 0),  # not in the paper; assumed as fma
-        "min": (0, 2, 0), "max": (0, 2, 0),
-        "cmp_lt": (0, 1, 0), "cmp_le": (0, 1, 0), "cmp_eq": (0, 1, 0),
-        "select": (0, 1, 0), "and": (0, 1, 0), "or": (0, 1, 0), "xor": (0, 1, 0),
-        "not": (0, 1, 0), "abs": (0, 1, 0), "neg": (0, 1, 0), "relu": (0, 1, 0), "copy": (0, 1, 0),
+        "add": OpLatency(1, 0, 0, "gem5 SimdFloatAddOp = n^2 (paper silent, defers to [17])"),
+        "sub": OpLatency(1, 0, 0, "gem5 SimdFloatAddOp = n^2 (Vsubf, avxop.isa:296-297)"),
+        "mul": OpLatency(1, 0, 0, "gem5 SimdFloatMultOp = n^2 (Vmulf, avxop.isa:302-303)"),
+        "fma": OpLatency(2, 0, 0, "gem5 SimdFloatMultAccOp = 2n^2 (Vfmaddf, avxop.isa:445-446)"),
+        "div": OpLatency(1, 0, 0, "gem5 SimdFloatDivOp = n^2 (Vdivf, avxop.isa:314-315)"),
+        "min": OpLatency(1, 0, 0, "gem5 SimdFloatAddOp = n^2 (Vminf, avxop.isa:266-267)"),
+        "max": OpLatency(1, 0, 0, "gem5 SimdFloatCmpOp = n^2 (Vmaxf, avxop.isa:284-285)"),
+        "cmp_lt": OpLatency(1, 0, 0, "gem5 SimdFloatCmpOp = n^2 (vcmpps's micro-op has no class, avxop.isa:751, which would make it 1 cycle; the SimdFloatCmpOp case is the conservative reading)"),
+        "cmp_le": OpLatency(1, 0, 0, "gem5 SimdFloatCmpOp = n^2 (as cmp_lt)"),
+        "cmp_eq": OpLatency(1, 0, 0, "gem5 SimdFloatCmpOp = n^2 (as cmp_lt)"),
+        "select": OpLatency(0, 1, 0, _STEP + " (bitwise on the n bit rows)"),
+        "and": OpLatency(0, 1, 0, _STEP + " (gem5 SimdAddOp, Vandf avxop.isa:290-291: n)"),
+        "or": OpLatency(0, 1, 0, _STEP + " (gem5 SimdCmpOp, Vor avxop.isa:374-375: n)"),
+        "xor": OpLatency(0, 1, 0, _STEP + " (gem5 SimdCmpOp, Vxor avxop.isa:368-369: n)"),
+        "not": OpLatency(0, 1, 0, _STEP + " (xor with ones)"),
+        "abs": OpLatency(0, 1, 0, "gem5: and with a sign mask, SimdAddOp = n (Vandf, avxop.isa:290-291)"),
+        "neg": OpLatency(0, 1, 0, "gem5: xor with the sign bit, SimdCmpOp = n (Vxor, avxop.isa:368-369)"),
+        "relu": OpLatency(1, 0, 0, "gem5 SimdFloatCmpOp = n^2: relu is max(x, 0.0) (Vmaxf, avxop.isa:284-285)"),
+        "copy": OpLatency(0, 1, 0, _STEP + " (read and write each bit row)"),
     },
 }  # fmt: skip
+# A constant operand is first written to the bitlines, one bit row per cycle:
+# ASPLOS §5.2 (asplos:396) "first broadcasts constant operands (if any) to
+# bitlines"; gem5 prices it as FloatMemReadOp = n ("one cycle to read 1 bit of
+# constant value").
+CONST_OPERAND = OpLatency(0, 1, 0, "paper §5.2 (asplos:396) + gem5 FloatMemReadOp = n")
 
 # PIMeval-PIMbench BITSIMD-V step counts (libpimeval/src/pimPerfEnergyTables.cpp
 # @40ce162, MIT licence; the rows infs uses from shared/data/pimeval_bitsimd_v_steps.csv).
@@ -781,12 +848,17 @@ class CostProfile:
     def compute_cycles(self, op: str, ty: str, has_const: bool = False) -> int:
         bits = BITS_OF[ty]
         if self.name == "infs":
-            c2, c1, c0 = INFS_POLY[KIND_OF[ty]][op]
-            cycles = c2 * bits * bits + c1 * bits + c0
-            # §5.2: the tensor controller first broadcasts a constant operand to
-            # the bitlines -- one row write per bit.
-            if has_const:
-                cycles += bits
+            if ty == "i1":
+                # i1 arithmetic is mod 2: each op is a few bitwise steps on one bit
+                # row (the PIMEVAL_MAP "bool" compositions), one §2.2 step each.
+                return int(sum(m for _dt, _op, m in PIMEVAL_MAP["bool"][op]) + (CONST_OPERAND.c1 if has_const else 0))
+            lat = INFS_LATENCY[KIND_OF[ty]][op]
+            if lat.pimeval:
+                r, w, l = self.steps(op, ty, has_const)
+                return r + w + l
+            cycles = lat.c2 * bits * bits + lat.c1 * bits + lat.c0
+            if has_const:  # CONST_OPERAND
+                cycles += CONST_OPERAND.c1 * bits
             return int(math.ceil(cycles))
         r, w, l = self.steps(op, ty, has_const)
         return int(math.ceil(r * self.t_read + w * self.t_write + l * self.t_logic))

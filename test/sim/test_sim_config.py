@@ -93,7 +93,7 @@ def test_infs_profile_formulas():
     for ty, n in (("i32", 32), ("i16", 16), ("i8", 8)):
         assert p.compute_cycles("add", ty) == n
         assert p.compute_cycles("sub", ty) == n
-        assert p.compute_cycles("mul", ty) == n * n // 2
+        assert p.compute_cycles("mul", ty) == n * n + 5 * n  # ASPLOS §5.2 (asplos:396)
     assert p.compute_cycles("add", "i32", has_const=True) == 64  # constant broadcast: n writes
 
 

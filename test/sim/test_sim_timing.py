@@ -22,7 +22,9 @@ def run(config, lattice, tiles, body, mode="functional", **kw):
 @pytest.mark.parametrize(
     "op, ty, cycles",
     [("add", "f32", 1024), ("mul", "f32", 1024), ("fma", "f32", 2048), ("add", "i32", 32), ("add", "i16", 16),
-     ("sub", "i8", 8), ("mul", "i32", 512), ("mul", "i16", 128), ("mul", "i8", 32)],
+     ("sub", "i8", 8), ("mul", "i32", 32 * 32 + 5 * 32), ("mul", "i16", 16 * 16 + 5 * 16), ("mul", "i8", 8 * 8 + 5 * 8),
+     ("max", "f32", 1024), ("cmp_lt", "f32", 1024), ("div", "f32", 1024), ("div", "i32", 3076 + 1709 + 4392),
+     ("min", "i32", 32), ("copy", "f32", 32), ("mul", "i1", 1), ("cmp_lt", "i1", 2)],
 )  # fmt: skip
 def test_compute_latency_infs_profile(op, ty, cycles):
     srcs = list(range(0, 32 * COMPUTE_ARITY[op], 32))
@@ -31,6 +33,18 @@ def test_compute_latency_infs_profile(op, ty, cycles):
     assert st_.element_ops == 128
     cfg = load_config("tiny")
     assert st_.energy_pj["compute"] == pytest.approx(128 * cycles * cfg.energy("compute_bitline_cycle"))
+
+
+def test_every_infs_op_latency_names_its_source():
+    """Issue 11 item 5: one documented source per op (paper text, then gem5, then PIMeval)."""
+    from infs.hardware import CONST_OPERAND, INFS_LATENCY
+
+    ops = set(COMPUTE_ARITY)
+    for kind in ("int", "fp"):
+        assert set(INFS_LATENCY[kind]) == ops
+        for op, lat in INFS_LATENCY[kind].items():
+            assert any(src in lat.source for src in ("paper", "gem5", "PIMeval")), (kind, op)
+    assert "asplos:396" in INFS_LATENCY["int"]["mul"].source and "asplos:396" in CONST_OPERAND.source
 
 
 def test_compute_latency_pimeval_profile():
