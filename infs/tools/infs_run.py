@@ -3,7 +3,7 @@
     infs-run FILE.mlir [--entry F] [--config paper-64] [--mode auto|in|near|core|all] [--strict]
              [--sizes N=64,M=32] [--scalar w=0.5] [--shape A=64x64] [--input A=a.npy] [--seed 0]
              [--save-outputs DIR] [--check] [--tiles 16x16] [--no-jit-charge]
-             [--analysis] [--cold] [--json]
+             [--analysis] [--cold] [--json] [--view OUT.html]
 
 Inputs: a workload of ``infs/workloads`` (by its file) gets the registry's
 inputs and sizes (``--size-set``; ``--sizes`` overrides them); otherwise index
@@ -463,6 +463,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--analysis", action="store_true", help="timing only, no data (paper sizes)")
     parser.add_argument("--cold", action="store_true", help="inputs start in DRAM (default: in the L3, as after initialization)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--view", metavar="OUT.html", help="also write infs-view's page of the run (with --mode all: of the in-memory run)")
 
     def one_line_error(message: str) -> NoReturn:
         print(f"{PROG}: error: {message}", file=sys.stderr)
@@ -488,13 +489,28 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError("--strict applies to a forced --mode (in, near, core or all)")
         if args.save_outputs:
             _prepare_save_dir(args.save_outputs)
+        if args.view:
+            from infs.tools import infs_view
+
+            try:
+                view_path = infs_view.check_output(args.view, "--view")
+            except infs_view.ViewError as e:
+                raise UsageError(str(e)) from None
         modes = ["in", "near", "core"] if args.mode == "all" else [args.mode]
         outs = []
+        viewed = None
         for m in modes:
-            s = summary(run_once(module, path, fn, args, m, console), cfg.freq_ghz)
+            o = run_once(module, path, fn, args, m, console)
+            viewed = o if args.view and (viewed is None or m == "in") else viewed
+            s = summary(o, cfg.freq_ghz)
             for f in s["not_honoured"]:
                 print(f"{PROG}: warning: region {f['region']}: --mode {m} not honoured, ran {_MODE_WORDS.get(f['ran'], f['ran'])}: {f['reason']}", file=sys.stderr)
             outs.append(s)
+        if viewed is not None:
+            try:
+                infs_view.write_view(infs_view.data_of_report(viewed["report"], cfg, f"{path.name} (--mode {viewed['mode']})", not args.cold), view_path, None)
+            except infs_view.ViewError as e:
+                raise UsageError(str(e)) from None
     except ModeNotHonoured as e:
         print(f"{PROG}: error: region {e.region}: --mode {e.mode} cannot be honoured (--strict): {e.reason}", file=sys.stderr)
         return 1
