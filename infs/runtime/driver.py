@@ -10,8 +10,8 @@ interpreter, numpy arrays as host memory).  At every ``stream.region`` it
 3. runs it: in memory through the memoized JIT (``infs.runtime.jit``) and the
    ``Machine`` (fused: embedded streams run on the stream engines; arrays left
    transposed carry over between regions, §5.2), charging the JIT's cycles
-   (configurable cycles per command, gem5 used 10) on each lowering that was
-   not memoized; near memory / on the cores with the reference semantics and
+   (the config's ``jit_model``: by default the paper's mean 220 us per
+   lowering, ASPLOS §8) on each lowering that was not memoized; near memory / on the cores with the reference semantics and
    the NSC / core cost models of ``infs.sim``.
 
 The report (``RunReport``) has the machine's stats (Fig. 12-14 breakdowns),
@@ -239,7 +239,9 @@ class RegionRuntime:
         return self._estimates[key]
 
     def jit_cycles(self, lowered: jit.Lowered) -> int:
-        return self.cfg.jit_cycles_per_command * lowered.commands if self.options.jit else 0
+        """The JIT's charge for a lowering that was not memoized (the config's
+        ``jit_model``, ``HardwareConfig.jit_lowering_cycles``); none for "Inf-S no JIT"."""
+        return self.cfg.jit_lowering_cycles(lowered.commands, lowered.seconds) if self.options.jit else 0
 
     # -- execution ------------------------------------------------------------------------
     def __call__(self, region: stream.RegionOp, arrays: list[np.ndarray], scalars: list[Any]) -> list[Any]:

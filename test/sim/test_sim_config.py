@@ -4,6 +4,7 @@ import csv
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from infs.sim import ConfigError, load_config
@@ -120,3 +121,32 @@ def test_embedded_pimeval_rows_match_shared_table():
             rows[(r["dtype"], r["op"])] = (int(r["reads"]), int(r["writes"]), int(r["logic"]))
     for k, v in PIMEVAL_STEPS.items():
         assert rows[k] == v, k
+
+
+def test_jit_models():
+    """Issue 11 item 3: the default charges the paper's mean JIT time per lowering (ASPLOS §8:
+    220 us) at the clock; per-command keeps gem5/CAL'22's 10 cycles/cmd; measured converts the
+    JIT's own wall time."""
+    c = load_config("paper-64")
+    assert c.jit_model == "per-lowering" and c.jit_lowering_cycles(61, 0.5) == 220 * 2000 == 440_000
+    assert load_config("paper-64", jit_model="per-command").jit_lowering_cycles(61, 0.5) == 610
+    assert load_config("paper-64", jit_model="measured").jit_lowering_cycles(61, 1.5e-3) == 3_000_000
+    assert load_config("paper-64", freq_ghz=1.0).jit_lowering_cycles(1, 0.0) == 220_000
+    with pytest.raises(ConfigError, match="jit_model: unknown JIT model 'hw'"):
+        load_config("paper-64", jit_model="hw")
+
+
+@pytest.mark.parametrize("model", ["per-lowering", "per-command"])
+def test_jit_charge_follows_the_model_and_no_jit_charges_nothing(model):
+    from infs import api
+
+    vec_add = str(Path(__file__).resolve().parents[2] / "infs/workloads/vec_add.mlir")
+    n = 256
+    inputs = {"A": np.ones(n, np.float32), "B": np.ones(n, np.float32), "C": np.zeros(n, np.float32), "n": n}
+    cfg = load_config("small-16", jit_model=model)
+    r = api.run(vec_add, dict(inputs), config=cfg, mode="in", machine_mode="analysis")
+    (rec,) = r.regions
+    want = 440_000 if model == "per-lowering" else 10 * rec.commands
+    assert rec.jit_misses == 1 and r.stats.cycles["jit"] == want
+    r0 = api.run(vec_add, dict(inputs), config=cfg, mode="in", machine_mode="analysis", jit=False)
+    assert r0.stats.cycles["jit"] == 0 and r.cycles - r0.cycles == want
