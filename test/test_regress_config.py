@@ -315,6 +315,22 @@ def test_a_5000_digit_constant_is_a_located_error():
         api.parse_text(text)
 
 
+@pytest.mark.parametrize(
+    "literal",
+    ["2.000000e+64 : f32", "0xFFF0000000000000 : f32", "0x1FFFF : f16", "1.0e400 : f64"],
+)
+def test_a_float_literal_out_of_range_of_its_type_is_a_located_error(literal):
+    """Found by make fuzz: xDSL packs the literal into the type's width and an
+    OverflowError escaped (an internal error of infs-opt and infs-run)."""
+    text = "func.func @f() {\n  %c = arith.constant " + literal + "\n  func.return\n}\n"
+    try:
+        api.parse_text(text)
+    except api.InfsError as e:
+        assert re.match(r"^<input>:2:\d+: error: ", str(e)) and "\n" not in str(e).strip(), str(e)
+    else:  # a literal that parses (1.0e400 is inf, as in Python) must keep its value's meaning
+        assert literal.startswith("1.0e400")
+
+
 def test_a_memref_size_beyond_int64_is_a_located_error():
     text = VEC_ADD.replace("memref<?xf32>", "memref<99999999999999999999xf32>")
     with pytest.raises(api.InfsError, match=r"^<input>:3:\d+: error: shape dimension 99999999999999999999 out of the signed 64-bit range"):

@@ -191,6 +191,16 @@ class LiteralGuards:
             self.raise_error(f"shape dimension {short_int(dim)} out of the signed 64-bit range", start, self.pos)  # type: ignore[attr-defined]
         return dim
 
+    def parse_optional_builtin_int_or_float_attr(self):
+        # xDSL packs a float literal into its type's width, and a hex literal into
+        # its byte size, with struct/to_bytes: a value the type cannot hold
+        # (2.0e64 : f32, 0xFFF0000000000000 : f32) escapes as an OverflowError.
+        start = self.pos  # type: ignore[attr-defined]
+        try:
+            return super().parse_optional_builtin_int_or_float_attr()  # type: ignore[misc]
+        except OverflowError:
+            self.raise_error("literal out of range of its type", start, self.pos)  # type: ignore[attr-defined]
+
 
 def guard_integer_literals(parser: Parser) -> None:
     """Make ``parser`` report an integer literal too long for Python to convert
