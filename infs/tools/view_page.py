@@ -77,6 +77,7 @@ table { border-collapse: collapse; } td, th { padding: 1px 6px; text-align: left
 <script type="application/json" id="data">__DATA__</script>
 <script>
 "use strict";
+const T0 = performance.now();
 const D = JSON.parse(document.getElementById('data').textContent);
 const C = D.config;
 const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#b07aa1', '#edc948', '#76b7b2', '#ff9da7', '#9c755f', '#e15759', '#bab0ac'];
@@ -163,6 +164,7 @@ function unrle(r, n) { const m = new Int32Array(n); let i = 0; for (let k = 0; k
 function setProgram(k) {
   P = D.programs[k]; if (!P) return;
   if (!P.mask) P.mask = unrle(P.tile_arrays, P.num_tiles);
+  P.dim = null;
   progSel.value = String(k);
   $('slider').max = String(Math.max(0, P.cmds.length - 1));
   // the machine's base layer: every array coloured by the tensors on its tile
@@ -195,27 +197,41 @@ function setProgram(k) {
 }
 function esc(s) { return String(s).replace(/[&<>"]/g, (ch) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'})[ch]); }
 
-function overlay(ctx, src, sel, pos, w) {
-  ctx.drawImage(src, 0, 0);
-  ctx.fillStyle = 'rgba(255,255,255,0.55)'; ctx.fillRect(0, 0, src.width, src.height);
+// the highlights are painted into pixel buffers: a step costs a copy of the
+// dimmed base layer plus the selected tiles' pixels (no canvas call per tile)
+function packed(hex) { const v = parseInt(hex.slice(1), 16); return (0xff000000 | ((v & 255) << 16) | (v & 0xff00) | (v >> 16)) >>> 0; }
+const PSRC = packed(SRC), PDST = packed(DST), PBOTH = packed(BOTH);
+function dimmed(canvas) {
+  const img = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height), px = img.data;
+  for (let i = 0; i < px.length; i += 4) for (let k = 0; k < 3; k++) px[i + k] = px[i + k] + ((255 - px[i + k]) * 0.55) | 0;
+  return img;
+}
+function overlay(cv, dim, sel, pos, w) {
+  const out = new ImageData(dim.width, dim.height), o = new Uint32Array(out.data.buffer), W = dim.width;
+  o.set(new Uint32Array(dim.data.buffer));
   for (let t = 0; t < sel.st.length; t++) {
     if (!sel.st[t] && !sel.dt[t]) continue;
-    const [x, y] = pos(t); ctx.fillStyle = sel.st[t] && sel.dt[t] ? BOTH : sel.st[t] ? SRC : DST; ctx.fillRect(x, y, w, w);
+    const [x, y] = pos(t), col = sel.st[t] && sel.dt[t] ? PBOTH : sel.st[t] ? PSRC : PDST;
+    for (let dy = 0; dy < w; dy++) { const r = (y + dy) * W + x; o.fill(col, r, r + w); }
   }
+  cv.getContext('2d').putImageData(out, 0, 0);
 }
 
 function setStep(s) {
   if (!P) return;
+  const t0 = performance.now();
   step = Math.max(0, Math.min(P.cmds.length - 1, s | 0));
   const c = P.cmds[step], sel = selection(P, c);
   $('slider').value = String(step);
   $('steplabel').textContent = 'command ' + step + ' / ' + (P.cmds.length - 1) + ': ' + c.k + (c.op ? ' ' + c.op : '');
-  overlay($('machine').getContext('2d'), base, sel, tileXY, CELL);
+  if (!P.dim) P.dim = [dimmed(base), dimmed(latBase)];
+  overlay($('machine'), P.dim[0], sel, tileXY, CELL);
   const [lr, lc, lcell] = P.lgeom;
-  overlay($('lattice').getContext('2d'), latBase, sel, (t) => [(t % lc) * lcell, Math.floor(t / lc) * lcell], lcell);
+  overlay($('lattice'), P.dim[1], sel, (t) => [(t % lc) * lcell, Math.floor(t / lc) * lcell], lcell);
   drawTile(c, sel); drawWordlines(c); cmdInfo(c, sel); drawMesh(); renderList(false, true);
   const info = {prog: P.id, step: step, kind: c.k, src_tiles: count(sel.st), dst_tiles: count(sel.dt), src_bitlines: count(sel.sb), dst_bitlines: count(sel.db),
-    first_src_bitlines: Array.from(sel.sb.keys()).filter((i) => sel.sb[i]).slice(0, 16), machine_cells: drawn.machine, lattice_cells: drawn.lattice};
+    first_src_bitlines: Array.from(sel.sb.keys()).filter((i) => sel.sb[i]).slice(0, 16), machine_cells: drawn.machine, lattice_cells: drawn.lattice, step_ms: 0, load_ms: 0};
+  info.step_ms = Math.round(performance.now() - t0); info.load_ms = Math.round(performance.now() - T0);
   $('sel').textContent = JSON.stringify(info);
   document.body.dataset.step = String(step);
   const h = '#prog=' + P.id + '&step=' + step;
@@ -232,7 +248,7 @@ function drawTile(c, sel) {
   }
   if ((c.k === 'shift' || c.k === 'bcast') && T.length) {  // an arrow along the moved dim
     const d = c.dim, horiz = d === T.length - 1 && T.length > 1 || T.length === 1;
-    const amt = c.k === 'shift' ? (c.intra || c.inter) : (c.intra[1] - 1 + c.inter[1] - 1 || c.intra[0] + c.inter[0]);
+    const amt = netMove(c);
     const sgn = amt < 0 ? -1 : 1, cx = cv.width / 2, cy = cv.height / 2, L = Math.min(cv.width, cv.height) / 3;
     const ex = horiz ? cx + sgn * L : cx, ey = horiz ? cy : cy + sgn * L;
     ctx.strokeStyle = '#000'; ctx.fillStyle = '#000'; ctx.lineWidth = 3;
@@ -244,6 +260,14 @@ function drawTile(c, sel) {
   }
 }
 
+// lattice distance of a move along its dim: tiles x tile size + bitlines (a
+// broadcast: its farthest copy)
+function netMove(c) {
+  const Td = P.tiles[c.dim];
+  if (c.k === 'shift') return c.inter * Td + c.intra;
+  const lo = c.inter[0] * Td + c.intra[0], hi = (c.inter[1] - 1) * Td + c.intra[1] - 1;
+  return Math.abs(hi) >= Math.abs(lo) ? hi : lo;
+}
 function regsOf(c) {  // [[start, bits, role]] of the command's registers
   const bits = BITS[c.type] || 32, out = [];
   if (c.arr !== undefined) { const a = P.arrays.find((x) => x.arr === c.arr); if (a) out.push([a.wordline, a.bits, c.k === 'release' ? 'src' : 'dst']); }
@@ -275,7 +299,7 @@ function cmdInfo(c, sel) {
   if (c.bitlines) rows.push(['bitlines', '<code>' + patText(c.bitlines) + '</code> (' + count(sel.sb) + ' of ' + prod(P.tiles) + ' per tile)']);
   if (c.banks) rows.push(['banks', '<code>' + patText(c.banks) + '</code>']);
   const dirs = (d, v) => { const names = P.tiles.length === 1 ? ['right', 'left'] : d === P.tiles.length - 1 ? ['right', 'left'] : ['down', 'up']; return v > 0 ? names[0] : v < 0 ? names[1] : 'none'; };
-  if (c.k === 'shift') rows.push(['shift', 'dim ' + c.dim + ' mask [' + c.mask.join(', ') + '): ' + c.inter + ' tiles, ' + c.intra + ' bitlines (' + dirs(c.dim, c.inter || c.intra) + ')']);
+  if (c.k === 'shift') rows.push(['shift', 'dim ' + c.dim + ' mask [' + c.mask.join(', ') + '): ' + c.inter + ' tiles, ' + c.intra + ' bitlines = ' + netMove(c) + ' lattice cells (' + dirs(c.dim, netMove(c)) + ')']);
   if (c.k === 'bcast') rows.push(['broadcast', 'dim ' + c.dim + ': tile offsets [' + c.inter.join(', ') + '), bitline offsets [' + c.intra.join(', ') + '): fan-out ' + (c.inter[1] - c.inter[0]) * (c.intra[1] - c.intra[0]) + ' copies per cell']);
   for (const k of ['const', 'const_arg', 'id', 'input', 'out', 'dims', 'domain']) if (c[k] !== undefined) rows.push([k, '<code>' + esc(JSON.stringify(c[k])) + '</code>']);
   const cost = P.cost;
@@ -384,7 +408,14 @@ function init() {
     for (const r of document.querySelectorAll('input[name=noc]')) r.disabled = r.value !== 'run';
     $('sel').textContent = JSON.stringify({prog: null, step: null});
   } else {
+    // #bench=N: time N steps from the current one (the page's responsiveness, for tests)
+    const nb = parseInt(new URLSearchParams(location.hash.slice(1)).get('bench') || '0', 10);
     fromHash();
+    if (nb > 0) {
+      const s0 = step, t0 = performance.now();
+      for (let i = 1; i <= nb; i++) setStep((s0 + i) % P.cmds.length);
+      const info = JSON.parse($('sel').textContent); info.bench_ms = (performance.now() - t0) / nb; $('sel').textContent = JSON.stringify(info);
+    }
   }
   let pending = null;
   $('slider').addEventListener('input', (e) => { const v = +e.target.value; if (pending === null) requestAnimationFrame(() => { setStep(pending); pending = null; }); pending = v; });
