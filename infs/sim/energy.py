@@ -16,6 +16,10 @@ Quantities (all counted by ``timing.py`` from a command's patterns):
 ``readout_bytes``     bytes read conventionally out of arrays
 ``l3_bytes``          bytes read/written by L3 line accesses (streams, cores)
 ``vector_ops``        512-bit SIMD ops of cores and L3 stream engines
+
+Static (leakage) energy is not a quantity of a command: the machine charges
+``HardwareConfig.static_pj_per_cycle`` for every cycle it charges, to the
+``static`` class.  Each constant's source is ``hardware.ENERGY_SOURCES``.
 """
 
 from __future__ import annotations

@@ -205,6 +205,7 @@ class Machine:
         self.mode = mode
         self.profile = get_profile(profile or self.cfg.profile)
         self.costs = CostModel(self.cfg, self.profile)
+        self._static_pj = self.cfg.static_pj_per_cycle
         self.stats = Stats()
         self.regs = RegisterFile(self.cfg.total_bitlines, self.cfg.wordlines) if mode != "analysis" else None
         self.lot: dict[int, LotEntry] = {}
@@ -238,6 +239,12 @@ class Machine:
             raise SimError(f"unknown cycle category '{category}'")
         self.stats.cycles[category] += int(cycles)
         self._now += int(cycles)
+        self._leak(int(cycles))
+
+    def _leak(self, cycles: int) -> None:
+        """Static energy: the chip leaks for every cycle charged, whatever runs
+        (``HardwareConfig.static_pj_per_cycle``)."""
+        self.stats.energy_pj["static"] = self.stats.energy_pj.get("static", 0.0) + cycles * self._static_pj
 
     def account(self, cost: Cost, name: str) -> None:
         """Add work done outside the SRAM arrays -- a region run near memory
@@ -417,6 +424,7 @@ class Machine:
         st.cycles[cost.category] += cost.cycles
         start = self._now
         self._now += cost.cycles
+        self._leak(cost.cycles)
         if cost.async_cycles:
             self._pending = max(self._pending, start + cost.cycles + cost.async_cycles)
         if cost.sync_pairs is not None:

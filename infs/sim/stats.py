@@ -16,7 +16,8 @@
   control and request headers near memory / on the cores), and ``readout``
   bytes read out.  Near-memory and core data (operand forwarding, L3 to core
   lines) are ``noc_data``.
-* ``energy_pj`` per op class (``energy.py``).
+* ``energy_pj`` per op class (``energy.py``), and ``static``: the chip's
+  leakage over every cycle charged (``HardwareConfig.static_pj_per_cycle``).
 * ``commands`` per op name, ``element_ops`` (cell-ops computed in memory),
   ``link_bytes`` (data bytes per directed mesh link, ``noc.Mesh`` layout: inter-tile
   moves, DRAM and near-memory data; control messages are only in ``noc_control``).
@@ -33,7 +34,7 @@ import numpy as np
 
 CYCLE_KEYS = ("dram", "jit", "move", "compute", "final_reduce", "near_mem", "core")
 TRAFFIC_KEYS = ("intra_tile", "inter_tile", "noc_inter_tile", "noc_data", "noc_control", "readout")
-ENERGY_KEYS = ("compute", "intra_tile", "inter_tile", "noc", "dram", "readout")
+ENERGY_KEYS = ("compute", "intra_tile", "inter_tile", "noc", "dram", "readout", "static")
 
 
 @dataclass

@@ -150,3 +150,17 @@ def test_jit_charge_follows_the_model_and_no_jit_charges_nothing(model):
     assert rec.jit_misses == 1 and r.stats.cycles["jit"] == want
     r0 = api.run(vec_add, dict(inputs), config=cfg, mode="in", machine_mode="analysis", jit=False)
     assert r0.stats.cycles["jit"] == 0 and r.cycles - r0.cycles == want
+
+
+def test_every_energy_constant_has_a_source_and_static_energy_follows_time():
+    """Issue 11 item 6: each constant names its source; leakage is charged per cycle in every mode."""
+    from infs.hardware import DEFAULT_ENERGY_PJ, ENERGY_SOURCES
+    from infs.sim import Machine
+
+    assert set(ENERGY_SOURCES) == set(DEFAULT_ENERGY_PJ) and all(ENERGY_SOURCES.values())
+    c = load_config("paper-64")
+    # McPAT Penryn: 3.20139 W per core, 0.47326 W per MB of cache; 64 cores + 144 MB at 2 GHz
+    assert c.static_pj_per_cycle == pytest.approx((64 * 3201.39 + 144 * 473.26) / 2.0)
+    m = Machine("paper-64", mode="analysis")
+    m.charge("jit", 1000)
+    assert m.stats.energy_pj["static"] == pytest.approx(1000 * c.static_pj_per_cycle)
