@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test setup pytest lit bench clean fuzz
+.PHONY: run test setup pytest lit bench clean fuzz browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,12 @@ lit: $(STAMP)
 FUZZ_MINUTES ?= 10
 fuzz: $(STAMP)
 	$(PY) test/fuzz/run_fuzz.py --minutes $(FUZZ_MINUTES) --out fuzz-out
+
+# Headless Chromium for the infs-view page tests (test/test_infs_view.py; they
+# skip without it): the distribution's package, as root or through sudo.
+browser:
+	@command -v chromium >/dev/null 2>&1 && echo "chromium: $$(command -v chromium)" || \
+	{ SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO apt-get update && $$SUDO apt-get install -y chromium; }
 
 bench: $(STAMP)
 	$(VENV)/bin/infs-bench

@@ -239,12 +239,12 @@ def view_data(
     }
 
 
-def tile_bank_array(tile: int, per_bank: int) -> tuple[int, int]:
-    """(bank, array in the bank) of tile ``tile`` (``infs.sim.geometry``'s numbering)."""
-    return tile // per_bank, tile % per_bank
-
-
 def bank_grid(per_bank: int) -> tuple[int, int]:
-    """How the page lays out a bank's arrays: (rows, cols), cols = ceil(sqrt)."""
-    cols = max(1, math.ceil(math.sqrt(per_bank)))
-    return -(-per_bank // cols), cols
+    """How the pictures lay out a bank's arrays: (rows, cols), the squarest
+    full rectangle (cols in [ceil(sqrt), 2 ceil(sqrt)]), else ceil(sqrt) columns
+    (the page's ``bankGrid`` is the same rule)."""
+    c0 = max(1, math.ceil(math.sqrt(per_bank)))
+    for c in range(c0, 2 * c0 + 1):
+        if per_bank % c == 0:
+            return per_bank // c, c
+    return -(-per_bank // c0), c0

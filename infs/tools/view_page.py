@@ -139,7 +139,13 @@ function grid2(shape) {  // rows x cols of a tile grid / a tile drawn flat
   const n = shape[0] || 1, cols = Math.ceil(Math.sqrt(n));
   return [Math.ceil(n / cols), cols];
 }
-const BC = Math.max(1, Math.ceil(Math.sqrt(C.per_bank))), BR = Math.ceil(C.per_bank / BC);
+// a bank's arrays as rows x cols: the squarest full rectangle (infs.runtime.view_data.bank_grid)
+function bankGrid(n) {
+  const c0 = Math.max(1, Math.ceil(Math.sqrt(n)));
+  for (let c = c0; c <= 2 * c0; c++) if (n % c === 0) return [n / c, c];
+  return [Math.ceil(n / c0), c0];
+}
+const [BR, BC] = bankGrid(C.per_bank);
 const GAP = 3;
 const CELL = Math.max(1, Math.floor((540 - (C.mesh_cols + 1) * GAP) / (C.mesh_cols * BC)));
 function tileXY(t) {
@@ -174,7 +180,7 @@ function setProgram(k) {
   ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, W, H);
   for (let b = 0; b < C.banks; b++) {
     const bx = b % C.mesh_cols, by = Math.floor(b / C.mesh_cols);
-    ctx.fillStyle = '#cfcfcf'; ctx.fillRect(GAP + bx * (BC * CELL + GAP) - 1, GAP + by * (BR * CELL + GAP) - 1, BC * CELL + 2, BR * CELL + 2);
+    ctx.strokeStyle = '#9a9a9a'; ctx.lineWidth = 1; ctx.strokeRect(GAP + bx * (BC * CELL + GAP) - 1.5, GAP + by * (BR * CELL + GAP) - 1.5, BC * CELL + 3, BR * CELL + 3);
     ctx.fillStyle = EMPTY;
     for (let a = 0; a < C.per_bank; a++) { const [x, y] = tileXY(b * C.per_bank + a); ctx.fillRect(x, y, CELL, CELL); }
   }
@@ -287,7 +293,7 @@ function drawWordlines(c) {
     ctx.strokeStyle = role === 'src' ? SRC : DST; ctx.lineWidth = 3; ctx.strokeRect(sx(s), role === 'src' ? 34 : 36, Math.max(2, sx(s + b) - sx(s)), 8);
     ctx.fillStyle = ctx.strokeStyle; ctx.fillText(role + ' ' + s, sx(s), 55);
   }
-  ctx.fillStyle = '#555'; ctx.fillText('0', 4, 55); ctx.fillText(String(W), 520, 55);
+  ctx.fillStyle = '#555'; ctx.textAlign = 'right'; ctx.fillText(W + ' wordlines', 536, 11); ctx.textAlign = 'left';
 }
 
 function cmdInfo(c, sel) {
@@ -414,7 +420,9 @@ function init() {
     if (nb > 0) {
       const s0 = step, t0 = performance.now();
       for (let i = 1; i <= nb; i++) setStep((s0 + i) % P.cmds.length);
-      const info = JSON.parse($('sel').textContent); info.bench_ms = (performance.now() - t0) / nb; $('sel').textContent = JSON.stringify(info);
+      const ms = (performance.now() - t0) / nb;
+      setStep(s0);  // back where the URL said
+      const info = JSON.parse($('sel').textContent); info.bench_ms = ms; info.bench_steps = nb; $('sel').textContent = JSON.stringify(info);
     }
   }
   let pending = null;
