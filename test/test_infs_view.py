@@ -247,7 +247,13 @@ def test_browser_broadcast_fan_out(tmp_path):
     page = tmp_path / "mm.html"
     assert infs_view.main([str(MM_OUTER), "--config", "small-16", "-o", str(page)]) == 0
     progs = page_data(page.read_text())["programs"]
-    k, step = next((p["id"], i) for p in progs for i, c in enumerate(p["cmds"]) if c["k"] == "bcast" and (c["inter"][1] - c["inter"][0]) * (c["intra"][1] - c["intra"][0]) > 1)
-    s = browse(page, f"prog={k}&step={step}", tmp_path, tmp_path / "bcast.png")
+    fans = [(p["id"], i) for p in progs for i, c in enumerate(p["cmds"]) if c["k"] == "bcast" and (c["inter"][1] - c["inter"][0]) * (c["intra"][1] - c["intra"][0]) > 1]
+    k, step = next(((k, i) for k, i in fans if str(i) in progs[k]["links"]), fans[0])  # one that crosses the NoC, if any
+    s = browse(page, f"prog={k}&step={step}&noc=cmd", tmp_path, tmp_path / "bcast.png")
     assert s["kind"] == "bcast" and {key: s[key] for key in ("src_tiles", "dst_tiles", "src_bitlines", "dst_bitlines")} == expected_selection(progs[k], step)
     assert "fan-out" in s["_dom"]
+    # the NoC map shows this command's link bytes
+    wrap = re.search(r'<div id="meshwrap"([^>]*)>', s["_dom"]).group(1)
+    links = progs[k]["links"].get(str(step), [])
+    assert 'data-scope="cmd"' in wrap
+    assert float(re.search(r'data-bytes="([^"]*)"', wrap).group(1)) == pytest.approx(sum(v for _, v in links))

@@ -5,7 +5,8 @@ the commands' patterns itself and draws lazily: the machine and lattice
 layers are drawn once per program, each step only redraws the highlights.
 The page reports its own errors in ``#errors`` (and ``body[data-errors]``)
 and describes the current step in ``#sel`` (JSON), so a headless browser's
-``--dump-dom`` can check it.  ``#prog=K&step=N`` in the URL selects a step.
+``--dump-dom`` can check it.  ``#prog=K&step=N`` in the URL selects a step (``&noc=run|prog|cmd`` the
+NoC map's scope, ``&bench=N`` times N steps into ``#sel``).
 """
 
 from __future__ import annotations
@@ -240,7 +241,7 @@ function setStep(s) {
   info.step_ms = Math.round(performance.now() - t0); info.load_ms = Math.round(performance.now() - T0);
   $('sel').textContent = JSON.stringify(info);
   document.body.dataset.step = String(step);
-  const h = '#prog=' + P.id + '&step=' + step;
+  const h = '#prog=' + P.id + '&step=' + step + (nocMode !== 'run' ? '&noc=' + nocMode : '');
   if (location.hash !== h) history.replaceState(null, '', h);
 }
 
@@ -357,6 +358,7 @@ function drawMesh() {
     if (c.banks) for (const b of expand(c.banks)) busy[b] = cyc; else for (let t = 0; t < sel.st.length; t++) if (sel.st[t] || sel.dt[t]) busy[Math.floor(t / C.per_bank)] = cyc;
     what = 'command ' + step;
   }
+  $('meshwrap').dataset.scope = nocMode; $('meshwrap').dataset.bytes = String(lb.reduce((a, b) => a + (b || 0), 0));
   const lmax = Math.max(0, ...mesh.links.map(([i]) => lb[i] || 0)), bmax = Math.max(0, ...busy);
   for (const [i, l, name] of mesh.links) {
     const v = lb[i] || 0;
@@ -401,6 +403,8 @@ function renderList(reset, follow) {
 function fromHash() {
   const h = new URLSearchParams(location.hash.slice(1));
   const k = Math.max(0, Math.min(D.programs.length - 1, parseInt(h.get('prog') || '0', 10) || 0));
+  const nm = h.get('noc');
+  if (nm === 'run' || nm === 'prog' || nm === 'cmd') { nocMode = nm; for (const r of document.querySelectorAll('input[name=noc]')) r.checked = r.value === nm; }
   if (!P || P.id !== k) setProgram(k);
   setStep(parseInt(h.get('step') || '0', 10) || 0);
 }
