@@ -59,6 +59,7 @@ def test_replay_reproduces_the_runs_costs():
     links = sum(np.asarray(p["link_bytes"]) for p in d["programs"] if p["link_bytes"] is not None)
     assert np.allclose(links, rep.stats.link_bytes.ravel())
     assert np.allclose(d["run"]["link_bytes"], rep.stats.link_bytes.ravel())
+    assert d["run"]["replay_note"] == ""
     # the first invocation's commands: their cycles plus the drain are the program's time
     p = d["programs"][0]
     assert sum(p["cost"]["cycles"]) + p["drain"] > 0

@@ -508,7 +508,7 @@ def main(argv: list[str] | None = None) -> int:
             outs.append(s)
         if viewed is not None:
             try:
-                infs_view.write_view(infs_view.data_of_report(viewed["report"], cfg, f"{path.name} (--mode {viewed['mode']})", not args.cold), view_path, None)
+                infs_view.write_view(infs_view.data_of_report(viewed["report"], cfg, f"{path.name} (--mode {viewed['mode']})", not args.cold, inputs=viewed["values"]), view_path, None)
             except infs_view.ViewError as e:
                 raise UsageError(str(e)) from None
     except ModeNotHonoured as e:

@@ -65,15 +65,17 @@ def region_rows(report) -> list[dict[str, Any]]:
     return [out[k] for k in sorted(out)]
 
 
-def data_of_report(report, cfg: HardwareConfig, title: str, warm: bool = True, regions: set[int] | None = None) -> dict[str, Any]:
-    """The page's data for a ``RunReport`` (``regions``: only those regions' programs)."""
+def data_of_report(report, cfg: HardwareConfig, title: str, warm: bool = True, regions: set[int] | None = None, inputs: dict | None = None) -> dict[str, Any]:
+    """The page's data for a ``RunReport`` (``regions``: only those regions'
+    programs; ``inputs``: the run's arguments, in the L3 at the start when ``warm``)."""
     runs = [(r, low.record, params, arrays) for r, low, params, arrays in report.programs]
     if regions is not None:
         known = {r.region for r in report.regions}
         for k in sorted(regions - known):
             raise ViewError(f"--region {k}: the program has regions {', '.join(map(str, sorted(known))) or 'none'}")
         runs = [x for x in runs if x[0] in regions]
-    return view_data(runs, report.stats, cfg, title, warm, region_rows(report))
+    resident = [v for v in inputs.values() if isinstance(v, np.ndarray)] if inputs is not None else None
+    return view_data(runs, report.stats, cfg, title, warm, region_rows(report), resident)
 
 
 def write_view(data: dict[str, Any], html: Path | None, png: Path | None) -> None:
@@ -291,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
             s = infs_run.summary(out, cfg.freq_ghz)
             for f in s["not_honoured"]:
                 print(f"{PROG}: warning: region {f['region']}: --mode {args.mode} not honoured, ran {f['ran']}: {f['reason']}", file=sys.stderr)
-            data = data_of_report(out["report"], cfg, title, not args.cold, set(args.region) if args.region else None)
+            data = data_of_report(out["report"], cfg, title, not args.cold, set(args.region) if args.region else None, out["values"])
         write_view(data, html, png)
     except (ViewError, infs_run.UsageError) as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)

@@ -411,6 +411,7 @@ function fromHash() {
 function init() {
   const r = D.run;
   $('summary').innerHTML = esc(D.title) + ' on <b>' + esc(C.name) + '</b>: ' + C.banks + ' banks (' + C.mesh_rows + 'x' + C.mesh_cols + ' mesh) x ' + C.per_bank + ' arrays x ' + C.bitlines + ' bitlines, ' + C.wordlines + ' wordlines; ' + fmt(r.total_cycles) + ' cycles; ' + D.programs.length + ' in-memory program(s)' + (D.omitted_programs.length ? ' (+' + D.omitted_programs.length + ' not embedded: more than ' + D.programs.length + ' distinct programs)' : '') + (r.regions.length ? '; regions: ' + r.regions.map((g) => g.region + ' ' + g.mode).join(', ') : '');
+  if (r.replay_note) $('summary').innerHTML += '<br><b>note:</b> ' + esc(r.replay_note);
   for (const p of D.programs) { const o = document.createElement('option'); o.value = String(p.id); o.textContent = p.id + ': region ' + p.regions.join(',') + ', ' + p.cmds.length + ' commands, ' + p.invocations + ' run(s)'; progSel.appendChild(o); }
   if (!D.programs.length) {
     $('steplabel').textContent = 'no program ran in memory: only the run\'s totals are shown';
