@@ -181,3 +181,43 @@ def test_bad_arguments():
 
     with pytest.raises(EvaluationError, match="takes 3 arrays"):
         profile_region(region, [np.zeros(4, np.float32)], [4])
+
+
+# ---------------------------------------------------------------------------
+# Eq. 2 (ASPLOS §4.3) and the JIT charge, on stencil2d at the paper's size
+# ---------------------------------------------------------------------------
+
+
+def _stencil2d_auto(model: str):
+    from pathlib import Path
+
+    import infs
+    from infs import api
+    from infs.hardware import load_config
+
+    m = n = 2048
+    rng = np.random.default_rng(0)
+    inputs = {"A": rng.random((m, n), dtype=np.float32), "B": np.zeros((m, n), np.float32), "W": np.ones(5, np.float32), "m": m, "n": n, "t": 10}
+    path = str(Path(infs.__file__).parent / "workloads/stencil2d.mlir")
+    return api.run(path, inputs, config=load_config("paper-64", jit_model=model), mode="auto", machine_mode="analysis")
+
+
+@pytest.mark.parametrize("model", ["per-lowering", "per-command"])
+def test_eq2_cores_at_peak_vs_command_latencies_plus_jit(model):
+    """§4.3 Eq. 2: LHS = N_elem x N_op / TP_core = 2046^2 points x 9 ops / (64 x 16) = 36,793 cycles;
+    RHS = the commands' latencies (~19k) + the JIT of a lowering not yet paid: 220 us x 2 GHz = 440,000
+    cycles (ASPLOS §8) keeps every step near memory; 10 cycles x 61 commands lets every step run in memory."""
+    r = _stencil2d_auto(model)
+    assert all(rec.reason.startswith("Eq. 2: cores at peak 36,793 ") for rec in r.regions)
+    want = "near" if model == "per-lowering" else "in"
+    assert [rec.mode for rec in r.regions] == [want] * 10
+
+
+@pytest.mark.parametrize("model, charge", [("per-lowering", 440_000), ("per-command", 610)])
+def test_every_lowering_run_in_memory_is_charged_once(model, charge):
+    """A lowering made while deciding (Eq. 2) for a region that then ran near memory used to be
+    memoized uncharged, so the next entry of the region ran in memory without any JIT time."""
+    r = _stencil2d_auto(model)
+    ran_in = [rec for rec in r.regions if rec.mode == "in"]
+    assert sum(rec.jit_misses for rec in ran_in) == (2 if ran_in else 0)  # one lowering per ping-pong direction
+    assert r.stats.cycles["jit"] == sum(rec.jit_misses for rec in r.regions) * charge
