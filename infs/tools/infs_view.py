@@ -150,7 +150,7 @@ def render_png(data: dict[str, Any], path: Path) -> None:
     # the tile map
     ax = fig.add_subplot(gs[0, 0])
     ax.imshow(tile_image(data, prog), interpolation="nearest")
-    ax.set_title(f"tiles on {c['mesh_rows']}x{c['mesh_cols']} banks x {c['per_bank']} arrays" + (f" (program {prog['id']})" if prog else ""), fontsize=10)
+    ax.set_title(f"tiles on {c['mesh_rows']}x{c['mesh_cols']} banks x {c['per_bank']} arrays" + (f" (program {prog['id']})" if prog else "\n(no program ran in memory)"), fontsize=10)
     ax.set_xticks([])
     ax.set_yticks([])
     if prog is not None:
@@ -175,11 +175,15 @@ def render_png(data: dict[str, Any], path: Path) -> None:
                     continue
                 vals.append(lb[d, y, x])
     vals_a = np.asarray(vals)
-    lc = LineCollection(segs, cmap="viridis", linewidths=np.where(vals_a > 0, 3.0, 1.0))
-    lc.set_array(vals_a)
+    hot = vals_a > 0
+    # links without traffic in light grey, as on the page
+    ax.add_collection(LineCollection([sg for sg, h in zip(segs, hot) if not h], colors="#dddddd", linewidths=1.0))
+    lc = LineCollection([sg for sg, h in zip(segs, hot) if h], cmap="viridis", linewidths=3.0)
+    lc.set_array(vals_a[hot])
+    lc.set_clim(0, max(1.0, float(vals_a.max(initial=0))))
     ax.add_collection(lc)
     busy = np.asarray(data["run"]["bank_busy"], dtype=float)
-    sc = ax.scatter(np.arange(c["banks"]) % cols, np.arange(c["banks"]) // cols, c=busy, cmap="Oranges", marker="s", s=max(20, 2400 / max(rows, cols) ** 1.3), edgecolors="#666", vmin=0)
+    sc = ax.scatter(np.arange(c["banks"]) % cols, np.arange(c["banks"]) // cols, c=busy, cmap="Oranges", marker="s", s=max(20, 2400 / max(rows, cols) ** 1.3), edgecolors="#666", vmin=0, vmax=max(1.0, float(busy.max(initial=0))))
     ax.set_xlim(-0.6, cols - 0.4)
     ax.set_ylim(rows - 0.4, -0.6)
     ax.set_aspect("equal")
