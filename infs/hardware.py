@@ -975,3 +975,117 @@ def get_profile(name: str) -> CostProfile:
     if name not in PROFILES:
         raise ConfigError(f"unknown cost profile '{name}' (known: {', '.join(PROFILES)})")
     return PROFILES[name]
+
+
+# ---------------------------------------------------------------------------
+# The model's constants and their sources (benchmarks/MODEL.md is generated
+# from these tables by ``model_markdown``; test_sim_config checks it is current)
+# ---------------------------------------------------------------------------
+
+_T2 = "ASPLOS Table 2 (asplos:412-423)"
+# field -> (source, the figure it moves most)
+FIELD_SOURCES: dict[str, tuple[str, str]] = {
+    "freq_ghz": (_T2 + ": 2.0 GHz", "Fig. 14 (JIT share: the JIT's time in cycles)"),
+    "mesh_rows": (_T2 + ": 8x8 cores/mesh", "Fig. 12/13 (NoC traffic)"),
+    "mesh_cols": (_T2 + ": 8x8 cores/mesh", "Fig. 12/13 (NoC traffic)"),
+    "banks": (_T2 + ": 64 banks, one per tile", "Fig. 11 (in-memory parallelism)"),
+    "ways": (_T2 + ": 18 ways", "Fig. 18 (L3 leakage scales with capacity)"),
+    "compute_ways": ("ASPLOS §5.2 (asplos:382): 'we use 16 ways' of the 18 for in-memory computing", "Fig. 11 (in-memory parallelism)"),
+    "arrays_per_way": (_T2 + ": 16 arrays per way", "Fig. 11 (in-memory parallelism)"),
+    "wordlines": (_T2 + ": 256x256 SRAM arrays", "Fig. 16/17 (tile sizes)"),
+    "bitlines": (_T2 + ": 256x256 SRAM arrays", "Fig. 16/17 (tile sizes)"),
+    "htree_levels": (_T2 + ": 5-level H tree", "Fig. 14 (move cycles)"),
+    "htree_degree": ("4 = 256 arrays per bank over 4 levels + the way level; Table 2 gives only the 5 levels", "Fig. 14 (move cycles)"),
+    "htree_bytes_per_cycle": (_T2 + ": H tree 64B total BW", "Fig. 14 (move and final-reduce cycles)"),
+    "l3_latency": (_T2 + ": shared L3 20 cycles", "Fig. 11 (Near-L3 and Base latency)"),
+    "interleave_bytes": (_T2 + ": static NUCA, 1kB interleave", "Fig. 12/13 (Near-L3/Base NoC traffic)"),
+    "link_bytes": (_T2 + ": 32B 1 cy. link", "Fig. 12/13 (NoC traffic and drain time)"),
+    "link_cycles": (_T2 + ": 32B 1 cy. link", "Fig. 14 (sync cycles)"),
+    "router_stages": (_T2 + ": 5-stage router", "Fig. 14 (sync cycles)"),
+    "multicast": (_T2 + ": multicast X-Y routing", "Fig. 15 (broadcast-heavy outer products)"),
+    "dram_gbps": (_T2 + ": 3200MHz DDR4 25.6 GB/s", "Fig. 14 (DRAM cycles, cold runs)"),
+    "mem_ctrls": (_T2 + ": 16 mem. ctrls", "Fig. 12/13 (DRAM NoC traffic)"),
+    "cores": (_T2 + ": 8x8 cores", "Fig. 11 (Base) and Eq. 2's TP_core"),
+    "simd_lanes": ("ASPLOS §2.2 (asplos:119): 'one 512-bit vector op per cycle (64 x 16 = 1024 ops/cycle)'", "Fig. 11 (Base, Near-L3) and Eq. 2's TP_core"),
+    "se_init_cycles": (_T2 + ": SE_L3 4 cy. compute init. lat.", "Fig. 11 (Near-L3 on short regions)"),
+    "host_tile": ("assumed: TC_core at mesh node 0 (the paper does not place it)", "Fig. 14 (sync round trips)"),
+    "control_bytes": ("assumed: one 8 B control message (sync report, ack); the paper gives no size", "Fig. 12/13 (control traffic)"),
+    "command_bytes": ("assumed: 16 B per command (pattern + op); the paper gives no size", "Fig. 12/13 (control traffic)"),
+    "jit_model": ("issue 11 item 3 (HardwareConfig.jit_lowering_cycles): per-lowering by default", "Fig. 14 (JIT share), Fig. 11 (Inf-S vs Inf-S no JIT)"),
+    "jit_us_per_lowering": ("ASPLOS §8 (asplos:516): 'The average JIT time is 220us'", "Fig. 14 (JIT share), Fig. 11 (Inf-S vs Inf-S no JIT)"),
+    "jit_cycles_per_command": ("CAL'22 (cal:139) '10 cycles/cmd'; gem5 run.py:393 stream_pum_compile_lat_per_cmd", "Fig. 14 (JIT share, jit_model=per-command)"),
+    "line_bytes": ("assumed: the 64 B x86 cache line (Table 2's H tree is 64B wide)", "Fig. 12/13 (Near-L3/Base traffic)"),
+    "l3_bank_bytes_per_cycle": (_T2 + ": the bank's 64B total H-tree bandwidth", "Fig. 11 (Base/Near-L3 port bound)"),
+    "vector_div_cycles": ("NSC Table V (nsc:338-341): 2 FP dividers, 12 cycles, per OOO4 core (x2 for OOO8: the value is conservative)", "Fig. 11 (Base on divide-heavy regions)"),
+    "vector_other_cycles": ("assumed: casts and other ops take one vector op", "Fig. 11 (Base)"),
+    "se_config_bytes": ("NSC Table IV: ~450 bits of stream fields, one line", "Fig. 12/13 (Near-L3 control traffic)"),
+    "se_sync_lines": ("NSC §IV-B: ranges collected every 8 iterations", "Fig. 12/13 (Near-L3 control traffic)"),
+    "se_buffer_bytes": ("NSC Table V (nsc:338-341): 64 kB stream buffer per bank, 1 kB per core", "Fig. 11 (Near-L3 in-flight lines)"),
+    "core_mshrs": ("gem5 configs/common/Options.py:200 --l1_5d_mshrs 16 (private L2)", "Fig. 11 (Base on indirect accesses)"),
+    "parallel_intra_shift": ("gem5 stream_pum_enable_parallel_intra_array_shift, default 0 (run.py:375, Controller.py:194)", "Fig. 11 (In-L3 on stencils)"),
+}  # fmt: skip
+
+ENERGY_FIGURES: dict[str, str] = {
+    "compute_bitline_cycle": "Fig. 18 (In-L3/Inf-S compute energy)",
+    "shift_bitline_bit": "Fig. 18 (In-L3/Inf-S move energy)",
+    "htree_byte_level": "Fig. 18 (In-L3/Inf-S move energy)",
+    "noc_byte_hop": "Fig. 18 (Near-L3/Base NoC energy)",
+    "dram_byte": "Fig. 18 (cold runs)",
+    "transpose_byte": "Fig. 18 (cold runs)",
+    "sram_read_byte": "Fig. 18 (Near-L3/Base L3 accesses)",
+    "vector_op": "Fig. 18 (Base/Near-L3 compute energy)",
+    "static_core_pj_per_ns": "Fig. 18 (energy follows run time)",
+    "static_l3_pj_per_ns_per_mb": "Fig. 18 (energy follows run time)",
+}
+
+
+def _show_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
+
+
+def model_markdown() -> str:
+    """The body of benchmarks/MODEL.md: every timing and energy constant of the
+    default machine (paper-64) and the ``infs`` profile, its value, its source
+    and the figure it moves most."""
+    cfg = _DEFAULT
+    out = ["## Machine (paper-64 defaults, `infs/hardware.py` `HardwareConfig`)", "",
+           "| constant | value | source | moves most |", "|---|---|---|---|"]
+    for f in fields(HardwareConfig):
+        if f.name in ("name", "profile", "energy_pj"):
+            continue
+        src, fig = FIELD_SOURCES[f.name]
+        out.append(f"| `{f.name}` | {_show_value(getattr(cfg, f.name))} | {src} | {fig} |")
+    out += ["", "## Bit-serial compute (`infs` profile, `INFS_LATENCY`; n = element bits)", "",
+            "| op | int | fp | int source | fp source |", "|---|---|---|---|---|"]
+    for op in INFS_LATENCY["int"]:
+        i, f_ = INFS_LATENCY["int"][op], INFS_LATENCY["fp"][op]
+        out.append(f"| `{op}` | {i.formula()} | {f_.formula()} | {i.source} | {f_.source} |")
+    out.append(f"| constant operand | +{CONST_OPERAND.formula()} | +{CONST_OPERAND.formula()} | {CONST_OPERAND.source} | same |")
+    out += ["", "All compute latencies move Fig. 11 (In-L3/Inf-S) and the compute share of Fig. 14.", "",
+            "## Data movement (`infs/sim/timing.py`)", "",
+            "| cost | formula | source | moves most |", "|---|---|---|---|",
+            "| in-array shift | bits x max(1, \\|d\\| x bstride(dim)), or bits with `parallel_intra_shift` | gem5 DataMoveCompiler.cc:400-404 (flattened distance), PUMEngine.cc:269-295 | Fig. 11 (In-L3 on stencils) |",
+            "| in-array broadcast | bits x max(1, \\|lo\\| x bstride(dim)), fan-out free | ASPLOS §4.1/§5.2; gem5 DataMoveCompiler.cc:221-255, 958-1039; PUMEngine.cc:269-295 | Fig. 15 (outer products) |",
+            "| inter-tile move | H-tree bytes / `htree_bytes_per_cycle` per bank, mesh injection / `link_bytes`, + 2 x `htree_levels`; drain = busiest link + hops x (router + link) | ASPLOS §5.2, Table 2 | Fig. 14 (move) |",
+            "| sync | drain + 2 x farthest hops x hop cycles | ASPLOS §4.2, §5.2 | Fig. 14 (move) |",
+            "| DRAM transpose | bytes / (`dram_gbps` / `freq_ghz`) + `l3_latency` | Table 2 | Fig. 14 (DRAM) |",
+            "", "## Energy (`DEFAULT_ENERGY_PJ`, `ENERGY_SOURCES`)", "",
+            "| constant | value (pJ; static in pJ/ns = mW) | source | moves most |", "|---|---|---|---|"]
+    for k, v in DEFAULT_ENERGY_PJ.items():
+        out.append(f"| `{k}` | {_show_value(v)} | {ENERGY_SOURCES[k]} | {ENERGY_FIGURES[k]} |")
+    return "\n".join(out) + "\n"
+
+
+MODEL_MD_BEGIN = "<!-- model:begin (generated by infs.hardware.model_markdown; refresh: python -m infs.hardware) -->"
+MODEL_MD_END = "<!-- model:end -->"
+
+
+if __name__ == "__main__":  # python -m infs.hardware: refresh benchmarks/MODEL.md's generated block
+    _path = Path(__file__).resolve().parents[1] / "benchmarks" / "MODEL.md"
+    _text = _path.read_text()
+    _a, _b = _text.index(MODEL_MD_BEGIN) + len(MODEL_MD_BEGIN), _text.index(MODEL_MD_END)
+    _path.write_text(_text[:_a] + "\n" + model_markdown() + _text[_b:])

@@ -164,3 +164,18 @@ def test_every_energy_constant_has_a_source_and_static_energy_follows_time():
     m = Machine("paper-64", mode="analysis")
     m.charge("jit", 1000)
     assert m.stats.energy_pj["static"] == pytest.approx(1000 * c.static_pj_per_cycle)
+
+
+def test_model_md_lists_every_constant_and_is_current():
+    """benchmarks/MODEL.md's table is generated from the code's constants (issue 11): every
+    HardwareConfig field, every profile op and every energy constant has a source and a figure."""
+    from dataclasses import fields as dc_fields
+
+    from infs.hardware import (DEFAULT_ENERGY_PJ, ENERGY_FIGURES, FIELD_SOURCES, MODEL_MD_BEGIN, MODEL_MD_END,
+                               HardwareConfig, model_markdown)
+
+    assert set(FIELD_SOURCES) == {f.name for f in dc_fields(HardwareConfig)} - {"name", "profile", "energy_pj"}
+    assert set(ENERGY_FIGURES) == set(DEFAULT_ENERGY_PJ)
+    text = (Path(__file__).resolve().parents[2] / "benchmarks" / "MODEL.md").read_text()
+    block = text[text.index(MODEL_MD_BEGIN) + len(MODEL_MD_BEGIN) : text.index(MODEL_MD_END)]
+    assert block.strip() == model_markdown().strip(), "benchmarks/MODEL.md is stale: run `python -m infs.hardware`"
