@@ -73,8 +73,8 @@ the papers give a number, else the assumption is stated next to the field):
   array lives in bank ``(a // 1024) % banks``; arrays start 64 kB-aligned;
 * ``simd_lanes`` (16) -- a core, and an L3 stream engine (NSC runs near-stream
   functions on the local core's AVX-512 units), does one 512-bit vector op per
-  cycle; ``vector_div_cycles`` (6) -- a 512-bit divide occupies the pipe 6
-  cycles (NSC Table V: 2 FP dividers, 12-cycle, per core);
+  cycle; ``vector_div_cycles`` (3) -- a 512-bit divide occupies the pipe 3
+  cycles (Table 2: 4 FP dividers of 12 cycles per core);
   ``vector_other_cycles`` (1) -- casts and other ops (assumed);
 * ``se_init_cycles`` (4) -- SE_L3 compute initiation (Table 2);
   ``se_config_bytes`` (64) -- a stream configuration / migration message
@@ -84,8 +84,9 @@ the papers give a number, else the assumption is stated next to the field):
   ``se_buffer_bytes`` (1024) -- each SE_L3's stream buffer space per core
   (NSC Table V: 64 kB per bank, 1 kB per core), which bounds the lines a
   bank's streams have in flight;
-* ``core_mshrs`` (16) -- outstanding line misses per core, which bound its
-  data-dependent (indirect) accesses (assumed, gem5's L1D default);
+* ``core_mshrs`` (16) -- outstanding line misses per core, which bound every
+  line a core fetches, affine or indirect (gem5 ``configs/common/Options.py:200``:
+  16 MSHRs per private L2);
 * energy ``vector_op`` -- one 512-bit SIMD op (core or stream engine);
   ``sram_read_byte`` also prices L3 line reads/writes of streams and cores.
 """
@@ -202,12 +203,12 @@ class HardwareConfig:
     # Near-memory streams (NSC) and the core baseline (module docstring).
     line_bytes: int = 64  # cache line
     l3_bank_bytes_per_cycle: int = 64  # one line/cycle per L3 bank (= the bank's H-tree, Table 2)
-    vector_div_cycles: int = 6  # 512-bit divide: 2 unpipelined 12-cycle dividers per core (NSC Table V)
+    vector_div_cycles: int = 3  # 512-bit divide: Table 2's 4 FP dividers, 12 cycles each, unpipelined
     vector_other_cycles: int = 1  # casts and other ops: one vector op (assumed)
     se_config_bytes: int = 64  # stream configure/migrate message (NSC Table IV fields, ~450 bits)
     se_sync_lines: int = 8  # SE_core <-> SE_L3 credit/done every 8 lines per stream (NSC §IV-B)
     se_buffer_bytes: int = 1024  # SE_L3 stream buffer per core in each bank (NSC Table V: 64 kB, 1 kB per core)
-    core_mshrs: int = 16  # outstanding misses per core: bounds indirect accesses (assumed)
+    core_mshrs: int = 16  # outstanding line misses per core (gem5 Options.py:200, 16 L2 MSHRs): bounds every stream (core.py)
     # gem5's stream_pum_enable_parallel_intra_array_shift (default 0, run.py:375,
     # Controller.py:194): an in-array shift costs ``bits`` whatever its distance.
     parallel_intra_shift: bool = False
@@ -1016,12 +1017,12 @@ FIELD_SOURCES: dict[str, tuple[str, str]] = {
     "jit_cycles_per_command": ("CAL'22 (cal:139) '10 cycles/cmd'; gem5 run.py:393 stream_pum_compile_lat_per_cmd", "Fig. 14 (JIT share, jit_model=per-command)"),
     "line_bytes": ("assumed: the 64 B x86 cache line (Table 2's H tree is 64B wide)", "Fig. 12/13 (Near-L3/Base traffic)"),
     "l3_bank_bytes_per_cycle": (_T2 + ": the bank's 64B total H-tree bandwidth", "Fig. 11 (Base/Near-L3 port bound)"),
-    "vector_div_cycles": ("NSC Table V (nsc:338-341): 2 FP dividers, 12 cycles, per OOO4 core (x2 for OOO8: the value is conservative)", "Fig. 11 (Base on divide-heavy regions)"),
+    "vector_div_cycles": (_T2 + ": '4 FP Div (12 cy.)': a 512-bit divide every 12 / 4 cycles, unpipelined (the paper does not say; the conservative reading)", "Fig. 11 (Base on divide-heavy regions)"),
     "vector_other_cycles": ("assumed: casts and other ops take one vector op", "Fig. 11 (Base)"),
     "se_config_bytes": ("NSC Table IV: ~450 bits of stream fields, one line", "Fig. 12/13 (Near-L3 control traffic)"),
     "se_sync_lines": ("NSC §IV-B: ranges collected every 8 iterations", "Fig. 12/13 (Near-L3 control traffic)"),
     "se_buffer_bytes": ("NSC Table V (nsc:338-341): 64 kB stream buffer per bank, 1 kB per core", "Fig. 11 (Near-L3 in-flight lines)"),
-    "core_mshrs": ("gem5 configs/common/Options.py:200 --l1_5d_mshrs 16 (private L2)", "Fig. 11 (Base on indirect accesses)"),
+    "core_mshrs": ("gem5 configs/common/Options.py:200 --l1_5d_mshrs 16 (private L2)", "Fig. 11 (Base on streaming regions: the MLP bound)"),
     "parallel_intra_shift": ("gem5 stream_pum_enable_parallel_intra_array_shift, default 0 (run.py:375, Controller.py:194)", "Fig. 11 (In-L3 on stencils)"),
 }  # fmt: skip
 

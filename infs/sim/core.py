@@ -35,6 +35,9 @@ Time: the largest of (all overlapped)
   and each core tile's ejection;
 * indirect accesses: latency-bound, ``core_mshrs`` lines in flight per core,
   each a round trip ``l3_latency + 2 x mean_hops x hop_cycles``;
+* memory-level parallelism (``mlp``): every line a thread fetches, affine or
+  indirect, holds one of its ``core_mshrs`` (16 L2 MSHRs, gem5
+  ``configs/common/Options.py:200``) for that round trip (issue 11 item 4);
 * DRAM: when the footprint exceeds the L3 (or ``cold``), every array byte once
   at ``dram_gbps``;
 
@@ -68,7 +71,7 @@ def core_cost(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False) -
 
 def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False) -> tuple[Cost, dict[str, float]]:
     """``core_cost`` and its terms in cycles: ``compute``, ``port``, ``link``, ``eject``,
-    ``indirect``, ``dram``, ``latency``, ``tail``, and ``bytes`` moved L3 <-> cores."""
+    ``indirect``, ``mlp``, ``dram``, ``latency``, ``tail``, and ``bytes`` moved L3 <-> cores."""
     cost = Cost("core")
     streams = profile.streams
     if not any(s.accesses for s in streams) and profile.iterations == 0:
@@ -122,6 +125,12 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False)
     mean_hops = float((np.outer(share, np.full(B, 1.0 / B)) * hops).sum())
     rtt = cfg.l3_latency + 2 * mean_hops * mesh.hop_cycles
     indirect = ind_lines / threads / (cfg.core_mshrs / rtt) if ind_lines else 0.0
+    # Every line a core fetches (affine streams and their L2 stride prefetches
+    # included) holds one of its core_mshrs L2 MSHRs for a round trip
+    # (Little's law): gem5 Options.py:200 gives 16 per private L2.
+    affine_lines = float(sum(r.sum() for r, _w in groups.values()))
+    # The first window of core_mshrs lines is the latency term's round trip.
+    mlp = max(0.0, (affine_lines + ind_lines) / threads - cfg.core_mshrs) / cfg.core_mshrs * rtt
 
     loads, data_bh, dram_bytes, dram_cycles = data_traffic(flows, hops, profile.footprint_bytes, cold, cfg, mesh, banks)
 
@@ -137,6 +146,7 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False)
         "link": float(loads.max()) / cfg.link_bytes,
         "eject": float(flows.sum(axis=0).max()) / cfg.link_bytes,
         "indirect": indirect,
+        "mlp": mlp,
         "dram": dram_cycles,
     }
     latency = 2 * far * mesh.hop_cycles + cfg.l3_latency

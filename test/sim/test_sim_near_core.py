@@ -232,6 +232,19 @@ def test_core_vec_add_is_noc_bound():
     assert cost.traffic["noc_data"] == pytest.approx(cost.link_loads.sum())
 
 
+def test_core_memory_level_parallelism_bound():
+    """Issue 11 item 4: every line a core fetches holds one of its 16 L2 MSHRs (gem5 Options.py:200)
+    for a round trip l3_latency + 2 x mean hops x hop (8x8 mesh, threads on every tile: 5.25 hops):
+    vec_add at 4M reads A, B and C (for ownership), 12,288 lines per thread; the first 16 are the
+    latency term's."""
+    t = core_detail(vec_add(M4), P64)[1]
+    rtt = 20 + 2 * 5.25 * 6
+    assert t["mlp"] == pytest.approx((3 * M4 * 4 / 64 / 64 - 16) / 16 * rtt)
+    t32 = core_detail(vec_add(M4), load_config("paper-64", core_mshrs=32))[1]
+    assert t32["mlp"] == pytest.approx((3 * M4 * 4 / 64 / 64 - 32) / 32 * rtt)
+    assert core_detail(vec_add(64), P64)[1]["mlp"] == 0  # within the first window
+
+
 def test_core_compute_bound_for_compute_heavy_regions():
     n = M4
     heavy = RegionProfile((n,), ("parallel",), (stream1d("load", 0, n), stream1d("store", 1, n)),
