@@ -5,9 +5,12 @@ a fixed seed, a few hundred mutated valid programs through ``infs-opt`` and
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import cli_fuzz
 from record import Recorder
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_cli_fuzz_smoke(tmp_path):
@@ -38,3 +41,15 @@ def test_mutations_change_the_text():
     changed = sum(cli_fuzz.mutate(text, rng, [text])[0] != text for _ in range(50))
     assert changed > 25
     assert isinstance(Recorder(None, "x").counts, dict)
+
+
+def test_a_requested_huge_host_loop_is_slow_not_hung():
+    """Found by make fuzz: stencil1d with --sizes t=99999999999 runs 5e10 host
+    iterations by request; a time-out there is not a hang of infs. A huge array
+    size (n) is not such a loop bound, so its time-outs still count."""
+    from cli_fuzz import huge_host_loop
+
+    text = (ROOT / "infs" / "workloads" / "stencil1d.mlir").read_text()
+    assert huge_host_loop(text, ["--sizes", "n=8,t=99999999999"])
+    assert not huge_host_loop(text, ["--sizes", "n=99999999999,t=2"])
+    assert not huge_host_loop(text, ["--sizes", "n=8,t=999999"])
