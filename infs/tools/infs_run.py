@@ -436,6 +436,23 @@ def print_report(console: Console, path: Path, s: dict[str, Any], cfg_name: str)
                 console.print(f"check: region {r['region']} ran {r['ran']} and does not tensorize ({r['against'].removeprefix('reference only: ')}): its check is only reference vs reference", soft_wrap=True)
 
 
+def report_failure(prog: str, e: BaseException) -> int:
+    """One line on stderr for an exception that ends a run, and its exit code:
+    1 for bad input or a refused run, 130 for Ctrl-C, 70 for a bug in infs
+    (``INFS_DEBUG=1`` re-raises it with its traceback)."""
+    if isinstance(e, (api.InfsError, EvaluationError, ConfigError, SimError, ValueError)):
+        text = str(e).strip()
+        print(f"{prog}: {e}" if isinstance(e, api.InfsError) else f"{prog}: error: {text.splitlines()[0] if text else type(e).__name__}", file=sys.stderr)
+        return 1
+    if isinstance(e, KeyboardInterrupt):
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+    if os.environ.get("INFS_DEBUG"):
+        raise e
+    print(f"{prog}: internal error: {type(e).__name__}: {e} (please report; INFS_DEBUG=1 shows the traceback)", file=sys.stderr)
+    return 70
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=PROG, description="Run an infs program on the simulated machine.")
     parser.add_argument("file")
@@ -517,17 +534,8 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
-    except (api.InfsError, EvaluationError, ConfigError, SimError, ValueError) as e:
-        print(f"{PROG}: {e}" if isinstance(e, api.InfsError) else f"{PROG}: error: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
-    except Exception as e:  # a bug in infs: still one line (INFS_DEBUG=1 re-raises)
-        if os.environ.get("INFS_DEBUG"):
-            raise
-        print(f"{PROG}: internal error: {type(e).__name__}: {e} (please report; INFS_DEBUG=1 shows the traceback)", file=sys.stderr)
-        return 70
+    except (KeyboardInterrupt, Exception) as e:
+        return report_failure(PROG, e)
     if args.json:
         print(json.dumps(outs if len(outs) > 1 else outs[0], indent=2, default=float))
     else:

@@ -24,7 +24,6 @@ once each.  ``infs-run ... --view out.html`` writes the page for a real run.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -32,9 +31,8 @@ from typing import Any, NoReturn
 import numpy as np
 
 from infs import api, version_text
-from infs.hardware import ConfigError, HardwareConfig, load_config
+from infs.hardware import HardwareConfig, load_config
 from infs.runtime.view_data import bank_grid, view_data
-from infs.runtime.scalar_ops import EvaluationError
 from infs.sim import SimError
 from infs.tools.view_page import render
 
@@ -302,17 +300,8 @@ def main(argv: list[str] | None = None) -> int:
     except (ViewError, infs_run.UsageError) as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
-    except (api.InfsError, EvaluationError, ConfigError, SimError, ValueError) as e:
-        print(f"{PROG}: {e}" if isinstance(e, api.InfsError) else f"{PROG}: error: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
-    except Exception as e:  # a bug in infs: still one line (INFS_DEBUG=1 re-raises)
-        if os.environ.get("INFS_DEBUG"):
-            raise
-        print(f"{PROG}: internal error: {type(e).__name__}: {e} (please report; INFS_DEBUG=1 shows the traceback)", file=sys.stderr)
-        return 70
+    except (KeyboardInterrupt, Exception) as e:
+        return infs_run.report_failure(PROG, e)
     n = len(data["programs"])
     print(f"{PROG}: wrote {html}" + (f" and {png}" if png else "") + f" ({n} in-memory program{'s' if n != 1 else ''}, {sum(len(p['cmds']) for p in data['programs']):,} commands)")
     return 0
