@@ -372,3 +372,28 @@ def test_values_of_dominating_blocks_are_visible():
     bad = ok.replace("%s = arith.addi %r, %y : i32", "%s = arith.addi %r, %z : i32")
     with pytest.raises(api.InfsError, match=r"<input>:8:3: error: 'arith.addi' op operand #1 \(%z\) does not dominate this use"):
         api.parse_text(bad)
+
+
+def test_a_block_label_defined_twice_after_a_forward_reference_is_a_located_error():
+    """Found by make fuzz: `cf.cond_br ... ^join`, then `^join:` twice, was a KeyError inside xDSL's parser."""
+    text = (
+        "func.func @f(%b: i1, %x: i32) -> i32 {\n  cf.cond_br %b, ^then, ^join\n^then:\n  cf.br ^join\n"
+        "^join:\n  cf.br ^join\n^join:\n  func.return %x : i32\n}\n"
+    )
+    with pytest.raises(api.InfsError, match=r"^<input>:7:1: error: re-declaration of block 'join'"):
+        api.parse_text(text)
+
+
+def test_a_region_verifier_tolerates_a_malformed_store():
+    """Found by make fuzz: a stream.store whose operandSegmentSizes property is misspelt made the region's
+    loop-carried check crash (KeyError) before the store's own verifier could report it."""
+    text = (
+        "func.func @f(%A: memref<4xf32>) {\n"
+        "  stream.region ins(%A : memref<4xf32>) domain [0:4] iterators [parallel] {\n"
+        "  ^bb0(%a: memref<4xf32>):\n"
+        "    %s = stream.load %a[d0] : memref<4xf32> -> !stream.stream<f32>\n"
+        '    "stream.store"(%s, %a) <{map = #lattice.map<[d0]>, indirect_dims = array<i64>, perandSegmentSizes = array<i32: 1, 1, 0>}> : (!stream.stream<f32>, memref<4xf32>) -> ()\n'
+        "    stream.yield\n  }\n  func.return\n}\n"
+    )
+    with pytest.raises(api.InfsError, match=r"^<input>:5:5: error: 'stream.store' op Expected operandSegmentSizes property"):
+        api.parse_text(text)

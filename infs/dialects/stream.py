@@ -797,6 +797,10 @@ class YieldOp(IRDLOperation):
 def _access_ok(op: _MemoryStreamOp, region: RegionOp) -> bool:
     """Whether ``op``'s access is well-formed enough to analyse (a malformed one
     is reported by its own verifier, which runs after the region's)."""
+    try:
+        op.verify()  # its properties and operands as IRDL defines them (a mutated input may lack them)
+    except VerifyException:
+        return False
     array = op.array  # type: ignore[attr-defined]
     if array not in region.array_args or not isinstance(array.type, MemRefType):
         return False

@@ -178,7 +178,8 @@ class LiteralGuards:
     """Parser mixin (``class P(LiteralGuards, Parser)``): integer literals too
     long to convert, and shape dimensions beyond int64 (MLIR's shapes are
     int64; a bigger one is unusable everywhere), are parse errors at the
-    literal instead of a ValueError/OverflowError later."""
+    literal instead of a ValueError/OverflowError later; so are float literals
+    their type cannot hold, and a block label defined twice."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -190,6 +191,15 @@ class LiteralGuards:
         if dim > I64_MAX:
             self.raise_error(f"shape dimension {short_int(dim)} out of the signed 64-bit range", start, self.pos)  # type: ignore[attr-defined]
         return dim
+
+    def _parse_block(self):
+        # xDSL records a block defined after a forward reference (`cf.br ^b` then
+        # `^b:`) without its definition's span, so a second `^b:` is not seen as a
+        # re-declaration and fails with a KeyError: record the span here.
+        tok = self._current_token  # type: ignore[attr-defined]
+        block = super()._parse_block()  # type: ignore[misc]
+        self.blocks[tok.text[1:]] = (block, tok.span)  # type: ignore[attr-defined]
+        return block
 
     def parse_optional_builtin_int_or_float_attr(self):
         # xDSL packs a float literal into its type's width, and a hex literal into
