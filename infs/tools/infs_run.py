@@ -436,6 +436,16 @@ def print_report(console: Console, path: Path, s: dict[str, Any], cfg_name: str)
                 console.print(f"check: region {r['region']} ran {r['ran']} and does not tensorize ({r['against'].removeprefix('reference only: ')}): its check is only reference vs reference", soft_wrap=True)
 
 
+def errors_in_one_line(parser: argparse.ArgumentParser, prog: str) -> None:
+    """A command-line mistake is one line on stderr and exit 2 (argparse prints its usage too)."""
+
+    def one_line_error(message: str) -> NoReturn:
+        print(f"{prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+    parser.error = one_line_error  # type: ignore[method-assign]
+
+
 def report_failure(prog: str, e: BaseException) -> int:
     """One line on stderr for an exception that ends a run, and its exit code:
     1 for bad input or a refused run, 130 for Ctrl-C, 70 for a bug in infs
@@ -482,11 +492,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--view", metavar="OUT.html", help="also write infs-view's page of the run (with --mode all: of the in-memory run)")
 
-    def one_line_error(message: str) -> NoReturn:
-        print(f"{PROG}: error: {message}", file=sys.stderr)
-        raise SystemExit(2)
-
-    parser.error = one_line_error  # type: ignore[method-assign]
+    errors_in_one_line(parser, PROG)
     args = parser.parse_args(argv)
     console = Console()
     try:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import numpy as np
 
@@ -267,11 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-jit-charge", action="store_true", help="do not charge JIT cycles")
     parser.add_argument("--cold", action="store_true", help="inputs start in DRAM")
 
-    def one_line_error(message: str) -> NoReturn:
-        print(f"{PROG}: error: {message}", file=sys.stderr)
-        raise SystemExit(2)
-
-    parser.error = one_line_error  # type: ignore[method-assign]
+    infs_run.errors_in_one_line(parser, PROG)
     args = parser.parse_args(argv)
     # what infs-run's argument builder reads, for a timing-only run
     args.seed, args.check, args.analysis, args.json, args.save_outputs, args.strict = 0, False, True, True, None, False
