@@ -384,6 +384,19 @@ def test_a_block_label_defined_twice_after_a_forward_reference_is_a_located_erro
         api.parse_text(text)
 
 
+def test_a_block_label_starting_with_a_digit_is_accepted_as_mlir_does():
+    """Found by make fuzz: `cf.br ^0` then `^0:` (a suffix-id label, valid MLIR) made xDSL's Block name
+    setter raise ValueError (infs-opt exit 70). It parses as an unnamed block, forward-referenced or not,
+    and a second `^0:` is a located re-declaration error."""
+    body = "func.func @f(%x: i32) -> i32 {{\n{}\n}}\n"
+    forward = body.format("  cf.br ^0(%x : i32)\n^0(%y: i32):\n  cf.br ^1\n^1:\n  func.return %y : i32")
+    printed = api.to_text(api.parse_text(forward))
+    assert "cf.br ^bb1(%x : i32)" in printed and "^bb1(%y: i32):" in printed and "^bb2:" in printed
+    twice = body.format("  cf.br ^0\n^0:\n  cf.br ^0\n^0:\n  func.return %x : i32")
+    with pytest.raises(api.InfsError, match=r"^<input>:5:1: error: re-declaration of block '0'"):
+        api.parse_text(twice)
+
+
 def test_a_region_verifier_tolerates_a_malformed_store():
     """Found by make fuzz: a stream.store whose operandSegmentSizes property is misspelt made the region's
     loop-carried check crash (KeyError) before the store's own verifier could report it."""

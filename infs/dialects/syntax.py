@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import MultipleSpansParseError, ParseError
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from infs.dialects.lattice import (
@@ -197,9 +197,41 @@ class LiteralGuards:
         # `^b:`) without its definition's span, so a second `^b:` is not seen as a
         # re-declaration and fails with a KeyError: record the span here.
         tok = self._current_token  # type: ignore[attr-defined]
-        block = super()._parse_block()  # type: ignore[misc]
-        self.blocks[tok.text[1:]] = (block, tok.span)  # type: ignore[attr-defined]
+        name = tok.text[1:]
+        if tok.kind == MLIRTokenKind.CARET_IDENT and not Block.is_valid_name(name):
+            block = self._parse_unnamed_block_label(tok)
+        else:
+            block = super()._parse_block()  # type: ignore[misc]
+        self.blocks[name] = (block, tok.span)  # type: ignore[attr-defined]
         return block
+
+    def _parse_unnamed_block_label(self, tok) -> Block:
+        # MLIR's block labels are suffix-ids, so `^0` is a label; xDSL's Block
+        # name setter refuses names starting with a digit (ValueError). Such a
+        # block is parsed as an unnamed one, as xDSL already does for a forward
+        # reference to it (`_get_block_from_name`).
+        self._consume_token(MLIRTokenKind.CARET_IDENT)  # type: ignore[attr-defined]
+        name = tok.text[1:]
+        if name in self.blocks:  # type: ignore[attr-defined]
+            block, original = self.blocks[name]  # type: ignore[attr-defined]
+            if original is not None:
+                raise MultipleSpansParseError(
+                    tok.span, f"re-declaration of block '{name}'", "originally declared here:", [(original, None)]
+                )
+            self.forward_block_references.pop(name, None)  # type: ignore[attr-defined]
+        else:
+            block = Block()
+        self._parse_optional_block_arg_list(block)  # type: ignore[attr-defined]
+        self.parse_punctuation(":")  # type: ignore[attr-defined]
+        self._parse_block_body(block)  # type: ignore[attr-defined]
+        return block
+
+    def parse_optional_successor(self):
+        # The same for a successor naming such a label before its definition:
+        # xDSL's `_get_block_from_name` skips an invalid name hint, its
+        # `parse_optional_successor` does not.
+        tok = self._parse_optional_token(MLIRTokenKind.CARET_IDENT)  # type: ignore[attr-defined]
+        return None if tok is None else self._get_block_from_name(tok.span)  # type: ignore[attr-defined]
 
     def parse_optional_builtin_int_or_float_attr(self):
         # xDSL packs a float literal into its type's width, and a hex literal into
