@@ -192,9 +192,12 @@ class _Encoding:
     types: dict[tuple[str, int], str] = field(default_factory=dict)  # (kind, id) -> element type
 
 
-def _const_key(op: tdfg.ConstOp) -> tuple:
+def _const_key(op: tdfg.ConstOp, graph: tdfg.GraphOp) -> tuple:
     if op.scalar is not None:
-        return ("scalar", op.scalar, op.result.type)
+        # by the value the graph's scalar is bound to: two block arguments bound to the same
+        # SSA value outside the graph (``syms(w2 = %w, w3 = %w)``) are provably equal
+        outer = graph.scalars[list(graph.scalar_args).index(op.scalar)]
+        return ("scalar", outer, op.result.type)
     return ("literal", str(op.value), op.result.type)  # by spelling: -0.0 stays apart from 0.0
 
 
@@ -230,7 +233,7 @@ def _encode(graph: tdfg.GraphOp, slots: _Slots) -> _Encoding:
                 enc.types[("read", rid)] = _elem(op.result.type)
             bind(op.result, f"(Read {rid})")
         elif isinstance(op, tdfg.ConstOp):
-            key = _const_key(op)
+            key = _const_key(op, graph)
             cid = enc.const_ids.get(key)
             if cid is None:
                 cid = enc.const_ids[key] = len(enc.consts)
