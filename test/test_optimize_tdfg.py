@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -231,3 +232,119 @@ def test_bad_options_are_one_line_errors(options, message):
     module = api.parse_text(FIG20)
     with pytest.raises(api.InfsError, match=f"pass 'optimize-tdfg' failed: {message}"):
         api.run_pipeline(module, f"optimize-tdfg{{{options}}}")
+
+
+# ---------------------------------------------------------------------------
+# Scalars bound to the same value
+# ---------------------------------------------------------------------------
+
+SHARED = (Path(__file__).parent / "lit/passes/optimize-tdfg/stencil2d.mlir").read_text()
+
+
+def test_scalars_bound_to_one_value_are_one_constant():
+    """Fig. 6's C0: the four neighbours' weights are block arguments bound to one value;
+    the pass sees one constant and multiplies once (lattice result unchanged)."""
+    module = tensorize_module(api.parse_text(SHARED))
+    (g,) = _graphs(module)
+    rng = np.random.default_rng(3)
+    arrays = [rng.standard_normal((7, 9)).astype(np.float32) for _ in range(2)]
+    scalars = [7, 9, np.float32(0.5), *[np.float32(0.25)] * 4]
+    want = [a.copy() for a in arrays]
+    evaluate_graph(g, want, scalars)
+    mv_cmp = sum(isinstance(op, (tdfg.MvOp, tdfg.CmpOp)) for op in g.body.block.ops)
+    assert optimize_graph(g, MODEL).changed
+    g.verify()
+    assert sum(isinstance(op, (tdfg.MvOp, tdfg.CmpOp)) for op in g.body.block.ops) < mv_cmp
+    assert sum(isinstance(op, tdfg.CmpOp) and op.op.data == "mul" for op in g.body.block.ops) == 2
+    got = [a.copy() for a in arrays]
+    evaluate_graph(g, got, scalars)
+    check = compare_values({"B": got[1]}, {"B": want[1]})
+    assert check.ok, check.note
+
+
+def test_distinct_scalars_stay_distinct():
+    # the same stencil with the weights bound to two different values: nothing may be shared
+    text = SHARED.replace("w3 = %c0 : f32, w4 = %c0", "w3 = %c1 : f32, w4 = %c0")
+    module = tensorize_module(api.parse_text(text))
+    (g,) = _graphs(module)
+    optimize_graph(g, MODEL)
+    muls = [op for op in g.body.block.ops if isinstance(op, tdfg.CmpOp) and op.op.data == "mul"]
+    assert len(muls) >= 3  # C1 on the centre and on the left tap, C0 on the other three
+
+
+# ---------------------------------------------------------------------------
+# Runtime integration: the runtime optimizes before the JIT; --no-optimize turns it off
+# ---------------------------------------------------------------------------
+
+
+def _run_workload(name: str, config: str, optimize: bool):
+    from infs.runtime import jit
+    from infs.runtime.driver import RunOptions, run_program
+
+    w = WORKLOADS[name]
+    sizes = w.sizes("small")
+    inputs = w.inputs(sizes, 0)
+    arrays = {k: v.copy() for k, v in inputs.items()}
+    jit.clear_cache()
+    rep = run_program(api.parse_file(w.path), w.call_args(arrays, sizes), w.entry, RunOptions(config=config, mode="in", strict=True, optimize=optimize))
+    return inputs, arrays, rep
+
+
+@pytest.mark.parametrize("name,config", [("conv2d", "small-16"), ("conv2d", "paper-64"), ("stencil2d", "small-16"), ("stencil1d", "tiny"), ("conv3d", "small-16")])
+def test_runtime_runs_the_optimized_graph_and_matches_the_stream_reference(name, config):
+    w = WORKLOADS[name]
+    inputs, arrays, rep = _run_workload(name, config, optimize=True)
+    ref = {k: v.copy() for k, v in inputs.items()}
+    res = host.run_function(api.parse_file(w.path), w.call_args(ref, w.sizes("small")), w.entry)
+    check = compare_values({**{k: arrays[k] for k in w.outputs}, **dict(zip(w.results, rep.results))}, {**{k: ref[k] for k in w.outputs}, **dict(zip(w.results, res))})
+    assert check.ok, f"{name} on {config}: {check.note}"
+    assert all(r.mode == "in" for r in rep.regions)
+    first = [r for r in rep.regions if r.tdfg_nodes_before]
+    assert first and all(r.optimize_seconds > 0 for r in first)
+    if name == "conv2d":  # the graph the JIT lowered is the optimized one
+        assert first[0].tdfg_nodes_after != first[0].tdfg_nodes_before
+
+
+def test_runtime_no_optimize_lowers_the_tensorized_graph_and_costs_more():
+    _i, _a, on = _run_workload("conv2d", "small-16", optimize=True)
+    _i, _a, off = _run_workload("conv2d", "small-16", optimize=False)
+    assert [r.tdfg_nodes_after for r in off.regions] == [r.tdfg_nodes_before for r in off.regions]
+    assert all(r.optimize_seconds == 0 for r in off.regions)
+    assert on.stats.total_cycles < off.stats.total_cycles
+    assert on.stats.cycles["move"] < off.stats.cycles["move"]
+
+
+def test_optimizer_wall_time_is_not_simulated_time():
+    from infs.passes import optimize_tdfg
+
+    optimize_tdfg._ENGINES.clear()  # the next run also compiles the rules: far more wall time
+    _i, _a, slow = _run_workload("conv2d", "small-16", optimize=True)
+    _i, _a, fast = _run_workload("conv2d", "small-16", optimize=True)
+    t_slow, t_fast = (sum(r.optimize_seconds for r in x.regions) for x in (slow, fast))
+    assert t_slow > t_fast > 0
+    assert slow.stats.cycles == fast.stats.cycles
+
+
+def test_infs_run_no_optimize_flag(capsys):
+    import json
+
+    from infs.tools import infs_run
+
+    def run(*extra):
+        code = infs_run.main([str(WORKLOADS["conv2d"].path), "--mode", "in", "--config", "small-16", "--analysis", "--json", *extra])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        return json.loads(out)
+
+    on, off = run(), run("--no-optimize")
+    assert off["optimize"]["tdfg_nodes_after"] == off["optimize"]["tdfg_nodes_before"] and off["optimize"]["seconds"] == 0
+    assert on["optimize"]["tdfg_nodes_after"] != on["optimize"]["tdfg_nodes_before"] and on["optimize"]["seconds"] > 0
+    assert on["total_cycles"] < off["total_cycles"]
+
+
+def test_infs_bench_has_the_no_egraph_configuration():
+    from infs.tools import infs_bench
+
+    label, mode, charge, optimize = infs_bench.CONFIGS["infs_noegraph"]
+    assert (label, mode, charge, optimize) == ("Inf-S no e-graph", "auto", True, False)
+    assert infs_bench.CONFIGS["infs"][3] is True

@@ -1,6 +1,6 @@
 """``infs-bench``: the paper's evaluation (ASPLOS'23 §8) reproduced on the workload suite.
 
-    infs-bench [--workloads a,b] [--configs base,near,in,infs,infs_nojit]
+    infs-bench [--workloads a,b] [--configs base,near,in,infs,infs_nojit,infs_noegraph]
                [--size-set paper|small] [--full-paper] [--out benchmarks/out]
                [--reproduction benchmarks/REPRODUCTION.md] [--functional]
 
@@ -11,7 +11,9 @@ Runs every workload of ``infs/workloads`` under the paper's configurations
 * **Near-L3** -- every region's streams near L3 (mode ``near``);
 * **In-L3** -- in memory wherever possible, near memory otherwise (mode ``in``);
 * **Inf-S** -- the runtime's Eq. 2 decision, fused in-/near-memory (mode ``auto``);
-* **Inf-S no JIT** -- ``auto`` with the JIT's cycles not charged.
+* **Inf-S no JIT** -- ``auto`` with the JIT's cycles not charged;
+* **Inf-S no e-graph** -- ``auto`` with each tDFG lowered as tensorized, without
+  ``optimize-tdfg`` (§3.2; the paper gives no number for it: it measures the pass).
 
 Each run is one ``run_program`` on ``paper-64`` in the machine's analysis
 mode (timing, traffic and energy without data; ``--functional`` computes the
@@ -59,13 +61,14 @@ from infs import version_text
 
 PROG = "infs-bench"
 
-# name -> (label, runtime mode, charge the JIT)
-CONFIGS: dict[str, tuple[str, str, bool]] = {
-    "base": ("Base", "core", True),
-    "near": ("Near-L3", "near", True),
-    "in": ("In-L3", "in", True),
-    "infs": ("Inf-S", "auto", True),
-    "infs_nojit": ("Inf-S no JIT", "auto", False),
+# name -> (label, runtime mode, charge the JIT, optimize-tdfg before the JIT)
+CONFIGS: dict[str, tuple[str, str, bool, bool]] = {
+    "base": ("Base", "core", True, True),
+    "near": ("Near-L3", "near", True, True),
+    "in": ("In-L3", "in", True, True),
+    "infs": ("Inf-S", "auto", True, True),
+    "infs_nojit": ("Inf-S no JIT", "auto", False, True),
+    "infs_noegraph": ("Inf-S no e-graph", "auto", True, False),
 }
 
 # The Fig. 11 suite: benchmark -> its implementations (best one per configuration).
@@ -160,12 +163,12 @@ def run_one(module, w, sizes: dict[str, int], config: str, functional: bool, til
     from infs.runtime import jit
     from infs.runtime.driver import RunOptions, run_program
 
-    label, mode, charge = CONFIGS[config]
+    label, mode, charge, optimize = CONFIGS[config]
     values = w.make_inputs(sizes, np.random.default_rng(seed))
     args = w.call_args(values, sizes)
     jit.clear_cache()
     gc.collect()
-    options = RunOptions(config="paper-64", mode=mode, jit=charge, tiles=tiles,
+    options = RunOptions(config="paper-64", mode=mode, jit=charge, tiles=tiles, optimize=optimize,
                          machine_mode="functional" if functional else "analysis", warm=True)  # fmt: skip
     t0 = time.perf_counter()
     machine_mode = options.machine_mode
@@ -209,6 +212,9 @@ def run_one(module, w, sizes: dict[str, int], config: str, functional: bool, til
         "elements_in_memory_fraction": el_in / el_total,
         "jit_misses": sum(r.jit_misses for r in rep.regions),
         "jit_wall_s": sum(r.jit_seconds for r in rep.regions),
+        "optimize_wall_s": sum(r.optimize_seconds for r in rep.regions),  # host time, not simulated cycles
+        "tdfg_nodes_before": sum(r.tdfg_nodes_before for r in rep.regions),
+        "tdfg_nodes_after": sum(r.tdfg_nodes_after for r in rep.regions),
         "commands": sum(r.commands for r in rep.regions),
         "tiles": "x".join(map(str, tiles)) if tiles else "",
         "sizes": _fmt_sizes(sizes),
@@ -319,6 +325,7 @@ def headline(rows: dict[tuple[str, str], dict], configs, tile_rows: list[dict]) 
     ours["fig11_in_over_near"], _, _ = ratio_geo("in", "near")
     ours["fig11_near_over_base"], _, _ = ratio_geo("near", "base")
     ours["fig11_nojit_over_infs"], _, _ = ratio_geo("infs_nojit", "infs")
+    ours["infs_over_noegraph"], ours["infs_over_noegraph_max"], _ = ratio_geo("infs", "infs_noegraph")
     ours["fig11_best_over_base"] = {c: geomean(speedups(c, "base").values()) for c in configs if c != "base"}
     # Fig. 12: NoC traffic (byte-hops, control included), best implementation by cycles
     for den, key in (("near", "fig12_noc_cut_vs_near"), ("base", "fig12_noc_cut_vs_base")):
@@ -390,7 +397,7 @@ def plots(out: Path, rows: dict[tuple[str, str], dict], configs: list[str]) -> l
     benches = [b for b in SUITE if b in best and "base" in best[b]]
     made: list[Path] = []
     others = [c for c in configs if c != "base"]
-    colors = {"base": "#7f7f7f", "near": "#1f77b4", "in": "#ff7f0e", "infs": "#2ca02c", "infs_nojit": "#98df8a"}
+    colors = {"base": "#7f7f7f", "near": "#1f77b4", "in": "#ff7f0e", "infs": "#2ca02c", "infs_nojit": "#98df8a", "infs_noegraph": "#d62728"}
 
     def bars(values: dict[str, list[float]], names: list[str], ylabel: str, title: str, fname: str, log: bool, hline: float | None) -> None:
         fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(names) + 2), 3.6))
@@ -534,6 +541,8 @@ def reproduction_md(ours: dict[str, Any], rows: dict[tuple[str, str], dict], siz
     row("Fig. 11", "In-L3 over Near-L3 (geomean)", "fig11_in_over_near")
     row("Fig. 11", "Near-L3 over Base (geomean)", "fig11_near_over_base")
     row("Fig. 11", "Inf-S no JIT over Inf-S (geomean)", "fig11_nojit_over_infs")
+    row("§3.2", "Inf-S over Inf-S no e-graph (geomean; optimize-tdfg's effect, no number in the paper)", "infs_over_noegraph")
+    row("§3.2", "Inf-S over Inf-S no e-graph (max)", "infs_over_noegraph_max")
     row("Fig. 12", "NoC traffic cut (byte-hops of data + control, 1 - geomean of Inf-S / X), Inf-S vs Near-L3", "fig12_noc_cut_vs_near", fmt="{:.0%}")
     row("Fig. 12", "NoC traffic cut, Inf-S vs Base", "fig12_noc_cut_vs_base", fmt="{:.0%}")
     row("Fig. 14", "JIT share of Inf-S runtime (mean over benchmarks)", "fig14_jit_share", fmt="{:.1%}")

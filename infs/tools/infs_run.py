@@ -274,7 +274,7 @@ def run_once(module, path: Path, fn, args, mode: str, console: Console | None) -
     copies = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in values.items()} if args.check else {}
     options = RunOptions(config=args.config, mode=mode, tiles=_tiles(args.tiles), jit=not args.no_jit_charge,
                          machine_mode="analysis" if args.analysis else "functional", warm=not args.cold,
-                         strict=args.strict, cross_check=args.check)  # fmt: skip
+                         strict=args.strict, cross_check=args.check, optimize=not args.no_optimize)  # fmt: skip
     progress = None
     if console is not None and not args.json and console.is_terminal:
         bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed} regions"), TimeElapsedColumn(), console=console, transient=True)
@@ -369,6 +369,12 @@ def summary(out: dict[str, Any], freq_ghz: float) -> dict[str, Any]:
         "region_modes": rep.mode_counts(),
         "elements_in_memory_fraction": offl / total_el,
         "jit": {"misses": sum(r.jit_misses for r in rep.regions), "seconds": sum(r.jit_seconds for r in rep.regions)},
+        # optimize-tdfg before the JIT (host wall time, not simulated cycles: driver ``_optimize``)
+        "optimize": {
+            "seconds": sum(r.optimize_seconds for r in rep.regions),
+            "tdfg_nodes_before": sum(r.tdfg_nodes_before for r in rep.regions),
+            "tdfg_nodes_after": sum(r.tdfg_nodes_after for r in rep.regions),
+        },
         "wall_seconds": rep.wall_seconds,
         "results": {k: np.asarray(v).item() for k, v in out["results"].items()},
     }
@@ -413,6 +419,8 @@ def print_report(console: Console, path: Path, s: dict[str, Any], cfg_name: str)
     t.add_row("elements computed in memory", f"{100 * s['elements_in_memory_fraction']:.1f}%")
     t.add_row("JIT lowerings (not memoized)", str(s["jit"]["misses"]))
     t.add_row("JIT wall time", f"{s['jit']['seconds'] * 1e3:.1f} ms")
+    o = s["optimize"]
+    t.add_row("tDFG nodes (optimize-tdfg)", f"{o['tdfg_nodes_before']} -> {o['tdfg_nodes_after']}, {o['seconds'] * 1e3:.1f} ms wall")
     t.add_row("simulation wall time", f"{s['wall_seconds']:.2f} s")
     for k, v in s["results"].items():
         t.add_row(f"result {k}", f"{v}")
@@ -487,6 +495,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--tiles", help="force the tile shape, e.g. 16x16")
     parser.add_argument("--no-jit-charge", action="store_true", help="do not charge JIT cycles (Inf-S no JIT)")
+    parser.add_argument("--no-optimize", action="store_true", help="lower each region's tDFG as tensorized, without optimize-tdfg (Inf-S no e-graph)")
     parser.add_argument("--analysis", action="store_true", help="timing only, no data (paper sizes)")
     parser.add_argument("--cold", action="store_true", help="inputs start in DRAM (default: in the L3, as after initialization)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
