@@ -401,22 +401,30 @@ class _Extractor:
         if not hasattr(self, "ncost"):
             self.ncost = {id(n): self.node_cost(n) for nodes in self.classes.values() for n in nodes}
             parents: dict[str, set[str]] = {}
+            users: dict[str, list[tuple[str, _Node]]] = {}
             for c, nodes in self.classes.items():
                 for n in nodes:
-                    for k in n.children:
+                    for k in dict.fromkeys(n.children):
                         parents.setdefault(k, set()).add(c)
+                        users.setdefault(k, []).append((c, n))
             self.parents = {k: len(v) for k, v in parents.items()}
+            self.users = users
         ncost = self.ncost
-        share = (lambda k: max(1, self.parents.get(k, 1))) if amortized else (lambda k: 1)  # noqa: E731
-        changed = True
-        while changed:
-            changed = False
+        share = {k: max(1, v) for k, v in self.parents.items()} if amortized else {}
+        # Sweeps in e-class order (the first node to reach an e-class's least cost keeps
+        # it); a node is re-priced only when one of its children got cheaper since it was
+        # last priced -- otherwise its price is the one that already lost.
+        pending = {id(n) for nodes in self.classes.values() for n in nodes}
+        while pending:
             for c, nodes in self.classes.items():
                 for n in nodes:
-                    total = ncost[id(n)] + sum(cost.get(k, math.inf) / share(k) for k in n.children)
+                    if id(n) not in pending:
+                        continue
+                    pending.discard(id(n))
+                    total = ncost[id(n)] + sum(cost.get(k, math.inf) / share.get(k, 1) for k in n.children)
                     if total < cost[c] - 1e-12:
                         cost[c], choice[c] = total, n
-                        changed = True
+                        pending.update(id(u) for _c, u in self.users.get(c, ()))
         if not amortized:
             self.tree_cost = cost
         return choice
