@@ -34,6 +34,7 @@ def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
 
 
 INFS_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "extract-streams": _lazy("extract_streams", "ExtractStreamsPass"),
     "tensorize": _tensorize,
     "canonicalize-tdfg": _canonicalize_tdfg,
     "optimize-tdfg": _lazy("optimize_tdfg", "OptimizeTdfgPass"),

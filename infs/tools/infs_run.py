@@ -471,6 +471,27 @@ def report_failure(prog: str, e: BaseException) -> int:
     return 70
 
 
+def extract_plain_loops(module, path: Path) -> None:
+    """A program of plain loops (no stream.region) goes through extract-streams
+    first (issue 14 item 5); one with neither has nothing to offload."""
+    if any(op.name == "stream.region" for op in module.walk()):
+        return
+    from xdsl.utils.exceptions import DiagnosticException
+
+    from infs.passes.extract_streams import extract_streams, has_plain_loops, location_text
+
+    if not has_plain_loops(module):
+        raise UsageError(f"'{path}' has no stream.region: nothing to offload")
+    try:
+        remarks = extract_streams(module)
+    except DiagnosticException as e:
+        raise api.InfsError(str(e).strip().splitlines()[0]) from None
+    api.verify_module(module)
+    if not any(op.name == "stream.region" for op in module.walk()):
+        why = next((r for r in remarks if not r.extracted), None)
+        raise UsageError(f"'{path}' has no stream.region, and extract-streams turned none of its loop nests into one: nothing to offload" + (f" ({location_text(why.op)}: {why.text})" if why else ""))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=PROG, description="Run an infs program on the simulated machine.")
     parser.add_argument("file")
@@ -509,8 +530,7 @@ def main(argv: list[str] | None = None) -> int:
         cfg = load_config(args.config)
         module = api.parse_file(path)
         fn = find_function(module, args.entry)
-        if not any(True for _ in module.walk() if _.name == "stream.region"):
-            raise UsageError(f"'{path}' has no stream.region: nothing to offload")
+        extract_plain_loops(module, path)
         if args.check and args.analysis:
             raise UsageError("--check needs the functional simulation (drop --analysis)")
         if args.save_outputs and args.analysis:

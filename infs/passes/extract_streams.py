@@ -1,0 +1,1269 @@
+"""``extract-streams``: plain loop nests -> ``stream.region``s (DESIGN §1, the first arrow).
+
+Takes ``func.func`` bodies written as ordinary loops: ``affine.for`` /
+``affine.parallel`` / ``scf.for`` / ``scf.parallel`` nests over
+``affine.load``/``affine.store``/``memref.load``/``memref.store`` with affine
+indices (also through ``affine.apply``, ``arith.index_cast`` and integer
+``addi``/``subi``/``muli`` by a constant), and ``arith``/``math`` bodies.
+
+Gives the same functions with each loop nest that is a stream region (ASPLOS'23
+§3.1: the paper's compiler finds the regions in plain C loops) replaced by one
+(or two) ``stream.region`` ops -- domain, ``parallel``/``reduction``
+iterators, ``stream.load``/``compute``/``reduce``/``store`` -- and everything
+else left as host code around them, lowered to ``scf``/``arith``/``memref``
+(the host interpreter and every later pass know these).  Loops that carry a
+dependence stay host ``scf.for`` loops around the region, as the stencil time
+step of ``infs/workloads/stencil1d.mlir`` does by hand.
+
+How a nest is decided.  The nest's perfectly nested loops ``L1..Ln`` (a band)
+and its innermost body are read into loads, stores and expression trees.  Then,
+for ``p = 0, 1, ..., n-1``, the inner band ``L(p+1)..Ln`` is tried as a region
+with ``L1..Lp`` on the host: its statements are classified (plain stores;
+reductions: an ``iter_args`` accumulation, or ``X[m] = X[m] op f`` with ``m``
+invariant in some loops, op in add/mul/min/max), the region is built, and the
+stream dialect's own exact dependence test (``stream.loop_carried_dependence``,
+which the region verifier runs: distance/direction vectors over the access maps
+with a GCD test, conservative beyond them) decides whether it equals the
+sequential nest.  The first region that passes is kept; the peeled loops are
+the ones that carry a dependence.  An accumulation into an array the region
+also reads at the same cell (``C[i,j] += A[i,k]*B[k,j]``) becomes two regions:
+the reduction into a host-allocated temporary, then the element-wise update.
+Nothing is guessed: a construct the analysis does not read (non-affine
+indices, ``affine.if``, ``floordiv``/``mod`` bounds, non-unit steps, calls,
+bounds depending on an inner loop, ...) keeps the loop on the host.
+
+``remarks=true`` prints one line per loop nest on stderr, as MLIR's
+optimization remarks: ``file:line:col: remark: extract-streams: ...`` saying
+what was extracted, and for every nest (or loop) kept on the host, why.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import affine, arith, func, memref, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineSymExpr
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import is_side_effect_free
+from xdsl.utils.exceptions import DiagnosticException, VerifyException
+
+from infs.dialects import stream
+from infs.dialects.lattice import AccessMap, Affine, Domain, dim_index, dim_name
+
+# ---------------------------------------------------------------------------
+# Remarks
+# ---------------------------------------------------------------------------
+
+
+def location_text(op: Operation) -> str:
+    loc = op.location
+    try:
+        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"  # type: ignore[attr-defined]
+    except AttributeError:
+        return "<unknown>"
+
+
+@dataclass
+class Remark:
+    op: Operation
+    text: str
+    extracted: bool
+
+    def __str__(self) -> str:
+        return f"{location_text(self.op)}: remark: extract-streams: {self.text}"
+
+
+class Refuse(Exception):
+    """This loop nest (at this depth) is not a stream region; the message says why."""
+
+
+# ---------------------------------------------------------------------------
+# Loops
+# ---------------------------------------------------------------------------
+
+_LOOPS = (affine.ForOp, scf.ForOp, affine.ParallelOp, scf.ParallelOp)
+
+
+def _is_loop(op: Operation) -> bool:
+    return isinstance(op, _LOOPS)
+
+
+def _loop_word(op: Operation) -> str:
+    return f"'{op.name}'"
+
+
+def _body(op: Operation) -> Block:
+    return op.regions[0].blocks[0]
+
+
+def _ivs(op: Operation) -> list[SSAValue]:
+    b = _body(op)
+    if isinstance(op, (affine.ForOp, scf.ForOp)):
+        return [b.args[0]]
+    return list(b.args)
+
+
+def _has_results(op: Operation) -> bool:
+    return bool(op.results)
+
+
+def _ops_of(block: Block) -> list[Operation]:
+    ops = list(block.ops)
+    if ops and ops[-1].name in ("affine.yield", "scf.yield", "scf.reduce"):
+        ops = ops[:-1]
+    return ops
+
+
+_INDEX_ARITH = (arith.ConstantOp, arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.IndexCastOp, arith.ExtSIOp, arith.TruncIOp, affine.ApplyOp)
+
+
+def _is_index_op(op: Operation) -> bool:
+    """Pure integer/index arithmetic a band may hold between its loops (analysed lazily)."""
+    return isinstance(op, _INDEX_ARITH) and all(isinstance(r.type, (IndexType, IntegerType)) for r in op.results)
+
+
+# ---------------------------------------------------------------------------
+# Expression trees of the innermost body
+# ---------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Node:
+    type: Attribute
+
+
+@dataclass(eq=False)
+class Load(Node):
+    array: SSAValue
+    amap: AccessMap
+    order: int
+    src: Operation
+
+
+@dataclass(eq=False)
+class Scalar(Node):
+    value: SSAValue
+
+
+@dataclass(eq=False)
+class Const(Node):
+    op: Operation
+
+
+@dataclass(eq=False)
+class Op(Node):
+    op: Operation
+    args: list[Node]
+
+
+@dataclass(eq=False)
+class Red(Node):
+    kind: str
+    dims: frozenset[int]
+    body: Node
+
+
+@dataclass(eq=False)
+class Store:
+    array: SSAValue
+    amap: AccessMap
+    value: Node
+    order: int
+    src: Operation
+
+
+# combining ops of reductions (kind names of stream.reduce)
+_REDUCE_KIND = {
+    "arith.addf": "add",
+    "arith.addi": "add",
+    "arith.mulf": "mul",
+    "arith.muli": "mul",
+    "arith.minimumf": "min",
+    "arith.minnumf": "min",
+    "arith.minsi": "min",
+    "arith.maximumf": "max",
+    "arith.maxnumf": "max",
+    "arith.maxsi": "max",
+}
+
+
+def _walk_nodes(n: Node, seen: set[int] | None = None):
+    seen = set() if seen is None else seen
+    if id(n) in seen:
+        return
+    seen.add(id(n))
+    yield n
+    if isinstance(n, Op):
+        for a in n.args:
+            yield from _walk_nodes(a, seen)
+    elif isinstance(n, Red):
+        yield from _walk_nodes(n.body, seen)
+
+
+def _is_identity(n: Node, kind: str) -> bool:
+    if not isinstance(n, Const):
+        return False
+    v = n.op.value  # type: ignore[attr-defined]
+    if isinstance(v, FloatAttr):
+        x = v.value.data
+        # (0.0 + a sum of -0.0s is +0.0 where the fold alone gives -0.0: equal values, numpy and IEEE compare them equal)
+        return (kind == "add" and x == 0.0) or (kind == "mul" and x == 1.0)
+    if isinstance(v, IntegerAttr):
+        x = v.value.data
+        return (kind == "add" and x == 0) or (kind == "mul" and x == 1)
+    return False
+
+
+# ---------------------------------------------------------------------------
+# Affine analysis of index values
+# ---------------------------------------------------------------------------
+
+
+class Analysis:
+    """Reads one candidate region: ``root`` (the outermost loop put in the
+    region) and the loops whose ivs are the region's dims."""
+
+    def __init__(self, root: Operation):
+        self.root = root
+        self.dims: dict[SSAValue, int] = {}
+        self.bounds: list[tuple[Affine, Affine]] = []
+        self.dim_loops: list[Operation] = []
+        self.symbols: dict[SSAValue, str] = {}
+        self.scalars: dict[SSAValue, str] = {}
+        self.names: set[str] = set()
+        self.nodes: dict[SSAValue, Node] = {}
+        self.loads: list[Load] = []
+        self.stores: list[Store] = []
+        self.order = 0
+        self.band_dims: list[int] = []
+        self.red_loop: Operation | None = None
+        self.escaping: dict[SSAValue, Node] = {}
+
+    # -- names -----------------------------------------------------------
+    def _name(self, v: SSAValue, default: str) -> str:
+        hint = v.name_hint or ""
+        base = "".join(c if (c.isalnum() or c == "_") else "_" for c in hint)
+        if not base or not (base[0].isalpha() or base[0] == "_") or dim_index(base) is not None:
+            base = default
+        name, i = base, 1
+        while name in self.names or dim_index(name) is not None:
+            name, i = f"{base}_{i}", i + 1
+        self.names.add(name)
+        return name
+
+    def inside(self, v: SSAValue) -> bool:
+        owner = v.owner
+        op = owner if isinstance(owner, Operation) else owner.parent_op()
+        while op is not None:
+            if op is self.root:
+                return True
+            op = op.parent_op()
+        return False
+
+    def symbol(self, v: SSAValue) -> Affine:
+        if v not in self.symbols:
+            if not isinstance(v.type, (IndexType, IntegerType)):
+                raise Refuse(f"an index is computed from a {v.type} value")
+            self.symbols[v] = self._name(v, "s")
+        return Affine.of(self.symbols[v])
+
+    # -- index values -------------------------------------------------------
+    def aff(self, v: SSAValue) -> Affine:
+        if v in self.dims:
+            return Affine.of(dim_name(self.dims[v]))
+        owner = v.owner
+        if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+            return Affine(int(owner.value.value.data))
+        if isinstance(owner, (arith.AddiOp, arith.SubiOp)):
+            a, b = self.aff(owner.lhs), self.aff(owner.rhs)
+            return a + b if isinstance(owner, arith.AddiOp) else a - b
+        if isinstance(owner, arith.MuliOp):
+            a, b = self.aff(owner.lhs), self.aff(owner.rhs)
+            if a.is_constant:
+                return b * a.const
+            if b.is_constant:
+                return a * b.const
+            if not self.inside(v):
+                return self.symbol(v)
+            raise Refuse(f"index product {a} * {b} is not affine")
+        if isinstance(owner, (arith.IndexCastOp, arith.ExtSIOp, arith.TruncIOp)) and isinstance(v.type, IndexType) and not self.inside(v):
+            return self.symbol(v)  # a host size cast to index once (cgeist's i32 sizes): the symbol is the index
+        if isinstance(owner, (arith.IndexCastOp, arith.ExtSIOp, arith.TruncIOp)):
+            # (casts between index and i32/i64 as cgeist emits them: sizes and loop indices are far from overflow)
+            if isinstance(owner.input.type, (IndexType, IntegerType)):
+                return self.aff(owner.input)
+        if isinstance(owner, affine.ApplyOp):
+            m = owner.map.data
+            ops = [self.aff(o) for o in owner.mapOperands]
+            return self.expr(m.results[0], ops[: m.num_dims], ops[m.num_dims :])
+        if not self.inside(v):
+            return self.symbol(v)
+        what = f"'{owner.name}'" if isinstance(owner, Operation) else "a block argument"
+        raise Refuse(f"an index is computed by {what}, which is not affine in the loop indices")
+
+    def expr(self, e: AffineExpr, dims: Sequence[Affine], syms: Sequence[Affine]) -> Affine:
+        if isinstance(e, AffineConstantExpr):
+            return Affine(e.value)
+        if isinstance(e, AffineDimExpr):
+            return dims[e.position]
+        if isinstance(e, AffineSymExpr):
+            return syms[e.position]
+        assert isinstance(e, AffineBinaryOpExpr)
+        a, b = self.expr(e.lhs, dims, syms), self.expr(e.rhs, dims, syms)
+        if e.kind == AffineBinaryOpKind.Add:
+            return a + b
+        if e.kind == AffineBinaryOpKind.Mul:
+            if a.is_constant:
+                return b * a.const
+            if b.is_constant:
+                return a * b.const
+            raise Refuse(f"affine product {a} * {b}")
+        if a.is_constant and b.is_constant and b.const > 0:
+            x, y = a.const, b.const
+            return Affine({AffineBinaryOpKind.Mod: x % y, AffineBinaryOpKind.FloorDiv: x // y, AffineBinaryOpKind.CeilDiv: -(-x // y)}[e.kind])
+        raise Refuse(f"'{e.kind.get_token()}' in an index or bound ({e}) has no rectangular domain or affine map")
+
+    def map_results(self, amap: affine.AffineMapAttr, operands: Sequence[SSAValue]) -> list[Affine]:
+        m = amap.data
+        ops = [self.aff(o) for o in operands]
+        return [self.expr(r, ops[: m.num_dims], ops[m.num_dims :]) for r in m.results]
+
+    # -- loops --------------------------------------------------------------
+    def loop_bounds(self, op: Operation) -> list[tuple[Affine, Affine]]:
+        """Bounds of the loop's dims (unit steps, one expression each)."""
+        if isinstance(op, affine.ForOp):
+            if op.step.value.data != 1:
+                raise Refuse(f"step {op.step.value.data} (only unit steps map onto a domain)")
+            nl = op.lowerBoundMap.data.num_dims + op.lowerBoundMap.data.num_symbols
+            lbs = self.map_results(op.lowerBoundMap, op.lowerBoundOperands)
+            ubs = self.map_results(op.upperBoundMap, op.upperBoundOperands)
+            del nl
+            if len(lbs) != 1 or len(ubs) != 1:
+                raise Refuse("a max/min bound (several bound expressions) is not a rectangular domain")
+            return [(lbs[0], ubs[0])]
+        if isinstance(op, scf.ForOp):
+            step = self.aff(op.step)
+            if not (step.is_constant and step.const == 1):
+                raise Refuse(f"step {step} (only unit steps map onto a domain)")
+            return [(self.aff(op.lb), self.aff(op.ub))]
+        if isinstance(op, affine.ParallelOp):
+            if op.reductions.data or op.res:
+                raise Refuse("affine.parallel with reductions")
+            if any(s.value.data != 1 for s in op.steps.data):
+                raise Refuse("non-unit steps")
+            if any(g != 1 for g in op.lowerBoundsGroups.get_values()) or any(g != 1 for g in op.upperBoundsGroups.get_values()):
+                raise Refuse("a max/min bound (several bound expressions) is not a rectangular domain")
+            lm, um = op.lowerBoundsMap.data, op.upperBoundsMap.data
+            n = lm.num_dims + lm.num_symbols
+            lbs = self.map_results(op.lowerBoundsMap, op.map_operands[:n])
+            ubs = self.map_results(op.upperBoundsMap, op.map_operands[n : n + um.num_dims + um.num_symbols])
+            return list(zip(lbs, ubs))
+        if isinstance(op, scf.ParallelOp):
+            if op.initVals or op.res:
+                raise Refuse("scf.parallel with reductions")
+            out = []
+            for lb, ub, st in zip(op.lowerBound, op.upperBound, op.step):
+                s = self.aff(st)
+                if not (s.is_constant and s.const == 1):
+                    raise Refuse(f"step {s} (only unit steps map onto a domain)")
+                out.append((self.aff(lb), self.aff(ub)))
+            return out
+        raise Refuse(f"'{op.name}' is not a loop")
+
+    def add_loop(self, op: Operation) -> list[int]:
+        bounds = self.loop_bounds(op)
+        out = []
+        for iv, (lo, hi) in zip(_ivs(op), bounds):
+            for b in (lo, hi):
+                inner = [n for n in b.names if dim_index(n) is not None]
+                if inner:
+                    raise Refuse(f"a bound ({b}) depends on an enclosing loop of the region: not a rectangular domain")
+            d = len(self.bounds)
+            self.dims[iv] = d
+            self.bounds.append((lo, hi))
+            self.dim_loops.append(op)
+            out.append(d)
+        return out
+
+    # -- values of the body -----------------------------------------------------
+    def access(self, op: Operation) -> tuple[SSAValue, AccessMap]:
+        if isinstance(op, (affine.LoadOp, affine.StoreOp)):
+            array = op.memref
+            idx = self.map_results(op.map, op.indices)
+        else:
+            array = op.memref  # type: ignore[attr-defined]
+            idx = [self.aff(i) for i in op.indices]  # type: ignore[attr-defined]
+        t = array.type
+        if not isinstance(t, MemRefType):
+            raise Refuse(f"'{op.name}' on a {t}")
+        if self.inside(array):
+            raise Refuse(f"'{op.name}' on an array allocated inside the loop nest")
+        if len(idx) > stream.MAX_ACCESS_RANK:
+            raise Refuse(f"'{op.name}' of a rank-{len(idx)} array (streams reach up to {stream.MAX_ACCESS_RANK} dims)")
+        if not stream.is_scalar_type(t.element_type):
+            raise Refuse(f"'{op.name}' of {t.element_type} elements")
+        return array, AccessMap(tuple(idx))
+
+    def node(self, v: SSAValue) -> Node:
+        if v in self.nodes:
+            return self.nodes[v]
+        if v in self.dims or (isinstance(v.type, IndexType) and self.inside(v)):
+            raise Refuse("a loop index is used as a value (streams carry array elements, not their coordinates)")
+        owner = v.owner
+        if not self.inside(v):
+            if isinstance(v.type, MemRefType) or not stream.is_scalar_type(v.type):
+                raise Refuse(f"a {v.type} value from outside the nest is used as a value")
+            if isinstance(owner, arith.ConstantOp):
+                n: Node = Const(v.type, owner)
+            else:
+                if v not in self.scalars:
+                    self.scalars[v] = self._name(v, "x")
+                n = Scalar(v.type, v)
+        elif isinstance(owner, arith.ConstantOp):
+            n = Const(v.type, owner)
+        elif isinstance(owner, Operation) and owner.dialect_name() in stream.COMPUTE_BODY_DIALECTS and not owner.regions and is_side_effect_free(owner) and len(owner.results) == 1:
+            n = Op(v.type, owner, [self.node(o) for o in owner.operands])
+        else:
+            what = f"'{owner.name}'" if isinstance(owner, Operation) else "a block argument"
+            raise Refuse(f"a value computed by {what} inside the nest")
+        self.nodes[v] = n
+        return n
+
+    def body(self, ops: Sequence[Operation], in_reduction: bool = False) -> None:
+        """Read the innermost body in program order (loads, stores, one reduction loop)."""
+        forward: dict[tuple[int, AccessMap], Node] = {}  # same-iteration store -> load forwarding
+        for op in ops:
+            if isinstance(op, (affine.LoadOp, memref.LoadOp)):
+                array, amap = self.access(op)
+                fwd = forward.get((id(array), amap))
+                if fwd is not None:
+                    self.nodes[op.results[0]] = fwd
+                    continue
+                ld = Load(op.results[0].type, array, amap, self.order, op)
+                self.order += 1
+                self.loads.append(ld)
+                self.nodes[op.results[0]] = ld
+            elif isinstance(op, (affine.StoreOp, memref.StoreOp)):
+                if in_reduction:
+                    raise Refuse(f"'{op.name}' inside a reduction loop")
+                array, amap = self.access(op)
+                value = self.node(op.value)
+                for key in [k for k in forward if k[0] == id(array)]:
+                    del forward[key]
+                forward[(id(array), amap)] = value
+                self.stores.append(Store(array, amap, value, self.order, op))
+                self.order += 1
+            elif isinstance(op, (affine.ForOp, scf.ForOp)) and op.results and not in_reduction:
+                self.reduction_loop(op)
+            elif _is_loop(op):
+                raise Refuse(f"the body of the innermost loop holds another {_loop_word(op)} (not perfectly nested)")
+            elif _is_index_op(op):
+                continue  # read on use
+            elif op.dialect_name() in stream.COMPUTE_BODY_DIALECTS and not op.regions and is_side_effect_free(op):
+                continue  # read on use
+            else:
+                raise Refuse(f"'{op.name}' in the loop body")
+
+    def reduction_loop(self, op: Operation) -> None:
+        """An ``iter_args`` accumulation: each result is init op (fold of the body's value)."""
+        if self.red_loop is not None:
+            raise Refuse("two reduction loops in one body")
+        self.red_loop = op
+        (r,) = self.add_loop(op)
+        blk = _body(op)
+        accs = list(blk.args[1:])
+        inits = list(op.inits if isinstance(op, affine.ForOp) else op.iter_args)  # type: ignore[attr-defined]
+        self.body(_ops_of(blk), in_reduction=True)
+        term = blk.last_op
+        assert term is not None
+        for j, (acc, init, y, res) in enumerate(zip(accs, inits, term.operands, op.results)):
+            comb = y.owner
+            kind = _REDUCE_KIND.get(comb.name) if isinstance(comb, Operation) else None
+            if kind is None or len(comb.operands) != 2 or acc not in comb.operands or acc.uses.get_length() != 1:
+                raise Refuse(f"iter_arg #{j} of the reduction loop is not an add/mul/min/max accumulation")
+            pos = list(comb.operands).index(acc)
+            # the accumulator is a block argument inside the nest: node() refuses any other use of it
+            red = Red(y.type, kind, frozenset({r}), self.node(comb.operands[1 - pos]))
+            init_n = self.node(init)
+            if _is_identity(init_n, kind):
+                self.nodes[res] = red
+            else:
+                args: list[Node] = [red, red]
+                args[pos] = init_n
+                self.nodes[res] = Op(y.type, comb, args)
+
+
+class ExtractError(DiagnosticException):
+    """Host code the pass cannot lower (one line, with the op's location)."""
+
+
+# ---------------------------------------------------------------------------
+# Statements -> reductions (which loops fold, which stores accumulate)
+# ---------------------------------------------------------------------------
+
+
+def _array_label(v: SSAValue) -> str:
+    return f"%{v.name_hint}" if v.name_hint else "an array"
+
+
+def classify(a: Analysis) -> frozenset[int]:
+    """Turn ``X[m] = X[m] op f`` (``m`` invariant in some loops) into a fold of
+    ``f`` over those loops; check the stores and reductions fit one region;
+    return the reduction dims."""
+    band = frozenset(a.band_dims)
+    stored = {id(s.array) for s in a.stores}
+    for s in a.stores:
+        inv = band - s.amap.dims_used()
+        if not inv:
+            continue
+        v = s.value
+        loops = ", ".join(location_text(a.dim_loops[d]).rsplit(":", 2)[-2] for d in sorted(inv))
+        pos = None
+        if isinstance(v, Op) and v.op.name in _REDUCE_KIND and len(v.args) == 2:
+            for i, x in enumerate(v.args):
+                if isinstance(x, Load) and x.array is s.array and x.amap == s.amap:
+                    pos = i
+        if pos is None:
+            raise Refuse(f"the store to {_array_label(s.array)} does not move with the loop(s) at line {loops} and is not an add/mul/min/max accumulation (an output dependence)")
+        f = v.args[1 - pos]
+        for n in _walk_nodes(f):
+            if isinstance(n, Red):
+                raise Refuse("a reduction nested in an accumulation")
+            if isinstance(n, Load) and n.array is s.array:
+                raise Refuse(f"the accumulation into {_array_label(s.array)} reads {_array_label(s.array)} in its summand")
+        if sum(1 for t in a.stores if t.array is s.array) > 1:
+            raise Refuse(f"{_array_label(s.array)} is accumulated and stored again in one body")
+        args = list(v.args)
+        args[1 - pos] = Red(v.type, _REDUCE_KIND[v.op.name], frozenset(inv), f)
+        s.value = Op(v.type, v.op, args)
+    reds = [n for s in a.stores for n in _walk_nodes(s.value) if isinstance(n, Red)]
+    reds += [n for v in a.escaping.values() for n in _walk_nodes(v) if isinstance(n, Red)]
+    dims = {n.dims for n in reds}
+    if len(dims) > 1:
+        raise Refuse("reductions over different loops in one body")
+    red = next(iter(dims)) if dims else frozenset()
+    alld = frozenset(range(len(a.bounds)))
+    for s in a.stores:
+        used = s.amap.dims_used()
+        if used & red or used != alld - red:
+            raise Refuse(f"the store to {_array_label(s.array)} does not move with every parallel loop of the nest (an output dependence)")
+        for n in _outside_reds(s.value):
+            if isinstance(n, Load) and n.amap.dims_used() & red:
+                raise Refuse("a value loaded inside the reduction is used outside it")
+    del stored
+    return red
+
+
+def _outside_reds(n: Node, seen: set[int] | None = None):
+    seen = set() if seen is None else seen
+    if id(n) in seen:
+        return
+    seen.add(id(n))
+    yield n
+    if isinstance(n, Op):
+        for x in n.args:
+            yield from _outside_reds(x, seen)
+
+
+# ---------------------------------------------------------------------------
+# Host code: affine expressions as arith ops
+# ---------------------------------------------------------------------------
+
+
+class HostOps:
+    """Ops to insert on the host (before the nest, and after it)."""
+
+    def __init__(self) -> None:
+        self.before: list[Operation] = []
+        self.after: list[Operation] = []
+        self.consts: dict[int, SSAValue] = {}
+
+    def const(self, v: int) -> SSAValue:
+        if v not in self.consts:
+            op = arith.ConstantOp(IntegerAttr.from_index_int_value(v))
+            self.before.append(op)
+            self.consts[v] = op.result
+        return self.consts[v]
+
+    def emit(self, op: Operation, after: bool = False) -> SSAValue:
+        (self.after if after else self.before).append(op)
+        return op.results[0] if op.results else None  # type: ignore[return-value]
+
+    def affine(self, e: Affine, env: dict[str, SSAValue], after: bool = False) -> SSAValue:
+        acc: SSAValue | None = None
+        for n, c in e.terms:
+            t = env[n]
+            if c != 1:
+                t = self.emit(arith.MuliOp(t, self.const(c)), after)
+            acc = t if acc is None else self.emit(arith.AddiOp(acc, t), after)
+        if acc is None:
+            return self.const(e.const)
+        if e.const:
+            acc = self.emit(arith.AddiOp(acc, self.const(e.const)), after)
+        return acc
+
+    def discard(self) -> None:
+        for op in reversed(self.after + self.before):
+            op.erase(safe_erase=False)
+        self.before, self.after, self.consts = [], [], {}
+
+
+def host_affine_expr(e: AffineExpr, dims: Sequence[SSAValue], syms: Sequence[SSAValue], out: list[Operation]) -> SSAValue:
+    """``e`` as arith ops (affine ``mod`` is non-negative, ``floordiv`` rounds down)."""
+
+    def c(v: int) -> SSAValue:
+        op = arith.ConstantOp(IntegerAttr.from_index_int_value(v))
+        out.append(op)
+        return op.result
+
+    def go(x: AffineExpr) -> SSAValue:
+        if isinstance(x, AffineConstantExpr):
+            return c(x.value)
+        if isinstance(x, AffineDimExpr):
+            return dims[x.position]
+        if isinstance(x, AffineSymExpr):
+            return syms[x.position]
+        assert isinstance(x, AffineBinaryOpExpr)
+        lhs, rhs = go(x.lhs), go(x.rhs)
+        k = x.kind
+        if k == AffineBinaryOpKind.Add:
+            op: Operation = arith.AddiOp(lhs, rhs)
+        elif k == AffineBinaryOpKind.Mul:
+            op = arith.MuliOp(lhs, rhs)
+        elif k == AffineBinaryOpKind.FloorDiv:
+            op = arith.FloorDivSIOp(lhs, rhs)
+        elif k == AffineBinaryOpKind.CeilDiv:
+            # ceil(a/b) = -floor(-a/b)
+            neg = arith.SubiOp(c(0), lhs)
+            out.append(neg)
+            fl = arith.FloorDivSIOp(neg.result, rhs)
+            out.append(fl)
+            op = arith.SubiOp(c(0), fl.result)
+        else:  # a mod b = a - b * floor(a/b)
+            fl = arith.FloorDivSIOp(lhs, rhs)
+            out.append(fl)
+            mul = arith.MuliOp(rhs, fl.result)
+            out.append(mul)
+            op = arith.SubiOp(lhs, mul.result)
+        out.append(op)
+        return op.results[0]
+
+    return go(e)
+
+
+def _host_map(amap: affine.AffineMapAttr, operands: Sequence[SSAValue], out: list[Operation]) -> list[SSAValue]:
+    m = amap.data
+    ops = list(operands)
+    return [host_affine_expr(r, ops[: m.num_dims], ops[m.num_dims :], out) for r in m.results]
+
+
+def _fold(values: list[SSAValue], cls: type[Operation], out: list[Operation]) -> SSAValue:
+    acc = values[0]
+    for v in values[1:]:
+        op = cls(acc, v)
+        out.append(op)
+        acc = op.results[0]
+    return acc
+
+
+def _scf_body_from(block: Block, ivs_prefix: int = 0) -> None:
+    """Replace the block's affine/scf.reduce terminator by scf.yield."""
+    term = block.last_op
+    if term is not None and term.name in ("affine.yield", "scf.reduce"):
+        if term.name == "scf.reduce" and term.operands:
+            raise ExtractError(f"{location_text(term)}: error: 'scf.parallel' with reductions cannot stay on the host")
+        Rewriter.replace_op(term, scf.YieldOp(*term.operands))
+
+
+def lower_host_affine(root: Operation) -> None:
+    """What stays on the host, in scf/arith/memref (the host interpreter's dialects)."""
+    todo = [op for op in root.walk() if op.dialect_name() == "affine" or isinstance(op, scf.ParallelOp)]
+    # inner ops first: a loop's body is lowered before the loop is rebuilt around it
+    for op in reversed(todo):
+        if op.parent is None:
+            continue
+        out: list[Operation] = []
+        if isinstance(op, affine.ApplyOp):
+            (v,) = _host_map(op.map, op.mapOperands, out)
+            Rewriter.replace_op(op, out, [v])
+        elif isinstance(op, affine.MinOp):
+            vals = _host_map(op.map, op.arguments, out)
+            Rewriter.replace_op(op, out, [_fold(vals, arith.MinSIOp, out)])
+        elif isinstance(op, affine.LoadOp):
+            idx = _host_map(op.map, op.indices, out)
+            new = memref.LoadOp.get(op.memref, idx)
+            Rewriter.replace_op(op, [*out, new])
+        elif isinstance(op, affine.StoreOp):
+            idx = _host_map(op.map, op.indices, out)
+            Rewriter.replace_op(op, [*out, memref.StoreOp.get(op.value, op.memref, idx)])
+        elif isinstance(op, affine.ForOp):
+            lbs = _host_map(op.lowerBoundMap, op.lowerBoundOperands, out)
+            ubs = _host_map(op.upperBoundMap, op.upperBoundOperands, out)
+            lb = _fold(lbs, arith.MaxSIOp, out)
+            ub = _fold(ubs, arith.MinSIOp, out)
+            step = arith.ConstantOp(IntegerAttr.from_index_int_value(op.step.value.data))
+            out.append(step)
+            body = op.body.blocks[0]
+            _scf_body_from(body)
+            new = scf.ForOp(lb, ub, step.result, list(op.inits), Rewriter.move_region_contents_to_new_regions(op.body))
+            Rewriter.replace_op(op, [*out, new], list(new.results))
+        elif isinstance(op, (affine.ParallelOp, scf.ParallelOp)):
+            if isinstance(op, affine.ParallelOp):
+                if op.reductions.data or op.res:
+                    raise ExtractError(f"{location_text(op)}: error: 'affine.parallel' with reductions cannot stay on the host")
+                lm, um = op.lowerBoundsMap.data, op.upperBoundsMap.data
+                n = lm.num_dims + lm.num_symbols
+                if any(g != 1 for g in op.lowerBoundsGroups.get_values()) or any(g != 1 for g in op.upperBoundsGroups.get_values()):
+                    raise ExtractError(f"{location_text(op)}: error: 'affine.parallel' with max/min bound groups is not supported")
+                lbs = _host_map(op.lowerBoundsMap, op.map_operands[:n], out)
+                ubs = _host_map(op.upperBoundsMap, op.map_operands[n : n + um.num_dims + um.num_symbols], out)
+                steps = []
+                for s in op.steps.data:
+                    cst = arith.ConstantOp(IntegerAttr.from_index_int_value(s.value.data))
+                    out.append(cst)
+                    steps.append(cst.result)
+            else:
+                if op.initVals or op.res:
+                    raise ExtractError(f"{location_text(op)}: error: 'scf.parallel' with reductions cannot stay on the host")
+                lbs, ubs, steps = list(op.lowerBound), list(op.upperBound), list(op.step)
+            body = op.body.blocks[0]
+            _scf_body_from(body)
+            # the parallel loop as a nest of sequential loops (any order is one of its legal executions)
+            ivs = list(body.args)
+            outer: scf.ForOp | None = None
+            blocks = [Block(arg_types=[IndexType()]) for _ in ivs]
+            for k in reversed(range(len(ivs))):
+                blk = blocks[k]
+                if k == len(ivs) - 1:
+                    for o in list(body.ops):
+                        o.detach()
+                        blk.add_op(o)
+                else:
+                    blk.add_op(outer)  # type: ignore[arg-type]
+                    blk.add_op(scf.YieldOp())
+                outer = scf.ForOp(lbs[k], ubs[k], steps[k], [], Region(blk))
+            for k, iv in enumerate(ivs):
+                iv.replace_all_uses_with(blocks[k].args[0])
+            Rewriter.replace_op(op, [*out, outer])  # type: ignore[list-item]
+        elif isinstance(op, affine.IfOp):
+            s = op.condition.data
+            args = list(op.args)
+            conds = []
+            for con in s.constraints:
+                e = host_affine_expr(con.lhs - con.rhs, args[: s.num_dims], args[s.num_dims :], out)
+                z = arith.ConstantOp(IntegerAttr.from_index_int_value(0))
+                out.append(z)
+                pred = {"==": "eq", ">=": "sge", "<=": "sle"}[con.kind.value]
+                cmp = arith.CmpiOp(e, z.result, pred)
+                out.append(cmp)
+                conds.append(cmp.result)
+            if not conds:
+                t = arith.ConstantOp(IntegerAttr(1, IntegerType(1)))
+                out.append(t)
+                conds.append(t.result)
+            cond = _fold(conds, arith.AndIOp, out)
+            for r in (op.then_region, op.else_region):
+                if r.blocks:
+                    _scf_body_from(r.blocks[0])
+            then_r = Rewriter.move_region_contents_to_new_regions(op.then_region)
+            else_r = Rewriter.move_region_contents_to_new_regions(op.else_region)
+            new = scf.IfOp(cond, [r.type for r in op.res], then_r, else_r if else_r.blocks else None)
+            Rewriter.replace_op(op, [*out, new], list(new.results))
+        elif isinstance(op, affine.YieldOp):
+            continue  # rewritten with its loop
+        else:
+            raise ExtractError(f"{location_text(op)}: error: '{op.name}' cannot stay on the host (no lowering to scf/memref)")
+
+
+# ---------------------------------------------------------------------------
+# Building regions
+# ---------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class TmpLoad(Node):
+    """Region 2 of a two-phase accumulation: the fold, read back from its temporary."""
+
+    array: SSAValue
+    amap: AccessMap
+
+
+class RegionBuilder:
+    """One ``stream.region`` over ``dims`` (dims of the analysis, in order)."""
+
+    def __init__(self, a: Analysis, host: HostOps, dims: Sequence[int], red: frozenset[int]):
+        self.a, self.host = a, host
+        self.dims = list(dims)
+        self.red = red
+        self.env = {dim_name(d): Affine.of(dim_name(i)) for i, d in enumerate(self.dims)}
+        self.domain = Domain(tuple(a.bounds[d] for d in self.dims))
+        self.iterators = ["reduction" if d in red else "parallel" for d in self.dims]
+        self.memo: dict[int, SSAValue] = {}
+        self.block: Block | None = None
+
+    def remap(self, amap: AccessMap) -> AccessMap:
+        return amap.substitute(self.env)
+
+    def build(self, stores: list[tuple[SSAValue, AccessMap, Node, int, Operation | None]], loads: list[Load], results: list[Node]) -> stream.RegionOp:
+        """``stores``: (array, map in analysis dims, value, order, source op); ``loads``: every load the values use."""
+        a = self.a
+        arrays: list[SSAValue] = []
+        scalars: list[Node | SSAValue] = []
+        names: list[str] = []
+        used_syms: set[str] = set(self.domain.names)
+        nodes: list[Node] = []
+        seen: set[int] = set()
+        for _, amap, v, _, _ in stores:
+            used_syms |= amap.symbols_used()
+            nodes.extend(_walk_nodes(v, seen))
+        for r in results:
+            nodes.extend(_walk_nodes(r, seen))
+        accesses = sorted([(s[3], s[0]) for s in stores] + [(n.order, n.array) for n in nodes if isinstance(n, Load)], key=lambda t: t[0])
+        for x in [*(x for _, x in accesses), *(n.array for n in nodes if isinstance(n, TmpLoad))]:
+            if x not in arrays:
+                arrays.append(x)
+        for n in nodes:
+            if isinstance(n, (Load, TmpLoad)):
+                used_syms |= n.amap.symbols_used()
+        by_name = {nm: v for v, nm in a.symbols.items()}
+        sym_vals: list[SSAValue] = []
+        for nm in sorted(used_syms):
+            v = by_name[nm]
+            if not isinstance(v.type, IndexType):
+                v = self.host.emit(arith.IndexCastOp(v, IndexType()))
+            sym_vals.append(v)
+            names.append(nm)
+        data = []
+        for n in nodes:
+            if isinstance(n, Scalar) and n.value not in data:
+                data.append(n.value)
+        names += [a.scalars[v] for v in data]
+        scalar_vals = sym_vals + data
+        block = Block(arg_types=[x.type for x in arrays] + [v.type for v in scalar_vals])
+        for arg, x in zip(block.args, [*arrays, *scalar_vals]):
+            arg.name_hint = x.name_hint  # (the dependence test's messages name arrays by them)
+        self.block = block
+        self.array_arg = {x: block.args[i] for i, x in enumerate(arrays)}
+        self.scalar_arg = {v: block.args[len(arrays) + len(sym_vals) + i] for i, v in enumerate(data)}
+        items: list[tuple[int, int, object]] = [(ld.order, 0, ld) for ld in loads if any(ld is n for n in nodes)]
+        items += [(st[3], 1, st) for st in stores]
+        for _, kind, it in sorted(items, key=lambda t: (t[0], t[1])):
+            if kind == 0:
+                self.value(it)  # type: ignore[arg-type]
+            else:
+                array, amap, v, _, src = it  # type: ignore[misc]
+                st = stream.StoreOp(self.stream(v), self.array_arg[array], self.remap(amap))
+                if src is not None:
+                    st.location = src.location
+                block.add_op(st)
+        block.add_op(stream.YieldOp(*[self.value(r) for r in results]))
+        region = stream.RegionOp(arrays, scalar_vals, names, self.domain, self.iterators, Region(block), [r.type for r in results])
+        return region
+
+    # -- values -----------------------------------------------------------
+    def add(self, op: Operation) -> SSAValue:
+        assert self.block is not None
+        self.block.add_op(op)
+        return op.results[0]
+
+    def value(self, n: Node) -> SSAValue:
+        if id(n) in self.memo:
+            return self.memo[id(n)]
+        if isinstance(n, (Load, TmpLoad)):
+            op = stream.LoadOp(self.array_arg[n.array], self.remap(n.amap))
+            if isinstance(n, Load):
+                op.location = n.src.location
+            v = self.add(op)
+        elif isinstance(n, Red):
+            body = self.stream(n.body)
+            rdims = [i for i, d in enumerate(self.dims) if d in n.dims]
+            whole = len(rdims) == len(self.dims)
+            v = self.add(stream.ReduceOp(n.kind, body, rdims, n.type if whole else stream.StreamType(n.type)))
+        elif isinstance(n, Scalar):
+            v = self.scalar_arg[n.value]
+        else:
+            v = self.compute(n)
+        self.memo[id(n)] = v
+        return v
+
+    def stream(self, n: Node) -> SSAValue:
+        v = self.value(n)
+        if isinstance(v.type, stream.StreamType):
+            return v
+        # a scalar (a region scalar) stored at every point: a compute that yields it
+        blk = Block(arg_types=[v.type])
+        blk.add_op(stream.YieldOp(blk.args[0]))
+        return self.add(stream.ComputeOp([v], stream.StreamType(v.type), Region(blk)))
+
+    def compute(self, n: Node) -> SSAValue:
+        leaves: list[Node] = []
+
+        def collect(x: Node, seen: set[int]) -> None:
+            if id(x) in seen:
+                return
+            seen.add(id(x))
+            if isinstance(x, (Load, TmpLoad, Red, Scalar)) or (id(x) in self.memo and x is not n):
+                leaves.append(x)
+            elif isinstance(x, Op):
+                for y in x.args:
+                    collect(y, seen)
+
+        collect(n, set())
+        if len(leaves) > stream.MAX_COMPUTE_INPUTS:
+            # NSC: a near-stream function takes at most 8 inputs: compute the operands first
+            assert isinstance(n, Op)
+            for y in n.args:
+                if isinstance(y, Op):
+                    self.value(y)
+            leaves = []
+            collect(n, set())
+        inputs = [self.value(x) for x in leaves]
+        blk = Block(arg_types=[stream.elem_type(v.type) for v in inputs])
+        env: dict[int, SSAValue] = {id(x): blk.args[i] for i, x in enumerate(leaves)}
+
+        def emit(x: Node) -> SSAValue:
+            if id(x) in env:
+                return env[id(x)]
+            if isinstance(x, Const):
+                c = x.op.clone()
+                blk.add_op(c)
+                r = c.results[0]
+            else:
+                assert isinstance(x, Op)
+                mapper = {}
+                for operand, arg in zip(x.op.operands, x.args):
+                    mapper[operand] = emit(arg)
+                c = x.op.clone(value_mapper=mapper)
+                # two operands of one SSA value mapped to different nodes cannot happen: a node is per SSA value
+                blk.add_op(c)
+                r = c.results[0]
+            env[id(x)] = r
+            return r
+
+        out = emit(n)
+        blk.add_op(stream.YieldOp(out))
+        return self.add(stream.ComputeOp(inputs, stream.StreamType(n.type), Region(blk)))
+
+
+# ---------------------------------------------------------------------------
+# One loop nest
+# ---------------------------------------------------------------------------
+
+
+def _dependence(region: stream.RegionOp) -> None:
+    """The stream dialect's own test (the region verifier's): refuse a region
+    that would not equal its sequential loop nest."""
+    why = stream.loop_carried_dependence(region)
+    if why is not None:
+        raise Refuse(why.removesuffix("; split it into several regions"))
+    try:
+        region.verify()
+    except VerifyException as e:
+        raise Refuse(f"the region would not verify: {str(e).splitlines()[0]}") from None
+
+
+def _erase(ops: Sequence[Operation]) -> None:
+    for op in reversed(ops):
+        op.erase(safe_erase=False)
+
+
+@dataclass
+class Plan:
+    host: HostOps
+    regions: list[stream.RegionOp]
+    replace: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    note: str = ""
+
+
+def _store_items(stores: list[Store]):
+    return [(s.array, s.amap, s.value, s.order, s.src) for s in stores]
+
+
+def plan_region(a: Analysis) -> Plan:
+    """The region(s) for analysed loops, or Refuse."""
+    red = classify(a)
+    dims = list(range(len(a.bounds)))
+    par = [d for d in dims if d not in red]
+    host = HostOps()
+    built: list[stream.RegionOp] = []
+    try:
+        if not par:
+            return _plan_scalar(a, host, dims, red)
+        one = RegionBuilder(a, host, dims, red).build(_store_items(a.stores), a.loads, [])
+        built.append(one)
+        try:
+            _dependence(one)
+            return Plan(host, [one])
+        except Refuse as e:
+            if not red:
+                raise
+            first_why = str(e)
+        built.remove(one)
+        one.erase(safe_erase=False)
+        return _plan_two_phase(a, host, dims, par, red, first_why)
+    except Refuse:
+        _erase(built)
+        host.discard()
+        raise
+
+
+def _reds_of(a: Analysis) -> list[Red]:
+    out: list[Red] = []
+    for s in a.stores:
+        for n in _walk_nodes(s.value):
+            if isinstance(n, Red) and n not in out:
+                out.append(n)
+    return out
+
+
+def _stored_in_reds(a: Analysis) -> None:
+    stored = {id(s.array) for s in a.stores}
+    for r in _reds_of(a):
+        for n in _walk_nodes(r.body):
+            if isinstance(n, Load) and id(n.array) in stored:
+                raise Refuse(f"the reduction reads {_array_label(n.array)}, which the nest also writes")
+
+
+def _plan_two_phase(a: Analysis, host: HostOps, dims: list[int], par: list[int], red: frozenset[int], first_why: str) -> Plan:
+    """``X[m] = X[m] op fold(f)``: the folds into temporaries (region 1), then
+    the element-wise update (region 2)."""
+    _stored_in_reds(a)
+    if len(par) > stream.MAX_ACCESS_RANK:
+        raise Refuse(f"{first_why}; and the accumulation's {len(par)} parallel loops are too many for a temporary")
+    env = {nm: (v if isinstance(v.type, IndexType) else host.emit(arith.IndexCastOp(v, IndexType()))) for v, nm in a.symbols.items()}
+    extents = []
+    for d in par:
+        lo, hi = a.bounds[d]
+        e = host.affine(hi - lo, env)
+        extents.append(host.emit(arith.MaxSIOp(e, host.const(0))))
+    tmps: dict[int, SSAValue] = {}
+    r1_stores = []
+    tmap = AccessMap(tuple(Affine.of(dim_name(d)) - a.bounds[d][0] for d in par))
+    region2_map = {}
+    for r in _reds_of(a):
+        t = MemRefType(r.type, [DYNAMIC_INDEX] * len(par))
+        alloc = memref.AllocOp(extents, [], t)
+        host.before.append(alloc)
+        host.after.append(memref.DeallocOp.get(alloc.memref))
+        tmps[id(r)] = alloc.memref
+        # region 1 stores each fold at its last reduction point (after all reduction loops), so order = last
+        r1_stores.append((alloc.memref, tmap, r, 1 << 30, None))
+        region2_map[id(r)] = TmpLoad(r.type, alloc.memref, tmap)
+    region1 = RegionBuilder(a, host, dims, red).build(r1_stores, a.loads, [])
+    try:
+        _dependence(region1)
+    except Refuse:
+        region1.erase(safe_erase=False)
+        raise
+
+    def swap(n: Node, memo: dict[int, Node]) -> Node:
+        if id(n) in memo:
+            return memo[id(n)]
+        if id(n) in region2_map:
+            out: Node = region2_map[id(n)]
+        elif isinstance(n, Op):
+            out = Op(n.type, n.op, [swap(x, memo) for x in n.args])
+        else:
+            out = n
+        memo[id(n)] = out
+        return out
+
+    memo: dict[int, Node] = {}
+    stores2 = [(s.array, s.amap, swap(s.value, memo), s.order, s.src) for s in a.stores]
+    region2 = RegionBuilder(a, host, par, frozenset()).build(stores2, a.loads, [])
+    try:
+        _dependence(region2)
+    except Refuse:
+        region1.erase(safe_erase=False)
+        region2.erase(safe_erase=False)
+        raise
+    return Plan(host, [region1, region2], note=" (the accumulation through a temporary: the fold, then the update)")
+
+
+def _plan_scalar(a: Analysis, host: HostOps, dims: list[int], red: frozenset[int]) -> Plan:
+    """Every loop folds: the region's results are the folds (scalars); the host
+    combines them with the initial values and stores."""
+    _stored_in_reds(a)
+    reds: list[Red] = []
+    for n in [*(x for s in a.stores for x in _walk_nodes(s.value)), *(x for v in a.escaping.values() for x in _walk_nodes(v))]:
+        if isinstance(n, Red) and n not in reds:
+            reds.append(n)
+    region = RegionBuilder(a, host, dims, red).build([], a.loads, list(reds))
+    try:
+        _dependence(region)
+    except Refuse:
+        region.erase(safe_erase=False)
+        raise
+    env = {id(r): region.results[i] for i, r in enumerate(reds)}
+    sym_env = {nm: (v if isinstance(v.type, IndexType) else host.emit(arith.IndexCastOp(v, IndexType()))) for v, nm in a.symbols.items()}
+
+    def hval(n: Node) -> SSAValue:
+        if id(n) in env:
+            return env[id(n)]
+        if isinstance(n, Load):
+            idx = []
+            for e in n.amap.results:
+                idx.append(host.affine(e, sym_env, True))
+            v = host.emit(memref.LoadOp.get(n.array, idx), True)
+        elif isinstance(n, Scalar):
+            v = n.value
+        elif isinstance(n, Const):
+            v = host.emit(n.op.clone(), True)
+        else:
+            assert isinstance(n, Op)
+            mapper = {o: hval(x) for o, x in zip(n.op.operands, n.args)}
+            v = host.emit(n.op.clone(value_mapper=mapper), True)
+        env[id(n)] = v
+        return v
+
+    plan = Plan(host, [region])
+    for s in a.stores:
+        v = hval(s.value)
+        idx = [host.affine(e, sym_env, True) for e in s.amap.results]
+        host.emit(memref.StoreOp.get(v, s.array, idx), True)
+    for res, n in a.escaping.items():
+        plan.replace[res] = hval(n)
+    return plan
+
+
+def _band(loop: Operation) -> tuple[list[Operation], list[Operation]]:
+    """The perfectly nested loops from ``loop`` down, and the innermost body's ops."""
+    if loop.results:
+        return [], [loop]  # a host-level accumulation loop: its results escape to the host
+    band = [loop]
+    cur = loop
+    while True:
+        ops = _ops_of(_body(cur))
+        loops = [o for o in ops if _is_loop(o)]
+        if len(loops) == 1 and not loops[0].results and all(o is loops[0] or _is_index_op(o) for o in ops):
+            cur = loops[0]
+            band.append(cur)
+            continue
+        return band, ops
+
+
+def _line(op: Operation) -> str:
+    loc = op.location
+    try:
+        return str(loc.line.data)  # type: ignore[attr-defined]
+    except AttributeError:
+        return "?"
+
+
+class Extractor:
+    def __init__(self) -> None:
+        self.remarks: list[Remark] = []
+        self.count = 0
+
+    def remark(self, op: Operation, text: str, extracted: bool = False) -> None:
+        self.remarks.append(Remark(op, text, extracted))
+
+    def block(self, block: Block) -> None:
+        for op in list(block.ops):
+            if _is_loop(op):
+                self.nest(op)
+            elif op.regions and op.dialect_name() in ("scf", "affine"):
+                # host control flow (scf.if, affine.if, scf.while): loops inside it are nests of their own
+                for r in op.regions:
+                    for b in r.blocks:
+                        self.block(b)
+
+    def analyse(self, root: Operation, band: Sequence[Operation], leaf: Sequence[Operation]) -> Analysis:
+        a = Analysis(root)
+        for loop in band:
+            a.band_dims += a.add_loop(loop)
+        if not band:
+            (loop,) = leaf
+            a.reduction_loop(loop)
+            a.escaping = {r: a.nodes[r] for r in loop.results}
+        else:
+            a.body(leaf)
+        return a
+
+    def nest(self, loop: Operation) -> None:
+        band, leaf = _band(loop)
+        plain_inner = [o for o in leaf if _is_loop(o) and not (o.results and band)]
+        if band and plain_inner:
+            where = f"the body of the loop at line {_line(band[-1])}" if band[-1] is not loop else "its body"
+            k = sum(1 for o in leaf if _is_loop(o))
+            self.remark(loop, f"loop nest not extracted as a whole: {where} holds {k} loop{'s' if k > 1 else ''} and {len(leaf) - k} other op{'s' if len(leaf) - k != 1 else ''} (not perfectly nested); its inner loop nests are tried on their own")
+            for o in leaf:
+                if _is_loop(o):
+                    self.nest(o)
+                elif o.regions:
+                    for r in o.regions:
+                        for b in r.blocks:
+                            self.block(b)
+            return
+        reasons: list[str] = []
+        levels = range(len(band)) if band else range(1)
+        for p in levels:
+            root = band[p] if band else leaf[0]
+            try:
+                a = self.analyse(root, band[p:], leaf)
+                plan = plan_region(a)
+            except Refuse as e:
+                reasons.append(str(e))
+                continue
+            self.apply(root, plan)
+            desc = "; ".join(f"domain {r.iteration_domain} iterators [{', '.join(r.iterator_kinds)}]" for r in plan.regions)
+            n = len(plan.regions)
+            self.remark(root, f"loop nest extracted into {n} stream.region{'s' if n > 1 else ''}: {desc}{plan.note}", True)
+            if p:
+                lines = ", ".join(_line(x) for x in band[:p])
+                self.remark(loop, f"loop{'s' if p > 1 else ''} at line {lines} stay{'s' if p == 1 else ''} on the host around the region: {reasons[-1]}")
+            return
+        self.remark(loop, f"loop nest not extracted: {reasons[-1]}")
+
+    def apply(self, root: Operation, plan: Plan) -> None:
+        ip = InsertPoint.before(root)
+        Rewriter.insert_op([*plan.host.before, *plan.regions, *plan.host.after], ip)
+        for old, new in plan.replace.items():
+            old.replace_all_uses_with(new)
+        Rewriter.erase_op(root, safe_erase=False)
+        self.count += len(plan.regions)
+
+
+def extract_streams(module: ModuleOp) -> list[Remark]:
+    """Run the pass on ``module`` (in place); its remarks, in program order."""
+    ex = Extractor()
+    for f in [op for op in module.walk() if isinstance(op, func.FuncOp)]:
+        if f.body.blocks:
+            for b in f.body.blocks:
+                ex.block(b)
+            lower_host_affine(f)
+    return ex.remarks
+
+
+def has_plain_loops(module: ModuleOp) -> bool:
+    return any(_is_loop(op) for op in module.walk())
+
+
+@dataclass(frozen=True)
+class ExtractStreamsPass(ModulePass):
+    """Turn plain loop nests into ``stream.region``s (see the module docstring)."""
+
+    name = "extract-streams"
+
+    remarks: bool = False
+    """Print one remark per loop nest on stderr: what was extracted, and why the rest stays on the host."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for r in extract_streams(op):
+            if self.remarks:
+                print(r, file=sys.stderr)
