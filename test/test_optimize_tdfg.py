@@ -348,3 +348,33 @@ def test_infs_bench_has_the_no_egraph_configuration():
     label, mode, charge, optimize = infs_bench.CONFIGS["infs_noegraph"]
     assert (label, mode, charge, optimize) == ("Inf-S no e-graph", "auto", True, False)
     assert infs_bench.CONFIGS["infs"][3] is True
+
+
+LIT = sorted((Path(__file__).parent / "lit/passes/optimize-tdfg").glob("*.mlir"))
+
+
+@pytest.mark.parametrize("path", LIT, ids=[p.stem for p in LIT])
+def test_lit_graphs_keep_their_lattice_result(path):
+    """Every graph of the lit cases, optimized with all rules, against its own lattice result."""
+    from xdsl.dialects.builtin import IndexType
+
+    module = tensorize_module(api.parse_text(path.read_text()))
+    changed = 0
+    for k, g in enumerate(_graphs(module)):
+        rng = np.random.default_rng(k)
+        elem = NP_TYPES[str(g.array_args[0].type.element_type)]
+        rank = g.lattice_rank
+        arrays = [(rng.integers(-9, 9, (11,) * rank) if elem != np.float32 else rng.standard_normal((11,) * rank)).astype(elem) for _ in g.array_args]
+        # one value per value the graph's scalars are bound to (as at run time)
+        bound = {v: 8 if isinstance(v.type, IndexType) else elem(rng.integers(1, 5)) for v in g.scalars}
+        scalars = [bound[v] for v in g.scalars]
+        want = [a.copy() for a in arrays]
+        evaluate_graph(g, want, scalars)
+        changed += optimize_graph(g, MODEL).changed
+        g.verify()
+        got = [a.copy() for a in arrays]
+        evaluate_graph(g, got, scalars)
+        for i, (a, e) in enumerate(zip(got, want)):
+            check = compare_values({f"{path.name} graph {k} array {i}": a}, {f"{path.name} graph {k} array {i}": e})
+            assert check.ok, check.note
+    assert changed
