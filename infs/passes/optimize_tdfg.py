@@ -260,6 +260,33 @@ def _encode(graph: tdfg.GraphOp, slots: _Slots) -> _Encoding:
     return enc
 
 
+def _expand(enc: _Encoding, graph: tdfg.GraphOp, slots: _Slots) -> list[str]:
+    """Adds the expanded reads to ``enc``; the egglog facts of Eq. 5 and of one-cell-wide
+    reads (Eq. 8b).  Deterministic: the same graph gives the same read ids."""
+    program: list[str] = []
+    # Eq. 5: T(.., p, q, ..) <=> S(i, p, q, T(.., p', q', ..)) towards the hull of the array's reads
+    for rid, hull in _expansions(enc):
+        arr, dom = enc.reads[rid]
+        key = (list(graph.array_args).index(arr), hull)
+        hid = enc.read_ids.get(key)
+        if hid is None:
+            hid = enc.read_ids[key] = len(enc.reads)
+            enc.reads.append((arr, hull))
+            enc.types[("read", hid)] = enc.types[("read", rid)]
+        t = f"(Read {hid})"
+        for d, ((p, q), (hp, hq)) in enumerate(zip(dom.bounds, hull.bounds)):
+            if (p, q) != (hp, hq):
+                t = f"(Shrink {t} {d} {slots.aff(p)} {slots.aff(q)})"
+        program.append(f"(union (Read {rid}) {t})")
+        enc.expanded.add(rid)
+    # Eq. 8b needs one-cell-wide reads
+    for rid, (_arr, dom) in enumerate(enc.reads):
+        for d, (p, q) in enumerate(dom.bounds):
+            if q - p == Affine(1):
+                program.append(f"(unit_at (Read {rid}) {d} {slots.aff(p)})")
+    return program
+
+
 def _expansions(enc: _Encoding) -> list[tuple[int, Domain]]:
     """Eq. 5: for each read, the hull of it and of the other reads of its array that have
     a provable hull with it -- cells the graph reads anyway, so they exist."""
@@ -461,7 +488,7 @@ class _Extractor:
                         stack.append((k, False))
         return total, order
 
-    def improve(self, choice: dict[str, _Node], roots: Sequence[str], budget: int) -> tuple[dict[str, _Node], float]:
+    def improve(self, choice: dict[str, _Node], roots: Sequence[str], budget: int) -> tuple[dict[str, _Node], float, list[tuple[float, dict[str, _Node]]]]:
         """Lower the DAG cost (shared values are paid once).
 
         A candidate switches one e-class of the DAG to another of its nodes, then re-picks
@@ -469,10 +496,12 @@ class _Extractor:
         are free), children first; it is kept when the DAG gets cheaper.  That finds reuse
         that needs several e-classes to switch together (Fig. 20: both multiplies move onto
         the one over the expanded tensor).  ``budget`` bounds the candidates tried, so the
-        result does not depend on the machine's speed."""
+        result does not depend on the machine's speed.  Also returns every DAG it kept on
+        the way, (cost, choice), from the first: cheaper ones may not fit the registers."""
         res = self.dag(choice, roots)
         assert res is not None
         best, order = res
+        kept = [(best, choice)]
         tried = 0
         improved = True
         while improved and tried < budget:
@@ -488,13 +517,14 @@ class _Extractor:
                     r = self.dag(trial, roots) if trial is not None else None
                     if r is not None and r[0] < best - 1e-9:
                         choice, (best, order) = trial, r
+                        kept.append((best, choice))
                         improved = True
                         break
                     if tried >= budget:
                         break
                 if improved or tried >= budget:
                     break
-        return choice, best
+        return choice, best, kept
 
     def _regreedy(self, choice: dict[str, _Node], roots: Sequence[str], keep: str) -> dict[str, _Node] | None:
         r = self.dag(choice, roots)
@@ -687,27 +717,7 @@ def optimize_graph(
         return GraphReport(False, "no tensor computation", before, before)
 
     families = tuple(rules) if rules is not None else E.RULE_FAMILIES
-    program = list(enc.program)
-    # Eq. 5: T(.., p, q, ..) <=> S(i, p, q, T(.., p', q', ..)) towards the hull of the array's reads
-    for rid, hull in _expansions(enc):
-        arr, dom = enc.reads[rid]
-        key = (list(graph.array_args).index(arr), hull)
-        hid = enc.read_ids.get(key)
-        if hid is None:
-            hid = enc.read_ids[key] = len(enc.reads)
-            enc.reads.append((arr, hull))
-            enc.types[("read", hid)] = enc.types[("read", rid)]
-        t = f"(Read {hid})"
-        for d, ((p, q), (hp, hq)) in enumerate(zip(dom.bounds, hull.bounds)):
-            if (p, q) != (hp, hq):
-                t = f"(Shrink {t} {d} {slots.aff(p)} {slots.aff(q)})"
-        program.append(f"(union (Read {rid}) {t})")
-        enc.expanded.add(rid)
-    # Eq. 8b needs one-cell-wide reads
-    for rid, (_arr, dom) in enumerate(enc.reads):
-        for d, (p, q) in enumerate(dom.bounds):
-            if q - p == Affine(1):
-                program.append(f"(unit_at (Read {rid}) {d} {slots.aff(p)})")
+    program = enc.program + _expand(enc, graph, slots)
     program += [f"(union (Root {k}) {enc.terms[v]})" for k, v in enumerate(enc.roots)]
 
     eg = _engine(reassociate_floats)
@@ -740,24 +750,39 @@ def optimize_graph(
         a, b = ex.dag(shared, root_classes), ex.dag(choice, root_classes)
         if a is not None and b is not None and a[0] < b[0]:
             choice = shared
-    choice, after = ex.improve(choice, root_classes, _IMPROVE_BUDGET)
+    choice, after, kept = ex.improve(choice, root_classes, _IMPROVE_BUDGET)
     if not after < before - 0.5:
         return GraphReport(False, "nothing cheaper found", before, after, enodes, iterations, time.perf_counter() - start)
-    root_class = dict(zip(enc.roots, root_classes))
-    if not _leaves_in_order(enc, choice, root_class):
-        return GraphReport(False, "a value would be needed before the node that defines it", before, after, enodes, iterations, time.perf_counter() - start)
     regs = live_registers(graph)
-    saved = graph.clone()
-    _replace(graph, enc, choice, root_class)
-    if live_registers(graph) > max(regs, _register_room(graph, model)):
-        # more registers live at once than before: it might not fit the wordlines
-        _restore(graph, saved)
-        return GraphReport(False, "needs more live registers", before, after, enodes, iterations, time.perf_counter() - start)
-    saved.erase()
-    return GraphReport(True, "optimized", before, after, enodes, iterations, time.perf_counter() - start, t_sat - start)
+    limit = max(regs, _register_room(graph, model))
+    # the cheapest DAG first; when it needs more live registers than the wordlines hold
+    # besides the arrays (or than the graph itself), the next cheapest the extraction
+    # kept.  Each is built on a copy of the graph (encoded again: the same ids), which
+    # replaces the graph's body only when it fits.
+    candidates = [(c, ch) for c, ch in sorted(kept, key=lambda t: t[0]) if c < before - 0.5][:_REGISTER_TRIES]
+    reason = "a value would be needed before the node that defines it"
+    for cost, cand in candidates:
+        trial = graph.clone()
+        tenc = _encode(trial, slots)
+        _expand(tenc, trial, slots)
+        assert (len(tenc.reads), len(tenc.consts), len(tenc.leaves), len(tenc.roots)) == (len(enc.reads), len(enc.consts), len(enc.leaves), len(enc.roots))
+        root_class = dict(zip(tenc.roots, root_classes))
+        if not _leaves_in_order(tenc, cand, root_class):
+            trial.erase()
+            continue
+        _replace(trial, tenc, cand, root_class)
+        if live_registers(trial) > limit:
+            # more registers live at once than before: it might not fit the wordlines
+            trial.erase()
+            reason = "needs more live registers"
+            continue
+        _restore(graph, trial)
+        return GraphReport(True, "optimized", before, cost, enodes, iterations, time.perf_counter() - start, t_sat - start)
+    return GraphReport(False, reason, before, after, enodes, iterations, time.perf_counter() - start)
 
 
 _IMPROVE_BUDGET = 60  # extraction candidates tried per graph (deterministic, unlike a time limit)
+_REGISTER_TRIES = 4  # cheaper DAGs rebuilt per graph until one fits the registers
 _CHUNK = 1  # saturation iterations between two checks of the node and time limits
 _ENGINES: dict[bool, object] = {}
 
@@ -843,7 +868,7 @@ def _replace(graph: tdfg.GraphOp, enc: _Encoding, choice: Mapping[str, _Node], r
 
 
 def _restore(graph: tdfg.GraphOp, saved: tdfg.GraphOp) -> None:
-    """Put back the body of ``saved`` (a clone of ``graph`` taken before rewriting)."""
+    """Give ``graph`` the body of ``saved`` (a clone of ``graph``, rewritten or not); ``saved`` is erased."""
     block, old = graph.body.block, saved.body.block
     for a, b in zip(block.args, old.args):
         b.replace_all_uses_with(a)

@@ -35,6 +35,7 @@ disagreement (``check`` / ``check_error``).
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -199,7 +200,9 @@ class RegionRuntime:
 
         model = CostModel(self.cfg, get_profile(self.options.profile or self.cfg.profile))
         t0 = time.perf_counter()
-        report = optimize_graph(graph, model)
+        # no time limit: the node and iteration limits bound the work, so the graph (and the
+        # simulated cycles) do not depend on the host's load
+        report = optimize_graph(graph, model, time_limit=math.inf)
         comp.optimize_seconds = time.perf_counter() - t0
         if report.changed:
             comp.nodes_after = _tdfg_nodes(graph)
