@@ -44,7 +44,8 @@ Per graph: tDFG -> e-graph -> saturate -> extract -> tDFG.
   e-classes by marginal cost.  The result replaces the graph only when it is strictly
   cheaper than the graph itself under the same model and needs no more live registers
   than the graph (or than the wordlines hold besides the arrays: no spilling, §3.4), so
-  the pass never makes a graph worse by its own measure.
+  the pass never makes a graph worse by its own measure; when the cheapest DAG needs
+  too many registers, the next cheapest DAGs the search kept are tried (a few).
 * **Limits** (options): ``node_limit`` (e-nodes), ``iter_limit`` (saturation
   iterations), ``time_limit`` (seconds of saturation per graph); whichever comes first
   stops the saturation, and extraction uses what was found.
