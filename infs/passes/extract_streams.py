@@ -194,10 +194,8 @@ _REDUCE_KIND = {
     "arith.mulf": "mul",
     "arith.muli": "mul",
     "arith.minimumf": "min",
-    "arith.minnumf": "min",
     "arith.minsi": "min",
     "arith.maximumf": "max",
-    "arith.maxnumf": "max",
     "arith.maxsi": "max",
 }
 
@@ -1015,6 +1013,11 @@ def plan_region(a: Analysis) -> Plan:
             first_why = str(e)
         built.remove(one)
         one.erase(safe_erase=False)
+        if red == frozenset(range(len(red))):
+            # the folded loops are the outermost: the program asks for the
+            # outer-product order (ASPLOS'23 mm/out), which keeps them on the
+            # host around an element-wise region rather than a temporary
+            raise Refuse(f"{first_why}; the accumulation loop is outermost, so it stays on the host (outer-product order)")
         return _plan_two_phase(a, host, dims, par, red, first_why)
     except Refuse:
         _erase(built)
@@ -1226,7 +1229,8 @@ class Extractor:
             self.remark(root, f"loop nest extracted into {n} stream.region{'s' if n > 1 else ''}: {desc}{plan.note}", True)
             if p:
                 lines = ", ".join(_line(x) for x in band[:p])
-                self.remark(loop, f"loop{'s' if p > 1 else ''} at line {lines} stay{'s' if p == 1 else ''} on the host around the region: {reasons[-1]}")
+                many = "s" if p > 1 else ""
+                self.remark(loop, f"loop{many} at line{many} {lines} stay{'' if many else 's'} on the host around the region: {reasons[-1]}")
             return
         self.remark(loop, f"loop nest not extracted: {reasons[-1]}")
 

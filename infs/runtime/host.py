@@ -158,7 +158,10 @@ class NumpyMemrefFunctions(InterpreterFunctions):
     def run_load(self, interpreter: Interpreter, op: memref.LoadOp, args: tuple[Any, ...]):
         arr, *idx = args
         _check_index(arr, idx, op.name)
-        return (arr[tuple(int(i) for i in idx)],)
+        v = arr[tuple(int(i) for i in idx)]
+        # integers as Python ints: xDSL's integer arith wraps them to the op's
+        # width with Python-int arithmetic, which overflows on a numpy int32
+        return (int(v) if arr.dtype.kind in "iu" else v,)
 
     @impl(memref.StoreOp)
     def run_store(self, interpreter: Interpreter, op: memref.StoreOp, args: tuple[Any, ...]):
