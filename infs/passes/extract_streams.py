@@ -63,7 +63,7 @@ from xdsl.traits import is_side_effect_free
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from infs.dialects import stream
-from infs.dialects.lattice import AccessMap, Affine, Domain, dim_index, dim_name
+from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError, dim_index, dim_name
 
 # ---------------------------------------------------------------------------
 # Remarks
@@ -391,6 +391,8 @@ class Analysis:
                 inner = [n for n in b.names if dim_index(n) is not None]
                 if inner:
                     raise Refuse(f"a bound ({b}) depends on an enclosing loop of the region: not a rectangular domain")
+            if lo.is_constant and hi.is_constant and lo.const > hi.const:
+                raise Refuse(f"the loop never runs (bounds {lo} to {hi})")
             d = len(self.bounds)
             self.dims[iv] = d
             self.bounds.append((lo, hi))
@@ -688,6 +690,56 @@ def _scf_body_from(block: Block, ivs_prefix: int = 0) -> None:
         Rewriter.replace_op(term, scf.YieldOp(*term.operands))
 
 
+def _lower_parallel_reduce(op: scf.ParallelOp) -> None:
+    """``scf.parallel`` with reductions as nested ``scf.for`` loops carrying the
+    accumulators (a sequential order is one of its legal executions)."""
+    body = op.body.blocks[0]
+    red = body.last_op
+    assert isinstance(red, scf.ReduceOp)
+    ivs = list(body.args)
+    types = [v.type for v in op.initVals]
+    n = len(ivs)
+    blocks = [Block(arg_types=[IndexType(), *types]) for _ in ivs]
+    # the innermost block: the body, then each reduction's combiner on (accumulator, value)
+    inner = blocks[-1]
+    values = list(red.args)
+    for o in list(body.ops):
+        if o is red:
+            continue
+        o.detach()
+        inner.add_op(o)
+    new_accs = []
+    for j, (r, v) in enumerate(zip(red.reductions, values)):
+        rb = r.blocks[0]
+        mapper: dict[SSAValue, SSAValue] = {rb.args[0]: inner.args[1 + j], rb.args[1]: v}
+        result = None
+        for o in rb.ops:
+            if isinstance(o, scf.ReduceReturnOp):
+                result = mapper.get(o.result, o.result)
+                break
+            c = o.clone(value_mapper=mapper)
+            inner.add_op(c)
+            for a, b in zip(o.results, c.results):
+                mapper[a] = b
+        assert result is not None
+        new_accs.append(result)
+    inner.add_op(scf.YieldOp(*new_accs))
+    loop: scf.ForOp | None = None
+    for k in reversed(range(n)):
+        blk = blocks[k]
+        if k < n - 1:
+            assert loop is not None
+            blk.add_op(loop)
+            blk.add_op(scf.YieldOp(*loop.results))
+        inits = list(op.initVals) if k == 0 else list(blocks[k - 1].args[1:])
+        loop = scf.ForOp(op.lowerBound[k], op.upperBound[k], op.step[k], inits, Region(blk))
+        loop.location = op.location
+    for k, iv in enumerate(ivs):
+        iv.replace_all_uses_with(blocks[k].args[0])
+    assert loop is not None
+    Rewriter.replace_op(op, [loop], list(loop.results))
+
+
 def lower_host_affine(root: Operation) -> None:
     """What stays on the host, in scf/arith/memref (the host interpreter's dialects)."""
     todo = [op for op in root.walk() if op.dialect_name() == "affine" or isinstance(op, scf.ParallelOp)]
@@ -719,6 +771,7 @@ def lower_host_affine(root: Operation) -> None:
             body = op.body.blocks[0]
             _scf_body_from(body)
             new = scf.ForOp(lb, ub, step.result, list(op.inits), Rewriter.move_region_contents_to_new_regions(op.body))
+            new.location = op.location
             Rewriter.replace_op(op, [*out, new], list(new.results))
         elif isinstance(op, (affine.ParallelOp, scf.ParallelOp)):
             if isinstance(op, affine.ParallelOp):
@@ -736,8 +789,9 @@ def lower_host_affine(root: Operation) -> None:
                     out.append(cst)
                     steps.append(cst.result)
             else:
-                if op.initVals or op.res:
-                    raise ExtractError(f"{location_text(op)}: error: 'scf.parallel' with reductions cannot stay on the host")
+                if op.initVals:
+                    _lower_parallel_reduce(op)
+                    continue
                 lbs, ubs, steps = list(op.lowerBound), list(op.upperBound), list(op.step)
             body = op.body.blocks[0]
             _scf_body_from(body)
@@ -755,6 +809,7 @@ def lower_host_affine(root: Operation) -> None:
                     blk.add_op(outer)  # type: ignore[arg-type]
                     blk.add_op(scf.YieldOp())
                 outer = scf.ForOp(lbs[k], ubs[k], steps[k], [], Region(blk))
+                outer.location = op.location
             for k, iv in enumerate(ivs):
                 iv.replace_all_uses_with(blocks[k].args[0])
             Rewriter.replace_op(op, [*out, outer])  # type: ignore[list-item]
@@ -781,6 +836,7 @@ def lower_host_affine(root: Operation) -> None:
             then_r = Rewriter.move_region_contents_to_new_regions(op.then_region)
             else_r = Rewriter.move_region_contents_to_new_regions(op.else_region)
             new = scf.IfOp(cond, [r.type for r in op.res], then_r, else_r if else_r.blocks else None)
+            new.location = op.location
             Rewriter.replace_op(op, [*out, new], list(new.results))
         elif isinstance(op, affine.YieldOp):
             continue  # rewritten with its loop
@@ -1019,7 +1075,7 @@ def plan_region(a: Analysis) -> Plan:
             # host around an element-wise region rather than a temporary
             raise Refuse(f"{first_why}; the accumulation loop is outermost, so it stays on the host (outer-product order)")
         return _plan_two_phase(a, host, dims, par, red, first_why)
-    except Refuse:
+    except (Refuse, VerifyException, LatticeError):
         _erase(built)
         host.discard()
         raise
@@ -1223,6 +1279,10 @@ class Extractor:
             except Refuse as e:
                 reasons.append(str(e))
                 continue
+            except (VerifyException, LatticeError) as e:
+                # an op of the nest the analysis read wrongly: keep it on the host (a wrong region is worse than none)
+                reasons.append(f"the region would not verify: {str(e).splitlines()[0]}")
+                continue
             self.apply(root, plan)
             desc = "; ".join(f"domain {r.iteration_domain} iterators [{', '.join(r.iterator_kinds)}]" for r in plan.regions)
             n = len(plan.regions)
@@ -1247,6 +1307,9 @@ def extract_streams(module: ModuleOp) -> list[Remark]:
     """Run the pass on ``module`` (in place); its remarks, in program order."""
     ex = Extractor()
     for f in [op for op in module.walk() if isinstance(op, func.FuncOp)]:
+        # an scf.parallel reduction is read as the loops with iter_args it lowers to
+        for p in reversed([o for o in f.walk() if isinstance(o, scf.ParallelOp) and o.initVals]):
+            _lower_parallel_reduce(p)
         if f.body.blocks:
             for b in f.body.blocks:
                 ex.block(b)

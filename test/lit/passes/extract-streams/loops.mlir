@@ -427,3 +427,58 @@ func.func @stencil2d(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %W: memref<5xf32>
   }
   func.return
 }
+
+// -----
+
+// mm in k-i-j order (outer product): the accumulation loop k is outermost, so
+// it stays a host loop around an element-wise region, as
+// infs/workloads/mm_outer.mlir is written by hand.
+// CHECK-LABEL: func.func @mm_kij
+// CHECK-NOT:     memref.alloc
+// CHECK:         scf.for %kk =
+// CHECK-NEXT:      stream.region ins(%A, %B, %C : {{.*}}) syms(kk = %kk : index, m = %m : index, n = %n : index) domain [0:m, 0:n] iterators [parallel, parallel] {
+// CHECK:             stream.load %A_1[d0, kk]
+// CHECK:             stream.load %B_1[kk, d1]
+// CHECK:             stream.load %C_1[d0, d1]
+// CHECK:             stream.store %{{.*}} -> %C_1[d0, d1]
+func.func @mm_kij(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>, %m: index, %n: index, %k: index) {
+  // REMARK: loops.mlir:[[# @LINE + 3]]:5: remark: extract-streams: loop nest extracted into 1 stream.region: domain [0:m, 0:n] iterators [parallel, parallel]
+  // REMARK: loops.mlir:[[# @LINE + 1]]:3: remark: extract-streams: loop at line [[# @LINE + 1]] stays on the host around the region: has a loop-carried dependence: {{.*}}; the accumulation loop is outermost, so it stays on the host (outer-product order)
+  affine.for %kk = 0 to %k {
+    affine.for %i = 0 to %m {
+      affine.for %j = 0 to %n {
+        %a = affine.load %A[%i, %kk] : memref<?x?xf32>
+        %b = affine.load %B[%kk, %j] : memref<?x?xf32>
+        %c = affine.load %C[%i, %j] : memref<?x?xf32>
+        %p = arith.mulf %a, %b : f32
+        %s = arith.addf %c, %p : f32
+        affine.store %s, %C[%i, %j] : memref<?x?xf32>
+      }
+    }
+  }
+  func.return
+}
+
+// -----
+
+// An scf.parallel reduction (generic form) is read as the loop with iter_args
+// it lowers to: a whole-array sum.
+// CHECK-LABEL: func.func @par_sum
+// CHECK:         %[[R:.*]] = stream.region ins(%A : memref<?xf32>) syms(n = %n : index) domain [0:n] iterators [reduction] -> f32 {
+// CHECK:         func.return %[[R]] : f32
+func.func @par_sum(%A: memref<?xf32>, %n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f32
+  // REMARK: loops.mlir:[[# @LINE + 1]]:3: remark: extract-streams: loop nest extracted into 1 stream.region: domain [0:n] iterators [reduction]
+  %r = "scf.parallel"(%c0, %n, %c1, %z) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>}> ({
+  ^bb0(%i: index):
+    %a = memref.load %A[%i] : memref<?xf32>
+    "scf.reduce"(%a) ({
+    ^bb1(%x: f32, %y: f32):
+      %s = arith.addf %x, %y : f32
+      "scf.reduce.return"(%s) : (f32) -> ()
+    }) : (f32) -> ()
+  }) : (index, index, index, f32) -> f32
+  func.return %r : f32
+}
