@@ -84,6 +84,7 @@ class Nest:
     ranks: dict[str, int]
     stmts: list[Stmt]
     shapes: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    kinds: list[str] = field(default_factory=list)  # per loop: affine (affine.for) | scf (scf.for, bounds by arith)
 
     def hi(self, b: tuple) -> int:
         return self.sizes[b[1]] - b[2] if b[0] == "sym" else b[1]
@@ -176,7 +177,7 @@ def nests(draw) -> Nest:
         stmts.append(Stmt("iter", target(list(range(depth))), value, op=draw(st.sampled_from(COMBINE[dtype])), init=init))
         if draw(st.booleans()):
             stmts.reverse()
-    nest = Nest(dtype, sizes, loops, red, ranks, stmts)
+    nest = Nest(dtype, sizes, loops, red, ranks, stmts, kinds=[draw(st.sampled_from(["affine", "affine", "scf"])) for _ in loops])
     _shapes(nest)
     return nest
 
@@ -314,7 +315,19 @@ class Emitter:
         ivs = []
         for d, (lo, hi) in enumerate(n.loops):
             iv = f"%i{d}"
-            self.emit(f"affine.for {iv} = {lo} to {self.bound(hi)} {{", d + 1)
+            if (n.kinds[d] if d < len(n.kinds) else "affine") == "scf":
+                lb, ub, one = self.fresh("lb"), self.fresh("ub"), self.fresh("one")
+                self.emit(f"{lb} = arith.constant {lo} : index", d + 1)
+                self.emit(f"{one} = arith.constant 1 : index", d + 1)
+                if hi[0] == "const":
+                    self.emit(f"{ub} = arith.constant {hi[1]} : index", d + 1)
+                else:
+                    off = self.fresh("off")
+                    self.emit(f"{off} = arith.constant {hi[2]} : index", d + 1)
+                    self.emit(f"{ub} = arith.subi %{hi[1]}, {off} : index", d + 1)
+                self.emit(f"scf.for {iv} = {lb} to {ub} step {one} {{", d + 1)
+            else:
+                self.emit(f"affine.for {iv} = {lo} to {self.bound(hi)} {{", d + 1)
             ivs.append(iv)
         ind = len(n.loops) + 1
         for s in n.stmts:

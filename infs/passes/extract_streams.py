@@ -137,6 +137,12 @@ def _is_index_op(op: Operation) -> bool:
     return isinstance(op, _INDEX_ARITH) and all(isinstance(r.type, (IndexType, IntegerType)) for r in op.results)
 
 
+def _is_pure_scalar_op(op: Operation) -> bool:
+    """Index arithmetic, or a side-effect-free arith/math op (read on use, where
+    it becomes part of a compute body, or refused if it uses a loop index as a value)."""
+    return _is_index_op(op) or (op.dialect_name() in stream.COMPUTE_BODY_DIALECTS and not op.regions and is_side_effect_free(op))
+
+
 # ---------------------------------------------------------------------------
 # Expression trees of the innermost body
 # ---------------------------------------------------------------------------
@@ -527,6 +533,8 @@ def classify(a: Analysis) -> frozenset[int]:
     return the reduction dims."""
     band = frozenset(a.band_dims)
     stored = {id(s.array) for s in a.stores}
+    if not a.stores and not a.escaping:
+        raise Refuse("the loop nest stores nothing and yields nothing")
     for s in a.stores:
         inv = band - s.amap.dims_used()
         if not inv:
@@ -1209,7 +1217,7 @@ def _band(loop: Operation) -> tuple[list[Operation], list[Operation]]:
     while True:
         ops = _ops_of(_body(cur))
         loops = [o for o in ops if _is_loop(o)]
-        if len(loops) == 1 and not loops[0].results and all(o is loops[0] or _is_index_op(o) for o in ops):
+        if len(loops) == 1 and not loops[0].results and all(o is loops[0] or _is_pure_scalar_op(o) for o in ops):
             cur = loops[0]
             band.append(cur)
             continue
