@@ -47,7 +47,6 @@ from xdsl.context import Context
 from xdsl.dialects import affine, arith, func, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
-    AnyFloat,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -116,10 +115,6 @@ def _ivs(op: Operation) -> list[SSAValue]:
     if isinstance(op, (affine.ForOp, scf.ForOp)):
         return [b.args[0]]
     return list(b.args)
-
-
-def _has_results(op: Operation) -> bool:
-    return bool(op.results)
 
 
 def _ops_of(block: Block) -> list[Operation]:
@@ -353,10 +348,8 @@ class Analysis:
         if isinstance(op, affine.ForOp):
             if op.step.value.data != 1:
                 raise Refuse(f"step {op.step.value.data} (only unit steps map onto a domain)")
-            nl = op.lowerBoundMap.data.num_dims + op.lowerBoundMap.data.num_symbols
             lbs = self.map_results(op.lowerBoundMap, op.lowerBoundOperands)
             ubs = self.map_results(op.upperBoundMap, op.upperBoundOperands)
-            del nl
             if len(lbs) != 1 or len(ubs) != 1:
                 raise Refuse("a max/min bound (several bound expressions) is not a rectangular domain")
             return [(lbs[0], ubs[0])]
@@ -532,7 +525,6 @@ def classify(a: Analysis) -> frozenset[int]:
     ``f`` over those loops; check the stores and reductions fit one region;
     return the reduction dims."""
     band = frozenset(a.band_dims)
-    stored = {id(s.array) for s in a.stores}
     if not a.stores and not a.escaping:
         raise Refuse("the loop nest stores nothing and yields nothing")
     for s in a.stores:
@@ -573,7 +565,6 @@ def classify(a: Analysis) -> frozenset[int]:
         for n in _outside_reds(s.value):
             if isinstance(n, Load) and n.amap.dims_used() & red:
                 raise Refuse("a value loaded inside the reduction is used outside it")
-    del stored
     return red
 
 
@@ -689,7 +680,7 @@ def _fold(values: list[SSAValue], cls: type[Operation], out: list[Operation]) ->
     return acc
 
 
-def _scf_body_from(block: Block, ivs_prefix: int = 0) -> None:
+def _scf_body_from(block: Block) -> None:
     """Replace the block's affine/scf.reduce terminator by scf.yield."""
     term = block.last_op
     if term is not None and term.name in ("affine.yield", "scf.reduce"):
@@ -885,7 +876,6 @@ class RegionBuilder:
         """``stores``: (array, map in analysis dims, value, order, source op); ``loads``: every load the values use."""
         a = self.a
         arrays: list[SSAValue] = []
-        scalars: list[Node | SSAValue] = []
         names: list[str] = []
         used_syms: set[str] = set(self.domain.names)
         nodes: list[Node] = []
