@@ -685,7 +685,7 @@ def _scf_body_from(block: Block) -> None:
     term = block.last_op
     if term is not None and term.name in ("affine.yield", "scf.reduce"):
         if term.name == "scf.reduce" and term.operands:
-            raise ExtractError(f"{location_text(term)}: error: 'scf.parallel' with reductions cannot stay on the host")
+            raise ExtractError(f"{location_text(term)}: 'scf.parallel' with reductions cannot stay on the host")
         Rewriter.replace_op(term, scf.YieldOp(*term.operands))
 
 
@@ -775,11 +775,11 @@ def lower_host_affine(root: Operation) -> None:
         elif isinstance(op, (affine.ParallelOp, scf.ParallelOp)):
             if isinstance(op, affine.ParallelOp):
                 if op.reductions.data or op.res:
-                    raise ExtractError(f"{location_text(op)}: error: 'affine.parallel' with reductions cannot stay on the host")
+                    raise ExtractError(f"{location_text(op)}: 'affine.parallel' with reductions cannot stay on the host")
                 lm, um = op.lowerBoundsMap.data, op.upperBoundsMap.data
                 n = lm.num_dims + lm.num_symbols
                 if any(g != 1 for g in op.lowerBoundsGroups.get_values()) or any(g != 1 for g in op.upperBoundsGroups.get_values()):
-                    raise ExtractError(f"{location_text(op)}: error: 'affine.parallel' with max/min bound groups is not supported")
+                    raise ExtractError(f"{location_text(op)}: 'affine.parallel' with max/min bound groups is not supported")
                 lbs = _host_map(op.lowerBoundsMap, op.map_operands[:n], out)
                 ubs = _host_map(op.upperBoundsMap, op.map_operands[n : n + um.num_dims + um.num_symbols], out)
                 steps = []
@@ -840,7 +840,7 @@ def lower_host_affine(root: Operation) -> None:
         elif isinstance(op, affine.YieldOp):
             continue  # rewritten with its loop
         else:
-            raise ExtractError(f"{location_text(op)}: error: '{op.name}' cannot stay on the host (no lowering to scf/memref)")
+            raise ExtractError(f"{location_text(op)}: '{op.name}' cannot stay on the host (no lowering to scf/memref)")
 
 
 # ---------------------------------------------------------------------------
