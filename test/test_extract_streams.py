@@ -634,3 +634,25 @@ def test_host_i32_arith_on_loaded_values() -> None:
     A = np.array([-3, 0, 2**31 - 1], dtype=np.int32)
     run_function(module, {"A": A, "n": 3})
     assert A.tolist() == [-2, 1, -(2**31)]  # i32 wraps
+
+
+def test_host_i32_scalar_argument_cast_to_index() -> None:
+    """Regression (found running a cgeist-style kernel through infs-run): an
+    i32 size argument given as a numpy int32 (``--scalar n=30``) overflowed in
+    xDSL's ``arith.index_cast``."""
+    from infs.runtime.host import run_function
+
+    module = api.parse_text(
+        "func.func @f(%A: memref<?xi32>, %n: i32) {\n"
+        "  %c0 = arith.constant 0 : index\n"
+        "  %c1 = arith.constant 1 : index\n"
+        "  %N = arith.index_cast %n : i32 to index\n"
+        "  scf.for %i = %c0 to %N step %c1 {\n"
+        "    memref.store %n, %A[%i] : memref<?xi32>\n"
+        "  }\n"
+        "  func.return\n"
+        "}\n"
+    )
+    A = np.zeros(4, dtype=np.int32)
+    run_function(module, {"A": A, "n": np.int32(3)})
+    assert A.tolist() == [3, 3, 3, 0]

@@ -253,7 +253,9 @@ def bind_arguments(fn: func.FuncOp, args: Mapping[str, Any] | Sequence[Any]) -> 
             for s, n in zip(a.type.get_shape(), v.shape):
                 if s >= 0 and s != n:
                     raise EvaluationError(f"argument %{a.name_hint} has shape {list(v.shape)}, expected {a.type}")
-    return list(args)
+    # integer scalars as Python ints (as memref.load gives them): xDSL's integer
+    # arith and index_cast overflow on numpy int32 values
+    return [int(v) if isinstance(v, np.integer) else v for v in args]
 
 
 def run_function(
