@@ -656,3 +656,55 @@ def test_host_i32_scalar_argument_cast_to_index() -> None:
     A = np.zeros(4, dtype=np.int32)
     run_function(module, {"A": A, "n": np.int32(3)})
     assert A.tolist() == [3, 3, 3, 0]
+
+
+CGEIST_JACOBI_1D = """
+#map = affine_map<()[s0] -> (s0 - 1)>
+module attributes {llvm.data_layout = "e-m:e-i64:64-f80:128-n8:16:32:64-S128", llvm.target_triple = "x86_64-unknown-linux-gnu", "polygeist.target-cpu" = "x86-64"} {
+  llvm.func @printf(!llvm.ptr, ...) -> i32
+  func.func @kernel_jacobi_1d(%arg0: i32, %arg1: i32, %arg2: memref<?xf64>, %arg3: memref<?xf64>) attributes {llvm.linkage = #llvm.linkage<external>} {
+    %cst = arith.constant 3.333300e-01 : f64
+    %0 = arith.index_cast %arg1 : i32 to index
+    %1 = arith.index_cast %arg0 : i32 to index
+    affine.for %arg4 = 0 to %1 {
+      affine.for %arg5 = 1 to #map()[%0] {
+        %2 = affine.load %arg2[%arg5 - 1] : memref<?xf64>
+        %3 = affine.load %arg2[%arg5] : memref<?xf64>
+        %4 = arith.addf %2, %3 : f64
+        %5 = affine.load %arg2[%arg5 + 1] : memref<?xf64>
+        %6 = arith.addf %4, %5 : f64
+        %7 = arith.mulf %6, %cst : f64
+        affine.store %7, %arg3[%arg5] : memref<?xf64>
+      }
+      affine.for %arg5 = 1 to #map()[%0] {
+        %2 = affine.load %arg3[%arg5 - 1] : memref<?xf64>
+        %3 = affine.load %arg3[%arg5] : memref<?xf64>
+        %4 = arith.addf %2, %3 : f64
+        %5 = affine.load %arg3[%arg5 + 1] : memref<?xf64>
+        %6 = arith.addf %4, %5 : f64
+        %7 = arith.mulf %6, %cst : f64
+        affine.store %7, %arg2[%arg5] : memref<?xf64>
+      }
+    }
+    return
+  }
+}
+"""
+
+
+def test_cgeist_jacobi_1d() -> None:
+    """PolyBench's jacobi-1d as cgeist prints it (module attributes, an
+    llvm.func beside the kernel, i32 sizes, f64): the time loop stays on the
+    host, each sweep is a region, and the answer is numpy's."""
+    module = api.parse_text(CGEIST_JACOBI_1D)
+    remarks = extract_streams(module)
+    assert [r.extracted for r in remarks] == [False, True, True]
+    n, steps = 30, 4
+    A0 = np.linspace(0, 1, n) ** 2
+    A, B = A0.copy(), np.zeros(n)
+    for _ in range(steps):
+        B[1:-1] = (A[:-2] + A[1:-1] + A[2:]) * 0.33333
+        A[1:-1] = (B[:-2] + B[1:-1] + B[2:]) * 0.33333
+    res = api.run(api.to_text(module), {"arg0": np.int32(steps), "arg1": np.int32(n), "arg2": A0.copy(), "arg3": np.zeros(n)}, config="tiny", mode="auto")
+    np.testing.assert_allclose(res.outputs["arg2"], A, rtol=1e-12)
+    np.testing.assert_allclose(res.outputs["arg3"], B, rtol=1e-12)
