@@ -44,8 +44,11 @@ Per graph: tDFG -> e-graph -> saturate -> extract -> tDFG.
   e-classes by marginal cost.  The result replaces the graph only when it is strictly
   cheaper than the graph itself under the same model and needs no more live registers
   than the graph (or than the wordlines hold besides the arrays: no spilling, §3.4), so
-  the pass never makes a graph worse by its own measure; when the cheapest DAG needs
-  too many registers, the next cheapest DAGs the search kept are tried (a few).
+  the pass never makes a graph worse by its own measure.  Registers are part of the
+  search: the live registers of a candidate DAG are computed without building it
+  (``_DagRegisters``, the lowering's schedule) and each one beyond what fits costs more
+  than any latency; when the cheapest DAGs do not fit, the search starts again from the
+  graph itself (which fits) and keeps only DAGs that fit (conv3d on paper-64).
 * **Limits** (options): ``node_limit`` (e-nodes), ``iter_limit`` (saturation
   iterations), ``time_limit`` (seconds of saturation per graph); whichever comes first
   stops the saturation, and extraction uses what was found.
@@ -56,7 +59,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -454,7 +457,7 @@ class _Extractor:
                         cost[c], choice[c] = total, n
                         pending.update(id(u) for _c, u in self.users.get(c, ()))
         if not amortized:
-            self.tree_cost = cost
+            self.tree_cost, self.tree_choice = cost, choice
         return choice
 
     def dag(self, choice: Mapping[str, _Node], roots: Sequence[str]) -> tuple[float, list[str]] | None:
@@ -489,7 +492,9 @@ class _Extractor:
                         stack.append((k, False))
         return total, order
 
-    def improve(self, choice: dict[str, _Node], roots: Sequence[str], budget: int) -> tuple[dict[str, _Node], float, list[tuple[float, dict[str, _Node]]]]:
+    def improve(
+        self, choice: dict[str, _Node], roots: Sequence[str], budget: int, excess: Callable[[Mapping[str, _Node]], int] | None = None
+    ) -> tuple[dict[str, _Node], float, list[tuple[float, dict[str, _Node]]]]:
         """Lower the DAG cost (shared values are paid once).
 
         A candidate switches one e-class of the DAG to another of its nodes, then re-picks
@@ -497,11 +502,15 @@ class _Extractor:
         are free), children first; it is kept when the DAG gets cheaper.  That finds reuse
         that needs several e-classes to switch together (Fig. 20: both multiplies move onto
         the one over the expanded tensor).  ``budget`` bounds the candidates tried, so the
-        result does not depend on the machine's speed.  Also returns every DAG it kept on
-        the way, (cost, choice), from the first: cheaper ones may not fit the registers."""
+        result does not depend on the machine's speed.  ``excess`` (registers a DAG needs
+        beyond what fits) is a penalty that outweighs any cost: a DAG that fits is kept
+        over a cheaper one that does not.  Also returns every DAG it kept on the way,
+        (cost, choice), from the first."""
         res = self.dag(choice, roots)
         assert res is not None
+        penalty = (lambda ch: _REGISTER_PENALTY * excess(ch)) if excess is not None else (lambda ch: 0.0)  # noqa: E731
         best, order = res
+        best_p = best + penalty(choice)
         kept = [(best, choice)]
         tried = 0
         improved = True
@@ -512,14 +521,23 @@ class _Extractor:
                     if n is choice[c] or not math.isfinite(self.ncost[id(n)]):
                         continue
                     tried += 1
-                    trial = dict(choice)
-                    trial[c] = n
-                    trial = self._regreedy(trial, roots, keep=c)
-                    r = self.dag(trial, roots) if trial is not None else None
-                    if r is not None and r[0] < best - 1e-9:
-                        choice, (best, order) = trial, r
-                        kept.append((best, choice))
-                        improved = True
+                    trials = []
+                    if excess is not None:
+                        # the switch alone (new e-classes from the best trees): re-picking
+                        # the rest tends to bring back the sharing that needs the registers
+                        trials.append({**self.tree_choice, **choice, c: n})
+                    greedy = self._regreedy({**choice, c: n}, roots, keep=c)
+                    if greedy is not None:
+                        trials.append(greedy)
+                    for trial in trials:
+                        r = self.dag(trial, roots)
+                        if r is not None and r[0] + penalty(trial) < best_p - 1e-9:
+                            choice, (best, order) = trial, r
+                            best_p = best + penalty(choice)
+                            kept.append((best, choice))
+                            improved = True
+                            break
+                    if improved:
                         break
                     if tried >= budget:
                         break
@@ -543,6 +561,105 @@ class _Extractor:
                     best_n, best_m = n, m
             choice[c] = best_n
         return choice
+
+class _DagRegisters:
+    """``live_registers`` of the graph an extraction would build, computed on the chosen
+    e-classes without building it: the same schedule (side effects in order, operand
+    trees depth first, the larger first) and the same register rules (computes, moves,
+    broadcasts and reductions fill one; a shrink is its input's)."""
+
+    def __init__(self, enc: _Encoding, root_classes: Sequence[str]):
+        self.enc = enc
+        root_of = dict(zip(enc.roots, root_classes))
+        index = {op: i for i, op in enumerate(enc.opaque)}
+        self.sinks = [i for i, op in enumerate(enc.opaque) if isinstance(op, (tdfg.StoreOp, tdfg.StreamStoreOp, tdfg.YieldOp))]
+        self.reduces = {i for i, op in enumerate(enc.opaque) if isinstance(op, tdfg.ReduceOp)}
+        self.leaf_owner = [index.get(v.owner) if isinstance(v.owner, Operation) else None for v in enc.leaves]
+        # operands of each opaque op: ("c", e-class) for algebra values, ("o", i) for values of opaque op i
+        self.opaque_args: list[list[tuple[str, object]]] = []
+        for op in enc.opaque:
+            args: list[tuple[str, object]] = []
+            for v in op.operands:
+                if v in root_of:
+                    args.append(("c", root_of[v]))
+                elif isinstance(v.owner, Operation) and v.owner in index:
+                    args.append(("o", index[v.owner]))
+            self.opaque_args.append(args)
+
+    def __call__(self, choice: Mapping[str, _Node]) -> int:
+        def resolve(key):
+            if key[0] == "c":
+                n = choice[key[1]]
+                if n.op == "Leaf":
+                    owner = self.leaf_owner[n.args[0]]
+                    return None if owner is None else ("o", owner)
+            return key
+
+        def deps(key) -> list:
+            if key[0] == "o":
+                out = [resolve(a) for a in self.opaque_args[key[1]]]
+            else:
+                out = [resolve(("c", k)) for k in choice[key[1]].children]
+            return [d for d in out if d is not None]
+
+        size: dict = {}
+
+        def subtree(key) -> int:
+            stack = [(key, False)]
+            while stack:
+                cur, ready = stack.pop()
+                if cur in size:
+                    continue
+                kids = deps(cur)
+                if ready:
+                    size[cur] = 1 + sum(size[k] for k in kids)
+                    continue
+                stack.append((cur, True))
+                stack.extend((k, False) for k in kids if k not in size)
+            return size[key]
+
+        order: list = []
+        seen: set = set()
+        for sink in self.sinks:
+            stack = [(("o", sink), False)]
+            while stack:
+                cur, expanded = stack.pop()
+                if cur in seen:
+                    continue
+                if expanded:
+                    seen.add(cur)
+                    order.append(cur)
+                    continue
+                stack.append((cur, True))
+                ds = [d for d in deps(cur) if d not in seen]
+                ds.sort(key=subtree)
+                stack.extend((d, False) for d in ds)
+        pos = {k: i for i, k in enumerate(order)}
+
+        def register(key):
+            while key[0] == "c" and choice[key[1]].op == "Shrink":
+                nxt = resolve(("c", choice[key[1]].children[0]))
+                if nxt is None:
+                    break
+                key = nxt
+            return key
+
+        last: dict = {}
+        for key in order:
+            for d in deps(key):
+                r = register(d)
+                last[r] = max(last.get(r, -1), pos[key])
+        events: list[tuple[int, int]] = []
+        for key in order:
+            fills = key[1] in self.reduces if key[0] == "o" else choice[key[1]].op.startswith(("Cmp", "Mv", "Bc"))
+            if fills and key in last:
+                events += [(pos[key], 1), (last[key], -1)]
+        live = peak = 0
+        for _k, delta in sorted(events, key=lambda e: (e[0], -e[1])):
+            live += delta
+            peak = max(peak, live)
+        return peak
+
 
 def live_registers(graph: tdfg.GraphOp) -> int:
     """The most tensor registers live at once in the lowering's node order (``schedule``):
@@ -720,6 +837,9 @@ def optimize_graph(
     families = tuple(rules) if rules is not None else E.RULE_FAMILIES
     program = enc.program + _expand(enc, graph, slots)
     program += [f"(union (Root {k}) {enc.terms[v]})" for k, v in enumerate(enc.roots)]
+    # markers of every value of the graph, to find the graph itself among the e-classes
+    program += [f"(union (Root {_MARK_VALUE + j}) {t})" for j, t in enumerate(enc.terms.values())]
+    program += [f"(union (Root {_MARK_LEAF + i}) (Leaf {i}))" for i in range(len(enc.leaves))]
 
     eg = _engine(reassociate_floats)
     iterations = 0
@@ -751,16 +871,25 @@ def optimize_graph(
         a, b = ex.dag(shared, root_classes), ex.dag(choice, root_classes)
         if a is not None and b is not None and a[0] < b[0]:
             choice = shared
-    choice, after, kept = ex.improve(choice, root_classes, _IMPROVE_BUDGET)
-    if not after < before - 0.5:
-        return GraphReport(False, "nothing cheaper found", before, after, enodes, iterations, time.perf_counter() - start)
     regs = live_registers(graph)
     limit = max(regs, _register_room(graph, model))
+    need = _DagRegisters(enc, root_classes)
+    excess = lambda ch: max(0, need(ch) - limit)  # noqa: E731
+    choice, after, kept = ex.improve(choice, root_classes, _IMPROVE_BUDGET, excess)
+    if excess(choice):
+        # the cheapest DAGs need too many registers: search again from the graph itself
+        # (which fits), keeping only DAGs that fit
+        own = _own_choice(view, enc, graph, slots)
+        if own is not None and ex.dag(own, root_classes) is not None:
+            _c, _a, kept2 = ex.improve(own, root_classes, _IMPROVE_BUDGET, excess)
+            kept += kept2
+    if not any(c < before - 0.5 for c, _ch in kept):
+        return GraphReport(False, "nothing cheaper found", before, after, enodes, iterations, time.perf_counter() - start)
     # the cheapest DAG first; when it needs more live registers than the wordlines hold
     # besides the arrays (or than the graph itself), the next cheapest the extraction
     # kept.  Each is built on a copy of the graph (encoded again: the same ids), which
     # replaces the graph's body only when it fits.
-    candidates = [(c, ch) for c, ch in sorted(kept, key=lambda t: t[0]) if c < before - 0.5][:_REGISTER_TRIES]
+    candidates = [(c, ch) for c, ch in sorted(kept, key=lambda t: (excess(t[1]) > 0, t[0])) if c < before - 0.5][:_REGISTER_TRIES]
     reason = "a value would be needed before the node that defines it"
     for cost, cand in candidates:
         trial = graph.clone()
@@ -783,6 +912,7 @@ def optimize_graph(
 
 
 _IMPROVE_BUDGET = 60  # extraction candidates tried per graph (deterministic, unlike a time limit)
+_REGISTER_PENALTY = 1e9  # per register a DAG needs beyond what fits: more than any cost
 _REGISTER_TRIES = 4  # cheaper DAGs rebuilt per graph until one fits the registers
 _CHUNK = 1  # saturation iterations between two checks of the node and time limits
 _ENGINES: dict[bool, object] = {}
@@ -827,6 +957,53 @@ def _size(eg) -> int:
 
 
 _COUNTED = ("Read", "Const", "Leaf", "Cmp1", "Cmp2", "Cmp3", "Mv", "Bc", "Shrink")
+
+
+_MARK_VALUE = 1 << 40  # Root ids marking the graph's own values (the extracted roots are 0..)
+_MARK_LEAF = 1 << 41
+
+
+def _own_choice(view: _EGraphView, enc: _Encoding, graph: tdfg.GraphOp, slots: _Slots) -> dict[str, _Node] | None:
+    """The graph itself as an extraction: each e-class of one of its values picks the node
+    of the first op that computes it; None if one is not found."""
+    found = {n.args[0]: c for c, nodes in view.roots.items() for n in nodes}
+    cls: dict[SSAValue, str] = {}
+    for j, v in enumerate(enc.terms):
+        if _MARK_VALUE + j not in found:
+            return None
+        cls[v] = found[_MARK_VALUE + j]
+    choice: dict[str, _Node] = {}
+    for i, v in enumerate(enc.leaves):
+        c = found.get(_MARK_LEAF + i)
+        leaf = next((n for n in view.classes.get(c, ()) if n.op == "Leaf" and n.args == (i,)), None)
+        if leaf is None:
+            return None
+        cls[v] = c
+        choice.setdefault(c, leaf)
+    args = list(graph.array_args)
+    for v in enc.terms:
+        op = v.owner
+        if isinstance(op, tdfg.TensorOp):
+            want = ("Read", (enc.read_ids[(args.index(op.array), op.domain.data)],))
+        elif isinstance(op, tdfg.ConstOp):
+            want = ("Const", (enc.const_ids[_const_key(op, graph)],))
+        elif isinstance(op, tdfg.CmpOp):
+            want = (f"Cmp{len(op.inputs)}", (op.op.data, _elem(op.inputs[-1].type)))
+        elif isinstance(op, tdfg.MvOp):
+            want = ("Mv", (op.dim.value.data, slots.fields(op.dist.data)))
+        elif isinstance(op, tdfg.BcOp):
+            want = ("Bc", (op.dim.value.data, slots.fields(op.dist.data), slots.fields(op.count.data)))
+        elif isinstance(op, tdfg.ShrinkOp):
+            ((lo, hi),) = op.range.data.bounds
+            want = ("Shrink", (op.dim.value.data, slots.fields(lo), slots.fields(hi)))
+        else:
+            return None
+        kids = tuple(cls[o] for o in op.operands) if not isinstance(op, (tdfg.TensorOp, tdfg.ConstOp)) else ()
+        node = next((n for n in view.classes.get(cls[v], ()) if (n.op, n.args, n.children) == (*want, kids)), None)
+        if node is None:
+            return None
+        choice.setdefault(cls[v], node)
+    return choice
 
 
 def _root_classes(view: _EGraphView, count: int) -> list[str] | None:
