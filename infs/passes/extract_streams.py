@@ -1291,6 +1291,12 @@ class Extractor:
                 self.remark(loop, f"loop{many} at line{many} {lines} stay{'' if many else 's'} on the host around the region: {reasons[-1]}")
             return
         self.remark(loop, f"loop nest not extracted: {reasons[-1]}")
+        if band:
+            # an accumulation loop in the body is a nest of its own (a fold per
+            # host iteration, e.g. a triangular sum over k < i)
+            for o in leaf:
+                if _is_loop(o) and o.results:
+                    self.nest(o)
 
     def apply(self, root: Operation, plan: Plan) -> None:
         ip = InsertPoint.before(root)

@@ -482,3 +482,27 @@ func.func @par_sum(%A: memref<?xf32>, %n: index) -> f32 {
   }) : (index, index, index, f32) -> f32
   func.return %r : f32
 }
+
+// -----
+
+// A triangular sum (k < i): the band is not rectangular, so i stays on the
+// host and the accumulation loop is a fold per row.
+// CHECK-LABEL: func.func @trisum
+// CHECK:         scf.for %i =
+// CHECK-NEXT:      %[[S:.*]] = stream.region ins(%A : memref<?x?xf32>) syms(i = %i : index) domain [0:i] iterators [reduction] -> f32 {
+// CHECK:             stream.load %A_1[i, d0]
+// CHECK:           memref.store %[[S]], %y[%i]
+func.func @trisum(%A: memref<?x?xf32>, %y: memref<?xf32>, %n: index) {
+  %z = arith.constant 0.0 : f32
+  // REMARK: loops.mlir:[[# @LINE + 2]]:3: remark: extract-streams: loop nest not extracted: a bound (d0) depends on an enclosing loop of the region: not a rectangular domain
+  // REMARK: loops.mlir:[[# @LINE + 2]]:5: remark: extract-streams: loop nest extracted into 1 stream.region: domain [0:i] iterators [reduction]
+  affine.for %i = 0 to %n {
+    %s = affine.for %k = 0 to affine_map<(d0) -> (d0)>(%i) iter_args(%acc = %z) -> (f32) {
+      %a = affine.load %A[%i, %k] : memref<?x?xf32>
+      %t = arith.addf %acc, %a : f32
+      affine.yield %t : f32
+    }
+    affine.store %s, %y[%i] : memref<?xf32>
+  }
+  func.return
+}
