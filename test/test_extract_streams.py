@@ -85,6 +85,7 @@ class Nest:
     stmts: list[Stmt]
     shapes: dict[str, tuple[int, ...]] = field(default_factory=dict)
     kinds: list[str] = field(default_factory=list)  # per loop: affine (affine.for) | scf (scf.for, bounds by arith)
+    steps: int = 0  # > 0: the nest runs inside a host time loop of that many steps (touched by no index)
 
     def hi(self, b: tuple) -> int:
         return self.sizes[b[1]] - b[2] if b[0] == "sym" else b[1]
@@ -177,7 +178,7 @@ def nests(draw) -> Nest:
         stmts.append(Stmt("iter", target(list(range(depth))), value, op=draw(st.sampled_from(COMBINE[dtype])), init=init))
         if draw(st.booleans()):
             stmts.reverse()
-    nest = Nest(dtype, sizes, loops, red, ranks, stmts, kinds=[draw(st.sampled_from(["affine", "affine", "scf"])) for _ in loops])
+    nest = Nest(dtype, sizes, loops, red, ranks, stmts, kinds=[draw(st.sampled_from(["affine", "affine", "scf"])) for _ in loops], steps=draw(st.sampled_from([0, 0, 2])))
     _shapes(nest)
     return nest
 
@@ -312,6 +313,8 @@ class Emitter:
         n = self.nest
         args = [f"%{a}: {self.memref(a)}" for a in sorted(n.ranks)] + [f"%{s}: index" for s in sorted(n.sizes)]
         self.emit(f"func.func @kernel({', '.join(args)}) {{", 0)
+        if n.steps:
+            self.emit(f"affine.for %t = 0 to {n.steps} {{", 0)
         ivs = []
         for d, (lo, hi) in enumerate(n.loops):
             iv = f"%i{d}"
@@ -353,6 +356,8 @@ class Emitter:
                 self.store(res, s.target, ivs, ind)
         for d in reversed(range(len(n.loops))):
             self.emit("}", d + 1)
+        if n.steps:
+            self.emit("}", 0)
         self.emit("func.return", 1)
         self.emit("}", 0)
         return "\n".join(self.lines) + "\n"
@@ -409,7 +414,8 @@ def oracle(nest: Nest, arrays: dict[str, np.ndarray]) -> None:
             rec(d + 1, iv + [i])
 
     with np.errstate(over="ignore"):
-        rec(0, [])
+        for _ in range(max(1, nest.steps)):
+            rec(0, [])
 
 
 def _inputs(nest: Nest, seed: int) -> dict[str, np.ndarray]:
