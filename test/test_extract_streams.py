@@ -714,3 +714,25 @@ def test_cgeist_jacobi_1d() -> None:
     res = api.run(api.to_text(module), {"arg0": np.int32(steps), "arg1": np.int32(n), "arg2": A0.copy(), "arg3": np.zeros(n)}, config="tiny", mode="auto")
     np.testing.assert_allclose(res.outputs["arg2"], A, rtol=1e-12)
     np.testing.assert_allclose(res.outputs["arg3"], B, rtol=1e-12)
+
+
+def test_host_i32_arith_after_an_infs_host_op() -> None:
+    """Regression (found by the random nests): host ``arith.addi`` on the i32
+    result of ``arith.maxsi`` (run by infs's host extras, which returned a
+    numpy int32) overflowed inside xDSL's interpreter."""
+    from infs.runtime.host import run_function
+
+    module = api.parse_text(
+        "func.func @f(%A: memref<?xi32>) {\n"
+        "  %c0 = arith.constant 0 : index\n"
+        "  %a = memref.load %A[%c0] : memref<?xi32>\n"
+        "  %one = arith.constant 1 : i32\n"
+        "  %m = arith.maxsi %a, %one : i32\n"
+        "  %s = arith.addi %m, %one : i32\n"
+        "  memref.store %s, %A[%c0] : memref<?xi32>\n"
+        "  func.return\n"
+        "}\n"
+    )
+    A = np.array([5], dtype=np.int32)
+    run_function(module, {"A": A})
+    assert A.tolist() == [6]

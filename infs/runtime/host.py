@@ -79,7 +79,10 @@ def _as_scalar(v: Any) -> Any:
 
 
 def _host_scalar_op(self: InterpreterFunctions, interpreter: Interpreter, op: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
-    return (_as_scalar(eval_scalar_op(op, [np.asarray(a) for a in args])),)
+    v = _as_scalar(eval_scalar_op(op, [np.asarray(a) for a in args]))
+    # integers as Python ints: xDSL's own integer ops (addi, index_cast, ...)
+    # overflow on a numpy int32 when they wrap the result to its width
+    return (int(v) if isinstance(v, np.integer) else v,)
 
 
 # arith ops xDSL's interpreter does not implement on the host (unsigned
