@@ -736,3 +736,29 @@ def test_host_i32_arith_after_an_infs_host_op() -> None:
     A = np.array([5], dtype=np.int32)
     run_function(module, {"A": A})
     assert A.tolist() == [6]
+
+
+I32_SUM = """
+func.func @isum(%A: memref<?xi32>, %n: index) -> i32 {
+  %init = arith.constant 7 : i32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %init) -> (i32) {
+    %a = memref.load %A[%i] : memref<?xi32>
+    %s = arith.addi %acc, %a : i32
+    scf.yield %s : i32
+  }
+  func.return %r : i32
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["in", "near", "core"])
+def test_i32_sum_region_result_combined_on_the_host(mode: str) -> None:
+    """Regression: the host's ``arith.addi`` of the initial value and an i32
+    region result (a numpy int32) overflowed inside xDSL's interpreter."""
+    module = api.parse_text(I32_SUM)
+    extract_streams(module)
+    A = np.arange(-20, 30, dtype=np.int32)
+    res = api.run(api.to_text(module), {"A": A, "n": len(A)}, config="tiny", mode=mode)
+    assert int(res.results[0]) == 7 + int(A.sum())

@@ -204,8 +204,9 @@ class StreamRegionFunctions(InterpreterFunctions):
     def run_region(self, interpreter: Interpreter, op: stream.RegionOp, args: tuple[Any, ...]):
         n = len(op.arrays)
         arrays, scalars = list(args[:n]), list(args[n:])
-        results = self.executor(op, arrays, scalars)
-        return tuple(_as_scalar(r) for r in results)
+        results = [_as_scalar(r) for r in self.executor(op, arrays, scalars)]
+        # integers as Python ints, as memref.load gives them (xDSL's integer ops overflow on numpy int32)
+        return tuple(int(r) if isinstance(r, np.integer) else r for r in results)
 
 
 def make_interpreter(module: ModuleOp, executor: RegionExecutor | None = None, phantom_alloc: bool = False) -> Interpreter:
