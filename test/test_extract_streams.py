@@ -477,6 +477,15 @@ PINNED = {
     # B[j] = B[j] max A[i][j] over i (the outer loop folds): outer-product order
     "outer_fold": Nest("i32", {"n0": 7, "n1": 5}, [(0, ("sym", "n0", 0)), (0, ("sym", "n1", 0))], None, {"A0": 1, "A1": 2},
                        [Stmt("acc", Access("A0", [(((1, 1),), 0)], "affine"), Expr("load", Access("A1", [(((0, 1),), 0), (((1, 1),), 0)], "affine")), op="arith.maxsi")]),
+    # found by the random nests: T0[i] = A0[i]; T1[i] = fold over an empty
+    # range.  In one region the store of T0 would happen once per point of
+    # the (empty) fold range, i.e. never: it goes through a temporary instead
+    "empty_fold": Nest("f32", {"n0": 1, "n1": 1}, [(0, ("const", 1))], (1, ("const", 1)), {"A0": 1, "T0": 1, "T1": 1},
+                       [Stmt("store", Access("T0", [(((0, 1),), 0)], "affine"), Expr("load", Access("A0", [(((0, 1),), 0)], "affine"))),
+                        Stmt("iter", Access("T1", [(((0, 1),), 0)], "affine"), Expr("const", value=1), op="arith.addf", init="zero")]),
+    # the same with a fold seeded from another array (B[i] when the range is empty)
+    "empty_fold_seeded": Nest("i32", {"n0": 3, "n1": 0}, [(0, ("sym", "n0", 0))], (0, ("sym", "n1", 0)), {"A0": 1, "T0": 1},
+                              [Stmt("iter", Access("T0", [(((0, 1),), 0)], "affine"), Expr("load", Access("A0", [(((0, 1),), 0)], "affine")), op="arith.addi", init="target")]),
 }  # fmt: skip
 
 

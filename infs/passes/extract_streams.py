@@ -1056,6 +1056,12 @@ def plan_region(a: Analysis) -> Plan:
     try:
         if not par:
             return _plan_scalar(a, host, dims, red)
+        if red and not red & set(a.band_dims) and not all(_reduced_only(s.value) for s in a.stores):
+            # the fold is an iter_args loop inside the band: a store after it
+            # happens once per band point, even when the fold's range is
+            # empty, but in one region a store of a value that is not a fold
+            # would happen once per point of the fold's range (never, if empty)
+            return _plan_two_phase(a, host, dims, par, red, "a store after the accumulation loop does not store only folds")
         one = RegionBuilder(a, host, dims, red).build(_store_items(a.stores), a.loads, [])
         built.append(one)
         try:
@@ -1077,6 +1083,13 @@ def plan_region(a: Analysis) -> Plan:
         _erase(built)
         host.discard()
         raise
+
+
+def _reduced_only(n: Node) -> bool:
+    """Whether every stream ``n`` is computed from is a fold (so ``n`` lives on
+    the region's parallel dims only): a Red, or arith over Reds and constants."""
+    leaves = [x for x in _outside_reds(n) if isinstance(x, (Load, Scalar, Red))]
+    return bool(leaves) and all(isinstance(x, Red) for x in leaves)
 
 
 def _reds_of(a: Analysis) -> list[Red]:
