@@ -557,6 +557,13 @@ def classify(a: Analysis) -> frozenset[int]:
     if len(dims) > 1:
         raise Refuse("reductions over different loops in one body")
     red = next(iter(dims)) if dims else frozenset()
+    if red & band:
+        # the folded loops enclose every store: a store that is not an
+        # accumulation happens only when their range is not empty, which
+        # the temporary (or the host) form cannot promise
+        for s in a.stores:
+            if not any(isinstance(n, Red) for n in _walk_nodes(s.value)):
+                raise Refuse(f"the store to {_array_label(s.array)} sits in the accumulation loop but is not an accumulation")
     alld = frozenset(range(len(a.bounds)))
     for s in a.stores:
         used = s.amap.dims_used()
