@@ -53,6 +53,7 @@ from infs.passes.tensorize import NotTensorizable, peel_count, peel_region, tens
 from infs.dialects.lattice import LatticeError
 from infs.passes.tdfg_semantics import TdfgSemanticsError
 from infs.runtime import host, jit
+from infs.runtime.base_offsets import BaseOffsets, fold_base_offsets
 from infs.runtime.check import compare_values
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.runtime.reference import aliased_operands, check_domain_memory, evaluate_region, out_of_bounds_access, region_label
@@ -77,6 +78,7 @@ class RunOptions:
     strict: bool = False  # a forced mode that cannot be honoured is an error (ModeNotHonoured), not a fallback
     cross_check: bool = False  # near/core regions: also evaluate the tDFG on the lattice and compare (module docstring)
     optimize: bool = True  # optimize-tdfg on each tensorized graph before the JIT; False: the "Inf-S no e-graph" configuration
+    fold_base_offsets: bool = True  # loop indices that only move a stream's start become base addresses: lowered once
 
 
 class ModeNotHonoured(EvaluationError):
@@ -139,6 +141,10 @@ class _Compiled:
     nodes_before: int = 0  # tDFG nodes as tensorized
     nodes_after: int = 0  # after optimize-tdfg (the graph the JIT lowers)
     optimize_seconds: float = 0.0
+    # the region (or its peeled inner region) with its loop indices folded into
+    # base addresses, and its graph: one lowering for every iteration
+    # (``infs.runtime.base_offsets``); None when no index folds
+    fold: "tuple[stream.RegionOp, BaseOffsets, tdfg.GraphOp] | None" = None
 
 
 class RegionRuntime:
@@ -166,6 +172,7 @@ class RegionRuntime:
         self.ids[key] = len(self.ids)
         graph, reason = tensorize_region(region)
         comp = _Compiled(graph, 0, [], reason)
+        source = region
         if graph is None:
             k = peel_count(region)
             if k:
@@ -175,9 +182,18 @@ class RegionRuntime:
                     g2, r2 = tensorize_region(inner)
                     self._keep.append((ivs, inner))
                     comp = _Compiled(g2, k, bounds, r2 if g2 is None else None)
+                    source = inner
                 except NotTensorizable as e:
                     comp = _Compiled(None, 0, [], str(e))
         self._optimize(comp)
+        if comp.graph is not None and self.options.fold_base_offsets:
+            offsets = fold_base_offsets(source)
+            if offsets is not None:
+                self._keep.append(offsets)
+                folded, _ = tensorize_region(offsets.region)
+                if folded is not None:
+                    comp.optimize_seconds += self._optimize_graph(folded)[1]
+                    comp.fold = (source, offsets, folded)
         self.compiled[key] = comp
         return comp
 
@@ -195,6 +211,14 @@ class RegionRuntime:
         comp.nodes_before = comp.nodes_after = _tdfg_nodes(graph)
         if not self.options.optimize:
             return
+        changed, comp.optimize_seconds = self._optimize_graph(graph)
+        if changed:
+            comp.nodes_after = _tdfg_nodes(graph)
+
+    def _optimize_graph(self, graph: tdfg.GraphOp) -> tuple[bool, float]:
+        """optimize-tdfg on ``graph`` in place (when ``RunOptions.optimize``): (changed, wall seconds)."""
+        if not self.options.optimize:
+            return False, 0.0
         from infs.passes.optimize_tdfg import CostModel, optimize_graph
         from infs.sim.config import get_profile
 
@@ -203,9 +227,7 @@ class RegionRuntime:
         # no time limit: the node and iteration limits bound the work, so the graph (and the
         # simulated cycles) do not depend on the host's load
         report = optimize_graph(graph, model, time_limit=math.inf)
-        comp.optimize_seconds = time.perf_counter() - t0
-        if report.changed:
-            comp.nodes_after = _tdfg_nodes(graph)
+        return report.changed, time.perf_counter() - t0
 
     # -- decision (§4.3) ----------------------------------------------------------------
     def decide(self, region, comp: _Compiled, arrays, scalars, profile) -> tuple[str, str, Any, str]:
@@ -262,9 +284,16 @@ class RegionRuntime:
         shapes = {i: tuple(a.shape) for i, a in enumerate(arrays)}
         for point in points:
             gscalars = [*scalars, *point]
-            sizes = {n: int(np.asarray(v).item()) for n, v, s in zip(graph.names, gscalars, graph.scalars) if isinstance(s.type, IndexType)}
+            g, call_arrays, call_shapes = graph, arrays, shapes
+            if comp.fold is not None:
+                source, offsets, folded = comp.fold
+                bound = offsets.bind(source, arrays, gscalars)
+                if bound is not None:  # the loop indices are the views' base addresses: the same graph every time
+                    g, (call_arrays, gscalars) = folded, bound
+                    call_shapes = {i: tuple(a.shape) for i, a in enumerate(call_arrays)}
+            sizes = {n: int(np.asarray(v).item()) for n, v, s in zip(g.names, gscalars, g.scalars) if isinstance(s.type, IndexType)}
             t0 = time.perf_counter()
-            lowered = jit.lower(graph, sizes, self.cfg, self.options.tiles, shapes)
+            lowered = jit.lower(g, sizes, self.cfg, self.options.tiles, call_shapes)
             jit_wall += time.perf_counter() - t0
             # A lowering is charged once per run, on its first in-memory
             # execution: not on the JIT cache's miss, which may have happened in
@@ -274,8 +303,8 @@ class RegionRuntime:
             planned.add(id(lowered))
             misses += miss
             params = [np.asarray(gscalars[i]).item() for i in lowered.scalar_map]
-            calls.append((lowered, params, miss))
-            estimate += self.estimate_cycles(lowered, params, arrays) + (self.jit_cycles(lowered) if miss else 0)
+            calls.append((lowered, params, miss, call_arrays))
+            estimate += self.estimate_cycles(lowered, params, call_arrays) + (self.jit_cycles(lowered) if miss else 0)
         return {"calls": calls, "estimate": estimate, "misses": misses, "jit_wall": jit_wall}
 
     def estimate_cycles(self, lowered: jit.Lowered, params, arrays) -> int:
@@ -283,10 +312,10 @@ class RegionRuntime:
         transpositions (Eq. 2's sum_i Lat_op_i), from an analysis-mode run (no
         data) on a probe that knows where the arrays are now, cached per
         (program, residency of its arrays)."""
-        state = tuple(self.machine.residency.get(id(a), (None, None))[1] if self.machine.is_resident(a) else None for a in arrays)
+        state = tuple((st[1] if (st := self.machine.residency_of(a)) is not None else None) for a in arrays)
         key = (id(lowered.record), repr(state))
         if key not in self._estimates:
-            probe = Machine(self.cfg, mode="analysis", profile=self.options.profile)
+            probe = Machine(mode="analysis", like=self.machine)  # shares its plans: the run reuses them
             probe.residency = dict(self.machine.residency)
             probe.run(lowered.record, {i: a for i, a in enumerate(arrays)}, scalars=params)
             self._estimates[key] = probe.cycles - probe.stats.cycles["dram"]
@@ -330,8 +359,8 @@ class RegionRuntime:
         graph = comp.graph
         assert graph is not None
         results: list[Any] = []
-        host_arrays = {i: a for i, a in enumerate(arrays)}
-        for lowered, params, miss in plan["calls"]:
+        for lowered, params, miss, call_arrays in plan["calls"]:
+            host_arrays = {i: a for i, a in enumerate(call_arrays)}
             if miss:
                 self._charged[id(lowered)] = lowered  # held: ids stay unique
                 if self.options.jit:

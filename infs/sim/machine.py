@@ -50,6 +50,7 @@ statistics.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -156,6 +157,22 @@ class RegisterFile:
 # ---------------------------------------------------------------------------
 
 
+# Bound of a machine's cross-program plan cache (least recently used out).
+# Measured (benchmarks/README.md, "Plan cache"): the paper-size suite's largest
+# working set is far below it, and a plan holds at most a few index arrays.
+SHARED_PLANS = 4096
+
+# Command kinds whose plan (cost, index maps) is computed from the command's
+# fields and the program's geometry only -- not from the arrays it binds
+# (transpose_in/release read the program's layout entries).
+_GEOMETRY_ONLY_PLANS = frozenset({"compute", "shift", "bcast", "readout", "writein", "result"})
+
+
+def _frozen(fields: Mapping[str, Any]) -> tuple:
+    """A hashable form of a command's fields (lists become tuples)."""
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in fields.items()))
+
+
 @dataclass
 class Plan:
     kind: str
@@ -198,13 +215,20 @@ class Machine:
 
     MODES = ("functional", "bitlevel", "analysis")
 
-    def __init__(self, config: "HardwareConfig | str | Mapping[str, Any]" = "paper-64", mode: str = "functional", profile: str | None = None):
+    def __init__(self, config: "HardwareConfig | str | Mapping[str, Any]" = "paper-64", mode: str = "functional", profile: str | None = None,
+                 like: "Machine | None" = None):  # fmt: skip
+        """``like``: a machine whose config, cost profile, cost model and
+        cross-program plans this one shares (``config``/``profile`` are then
+        ignored) -- an analysis probe of a running machine, made cheaply."""
         if mode not in self.MODES:
             raise SimError(f"unknown mode '{mode}' (known: {', '.join(self.MODES)})")
-        self.cfg = load_config(config)
         self.mode = mode
-        self.profile = get_profile(profile or self.cfg.profile)
-        self.costs = CostModel(self.cfg, self.profile)
+        if like is not None:
+            self.cfg, self.profile, self.costs = like.cfg, like.profile, like.costs
+        else:
+            self.cfg = load_config(config)
+            self.profile = get_profile(profile or self.cfg.profile)
+            self.costs = CostModel(self.cfg, self.profile)
         self._static_pj = self.cfg.static_pj_per_cycle
         self.stats = Stats()
         self.regs = RegisterFile(self.cfg.total_bitlines, self.cfg.wordlines) if mode != "analysis" else None
@@ -214,6 +238,11 @@ class Machine:
         self.readouts, self.readout_boxes = self.buffers, self._buffer_boxes  # readout buffers by id
         self.results: dict[int, Any] = {}
         self._plans: dict[int, tuple[PimProgram, list[Plan | None]]] = {}  # per program, per command
+        # Plans of the commands whose plan is a function of the command and the
+        # program's geometry alone, shared across programs: a host loop that
+        # re-lowers a region per iteration (a new program each time) repeats
+        # most of its commands unchanged (ASPLOS §8 "JIT overheads" cases).
+        self._shared_plans: OrderedDict[tuple, Plan] = like._shared_plans if like is not None else OrderedDict()  # LRU, SHARED_PLANS entries
         self._records: dict[int, tuple[pc.ProgramOp, PimProgram]] = {}  # program ops read into records
         self._prog: PimProgram | None = None
         # Arrays left transposed in the registers by an earlier run (delayed release,
@@ -315,6 +344,7 @@ class Machine:
         if program is None:
             self._records.clear()
             self._plans.clear()
+            self._shared_plans.clear()
             return
         rec = self._records.pop(id(program), (None, program))[1]
         self._plans.pop(id(rec), None)
@@ -380,6 +410,22 @@ class Machine:
             hit = self._plans[id(prog)] = (prog, [None] * len(prog.cmds))
         return hit[1]
 
+    def _plan(self, c: Cmd, geo: Geometry) -> Plan:
+        """``_make_plan``, through the shared cache for the commands whose plan
+        depends on nothing but their fields and the geometry."""
+        if c.kind not in _GEOMETRY_ONLY_PLANS:
+            return self._make_plan(c, geo)
+        key = (geo.lattice, geo.tiles, geo.per_bank, c.kind, _frozen(c.f))
+        cache = self._shared_plans
+        plan = cache.get(key)
+        if plan is None:
+            plan = cache[key] = self._make_plan(c, geo)
+            if len(cache) > SHARED_PLANS:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
+        return plan
+
     def _make_plan(self, c: Cmd, geo: Geometry) -> Plan:
         cm = self.costs
         kind = c.kind
@@ -443,7 +489,7 @@ class Machine:
             return
         plan = plans[i]
         if plan is None:
-            plan = plans[i] = self._make_plan(op, geo)
+            plan = plans[i] = self._plan(op, geo)
         if plan.kind == "sync":
             # §4.2 Synchronization: wait for in-flight inter-tile data, then a barrier.
             pairs = np.concatenate(self._pending_pairs) if self._pending_pairs else None
@@ -491,7 +537,7 @@ class Machine:
         e = self._entry(op)
         a = self._host.get(e.index)
         key = ("T", e.shape, e.element, geo.lattice, geo.tiles)
-        state = self.residency.get(id(a)) if a is not None else None
+        state = self.residency_of(a) if a is not None else None
         held_at, state = (state[2], state[1]) if state is not None and state[0] is a and len(state) > 2 else (None, state[1] if state is not None and state[0] is a else None)
         if plan.kind == "release":
             if a is not None:
@@ -514,8 +560,23 @@ class Machine:
                 self.residency[id(a)] = (a, "l3")
 
     def is_resident(self, a: np.ndarray) -> bool:
+        return self.residency_of(a) is not None
+
+    def residency_of(self, a: np.ndarray) -> tuple | None:
+        """``residency``'s entry for ``a``; for a view (a stream's base address
+        inside an array, ``infs.runtime.base_offsets``) with no entry of its
+        own, ``(a, "l3")`` when an array it views is in the L3 (its data is
+        there, but not transposed in the view's layout); None if in DRAM."""
         st = self.residency.get(id(a))
-        return st is not None and st[0] is a
+        if st is not None and st[0] is a:
+            return st
+        base = a.base if isinstance(a, np.ndarray) else None
+        while isinstance(base, np.ndarray):
+            st = self.residency.get(id(base))
+            if st is not None and st[0] is base:
+                return (a, "l3")
+            base = base.base
+        return None
 
     # -- LOT ---------------------------------------------------------------------------
     def _enter(self, op: Cmd) -> None:
@@ -663,6 +724,7 @@ class Machine:
             self.buffers[op["out"]] = folded[tuple(slice(0, q - p) for p, q in out_box)]
             return
         is_load = op.kind == "near_load"
+        write_back: tuple[np.ndarray, np.ndarray] | None = None
         name = "pimcmd." + op.kind
         ty = op["type"]
         if is_load:
@@ -711,9 +773,13 @@ class Machine:
         else:
             if idx not in host:
                 raise SimError(f"'{name}' needs host array argument {idx}")
-            target = host[idx].reshape(-1) if host[idx].flags.c_contiguous else None
-            if target is None:
-                raise SimError(f"host array argument {idx} must be C-contiguous")
+            arr = host[idx]
+            # a view (a stream's base address inside an array: runtime.base_offsets)
+            # is worked on as a contiguous copy and written back after a store
+            work = arr if arr.flags.c_contiguous else np.ascontiguousarray(arr)
+            target = work.reshape(-1)
+            if work is not arr and not is_load:
+                write_back = (arr, work)
             flat = np.ravel_multi_index(tuple(coords), shape) if coords else np.zeros((), np.int64)
         if is_load:
             vals = target[flat]
@@ -732,6 +798,8 @@ class Machine:
         else:
             with np.errstate(all="ignore"):
                 {"add": np.add, "min": np.minimum, "max": np.maximum}[kind].at(target, flat, vals)
+        if write_back is not None:
+            write_back[0][...] = write_back[1]
 
     def _move(self, plan: Plan, geo: Geometry, src: int, dst: int, bits: int) -> None:
         if plan.tmap.empty or plan.bmap.empty:
