@@ -128,15 +128,19 @@ def parse_text(
     if line_offset:
         text = "\n" * line_offset + text  # keep reported lines true for split inputs
     _check_string_literals(text, name)
+    parser = None
     try:
         # (the parser lexes its first token when built: a bad one is a ParseError too)
         parser = LocatingParser(ctx, text, name)
         module = parser.parse_module(implicit_module)
     except ParseError as e:
         raise _parse_error(e) from None
-    except (VerifyException, LatticeError) as e:
-        # attribute verifiers run while parsing (e.g. a top-level attribute alias)
-        line, col = _line_col(text, parser._current_token.span.start)  # noqa: SLF001
+    except (VerifyException, LatticeError, ValueError, OverflowError) as e:
+        # attribute verifiers run while parsing (e.g. a top-level attribute alias);
+        # xDSL's parser lets a bare ValueError/OverflowError escape from a few
+        # builders (an out-of-range value packed into an attribute): each is an
+        # error in the input, reported at the token the parser stopped on
+        line, col = _line_col(text, parser._current_token.span.start if parser is not None else 0)  # noqa: SLF001
         raise InfsError(_one_line(str(e)) or type(e).__name__, f"{name}:{line}:{col}") from None
     if verify:
         verify_module(module)

@@ -430,3 +430,28 @@ def test_cli_on_random_config_files(tmp_path, fields, fmt):
         assert "check: outputs match" in r.stdout, note + r.stdout[-2000:]
     else:
         assert _one_line_error(r, "infs-run"), note + r.stderr
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("over [0]", "over [99999999999999999999]"),  # tdfg.stream_reduce dims
+        ("!tdfg.tensor<f32, 1> ->", "!tdfg.tensor<f32, 99999999999999999999> ->"),  # a tensor type's rank
+        ("rank 1", "rank 99999999999999999999"),  # tdfg.graph rank
+    ],
+)
+def test_tdfg_integer_lists_out_of_int64_are_located(old, new):
+    """Found by make fuzz: `tdfg.stream_reduce add %t over [99999999999999999999]` was a ValueError from
+    xDSL's DenseArrayBase (infs-opt exit 70); the tdfg parsers read int64 literals like the others."""
+    text = (
+        "func.func @f(%A: memref<4xf32>) -> f32 {\n"
+        "  %r = tdfg.graph ins(%A : memref<4xf32>) rank 1 -> f32 {\n"
+        "  ^bb0(%a: memref<4xf32>):\n"
+        "    %t = tdfg.tensor %a [0:4] : memref<4xf32> -> !tdfg.tensor<f32, 1>\n"
+        "    %s = tdfg.stream_reduce add %t over [0] : !tdfg.tensor<f32, 1> -> f32\n"
+        "    tdfg.yield %s : f32\n  }\n  func.return %r : f32\n}\n"
+    )
+    api.parse_text(text)
+    assert old in text
+    with pytest.raises(api.InfsError, match=r"^<input>:\d+:\d+: error: integer literal 99999999999999999999 out of the signed 64-bit range"):
+        api.parse_text(text.replace(old, new, 1))

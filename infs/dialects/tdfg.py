@@ -91,6 +91,7 @@ from infs.dialects.lattice import (
     MapAttr,
     dim_index,
     parse_domain_body,
+    parse_int64,
     verify_domain,
 )
 from infs.dialects.syntax import (
@@ -151,7 +152,7 @@ class TensorType(ParametrizedAttribute, TypeAttribute):
         with parser.in_angle_brackets():
             t = parser.parse_type()
             parser.parse_punctuation(",")
-            r = parser.parse_integer(allow_boolean=False, allow_negative=False)
+            r = parse_int64(parser, allow_negative=False)
         return [t, IntAttr(r)]
 
     def print_parameters(self, printer: Printer) -> None:
@@ -327,7 +328,7 @@ class GraphOp(IRDLOperation):
         arrays = parse_operands_with_types(parser, "ins")
         names, scalars = parse_named_operands(parser, "syms")
         parser.parse_keyword("rank")
-        rank = parser.parse_integer(allow_boolean=False)
+        rank = parse_int64(parser)
         hints = None
         if parser.parse_optional_keyword("hints") is not None:
             h = parser.parse_attribute()
@@ -846,7 +847,7 @@ class StreamReduceOp(IRDLOperation):
         kind = parser.parse_identifier(" (reduction kind)")
         name = parser.parse_unresolved_operand()
         parser.parse_keyword("over")
-        dims = parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False))
+        dims = parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parse_int64(parser))
         parser.parse_punctuation(":")
         it = parser.parse_type()
         parser.parse_punctuation("->")
