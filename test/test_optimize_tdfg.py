@@ -391,3 +391,32 @@ def test_lit_graphs_keep_their_lattice_result(path):
             check = compare_values({f"{path.name} graph {k} array {i}": a}, {f"{path.name} graph {k} array {i}": e})
             assert check.ok, check.note
     assert changed
+
+
+def test_parallel_bench_after_the_optimizer_ran_in_process(tmp_path):
+    """egglog's engine starts a rayon thread pool; a process forked after that has no
+    pool threads and its first egglog call waits forever.  infs-bench's parallel runs
+    must not fork such a process (they start from a fresh one): a run with --jobs 2
+    after the optimizer ran in the same process finishes (in a subprocess, with a
+    time-out, so that a hang fails the test instead of hanging the suite)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from infs.passes import optimize_tdfg; optimize_tdfg._engine(True)\n"
+        "from infs.tools import infs_bench\n"
+        f"raise SystemExit(infs_bench.main(['--workloads', 'conv2d', '--configs', 'infs,infs_noegraph', '--size-set', 'small', '--jobs', '2', "
+        f"'--tiles-study', 'none', '--quiet', '--out', r'{tmp_path}', '--reproduction', r'{tmp_path / 'R.md'}']))\n"
+    )
+    import os
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        _out, err = proc.communicate(timeout=180)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # the workers too
+        proc.communicate()
+        pytest.fail("infs-bench --jobs 2 hung after the optimizer ran in the parent process")
+    assert proc.returncode == 0, err[-2000:]
+    assert "Inf-S no e-graph" in (tmp_path / "R.md").read_text()

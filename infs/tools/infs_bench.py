@@ -270,7 +270,9 @@ def _run_tasks(tasks: list[tuple], jobs: int, quiet: bool, on_row=None) -> list[
         import concurrent.futures as cf
         import multiprocessing as mp
 
-        with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("fork")) as ex:
+        # not "fork": a process that has run optimize-tdfg holds egglog's rayon thread
+        # pool, which a forked child does not have (its first egglog call waits forever)
+        with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("forkserver")) as ex:
             futs = {ex.submit(_task, *t): i for i, t in enumerate(tasks)}
             for f in cf.as_completed(futs):
                 done(futs[f], f.result())
