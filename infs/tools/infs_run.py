@@ -270,11 +270,12 @@ def build_arguments(path: Path, fn, args: argparse.Namespace, phantom: bool = Fa
 
 
 def run_once(module, path: Path, fn, args, mode: str, console: Console | None) -> dict[str, Any]:
+    # ``args`` may be infs-view's (it calls this), which has no --no-optimize: optimize then
     values, sizes, outputs, result_names = build_arguments(path, fn, args, phantom=args.analysis)
     copies = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in values.items()} if args.check else {}
     options = RunOptions(config=args.config, mode=mode, tiles=_tiles(args.tiles), jit=not args.no_jit_charge,
                          machine_mode="analysis" if args.analysis else "functional", warm=not args.cold,
-                         strict=args.strict, cross_check=args.check, optimize=not args.no_optimize)  # fmt: skip
+                         strict=args.strict, cross_check=args.check, optimize=not getattr(args, "no_optimize", False))  # fmt: skip
     progress = None
     if console is not None and not args.json and console.is_terminal:
         bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed} regions"), TimeElapsedColumn(), console=console, transient=True)
