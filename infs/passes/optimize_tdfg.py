@@ -885,10 +885,9 @@ def optimize_graph(
             kept += kept2
     if not any(c < before - 0.5 for c, _ch in kept):
         return GraphReport(False, "nothing cheaper found", before, after, enodes, iterations, time.perf_counter() - start)
-    # the cheapest DAG first; when it needs more live registers than the wordlines hold
-    # besides the arrays (or than the graph itself), the next cheapest the extraction
-    # kept.  Each is built on a copy of the graph (encoded again: the same ids), which
-    # replaces the graph's body only when it fits.
+    # the DAGs the search kept that fit (by ``_DagRegisters``), cheapest first, then the
+    # others; each is built on a copy of the graph (encoded again: the same ids), which
+    # replaces the graph's body only when its real live registers fit too.
     candidates = [(c, ch) for c, ch in sorted(kept, key=lambda t: (excess(t[1]) > 0, t[0])) if c < before - 0.5][:_REGISTER_TRIES]
     reason = "a value would be needed before the node that defines it"
     for cost, cand in candidates:
