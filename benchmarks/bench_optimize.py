@@ -8,8 +8,7 @@ each region's graph counted once), simulated cycles without/with the pass, and t
 optimizer's wall time per graph (median and max).  The rules are compiled once per process
 before the runs (reported separately), so per-graph times are the pass's own.
 
-Paper sizes are the ``infs-bench`` ones (``infs.tools.infs_bench.bench_sizes``: Table 3,
-except the host-loop workloads it reduces, named in its ``REDUCED`` table).
+Paper sizes are the ``infs-bench`` ones (``infs.tools.infs_bench.bench_sizes``: Table 3).
 
 Run: ``.venv/bin/python benchmarks/bench_optimize.py [--size-set small|paper|both]
 [--workloads a,b]``.  A workload slower with the pass than without is flagged ``SLOWER``
@@ -66,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n--size-set {size_set}, --mode in, paper-64")
         print(head)
         for name in names:
-            sizes, _note = bench_sizes(WORKLOADS[name], size_set, False)
+            sizes, _note = bench_sizes(WORKLOADS[name], size_set)
             off = run(name, sizes, False)
             on = run(name, sizes, True)
             first = [r for r in on.regions if r.tdfg_nodes_before]

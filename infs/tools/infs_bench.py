@@ -1,7 +1,7 @@
 """``infs-bench``: the paper's evaluation (ASPLOS'23 §8) reproduced on the workload suite.
 
     infs-bench [--workloads a,b] [--configs base,near,in,infs,infs_nojit,infs_noegraph]
-               [--size-set paper|small] [--full-paper] [--out benchmarks/out]
+               [--size-set paper|small] [--out benchmarks/out]
                [--reproduction benchmarks/REPRODUCTION.md] [--functional]
 
 Runs every workload of ``infs/workloads`` under the paper's configurations
@@ -86,21 +86,6 @@ SUITE: dict[str, tuple[str, ...]] = {
 }
 MICRO = ("vec_add", "array_sum")  # Fig. 2
 
-# Paper sizes the simulator does not handle in reasonable time on a 2-core
-# machine (measured: see benchmarks/README.md "Suite: infs-bench"): the size
-# used instead and why.  ``--full-paper`` ignores this table.
-_HOST_JIT = "a host loop whose every iteration is a new JIT lowering (~10-30 ms of wall time each)"
-REDUCED: dict[str, tuple[dict[str, int], str]] = {
-    # 2047 host iterations of k, each lowered anew (the tensor shrinks): ~4 min per In-L3/Inf-S run at 2k
-    "gauss_elim": ({"n": 1024}, f"n=1k instead of 2k: {_HOST_JIT} over k"),
-    # kmeans_inner keeps the point loop on the host: one lowering per point (32k at paper size, ~8 min per run);
-    # both versions at the same size, so that Fig. 11 can pick the better one
-    "kmeans_inner": ({"p": 4096}, f"4k points instead of 32k: {_HOST_JIT} over the points"),
-    "kmeans_outer": ({"p": 4096}, "4k points instead of 32k (as kmeans_inner)"),
-    "gather_mlp_inner": ({"m": 2048}, f"M=2k instead of 32k: {_HOST_JIT} over the rows"),
-    "gather_mlp_outer": ({"m": 2048}, "M=2k instead of 32k (as gather_mlp_inner)"),
-}
-
 # Rough relative cost of a workload's runs (for scheduling the longest first).
 _WEIGHT = {"mm_outer": 9, "conv3d": 8, "kmeans_inner": 7, "mm_inner": 5, "gauss_elim": 5, "gather_mlp_inner": 4,
            "kmeans_outer": 2, "stencil3d": 1}  # fmt: skip
@@ -142,15 +127,12 @@ class Row:
 # ---------------------------------------------------------------------------------
 
 
-def bench_sizes(w, size_set: str, full_paper: bool) -> tuple[dict[str, int], str]:
-    """(sizes, note): the paper's Table 3 sizes unless reduced (see ``REDUCED``)."""
+def bench_sizes(w, size_set: str) -> tuple[dict[str, int], str]:
+    """(sizes, note): the paper's Table 3 sizes (every workload runs at them
+    since a re-entered region is lowered once, ``runtime/base_offsets.py``)."""
     if size_set == "small":
         return w.sizes("small"), "small (test sizes)"
-    sizes = w.sizes("paper")
-    if not full_paper and w.name in REDUCED:
-        over, why = REDUCED[w.name]
-        return {**sizes, **over}, f"reduced: {why}"
-    return sizes, "paper (Table 3)"
+    return w.sizes("paper"), "paper (Table 3)"
 
 
 def _fmt_sizes(sizes: dict[str, int]) -> str:
@@ -726,7 +708,7 @@ def tile_candidates(rank: int, bitlines: int) -> list[tuple[int, ...]]:
     return out
 
 
-def tile_tasks(workloads, size_set: str, full_paper: bool) -> list[tuple]:
+def tile_tasks(workloads, size_set: str) -> list[tuple]:
     from infs.hardware import load_config
     from infs.workloads import WORKLOADS
 
@@ -734,7 +716,7 @@ def tile_tasks(workloads, size_set: str, full_paper: bool) -> list[tuple]:
     tasks: list[tuple] = []
     for name in workloads:
         w = WORKLOADS[name]
-        sizes, note = bench_sizes(w, size_set, full_paper)
+        sizes, note = bench_sizes(w, size_set)
         rank = len(w.make_inputs(w.sizes("small"), np.random.default_rng(0))[w.outputs[0]].shape)
         tasks.append((name, sizes, note, "in", False, None))
         tasks += [(name, sizes, note, "in", False, t) for t in tile_candidates(rank, cfg.bitlines)]
@@ -808,7 +790,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workloads", help=f"comma-separated (default: all: {', '.join(WORKLOADS)})")
     parser.add_argument("--configs", default=",".join(CONFIGS), help=f"comma-separated of {', '.join(CONFIGS)}")
     parser.add_argument("--size-set", default="paper", choices=["paper", "small"])
-    parser.add_argument("--full-paper", action="store_true", help="paper sizes everywhere (ignore the reduced-size table)")
     parser.add_argument("--out", default="benchmarks/out", help="directory for bench.csv and the plots")
     parser.add_argument("--reproduction", default=None, help="REPRODUCTION.md path (default: benchmarks/REPRODUCTION.md for the full "
                         "paper-size suite, else OUT/REPRODUCTION.md)")  # fmt: skip
@@ -847,12 +828,12 @@ def main(argv: list[str] | None = None) -> int:
     size_notes: dict[str, tuple[str, str]] = {}
     tasks = []
     for name in names:
-        sizes, note = bench_sizes(WORKLOADS[name], args.size_set, args.full_paper)
+        sizes, note = bench_sizes(WORKLOADS[name], args.size_set)
         size_notes[name] = (_fmt_sizes(sizes), note)
         tasks += [(name, sizes, note, c, args.functional) for c in configs]
     ntiles = 0
     if tiles_for:
-        tt = tile_tasks(tiles_for, args.size_set, args.full_paper)
+        tt = tile_tasks(tiles_for, args.size_set)
         ntiles = len(tt)
         tasks += tt
     _progress(f"{len(tasks)} runs ({ntiles} for the tile study), {args.jobs} job(s)", args.quiet)
