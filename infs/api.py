@@ -673,7 +673,21 @@ def run(program, inputs: dict, config="paper-64", mode: str = "auto", function: 
     from infs.runtime.driver import RunOptions, run_program
     from infs.runtime.scalar_ops import EvaluationError
 
+    from infs.dialects.stream import RegionOp
+
     module = _module_of(program)
+    if not any(isinstance(op, RegionOp) for op in module.walk()):
+        # plain loops (affine/scf) in: extract-streams first, as infs-run does (issue 14)
+        from xdsl.utils.exceptions import DiagnosticException
+
+        from infs.passes.extract_streams import extract_streams, has_plain_loops
+
+        if has_plain_loops(module):
+            try:
+                extract_streams(module)
+            except DiagnosticException as e:
+                raise InfsError(_one_line(str(e))) from None
+            verify_module(module)
     fields = {f.name for f in dataclasses.fields(RunOptions)}
     unknown = sorted(set(options) - fields)
     if unknown:

@@ -72,6 +72,17 @@ def test_api_run_matches_numpy_and_reports_modes():
     assert not inputs["C"].any()  # the caller's arrays are untouched
 
 
+def test_api_run_extracts_the_streams_of_plain_loops():
+    """A module of plain loops (no stream.region) goes through extract-streams, as with infs-run."""
+    n = 37
+    rng = np.random.default_rng(1)
+    a, b = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+    path = Path(__file__).resolve().parents[1] / "infs" / "workloads" / "loops" / "vec_add.mlir"
+    r = api.run(path, {"A": a, "B": b, "C": np.zeros(n, np.float32), "n": n}, config="small-16", mode="in")
+    np.testing.assert_array_equal(r.outputs["C"], a + b)
+    assert [x.mode for x in r.regions] == ["in"]
+
+
 def test_api_run_and_lower_errors_are_one_line():
     with pytest.raises(api.InfsError, match="unknown mode 'sideways'"):
         api.run(VEC_ADD, {}, mode="sideways")
