@@ -103,10 +103,13 @@ def _uniform(rng: np.random.Generator, shape, lo: float = -1.0, hi: float = 1.0)
     return (rng.random(shape, dtype=F32) * F32(hi - lo) + F32(lo)).astype(F32)
 
 
-def _weights(rng: np.random.Generator, n: int) -> np.ndarray:
-    """Positive stencil weights summing to 1 (values stay bounded over the steps)."""
-    w = rng.random(n, dtype=F32) + F32(0.5)
-    return (w / w.sum(dtype=F32)).astype(F32)
+def _weights(rng: np.random.Generator, rank: int) -> np.ndarray:
+    """A stencil's two weights ``[C0, C1]`` (neighbours, centre; ASPLOS'23 Fig. 6): both
+    positive with ``2*rank*C0 + C1 = 1`` over the ``2*rank`` neighbours, so every step is a
+    convex combination and the values stay bounded over the steps."""
+    c0, c1 = rng.random(2, dtype=F32) + F32(0.5)
+    total = F32(2 * rank) * c0 + c1
+    return np.array([c0 / total, c1 / total], dtype=F32)
 
 
 def _zeros(shape, dtype=F32) -> np.ndarray:
@@ -149,53 +152,57 @@ def _array_sum_ref(x: Arrays, s: Sizes) -> dict[str, np.ndarray]:
 # ---------------------------------------------------------------------------
 
 
-def _stencil_inputs(shape_keys: tuple[str, ...], taps: int):
+def _stencil_inputs(shape_keys: tuple[str, ...]):
     def make(s: Sizes, rng: np.random.Generator) -> dict[str, np.ndarray]:
         shape = tuple(s[k] for k in shape_keys)
         a = _uniform(rng, shape)
-        return {"A": a, "B": a.copy(), "W": _weights(rng, taps)}
+        return {"A": a, "B": a.copy(), "W": _weights(rng, len(shape_keys))}
 
     return make
 
 
+# The references add the taps in the workloads' order (neighbours, then the centre),
+# each neighbour multiplied by C0 = W[0] and the centre by C1 = W[1].
+
+
 def _stencil1d_ref(x: Arrays, s: Sizes) -> dict[str, np.ndarray]:
     a, b = _copy(x, "A", "B")
-    w = x["W"]
+    c0, c1 = x["W"]
     for step in range(_steps(s["t"])):
         src, dst = (a, b) if step % 2 == 0 else (b, a)
-        dst[1:-1] = w[0] * src[:-2] + w[1] * src[1:-1] + w[2] * src[2:]
+        dst[1:-1] = c0 * src[:-2] + c0 * src[2:] + c1 * src[1:-1]
     return {"A": a, "B": b}
 
 
 def _stencil2d_ref(x: Arrays, s: Sizes) -> dict[str, np.ndarray]:
     a, b = _copy(x, "A", "B")
-    w = x["W"]
+    c0, c1 = x["W"]
     for step in range(_steps(s["t"])):
         src, dst = (a, b) if step % 2 == 0 else (b, a)
         dst[1:-1, 1:-1] = (
-            w[0] * src[1:-1, 1:-1]
-            + w[1] * src[:-2, 1:-1]
-            + w[2] * src[2:, 1:-1]
-            + w[3] * src[1:-1, :-2]
-            + w[4] * src[1:-1, 2:]
+            c0 * src[:-2, 1:-1]
+            + c0 * src[2:, 1:-1]
+            + c0 * src[1:-1, :-2]
+            + c0 * src[1:-1, 2:]
+            + c1 * src[1:-1, 1:-1]
         )
     return {"A": a, "B": b}
 
 
 def _stencil3d_ref(x: Arrays, s: Sizes) -> dict[str, np.ndarray]:
     a, b = _copy(x, "A", "B")
-    w = x["W"]
+    c0, c1 = x["W"]
     c = (slice(1, -1),) * 3
     for step in range(_steps(s["t"])):
         src, dst = (a, b) if step % 2 == 0 else (b, a)
         dst[c] = (
-            w[0] * src[1:-1, 1:-1, 1:-1]
-            + w[1] * src[:-2, 1:-1, 1:-1]
-            + w[2] * src[2:, 1:-1, 1:-1]
-            + w[3] * src[1:-1, :-2, 1:-1]
-            + w[4] * src[1:-1, 2:, 1:-1]
-            + w[5] * src[1:-1, 1:-1, :-2]
-            + w[6] * src[1:-1, 1:-1, 2:]
+            c0 * src[:-2, 1:-1, 1:-1]
+            + c0 * src[2:, 1:-1, 1:-1]
+            + c0 * src[1:-1, :-2, 1:-1]
+            + c0 * src[1:-1, 2:, 1:-1]
+            + c0 * src[1:-1, 1:-1, :-2]
+            + c0 * src[1:-1, 1:-1, 2:]
+            + c1 * src[1:-1, 1:-1, 1:-1]
         )
     return {"A": a, "B": b}
 
@@ -421,20 +428,20 @@ _ALL = [
     Workload(
         "stencil1d", ("A", "B", "W", "n", "t"), ("A", "B"),
         small={"n": 64, "t": 4}, paper={"n": _M4, "t": 10},
-        make_inputs=_stencil_inputs(("n",), 3), reference=_stencil1d_ref,
-        description="3-point weighted stencil, t steps (even), ping-pong A->B->A",
+        make_inputs=_stencil_inputs(("n",)), reference=_stencil1d_ref,
+        description="3-point stencil C0*(left+right) + C1*centre, t steps (even), ping-pong A->B->A",
     ),
     Workload(
         "stencil2d", ("A", "B", "W", "m", "n", "t"), ("A", "B"),
         small={"m": 16, "n": 24, "t": 4}, paper={"m": _K2, "n": _K2, "t": 10},
-        make_inputs=_stencil_inputs(("m", "n"), 5), reference=_stencil2d_ref,
-        description="5-point weighted stencil, t steps (even), ping-pong A->B->A",
+        make_inputs=_stencil_inputs(("m", "n")), reference=_stencil2d_ref,
+        description="5-point stencil C0*(4 neighbours) + C1*centre (Fig. 6), t steps (even), ping-pong A->B->A",
     ),
     Workload(
         "stencil3d", ("A", "B", "W", "l", "m", "n", "t"), ("A", "B"),
         small={"l": 6, "m": 10, "n": 12, "t": 2}, paper={"l": 16, "m": 512, "n": 512, "t": 10},
-        make_inputs=_stencil_inputs(("l", "m", "n"), 7), reference=_stencil3d_ref,
-        description="7-point weighted stencil on l x m x n, t steps (even), ping-pong A->B->A",
+        make_inputs=_stencil_inputs(("l", "m", "n")), reference=_stencil3d_ref,
+        description="7-point stencil C0*(6 neighbours) + C1*centre on l x m x n, t steps (even), ping-pong A->B->A",
     ),
     Workload(
         "dwt2d", ("A", "T", "O", "h", "w"), ("T", "O"),
