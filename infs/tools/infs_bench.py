@@ -18,14 +18,18 @@ Runs every workload of ``infs/workloads`` under the paper's configurations
 Each run is one ``run_program`` on ``paper-64`` in the machine's analysis
 mode (timing, traffic and energy without data; ``--functional`` computes the
 data too), with the inputs in the L3 (``warm``) and the JIT cache cleared
-before the run.  Outputs (in ``--out``):
+before the run.  Outputs (in ``--out``; the plots in ``figures/`` beside the
+REPRODUCTION.md written, which shows them):
 
 * ``bench.csv`` -- one row per workload x configuration: cycles, the Fig. 14
   breakdown, traffic (Fig. 12/13), NoC byte-hops, energy, regions per mode,
   JIT misses and wall time, the sizes used and the run's wall time;
 * ``fig11_speedup.png`` -- speedup over Base per benchmark and geomean;
 * ``fig12_noc_traffic.png`` -- NoC traffic normalized to Base;
+* ``fig13_traffic.png`` -- traffic by kind per configuration;
 * ``fig14_breakdown.png`` -- the Inf-S cycle breakdown per benchmark;
+* ``fig15_dataflow.png`` -- outer over inner product per configuration;
+* ``fig18_energy.png`` -- energy efficiency over Near-L3;
 * ``tiles.csv`` -- the Fig. 16/17 study (layout heuristic vs every tile shape);
 
 and ``--reproduction`` (``benchmarks/REPRODUCTION.md``): each headline number
@@ -53,6 +57,7 @@ import sys
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -106,6 +111,9 @@ PAPER = {
     "fig12_noc_cut_vs_base": 0.90,
     "fig14_jit_share": 0.11,
     "fig14_ops_in_memory": 0.99,
+    "fig18_in_energy_over_near": 1.5,  # §8: energy efficiency over Near-L3
+    "fig18_infs_energy_over_near": 2.4,
+    "jit_us_per_lowering_mean": 220.0,  # §8: "The average JIT time is 220us (σ 449us)"
     "fig16_heuristic_vs_best": 1.02,
     "fig16_heuristic_over_no_tiling": 1.34,
 }
@@ -195,6 +203,8 @@ def run_one(module, w, sizes: dict[str, int], config: str, functional: bool, til
         # why the first region that did not run in memory did not (the decision's words)
         "not_in_reason": next((r.reason for r in rep.regions if r.mode != "in"), "")[:200],
         "jit_misses": sum(r.jit_misses for r in rep.regions),
+        # wall time of each distinct lowering that ran in memory, ms, ';'-separated (JIT statistics, §8)
+        "jit_lowering_ms": ";".join(f"{1e3 * low.seconds:.3f}" for low in {id(p[1]): p[1] for p in rep.programs}.values()),
         "jit_wall_s": sum(r.jit_seconds for r in rep.regions),
         "optimize_wall_s": sum(r.optimize_seconds for r in rep.regions),  # host time, not simulated cycles
         "tdfg_nodes_before": sum(r.tdfg_nodes_before for r in rep.regions),
@@ -348,6 +358,25 @@ def headline(rows: dict[tuple[str, str], dict], configs, tile_rows: list[dict]) 
         if i and o:
             f15[c] = i["total_cycles"] / o["total_cycles"]  # > 1: outer wins
     ours["fig15_mm_outer_over_inner"] = f15
+    ours["fig15_outer_over_inner"] = {}
+    for bench, (inner, outer) in (("mm", ("mm_inner", "mm_outer")), ("kmeans", ("kmeans_inner", "kmeans_outer")),
+                                  ("gather_mlp", ("gather_mlp_inner", "gather_mlp_outer"))):  # fmt: skip
+        for c in ("infs", "near", "in", "base"):
+            i, o = rows.get((inner, c)), rows.get((outer, c))
+            if i and o and o["total_cycles"] > 0:
+                ours["fig15_outer_over_inner"][(bench, c)] = (i["total_cycles"] / o["total_cycles"], i, o)
+    # Fig. 18: energy efficiency (work per joule) over Near-L3, best implementation by cycles
+    for c, key in (("in", "fig18_in_energy_over_near"), ("infs", "fig18_infs_energy_over_near")):
+        xs = [b["near"]["energy_pj"] / b[c]["energy_pj"] for b in best.values() if c in b and "near" in b and b[c]["energy_pj"] > 0]
+        ours[key] = geomean(xs) if xs else None
+    # JIT time per lowering (the JIT's own wall time; infs's JIT is Python)
+    lows = [float(x) for b in best.values() if "infs" in b for x in str(b["infs"].get("jit_lowering_ms", "")).split(";") if x]
+    if lows:
+        m = sum(lows) / len(lows)
+        ours["jit_us_per_lowering_mean"] = 1e3 * m
+        ours["jit_us_per_lowering_sd"] = 1e3 * math.sqrt(sum((x - m) ** 2 for x in lows) / len(lows))
+        ours["jit_us_per_lowering_max"] = 1e3 * max(lows)
+        ours["jit_lowerings"] = len(lows)
     # Fig. 16/17
     if tile_rows:
         per = {}
@@ -394,6 +423,7 @@ def plots(out: Path, rows: dict[tuple[str, str], dict], configs: list[str]) -> l
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    out.mkdir(parents=True, exist_ok=True)
     best = best_by_benchmark(rows, configs)
     benches = [b for b in SUITE if b in best and "base" in best[b]]
     made: list[Path] = []
@@ -415,7 +445,7 @@ def plots(out: Path, rows: dict[tuple[str, str], dict], configs: list[str]) -> l
             ax.set_yscale("log")
         if hline is not None:
             ax.axhline(hline, color="k", lw=0.6)
-        ax.legend(fontsize=8, ncol=min(5, n))
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)  # outside: never on the bars
         fig.tight_layout()
         p = out / fname
         fig.savefig(p, dpi=120)
@@ -437,6 +467,26 @@ def plots(out: Path, rows: dict[tuple[str, str], dict], configs: list[str]) -> l
             ]
             vals[c] = rel + [geomean(rel)]
         bars(vals, benches + ["geomean"], "NoC traffic / Base", "Fig. 12: NoC traffic (byte-hops) normalized to Base", "fig12_noc_traffic.png", True, 1.0)
+    # Fig. 13: traffic by kind, summed over the benchmarks (best implementation), per configuration
+    from infs.sim.stats import TRAFFIC_KEYS
+
+    if benches:
+        vals = {c: [sum(float(best[b][c].get(f"traffic_{k}", 0) or 0) for b in benches if c in best[b]) for k in TRAFFIC_KEYS] for c in configs}
+        bars(vals, list(TRAFFIC_KEYS), "bytes (NoC kinds: byte-hops)", "Fig. 13: traffic by kind, summed over the benchmarks", "fig13_traffic.png", True, None)
+    # Fig. 15: outer over inner product per configuration (> 1: outer wins)
+    pairs = (("mm", "mm_inner", "mm_outer"), ("kmeans", "kmeans_inner", "kmeans_outer"), ("gather_mlp", "gather_mlp_inner", "gather_mlp_outer"))
+    have = [(b, i, o) for b, i, o in pairs if any((i, c) in rows and (o, c) in rows for c in configs)]
+    if have:
+        vals = {c: [rows[(i, c)]["total_cycles"] / rows[(o, c)]["total_cycles"] if (i, c) in rows and (o, c) in rows and rows[(o, c)]["total_cycles"] else float("nan")
+                    for _, i, o in have] for c in configs}  # fmt: skip
+        bars(vals, [b for b, _, _ in have], "outer / inner speedup", "Fig. 15: outer over inner product (>1: outer wins)", "fig15_dataflow.png", True, 1.0)
+    # Fig. 18: energy efficiency over Near-L3
+    if benches and "near" in configs:
+        vals = {}
+        for c in configs:
+            ef = [best[b]["near"]["energy_pj"] / best[b][c]["energy_pj"] if c in best[b] and "near" in best[b] and best[b][c]["energy_pj"] > 0 else float("nan") for b in benches]
+            vals[c] = ef + [geomean(ef)]
+        bars(vals, benches + ["geomean"], "energy efficiency / Near-L3", "Fig. 18: energy efficiency over Near-L3", "fig18_energy.png", True, 1.0)
     # Fig. 14: cycle breakdown (fractions) of every implementation, Inf-S and (for comparison) In-L3
     panels = [c for c in ("infs", "in") if c in configs]
     impls = [i for b in SUITE.values() for i in b if any((i, c) in rows for c in panels)]
@@ -458,7 +508,7 @@ def plots(out: Path, rows: dict[tuple[str, str], dict], configs: list[str]) -> l
         axes[0, 0].set_title("Fig. 14: cycle breakdown (dots: fraction of ops in memory)")
         axes[-1, 0].set_xticks(x)
         axes[-1, 0].set_xticklabels(impls, rotation=30, ha="right")
-        axes[0, 0].legend(fontsize=7, ncol=8, loc="lower center", bbox_to_anchor=(0.5, 1.12))
+        axes[0, 0].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
         fig.tight_layout()
         p = out / "fig14_breakdown.png"
         fig.savefig(p, dpi=120)
@@ -503,7 +553,7 @@ def run_meta(args, total_wall: float, n_runs: int, dirty: list[str] | None = Non
 
 
 def reproduction_md(ours: dict[str, Any], rows: dict[tuple[str, str], dict], size_notes: dict[str, tuple[str, str]],
-                    configs: list[str], meta: dict[str, Any], tile_rows: list[dict]) -> str:  # fmt: skip
+                    configs: list[str], meta: dict[str, Any], tile_rows: list[dict], plot_paths: Sequence[str] = ()) -> str:  # fmt: skip
     P = PAPER
     lines: list[str] = []
     add = lines.append
@@ -558,6 +608,18 @@ def reproduction_md(ours: dict[str, Any], rows: dict[tuple[str, str], dict], siz
             ri, ro = rows[("mm_inner", c)], rows[("mm_outer", c)]
             where = f" (ran: inner {ri['regions_in']}/{ri['regions_near']}/{ri['regions_core']}, outer {ro['regions_in']}/{ro['regions_near']}/{ro['regions_core']} regions in/near/core)"
         add(f"| Fig. 15 | mm inner vs outer product on {CONFIGS[c][0]}{where} | {want} | {got} | {ok} |")
+    f15all = ours.get("fig15_outer_over_inner", {})
+    for (bench, c), (v, ri, ro) in sorted(f15all.items(), key=lambda kv: (list(SUITE).index(kv[0][0]), kv[0][1])):
+        if bench == "mm" and c != "near":
+            continue  # the three mm rows above
+        want = "inner wins" if c == "base" else "outer wins"
+        got = f"outer wins ({v:.2f}x)" if v > 1 else f"inner wins ({1 / v:.2f}x)"
+        ok = "agrees" if (v > 1) == (want == "outer wins") else "**disagrees**"
+        where = f" (ran: inner {ri['regions_in']}/{ri['regions_near']}/{ri['regions_core']}, outer {ro['regions_in']}/{ro['regions_near']}/{ro['regions_core']} regions in/near/core)"
+        add(f"| Fig. 15 | {bench} inner vs outer product on {CONFIGS[c][0]}{where} | {want} | {got} | {ok} |")
+    row("Fig. 18", "energy efficiency over Near-L3, In-L3 (geomean)", "fig18_in_energy_over_near")
+    row("Fig. 18", "energy efficiency over Near-L3, Inf-S (geomean)", "fig18_infs_energy_over_near")
+    row("§8", "JIT wall time per lowering, mean over the Inf-S runs' lowerings (µs; infs's JIT is Python)", "jit_us_per_lowering_mean", fmt="{:.0f}")
     if tile_rows:
         row("Fig. 16/17", "layout heuristic vs best tile shape (cycles, geomean)", "fig16_heuristic_vs_best", fmt="{:.3f}x", paper_fmt="≤{:.2f}x")
         row("Fig. 16/17", "layout heuristic over no tiling (innermost dim contiguous)", "fig16_heuristic_over_no_tiling")
@@ -568,6 +630,12 @@ def reproduction_md(ours: dict[str, Any], rows: dict[tuple[str, str], dict], siz
         f"JIT share of all Inf-S cycles summed over benchmarks {_f(ours.get('fig14_jit_share_total'), '{:.1%}')}; "
         f"in-memory categories (DRAM/transpose, move, compute, final reduce) {_f(ours.get('fig14_in_memory_cycle_share'), '{:.0%}')} "
         "of Inf-S cycles (paper: 88%).")  # fmt: skip
+    if ours.get("jit_lowerings"):
+        add("")
+        add(f"JIT statistics (§8; paper: mean 220 µs, σ 449 µs, max 1616 µs on gauss_elim, C++): over the "
+            f"{ours['jit_lowerings']:,} lowerings the Inf-S runs executed, mean {ours['jit_us_per_lowering_mean']:.0f} µs, "
+            f"σ {ours['jit_us_per_lowering_sd']:.0f} µs, max {ours['jit_us_per_lowering_max']:.0f} µs (wall time of infs's "
+            "Python JIT on this machine; the simulated charge is `jit_model`, see `benchmarks/MODEL.md`).")  # fmt: skip
     vi, vn = rows.get(("vec_add", "in")), rows.get(("vec_add", "near"))
     if vi and vn:
         add("")
@@ -616,6 +684,12 @@ def reproduction_md(ours: dict[str, Any], rows: dict[tuple[str, str], dict], siz
             name = r["tiles"] + (" (no tiling)" if r.get("no_tiling") else "")
             add(f"| {r['workload']} | {name} | {r['total_cycles']:,} | {rel} |")
         add("")
+    if plot_paths:
+        add("## Plots")
+        add("")
+        for pth in plot_paths:
+            add(f"![{Path(pth).stem}]({pth})")
+            add("")
     add("## Observations from these runs")
     add("")
     for line in observations(rows, configs):
@@ -856,9 +930,9 @@ def replot(out: Path, repro: Path, configs: list[str], args) -> int:
         meta = run_meta(args, sum(r.get("wall_s", 0.0) for r in order + tile_rows) / max(1, args.jobs), len(order) + len(tile_rows))
         meta["note"] = "(Wall time estimated as the sum of the runs' wall times / jobs.)"
     meta["note"] = (meta.get("note", "") + f" Plots and this file regenerated from the CSVs on {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M UTC}.").strip()
-    made = plots(out, rows, configs)
+    made = plots(repro.parent / "figures", rows, configs)
     ours = headline(rows, configs, tile_rows)
-    repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows))
+    repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows, [f"figures/{p.name}" for p in made]))
     _progress(f"wrote {', '.join(p.name for p in made)} and {repro} from {out / 'bench.csv'}", args.quiet)
     return 0
 
@@ -933,12 +1007,12 @@ def main(argv: list[str] | None = None) -> int:
         write_csv(out / "tiles.csv", tile_rows)
     total = time.perf_counter() - t_start
     write_csv(out / "bench.csv", order)
-    made = plots(out, rows, configs)
+    repro.parent.mkdir(parents=True, exist_ok=True)
+    made = plots(repro.parent / "figures", rows, configs)  # beside REPRODUCTION.md, which shows them
     ours = headline(rows, configs, tile_rows)
     meta = run_meta(args, total, len(tasks), dirty, head)
     (out / "run.json").write_text(json.dumps(meta, indent=2) + "\n")
-    repro.parent.mkdir(parents=True, exist_ok=True)
-    repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows))
+    repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows, [f"figures/{p.name}" for p in made]))
     _progress(f"wrote {out / 'bench.csv'}, {', '.join(p.name for p in made)} and {repro} ({total / 60:.1f} min)", args.quiet)
     return 0
 
