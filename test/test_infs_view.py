@@ -38,7 +38,7 @@ def page_data(html: str) -> dict:
 
 def stencil_run(m: int, n: int, cfg_name: str, t: int = 2):
     cfg = load_config(cfg_name)
-    vals = {"A": phantom_array((m, n), np.float32), "B": phantom_array((m, n), np.float32), "W": phantom_array((5,), np.float32), "m": m, "n": n, "t": t}
+    vals = {"A": phantom_array((m, n), np.float32), "B": phantom_array((m, n), np.float32), "W": phantom_array((2,), np.float32), "m": m, "n": n, "t": t}
     rep = run_program(api.parse_file(STENCIL2D), vals, None, RunOptions(config=cfg, mode="in", machine_mode="analysis", jit=False))
     return rep, cfg
 

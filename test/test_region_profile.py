@@ -50,7 +50,7 @@ def test_stencil1d():
         assert nonzero(p.ops) == {"fp_mul": 3, "fp_add": 2}
         assert nonzero(p.op_totals) == {"fp_mul": 3 * 62, "fp_add": 2 * 62}
         loads, (store,) = p.loads(), p.writes()
-        assert [s.offset for s in loads] == [0, 1, 2] and store.offset == 1
+        assert [s.offset for s in loads] == [0, 2, 1] and store.offset == 1  # left, right, centre (the workload's order)
         assert all(s.elements == 62 and s.lines == 4 for s in p.streams)  # 248 B from byte 0/4/8 -> 4 lines
     assert [ps[0].streams[0].name, ps[1].streams[0].name] == ["A", "B"]  # ping-pong
 
@@ -197,7 +197,7 @@ def _stencil2d_auto(model: str):
 
     m = n = 2048
     rng = np.random.default_rng(0)
-    inputs = {"A": rng.random((m, n), dtype=np.float32), "B": np.zeros((m, n), np.float32), "W": np.ones(5, np.float32), "m": m, "n": n, "t": 10}
+    inputs = {"A": rng.random((m, n), dtype=np.float32), "B": np.zeros((m, n), np.float32), "W": np.ones(2, np.float32), "m": m, "n": n, "t": 10}
     path = str(Path(infs.__file__).parent / "workloads/stencil2d.mlir")
     return api.run(path, inputs, config=load_config("paper-64", jit_model=model), mode="auto", machine_mode="analysis")
 
@@ -205,15 +205,16 @@ def _stencil2d_auto(model: str):
 @pytest.mark.parametrize("model", ["per-lowering", "per-command"])
 def test_eq2_cores_at_peak_vs_command_latencies_plus_jit(model):
     """§4.3 Eq. 2: LHS = N_elem x N_op / TP_core = 2046^2 points x 9 ops / (64 x 16) = 36,793 cycles;
-    RHS = the commands' latencies (~19k) + the JIT of a lowering not yet paid: 220 us x 2 GHz = 440,000
-    cycles (ASPLOS §8) keeps every step near memory; 10 cycles x 61 commands lets every step run in memory."""
+    RHS = the commands' latencies (~13k) + the JIT of a lowering not yet paid: 220 us x 2 GHz = 440,000
+    cycles (ASPLOS §8) keeps every step near memory; 10 cycles x 51 commands (the graph as optimize-tdfg
+    leaves it) lets every step run in memory."""
     r = _stencil2d_auto(model)
     assert all(rec.reason.startswith("Eq. 2: cores at peak 36,793 ") for rec in r.regions)
     want = "near" if model == "per-lowering" else "in"
     assert [rec.mode for rec in r.regions] == [want] * 10
 
 
-@pytest.mark.parametrize("model, charge", [("per-lowering", 440_000), ("per-command", 610)])
+@pytest.mark.parametrize("model, charge", [("per-lowering", 440_000), ("per-command", 510)])
 def test_every_lowering_run_in_memory_is_charged_once(model, charge):
     """A lowering made while deciding (Eq. 2) for a region that then ran near memory used to be
     memoized uncharged, so the next entry of the region ran in memory without any JIT time."""

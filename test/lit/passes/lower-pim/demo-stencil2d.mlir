@@ -1,8 +1,11 @@
 // The issue's demo: tensorize + lower-pim of the stencil2d workload gives one
 // readable, allocated pimcmd program per tDFG (the A -> B and B -> A steps
-// inside the host loop): 16x16 lattice in 8x8 tiles on `small-16`, the five
-// weights as runtime scalars (`const_arg`), the four taps as Alg. 2 shifts
-// with a sync before each product, and the write-back of the result array.
+// inside the host loop): 16x16 lattice in 8x8 tiles on `small-16`, the two
+// weights C0 (neighbours) and C1 (centre) as runtime scalars (`const_arg` 0 and
+// 1), the four neighbours as Alg. 2 shifts with a sync before each product, and
+// the write-back of the result array.  Without optimize-tdfg C0 multiplies each
+// of the four neighbours (the workload is written tap by tap; see
+// ../optimize-tdfg/stencil2d.mlir for the graph the pass makes of it).
 //
 // RUN: infs-opt --tensorize --lower-pim='sizes=M=16,N=16 config=small-16' %S/../../../../infs/workloads/stencil2d.mlir | filecheck %s
 //
@@ -13,23 +16,27 @@
 // RUN: not infs-opt --tensorize --lower-pim='sizes=N=64 config=tiny' %S/../../../../infs/workloads/stencil2d.mlir 2>&1 | filecheck %s --check-prefix=UNBOUND
 // UNBOUND: infs-opt: error: pass 'lower-pim' failed: 'tdfg.tensor' domain uses symbol 'M' that was never bound (give it in sizes=...)
 // RUN: not infs-opt --tensorize --lower-pim='sizes=M=64,N=64 config=tiny' %S/../../../../infs/workloads/stencil2d.mlir 2>&1 | filecheck %s --check-prefix=NOFIT
-// NOFIT: infs-opt: error: pass 'lower-pim' failed: the tdfg.graph at {{.*}}stencil2d.mlir:22:5 in @stencil2d: the lattice [64, 64] needs at least 256 SRAM arrays of 16 bitlines; 'tiny' has 8
+// NOFIT: infs-opt: error: pass 'lower-pim' failed: the tdfg.graph at {{.*}}stencil2d.mlir:21:5 in @stencil2d: the lattice [64, 64] needs at least 256 SRAM arrays of 16 bitlines; 'tiny' has 8
 
 // CHECK-LABEL: func.func @stencil2d
 // CHECK:         scf.for
-// CHECK-NEXT:      pimcmd.program ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) scalars({{.*}} : f32, f32, f32, f32, f32) config "small-16" lattice [16, 16] tiles [8, 8] banks 16 arrays_per_bank 8 wordlines 256 {
+// CHECK-NEXT:      pimcmd.program ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) scalars({{.*}} : f32, f32) config "small-16" lattice [16, 16] tiles [8, 8] banks 16 arrays_per_bank 8 wordlines 256 {
 // CHECK-NEXT:      ^bb0(%[[A:.*]]: memref<?x?xf32>, %[[B:.*]]: memref<?x?xf32>, {{.*}}: f32):
 // CHECK-NEXT:        pimcmd.array %[[A]] shape [16, 16] wordline 0 transposed
 // CHECK-NEXT:        pimcmd.array %[[B]] shape [15, 15] wordline 32 transposed
 // CHECK-NEXT:        pimcmd.transpose_in %[[A]]
 // CHECK-NEXT:        pimcmd.transpose_in %[[B]]
-// A[i-1][j]: rows [0,14) x columns [1,15) one row down; in tile 0 rows 0-6
-// stay (intra +1), row 7 goes to tile 2 row 0 (inter +1, intra -7)
-// CHECK-NEXT:        pimcmd.shift f32 dst [[T:[0-9]+]] src 0 dim 0 mask [0:7] inter 0 intra 1 bitlines 1:1:7:8:7 tiles 0:1:1 banks 0:1:1
-// CHECK-NEXT:        pimcmd.shift f32 dst [[T]] src 0 dim 0 mask [7:8] inter 1 intra -7 bitlines 57:1:7 tiles 0:1:1 banks 0:1:1
+// A[i+1][j] (the first neighbour the schedule lowers): rows [2,16) x columns
+// [1,15) one row up; in tile 0 rows 2-7 stay (intra -1), tile 2's row 0 goes
+// to tile 0 row 7 (inter -1, intra +7)
+// CHECK-NEXT:        pimcmd.shift f32 dst [[T:[0-9]+]] src 0 dim 0 mask [2:8] inter 0 intra -1 bitlines 17:1:7:8:6 tiles 0:1:1 banks 0:1:1
+// CHECK:             pimcmd.shift f32 dst [[T]] src 0 dim 0 mask [0:1] inter -1 intra 7 bitlines 1:1:7 tiles 2:1:1 banks 0:1:1
 // CHECK:             pimcmd.sync
 // (an element-wise compute into a temporary covers its tiles whole: one command)
-// CHECK-NEXT:        pimcmd.compute mul f32 dst {{[0-9]+}} srcs {{\[}}[[T]]] const_arg {{[0-4]}} bitlines 0:1:64 tiles 0:1:4 banks 0:1:1
+// CHECK-NEXT:        pimcmd.compute mul f32 dst {{[0-9]+}} srcs {{\[}}[[T]]] const_arg 0 bitlines 0:1:64 tiles 0:1:4 banks 0:1:1
+// the other three neighbours, each times C0, then the centre (A itself, src 0) times C1
+// CHECK-COUNT-3:     pimcmd.compute mul f32 dst {{[0-9]+}} srcs {{\[}}{{[0-9]+}}] const_arg 0 bitlines
+// CHECK:             pimcmd.compute mul f32 dst {{[0-9]+}} srcs [0] const_arg 1 bitlines
 // the result: rows and columns [1,15) of B, in four pieces
 // CHECK-COUNT-4:     pimcmd.compute copy f32 dst 32 srcs
 // CHECK-NEXT:        pimcmd.release %[[B]]
