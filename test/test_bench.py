@@ -33,10 +33,14 @@ def test_bench_small_two_workloads(tmp_path):
     for png in ("fig11_speedup.png", "fig12_noc_traffic.png", "fig13_traffic.png", "fig14_breakdown.png", "fig18_energy.png"):
         assert (figures / png).stat().st_size > 1000
     assert (out / "tiles.csv").exists()
+    # Fig. 2 as a size sweep: vec_add at the small sweep's sizes besides the suite's own run
+    assert {r["sizes"] for r in csv.DictReader((out / "fig2.csv").open())} == {"n=16", "n=256"}
+    assert (figures / "fig2_sizes.png").stat().st_size > 1000
     text = repro.read_text()
     assert "| Fig. 2 |" in text and "| Fig. 11 | Inf-S over Base (geomean)" in text and "## Sizes used" in text
     assert "stencil2d | m=16 n=24 t=4 |" in text
     assert "## Why they differ" in text and "## Observations from these runs" in text
+    assert "## Fig. 2: vec_add by input size" in text and "| 256 |" in text
     assert "![fig11_speedup](figures/fig11_speedup.png)" in text and "| Fig. 18 | energy efficiency over Near-L3, Inf-S" in text
     # generated, not hand-written: every bullet names a gap measured in this run (or says there is none)
     why = text.split("## Why they differ", 1)[1]

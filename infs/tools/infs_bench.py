@@ -553,7 +553,8 @@ def run_meta(args, total_wall: float, n_runs: int, dirty: list[str] | None = Non
 
 
 def reproduction_md(ours: dict[str, Any], rows: dict[tuple[str, str], dict], size_notes: dict[str, tuple[str, str]],
-                    configs: list[str], meta: dict[str, Any], tile_rows: list[dict], plot_paths: Sequence[str] = ()) -> str:  # fmt: skip
+                    configs: list[str], meta: dict[str, Any], tile_rows: list[dict], plot_paths: Sequence[str] = (),
+                    fig2: Sequence[str] = ()) -> str:  # fmt: skip
     P = PAPER
     lines: list[str] = []
     add = lines.append
@@ -683,6 +684,9 @@ def reproduction_md(ours: dict[str, Any], rows: dict[tuple[str, str], dict], siz
             rel = f"{r['total_cycles'] / h:.3f}" if h else "-"
             name = r["tiles"] + (" (no tiling)" if r.get("no_tiling") else "")
             add(f"| {r['workload']} | {name} | {r['total_cycles']:,} | {rel} |")
+        add("")
+    if fig2:
+        lines.extend(fig2)
         add("")
     if plot_paths:
         add("## Plots")
@@ -878,6 +882,66 @@ def tile_tasks(workloads, size_set: str) -> list[tuple]:
     return tasks
 
 
+# Fig. 2 as an input-size sweep: vec_add at these sizes besides the suite's (4M at paper size)
+FIG2_NOTE = "Fig. 2 sweep"
+FIG2_SIZES = {"paper": (2**14, 2**16, 2**18, 2**20), "small": (16, 256)}
+
+
+def _fig2_points(fig2_rows: list[dict], rows: dict[tuple[str, str], dict]) -> dict[int, dict[str, dict]]:
+    """n -> config -> row, the suite's own vec_add run included."""
+    pts: dict[int, dict[str, dict]] = {}
+    for r in [*fig2_rows, *(rows[("vec_add", c)] for c in ("base", "near", "in") if ("vec_add", c) in rows)]:
+        n = int(str(r["sizes"]).split("n=")[1].split()[0])
+        pts.setdefault(n, {})[r["config"]] = r
+    return dict(sorted(pts.items()))
+
+
+def fig2_table(fig2_rows: list[dict], rows: dict[tuple[str, str], dict]) -> list[str]:
+    """REPRODUCTION.md's Fig. 2 section: vec_add by input size (paper: In-L3 ~21x Near-L3 at 4M)."""
+    pts = _fig2_points(fig2_rows, rows)
+    if len(pts) < 2:
+        return []
+    out = ["## Fig. 2: vec_add by input size", "",
+           "| n | Base | Near-L3 | In-L3 | In-L3 over Near-L3 (total) | In-L3 over Near-L3 (compute only) |",
+           "|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+    for n, by in pts.items():
+        cyc = {c: int(r["total_cycles"]) for c, r in by.items()}
+        i, nr = by.get("in"), by.get("near")
+        tot = f"{cyc['near'] / cyc['in']:.2f}x" if i and nr and cyc["in"] else "-"
+        comp = int(i["cyc_compute"]) + int(i["cyc_move"]) if i else 0
+        only = f"{cyc['near'] / comp:.2f}x" if i and nr and comp else "-"
+        out.append(f"| {n:,} | {cyc.get('base', '-'):,} | {cyc.get('near', '-'):,} | {cyc.get('in', '-'):,} | {tot} | {only} |"
+                   if all(c in cyc for c in ("base", "near", "in")) else f"| {n:,} | - | - | - | {tot} | {only} |")  # fmt: skip
+    return out
+
+
+def fig2_plot(figdir: Path, fig2_rows: list[dict], rows: dict[tuple[str, str], dict]) -> list[Path]:
+    pts = _fig2_points(fig2_rows, rows)
+    if len(pts) < 2:
+        return []
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figdir.mkdir(parents=True, exist_ok=True)
+    fig, ax = plt.subplots(figsize=(6.5, 3.4))
+    for c in ("base", "near", "in"):
+        xs = [n for n, by in pts.items() if c in by]
+        ax.plot(xs, [int(pts[n][c]["total_cycles"]) for n in xs], "o-", label=CONFIGS[c][0])
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("vec_add elements")
+    ax.set_ylabel("cycles")
+    ax.set_title("Fig. 2: vec_add by input size")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    fig.tight_layout()
+    p = figdir / "fig2_sizes.png"
+    fig.savefig(p, dpi=120)
+    plt.close(fig)
+    return [p]
+
+
 def tile_rows_of(rows: list[dict]) -> list[dict]:
     """The valid rows of the tile study, the heuristic's labelled as such."""
     out = []
@@ -930,9 +994,11 @@ def replot(out: Path, repro: Path, configs: list[str], args) -> int:
         meta = run_meta(args, sum(r.get("wall_s", 0.0) for r in order + tile_rows) / max(1, args.jobs), len(order) + len(tile_rows))
         meta["note"] = "(Wall time estimated as the sum of the runs' wall times / jobs.)"
     meta["note"] = (meta.get("note", "") + f" Plots and this file regenerated from the CSVs on {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M UTC}.").strip()
+    fig2_rows = read_csv(out / "fig2.csv") if (out / "fig2.csv").exists() else []
     made = plots(repro.parent / "figures", rows, configs)
+    made += fig2_plot(repro.parent / "figures", fig2_rows, rows)
     ours = headline(rows, configs, tile_rows)
-    repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows, [f"figures/{p.name}" for p in made]))
+    repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows, [f"figures/{p.name}" for p in made], fig2_table(fig2_rows, rows)))
     _progress(f"wrote {', '.join(p.name for p in made)} and {repro} from {out / 'bench.csv'}", args.quiet)
     return 0
 
@@ -986,6 +1052,11 @@ def main(argv: list[str] | None = None) -> int:
         sizes, note = bench_sizes(WORKLOADS[name], args.size_set)
         size_notes[name] = (_fmt_sizes(sizes), note)
         tasks += [(name, sizes, note, c, args.functional) for c in configs]
+    nfig2 = 0
+    if "vec_add" in names:  # Fig. 2 as an input-size sweep (the suite's run is its largest point)
+        for n in FIG2_SIZES[args.size_set]:
+            tasks += [("vec_add", {"n": n}, FIG2_NOTE, c, args.functional) for c in ("base", "near", "in") if c in configs]
+            nfig2 += sum(1 for c in ("base", "near", "in") if c in configs)
     ntiles = 0
     if tiles_for:
         tt = tile_tasks(tiles_for, args.size_set)
@@ -994,17 +1065,21 @@ def main(argv: list[str] | None = None) -> int:
     _progress(f"{len(tasks)} runs ({ntiles} for the tile study), {args.jobs} job(s)", args.quiet)
     # longest first (their rows are put back in order below)
     sched = sorted(range(len(tasks)), key=lambda i: (-_WEIGHT.get(tasks[i][0], 0) * (1 if CONFIGS[tasks[i][3]][1] in ("in", "auto") else 0.1), i))
-    main_n = len(tasks) - ntiles
-    ran = _run_tasks([tasks[i] for i in sched], args.jobs, args.quiet, on_row=lambda rs: write_csv(out / "bench.csv", [r for r in rs if not r.get("tiles")]))
+    main_n = len(tasks) - ntiles - nfig2
+    suite_task = lambda t: len(t) == 5 and t[2] != FIG2_NOTE  # noqa: E731
+    ran = _run_tasks([tasks[i] for i in sched], args.jobs, args.quiet, on_row=lambda rs: write_csv(out / "bench.csv", [r for r in rs if not r.get("tiles") and r.get("size_note") != FIG2_NOTE]))
     all_rows: list[dict] = [{}] * len(tasks)
     for i, r in zip(sched, ran):
         all_rows[i] = r
-    order = [r for r, t in zip(all_rows, tasks) if len(t) == 5]
+    order = [r for r, t in zip(all_rows, tasks) if suite_task(t)]
+    fig2_rows = [r for r, t in zip(all_rows, tasks) if len(t) == 5 and t[2] == FIG2_NOTE and "error" not in r]
     tile_rows = tile_rows_of([r for r, t in zip(all_rows, tasks) if len(t) > 5])
     rows = {(r["workload"], r["config"]): r for r in order if "error" not in r}
     assert main_n == len(order)
     if tile_rows:
         write_csv(out / "tiles.csv", tile_rows)
+    if fig2_rows:
+        write_csv(out / "fig2.csv", fig2_rows)
     total = time.perf_counter() - t_start
     write_csv(out / "bench.csv", order)
     repro.parent.mkdir(parents=True, exist_ok=True)
@@ -1012,7 +1087,8 @@ def main(argv: list[str] | None = None) -> int:
     ours = headline(rows, configs, tile_rows)
     meta = run_meta(args, total, len(tasks), dirty, head)
     (out / "run.json").write_text(json.dumps(meta, indent=2) + "\n")
-    repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows, [f"figures/{p.name}" for p in made]))
+    made += fig2_plot(repro.parent / "figures", fig2_rows, rows)
+    repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows, [f"figures/{p.name}" for p in made], fig2_table(fig2_rows, rows)))
     _progress(f"wrote {out / 'bench.csv'}, {', '.join(p.name for p in made)} and {repro} ({total / 60:.1f} min)", args.quiet)
     return 0
 
