@@ -312,9 +312,23 @@ HOST_LOOP = re.compile(r"scf\.for\s+%[\w.$-]+\s*=\s*%[\w.$-]+\s+to\s+%([\w.$-]+)
 FUNC_ARG = re.compile(r"%([\w.$-]+)\s*:\s*index")
 
 
+# a loop bound written as a literal (affine.for %i = -2147483648 to %n) or an index constant
+LITERAL_BOUND = re.compile(r"(?:affine\.for\s+%[\w.$-]+\s*=\s*(-?\d+)\s+to)|(?:affine\.for\s+%[\w.$-]+\s*=\s*[^\n]*?\bto\s+(-?\d+))")
+INDEX_CONST = re.compile(r"%([\w.$-]+)\s*=\s*arith\.constant\s+(-?\d+)\s*:\s*index")
+SCF_BOUNDS = re.compile(r"scf\.for\s+%[\w.$-]+\s*=\s*%([\w.$-]+)\s+to\s+%([\w.$-]+)")
+
+
 def huge_host_loop(text: str, argv: list[str]) -> bool:
-    """Whether ``--sizes`` gives a function argument that bounds an ``scf.for``
-    directly a value of 1e6 or more (the run is long by request, not hung)."""
+    """Whether the program asks for a host loop of 1e6 or more iterations (the
+    run is long by request, not hung): ``--sizes`` gives a function argument
+    that bounds an ``scf.for`` a value of 1e6 or more, or a loop bound written as a literal or an index
+    constant bounding an ``scf.for`` is that large (found by the fuzzer: a
+    mutated ``affine.for %i = -2147483648 to %n``)."""
+    if any(abs(int(v)) >= 10**6 for m in LITERAL_BOUND.findall(text) for v in m if v):
+        return True
+    consts = {name: int(v) for name, v in INDEX_CONST.findall(text)}
+    if any(abs(consts.get(b, 0)) >= 10**6 for bounds in SCF_BOUNDS.findall(text) for b in bounds):
+        return True
     bounds = set(HOST_LOOP.findall(text)) & set(FUNC_ARG.findall(text))
     for flag, value in zip(argv, argv[1:]):
         if flag != "--sizes":

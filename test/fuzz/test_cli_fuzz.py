@@ -53,3 +53,9 @@ def test_a_requested_huge_host_loop_is_slow_not_hung():
     assert huge_host_loop(text, ["--sizes", "n=8,t=99999999999"])
     assert not huge_host_loop(text, ["--sizes", "n=99999999999,t=2"])
     assert not huge_host_loop(text, ["--sizes", "n=8,t=999999"])
+    # a bound written in the program (a mutated affine.for lower bound; an scf.for bound constant)
+    loop = "func.func @f(%n: index) {{\n  affine.for %i = {} to %n {{\n  }}\n  func.return\n}}\n"
+    assert huge_host_loop(loop.format("-2147483648"), []) and not huge_host_loop(loop.format("0"), [])
+    scf = "%c0 = arith.constant 0 : index\n%c9 = arith.constant {} : index\n%c1 = arith.constant 1 : index\nscf.for %i = %c0 to %c9 step %c1 {{\n}}\n"
+    assert huge_host_loop(scf.format(10**7), []) and not huge_host_loop(scf.format(10**5), [])
+    assert not huge_host_loop("%big = arith.constant 99999999 : index\n", [])  # not a loop bound: a time-out still counts
