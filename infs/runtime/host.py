@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith, func, memref
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, MemRefType, ModuleOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.interpreters.arith import ArithFunctions
 from xdsl.interpreters.builtin import BuiltinFunctions
@@ -271,6 +271,21 @@ def run_function(
     values = bind_arguments(fn, args)
     interp = make_interpreter(module, executor, phantom_alloc)
     try:
-        return tuple(interp.call_op(fn, tuple(values)))
+        results = tuple(interp.call_op(fn, tuple(values)))
     except InterpretationError as e:
         raise EvaluationError(f"@{fn.sym_name.data}: {e}") from None
+    # Inside the host code integers are Python ints (xDSL's integer ops overflow
+    # on numpy int32); the function's results are scalars of its result types.
+    types = fn.function_type.outputs.data
+    return tuple(_typed_result(r, t) for r, t in zip(results, types))
+
+
+def _typed_result(value: Any, t: Any) -> Any:
+    """An integer or float result as a numpy scalar of its MLIR type (others as they are)."""
+    if isinstance(value, (int, float, np.number)) and not isinstance(value, bool) and not isinstance(t, IndexType):
+        try:
+            dt = numpy_dtype(t)
+        except (EvaluationError, KeyError, TypeError, ValueError):
+            return value
+        return np.asarray(value).astype(dt)[()]
+    return value
