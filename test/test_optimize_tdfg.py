@@ -422,3 +422,17 @@ def test_parallel_bench_after_the_optimizer_ran_in_process(tmp_path):
         pytest.fail("infs-bench --jobs 2 hung after the optimizer ran in the parent process")
     assert proc.returncode == 0, err[-2000:]
     assert "Inf-S no e-graph" in (tmp_path / "R.md").read_text()
+
+
+@pytest.mark.parametrize(("mode", "cross_check", "optimized"), [("near", False, False), ("core", False, False), ("near", True, True)])
+def test_forced_near_or_core_runs_skip_the_optimizer_unless_cross_checked(mode, cross_check, optimized):
+    """A forced near/core run lowers no graph: the optimizer's wall time is spent only when --check's
+    cross-check evaluates the graph on the lattice."""
+    from infs.runtime.driver import RunOptions, run_program
+
+    w = WORKLOADS["conv2d"]
+    sizes = w.sizes("small")
+    arrays = {k: v.copy() for k, v in w.inputs(sizes, 0).items()}
+    rep = run_program(api.parse_file(w.path), w.call_args(arrays, sizes), w.entry, RunOptions(config="small-16", mode=mode, cross_check=cross_check))
+    assert (sum(r.optimize_seconds for r in rep.regions) > 0) == optimized
+    assert all((r.tdfg_nodes_after != r.tdfg_nodes_before) == optimized for r in rep.regions if r.tdfg_nodes_before)

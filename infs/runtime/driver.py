@@ -209,15 +209,14 @@ class RegionRuntime:
         if graph is None:
             return
         comp.nodes_before = comp.nodes_after = _tdfg_nodes(graph)
-        if not self.options.optimize:
-            return
         changed, comp.optimize_seconds = self._optimize_graph(graph)
         if changed:
             comp.nodes_after = _tdfg_nodes(graph)
 
     def _optimize_graph(self, graph: tdfg.GraphOp) -> tuple[bool, float]:
-        """optimize-tdfg on ``graph`` in place (when ``RunOptions.optimize``): (changed, wall seconds)."""
-        if not self.options.optimize:
+        """optimize-tdfg on ``graph`` in place (when ``RunOptions.optimize``): (changed, wall seconds).
+        Not in a forced near/core run without ``cross_check``: no graph of it is lowered or evaluated."""
+        if not self.options.optimize or (self.options.mode in ("near", "core") and not self.options.cross_check):
             return False, 0.0
         from infs.passes.optimize_tdfg import CostModel, optimize_graph
         from infs.sim.config import get_profile
