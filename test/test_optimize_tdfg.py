@@ -436,3 +436,34 @@ def test_forced_near_or_core_runs_skip_the_optimizer_unless_cross_checked(mode, 
     rep = run_program(api.parse_file(w.path), w.call_args(arrays, sizes), w.entry, RunOptions(config="small-16", mode=mode, cross_check=cross_check))
     assert (sum(r.optimize_seconds for r in rep.regions) > 0) == optimized
     assert all((r.tdfg_nodes_after != r.tdfg_nodes_before) == optimized for r in rep.regions if r.tdfg_nodes_before)
+
+
+def test_an_offset_beyond_int64_keeps_the_graph_instead_of_an_internal_error():
+    """Found by make fuzz: a load at `%i + 9223372036854775807` (a stencil tap) made the e-graph program hold
+    2^63, which egglog's i64 rejects (EggSmolError -> infs-run exit 70). The graph is kept as it is, with a reason."""
+    from infs.runtime.driver import RunOptions, run_program
+
+    text = """
+func.func @f(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %w: f32, %m: index, %n: index) {
+  stream.region ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) syms(M = %m : index, N = %n : index, w = %w : f32) domain [1:M - 1, 0:N] iterators [parallel, parallel] {
+  ^bb0(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %M: index, %N: index, %x: f32):
+    %l = stream.load %a[d0 - 1, d1] : memref<?x?xf32> -> !stream.stream<f32>
+    %r = stream.load %a[d0 + 9223372036854775807, d1] : memref<?x?xf32> -> !stream.stream<f32>
+    %s = stream.compute(%l, %r, %x : !stream.stream<f32>, !stream.stream<f32>, f32) -> !stream.stream<f32> {
+    ^bb1(%u: f32, %v: f32, %k: f32):
+      %p = arith.mulf %k, %u : f32
+      %q = arith.mulf %k, %v : f32
+      %t = arith.addf %p, %q : f32
+      stream.yield %t : f32
+    }
+    stream.store %s -> %b[d0, d1] : !stream.stream<f32> -> memref<?x?xf32>
+    stream.yield
+  }
+  func.return
+}
+"""
+    A = np.ones((1, 4), np.float32)
+    # an empty domain (M = 1): nothing is accessed, so the region is valid and runs
+    rep = run_program(api.parse_text(text), [A, A.copy(), np.float32(0.5), 1, 4], "f", RunOptions(config="small-16", mode="in"))
+    (rec,) = rep.regions
+    assert rec.tdfg_nodes_after == rec.tdfg_nodes_before
