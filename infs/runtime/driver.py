@@ -261,11 +261,25 @@ class RegionRuntime:
             # RHS has none, so the one-time transposition is amortized over
             # every re-entry) plus the JIT charge of the lowerings not yet paid
             # (``jit_cycles``).  Between near memory and the cores, which §4.3
-            # does not decide, the faster model wins.
-            lhs = -(-profile.total_ops // (self.cfg.cores * self.cfg.simd_lanes))
+            # does not decide, the faster model wins.  N_op is at least one per
+            # element: a region with no arithmetic (a copy, a constant store)
+            # still has the cores produce every element, one vector op per
+            # simd_lanes elements at peak -- with N_op = 0 the LHS would be 0
+            # and such a region could never run in memory however cheap it is.
+            lhs = -(-max(profile.total_ops, profile.iterations) // (self.cfg.cores * self.cfg.simd_lanes))
             rhs = plan["estimate"]
             if lhs > rhs:
                 return "in", f"Eq. 2: cores at peak {lhs:,} > in-memory ops + JIT {rhs:,} cycles", plan, ""
+            # Eq. 2 is "basic and conservative (assuming peak core performance)"
+            # (§4.3): the runtime also has the near-memory and core models the
+            # alternative is priced with, and the in-memory run's whole time
+            # (transposition included, at the arrays' current residency); when
+            # that is below the faster model, the region runs in memory after
+            # all -- so Inf-S is never slower than a region's faster of In-L3
+            # and Near-L3/Base by the runtime's own estimates (issue 11).
+            if plan["full"] < min(near, core):
+                return "in", (f"Eq. 2: cores at peak {lhs:,} <= in-memory ops + JIT {rhs:,} cycles, but the whole in-memory "
+                              f"run ({plan['full']:,} cycles) beats the {alt} model ({min(near, core):,})"), plan, ""  # fmt: skip
             return alt, f"Eq. 2: cores at peak {lhs:,} <= in-memory ops + JIT {rhs:,} cycles; {alt} is faster ({min(near, core):,} cycles)", None, ""
         return alt, f"not in memory ({why_not}); {alt} is faster ({min(near, core):,} cycles)", None, ""
 
@@ -276,7 +290,7 @@ class RegionRuntime:
         env = {n: int(v) for n, v, s in zip(region.names, scalars, region.scalars) if isinstance(s.type, IndexType)}
         points = list(itertools.product(*[range(lo.evaluate(env), hi.evaluate(env)) for lo, hi in comp.bounds])) if comp.peel else [()]
         calls = []
-        estimate = 0
+        estimate = full = 0
         misses = 0
         planned: set[int] = set()
         jit_wall = 0.0
@@ -303,21 +317,24 @@ class RegionRuntime:
             misses += miss
             params = [np.asarray(gscalars[i]).item() for i in lowered.scalar_map]
             calls.append((lowered, params, miss, call_arrays))
-            estimate += self.estimate_cycles(lowered, params, call_arrays) + (self.jit_cycles(lowered) if miss else 0)
-        return {"calls": calls, "estimate": estimate, "misses": misses, "jit_wall": jit_wall}
+            ops, whole = self.estimate_cycles(lowered, params, call_arrays)
+            jit_charge = self.jit_cycles(lowered) if miss else 0
+            estimate += ops + jit_charge
+            full += whole + jit_charge
+        return {"calls": calls, "estimate": estimate, "full": full, "misses": misses, "jit_wall": jit_wall}
 
-    def estimate_cycles(self, lowered: jit.Lowered, params, arrays) -> int:
-        """The program's command latencies without its DRAM transfers and
-        transpositions (Eq. 2's sum_i Lat_op_i), from an analysis-mode run (no
-        data) on a probe that knows where the arrays are now, cached per
-        (program, residency of its arrays)."""
+    def estimate_cycles(self, lowered: jit.Lowered, params, arrays) -> tuple[int, int]:
+        """(the program's command latencies without its DRAM transfers and
+        transpositions -- Eq. 2's sum_i Lat_op_i --, its whole time with them),
+        from an analysis-mode run (no data) on a probe that knows where the
+        arrays are now, cached per (program, residency of its arrays)."""
         state = tuple((st[1] if (st := self.machine.residency_of(a)) is not None else None) for a in arrays)
         key = (id(lowered.record), repr(state))
         if key not in self._estimates:
             probe = Machine(mode="analysis", like=self.machine)  # shares its plans: the run reuses them
             probe.residency = dict(self.machine.residency)
             probe.run(lowered.record, {i: a for i, a in enumerate(arrays)}, scalars=params)
-            self._estimates[key] = probe.cycles - probe.stats.cycles["dram"]
+            self._estimates[key] = (probe.cycles - probe.stats.cycles["dram"], probe.cycles)
         return self._estimates[key]
 
     def jit_cycles(self, lowered: jit.Lowered) -> int:
