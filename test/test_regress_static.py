@@ -410,3 +410,16 @@ def test_a_region_verifier_tolerates_a_malformed_store():
     )
     with pytest.raises(api.InfsError, match=r"^<input>:5:5: error: 'stream.store' op Expected operandSegmentSizes property"):
         api.parse_text(text)
+
+
+def test_a_program_verifier_tolerates_a_malformed_array_entry():
+    """Found by make fuzz: `"pimcmd.array"(...) <{..., wordline = 0 : f32, ...}>` reached the program's
+    wordline-overlap check before the array op's own verifier, an AssertionError (infs-opt exit 70)."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "lit" / "Inputs" / "all-ops-with-attributes.mlir").read_text()
+    good = '"pimcmd.array"(%m) <{shape = array<i64: 4, 4>, wordline = 0 : i64, transposed}>'
+    assert good in text
+    api.parse_text(text)
+    with pytest.raises(api.InfsError, match=r"^<input>:\d+:\d+: error: 'pimcmd.program' op expected an integer attribute, got 0.0+e\+00 : f32"):
+        api.parse_text(text.replace(good, good.replace("wordline = 0 : i64", "wordline = 0 : f32")))

@@ -149,12 +149,16 @@ def _ints_cached(values: tuple[int, ...]) -> DenseArrayBase:
 
 
 def _int(attr: Attribute) -> int:
-    assert isinstance(attr, IntegerAttr)
+    # a malformed property (`wordline = 0 : f32`) can reach a parent's verifier
+    # before the op's own: an error, not an assertion (found by make fuzz)
+    if not isinstance(attr, IntegerAttr):
+        raise VerifyException(f"expected an integer attribute, got {attr}")
     return attr.value.data
 
 
 def _vals(attr: Attribute) -> tuple[int, ...]:
-    assert isinstance(attr, DenseArrayBase)
+    if not isinstance(attr, DenseArrayBase):
+        raise VerifyException(f"expected an integer array attribute, got {attr}")
     return tuple(int(v) for v in attr.get_values())
 
 

@@ -308,7 +308,9 @@ def run_tool(tool: str, argv: list[str], timeout: float) -> tuple[str, int | Non
     return status, code, out.getvalue(), err.getvalue()
 
 
-HOST_LOOP = re.compile(r"scf\.for\s+%[\w.$-]+\s*=\s*%[\w.$-]+\s+to\s+%([\w.$-]+)")
+# a loop bounded directly by an SSA value: scf.for / affine.for ... to %n (a loop whose bound is an
+# affine map of a size, as the sweeps of a plain-loop stencil, is not matched: a huge size is a huge array)
+HOST_LOOP = re.compile(r"(?:scf|affine)\.for\s+%[\w.$-]+\s*=\s*[^\n]*?\bto\s+%([\w.$-]+)")
 FUNC_ARG = re.compile(r"%([\w.$-]+)\s*:\s*index")
 
 

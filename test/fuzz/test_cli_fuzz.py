@@ -59,3 +59,6 @@ def test_a_requested_huge_host_loop_is_slow_not_hung():
     scf = "%c0 = arith.constant 0 : index\n%c9 = arith.constant {} : index\n%c1 = arith.constant 1 : index\nscf.for %i = %c0 to %c9 step %c1 {{\n}}\n"
     assert huge_host_loop(scf.format(10**7), []) and not huge_host_loop(scf.format(10**5), [])
     assert not huge_host_loop("%big = arith.constant 99999999 : index\n", [])  # not a loop bound: a time-out still counts
+    # a plain-loop program (extract-streams input): the time loop is an affine.for bounded by an argument
+    loops = (ROOT / "infs" / "workloads" / "loops" / "stencil2d.mlir").read_text()
+    assert huge_host_loop(loops, ["--sizes", "m=8,n=8,t=99999999999"]) and not huge_host_loop(loops, ["--sizes", "m=99999999999,n=8,t=2"])
