@@ -4,18 +4,21 @@
 interpreter, numpy arrays as host memory).  At every ``stream.region`` it
 
 1. compiles the region once (``tensorize``; a region whose iteration space has
-   more dims than its arrays keeps its outer parallel dims as host loops), and
-   optimizes its tDFG (``optimize-tdfg``; ``RunOptions.optimize``);
+   more dims than its arrays keeps its outer parallel dims as host loops; a
+   loop index that only moves where the streams start becomes the base address
+   of array views, ``infs.runtime.base_offsets``), and optimizes its tDFG
+   (``optimize-tdfg``; ``RunOptions.optimize``);
 2. decides where it runs (``decide``, §4.3 Eq. 2: the cores at peak
-   throughput against the commands' latencies plus the JIT): in memory (tDFG
-   -> JIT -> the simulated L3), else near memory (NSC stream engines) or on the
-   cores, whichever model is faster;
+   throughput against the commands' latencies plus the JIT; when Eq. 2
+   refuses, the whole in-memory run against the near-memory and core models):
+   in memory (tDFG -> JIT -> the simulated L3), else near memory (NSC stream
+   engines) or on the cores, whichever model is faster;
 3. runs it: in memory through the memoized JIT (``infs.runtime.jit``) and the
    ``Machine`` (fused: embedded streams run on the stream engines; arrays left
    transposed carry over between regions, §5.2), charging the JIT's cycles
-   (the config's ``jit_model``: by default the paper's mean 220 us per
-   lowering, ASPLOS §8) on each lowering that was not memoized; near memory / on the cores with the reference semantics and
-   the NSC / core cost models of ``infs.sim``.
+   (the config's ``jit_model``; by default gem5's per-command charge) on each
+   lowering that was not memoized; near memory / on the cores with the
+   reference semantics and the NSC / core cost models of ``infs.sim``.
 
 The report (``RunReport``) has the machine's stats (Fig. 12-14 breakdowns),
 one record per region invocation, and the JIT's measured wall time.
