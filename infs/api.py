@@ -200,6 +200,15 @@ def verify_module(module: Operation) -> None:
         except (DiagnosticException, LatticeError) as e:
             text = _one_line(str(e)) or type(e).__name__
             raise InfsError(_strip_op_prefix(text, op.name), _loc_text(op.location), op.name) from None
+        except Exception as e:  # noqa: BLE001
+            # a few of xDSL's own verifiers raise a bare Exception for malformed
+            # input (scf.while "Block arguments with wrong type", found by make
+            # fuzz); infs's ops raise VerifyException, so anything else from
+            # them stays an internal error
+            if type(op).__module__.startswith("infs."):
+                raise
+            text = _one_line(str(e)) or type(e).__name__
+            raise InfsError(_strip_op_prefix(text, op.name), _loc_text(op.location), op.name) from None
 
 
 def _one_line(text: str) -> str:

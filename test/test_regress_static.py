@@ -423,3 +423,17 @@ def test_a_program_verifier_tolerates_a_malformed_array_entry():
     api.parse_text(text)
     with pytest.raises(api.InfsError, match=r"^<input>:\d+:\d+: error: 'pimcmd.program' op expected an integer attribute, got 0.0+e\+00 : f32"):
         api.parse_text(text.replace(good, good.replace("wordline = 0 : i64", "wordline = 0 : f32")))
+
+
+def test_an_upstream_verifier_raising_a_bare_exception_is_a_located_error():
+    """Found by make fuzz: xDSL's scf.while verifier raises a bare Exception for a result type that does not
+    match its block arguments (`scf.while (%k = %c0) : (index) -> i8`): infs-run exited 70."""
+    text = (
+        "func.func @f() {\n  %c0 = arith.constant 0 : index\n"
+        "  %r = scf.while (%k = %c0) : (index) -> index {\n    %t = arith.constant false\n"
+        "    scf.condition(%t) %k : index\n  } do {\n  ^bb0(%j: index):\n    scf.yield %j : index\n  }\n"
+        "  func.return\n}\n"
+    )
+    api.parse_text(text)
+    with pytest.raises(api.InfsError, match=r"^<input>:3:\d+: error: 'scf.while' op Block arguments with wrong type"):
+        api.parse_text(text.replace("(index) -> index {", "(index) -> i8 {"))
