@@ -783,6 +783,15 @@ def why_they_differ(ours: dict[str, Any], rows: dict[tuple[str, str], dict], con
         out.append(f"**fig14_ops_in_memory**: paper {p:.0%}, ours {om:.0%}. Benchmarks with under 90% of their elements in "
                    "memory under Inf-S, with the runtime's reason for the first region it kept out (Eq. 2, §4.3, in "
                    "`infs/runtime/driver.py` `decide`): " + "; ".join(parts) + ".")  # fmt: skip
+    # Fig. 15: every preference that disagrees with the paper, with both implementations' costs
+    for (bench, c), (v, ri, ro) in ours.get("fig15_outer_over_inner", {}).items():
+        if (v > 1) == (c != "base"):
+            continue
+        out.append(f"**Fig. 15 {bench} on {CONFIGS[c][0]}**: the paper's {'inner' if c == 'base' else 'outer'} product wins there, "
+                   f"ours {'outer' if v > 1 else 'inner'} ({max(v, 1 / v):.2f}x). Inner: {int(ri['total_cycles']):,} cycles "
+                   f"({_breakdown(ri)}), NoC {float(ri['noc_traffic']):,.0f} byte-hops; outer: {int(ro['total_cycles']):,} cycles "
+                   f"({_breakdown(ro)}), NoC {float(ro['noc_traffic']):,.0f} byte-hops, {int(ro['regions'])} regions: "
+                   + ", ".join(COMPONENT[k] for k in dict.fromkeys(_breakdown(ro, 1).split()[1:2]) if k in COMPONENT) + ".")  # fmt: skip
     # the paper's Inf-S is at least as fast as the faster of In-L3 and Near-L3 on every benchmark (Fig. 11)
     slower = []
     for name, b in best.items():
