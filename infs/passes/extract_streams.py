@@ -201,7 +201,9 @@ _REDUCE_KIND = {
 }
 
 
-def _walk_nodes(n: Node, seen: set[int] | None = None):
+def _walk_nodes(n: Node, seen: set[int] | None = None, into_reductions: bool = True):
+    """Every node reachable from ``n`` once (``into_reductions=False``: not
+    inside a reduction's body -- the reduction itself is yielded)."""
     seen = set() if seen is None else seen
     if id(n) in seen:
         return
@@ -209,9 +211,9 @@ def _walk_nodes(n: Node, seen: set[int] | None = None):
     yield n
     if isinstance(n, Op):
         for a in n.args:
-            yield from _walk_nodes(a, seen)
-    elif isinstance(n, Red):
-        yield from _walk_nodes(n.body, seen)
+            yield from _walk_nodes(a, seen, into_reductions)
+    elif isinstance(n, Red) and into_reductions:
+        yield from _walk_nodes(n.body, seen, into_reductions)
 
 
 def _is_identity(n: Node, kind: str) -> bool:
@@ -569,21 +571,10 @@ def classify(a: Analysis) -> frozenset[int]:
         used = s.amap.dims_used()
         if used & red or used != alld - red:
             raise Refuse(f"the store to {_array_label(s.array)} does not move with every parallel loop of the nest (an output dependence)")
-        for n in _outside_reds(s.value):
+        for n in _walk_nodes(s.value, into_reductions=False):
             if isinstance(n, Load) and n.amap.dims_used() & red:
                 raise Refuse("a value loaded inside the reduction is used outside it")
     return red
-
-
-def _outside_reds(n: Node, seen: set[int] | None = None):
-    seen = set() if seen is None else seen
-    if id(n) in seen:
-        return
-    seen.add(id(n))
-    yield n
-    if isinstance(n, Op):
-        for x in n.args:
-            yield from _outside_reds(x, seen)
 
 
 # ---------------------------------------------------------------------------
@@ -1095,7 +1086,7 @@ def plan_region(a: Analysis) -> Plan:
 def _reduced_only(n: Node) -> bool:
     """Whether every stream ``n`` is computed from is a fold (so ``n`` lives on
     the region's parallel dims only): a Red, or arith over Reds and constants."""
-    leaves = [x for x in _outside_reds(n) if isinstance(x, (Load, Scalar, Red))]
+    leaves = [x for x in _walk_nodes(n, into_reductions=False) if isinstance(x, (Load, Scalar, Red))]
     return bool(leaves) and all(isinstance(x, Red) for x in leaves)
 
 
