@@ -336,7 +336,8 @@ def test_optimizer_wall_time_is_not_simulated_time():
     _i, _a, slow = _run_workload("conv2d", "small-16", optimize=True)
     _i, _a, fast = _run_workload("conv2d", "small-16", optimize=True)
     t_slow, t_fast = (sum(r.optimize_seconds for r in x.regions) for x in (slow, fast))
-    assert t_slow > t_fast > 0
+    # (no comparison of the two wall times: a timed assertion flips on a loaded machine)
+    assert t_slow > 0 and t_fast > 0
     assert slow.stats.cycles == fast.stats.cycles
 
 
@@ -467,3 +468,28 @@ func.func @f(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %w: f32, %m: index, %n: i
     rep = run_program(api.parse_text(text), [A, A.copy(), np.float32(0.5), 1, 4], "f", RunOptions(config="small-16", mode="in"))
     (rec,) = rep.regions
     assert rec.tdfg_nodes_after == rec.tdfg_nodes_before
+
+
+def test_the_runtime_reassociates_floats_only_where_the_program_allows_it():
+    """Found by running the plain-loop stencil2d at paper size with infs-run's random weights (C0 0.67,
+    C1 0.49: values grow ~3x a step): optimize-tdfg's C0*(a+b+c+d) for C0*a+...+C0*d differed from the
+    stream reference by far more than f32 rounding after 10 steps (--check FAILED). As in MLIR, float
+    arithmetic is reassociated only under fastmath<reassoc>; the workloads carry the flag."""
+    from infs.dialects import stream
+    from infs.runtime.driver import RunOptions, floats_may_reassociate, run_program
+
+    w = WORKLOADS["stencil2d"]
+    flagged = w.path.read_text()
+    plain = flagged.replace(" fastmath<reassoc,contract>", "")
+    assert plain != flagged
+    regions = lambda t: [op for op in api.parse_text(t).walk() if isinstance(op, stream.RegionOp)]  # noqa: E731
+    assert all(floats_may_reassociate(r) for r in regions(flagged)) and not any(floats_may_reassociate(r) for r in regions(plain))
+    m, n, t = 64, 64, 16  # with the taps reassociated (the flagged workload), this run fails the check
+    rng = np.random.default_rng(3)
+    A = rng.uniform(-1, 1, (m, n)).astype(np.float32)
+    W = np.array([0.67324483, 0.49277207], np.float32)
+    want = w.reference({"A": A, "B": A.copy(), "W": W}, {"m": m, "n": n, "t": t})
+    got = {"A": A.copy(), "B": A.copy()}
+    run_program(api.parse_text(plain), [got["A"], got["B"], W, m, n, t], "stencil2d", RunOptions(config="small-16", mode="in", strict=True))
+    res = compare_values(got, want)
+    assert res.ok, res.note

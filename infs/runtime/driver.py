@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, ModuleOp
 from xdsl.ir import Block
 
@@ -188,19 +189,20 @@ class RegionRuntime:
                     source = inner
                 except NotTensorizable as e:
                     comp = _Compiled(None, 0, [], str(e))
-        self._optimize(comp)
+        reassoc = floats_may_reassociate(region)
+        self._optimize(comp, reassoc)
         if comp.graph is not None and self.options.fold_base_offsets:
             offsets = fold_base_offsets(source)
             if offsets is not None:
                 self._keep.append(offsets)
                 folded, _ = tensorize_region(offsets.region)
                 if folded is not None:
-                    comp.optimize_seconds += self._optimize_graph(folded)[1]
+                    comp.optimize_seconds += self._optimize_graph(folded, reassoc)[1]
                     comp.fold = (source, offsets, folded)
         self.compiled[key] = comp
         return comp
 
-    def _optimize(self, comp: _Compiled) -> None:
+    def _optimize(self, comp: _Compiled, reassociate_floats: bool) -> None:
         """``optimize-tdfg`` on the region's graph, before the JIT: the optimized graph is
         the one lowered and memoized (§3.2 "Optimizing tDFG", Fig. 3: the compiler
         optimizes each tDFG once, the JIT lowers it at every configuration).  Its wall
@@ -212,13 +214,15 @@ class RegionRuntime:
         if graph is None:
             return
         comp.nodes_before = comp.nodes_after = _tdfg_nodes(graph)
-        changed, comp.optimize_seconds = self._optimize_graph(graph)
+        changed, comp.optimize_seconds = self._optimize_graph(graph, reassociate_floats)
         if changed:
             comp.nodes_after = _tdfg_nodes(graph)
 
-    def _optimize_graph(self, graph: tdfg.GraphOp) -> tuple[bool, float]:
+    def _optimize_graph(self, graph: tdfg.GraphOp, reassociate_floats: bool) -> tuple[bool, float]:
         """optimize-tdfg on ``graph`` in place (when ``RunOptions.optimize``): (changed, wall seconds).
-        Not in a forced near/core run without ``cross_check``: no graph of it is lowered or evaluated."""
+        Not in a forced near/core run without ``cross_check``: no graph of it is lowered or evaluated.
+        Float arithmetic is reassociated (Eq. 3's associativity and distributivity on floats) only
+        when the region's float ops allow it (``floats_may_reassociate``)."""
         if not self.options.optimize or (self.options.mode in ("near", "core") and not self.options.cross_check):
             return False, 0.0
         from infs.passes.optimize_tdfg import CostModel, optimize_graph
@@ -228,7 +232,7 @@ class RegionRuntime:
         t0 = time.perf_counter()
         # no time limit: the node and iteration limits bound the work, so the graph (and the
         # simulated cycles) do not depend on the host's load
-        report = optimize_graph(graph, model, time_limit=math.inf)
+        report = optimize_graph(graph, model, time_limit=math.inf, reassociate_floats=reassociate_floats)
         return report.changed, time.perf_counter() - t0
 
     # -- decision (§4.3) ----------------------------------------------------------------
@@ -461,6 +465,21 @@ class RegionRuntime:
 def _tdfg_nodes(graph: tdfg.GraphOp) -> int:
     """Tensor nodes of a graph (what optimize-tdfg rewrites and the benchmark counts)."""
     return sum(1 for op in graph.body.block.ops if isinstance(op, (tdfg.TensorOp, tdfg.ConstOp, tdfg.CmpOp, tdfg.MvOp, tdfg.BcOp, tdfg.ShrinkOp)))
+
+
+_FLOAT_ARITH = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp)
+
+
+def floats_may_reassociate(region: stream.RegionOp) -> bool:
+    """Whether every float add/sub/mul/div of the region carries the ``reassoc``
+    fast-math flag (``arith.addf %a, %b fastmath<reassoc> : f32``): as in MLIR
+    and C compilers, float arithmetic is reassociated only where the program
+    allows it -- the results may differ in rounding (a stencil whose weights make
+    its values grow 3x a step differs by far more than f32's epsilon after 10)."""
+    for op in region.walk():
+        if isinstance(op, _FLOAT_ARITH) and arith.FastMathFlag.REASSOC not in op.fastmath.data:
+            return False
+    return True
 
 
 def run_program(

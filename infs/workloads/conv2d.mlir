@@ -3,6 +3,9 @@
 // The nine filter weights are loaded on the host and passed to the region as
 // f32 scalars (shift-only data movement).  Boundary cells of O are not written.
 // The taps are folded row by row (a near-stream function takes <= 8 inputs).
+// Its float ops carry fastmath<reassoc,contract>: optimize-tdfg may reassociate the taps
+// (Fig. 6's reuse), as a C compiler may under -ffast-math; without the flag the runtime
+// keeps the program's rounding (driver.floats_may_reassociate).
 func.func @conv2d(%I: memref<?x?xf32>, %K: memref<?x?xf32>, %O: memref<?x?xf32>, %h: index, %w: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -29,35 +32,35 @@ func.func @conv2d(%I: memref<?x?xf32>, %K: memref<?x?xf32>, %O: memref<?x?xf32>,
     %i22 = stream.load %in[d0 + 1, d1 + 1] : memref<?x?xf32> -> !stream.stream<f32>
     %r0 = stream.compute(%i00, %i01, %i02, %x00, %x01, %x02 : !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, f32, f32, f32) -> !stream.stream<f32> {
     ^bb1(%v0: f32, %v1: f32, %v2: f32, %w0: f32, %w1: f32, %w2: f32):
-      %m0 = arith.mulf %w0, %v0 : f32
-      %m1 = arith.mulf %w1, %v1 : f32
-      %s1 = arith.addf %m0, %m1 : f32
-      %m2 = arith.mulf %w2, %v2 : f32
-      %s2 = arith.addf %s1, %m2 : f32
+      %m0 = arith.mulf %w0, %v0 fastmath<reassoc,contract> : f32
+      %m1 = arith.mulf %w1, %v1 fastmath<reassoc,contract> : f32
+      %s1 = arith.addf %m0, %m1 fastmath<reassoc,contract> : f32
+      %m2 = arith.mulf %w2, %v2 fastmath<reassoc,contract> : f32
+      %s2 = arith.addf %s1, %m2 fastmath<reassoc,contract> : f32
       stream.yield %s2 : f32
     }
     %r1 = stream.compute(%i10, %i11, %i12, %x10, %x11, %x12 : !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, f32, f32, f32) -> !stream.stream<f32> {
     ^bb1(%v0: f32, %v1: f32, %v2: f32, %w0: f32, %w1: f32, %w2: f32):
-      %m0 = arith.mulf %w0, %v0 : f32
-      %m1 = arith.mulf %w1, %v1 : f32
-      %s1 = arith.addf %m0, %m1 : f32
-      %m2 = arith.mulf %w2, %v2 : f32
-      %s2 = arith.addf %s1, %m2 : f32
+      %m0 = arith.mulf %w0, %v0 fastmath<reassoc,contract> : f32
+      %m1 = arith.mulf %w1, %v1 fastmath<reassoc,contract> : f32
+      %s1 = arith.addf %m0, %m1 fastmath<reassoc,contract> : f32
+      %m2 = arith.mulf %w2, %v2 fastmath<reassoc,contract> : f32
+      %s2 = arith.addf %s1, %m2 fastmath<reassoc,contract> : f32
       stream.yield %s2 : f32
     }
     %r2 = stream.compute(%i20, %i21, %i22, %x20, %x21, %x22 : !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, f32, f32, f32) -> !stream.stream<f32> {
     ^bb1(%v0: f32, %v1: f32, %v2: f32, %w0: f32, %w1: f32, %w2: f32):
-      %m0 = arith.mulf %w0, %v0 : f32
-      %m1 = arith.mulf %w1, %v1 : f32
-      %s1 = arith.addf %m0, %m1 : f32
-      %m2 = arith.mulf %w2, %v2 : f32
-      %s2 = arith.addf %s1, %m2 : f32
+      %m0 = arith.mulf %w0, %v0 fastmath<reassoc,contract> : f32
+      %m1 = arith.mulf %w1, %v1 fastmath<reassoc,contract> : f32
+      %s1 = arith.addf %m0, %m1 fastmath<reassoc,contract> : f32
+      %m2 = arith.mulf %w2, %v2 fastmath<reassoc,contract> : f32
+      %s2 = arith.addf %s1, %m2 fastmath<reassoc,contract> : f32
       stream.yield %s2 : f32
     }
     %s = stream.compute(%r0, %r1, %r2 : !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>) -> !stream.stream<f32> {
     ^bb1(%u0: f32, %u1: f32, %u2: f32):
-      %t1 = arith.addf %u0, %u1 : f32
-      %t2 = arith.addf %t1, %u2 : f32
+      %t1 = arith.addf %u0, %u1 fastmath<reassoc,contract> : f32
+      %t2 = arith.addf %t1, %u2 fastmath<reassoc,contract> : f32
       stream.yield %t2 : f32
     }
     stream.store %s -> %out[d0, d1] : !stream.stream<f32> -> memref<?x?xf32>

@@ -7,6 +7,9 @@
 // accumulation into O and stays on the host; each of its iterations is one
 // region over (o, y, x) with the 3x3 taps unrolled, as in the paper's code:
 // input plane i is broadcast along o, the weights K[o][i][*] along y and x.
+// Its float ops carry fastmath<reassoc,contract>: optimize-tdfg may reassociate the taps
+// (Fig. 6's reuse), as a C compiler may under -ffast-math; without the flag the runtime
+// keeps the program's rounding (driver.floats_may_reassociate).
 func.func @conv3d(%I: memref<?x?x?xf32>, %K: memref<?x?x?xf32>, %O: memref<?x?x?xf32>, %ci: index, %co: index, %h: index, %w: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -43,37 +46,37 @@ func.func @conv3d(%I: memref<?x?x?xf32>, %K: memref<?x?x?xf32>, %O: memref<?x?x?
       %k22 = stream.load %k[d0, i, 8] : memref<?x?x?xf32> -> !stream.stream<f32>
       %r0 = stream.compute(%i00, %i01, %i02, %k00, %k01, %k02 : !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>) -> !stream.stream<f32> {
       ^bb1(%v0: f32, %v1: f32, %v2: f32, %w0: f32, %w1: f32, %w2: f32):
-        %m0 = arith.mulf %w0, %v0 : f32
-        %m1 = arith.mulf %w1, %v1 : f32
-        %s1 = arith.addf %m0, %m1 : f32
-        %m2 = arith.mulf %w2, %v2 : f32
-        %s2 = arith.addf %s1, %m2 : f32
+        %m0 = arith.mulf %w0, %v0 fastmath<reassoc,contract> : f32
+        %m1 = arith.mulf %w1, %v1 fastmath<reassoc,contract> : f32
+        %s1 = arith.addf %m0, %m1 fastmath<reassoc,contract> : f32
+        %m2 = arith.mulf %w2, %v2 fastmath<reassoc,contract> : f32
+        %s2 = arith.addf %s1, %m2 fastmath<reassoc,contract> : f32
         stream.yield %s2 : f32
       }
       %r1 = stream.compute(%i10, %i11, %i12, %k10, %k11, %k12 : !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>) -> !stream.stream<f32> {
       ^bb1(%v0: f32, %v1: f32, %v2: f32, %w0: f32, %w1: f32, %w2: f32):
-        %m0 = arith.mulf %w0, %v0 : f32
-        %m1 = arith.mulf %w1, %v1 : f32
-        %s1 = arith.addf %m0, %m1 : f32
-        %m2 = arith.mulf %w2, %v2 : f32
-        %s2 = arith.addf %s1, %m2 : f32
+        %m0 = arith.mulf %w0, %v0 fastmath<reassoc,contract> : f32
+        %m1 = arith.mulf %w1, %v1 fastmath<reassoc,contract> : f32
+        %s1 = arith.addf %m0, %m1 fastmath<reassoc,contract> : f32
+        %m2 = arith.mulf %w2, %v2 fastmath<reassoc,contract> : f32
+        %s2 = arith.addf %s1, %m2 fastmath<reassoc,contract> : f32
         stream.yield %s2 : f32
       }
       %r2 = stream.compute(%i20, %i21, %i22, %k20, %k21, %k22 : !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>) -> !stream.stream<f32> {
       ^bb1(%v0: f32, %v1: f32, %v2: f32, %w0: f32, %w1: f32, %w2: f32):
-        %m0 = arith.mulf %w0, %v0 : f32
-        %m1 = arith.mulf %w1, %v1 : f32
-        %s1 = arith.addf %m0, %m1 : f32
-        %m2 = arith.mulf %w2, %v2 : f32
-        %s2 = arith.addf %s1, %m2 : f32
+        %m0 = arith.mulf %w0, %v0 fastmath<reassoc,contract> : f32
+        %m1 = arith.mulf %w1, %v1 fastmath<reassoc,contract> : f32
+        %s1 = arith.addf %m0, %m1 fastmath<reassoc,contract> : f32
+        %m2 = arith.mulf %w2, %v2 fastmath<reassoc,contract> : f32
+        %s2 = arith.addf %s1, %m2 fastmath<reassoc,contract> : f32
         stream.yield %s2 : f32
       }
       %acc = stream.load %out[d0, d1, d2] : memref<?x?x?xf32> -> !stream.stream<f32>
       %s = stream.compute(%acc, %r0, %r1, %r2 : !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>) -> !stream.stream<f32> {
       ^bb1(%u: f32, %u0: f32, %u1: f32, %u2: f32):
-        %t1 = arith.addf %u0, %u1 : f32
-        %t2 = arith.addf %t1, %u2 : f32
-        %t3 = arith.addf %u, %t2 : f32
+        %t1 = arith.addf %u0, %u1 fastmath<reassoc,contract> : f32
+        %t2 = arith.addf %t1, %u2 fastmath<reassoc,contract> : f32
+        %t3 = arith.addf %u, %t2 fastmath<reassoc,contract> : f32
         stream.yield %t3 : f32
       }
       stream.store %s -> %out[d0, d1, d2] : !stream.stream<f32> -> memref<?x?x?xf32>

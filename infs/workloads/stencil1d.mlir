@@ -8,6 +8,9 @@
 // finding the reuse -- add the neighbours, multiply by C0 once -- is optimize-tdfg's
 // job (Eq. 3, Fig. 20), not the programmer's.  Boundary cells (0, N-1) of both
 // buffers are never written; after the call the last step's result is in A.
+// Its float ops carry fastmath<reassoc,contract>: optimize-tdfg may reassociate the taps
+// (Fig. 6's reuse), as a C compiler may under -ffast-math; without the flag the runtime
+// keeps the program's rounding (driver.floats_may_reassociate).
 func.func @stencil1d(%A: memref<?xf32>, %B: memref<?xf32>, %W: memref<?xf32>, %n: index, %t: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -23,11 +26,11 @@ func.func @stencil1d(%A: memref<?xf32>, %B: memref<?xf32>, %W: memref<?xf32>, %n
       %c = stream.load %src[d0] : memref<?xf32> -> !stream.stream<f32>
       %s = stream.compute(%k0, %l, %r, %k1, %c : f32, !stream.stream<f32>, !stream.stream<f32>, f32, !stream.stream<f32>) -> !stream.stream<f32> {
       ^bb1(%v0: f32, %vl: f32, %vr: f32, %v1: f32, %vc: f32):
-        %pl = arith.mulf %v0, %vl : f32
-        %pr = arith.mulf %v0, %vr : f32
-        %s1 = arith.addf %pl, %pr : f32
-        %pc = arith.mulf %v1, %vc : f32
-        %s2 = arith.addf %s1, %pc : f32
+        %pl = arith.mulf %v0, %vl fastmath<reassoc,contract> : f32
+        %pr = arith.mulf %v0, %vr fastmath<reassoc,contract> : f32
+        %s1 = arith.addf %pl, %pr fastmath<reassoc,contract> : f32
+        %pc = arith.mulf %v1, %vc fastmath<reassoc,contract> : f32
+        %s2 = arith.addf %s1, %pc fastmath<reassoc,contract> : f32
         stream.yield %s2 : f32
       }
       stream.store %s -> %dst[d0] : !stream.stream<f32> -> memref<?xf32>
@@ -41,11 +44,11 @@ func.func @stencil1d(%A: memref<?xf32>, %B: memref<?xf32>, %W: memref<?xf32>, %n
       %c = stream.load %src[d0] : memref<?xf32> -> !stream.stream<f32>
       %s = stream.compute(%k0, %l, %r, %k1, %c : f32, !stream.stream<f32>, !stream.stream<f32>, f32, !stream.stream<f32>) -> !stream.stream<f32> {
       ^bb1(%v0: f32, %vl: f32, %vr: f32, %v1: f32, %vc: f32):
-        %pl = arith.mulf %v0, %vl : f32
-        %pr = arith.mulf %v0, %vr : f32
-        %s1 = arith.addf %pl, %pr : f32
-        %pc = arith.mulf %v1, %vc : f32
-        %s2 = arith.addf %s1, %pc : f32
+        %pl = arith.mulf %v0, %vl fastmath<reassoc,contract> : f32
+        %pr = arith.mulf %v0, %vr fastmath<reassoc,contract> : f32
+        %s1 = arith.addf %pl, %pr fastmath<reassoc,contract> : f32
+        %pc = arith.mulf %v1, %vc fastmath<reassoc,contract> : f32
+        %s2 = arith.addf %s1, %pc fastmath<reassoc,contract> : f32
         stream.yield %s2 : f32
       }
       stream.store %s -> %dst[d0] : !stream.stream<f32> -> memref<?xf32>

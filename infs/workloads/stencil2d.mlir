@@ -10,6 +10,9 @@
 // Fig. 6's reuse is optimize-tdfg's job, not the programmer's.  Boundary cells of
 // both buffers are never written; after the call the last step's result is in A.
 // infs/workloads/loops/stencil2d.mlir is the same program as plain loops.
+// Its float ops carry fastmath<reassoc,contract>: optimize-tdfg may reassociate the taps
+// (Fig. 6's reuse), as a C compiler may under -ffast-math; without the flag the runtime
+// keeps the program's rounding (driver.floats_may_reassociate).
 func.func @stencil2d(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %W: memref<?xf32>, %m: index, %n: index, %t: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -27,15 +30,15 @@ func.func @stencil2d(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %W: memref<?xf32>
       %centre = stream.load %src[d0, d1] : memref<?x?xf32> -> !stream.stream<f32>
       %s = stream.compute(%k0, %up, %down, %left, %right, %k1, %centre : f32, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, f32, !stream.stream<f32>) -> !stream.stream<f32> {
       ^bb1(%v0: f32, %vu: f32, %vd: f32, %vl: f32, %vr: f32, %v1: f32, %vc: f32):
-        %pu = arith.mulf %v0, %vu : f32
-        %pd = arith.mulf %v0, %vd : f32
-        %s1 = arith.addf %pu, %pd : f32
-        %pl = arith.mulf %v0, %vl : f32
-        %s2 = arith.addf %s1, %pl : f32
-        %pr = arith.mulf %v0, %vr : f32
-        %s3 = arith.addf %s2, %pr : f32
-        %pc = arith.mulf %v1, %vc : f32
-        %s4 = arith.addf %s3, %pc : f32
+        %pu = arith.mulf %v0, %vu fastmath<reassoc,contract> : f32
+        %pd = arith.mulf %v0, %vd fastmath<reassoc,contract> : f32
+        %s1 = arith.addf %pu, %pd fastmath<reassoc,contract> : f32
+        %pl = arith.mulf %v0, %vl fastmath<reassoc,contract> : f32
+        %s2 = arith.addf %s1, %pl fastmath<reassoc,contract> : f32
+        %pr = arith.mulf %v0, %vr fastmath<reassoc,contract> : f32
+        %s3 = arith.addf %s2, %pr fastmath<reassoc,contract> : f32
+        %pc = arith.mulf %v1, %vc fastmath<reassoc,contract> : f32
+        %s4 = arith.addf %s3, %pc fastmath<reassoc,contract> : f32
         stream.yield %s4 : f32
       }
       stream.store %s -> %dst[d0, d1] : !stream.stream<f32> -> memref<?x?xf32>
@@ -51,15 +54,15 @@ func.func @stencil2d(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %W: memref<?xf32>
       %centre = stream.load %src[d0, d1] : memref<?x?xf32> -> !stream.stream<f32>
       %s = stream.compute(%k0, %up, %down, %left, %right, %k1, %centre : f32, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, f32, !stream.stream<f32>) -> !stream.stream<f32> {
       ^bb1(%v0: f32, %vu: f32, %vd: f32, %vl: f32, %vr: f32, %v1: f32, %vc: f32):
-        %pu = arith.mulf %v0, %vu : f32
-        %pd = arith.mulf %v0, %vd : f32
-        %s1 = arith.addf %pu, %pd : f32
-        %pl = arith.mulf %v0, %vl : f32
-        %s2 = arith.addf %s1, %pl : f32
-        %pr = arith.mulf %v0, %vr : f32
-        %s3 = arith.addf %s2, %pr : f32
-        %pc = arith.mulf %v1, %vc : f32
-        %s4 = arith.addf %s3, %pc : f32
+        %pu = arith.mulf %v0, %vu fastmath<reassoc,contract> : f32
+        %pd = arith.mulf %v0, %vd fastmath<reassoc,contract> : f32
+        %s1 = arith.addf %pu, %pd fastmath<reassoc,contract> : f32
+        %pl = arith.mulf %v0, %vl fastmath<reassoc,contract> : f32
+        %s2 = arith.addf %s1, %pl fastmath<reassoc,contract> : f32
+        %pr = arith.mulf %v0, %vr fastmath<reassoc,contract> : f32
+        %s3 = arith.addf %s2, %pr fastmath<reassoc,contract> : f32
+        %pc = arith.mulf %v1, %vc fastmath<reassoc,contract> : f32
+        %s4 = arith.addf %s3, %pc fastmath<reassoc,contract> : f32
         stream.yield %s4 : f32
       }
       stream.store %s -> %dst[d0, d1] : !stream.stream<f32> -> memref<?x?xf32>

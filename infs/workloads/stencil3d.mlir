@@ -9,6 +9,9 @@
 // each neighbour); optimize-tdfg finds the reuse.  A near-stream function takes at
 // most 8 inputs, so the centre tap is a second compute.  Boundary cells are never
 // written; the last step's result is in A.
+// Its float ops carry fastmath<reassoc,contract>: optimize-tdfg may reassociate the taps
+// (Fig. 6's reuse), as a C compiler may under -ffast-math; without the flag the runtime
+// keeps the program's rounding (driver.floats_may_reassociate).
 func.func @stencil3d(%A: memref<?x?x?xf32>, %B: memref<?x?x?xf32>, %W: memref<?xf32>, %l: index, %m: index, %n: index, %t: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -28,23 +31,23 @@ func.func @stencil3d(%A: memref<?x?x?xf32>, %B: memref<?x?x?xf32>, %W: memref<?x
       %centre = stream.load %src[d0, d1, d2] : memref<?x?x?xf32> -> !stream.stream<f32>
       %nb = stream.compute(%k0, %up, %down, %north, %south, %west, %east : f32, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>) -> !stream.stream<f32> {
       ^bb1(%v0: f32, %vu: f32, %vd: f32, %vn: f32, %vs: f32, %vw: f32, %ve: f32):
-        %pu = arith.mulf %v0, %vu : f32
-        %pd = arith.mulf %v0, %vd : f32
-        %s1 = arith.addf %pu, %pd : f32
-        %pn = arith.mulf %v0, %vn : f32
-        %s2 = arith.addf %s1, %pn : f32
-        %ps = arith.mulf %v0, %vs : f32
-        %s3 = arith.addf %s2, %ps : f32
-        %pw = arith.mulf %v0, %vw : f32
-        %s4 = arith.addf %s3, %pw : f32
-        %pe = arith.mulf %v0, %ve : f32
-        %s5 = arith.addf %s4, %pe : f32
+        %pu = arith.mulf %v0, %vu fastmath<reassoc,contract> : f32
+        %pd = arith.mulf %v0, %vd fastmath<reassoc,contract> : f32
+        %s1 = arith.addf %pu, %pd fastmath<reassoc,contract> : f32
+        %pn = arith.mulf %v0, %vn fastmath<reassoc,contract> : f32
+        %s2 = arith.addf %s1, %pn fastmath<reassoc,contract> : f32
+        %ps = arith.mulf %v0, %vs fastmath<reassoc,contract> : f32
+        %s3 = arith.addf %s2, %ps fastmath<reassoc,contract> : f32
+        %pw = arith.mulf %v0, %vw fastmath<reassoc,contract> : f32
+        %s4 = arith.addf %s3, %pw fastmath<reassoc,contract> : f32
+        %pe = arith.mulf %v0, %ve fastmath<reassoc,contract> : f32
+        %s5 = arith.addf %s4, %pe fastmath<reassoc,contract> : f32
         stream.yield %s5 : f32
       }
       %s = stream.compute(%nb, %k1, %centre : !stream.stream<f32>, f32, !stream.stream<f32>) -> !stream.stream<f32> {
       ^bb2(%acc: f32, %v1: f32, %vc: f32):
-        %pc = arith.mulf %v1, %vc : f32
-        %s6 = arith.addf %acc, %pc : f32
+        %pc = arith.mulf %v1, %vc fastmath<reassoc,contract> : f32
+        %s6 = arith.addf %acc, %pc fastmath<reassoc,contract> : f32
         stream.yield %s6 : f32
       }
       stream.store %s -> %dst[d0, d1, d2] : !stream.stream<f32> -> memref<?x?x?xf32>
@@ -62,23 +65,23 @@ func.func @stencil3d(%A: memref<?x?x?xf32>, %B: memref<?x?x?xf32>, %W: memref<?x
       %centre = stream.load %src[d0, d1, d2] : memref<?x?x?xf32> -> !stream.stream<f32>
       %nb = stream.compute(%k0, %up, %down, %north, %south, %west, %east : f32, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>) -> !stream.stream<f32> {
       ^bb1(%v0: f32, %vu: f32, %vd: f32, %vn: f32, %vs: f32, %vw: f32, %ve: f32):
-        %pu = arith.mulf %v0, %vu : f32
-        %pd = arith.mulf %v0, %vd : f32
-        %s1 = arith.addf %pu, %pd : f32
-        %pn = arith.mulf %v0, %vn : f32
-        %s2 = arith.addf %s1, %pn : f32
-        %ps = arith.mulf %v0, %vs : f32
-        %s3 = arith.addf %s2, %ps : f32
-        %pw = arith.mulf %v0, %vw : f32
-        %s4 = arith.addf %s3, %pw : f32
-        %pe = arith.mulf %v0, %ve : f32
-        %s5 = arith.addf %s4, %pe : f32
+        %pu = arith.mulf %v0, %vu fastmath<reassoc,contract> : f32
+        %pd = arith.mulf %v0, %vd fastmath<reassoc,contract> : f32
+        %s1 = arith.addf %pu, %pd fastmath<reassoc,contract> : f32
+        %pn = arith.mulf %v0, %vn fastmath<reassoc,contract> : f32
+        %s2 = arith.addf %s1, %pn fastmath<reassoc,contract> : f32
+        %ps = arith.mulf %v0, %vs fastmath<reassoc,contract> : f32
+        %s3 = arith.addf %s2, %ps fastmath<reassoc,contract> : f32
+        %pw = arith.mulf %v0, %vw fastmath<reassoc,contract> : f32
+        %s4 = arith.addf %s3, %pw fastmath<reassoc,contract> : f32
+        %pe = arith.mulf %v0, %ve fastmath<reassoc,contract> : f32
+        %s5 = arith.addf %s4, %pe fastmath<reassoc,contract> : f32
         stream.yield %s5 : f32
       }
       %s = stream.compute(%nb, %k1, %centre : !stream.stream<f32>, f32, !stream.stream<f32>) -> !stream.stream<f32> {
       ^bb2(%acc: f32, %v1: f32, %vc: f32):
-        %pc = arith.mulf %v1, %vc : f32
-        %s6 = arith.addf %acc, %pc : f32
+        %pc = arith.mulf %v1, %vc fastmath<reassoc,contract> : f32
+        %s6 = arith.addf %acc, %pc fastmath<reassoc,contract> : f32
         stream.yield %s6 : f32
       }
       stream.store %s -> %dst[d0, d1, d2] : !stream.stream<f32> -> memref<?x?x?xf32>

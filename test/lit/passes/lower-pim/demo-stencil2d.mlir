@@ -16,7 +16,7 @@
 // RUN: not infs-opt --tensorize --lower-pim='sizes=N=64 config=tiny' %S/../../../../infs/workloads/stencil2d.mlir 2>&1 | filecheck %s --check-prefix=UNBOUND
 // UNBOUND: infs-opt: error: pass 'lower-pim' failed: 'tdfg.tensor' domain uses symbol 'M' that was never bound (give it in sizes=...)
 // RUN: not infs-opt --tensorize --lower-pim='sizes=M=64,N=64 config=tiny' %S/../../../../infs/workloads/stencil2d.mlir 2>&1 | filecheck %s --check-prefix=NOFIT
-// NOFIT: infs-opt: error: pass 'lower-pim' failed: the tdfg.graph at {{.*}}stencil2d.mlir:21:5 in @stencil2d: the lattice [64, 64] needs at least 256 SRAM arrays of 16 bitlines; 'tiny' has 8
+// NOFIT: infs-opt: error: pass 'lower-pim' failed: the tdfg.graph at {{.*}}stencil2d.mlir:24:5 in @stencil2d: the lattice [64, 64] needs at least 256 SRAM arrays of 16 bitlines; 'tiny' has 8
 
 // CHECK-LABEL: func.func @stencil2d
 // CHECK:         scf.for
