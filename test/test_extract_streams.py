@@ -771,3 +771,23 @@ def test_i32_sum_region_result_combined_on_the_host(mode: str) -> None:
     A = np.arange(-20, 30, dtype=np.int32)
     res = api.run(api.to_text(module), {"A": A, "n": len(A)}, config="tiny", mode=mode)
     assert int(res.results[0]) == 7 + int(A.sum())
+
+
+def test_an_iter_args_loop_without_its_yield_is_a_located_error():
+    """Found by make fuzz (a line dropped from a lit case): an affine.for with iter_args whose body has no
+    affine.yield passes xDSL's verifier, and extract-streams' analysis of it was a KeyError (exit 70)."""
+    text = """
+func.func @trisum(%A: memref<?x?xf32>, %y: memref<?xf32>, %n: index) {
+  %z = arith.constant 0.0 : f32
+  affine.for %i = 0 to %n {
+    %s = affine.for %k = 0 to affine_map<(d0) -> (d0)>(%i) iter_args(%acc = %z) -> (f32) {
+      %a = affine.load %A[%i, %k] : memref<?x?xf32>
+      %t = arith.addf %acc, %a : f32
+    }
+    affine.store %s, %y[%i] : memref<?xf32>
+  }
+  func.return
+}
+"""
+    with pytest.raises(api.InfsError, match=r"must yield its loop-carried variables"):
+        api.run(text, {"A": np.ones((3, 3), np.float32), "y": np.zeros(3, np.float32), "n": 3}, config="tiny", mode="near")

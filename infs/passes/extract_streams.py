@@ -1258,6 +1258,9 @@ class Extractor:
         if not band:
             (loop,) = leaf
             a.reduction_loop(loop)
+            missing = [r for r in loop.results if r not in a.nodes]
+            if missing:  # e.g. an iter_args loop whose body lost its yield (found by make fuzz)
+                raise Refuse(f"{len(missing)} result(s) of the loop are not yielded by its body")
             a.escaping = {r: a.nodes[r] for r in loop.results}
         else:
             a.body(leaf)
