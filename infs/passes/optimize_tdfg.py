@@ -73,6 +73,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from infs.dialects import tdfg
 from infs.dialects.lattice import Affine, Domain, LatticeError
 from infs.hardware import BITS_OF, CostProfile, HardwareConfig, get_profile, load_config
+from infs.passes.tdfg_domains import postorder
 
 COMMUTATIVE = ("add", "mul", "min", "max", "and", "or", "xor", "cmp_eq")  # as tdfg-to-pimcmd swaps constants
 ASSOCIATIVE = ("add", "mul", "min", "max", "and", "or", "xor")
@@ -619,22 +620,7 @@ class _DagRegisters:
                 stack.extend((k, False) for k in kids if k not in size)
             return size[key]
 
-        order: list = []
-        seen: set = set()
-        for sink in self.sinks:
-            stack = [(("o", sink), False)]
-            while stack:
-                cur, expanded = stack.pop()
-                if cur in seen:
-                    continue
-                if expanded:
-                    seen.add(cur)
-                    order.append(cur)
-                    continue
-                stack.append((cur, True))
-                ds = [d for d in deps(cur) if d not in seen]
-                ds.sort(key=subtree)
-                stack.extend((d, False) for d in ds)
+        order = postorder([("o", sink) for sink in self.sinks], deps, subtree)
         pos = {k: i for i, k in enumerate(order)}
 
         def register(key):

@@ -153,11 +153,18 @@ def schedule(ops) -> list:
         return size[op]
 
     owners = set(ops)
+    sinks = [op for op in ops if isinstance(op, (tdfg.StoreOp, tdfg.StreamStoreOp, tdfg.YieldOp))]
+    return postorder(sinks, lambda op: [v.owner for v in op.operands if v.owner in owners], subtree)
+
+
+def postorder(sinks, deps, subtree) -> list:
+    """Every node reachable from ``sinks`` (through ``deps``), each after its
+    dependences, the largest subtree (``subtree``) first -- the lowering's
+    schedule, which optimize-tdfg's register count follows too."""
     order: list = []
     seen: set = set()
-
-    def visit(op) -> None:
-        stack = [(op, False)]
+    for sink in sinks:
+        stack = [(sink, False)]
         while stack:
             cur, expanded = stack.pop()
             if cur in seen:
@@ -167,13 +174,9 @@ def schedule(ops) -> list:
                 order.append(cur)
                 continue
             stack.append((cur, True))
-            deps = [v.owner for v in cur.operands if v.owner in owners and v.owner not in seen]
-            deps.sort(key=subtree)  # popped last-in first-out: the largest subtree runs first
-            stack.extend((d, False) for d in deps)
-
-    for op in ops:
-        if isinstance(op, (tdfg.StoreOp, tdfg.StreamStoreOp, tdfg.YieldOp)):
-            visit(op)
+            ds = [d for d in deps(cur) if d not in seen]
+            ds.sort(key=subtree)  # popped last-in first-out: the largest subtree runs first
+            stack.extend((d, False) for d in ds)
     return order
 
 
