@@ -791,3 +791,21 @@ func.func @trisum(%A: memref<?x?xf32>, %y: memref<?xf32>, %n: index) {
 """
     with pytest.raises(api.InfsError, match=r"must yield its loop-carried variables"):
         api.run(text, {"A": np.ones((3, 3), np.float32), "y": np.zeros(3, np.float32), "n": 3}, config="tiny", mode="near")
+
+
+@pytest.mark.parametrize("mode", ["in", "near", "auto"])
+def test_an_affine_index_beyond_int64_is_a_one_line_error(mode):
+    """Found by make fuzz: `affine.load %A[%i - 99999999999999999999]` became a stream map whose constant is
+    beyond int64 (maps built by a pass are not parse-checked), and the region's bounds check overflowed numpy
+    (OverflowError, exit 70)."""
+    text = """
+func.func @f(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
+  affine.for %i = 0 to %n {
+    %l = affine.load %A[%i - 99999999999999999999] : memref<?xf32>
+    affine.store %l, %B[%i] : memref<?xf32>
+  }
+  func.return
+}
+"""
+    with pytest.raises(api.InfsError, match=r"'stream.load' index d0 - 99999999999999999999 is beyond the signed 64-bit range"):
+        api.run(text, {"A": np.ones(8, np.float32), "B": np.zeros(8, np.float32), "n": 5}, config="tiny", mode=mode)

@@ -41,6 +41,10 @@ class LatticeError(ValueError):
     """An operation on domains/patterns that cannot be carried out."""
 
 
+class IndexRangeError(LatticeError):
+    """An access map whose constants or coefficients are beyond int64."""
+
+
 # Every integer of the infs attributes is a signed 64-bit value (as MLIR's
 # i64/index): the passes, records and the simulator compute on int64.
 I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
@@ -454,6 +458,10 @@ class AccessMap:
         """Evaluate the map on index grids (one array per iteration dim)."""
         out = []
         for e in self.results:
+            if not all(I64_MIN <= v <= I64_MAX for v in (e.const, *(c for _, c in e.terms))):
+                # a map built by a pass from upstream IR (affine.load %A[%i - 99999999999999999999]),
+                # not parsed: numpy would overflow (found by make fuzz)
+                raise IndexRangeError(f"index {e} is beyond the signed 64-bit range")
             acc: np.ndarray | int = e.const
             for n, c in e.terms:
                 i = dim_index(n)

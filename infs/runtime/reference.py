@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import FileLineColLoc, IndexType, MemRefType
 from xdsl.ir import SSAValue
 
 from infs.dialects import stream
-from infs.dialects.lattice import AccessMap, LatticeError
+from infs.dialects.lattice import AccessMap, IndexRangeError, LatticeError
 from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype
 
 _IDENTITY = {"add": 0, "mul": 1}
@@ -149,6 +149,8 @@ def out_of_bounds_access(region: stream.RegionOp, shapes: Sequence[Sequence[int]
         corners = [np.array([p, q - 1] if d in live else [p], np.int64).reshape([-1 if j == d else 1 for j in range(rank)]) for d, (p, q) in enumerate(box)]
         try:
             idx = op.access_map().apply(corners, env)
+        except IndexRangeError as e:
+            return f"'{op.name}' {e}"
         except LatticeError:
             return None
         shape = shapes[args.index(op.array)]
