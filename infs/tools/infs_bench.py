@@ -30,7 +30,9 @@ REPRODUCTION.md written, which shows them):
 * ``fig14_breakdown.png`` -- the Inf-S cycle breakdown per benchmark;
 * ``fig15_dataflow.png`` -- outer over inner product per configuration;
 * ``fig18_energy.png`` -- energy efficiency over Near-L3;
-* ``tiles.csv`` -- the Fig. 16/17 study (layout heuristic vs every tile shape);
+* ``tiles.csv`` -- the Fig. 16/17 study (layout heuristic vs every tile shape, In-L3);
+* ``fig16_tiles.png`` -- per 2-D workload, the cycle breakdown per tile shape;
+* ``fig17_tiles3d.png`` -- per 3-D workload, the speedup over no tiling per tile shape;
 
 and ``--reproduction`` (``benchmarks/REPRODUCTION.md``): each headline number
 of the paper (DESIGN §7) next to ours, with the ratio.
@@ -95,8 +97,19 @@ MICRO = ("vec_add", "array_sum")  # Fig. 2
 _WEIGHT = {"mm_outer": 9, "conv3d": 8, "kmeans_inner": 7, "mm_inner": 5, "gauss_elim": 5, "gather_mlp_inner": 4,
            "kmeans_outer": 2, "stencil3d": 1}  # fmt: skip
 
-# The Fig. 16/17 study: workloads whose tile shape is swept, at their bench sizes.
-TILE_STUDY = ("stencil2d", "dwt2d", "conv2d")
+# The Fig. 16/17 study (§8 "Data Layout"): workloads whose tile shape is swept, at their bench sizes.
+# Fig. 16: every 2-D benchmark of Fig. 11, in the implementation Fig. 11 takes on In-L3 and Inf-S
+# (the outer product of mm, kmeans and gather_mlp, §8 "Dataflow Choices"); Fig. 17: the 3-D ones.
+# kmeans_outer stays in although no shape can be forced on it: ``RunOptions.tiles`` is one shape
+# for every region and two of its regions have 1-D lattices, so each forced 2-D shape is rejected
+# there -- its rows say so, with the layout's reason, instead of the benchmark silently missing.
+TILE_STUDY = ("stencil2d", "dwt2d", "conv2d", "gauss_elim", "mm_outer", "kmeans_outer", "gather_mlp_outer", "stencil3d", "conv3d")
+# The study runs In-L3, not Inf-S (which the paper's Fig. 17 plots): In-L3 runs every region in
+# memory whatever the shape, so the cycles differ by the layout alone.  Under Inf-S, Eq. 2 sends
+# regions of gauss_elim, dwt2d and conv3d near memory or to the cores at the paper's sizes, where
+# the tile shape does nothing, and a bad shape could be hidden by the decision moving its region
+# out of memory.  (The paper's Inf-S runs these benchmarks in memory, i.e. it is In-L3 there.)
+TILE_CONFIG = "in"
 
 # DESIGN §7: the paper's headline numbers.
 PAPER = {
@@ -211,11 +224,35 @@ def run_one(module, w, sizes: dict[str, int], config: str, functional: bool, til
         "tdfg_nodes_after": sum(r.tdfg_nodes_after for r in rep.regions),
         "commands": sum(r.commands for r in rep.regions),
         "tiles": "x".join(map(str, tiles)) if tiles else "",
+        # the tile shape of each distinct lowering (the heuristic's choice when ``tiles`` is None; Fig. 16's "default")
+        "tiles_chosen": "/".join(dict.fromkeys("x".join(map(str, low.record.tiles)) for _, low, *_ in rep.programs)),
+        "lattice": "x".join(map(str, _largest_lattice([tuple(low.record.lattice) for _, low, *_ in rep.programs]))),
+        # region -> why its forced mode (In-L3) could not run (a forced tile shape the layout rejects lands here)
+        "not_honoured": _not_honoured(rep.regions),
         "sizes": _fmt_sizes(sizes),
         "machine_mode": machine_mode,
         "wall_s": wall,
     }
     return d
+
+
+def _largest_lattice(lattices: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The lattice of highest rank, then most cells (the one a workload's tile shapes are swept over)."""
+    return max(lattices, key=lambda t: (len(t), math.prod(t)), default=())
+
+
+def _rel(msg: str) -> str:
+    """A runtime message with the checkout's absolute path taken out (REPRODUCTION.md is read elsewhere)."""
+    return msg.replace(f"{Path(__file__).resolve().parents[2]}/", "")
+
+
+def _not_honoured(records) -> str:
+    """JSON {region: first reason} of the regions whose forced mode did not run ("" when every one did)."""
+    out: dict[str, str] = {}
+    for r in records:
+        if r.not_honoured:
+            out.setdefault(str(r.region), _rel(r.not_honoured))
+    return json.dumps(out) if out else ""
 
 
 _MODULES: dict[str, Any] = {}
@@ -377,24 +414,14 @@ def headline(rows: dict[tuple[str, str], dict], configs, tile_rows: list[dict]) 
         ours["jit_us_per_lowering_sd"] = 1e3 * math.sqrt(sum((x - m) ** 2 for x in lows) / len(lows))
         ours["jit_us_per_lowering_max"] = 1e3 * max(lows)
         ours["jit_lowerings"] = len(lows)
-    # Fig. 16/17
+    # Fig. 16/17: over every 2-D and 3-D workload of the study ("across all 2D/3D benchmarks", §8)
     if tile_rows:
-        per = {}
-        for r in tile_rows:
-            per.setdefault(r["workload"], []).append(r)
-        h_best, h_flat = [], []
-        for wl, rs in per.items():
-            heur = [r for r in rs if r["tiles"] == "heuristic"]
-            swept = [r for r in rs if r["tiles"] != "heuristic"]
-            if not heur or not swept:
-                continue
-            best_c = min(r["total_cycles"] for r in swept)
-            h_best.append(heur[0]["total_cycles"] / best_c)
-            flat = [r for r in swept if r.get("no_tiling")]
-            if flat:
-                h_flat.append(flat[0]["total_cycles"] / heur[0]["total_cycles"])
+        summ = tile_summary(tile_rows)
+        h_best = [v["vs_best"] for v in summ.values() if v["vs_best"] is not None]
+        h_flat = [v["over_no_tiling"] for v in summ.values() if v["over_no_tiling"] is not None]
         ours["fig16_heuristic_vs_best"] = geomean(h_best) if h_best else None
         ours["fig16_heuristic_over_no_tiling"] = geomean(h_flat) if h_flat else None
+        ours["fig16_n_vs_best"], ours["fig16_n_over_no_tiling"] = len(h_best), len(h_flat)
     ours["_best"] = best
     return ours
 
@@ -517,6 +544,110 @@ def plots(out: Path, rows: dict[tuple[str, str], dict], configs: list[str]) -> l
     return made
 
 
+def tile_plots(figdir: Path, tile_rows: list[dict]) -> list[Path]:
+    """Fig. 16 (per 2-D workload: the cycle breakdown of every tile shape normalized to the
+    heuristic's total) and Fig. 17 (per 3-D workload: speedup over no tiling of every shape),
+    the best and the heuristic's ("default", bold as in the paper's Fig. 17) shapes marked."""
+    summ = tile_summary(tile_rows)
+    if not summ:
+        return []
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+
+    from infs.sim.stats import CYCLE_KEYS
+
+    figdir.mkdir(parents=True, exist_ok=True)
+    made: list[Path] = []
+
+    def grid(n: int, w: float, h: float):
+        ncols = min(n, 3)
+        nrows = -(-n // ncols)
+        fig, axes = plt.subplots(nrows, ncols, figsize=(w * ncols, h * nrows + 1.0), squeeze=False)
+        for ax in axes.flat[n:]:
+            ax.set_visible(False)
+        return fig, list(axes.flat[:n])
+
+    def ticks(ax, rs: list[dict]) -> None:
+        ax.set_xticks(np.arange(len(rs)))
+        ax.set_xticklabels(["heuristic" if r["tiles"] == "heuristic" else r["tiles"] for r in rs], rotation=60, ha="right", fontsize=7)
+        for lab, r in zip(ax.get_xticklabels(), rs):
+            if r.get("default"):
+                lab.set_fontweight("bold")  # the paper's "default as bold"
+            if r.get("rejected"):
+                lab.set_color("#999999")
+
+    def save(fig, handles, name: str) -> None:
+        # the legend below the panels: never on the bars
+        ncol = min(len(handles), 5)
+        fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=8, frameon=False)
+        fig.tight_layout(rect=(0, (0.15 + 0.2 * -(-len(handles) // ncol)) / fig.get_figheight(), 1, 1))
+        p = figdir / name
+        fig.savefig(p, dpi=120)
+        plt.close(fig)
+        made.append(p)
+
+    marks = [Patch(facecolor="none", edgecolor="none", label="bold label: heuristic's shape (default)"),
+             Patch(facecolor="none", edgecolor="none", label="*: best forced shape; x: shape rejected")]  # fmt: skip
+    two = [wl for wl, v in summ.items() if v["rank"] == 2 and v["heuristic"]]
+    if two:
+        used = [k for k in CYCLE_KEYS if any(int(r.get(f"cyc_{k}", 0) or 0) for r in tile_rows if r["workload"] in two and not r.get("rejected"))]
+        fig, axes = grid(len(two), 4.2, 2.9)
+        for ax, wl in zip(axes, two):
+            rs = [r for r in tile_rows if r["workload"] == wl]
+            h = summ[wl]["heuristic"]["total_cycles"] or 1
+            x = np.arange(len(rs))
+            bottom = np.zeros(len(rs))
+            for k in used:
+                ys = np.array([0.0 if r.get("rejected") else int(r.get(f"cyc_{k}", 0) or 0) / h for r in rs])
+                ax.bar(x, ys, bottom=bottom, color=f"C{CYCLE_KEYS.index(k)}", width=0.75)  # Fig. 14's colors
+                bottom += ys
+            top = max(bottom.max(), 1.0)
+            for i, r in enumerate(rs):
+                if r.get("rejected"):
+                    ax.text(i, 0.02 * top, "x", ha="center", va="bottom", color="#999999", fontsize=9)
+                elif r.get("best"):
+                    ax.text(i, bottom[i] + 0.02 * top, "*", ha="center", va="bottom", fontsize=11)
+            ax.axhline(1.0, color="k", lw=0.6)
+            ax.set_ylim(0, top * 1.15)
+            ax.set_title(wl, fontsize=9)
+            ax.set_ylabel("cycles / heuristic", fontsize=8)
+            ticks(ax, rs)
+        fig.suptitle("Fig. 16: cycle breakdown vs. 2-D tile shape (In-L3, normalized to the layout heuristic)", fontsize=10)
+        save(fig, [Patch(color=f"C{CYCLE_KEYS.index(k)}", label=k) for k in used] + marks, "fig16_tiles.png")
+    three = [wl for wl, v in summ.items() if v["rank"] == 3 and v["heuristic"]]
+    if three:
+        fig, axes = grid(len(three), 5.5, 3.0)
+        for ax, wl in zip(axes, three):
+            rs = [r for r in tile_rows if r["workload"] == wl]
+            flat = summ[wl]["no_tiling"]
+            x = np.arange(len(rs))
+            if flat is None:
+                ax.set_title(f"{wl} (no valid no-tiling run)", fontsize=9)
+                ticks(ax, rs)
+                continue
+            ys = [0.0 if r.get("rejected") else flat["total_cycles"] / r["total_cycles"] for r in rs]
+            colors = ["#ff7f0e" if r["tiles"] == "heuristic" else "#7f7f7f" if r.get("no_tiling") else "#1f77b4" for r in rs]
+            ax.bar(x, ys, color=colors, width=0.75)
+            top = max(max(ys), 1.0)
+            for i, r in enumerate(rs):
+                if r.get("rejected"):
+                    ax.text(i, 0.02 * top, "x", ha="center", va="bottom", color="#999999", fontsize=9)
+                elif r.get("best"):
+                    ax.text(i, ys[i] + 0.02 * top, "*", ha="center", va="bottom", fontsize=11)
+            ax.axhline(1.0, color="k", lw=0.6)
+            ax.set_ylim(0, top * 1.15)
+            ax.set_title(wl, fontsize=9)
+            ax.set_ylabel("speedup over no tiling", fontsize=8)
+            ticks(ax, rs)
+        fig.suptitle("Fig. 17: speedup over no tiling vs. 3-D tile shape (In-L3)", fontsize=10)
+        save(fig, [Patch(color="#ff7f0e", label="layout heuristic"), Patch(color="#1f77b4", label="forced shape"),
+                   Patch(color="#7f7f7f", label="no tiling (row-major)")] + marks, "fig17_tiles3d.png")  # fmt: skip
+    return made
+
+
 def _f(x, fmt="{:.2f}") -> str:
     return "n/a" if x is None or (isinstance(x, float) and not math.isfinite(x)) else fmt.format(x)
 
@@ -622,8 +753,10 @@ def reproduction_md(ours: dict[str, Any], rows: dict[tuple[str, str], dict], siz
     row("Fig. 18", "energy efficiency over Near-L3, Inf-S (geomean)", "fig18_infs_energy_over_near")
     row("§8", "JIT wall time per lowering, mean over the Inf-S runs' lowerings (µs; infs's JIT is Python)", "jit_us_per_lowering_mean", fmt="{:.0f}")
     if tile_rows:
-        row("Fig. 16/17", "layout heuristic vs best tile shape (cycles, geomean)", "fig16_heuristic_vs_best", fmt="{:.3f}x", paper_fmt="≤{:.2f}x")
-        row("Fig. 16/17", "layout heuristic over no tiling (innermost dim contiguous)", "fig16_heuristic_over_no_tiling")
+        row("Fig. 16/17", f"layout heuristic vs best tile shape (cycles, geomean over the {ours.get('fig16_n_vs_best', 0)} 2-D/3-D "
+            f"workloads of the tile study with a valid forced shape; In-L3)", "fig16_heuristic_vs_best", fmt="{:.3f}x", paper_fmt="≤{:.2f}x")
+        row("Fig. 16/17", f"layout heuristic over no tiling (innermost dim contiguous; geomean over {ours.get('fig16_n_over_no_tiling', 0)} "
+            "workloads; In-L3)", "fig16_heuristic_over_no_tiling")  # fmt: skip
     else:
         add("| Fig. 16/17 | layout heuristic vs best tile / no tiling | within 2% / 1.34x | not run | - |")
     add("")
@@ -674,16 +807,7 @@ def reproduction_md(ours: dict[str, Any], rows: dict[tuple[str, str], dict], siz
         add(f"| {wl} | {s} | {note} |")
     add("")
     if tile_rows:
-        add("## Fig. 16/17: tile shapes (In-L3 runs)")
-        add("")
-        add("| workload | tiles | cycles | vs heuristic |")
-        add("|---|---|---:|---:|")
-        heur = {r["workload"]: r["total_cycles"] for r in tile_rows if r["tiles"] == "heuristic"}
-        for r in tile_rows:
-            h = heur.get(r["workload"])
-            rel = f"{r['total_cycles'] / h:.3f}" if h else "-"
-            name = r["tiles"] + (" (no tiling)" if r.get("no_tiling") else "")
-            add(f"| {r['workload']} | {name} | {r['total_cycles']:,} | {rel} |")
+        lines.extend(tile_table(tile_rows))
         add("")
     if fig2:
         lines.extend(fig2)
@@ -707,6 +831,47 @@ def reproduction_md(ours: dict[str, Any], rows: dict[tuple[str, str], dict], siz
     for line in why_they_differ(ours, rows, configs):
         add(f"* {line}")
     return "\n".join(lines) + "\n"
+
+
+def tile_table(tile_rows: list[dict]) -> list[str]:
+    """REPRODUCTION.md's Fig. 16/17 section: every run of the tile study with its cycle breakdown,
+    the best and the heuristic's ("default") shape marked as Fig. 16 annotates them, a rejected
+    shape with its reason."""
+    from infs.sim.stats import CYCLE_KEYS
+
+    summ = tile_summary(tile_rows)
+    out = ["## Fig. 16/17: tile shapes (In-L3 runs)", "",
+           f"Each workload of the study ({', '.join(summ)}) runs In-L3 (every region in memory, so the cycles differ by "
+           "the layout alone; under Inf-S, Eq. 2 moves some of these regions out of memory, where the shape does "
+           "nothing) once with the runtime's layout heuristic (`choose_layout`, §4.1) and once per forced tile shape "
+           "(`RunOptions.tiles`; the same shape for every region). 2-D (Fig. 16): every power-of-two shape of 256 cells; "
+           "3-D (Fig. 17): the shapes with every side at most 16, and 1x1x256. The cycle categories add up to the "
+           "total. **default**: the heuristic's choice (the forced run of the same shape, when it chose one shape for "
+           "every region); **best**: the fewest cycles of the forced shapes; **no tiling**: the innermost dimension "
+           "laid out contiguously (row-major); **rejected**: a region's layout refused the shape (the region ran near "
+           "memory instead), so the row has no cycles of that shape.", "",
+           "| workload | tile shape | cycles | vs heuristic | " + " | ".join(CYCLE_KEYS) + " | note |",
+           "|---|---|---:|---:|" + "---:|" * len(CYCLE_KEYS) + "---|"]  # fmt: skip
+    for r in tile_rows:
+        s = summ[r["workload"]]
+        h = s["heuristic"]["total_cycles"] if s["heuristic"] else None
+        if r["tiles"] == "heuristic":
+            name = f"heuristic ({str(r.get('tiles_chosen', '')).replace('/', ' / ') or '?'})"
+        else:
+            name = r["tiles"]
+        notes = [k.replace("_", " ") for k in ("default", "best", "no_tiling") if r.get(k)]
+        if r.get("rejected"):
+            out.append(f"| {r['workload']} | {name} | - | - | " + " | ".join("-" for _ in CYCLE_KEYS)
+                       + f" | rejected: {str(r['rejected']).replace('|', '/')} |")  # fmt: skip
+            continue
+        rel = f"{r['total_cycles'] / h:.3f}" if h else "-"
+        cyc = " | ".join(f"{int(r.get(f'cyc_{k}', 0) or 0):,}" for k in CYCLE_KEYS)
+        out.append(f"| {r['workload']} | {name} | {int(r['total_cycles']):,} | {rel} | {cyc} | {', '.join(notes)} |")
+    rej = [wl for wl, v in summ.items() if v["heuristic"] and not v["valid"]]
+    if rej:
+        out += ["", "Every forced shape was rejected on " + ", ".join(rej) + ": the headline ratios leave "
+                + ("it" if len(rej) == 1 else "them") + " out."]  # fmt: skip
+    return out
 
 
 # Each cycle category (infs.sim.stats.CYCLE_KEYS) and the model component that charges it.
@@ -876,7 +1041,43 @@ def tile_candidates(rank: int, bitlines: int) -> list[tuple[int, ...]]:
     return out
 
 
+def row_major_tile(lattice: Sequence[int], bitlines: int) -> tuple[int, ...]:
+    """The "no tiling" shape of §8 (the innermost dimension laid out contiguously): the lattice's
+    rows one after the other, each dimension from the innermost as long as it is (rounded up to a
+    power of two) until an array's ``bitlines`` are full; the outermost takes what is left.
+    1x256 for a 2048x2048 lattice, 2x128 for 32768x128 (two rows of 128 per array)."""
+    out: list[int] = []
+    left = bitlines
+    for s in reversed(lattice):
+        t = min(left, 1 << max(0, math.ceil(math.log2(max(1, s)))))
+        out.append(t)
+        left //= t
+    out[-1] *= left
+    return tuple(reversed(out))
+
+
+def tile_shapes(rank: int, bitlines: int) -> list[tuple[int, ...]]:
+    """The shapes the study forces for a lattice of ``rank``.  2-D: all of them (9 for 256 bitlines,
+    Fig. 16's x axis).  3-D and up: the 45 power-of-two shapes of 256 cells trimmed to those with
+    every side at most sqrt(bitlines) (16) -- 15 shapes, from 1x16x16 (2-D tiles of each plane)
+    over 2x8x16 ... 16x8x2 to the cubes 4x8x8, 8x4x8, 8x8x4 and the like of 16x4x4 -- plus the
+    no-tiling 1x1x256.  A side of 32 or more leaves 8 cells for the other two sides together: a
+    layout close to a 2-D or 1-D one, which Fig. 16 and the no-tiling baseline stand for."""
+    cands = tile_candidates(rank, bitlines)
+    if rank <= 2:
+        return cands
+    side = math.isqrt(bitlines)
+    return [t for t in cands if max(t) <= side] + [(1,) * (rank - 1) + (bitlines,)]
+
+
+def _study_rank(w) -> int:
+    """The lattice rank of a workload's tile study: its (first) output array's rank."""
+    return len(w.make_inputs(w.sizes("small"), np.random.default_rng(0))[w.outputs[0]].shape) if w.outputs else 1
+
+
 def tile_tasks(workloads, size_set: str) -> list[tuple]:
+    """The study's runs: per workload the heuristic's (no forced shape), then one per shape of
+    ``tile_shapes`` and the no-tiling shape of its output array at the run's sizes."""
     from infs.hardware import load_config
     from infs.workloads import WORKLOADS
 
@@ -885,9 +1086,14 @@ def tile_tasks(workloads, size_set: str) -> list[tuple]:
     for name in workloads:
         w = WORKLOADS[name]
         sizes, note = bench_sizes(w, size_set)
-        rank = len(w.make_inputs(w.sizes("small"), np.random.default_rng(0))[w.outputs[0]].shape)
-        tasks.append((name, sizes, note, "in", False, None))
-        tasks += [(name, sizes, note, "in", False, t) for t in tile_candidates(rank, cfg.bitlines)]
+        rank = _study_rank(w)
+        shapes = tile_shapes(rank, cfg.bitlines)
+        if w.outputs:
+            out = w.make_inputs(sizes, np.random.default_rng(0))[w.outputs[0]]
+            flat = row_major_tile(out.shape, cfg.bitlines)
+            shapes += [flat] if flat not in shapes else []
+        tasks.append((name, sizes, note, TILE_CONFIG, False, None))
+        tasks += [(name, sizes, note, TILE_CONFIG, False, t) for t in shapes]
     return tasks
 
 
@@ -951,19 +1157,76 @@ def fig2_plot(figdir: Path, fig2_rows: list[dict], rows: dict[tuple[str, str], d
     return [p]
 
 
+def _shape(tiles) -> tuple[int, ...]:
+    return tuple(int(x) for x in str(tiles).split("x") if x.strip().isdigit())
+
+
 def tile_rows_of(rows: list[dict]) -> list[dict]:
-    """The valid rows of the tile study, the heuristic's labelled as such."""
-    out = []
-    for r in rows:
-        if "error" in r or r["regions_in"] == 0:
-            continue
-        r = dict(r)
-        if not r["tiles"]:
-            r["tiles"] = "heuristic"
-        else:
-            parts = [int(x) for x in r["tiles"].split("x")]
-            r["no_tiling"] = all(x == 1 for x in parts[:-1])  # the innermost dim laid out contiguously
-        out.append(r)
+    """Every row of the tile study (in order), annotated for Fig. 16/17: the heuristic's run gets
+    ``tiles`` "heuristic" and ``default``; a forced shape that some region's layout rejected (the
+    region ran near memory instead, which In-L3 does rather than fail) or whose run failed gets
+    ``rejected``, the one-line reason -- its cycles are not the shape's; ``no_tiling`` marks the
+    row-major shape of the heuristic's lattice, ``best`` the valid forced shapes with the fewest
+    cycles, ``default`` also the forced shape equal to the heuristic's choice when it chose one
+    shape for every region.  Idempotent: ``--replot`` annotates tiles.csv's rows again."""
+    out = [dict(r) for r in rows]
+    for r in out:
+        r["tiles"] = str(r.get("tiles", "") or "heuristic")
+        for k in ("rejected", "best", "default", "no_tiling"):
+            r.pop(k, None)
+    for wl in dict.fromkeys(r["workload"] for r in out):
+        rs = [r for r in out if r["workload"] == wl]
+        heur = next((r for r in rs if r["tiles"] == "heuristic"), None)
+        swept = [r for r in rs if r is not heur]
+        base_nh: set[str] = set()
+        if heur is not None:
+            heur["default"] = True
+            if "error" in heur:
+                heur["rejected"] = heur["error"]
+            else:
+                base_nh = set(json.loads(heur.get("not_honoured") or "{}"))
+        lattice = _shape(heur.get("lattice", "")) if heur is not None and "error" not in heur else ()
+        chosen = str(heur.get("tiles_chosen", "")) if heur is not None else ""
+        for r in swept:
+            parts = _shape(r["tiles"])
+            if "error" in r:
+                r["rejected"] = r["error"]
+            else:
+                new = [(k, v) for k, v in json.loads(r.get("not_honoured") or "{}").items() if k not in base_nh]
+                if new:
+                    k, v = new[0]
+                    r["rejected"] = f"region {k}: {v}" + (f" (and {len(new) - 1} more region(s))" if len(new) > 1 else "")
+            flat = row_major_tile(lattice, math.prod(parts)) if len(lattice) == len(parts) else (1,) * (len(parts) - 1) + (math.prod(parts),)
+            r["no_tiling"] = parts == flat
+            r["default"] = bool(chosen) and "/" not in chosen and r["tiles"] == chosen
+        valid = [r for r in swept if not r.get("rejected")]
+        fewest = min((r["total_cycles"] for r in valid), default=None)
+        for r in swept:
+            r["best"] = not r.get("rejected") and r["total_cycles"] == fewest
+        if heur is not None:
+            heur["best"] = False
+            heur["no_tiling"] = False
+    return out
+
+
+def tile_summary(tile_rows: list[dict]) -> dict[str, dict[str, Any]]:
+    """workload -> its study at a glance: the heuristic's row, the best and no-tiling rows (None
+    when every forced shape was rejected), the lattice rank, heuristic / best and no tiling /
+    heuristic (Fig. 16/17's two headline ratios, per workload)."""
+    out: dict[str, dict[str, Any]] = {}
+    for wl in dict.fromkeys(r["workload"] for r in tile_rows):
+        rs = [r for r in tile_rows if r["workload"] == wl]
+        heur = next((r for r in rs if r["tiles"] == "heuristic" and not r.get("rejected")), None)
+        valid = [r for r in rs if r["tiles"] != "heuristic" and not r.get("rejected")]
+        best = next((r for r in valid if r.get("best")), None)
+        flat = next((r for r in valid if r.get("no_tiling")), None)
+        rank = max((len(_shape(r["tiles"])) for r in rs if r["tiles"] != "heuristic"), default=0)
+        ok = heur is not None and heur["total_cycles"] > 0
+        out[wl] = {
+            "heuristic": heur, "best": best, "no_tiling": flat, "rank": rank, "valid": valid,
+            "vs_best": heur["total_cycles"] / best["total_cycles"] if ok and best and best["total_cycles"] else None,
+            "over_no_tiling": flat["total_cycles"] / heur["total_cycles"] if ok and flat else None,
+        }
     return out
 
 
@@ -990,9 +1253,7 @@ def replot(out: Path, repro: Path, configs: list[str], args) -> int:
         print(f"{PROG}: error: --replot: no {out / 'bench.csv'}", file=sys.stderr)
         return 2
     order = read_csv(out / "bench.csv")
-    tile_rows = read_csv(out / "tiles.csv") if (out / "tiles.csv").exists() else []
-    for r in tile_rows:
-        r["tiles"] = str(r["tiles"])
+    tile_rows = tile_rows_of(read_csv(out / "tiles.csv")) if (out / "tiles.csv").exists() else []
     rows = {(r["workload"], r["config"]): r for r in order if "error" not in r and r["config"] in configs}
     size_notes = {}
     for r in order:
@@ -1006,6 +1267,7 @@ def replot(out: Path, repro: Path, configs: list[str], args) -> int:
     fig2_rows = read_csv(out / "fig2.csv") if (out / "fig2.csv").exists() else []
     made = plots(repro.parent / "figures", rows, configs)
     made += fig2_plot(repro.parent / "figures", fig2_rows, rows)
+    made += tile_plots(repro.parent / "figures", tile_rows)
     ours = headline(rows, configs, tile_rows)
     repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows, [f"figures/{p.name}" for p in made], fig2_table(fig2_rows, rows)))
     _progress(f"wrote {', '.join(p.name for p in made)} and {repro} from {out / 'bench.csv'}", args.quiet)
@@ -1097,6 +1359,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = run_meta(args, total, len(tasks), dirty, head)
     (out / "run.json").write_text(json.dumps(meta, indent=2) + "\n")
     made += fig2_plot(repro.parent / "figures", fig2_rows, rows)
+    made += tile_plots(repro.parent / "figures", tile_rows)
     repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows, [f"figures/{p.name}" for p in made], fig2_table(fig2_rows, rows)))
     _progress(f"wrote {out / 'bench.csv'}, {', '.join(p.name for p in made)} and {repro} ({total / 60:.1f} min)", args.quiet)
     return 0
