@@ -83,7 +83,8 @@ the papers give a number, else the assumption is stated next to the field):
   ranges every 8 iterations, one line each when vectorized);
   ``se_buffer_bytes`` (1024) -- each SE_L3's stream buffer space per core
   (NSC Table V: 64 kB per bank, 1 kB per core), which bounds the lines a
-  bank's streams have in flight;
+  bank's streams have in flight and, the whole 64 kB less those lines, the
+  reused data a stream engine can hold between uses (``near.rereads``);
 * ``core_mshrs`` (16) -- outstanding line misses per core, which bound every
   line a core fetches, affine or indirect (gem5 ``configs/common/Options.py:200``:
   16 MSHRs per private L2);
@@ -118,16 +119,16 @@ class ConfigError(DiagnosticException, ValueError):
 # the cores' from McPAT (ASPLOS §8, asplos:530; NSC nsc:367) without printing
 # a number, so each constant below cites the published figure it comes from
 # (``ENERGY_SOURCES``, also the table of benchmarks/MODEL.md); the ones no
-# stored reference prices are marked "unsourced" there.  Kept as data so a
+# stored reference prices are marked "estimate" there.  Kept as data so a
 # user can replace them (``[energy]`` in a config file).
 _CRAM_BITLINE_CYCLE = 1 / 5.27 / 8 * (1.1 / 0.6) ** 2  # pJ: 0.0797 (ENERGY_SOURCES)
 DEFAULT_ENERGY_PJ: dict[str, float] = {
     "compute_bitline_cycle": round(_CRAM_BITLINE_CYCLE, 4),  # one bitline, one bit-serial cycle
     "shift_bitline_bit": round(_CRAM_BITLINE_CYCLE, 4),  # one bit moved one bitline inside an array
-    "htree_byte_level": 0.6,  # one byte over one H-tree level
-    "noc_byte_hop": 1.6,  # one byte over one router + link (~0.2 pJ/bit/hop)
-    "dram_byte": 160.0,  # DDR4, ~20 pJ/bit
-    "transpose_byte": 2.0,  # tensor transpose unit, per byte
+    "htree_byte_level": 0.45,  # one byte over one H-tree level (CACTI 7, 22 nm)
+    "noc_byte_hop": 0.52,  # one byte over one router (the authors' McPAT method, links not charged)
+    "dram_byte": 157.0,  # DDR4 read burst (gem5's datasheet currents) + I/O (CACTI 7 extio)
+    "transpose_byte": 2.5,  # tensor transpose unit, per byte (a write and a read of a small SRAM)
     "sram_read_byte": 1.25,  # conventional read of a row segment (readout, L3 line access)
     "vector_op": 150.0,  # one 512-bit SIMD instruction on a core / stream engine
     "static_core_pj_per_ns": 3201.39,  # leakage of one core (mW), charged for every cycle of every mode
@@ -142,12 +143,29 @@ ENERGY_SOURCES: dict[str, str] = {
         "one bit-step of an in-array shift is a row read, a PE pass and a row write on one bitline: the work of one "
         "bit-serial cycle, so CRAM's figure as compute_bitline_cycle (PIMeval's DRAM BSLU logic step, "
         "0.007 mW x 0.75 ns x 4 = 0.021 pJ, pimParamsDDRDram.h getPjLogic, is the lower DRAM-process value)"),
-    "htree_byte_level": "unsourced: the paper's CACTI 22 nm H-tree figures are not printed (asplos:530); an estimate",
-    "noc_byte_hop": "unsourced: ~0.2 pJ/bit per router + 1 mm link, an estimate (no stored reference prices Table 2's NoC)",
+    "htree_byte_level": (
+        "CACTI 7 (HewlettPackard/cacti 1ffd8df), the tool the paper names for its H-tree energy (asplos:530), run "
+        "at 22 nm (tech_params/22nm.dat, 0.8 V) for a 2 MB, 16-way, 64 B-line L3 bank with the aggressive wire "
+        "projection the authors' McPAT driver sets (gem-forge Gem5McPAT.py interconnect_projection_type = 0): "
+        "'Total energy in H-tree' 0.1439 nJ per 64 B access = 2.25 pJ/B root to leaf, over htree_levels = 5 "
+        "= 0.45 pJ/B per level (an even split: lower levels are shorter, so a near move costs less)"),
+    "noc_byte_hop": (
+        "the authors' NoC energy method (gem-forge-transform, stream-execution branch: "
+        "driver/Utils/Gem5McPAT/RubyMcPAT.py:231 has_global_link = 0, i.e. routers only, one access per flit-hop; "
+        "driver/ProcessingScripts/HPCA21-after-sub/energy.py:22-26 'The NoC power in McPAT is too high. We divide "
+        "NoC power by 8') on McPAT 1.3's 22 nm 8x8-mesh example (gem-forge-gem5 branch mcpat, "
+        "ext/mcpat-1.3/ExampleResults/T1_DC_64: router 1.66586 W over 360,000 flit-hops in 100,000 cycles at "
+        "3.5 GHz = 132.2 pJ per 256-bit flit): 132.2 / 8 / 32 B = 0.52 pJ/B/hop. The more conservative choice "
+        "for Inf-S (it cuts NoC traffic): McPAT undivided with links is 7.0, Piton's silicon (HPCA'18) ~1.4"),
     "dram_byte": (
-        "unsourced: ~20 pJ/bit for a DDR4 access with I/O, an estimate; PIMeval's DDR4 core-only read model "
-        "(pimParamsDDRDram.h getPjRead, 8 chips) gives 12.4 pJ/B without the I/O"),
-    "transpose_byte": "unsourced: the transpose unit's energy is not given by the paper; an estimate",
+        "DDR4 read: burst (IDD4R - IDD3N) x VDD x tBURST x 8 chips / 64 B = (135 - 43) mA x 1.2 V x 3.332 ns x 8 / "
+        "64 = 46.0 pJ/B with gem5's DDR4_2400_8x8 datasheet currents (src/mem/DRAMInterface.py, Micron MT40A1G8), "
+        "activate/precharge 3.44 nJ per 8 kB row = 0.42 pJ/B when streaming, plus I/O from CACTI 7's extio DDR4 "
+        "model (the paper's CACTI [7]; DDR4-3200, 64 DQ, UDIMM, read: 2,832 mW at 25.6 GB/s = 110.6 pJ/B) = 157"),
+    "transpose_byte": (
+        "estimate (the paper and Neural Cache give no transpose-unit energy): each byte is written into and read "
+        "out of a small transpose SRAM once, 2 x sram_read_byte = 2.5 pJ/B (Horowitz ISSCC 2014, 45 nm; CACTI 7 "
+        "at 22 nm gives 0.22 pJ/B for a 4 kB RAM, so this is the conservative side for Inf-S)"),
     "sram_read_byte": (
         "Horowitz, 'Computing's energy problem', ISSCC 2014 (45 nm, 0.9 V): 10 pJ per 64-bit access of an 8 kB "
         "SRAM = 1.25 pJ/B, as tabulated in PMC8934428 Table 3; a lower bound for a 2 MB L3 bank"),
@@ -1029,7 +1047,7 @@ FIELD_SOURCES: dict[str, tuple[str, str]] = {
     "vector_other_cycles": ("assumed: casts and other ops take one vector op", "Fig. 11 (Base)"),
     "se_config_bytes": ("NSC Table IV: ~450 bits of stream fields, one line", "Fig. 12/13 (Near-L3 control traffic)"),
     "se_sync_lines": ("NSC §IV-B: ranges collected every 8 iterations", "Fig. 12/13 (Near-L3 control traffic)"),
-    "se_buffer_bytes": ("NSC Table V (nsc:338-341): 64 kB stream buffer per bank, 1 kB per core", "Fig. 11 (Near-L3 in-flight lines)"),
+    "se_buffer_bytes": ("NSC Table V (nsc:338-341): 64 kB stream buffer per bank, 1 kB per core", "Fig. 11 (Near-L3 in-flight lines), Fig. 15 (Near-L3: which reuse the SE holds)"),
     "core_mshrs": ("gem5 configs/common/Options.py:200 --l1_5d_mshrs 16 (private L2)", "Fig. 11 (Base on streaming regions: the MLP bound)"),
     "parallel_intra_shift": ("gem5 stream_pum_enable_parallel_intra_array_shift, default 0 (run.py:375, Controller.py:194)", "Fig. 11 (In-L3 on stencils)"),
 }  # fmt: skip

@@ -45,10 +45,18 @@ Forwarding volume of an operand stream X towards the anchor Y:
   and shifted views): each X element goes to its consumer's bank; the bank
   offsets between the two are counted on a deterministic grid of iteration
   points (``bank_offsets``, at most 65,536 points) and applied to Y's banks;
-* X broadcast along dims Y moves along: X's bank is independent of Y's; each
+* X broadcast along dims Y moves along, and the stream engine holds X between
+  its uses (``rereads``: X's bytes inside the reused dim fit the SE_L3 stream
+  buffer beside the other streams' lines in flight -- ASPLOS §8 "partially
+  recognize the broadcast pattern"): X's bank is independent of Y's; each
   distinct X cell is sent once to every bank its consumers span --
-  ``ceil(span/IL)`` banks (at most ``banks``) for the byte span of Y over
-  those dims -- spread as X's lines x Y's lines.
+  ``ceil(span/IL)`` banks for the byte span of Y over those dims -- spread as
+  X's lines x Y's lines, and multicast on an X-Y tree (Table 2: "multicast X-Y
+  routing") when that is every bank;
+* X reused along a dim whose data does not fit the buffer (§8: Near-L3
+  "cannot explore the data reuse when offloaded to L3", e.g. B of an
+  inner-product mm): X is read from L3 and forwarded again at every step of
+  that dim (L3 port, stream buffer and NoC all pay each walk).
 
 Indirect streams (NSC §IV-C) send one request per line (``run`` elements)
 from the anchor to the target's bank, uniform over the target array's banks:
@@ -203,12 +211,42 @@ def choose_anchor(profile: RegionProfile) -> int | None:
     return best
 
 
-def _forward(flows: np.ndarray, x: StreamProfile, y: StreamProfile, px: np.ndarray, py: np.ndarray,
-             extents: tuple[int, ...], cfg: HardwareConfig, x_to_y: bool) -> None:  # fmt: skip
+def rereads(s: StreamProfile, extents: tuple[int, ...], reserve: float, cfg: HardwareConfig) -> tuple[float, set[int]]:
+    """(times ``s`` reads and forwards its data, dims whose reuse is exploited).
+
+    An SE_L3 has no cache: it keeps a stream's data only in its stream buffer
+    (NSC Table V: 64 kB per SE_L3), which also holds the other streams' lines in
+    flight (``reserve`` bytes).  So a stream reused along dim ``d`` (stride 0,
+    extent > 1) keeps its data between two uses -- the stream engine recognizes
+    the broadcast (ASPLOS §8, Fig. 15: "partially recognize the broadcast
+    pattern") -- only if the bytes it touches over the dims inside ``d`` fit
+    beside that reserve (a row of B reused by every row of an outer-product
+    step); otherwise it reads its data from L3 again, and forwards it again,
+    for every step of ``d`` (§8: Near-L3 "cannot explore the data reuse when
+    offloaded to L3": B of an inner-product mm, re-read for every row)."""
+    factor = 1.0
+    held: set[int] = set()
+    room = cfg.se_buffer_bytes * cfg.cores - reserve
+    for d, (st, n) in enumerate(zip(s.strides, extents)):
+        if st != 0 or n <= 1:
+            continue
+        inside = (sum((m - 1) * abs(t) for m, t in zip(extents[d + 1:], s.strides[d + 1:])) + 1) * s.elem_bytes
+        if inside <= room:
+            held.add(d)
+        else:
+            factor *= n
+    return factor, held
+
+
+def _forward(flows: np.ndarray, multicast: np.ndarray, x: StreamProfile, y: StreamProfile, px: np.ndarray, py: np.ndarray,
+             extents: tuple[int, ...], reserve: float, cfg: HardwareConfig, x_to_y: bool) -> None:  # fmt: skip
     """Add the bytes stream ``x`` exchanges with the anchor ``y`` (``x_to_y``: x's
-    elements go to y's banks, else y's values go to x's banks)."""
+    elements go to y's banks, else y's values go to x's banks): unicast to
+    ``flows``, and to ``multicast`` the bytes each bank multicasts to every bank
+    (a broadcast to all banks, X-Y multicast routing per Table 2)."""
     B, IL = cfg.banks, cfg.interleave_bytes
-    nbytes = float(x.elements * x.elem_bytes)
+    walks, held = rereads(x, extents, reserve, cfg)
+    nbytes = float(x.elements * x.elem_bytes) * walks
     if nbytes == 0:
         return
     same = len(x.strides) == len(y.strides) and all(a * x.elem_bytes == b * y.elem_bytes for a, b in zip(x.strides, y.strides))
@@ -226,9 +264,10 @@ def _forward(flows: np.ndarray, x: StreamProfile, y: StreamProfile, px: np.ndarr
             else:
                 np.add.at(flows, (dst, src), vol * frac)
         return
-    reused = [d for d, (sx, sy, n) in enumerate(zip(x.strides, y.strides, extents)) if sx == 0 and sy != 0 and n > 1]
+    # reuse the SE exploits: held in the buffer, or shared by the threads (d0, confluence)
+    reused = [d for d, (sx, sy, n) in enumerate(zip(x.strides, y.strides, extents)) if sx == 0 and sy != 0 and n > 1 and d in held]
     if not reused:
-        # each x cell has its own consumers: the bank offset y -> x, sampled
+        # each x use has its own consumer: the bank offset y -> x, sampled
         offsets = bank_offsets(x, y, extents, cfg)
         dst = np.arange(B)
         for k in np.nonzero(offsets)[0]:
@@ -239,9 +278,12 @@ def _forward(flows: np.ndarray, x: StreamProfile, y: StreamProfile, px: np.ndarr
             else:
                 np.add.at(flows, (dst, src), vol)
         return
-    # dims along which y moves but x does not: each x cell reaches the banks that span covers
+    # dims along which y moves but x does not (held): each x cell reaches the banks that span covers
     span = (sum((extents[d] - 1) * abs(y.strides[d]) for d in reused) + 1) * y.elem_bytes
     spread = min(B, max(1, math.ceil(span / IL)))
+    if x_to_y and spread == B:
+        multicast += nbytes * px
+        return
     total = nbytes * (spread if x_to_y else 1)
     if x_to_y:
         flows += total * np.outer(px, py)
@@ -298,6 +340,7 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
     p_it = probs[anchor] if anchor is not None and not streams[anchor].indirect else np.full(B, 1.0 / B)
 
     flows = np.zeros((B, B))  # data bytes src bank -> dst bank
+    multicast = np.zeros(B)  # data bytes each bank multicasts to every bank
     port = np.zeros(B)  # bytes through each bank's arrays
     comp = p_it * (weighted_ops(profile, cfg) / lanes)  # vector-pipe cycles per bank
     ctrl = 0.0  # control bytes x hops
@@ -306,6 +349,8 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
     threads = threads_of(profile, cfg)
     live = [s for s in streams if s.accesses]
     ctrl += threads * len(live) * cfg.se_config_bytes * mean_hops
+    # stream-buffer space the other streams need: a line in flight per thread each
+    reserve = float(max(0, len(live) - 1) * threads * L)
 
     # SE_L3 stream buffer (Little's law): a line holds buffer space from its L3
     # request until the SE consumes it -- L3 latency, compute initiation, and the
@@ -332,8 +377,9 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
                 vector_ops += req
             held += req * p_it * (base_hold + 2 * trip * mesh.hop_cycles)
             continue
-        nlines = float(lines[i].sum())
-        port += lines[i] * L * (2.0 if s.kind == "atomic" else 1.0)
+        walks = rereads(s, ext, reserve, cfg)[0] if s.kind == "load" else 1.0
+        nlines = float(lines[i].sum()) * walks
+        port += lines[i] * walks * L * (2.0 if s.kind == "atomic" else 1.0)
         blocks = nlines * L / IL
         ctrl += max(0.0, blocks - threads) * cfg.se_config_bytes * next_hops  # migrations
         ctrl += nlines / cfg.se_sync_lines * 2 * cfg.control_bytes * mean_hops  # credits + done
@@ -342,12 +388,13 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
             vector_ops += s.accesses / lanes
         fwd_hops = 0.0
         if i != anchor and anchor is not None and (s.kind == "load" or not s.reduced):
-            mine = np.zeros((B, B))
-            _forward(mine, s, streams[anchor], probs[i], p_it, ext, cfg, x_to_y=s.kind == "load")
+            mine, cast = np.zeros((B, B)), np.zeros(B)
+            _forward(mine, cast, s, streams[anchor], probs[i], p_it, ext, reserve, cfg, x_to_y=s.kind == "load")
             flows += mine
-            sent = float(mine.sum())
-            fwd_hops = float((mine * hops).sum()) / sent if sent else 0.0
-        held += lines[i] * (base_hold + fwd_hops * mesh.hop_cycles)
+            multicast += cast
+            sent = float(mine.sum()) + float(cast.sum())
+            fwd_hops = (float((mine * hops).sum()) + float(cast @ hops.max(axis=1))) / sent if sent else 0.0
+        held += lines[i] * walks * (base_hold + fwd_hops * mesh.hop_cycles)
 
     # reductions: partials per bank, forwarded to the result's store bank or the core
     tail = 0
@@ -373,6 +420,11 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
         vector_ops += msgs / lanes
 
     loads, data_bh, dram_bytes, dram_cycles = data_traffic(flows, hops, profile.footprint_bytes, cold, cfg, mesh, banks)
+    if multicast.any():  # one X-Y tree per source bank (Table 2: multicast X-Y routing)
+        src = np.repeat(banks, B)
+        cast = mesh.multicast_loads(src, src, np.tile(banks, B), multicast)
+        loads = loads + cast
+        data_bh += float(cast.sum())
 
     # per bank: 1 kB per core whose streams are there -- the T threads over the banks holding the work
     active = max(1, int(np.count_nonzero(held)))
@@ -381,8 +433,8 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
         "port": float(port.max()) / cfg.l3_bank_bytes_per_cycle,
         "buffer": float(held.max()) / buffer_lines,
         "compute": float(comp.max()),
-        "inject": float(flows.sum(axis=1).max()) / cfg.link_bytes,
-        "eject": float(flows.sum(axis=0).max()) / cfg.link_bytes,
+        "inject": float((flows.sum(axis=1) + multicast).max()) / cfg.link_bytes,
+        "eject": float(flows.sum(axis=0).max() + multicast.sum()) / cfg.link_bytes,
         "link": float(loads.max()) / cfg.link_bytes,
         "dram": dram_cycles,
     }

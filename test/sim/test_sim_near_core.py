@@ -13,6 +13,7 @@ from infs.sim.near import (
     choose_anchor,
     near_memory_cost,
     near_memory_detail,
+    rereads,
     stream_bank_lines,
     threads_of,
 )
@@ -345,3 +346,65 @@ def test_new_config_fields():
     # at half the bank bandwidth vec_add near memory is port-bound: 2 cycles per line
     half = load_config("paper-64", l3_bank_bytes_per_cycle=32)
     assert near_memory_cost(vec_add(M4), half).cycles == 2 * 3 * 4096 + NEAR_LAT
+
+
+# ---------------------------------------------------------------------------
+# Near-L3 reuse (ASPLOS §8 / Fig. 15): held in the SE_L3 buffer, or re-read
+# ---------------------------------------------------------------------------
+
+
+def _st2(kind, array, shape, strides, accesses, elements, **kw):
+    return StreamProfile(kind=kind, array=array, name=f"a{array}", elem_bytes=4, array_shape=shape, accesses=accesses,
+                         elements=elements, lines=-(-elements * 4 // 64), offset=0, strides=strides, **kw)  # fmt: skip
+
+
+def mm_inner(n):
+    """C[i,j] = sum_k A[i,k] * Bt[j,k], one region over (i, j, k)."""
+    return RegionProfile(
+        extents=(n, n, n), iterators=("parallel", "parallel", "reduction"),
+        streams=(_st2("load", 0, (n, n), (n, 0, 1), n**3, n * n), _st2("load", 1, (n, n), (0, n, 1), n**3, n * n),
+                 _st2("store", 2, (n, n), (n, 1, 0), n * n, n * n, reduced=True)),
+        ops=ops(fp_mul=1, fp_add=1), op_totals=ops(fp_mul=n**3, fp_add=n**3),
+        reductions=(ReductionProfile("add", (2,), n**3, n * n, 4, "fp_add"),),
+    )  # fmt: skip
+
+
+def mm_outer_step(n):
+    """One k of the outer product: C[i,j] += A[i,k] * B[k,j] over (i, j)."""
+    return RegionProfile(
+        extents=(n, n), iterators=("parallel", "parallel"),
+        streams=(_st2("load", 0, (n, n), (n, 0), n * n, n), _st2("load", 1, (n, n), (0, 1), n * n, n),
+                 _st2("load", 2, (n, n), (n, 1), n * n, n * n), _st2("store", 2, (n, n), (n, 1), n * n, n * n)),
+        ops=ops(fp_mul=1, fp_add=1), op_totals=ops(fp_mul=n * n, fp_add=n * n),
+    )  # fmt: skip
+
+
+def test_rereads_hold_what_fits_the_stream_buffer():
+    n = 2048
+    # the outer product's B row (8 kB) is reused along i: held; A[i] along the inner j: held
+    assert rereads(_st2("load", 1, (n, n), (0, 1), n * n, n), (n, n), 0.0, P64) == (1.0, {0})
+    assert rereads(_st2("load", 0, (n, n), (n, 0), n * n, n), (n, n), 0.0, P64) == (1.0, {1})
+    # the inner product's Bt (16 MB) reused along i: read again for every row
+    assert rereads(_st2("load", 1, (n, n), (0, n, 1), n**3, n * n), (n, n, n), 0.0, P64) == (float(n), set())
+    # a 64 kB table fits the 64 kB buffer alone, not beside other streams' lines in flight
+    table = _st2("load", 1, (128, 128), (0, 128, 1), 128**3, 128 * 128)
+    assert rereads(table, (128, 128, 128), 0.0, P64) == (1.0, {0})
+    assert rereads(table, (128, 128, 128), 64.0, P64) == (128.0, set())
+
+
+def test_near_reread_streams_pay_port_and_noc_per_walk():
+    n = 512
+    cost, terms = near_memory_detail(mm_inner(n), P64)
+    # A (the anchor) is walked once per j (its 2 kB row is held), Bt once per i: n x its lines, forwarded n times
+    bt_bytes = n * n * 4 * n
+    assert cost.traffic["noc_data"] >= 0.9 * bt_bytes * 5  # ~5 mean hops on the 8x8 mesh
+    held = near_memory_detail(mm_outer_step(n), P64)[0]
+    assert held.traffic["noc_data"] < 64 * n * 4 * 8  # B's row multicast once per bank (an X-Y tree), A to its row's banks
+
+
+def test_near_prefers_the_outer_product_at_scale():
+    """ASPLOS Fig. 15: Near-L3 favours the outer product of mm (n steps of a 2-D region)."""
+    n = 1024
+    inner = near_memory_cost(mm_inner(n), P64).cycles
+    outer = n * near_memory_cost(mm_outer_step(n), P64).cycles
+    assert outer < inner
