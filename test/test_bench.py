@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import math
 
 import pytest
 
@@ -71,3 +72,158 @@ def test_tile_candidates():
 
 def test_geomean():
     assert infs_bench.geomean([2.0, 8.0]) == pytest.approx(4.0)
+
+
+# ---------------------------------------------------------------------------------
+# Fig. 16/17: the tile study
+# ---------------------------------------------------------------------------------
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def test_bench_tile_study_small(tmp_path):
+    """A 2-D, a 3-D and a mixed-rank workload (kmeans_outer: no 2-D shape can be forced on its 1-D
+    regions) at small sizes: tiles.csv, the table with its breakdown, the marks, the headline rows
+    and both plots."""
+    from infs.sim.stats import CYCLE_KEYS
+
+    out, repro = tmp_path / "out", tmp_path / "REPRODUCTION.md"
+    study = "stencil2d,kmeans_outer,stencil3d"
+    assert infs_bench.main(["--workloads", study, "--configs", "in", "--size-set", "small", "--out", str(out),
+                            "--reproduction", str(repro), "--tiles-study", study, "--jobs", "1", "--quiet"]) == 0  # fmt: skip
+    rows = infs_bench.tile_rows_of(infs_bench.read_csv(out / "tiles.csv"))
+    by: dict[str, list[dict]] = {}
+    for r in rows:
+        by.setdefault(r["workload"], []).append(r)
+    assert list(by) == study.split(",")
+    shapes = {wl: [r["tiles"] for r in rs if r["tiles"] != "heuristic"] for wl, rs in by.items()}
+    assert shapes["stencil2d"] == ["x".join(map(str, t)) for t in infs_bench.tile_candidates(2, 256)]
+    assert shapes["stencil3d"] == ["x".join(map(str, t)) for t in infs_bench.tile_shapes(3, 256)]
+    for wl, rs in by.items():
+        heur = [r for r in rs if r["tiles"] == "heuristic"]
+        assert len(heur) == 1 and heur[0].get("default") and not heur[0].get("rejected"), wl
+        assert heur[0]["regions_in"] > 0 and str(heur[0]["tiles_chosen"])
+        valid = [r for r in rs if not r.get("rejected")]
+        for r in valid:  # the breakdown adds up to the total
+            assert sum(int(r.get(f"cyc_{k}", 0)) for k in CYCLE_KEYS) == r["total_cycles"], (wl, r["tiles"])
+        swept = [r for r in valid if r["tiles"] != "heuristic"]
+        if swept:
+            fewest = min(r["total_cycles"] for r in swept)
+            assert {r["tiles"] for r in swept if r.get("best")} == {r["tiles"] for r in swept if r["total_cycles"] == fewest}
+            # the heuristic chose one shape for every region: forcing that shape is the same run
+            chosen = str(heur[0]["tiles_chosen"])
+            assert "/" not in chosen, (wl, chosen)
+            same = [r for r in swept if r["tiles"] == chosen]
+            assert len(same) == 1 and same[0].get("default") and same[0]["total_cycles"] == heur[0]["total_cycles"]
+            assert sum(1 for r in swept if r.get("no_tiling")) == 1
+    # kmeans_outer: every forced 2-D shape is rejected by its 1-D regions' layout, with the reason
+    km = [r for r in by["kmeans_outer"] if r["tiles"] != "heuristic"]
+    assert len(km) == 9
+    for r in km:
+        assert str(r.get("rejected", "")).startswith("region ") and f"tile shape {r['tiles']} has rank 2, the lattice has rank 1" in r["rejected"]
+        assert "/work/" not in r["rejected"]  # the checkout's path is taken out
+    text = repro.read_text()
+    table = text.split("## Fig. 16/17: tile shapes (In-L3 runs)", 1)[1].split("\n## ", 1)[0]
+    lines = [ln for ln in table.splitlines() if ln.startswith("| ") and not ln.startswith("| workload")]
+    head = _cells(next(ln for ln in table.splitlines() if ln.startswith("| workload")))
+    assert head[4:4 + len(CYCLE_KEYS)] == list(CYCLE_KEYS) and head[-1] == "note"
+    assert len(lines) == len(rows)
+    for ln in lines:
+        c = _cells(ln)
+        if c[2] == "-":
+            assert c[-1].startswith("rejected: region ")
+            continue
+        assert sum(int(x.replace(",", "")) for x in c[4:4 + len(CYCLE_KEYS)]) == int(c[2].replace(",", "")), ln
+    notes = {(c[0], c[1]): c[-1] for c in map(_cells, lines)}
+    assert notes[("stencil3d", "1x1x256")] != "" and "no tiling" in notes[("stencil3d", "1x16x16")]  # small lattice 6x10x12: row-major 1x16x16
+    assert all("default" in n for (wl, t), n in notes.items() if t.startswith("heuristic ("))
+    assert sum("best" in n for (wl, _), n in notes.items() if wl == "stencil2d") >= 1
+    assert "Every forced shape was rejected on kmeans_outer" in table
+    # the headline rows: over the two workloads with valid shapes, from these rows
+    summ = infs_bench.tile_summary(rows)
+    want = infs_bench.geomean([summ[w]["heuristic"]["total_cycles"] / summ[w]["best"]["total_cycles"] for w in ("stencil2d", "stencil3d")])
+    hrow = next(ln for ln in text.splitlines() if ln.startswith("| Fig. 16/17 | layout heuristic vs best tile shape"))
+    assert "over the 2 2-D/3-D workloads" in hrow and _cells(hrow)[3] == f"{want:.3f}x"
+    frow = next(ln for ln in text.splitlines() if ln.startswith("| Fig. 16/17 | layout heuristic over no tiling"))
+    flat = infs_bench.geomean([summ[w]["no_tiling"]["total_cycles"] / summ[w]["heuristic"]["total_cycles"] for w in ("stencil2d", "stencil3d")])
+    assert _cells(frow)[3] == f"{flat:.2f}x"
+    figures = tmp_path / "figures"
+    for png in ("fig16_tiles.png", "fig17_tiles3d.png"):
+        assert (figures / png).stat().st_size > 1000
+        assert f"![{png[:-4]}](figures/{png})" in text
+    # --replot annotates tiles.csv's rows again: the same table and headline
+    repro.unlink()
+    (figures / "fig17_tiles3d.png").unlink()
+    assert infs_bench.main(["--replot", "--configs", "in", "--out", str(out), "--reproduction", str(repro), "--quiet"]) == 0
+    again = repro.read_text()
+    assert (figures / "fig17_tiles3d.png").exists()
+    pick = lambda t: [ln for ln in t.splitlines() if ln.startswith("| ")]  # noqa: E731
+    assert pick(again) == pick(text)
+
+
+def test_tile_study_workloads_and_shapes():
+    from infs.workloads import WORKLOADS
+
+    ranks = {w: infs_bench._study_rank(WORKLOADS[w]) for w in infs_bench.TILE_STUDY}
+    assert ranks == {"stencil2d": 2, "dwt2d": 2, "conv2d": 2, "gauss_elim": 2, "mm_outer": 2, "kmeans_outer": 2,
+                     "gather_mlp_outer": 2, "stencil3d": 3, "conv3d": 3}  # fmt: skip
+    assert infs_bench.TILE_CONFIG == "in"
+    s3 = infs_bench.tile_shapes(3, 256)
+    assert len(s3) == 16 and len(set(s3)) == 16 and all(a * b * c == 256 for a, b, c in s3)
+    assert {(1, 16, 16), (4, 8, 8), (2, 8, 16), (16, 4, 4), (1, 1, 256)} <= set(s3)
+    assert all(max(t) <= 16 for t in s3 if t != (1, 1, 256))
+    assert infs_bench.tile_shapes(2, 256) == infs_bench.tile_candidates(2, 256)
+    # the heuristic's run and one per shape, the no-tiling one of the output array added when missing
+    tasks = infs_bench.tile_tasks(["stencil3d"], "paper")
+    assert tasks[0][5] is None and [t[5] for t in tasks[1:]] == s3 and all(t[3] == "in" for t in tasks)
+
+
+def test_row_major_tile():
+    assert infs_bench.row_major_tile((2048, 2048), 256) == (1, 256)
+    assert infs_bench.row_major_tile((32768, 128), 256) == (2, 128)  # two rows of 128 per array
+    assert infs_bench.row_major_tile((16, 512, 512), 256) == (1, 1, 256)
+    assert infs_bench.row_major_tile((6, 10, 12), 256) == (1, 16, 16)
+    assert infs_bench.row_major_tile((1, 16), 256) == (16, 16)
+
+
+def _trow(wl, tiles, cycles, **kw):
+    r = {"workload": wl, "config": "in", "tiles": tiles, "total_cycles": cycles, "regions_in": 2, "cyc_compute": cycles}
+    r.update(kw)
+    return r
+
+
+def test_tile_rows_of_rejections_and_marks():
+    import json
+
+    nh = lambda **d: json.dumps(d)  # noqa: E731
+    rows = infs_bench.tile_rows_of([
+        # the heuristic: region 2 cannot run in memory whatever the shape (not the shape's fault)
+        _trow("w", "", 100, tiles_chosen="16x16", lattice="512x512", not_honoured=nh(**{"2": "'argmin' has no counterpart"})),
+        _trow("w", "1x256", 120, not_honoured=nh(**{"2": "'argmin' has no counterpart"})),
+        _trow("w", "16x16", 100, not_honoured=nh(**{"2": "'argmin' has no counterpart"})),
+        _trow("w", "32x8", 90, not_honoured=nh(**{"2": "'argmin' has no counterpart", "0": "tile shape 32x8 needs 99 arrays", "1": "x"})),
+        {"workload": "w", "config": "in", "tiles": "256x1", "error": "LayoutError: boom"},
+        _trow("v", "", 50, tiles_chosen="1x256/256x1", lattice="8x8"),
+        _trow("v", "1x256", 60),
+        _trow("v", "8x32", 40),
+    ])  # fmt: skip
+    t = {(r["workload"], r["tiles"]): r for r in rows}
+    assert not t[("w", "1x256")].get("rejected") and not t[("w", "16x16")].get("rejected")
+    # the fastest run is rejected: a region its layout refused ran near memory, so it is not the best
+    assert t[("w", "32x8")]["rejected"] == "region 0: tile shape 32x8 needs 99 arrays (and 1 more region(s))"
+    assert t[("w", "256x1")]["rejected"] == "LayoutError: boom"
+    assert t[("w", "16x16")]["best"] and t[("w", "16x16")]["default"] and not t[("w", "32x8")]["best"]
+    assert t[("w", "1x256")]["no_tiling"] and not t[("w", "16x16")]["no_tiling"]
+    assert t[("w", "heuristic")]["default"]
+    # mixed per-region choice: no forced shape is "the default"; 8x8 lattice: row-major is 32x8
+    assert not any(t[("v", s)]["default"] for s in ("1x256", "8x32")) and t[("v", "8x32")]["best"]
+    summ = infs_bench.tile_summary(rows)
+    assert summ["w"]["vs_best"] == 1.0 and summ["w"]["over_no_tiling"] == 1.2
+    assert summ["v"]["vs_best"] == 50 / 40 and summ["v"]["over_no_tiling"] is None
+    ours = infs_bench.headline({}, ["in"], rows)
+    assert ours["fig16_heuristic_vs_best"] == pytest.approx(math.sqrt(1.25)) and ours["fig16_n_vs_best"] == 2
+    assert ours["fig16_heuristic_over_no_tiling"] == pytest.approx(1.2) and ours["fig16_n_over_no_tiling"] == 1
+    # idempotent (--replot annotates tiles.csv's rows again)
+    assert infs_bench.tile_rows_of(rows) == rows

@@ -867,6 +867,11 @@ def tile_table(tile_rows: list[dict]) -> list[str]:
         rel = f"{r['total_cycles'] / h:.3f}" if h else "-"
         cyc = " | ".join(f"{int(r.get(f'cyc_{k}', 0) or 0):,}" for k in CYCLE_KEYS)
         out.append(f"| {r['workload']} | {name} | {int(r['total_cycles']):,} | {rel} | {cyc} | {', '.join(notes)} |")
+    per = [f"{wl} {v['vs_best']:.3f}x (best {v['best']['tiles']}"
+           + (f"; no tiling {v['no_tiling']['tiles']} / heuristic {v['over_no_tiling']:.2f}x)" if v["over_no_tiling"] is not None else ")")
+           for wl, v in summ.items() if v["vs_best"] is not None]  # fmt: skip
+    if per:
+        out += ["", "Per workload, the headline ratios' terms: heuristic / best forced shape " + ", ".join(per) + "."]
     rej = [wl for wl, v in summ.items() if v["heuristic"] and not v["valid"]]
     if rej:
         out += ["", "Every forced shape was rejected on " + ", ".join(rej) + ": the headline ratios leave "
@@ -1285,7 +1290,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="benchmarks/out", help="directory for bench.csv and the plots")
     parser.add_argument("--reproduction", default=None, help="REPRODUCTION.md path (default: benchmarks/REPRODUCTION.md for the full "
                         "paper-size suite, else OUT/REPRODUCTION.md)")  # fmt: skip
-    parser.add_argument("--tiles-study", default=None, help=f"workloads for Fig. 16/17 (default: {','.join(TILE_STUDY)}; 'none' to skip)")
+    parser.add_argument("--tiles-study", default=None, help=f"workloads for Fig. 16/17, In-L3 runs (default: {','.join(TILE_STUDY)}; 'none' to skip)")
     parser.add_argument("--functional", action="store_true", help="compute data too (slow; default: analysis mode)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="runs in parallel (processes; default: one per CPU)")
     parser.add_argument("--replot", action="store_true", help="no runs: redo the plots and REPRODUCTION.md from OUT/bench.csv (and tiles.csv)")
