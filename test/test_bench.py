@@ -227,3 +227,33 @@ def test_tile_rows_of_rejections_and_marks():
     assert ours["fig16_heuristic_over_no_tiling"] == pytest.approx(1.2) and ours["fig16_n_over_no_tiling"] == 1
     # idempotent (--replot annotates tiles.csv's rows again)
     assert infs_bench.tile_rows_of(rows) == rows
+
+
+def _row(config, cycles, energy=None):
+    from infs.sim.stats import ENERGY_KEYS
+
+    energy = energy or {"static": 1.0}
+    r = {"config": config, "total_cycles": cycles, "energy_pj": sum(energy.values())}
+    r.update({f"energy_{k}": energy.get(k, 0.0) for k in ENERGY_KEYS})
+    return r
+
+
+def test_geomean_order_holds_or_names_the_pair():
+    from infs.tools.infs_bench import _geomean_order
+
+    ok = {"a": {"base": _row("base", 100), "near": _row("near", 50), "in": _row("in", 25), "infs": _row("infs", 20), "infs_nojit": _row("infs_nojit", 20)}}
+    assert "holds" in _geomean_order(ok)
+    bad = {"a": {**ok["a"], "in": _row("in", 200)}}
+    line = _geomean_order(bad)
+    assert "does not hold for Near-L3 vs In-L3." in line and "Near-L3 2.00x >= In-L3 0.50x < Inf-S" in line
+
+
+def test_energy_gap_names_the_class_and_its_constants():
+    from infs.tools.infs_bench import _energy_gaps
+
+    best = {"x": {"near": _row("near", 10, {"noc": 10.0, "static": 10.0}), "in": _row("in", 5, {"static": 30.0, "compute": 5.0}),
+                  "infs": _row("infs", 5, {"compute": 8.0})}}  # fmt: skip
+    lines = _energy_gaps({"fig18_in_energy_over_near": 20 / 35, "fig18_infs_energy_over_near": 2.5}, best)
+    assert len(lines) == 1  # Inf-S's 2.5x is within 25% of the paper's 2.4x
+    assert "fig18_in_energy_over_near" in lines[0] and "x 0.57x" in lines[0]
+    assert "`static`" in lines[0] and "`static_core_pj_per_ns`" in lines[0]

@@ -884,7 +884,7 @@ COMPONENT = {
     "dram": "transposition and DRAM transfers (`infs/sim/timing.py` `dram`, residency §5.2)",
     "jit": "the JIT charge (`HardwareConfig.jit_model`)",
     "move": "tensor moves: shifts and broadcasts (`infs/sim/timing.py` `shift`/`bcast`, Alg. 2)",
-    "compute": "bit-serial compute (`INFS_LATENCY` in `infs/sim/config.py`)",
+    "compute": "bit-serial compute (`INFS_LATENCY` in `infs/hardware.py`)",
     "final_reduce": "readout and the near-memory fold of partial reductions (`timing.py` `readout`)",
     "near_mem": "regions near memory (the NSC model, `infs/sim/near.py`)",
     "core": "regions on the cores (the Base model, `infs/sim/core.py`)",
@@ -976,9 +976,87 @@ def why_they_differ(ours: dict[str, Any], rows: dict[tuple[str, str], dict], con
         out.append("**Inf-S slower than the faster of In-L3 and Near-L3** (the paper's Inf-S never is): " + "; ".join(slower)
                    + ". Its per-region choice is Eq. 2 (§4.3), which compares the cores at peak with the in-memory "
                    "latencies, not with the near-memory model.")  # fmt: skip
+    out += _energy_gaps(ours, best)
+    order = _geomean_order(best)
+    if order:
+        out.append(order)
     if not out:
         out.append("Every headline ratio above is within 25% of the paper.")
     return out
+
+
+def _energy_classes() -> dict[str, str]:
+    """Energy class -> the constants that charge it (``infs/sim/energy.py``, leakage per cycle)."""
+    from infs.sim.energy import ENERGY_OF
+
+    by: dict[str, list[str]] = {}
+    for cls, const in ENERGY_OF.values():
+        by.setdefault(cls, []).append(const)
+    by["static"] = ["static_core_pj_per_ns", "static_l3_pj_per_ns_per_mb"]
+    return {c: ", ".join(f"`{k}`" for k in dict.fromkeys(v)) for c, v in by.items()}
+
+
+def _energy_split(r: dict, top: int = 2) -> str:
+    from infs.sim.stats import ENERGY_KEYS
+
+    tot = float(r.get("energy_pj", 0.0) or 0.0) or 1.0
+    parts = sorted(((float(r.get(f"energy_{k}", 0.0) or 0.0) / tot, k) for k in ENERGY_KEYS), reverse=True)[:top]
+    return ", ".join(f"{share:.0%} {k}" for share, k in parts if share > 0)
+
+
+def _energy_gaps(ours: dict[str, Any], best: dict[str, dict[str, dict]]) -> list[str]:
+    """Fig. 18: each energy-efficiency ratio more than 25% from the paper, the benchmarks that
+    pull it away and the energy classes (with their constants, `benchmarks/MODEL.md`) behind it."""
+    from infs.sim.stats import ENERGY_KEYS
+
+    consts = _energy_classes()
+    out = []
+    for c, key in (("in", "fig18_in_energy_over_near"), ("infs", "fig18_infs_energy_over_near")):
+        o, p = ours.get(key), PAPER[key]
+        if o is None or not math.isfinite(o) or 0.8 <= o / p <= 1.25:
+            continue
+        per = sorted((b["near"]["energy_pj"] / b[c]["energy_pj"], name, b[c], b["near"])
+                     for name, b in best.items() if c in b and "near" in b and float(b[c]["energy_pj"]) > 0)  # fmt: skip
+        low = [x for x in per if x[0] < p][:3] if o < p else [x for x in per[::-1] if x[0] > p][:3]
+        if not low:
+            continue
+        shares = dict.fromkeys(ENERGY_KEYS, 0.0)
+        for _, _, rc, _ in low:
+            for k in ENERGY_KEYS:
+                shares[k] += float(rc.get(f"energy_{k}", 0.0) or 0.0) / max(1.0, float(rc["energy_pj"])) / len(low)
+        culprit = max(shares, key=shares.get)
+        label = CONFIGS[c][0]
+        detail = "; ".join(f"{name} {r:.2f}x ({label}: {_energy_split(rc)}; Near-L3: {_energy_split(rn)})" for r, name, rc, rn in low)
+        out.append(f"**{key}** (energy efficiency of {label} over Near-L3): paper {p:.2f}x, ours {o:.2f}x ({o / p:.2f} of the "
+                   f"paper). Furthest {'below' if o < p else 'above'}: {detail}. In those {label} runs {shares[culprit]:.0%} of "
+                   f"the energy (mean) is `{culprit}`, charged by {consts.get(culprit, 'the machine')}"
+                   + (" (leakage of every core and the whole L3 for every cycle: energy follows run time)" if culprit == "static" else "")
+                   + ".")  # fmt: skip
+    return out
+
+
+# Fig. 11's geomean order (speedup over Base), slowest first, as the paper reports it
+_ORDER = ("base", "near", "in", "infs", "infs_nojit")
+
+
+def _geomean_order(best: dict[str, dict[str, dict]]) -> str:
+    """The Fig. 11 geomean order Base < Near-L3 < In-L3 < Inf-S <= Inf-S no JIT: holds or where not."""
+    means = {}
+    for c in _ORDER:
+        xs = [b["base"]["total_cycles"] / b[c]["total_cycles"] for b in best.values() if "base" in b and c in b and b[c]["total_cycles"] > 0]
+        if xs:
+            means[c] = geomean(xs)
+    if len(means) < len(_ORDER):
+        return ""
+    # Inf-S no JIT equals Inf-S where the JIT charge is negligible: <= for that pair
+    broken = [(a, b) for a, b in zip(_ORDER, _ORDER[1:]) if not (means[a] < means[b] or (b == "infs_nojit" and means[a] <= means[b]))]
+    seq = f"{CONFIGS[_ORDER[0]][0]} {means[_ORDER[0]]:.2f}x" + "".join(
+        f" {'>=' if (a, b) in broken else ('<=' if means[a] == means[b] else '<')} {CONFIGS[b][0]} {means[b]:.2f}x"
+        for a, b in zip(_ORDER, _ORDER[1:]))  # fmt: skip
+    if not broken:
+        return f"**Fig. 11 geomean order** (speedup over Base): {seq}: holds, as in the paper."
+    return (f"**Fig. 11 geomean order** (speedup over Base): {seq}: does not hold for "
+            + ", ".join(f"{CONFIGS[a][0]} vs {CONFIGS[b][0]}" for a, b in broken) + ".")
 
 
 def observations(rows: dict[tuple[str, str], dict], configs) -> list[str]:
