@@ -5,7 +5,7 @@
 // written after that.  Array registers are live for the whole program and
 // their wordlines are never reused.  The `virtual` flag goes away.
 //
-// RUN: infs-opt --allocate-wordlines %s | filecheck %s
+// RUN: infs-opt %s --split-input-file --verify-diagnostics -p allocate-wordlines | filecheck %s
 
 // Array %a (register 0) is last read by the first command, yet no temporary
 // takes its wordlines.  Register 2 (64) is still read by the command writing
@@ -38,6 +38,7 @@ func.func @chain(%A: memref<4x4xf32>, %B: memref<4x4xf32>) {
   func.return
 }
 
+// -----
 // Widths: i8 arrays take 8 wordlines, compare masks 1.  A register written by
 // several commands (a shift's pieces) is live across all of them.
 // CHECK-LABEL: func.func @widths
@@ -71,3 +72,64 @@ func.func @widths(%A: memref<4x4xi8>, %B: memref<4x4xi8>) {
   }
   func.return
 }
+
+// -----
+// When the live registers do not fit an SRAM array's wordlines the pass
+// stops with one line naming the program and the pressure (spilling is not
+// implemented): `fig9` arrays have 128 wordlines = four f32 registers; the
+// two arrays and the two moved tensors are live when the sum needs a fifth.
+// The input is insert-sync's printed output.
+// CHECK-NOT:   Traceback
+// CHECK:       error: pass 'allocate-wordlines' failed: the pimcmd.program at {{.*}}allocate-wordlines.mlir:[[# @LINE + 2]]:3 in @pressure: wordline pressure: at command 11 the 4 live registers take 128 of 128 wordlines and a 32-bit register does not fit (spilling is not supported)
+func.func @pressure(%A: memref<4x4xf32>, %B: memref<4x4xf32>) {
+  pimcmd.program ins(%A, %B : memref<4x4xf32>, memref<4x4xf32>) config fig9 lattice [4, 4] tiles [2, 2] banks 4 arrays_per_bank 1 wordlines 128 virtual {
+  ^bb0(%0: memref<4x4xf32>, %1: memref<4x4xf32>):
+    pimcmd.array %0 shape [4, 4] wordline 0 transposed : memref<4x4xf32>
+    pimcmd.array %1 shape [4, 4] wordline 1 transposed : memref<4x4xf32>
+    pimcmd.transpose_in %0 : memref<4x4xf32>
+    pimcmd.transpose_in %1 : memref<4x4xf32>
+    pimcmd.shift f32 dst 2 src 0 dim 1 mask [1:2] inter 0 intra -1 bitlines 1:2:2 tiles 0:2:2 banks 0:2:2
+    pimcmd.shift f32 dst 2 src 0 dim 1 mask [0:1] inter -1 intra 1 bitlines 0:2:2 tiles 1:2:2 banks 1:2:2
+    pimcmd.shift f32 dst 2 src 0 dim 1 mask [1:2] inter 0 intra -1 bitlines 1:2:2 tiles 1:2:2 banks 1:2:2
+    pimcmd.shift f32 dst 3 src 0 dim 1 mask [0:1] inter 0 intra 1 bitlines 0:2:2 tiles 0:2:2 banks 0:2:2
+    pimcmd.shift f32 dst 3 src 0 dim 1 mask [1:2] inter 1 intra -1 bitlines 1:2:2 tiles 0:2:2 banks 0:2:2
+    pimcmd.shift f32 dst 3 src 0 dim 1 mask [0:1] inter 0 intra 1 bitlines 0:2:2 tiles 1:2:2 banks 1:2:2
+    pimcmd.sync
+    pimcmd.compute add f32 dst 4 srcs [3, 2] bitlines 0:1:4 tiles 0:1:4 banks 0:1:4
+    pimcmd.compute copy f32 dst 1 srcs [4] bitlines 1:2:2 tiles 0:2:2 banks 0:2:2
+    pimcmd.compute copy f32 dst 1 srcs [4] bitlines 0:2:2 tiles 1:2:2 banks 1:2:2
+    pimcmd.release %1 : memref<4x4xf32>
+  }
+  func.return
+}
+
+// -----
+// A register read before any command writes it (a hand-edited program).
+// CHECK:       error: pass 'allocate-wordlines' failed: the pimcmd.program at {{.*}}allocate-wordlines.mlir:[[# @LINE + 2]]:3 in @never_written: register 5 is read but never written
+func.func @never_written(%A: memref<4x4xf32>, %B: memref<4x4xf32>) {
+  pimcmd.program ins(%A, %B : memref<4x4xf32>, memref<4x4xf32>) config fig9 lattice [4, 4] tiles [2, 2] banks 4 arrays_per_bank 1 wordlines 128 virtual {
+  ^bb0(%0: memref<4x4xf32>, %1: memref<4x4xf32>):
+    pimcmd.array %0 shape [4, 4] wordline 0 transposed : memref<4x4xf32>
+    pimcmd.array %1 shape [4, 4] wordline 1 transposed : memref<4x4xf32>
+    pimcmd.transpose_in %0 : memref<4x4xf32>
+    pimcmd.compute add f32 dst 1 srcs [0, 5] bitlines 0:1:4 tiles 0:1:4 banks 0:1:4
+    pimcmd.release %1 : memref<4x4xf32>
+  }
+  func.return
+}
+
+// -----
+// A program already allocated (no `virtual`): allocating it again would read
+// its wordlines as registers.
+// CHECK:       error: pass 'allocate-wordlines' failed: the pimcmd.program at {{.*}}allocate-wordlines.mlir:[[# @LINE + 2]]:3 in @allocated: {{.*}}the program's registers are already wordlines
+func.func @allocated(%A: memref<4x4xf32>) {
+  pimcmd.program ins(%A : memref<4x4xf32>) config fig9 lattice [4, 4] tiles [2, 2] banks 4 arrays_per_bank 1 wordlines 128 {
+  ^bb0(%0: memref<4x4xf32>):
+    pimcmd.array %0 shape [4, 4] wordline 0 transposed : memref<4x4xf32>
+    pimcmd.transpose_in %0 : memref<4x4xf32>
+    pimcmd.compute neg f32 dst 32 srcs [0] bitlines 0:1:4 tiles 0:1:4 banks 0:1:4
+    pimcmd.release %0 : memref<4x4xf32>
+  }
+  func.return
+}
+// CHECK-NOT:   Traceback

@@ -6,8 +6,8 @@
 // broadcast.  Without hints the movement is read off the graph.  `tiles=`
 // forces a shape.  All arrays of a graph share the tiles.
 //
-// RUN: infs-opt --choose-layout=config=small-16 %s | filecheck %s
-// RUN: infs-opt --choose-layout='config=small-16 tiles=4x16' %s | filecheck %s --check-prefix=FORCED
+// RUN: infs-opt %s --split-input-file --choose-layout=config=small-16 | filecheck %s
+// RUN: infs-opt %s --split-input-file --choose-layout='config=small-16 tiles=4x16' | filecheck %s --check-prefix=FORCED
 
 // FORCED-COUNT-6: tiles = array<i64: 4, 16>
 
@@ -24,6 +24,7 @@ func.func @shift2d(%A: memref<32x32xf32>, %B: memref<32x32xf32>) {
   func.return
 }
 
+// -----
 // Reduction along dim 1 outranks the shifts: the longest tile on dim 1 that
 // does not overshoot the 32 columns.
 // CHECK-LABEL: func.func @reduce1
@@ -38,6 +39,7 @@ func.func @reduce1(%A: memref<32x32xf32>, %B: memref<32x32xf32>) {
   func.return
 }
 
+// -----
 // Reduction along dim 0: long tiles on dim 0.
 // CHECK-LABEL: func.func @reduce0
 // CHECK:       tiles = array<i64: 32, 2>
@@ -51,6 +53,7 @@ func.func @reduce0(%A: memref<32x32xf32>, %B: memref<32x32xf32>) {
   func.return
 }
 
+// -----
 // Broadcast only: the smallest valid innermost tile (2: T_inner * 8 mod 16).
 // CHECK-LABEL: func.func @bcast
 // CHECK:       tiles = array<i64: 32, 2>
@@ -64,6 +67,7 @@ func.func @bcast(%A: memref<32x32xf32>, %B: memref<32x32xf32>) {
   func.return
 }
 
+// -----
 // No hints: a mv along dim 1 in the graph counts as a shift hint.
 // CHECK-LABEL: func.func @nohint_shift1
 // CHECK:       tiles = array<i64: 2, 32>
@@ -78,6 +82,7 @@ func.func @nohint_shift1(%A: memref<32x32xf32>, %B: memref<32x32xf32>) {
   func.return
 }
 
+// -----
 // A 16x16 lattice needs 4 tiles of 8x8; 1x64 tiles would overshoot: 8x8 for
 // 2-D shifts even on a lattice smaller than the machine.  The lattice is the
 // hull of all arrays (16x16 and 12x16).

@@ -3,7 +3,7 @@
 // an array) a register written by an inter-tile shift or a multicast leaving
 // its tile since the last sync; none for intra-tile shifts/multicasts.
 //
-// RUN: infs-opt --insert-sync %s | filecheck %s
+// RUN: infs-opt %s --split-input-file --insert-sync | filecheck %s
 
 // CHECK-LABEL: func.func @shifts
 // CHECK:         pimcmd.shift f32 dst 2 src 0 dim 1 mask [1:2] inter 1 intra -1
@@ -37,6 +37,7 @@ func.func @shifts(%A: memref<4x4xf32>, %B: memref<4x4xf32>) {
   func.return
 }
 
+// -----
 // Multicasts: one within its tile (inter [0:1]) needs no sync, one to other
 // tiles does; a readout of a moved register waits too.
 // CHECK-LABEL: func.func @bcasts
@@ -62,6 +63,7 @@ func.func @bcasts(%A: memref<4x4xf32>, %B: memref<4x4xf32>) {
   func.return
 }
 
+// -----
 // An inter-tile shift straight into an array's register: the sync comes
 // before the array is released (written back).
 // CHECK-LABEL: func.func @release

@@ -3,7 +3,7 @@
 // as a pattern; when those banks are not an arithmetic progression, the
 // covering range.  Other commands get no banks.
 //
-// RUN: infs-opt --map-banks %s | filecheck %s
+// RUN: infs-opt %s --split-input-file --map-banks | filecheck %s
 
 // fig9: one array per bank, banks = tiles (Fig. 9: CMD 0 is on banks 0, 2).
 // CHECK-LABEL: func.func @one_array_per_bank
@@ -28,6 +28,7 @@ func.func @one_array_per_bank(%A: memref<4x4xf32>, %B: memref<4x4xf32>) {
   func.return
 }
 
+// -----
 // Two arrays per bank (tiles 0-1 in bank 0, 2-3 in bank 1, ...), 8x8 in 4x4
 // tiles (grid 2x2).
 // CHECK-LABEL: func.func @two_arrays_per_bank
@@ -63,6 +64,7 @@ func.func @two_arrays_per_bank(%A: memref<8x8xf32>, %B: memref<8x8xf32>) -> f32 
   func.return %s : f32
 }
 
+// -----
 // Multi-level tile patterns; a bank set that is no progression gets the
 // covering range.  6x6 in 2x2 tiles (grid 3x3), two arrays per bank.
 // CHECK-LABEL: func.func @inexact
