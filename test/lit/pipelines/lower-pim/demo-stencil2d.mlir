@@ -5,7 +5,7 @@
 // 1), the four neighbours as Alg. 2 shifts with a sync before each product, and
 // the write-back of the result array.  Without optimize-tdfg C0 multiplies each
 // of the four neighbours (the workload is written tap by tap; see
-// ../optimize-tdfg/stencil2d.mlir for the graph the pass makes of it).
+// ../../passes/optimize-tdfg/stencil2d.mlir for the graph the pass makes of it).
 //
 // RUN: infs-opt --tensorize --lower-pim='sizes=M=16,N=16 config=small-16' %S/../../../../infs/workloads/stencil2d.mlir | filecheck %s
 //
