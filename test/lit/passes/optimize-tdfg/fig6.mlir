@@ -7,6 +7,18 @@
 // its order, so this is exactly the paper's pair of transformations.)
 //
 // RUN: infs-opt --optimize-tdfg='reassociate_floats=false' %s | filecheck %s
+//
+// Bad options: one line naming the pass and the option, non-zero exit.
+// RUN: not infs-opt %s -p 'optimize-tdfg{rules=eq3,eq99}' 2>&1 | filecheck %s --check-prefix=RULES
+// RUN: not infs-opt %s -p 'optimize-tdfg{node-limit=-1}' 2>&1 | filecheck %s --check-prefix=LIMIT
+// RUN: not infs-opt %s -p 'optimize-tdfg{config=nosuch}' 2>&1 | filecheck %s --check-prefix=CONFIG
+// RULES-NOT:  Traceback
+// RULES:      infs-opt: error: pass 'optimize-tdfg' failed: unknown rule family 'eq99' (known: eq3, eq4, eq6, eq7, eq8, eq9)
+// RULES-NOT:  {{.}}
+// LIMIT:      infs-opt: error: pass 'optimize-tdfg' failed: node{{[_-]}}limit must be >= 0, got -1
+// LIMIT-NOT:  {{.}}
+// CONFIG:     infs-opt: error: pass 'optimize-tdfg' failed: unknown hardware config 'nosuch'
+// CONFIG-NOT: Traceback
 
 // CHECK-LABEL: func.func @fig6
 // CHECK-DAG:     %[[K1:.*]] = tdfg.const %x1
