@@ -1,7 +1,7 @@
 // canonicalize-tdfg: merge consecutive moves on one dim, drop zero moves,
 // turn single broadcasts into moves, fold and share constants, refresh hints.
 //
-// RUN: infs-opt --canonicalize-tdfg %s | filecheck %s
+// RUN: infs-opt --canonicalize-tdfg %s --split-input-file | filecheck %s
 
 // CHECK-LABEL: func.func @moves
 // CHECK:       hints {shift = array<i64: 0>, broadcast = array<i64>, reduce = array<i64>, primary = 0 : i64, align = array<i64: 0>}
@@ -32,6 +32,7 @@ func.func @moves(%A: memref<?xf32>, %n: index) {
   func.return
 }
 
+// -----
 // Moves on different dims are not merged; a compare of constants folds to an
 // i1 constant (true prints as -1, the 1-bit two's complement value).
 // CHECK-LABEL: func.func @two_dims

@@ -2,7 +2,7 @@
 // row k of A broadcast down the trailing submatrix; outer-product mm: column
 // k of A along j, row k of B along i).
 //
-// RUN: infs-opt --tensorize %s | filecheck %s
+// RUN: infs-opt --tensorize %s --split-input-file | filecheck %s
 
 // CHECK-LABEL: func.func @gauss_update
 // CHECK:       tdfg.graph
@@ -32,6 +32,7 @@ func.func @gauss_update(%A: memref<?x?xf32>, %m: memref<?xf32>, %n: index, %k: i
   func.return
 }
 
+// -----
 // CHECK-LABEL: func.func @mm_outer_step
 // CHECK:       broadcast = array<i64: 0, 1>
 // CHECK:         %[[X:.*]] = tdfg.tensor %a [0:M, k:k + 1]
@@ -60,6 +61,7 @@ func.func @mm_outer_step(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x
   func.return
 }
 
+// -----
 // A lower-rank array sits in the trailing lattice dims: v[d1] is broadcast
 // along dim 0 (a dropped leading dim), no symbol involved.
 // CHECK-LABEL: func.func @row_bias

@@ -5,8 +5,8 @@
 // broadcast over Bt, multiplied, reduced along k; C[x0, j] runs along lattice
 // dim 0 of the result, across C's rows, so it leaves through a store stream.
 //
-// RUN: infs-opt --tensorize %s | filecheck %s
-// RUN: infs-opt --tensorize %s --print-op-generic | infs-opt | filecheck %s
+// RUN: infs-opt --tensorize %s --split-input-file | filecheck %s
+// RUN: infs-opt --tensorize %s --split-input-file --print-op-generic | infs-opt --split-input-file | filecheck %s
 
 // CHECK-LABEL: func.func @mm_inner
 // CHECK:         %[[LB:.*]] = arith.constant 0 : index
@@ -42,6 +42,7 @@ func.func @mm_inner(%A: memref<?x?xf32>, %Bt: memref<?x?xf32>, %C: memref<?x?xf3
   func.return
 }
 
+// -----
 // Bounds are materialized on the host from the region's symbols.
 // CHECK-LABEL: func.func @rows_from_k
 // CHECK:         %[[C1:.*]] = arith.constant 1 : index

@@ -3,7 +3,7 @@
 // a tensor (tdfg.stream_load), indirect atomic updates stay near-memory
 // (tdfg.stream_store add), strided accesses become affine stream_loads.
 //
-// RUN: infs-opt --tensorize %s | filecheck %s
+// RUN: infs-opt --tensorize %s --split-input-file | filecheck %s
 
 // CHECK-LABEL: func.func @gather_scale
 // CHECK:         %[[I:.*]] = tdfg.tensor %ix [0:1, 0:M]
@@ -27,6 +27,7 @@ func.func @gather_scale(%X: memref<?x?xf32>, %Idx: memref<?xi32>, %Y: memref<?x?
   func.return
 }
 
+// -----
 // CHECK-LABEL: func.func @histogram
 // CHECK:         %[[B:.*]] = tdfg.tensor %b [0:N]
 // CHECK-NEXT:    %[[ONE:.*]] = tdfg.const 1 : !tdfg.tensor<i32, 1>
@@ -47,6 +48,7 @@ func.func @histogram(%Bins: memref<?xi32>, %H: memref<?xi32>, %n: index) {
   func.return
 }
 
+// -----
 // CHECK-LABEL: func.func @decimate
 // CHECK:         %[[E:.*]] = tdfg.stream_load %a[2*d0] over [0:H]
 // CHECK-NEXT:    %[[O:.*]] = tdfg.stream_load %a[2*d0 + 1] over [0:H]

@@ -5,7 +5,7 @@
 // which is what the sequential loop nest computes (test_regress_static.py
 // runs them in every mode against the reference).
 //
-// RUN: infs-opt --tensorize %s | filecheck %s
+// RUN: infs-opt --tensorize %s --split-input-file | filecheck %s
 
 // A[i] = 2 * A[i]: the same cell, read before it is written
 // CHECK-LABEL: func.func @same_map
@@ -28,6 +28,7 @@ func.func @same_map(%A: memref<?xf32>, %n: index) {
   func.return
 }
 
+// -----
 // A[i] = A[i+1]: a cell a *later* iteration writes (an anti-dependence), even
 // with the store first in program order
 // CHECK-LABEL: func.func @shift_left
@@ -47,6 +48,7 @@ func.func @shift_left(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
   func.return
 }
 
+// -----
 // gauss_elim's update: row k is read, rows k+1.. are written
 // CHECK-LABEL: func.func @pivot_row
 // CHECK-NOT:     stream.region
@@ -67,6 +69,7 @@ func.func @pivot_row(%A: memref<?x?xf32>, %n: index, %k: index) {
   func.return
 }
 
+// -----
 // reads of A[0:N], writes of A[N:2N]: disjoint halves of one array
 // CHECK-LABEL: func.func @disjoint_halves
 // CHECK-NOT:     stream.region
@@ -81,6 +84,7 @@ func.func @disjoint_halves(%A: memref<?xf32>, %n: index) {
   func.return
 }
 
+// -----
 // column 1 copied into column 0
 // CHECK-LABEL: func.func @other_column
 // CHECK-NOT:     stream.region
@@ -95,6 +99,7 @@ func.func @other_column(%A: memref<?x?xf32>, %n: index) {
   func.return
 }
 
+// -----
 // a row's sum into its first cell: written after the row's reduction loop,
 // and no later row reads it
 // CHECK-LABEL: func.func @row_sum_in_place
@@ -111,6 +116,7 @@ func.func @row_sum_in_place(%A: memref<?x?xf32>, %n: index) {
   func.return
 }
 
+// -----
 // A[N-1-i] = 2 * A[N-1-i]: a reversed map, still the same cell
 // CHECK-LABEL: func.func @reversed
 // CHECK-NOT:     loop-carried
@@ -129,6 +135,7 @@ func.func @reversed(%A: memref<?xf32>, %n: index) {
   func.return
 }
 
+// -----
 // odd cells read, even cells written
 // CHECK-LABEL: func.func @odd_to_even
 // CHECK-NOT:     loop-carried

@@ -1,8 +1,8 @@
 // tensorize leaves regions it cannot express as tensors alone, with the
 // reason as an attribute; verbose=true also prints a remark per region.
 //
-// RUN: infs-opt --tensorize %s | filecheck %s
-// RUN: infs-opt -p 'tensorize{verbose=true}' %s 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
+// RUN: infs-opt --tensorize %s --split-input-file | filecheck %s
+// RUN: infs-opt -p 'tensorize{verbose=true}' %s --split-input-file 2>&1 >/dev/null | filecheck %s --check-prefix=REMARK
 
 // REMARK: not_tensorized.mlir:13:3: remark: stream.region not tensorized: 'argmin' reductions have no in-memory counterpart
 // CHECK-LABEL: func.func @nearest
@@ -20,6 +20,7 @@ func.func @nearest(%D: memref<?x?xf32>, %M: memref<?xi32>, %p: index, %c: index)
   func.return
 }
 
+// -----
 // REMARK: remark: stream.region not tensorized: 'arith.sitofp' has no tdfg element-wise counterpart
 // CHECK-LABEL: func.func @to_float
 // CHECK:         stream.region
@@ -39,6 +40,7 @@ func.func @to_float(%A: memref<?xi32>, %B: memref<?xf32>, %n: index) {
   func.return
 }
 
+// -----
 // REMARK: remark: stream.region not tensorized: array element type f64 has no tdfg tensor type
 // CHECK-LABEL: func.func @double
 // CHECK:         stream.region
@@ -53,6 +55,7 @@ func.func @double(%A: memref<?xf64>, %n: index) {
   func.return
 }
 
+// -----
 // A rank-2 space over rank-1 arrays whose outer dim is a reduction: it can
 // neither fit the lattice nor become a host loop.
 // REMARK: remark: stream.region not tensorized: the rank-2 iteration space does not fit the rank-1 lattice of its arrays (cells outside the arrays' bounding hyperrectangle are undefined); with the outer loop(s) on the host: its outer 1 dim(s) are not all parallel, so they cannot become host loops
@@ -70,6 +73,7 @@ func.func @outer_reduction(%X: memref<?xf32>, %R: memref<?xf32>, %m: index, %n: 
   func.return
 }
 
+// -----
 // REMARK: remark: stream.region not tensorized: two stores to one array may overlap
 // CHECK-LABEL: func.func @overlap
 // CHECK:         stream.region

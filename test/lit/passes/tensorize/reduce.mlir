@@ -1,7 +1,7 @@
 // tensorize: a reduction splits into an in-memory partial tdfg.reduce and a
 // final near-memory tdfg.stream_reduce (Fig. 4b).
 //
-// RUN: infs-opt --tensorize %s | filecheck %s
+// RUN: infs-opt --tensorize %s --split-input-file | filecheck %s
 
 // CHECK-LABEL: func.func @array_sum
 // CHECK:       %{{.*}} = tdfg.graph ins(%A : memref<?xf32>) syms(N = %n : index) rank 1
@@ -21,6 +21,7 @@ func.func @array_sum(%A: memref<?xf32>, %n: index) -> f32 {
   func.return %sum : f32
 }
 
+// -----
 // Column maxima of a matrix (reduce dim 0), stored in a vector that sits on
 // lattice row 0: the collapsed row is already in place.  The init value is
 // folded in with an element-wise max.
@@ -42,6 +43,7 @@ func.func @col_max(%A: memref<?x?xi32>, %C: memref<?xi32>, %m: index, %n: index,
   func.return
 }
 
+// -----
 // Row sums (reduce dim 1) of a 2-D region: the vector r sits along lattice dim
 // 1, but r[d0] runs along dim 0, so the result leaves through an embedded
 // store stream.

@@ -1,8 +1,8 @@
 // tensorize: offset accesses become tensors aligned with tdfg.mv (Fig. 4a),
 // the compound compute body becomes primitive cmp nodes, scalars become const.
 //
-// RUN: infs-opt --tensorize %s | filecheck %s
-// RUN: infs-opt --tensorize %s --print-op-generic | infs-opt | filecheck %s
+// RUN: infs-opt --tensorize %s --split-input-file | filecheck %s
+// RUN: infs-opt --tensorize %s --split-input-file --print-op-generic | infs-opt --split-input-file | filecheck %s
 
 // CHECK-LABEL: func.func @stencil1d
 // CHECK:       tdfg.graph ins(%A, %B : memref<?xf32>, memref<?xf32>) syms(N = %n : index, w = %w : f32) rank 1
@@ -38,6 +38,7 @@ func.func @stencil1d(%A: memref<?xf32>, %B: memref<?xf32>, %n: index, %w: f32) {
   func.return
 }
 
+// -----
 // The iteration space is anchored at the stored array (B[d0 + 1, d1]): the
 // result needs no move, the loads move by +1 along dim 0, and the d1 + 2
 // access also by -2 along dim 1.
