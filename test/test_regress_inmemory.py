@@ -730,3 +730,21 @@ def test_compute_body_using_a_region_scalar_is_one_located_error(tmp_path, tool,
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "internal error" not in r.stderr, r.stderr
     assert f"{f}:7:7: error: 'arith.addf' op operand #0 (%x) is defined outside the enclosing 'stream.compute'" in lines[0], lines[0]
+
+
+def test_empty_fold_beyond_the_arrays_stores_every_identity():
+    """make fuzz (session 5): mm_inner with K = 0 and M larger than A's rows.  The host
+    loop's row x0 >= 5 put A's (empty, K = 0) row tensor outside the lattice, which was
+    sized by the cells only; clipped, it lost its row range, so the empty reduction stored
+    no zeros for those rows in memory (C kept its old values) while near/core stored them."""
+    from infs import api
+    from infs.workloads import WORKLOADS
+
+    rng = np.random.default_rng(0)
+    arrays = {"A": rng.uniform(-1, 1, (3, 8)).astype(np.float32), "Bt": rng.uniform(-1, 1, (5, 1)).astype(np.float32),
+              "C": rng.uniform(-1, 1, (16, 16)).astype(np.float32)}  # fmt: skip
+    want = arrays["C"].copy()
+    want[:13, :1] = 0.0
+    for mode in ("in", "near"):
+        r = api.run(WORKLOADS["mm_inner"].path, {**arrays, "m": 13, "n": 1, "k": 0}, config="tiny", mode=mode, strict=True)
+        np.testing.assert_array_equal(r.outputs["C"], want, err_msg=mode)

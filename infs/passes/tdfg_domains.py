@@ -270,8 +270,11 @@ def needed_boxes(graph: tdfg.GraphOp, at: Bindings = CONCRETE, facts: GraphFacts
         if own is None or is_infinite(own):
             return  # a scalar, or a constant: it needs no cells of its own
         b = box_intersect(b, own)
-        if any(q <= p for p, q in b):
+        if all(q <= p for p, q in b):
             return
+        # a box empty along some dim has no cells, but its other ranges reach
+        # the side effect through an empty fold's identities (a reduce over an
+        # empty K still stores M x N zeros): the lattice must hold them too
         need[v] = _hull(need[v], b) if v in need else b
 
     args = list(facts.args)
