@@ -83,7 +83,7 @@ def test_layout_and_patterns_encode_the_records():
     r = p["tile_arrays"]
     assert sum(r[1::2]) == p["num_tiles"] and set(r[0::2]) == {3}
     for c, j in zip(rec.cmds, p["cmds"]):
-        assert j["k"] == c.kind
+        assert j["k"] == c.kind.MNEMONIC
         for key in ("tiles", "bitlines", "banks"):
             if isinstance(c.get(key), Pattern):
                 start, levels = j[key]

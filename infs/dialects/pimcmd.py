@@ -371,7 +371,71 @@ def _check_type(op: Operation, t: str) -> int:
     return ELEMENT_BITS[t]
 
 
-class _CommandOp(IRDLOperation):
+class Command(IRDLOperation):
+    """A command of a ``pimcmd.program``: the one definition of its facts.
+
+    A lowering record (``pimcmd_records.Cmd``) names its command's op class
+    as its ``kind``; the lower-pim passes, the simulator and the timing model
+    ask these facts (class-level data) instead of spelling out lists of
+    commands.  ``f`` below is anything with ``[]``/``get`` over the command's
+    fields (a record).
+    """
+
+    MNEMONIC: ClassVar[str] = ""  # the op name without ``pimcmd.`` (set by @command)
+    REG_READS: ClassVar[tuple[str, ...]] = ()  # fields naming registers it reads (an int or a tuple of ints)
+    REG_WRITES: ClassVar[tuple[str, ...]] = ()  # fields naming registers it writes
+    REGISTERS: ClassVar[tuple[str, ...]] = ()  # every field naming a register (set by @command)
+    ARRAY_OPERAND: ClassVar[bool] = False  # works on a program argument (its operand; record field ``arr``)
+    PATTERNED: ClassVar[bool] = False  # cells given by bitlines x tiles patterns once lowered (map-banks adds banks)
+    TENSOR_LEVEL: ClassVar[bool] = False  # domain form only: expanded by the lower-pim passes, never executed
+
+    @classmethod
+    def reads(cls, f) -> tuple[int, ...]:
+        """Registers the command reads."""
+        return _regs(f, cls.REG_READS)
+
+    @classmethod
+    def writes(cls, f) -> tuple[int, ...]:
+        """Registers the command writes."""
+        return _regs(f, cls.REG_WRITES)
+
+    @classmethod
+    def registers(cls, f) -> tuple[int, ...]:
+        """Every register the command names (read, written, or a layout entry's)."""
+        return _regs(f, cls.REGISTERS)
+
+    @classmethod
+    def dst_bits(cls, f) -> int:
+        """Width of the register it writes (wordlines)."""
+        return ELEMENT_BITS[f["type"]]
+
+    @classmethod
+    def inter_tile(cls, f) -> bool:
+        """Moves data between tiles (asynchronous: a ``sync`` waits for it, §4.2)."""
+        return False
+
+
+def _regs(f, fields: tuple[str, ...]) -> tuple[int, ...]:
+    out: list[int] = []
+    for k in fields:
+        v = f.get(k)
+        if isinstance(v, tuple):
+            out.extend(v)
+        elif v is not None:
+            out.append(v)
+    return tuple(out)
+
+
+def command(cls):
+    """``irdl_op_definition`` for a ``Command``, plus the facts derived from its definition."""
+    cls = irdl_op_definition(cls)
+    cls.MNEMONIC = cls.name.split(".", 1)[1]
+    if not cls.REGISTERS:
+        cls.REGISTERS = cls.REG_READS + cls.REG_WRITES
+    return cls
+
+
+class _CommandOp(Command):
     """A command with the ``bitlines``/``tiles`` (and optional ``banks``) patterns."""
 
     FIELDS: ClassVar[tuple[Field, ...]] = ()
@@ -451,7 +515,7 @@ class _TypedCommandOp(_CommandOp):
         self._verify_cells(prog, domain_form=True)
         if prog.is_allocated and self.properties.get("bitlines") is None:
             dom = self.properties["domain"].data  # type: ignore[attr-defined]
-            if not (self.name == "pimcmd.readout" and any(q <= p for p, q in dom.concrete())):
+            if not (isinstance(self, ReadoutOp) and any(q <= p for p, q in dom.concrete())):
                 raise VerifyException(f"'{self.name}' needs bitlines/tiles patterns once registers are allocated"
                                       " (only a readout of an empty box has none)")  # fmt: skip
 
@@ -481,11 +545,13 @@ _OPTIONAL_PATTERN_FIELDS = (
 _CELL_FIELDS = (Field("domain", "domain", "domain", optional=True), *_OPTIONAL_PATTERN_FIELDS)
 
 
-@irdl_op_definition
-class ArrayOp(IRDLOperation):
+@command
+class ArrayOp(Command):
     """``pimcmd.array %A shape [4, 4] wordline 0 (transposed)? : memref<..>`` -- a LOT entry."""
 
     name = "pimcmd.array"
+    REGISTERS: ClassVar[tuple[str, ...]] = ("wordline",)
+    ARRAY_OPERAND: ClassVar[bool] = True
     array = operand_def(MemRefType)
     shape = prop_def(DenseArrayBase)
     wordline = prop_def(IntegerAttr)
@@ -560,7 +626,8 @@ def _layout_entry(op: Operation, array: SSAValue) -> ArrayOp:
     raise VerifyException(f"'{op.name}' array has no 'pimcmd.array' layout entry")
 
 
-class _ArrayMoveOp(IRDLOperation):
+class _ArrayMoveOp(Command):
+    ARRAY_OPERAND: ClassVar[bool] = True
     array = operand_def(MemRefType)
     assembly_format = "$array attr-dict `:` type($array)"
 
@@ -568,21 +635,21 @@ class _ArrayMoveOp(IRDLOperation):
         _layout_entry(self, self.array)
 
 
-@irdl_op_definition
+@command
 class TransposeInOp(_ArrayMoveOp):
     """``pimcmd.transpose_in %A : memref<..>`` -- fetch the array into its transposed registers."""
 
     name = "pimcmd.transpose_in"
 
 
-@irdl_op_definition
+@command
 class ReleaseOp(_ArrayMoveOp):
     """``pimcmd.release %A : memref<..>`` -- write the array's registers back to memory."""
 
     name = "pimcmd.release"
 
 
-@irdl_op_definition
+@command
 class ComputeOp(_CommandOp):
     """``pimcmd.compute add f32 dst 64 srcs [0, 32] (const 2.0)? bitlines .. tiles .. (banks ..)?``.
 
@@ -592,6 +659,9 @@ class ComputeOp(_CommandOp):
     """
 
     name = "pimcmd.compute"
+    REG_READS: ClassVar[tuple[str, ...]] = ("srcs",)
+    REG_WRITES: ClassVar[tuple[str, ...]] = ("dst",)
+    PATTERNED: ClassVar[bool] = True
     op = prop_def(StringAttr)
     type = prop_def(StringAttr)
     dst = prop_def(IntegerAttr)
@@ -611,6 +681,16 @@ class ComputeOp(_CommandOp):
         Field("const_arg", "const_arg", "int", optional=True),
         *_CELL_FIELDS,
     )
+
+    @classmethod
+    def dst_bits(cls, f) -> int:
+        return 1 if f["op"] in COMPARE_OPS else ELEMENT_BITS[f["type"]]
+
+    @classmethod
+    def src_bits(cls, f) -> tuple[int, ...]:
+        """Widths of the source registers: compares write i1, select's condition is i1."""
+        bits = ELEMENT_BITS[f["type"]]
+        return tuple(1 if (f["op"] == "select" and i == 0) else bits for i in range(len(f["srcs"])))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.op.data} {self.type.data}")
@@ -639,14 +719,14 @@ class ComputeOp(_CommandOp):
             raise VerifyException(f"'{self.name}' {opname} takes {COMPUTE_ARITY[opname]} operands, got {n}")
         if opname == "select" and (self.const is not None or self.const_arg is not None):
             raise VerifyException(f"'{self.name}' select takes no constant operand")
-        dst_bits = 1 if opname in COMPARE_OPS else bits
-        _check_wordlines(self, prog, _int(self.dst), dst_bits, "destination")
-        for i, s in enumerate(srcs):
-            _check_wordlines(self, prog, s, 1 if (opname == "select" and i == 0) else bits, "source")
+        fields = {"op": opname, "type": self.type.data, "srcs": srcs}
+        _check_wordlines(self, prog, _int(self.dst), self.dst_bits(fields), "destination")
+        for s, b in zip(srcs, self.src_bits(fields)):
+            _check_wordlines(self, prog, s, b, "source")
         self._verify_cells(prog, domain_form=True)
 
 
-@irdl_op_definition
+@command
 class ShiftOp(_TypedCommandOp):
     """``pimcmd.shift f32 dst 64 src 0 dim 1 mask [1:2] inter 1 intra -1 bitlines 1:2:2 tiles 0:2:2``.
 
@@ -655,6 +735,9 @@ class ShiftOp(_TypedCommandOp):
     """
 
     name = "pimcmd.shift"
+    REG_READS: ClassVar[tuple[str, ...]] = ("src",)
+    REG_WRITES: ClassVar[tuple[str, ...]] = ("dst",)
+    PATTERNED: ClassVar[bool] = True
     type = prop_def(StringAttr)
     dst = prop_def(IntegerAttr)
     src = prop_def(IntegerAttr)
@@ -675,9 +758,9 @@ class ShiftOp(_TypedCommandOp):
         *_PATTERN_FIELDS,
     )
 
-    @property
-    def is_inter_tile(self) -> bool:
-        return _int(self.inter) != 0
+    @classmethod
+    def inter_tile(cls, f) -> bool:
+        return f["inter"] != 0
 
 
     def verify_(self) -> None:
@@ -700,11 +783,14 @@ class ShiftOp(_TypedCommandOp):
         self._verify_patterns(prog)
 
 
-@irdl_op_definition
+@command
 class BcastOp(_TypedCommandOp):
     """``pimcmd.bcast f32 dst 64 src 0 dim 0 intra [-1:1] inter [1:3] bitlines .. tiles ..`` -- multicast."""
 
     name = "pimcmd.bcast"
+    REG_READS: ClassVar[tuple[str, ...]] = ("src",)
+    REG_WRITES: ClassVar[tuple[str, ...]] = ("dst",)
+    PATTERNED: ClassVar[bool] = True
     type = prop_def(StringAttr)
     dst = prop_def(IntegerAttr)
     src = prop_def(IntegerAttr)
@@ -722,6 +808,10 @@ class BcastOp(_TypedCommandOp):
         Field("inter", "inter", "range"),
         *_PATTERN_FIELDS,
     )
+
+    @classmethod
+    def inter_tile(cls, f) -> bool:
+        return tuple(f["inter"]) != (0, 1)
 
 
     def verify_(self) -> None:
@@ -742,8 +832,8 @@ class BcastOp(_TypedCommandOp):
         self._verify_patterns(prog)
 
 
-@irdl_op_definition
-class SyncOp(IRDLOperation):
+@command
+class SyncOp(Command):
     """``pimcmd.sync`` -- global barrier after inter-tile moves (§4.2, Synchronization)."""
 
     name = "pimcmd.sync"
@@ -753,7 +843,7 @@ class SyncOp(IRDLOperation):
         _program_of(self)
 
 
-@irdl_op_definition
+@command
 class ReadoutOp(_TypedCommandOp):
     """``pimcmd.readout f32 src 64 domain [0:4, 0:1] id 0 bitlines .. tiles ..``.
 
@@ -764,6 +854,8 @@ class ReadoutOp(_TypedCommandOp):
     """
 
     name = "pimcmd.readout"
+    REG_READS: ClassVar[tuple[str, ...]] = ("src",)
+    PATTERNED: ClassVar[bool] = True
     type = prop_def(StringAttr)
     src = prop_def(IntegerAttr)
     domain = prop_def(DomainAttr)
@@ -791,6 +883,10 @@ class ReadoutOp(_TypedCommandOp):
 class _DomainCommandOp(_TypedCommandOp):
     """A tensor-level command on a lattice box with virtual registers."""
 
+    REG_READS: ClassVar[tuple[str, ...]] = ("src",)
+    REG_WRITES: ClassVar[tuple[str, ...]] = ("dst",)
+    TENSOR_LEVEL: ClassVar[bool] = True
+
     def _verify_common(self) -> tuple[ProgramOp, int]:
         prog = _program_of(self)
         if prog.is_allocated:
@@ -807,7 +903,7 @@ class _DomainCommandOp(_TypedCommandOp):
 
 
 
-@irdl_op_definition
+@command
 class MoveOp(_DomainCommandOp):
     """``pimcmd.mv f32 dst R src S dim d dist k domain [..]`` -- move the source box by ``dist`` along ``dim``."""
 
@@ -834,7 +930,7 @@ class MoveOp(_DomainCommandOp):
             raise VerifyException(f"'{self.name}' moves [{p}:{q}] by {k} outside the lattice extent {prog.lattice_shape[dim]}")
 
 
-@irdl_op_definition
+@command
 class BroadcastOp(_DomainCommandOp):
     """``pimcmd.bc f32 dst R src S dim d dist k count c domain [..]`` -- ``count`` copies, copy ``j`` moved by ``dist + j*w``."""
 
@@ -865,7 +961,7 @@ class BroadcastOp(_DomainCommandOp):
             raise VerifyException(f"'{self.name}' copies reach [{lo}:{hi}] outside the lattice extent {prog.lattice_shape[dim]}")
 
 
-@irdl_op_definition
+@command
 class ReduceOp(_DomainCommandOp):
     """``pimcmd.reduce add f32 dst R src S dim d domain [..]`` -- fold each tile's part of the box along ``dim``."""
 
@@ -899,11 +995,13 @@ class ReduceOp(_DomainCommandOp):
         return cls.create(properties={"op": op, "type": ty, **parse_fields(parser, cls.FIELDS)})
 
 
-@irdl_op_definition
+@command
 class WriteInOp(_TypedCommandOp):
     """``pimcmd.writein f32 dst R domain [..] id K (bitlines .. tiles ..)?`` -- buffer ``K`` into a register."""
 
     name = "pimcmd.writein"
+    REG_WRITES: ClassVar[tuple[str, ...]] = ("dst",)
+    PATTERNED: ClassVar[bool] = True
     type = prop_def(StringAttr)
     dst = prop_def(IntegerAttr)
     domain = prop_def(DomainAttr)
@@ -928,7 +1026,7 @@ class WriteInOp(_TypedCommandOp):
 # ---------------------------------------------------------------------------
 
 
-class _NearOp(IRDLOperation):
+class _NearOp(Command):
     """``op.name <LEADING bare identifiers> <FIELDS>``."""
 
     LEADING: ClassVar[tuple[str, ...]] = ()
@@ -945,7 +1043,7 @@ class _NearOp(IRDLOperation):
         return cls.create(properties={**lead, **parse_fields(parser, cls.FIELDS)})
 
 
-@irdl_op_definition
+@command
 class NearReduceOp(_NearOp):
     """``pimcmd.near_reduce add f32 in K dims [1] step [1, 16] out K2``.
 
@@ -985,7 +1083,7 @@ class NearReduceOp(_NearOp):
             raise VerifyException(f"'{self.name}' step {list(step)} needs one positive entry per lattice dim")
 
 
-@irdl_op_definition
+@command
 class NearLoadOp(_NearOp):
     """``pimcmd.near_load f32 %A map [d0, d1] indirect [0] indices [K] domain [..] out K2 : memref<..>``.
 
@@ -995,6 +1093,7 @@ class NearLoadOp(_NearOp):
     """
 
     name = "pimcmd.near_load"
+    ARRAY_OPERAND: ClassVar[bool] = True
     array = operand_def(MemRefType)
     type = prop_def(StringAttr)
     map = prop_def(MapAttr)
@@ -1033,7 +1132,7 @@ class NearLoadOp(_NearOp):
         return cls.create(operands=[parser.resolve_operand(name, t)], properties={"type": ty, **props})
 
 
-@irdl_op_definition
+@command
 class NearStoreOp(_NearOp):
     """``pimcmd.near_store add f32 in K -> %A map [..] indirect [..] indices [..] (domain [..])? : memref<..>``.
 
@@ -1044,6 +1143,7 @@ class NearStoreOp(_NearOp):
     """
 
     name = "pimcmd.near_store"
+    ARRAY_OPERAND: ClassVar[bool] = True
     array = operand_def(MemRefType)
     kind = prop_def(StringAttr)
     type = prop_def(StringAttr)
@@ -1108,8 +1208,8 @@ def _verify_near_access(op: Operation, prog: ProgramOp, array: SSAValue, amap, i
         raise VerifyException(f"'{op.name}' indirect positions {list(indirect)} do not match its index buffers {list(indices)}")
 
 
-@irdl_op_definition
-class ResultOp(IRDLOperation):
+@command
+class ResultOp(Command):
     """``pimcmd.result index 0 id K`` -- the program's scalar result ``index`` is buffer ``K``'s one element."""
 
     name = "pimcmd.result"
@@ -1135,11 +1235,11 @@ keep_discardable_attributes(
     NearReduceOp, NearLoadOp, NearStoreOp, ResultOp,
 )  # fmt: skip
 
-PIMCMD = Dialect(
-    "pimcmd",
-    [
-        ProgramOp, ArrayOp, TransposeInOp, ReleaseOp, ComputeOp, ShiftOp, BcastOp, SyncOp, ReadoutOp, WriteInOp,
-        MoveOp, BroadcastOp, ReduceOp, NearReduceOp, NearLoadOp, NearStoreOp, ResultOp,
-    ],  # fmt: skip
-    [],
-)
+# Every command, once: the records, the simulator's semantics and the timing
+# model's costs are keyed by these classes (``infs.sim.check_command_coverage``).
+COMMANDS: tuple[type[Command], ...] = (
+    ArrayOp, TransposeInOp, ReleaseOp, ComputeOp, ShiftOp, BcastOp, SyncOp, ReadoutOp, WriteInOp,
+    MoveOp, BroadcastOp, ReduceOp, NearReduceOp, NearLoadOp, NearStoreOp, ResultOp,
+)  # fmt: skip
+
+PIMCMD = Dialect("pimcmd", [ProgramOp, *COMMANDS], [])

@@ -1,7 +1,8 @@
 """The record form of ``pimcmd.program``: plain Python values, no IR.
 
 A ``PimProgram`` is a program op's properties and a list of ``Cmd`` records
-(an op kind and its properties as plain Python values).  The lower-pim passes
+(the command's op class, whose class-level facts say what it reads, writes
+and works on, and its properties as plain Python values).  The lower-pim passes
 are algorithms on records (``infs.passes.pim_program``), the JIT chains them
 without building IR (ASPLOS §4.2, "Reducing JIT Overheads"), and the simulator
 (``infs.sim.machine``) executes records: the IR is built (``to_op``) only to
@@ -32,8 +33,6 @@ from infs.dialects.pimcmd import TiledLattice
 
 Box = tuple[tuple[int, int], ...]
 
-_OPS: dict[str, type] = {op.name.split(".", 1)[1]: op for op in pc.PIMCMD.operations}
-_OPERAND_KINDS = ("array", "transpose_in", "release", "near_load", "near_store")
 
 
 class RecordError(DiagnosticException):
@@ -42,10 +41,14 @@ class RecordError(DiagnosticException):
 
 @dataclass
 class Cmd:
-    """One command: ``kind`` is the op name without ``pimcmd.``; ``f`` its properties."""
+    """One command: ``kind`` is its op class (``pc.ComputeOp``, ...: the one
+    definition of the command, ``pc.Command``); ``f`` its properties."""
 
-    kind: str
+    kind: type[pc.Command]
     f: dict[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"Cmd({getattr(self.kind, 'MNEMONIC', self.kind)}, {self.f})"
 
     def __getitem__(self, key: str) -> Any:
         return self.f[key]
@@ -83,7 +86,7 @@ class PimProgram(TiledLattice):
         return out
 
     def arrays(self) -> Iterator[Cmd]:
-        return (c for c in self.cmds if c.kind == "array")
+        return (c for c in self.cmds if c.kind is pc.ArrayOp)
 
     def element(self, arr: int) -> str:
         """Element type name (``f32``, ``i1``, ...) of array argument ``arr``."""
@@ -179,7 +182,9 @@ def from_op(op: pc.ProgramOp) -> PimProgram:
         f = {k: _value_of(v) for k, v in o.properties.items()}
         if o.operands:
             f["arr"] = args.index(o.operands[0])
-        cmds.append(Cmd(o.name.split(".", 1)[1], f))
+        if not isinstance(o, pc.Command):
+            raise RecordError(f"'{o.name}' is not a pimcmd command")
+        cmds.append(Cmd(type(o), f))
     return PimProgram(
         arg_types=[a.type for a in args],
         config=op.config.data,
@@ -203,11 +208,11 @@ def to_op(prog: PimProgram, operands: list, scalars: list | None = None) -> pc.P
         if name:
             arg.name_hint = name
     for c in prog.cmds:
-        cls = _OPS.get(c.kind)
-        if cls is None:
-            raise RecordError(f"no pimcmd op '{c.kind}'")
+        cls = c.kind
+        if not (isinstance(cls, type) and issubclass(cls, pc.Command)):
+            raise RecordError(f"record kind {cls!r} is not a pimcmd command")
         props = {k: _attr_of(k, v) for k, v in c.f.items() if k != "arr"}
-        ops = [block.args[c.f["arr"]]] if c.kind in _OPERAND_KINDS else []
+        ops = [block.args[c.f["arr"]]] if cls.ARRAY_OPERAND else []
         block.add_op(cls.create(operands=ops, properties=props))
     scalars = scalars or []
     props: dict[str, Attribute] = {

@@ -19,18 +19,10 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from infs.dialects.pimcmd import COMPARE_OPS, ELEMENT_BITS
-from infs.passes.insert_sync import is_inter_tile
+from infs.dialects import pimcmd as pc
+from infs.dialects.pimcmd import ELEMENT_BITS
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.pim_program import LoweringError, box_empty, require_virtual, rewrite_programs
-
-REG_FIELDS = ("dst", "src")
-
-
-def _bits(c: Cmd) -> int:
-    if c.kind == "compute" and c["op"] in COMPARE_OPS:
-        return 1
-    return ELEMENT_BITS[c["type"]]
 
 
 def allocate_wordlines(prog: PimProgram) -> PimProgram:
@@ -46,24 +38,24 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
         last[r] = i
 
     for i, c in enumerate(prog.cmds):
-        if c.kind == "array":
+        k = c.kind
+        if k is pc.ArrayOp:
             r = c["wordline"]
             bits[r] = ELEMENT_BITS[prog.element(c["arr"])]
             fixed.add(r)
             continue
-        if "dst" in c.f and c.kind in ("compute", "shift", "bcast", "writein"):
-            bits.setdefault(c["dst"], _bits(c))
-            touch(c["dst"], i)
-        if "src" in c.f and not _reads_nothing(c):
-            touch(c["src"], i)
-        for s in c.f.get("srcs", ()):
-            touch(s, i)
+        for r in k.writes(c):
+            bits.setdefault(r, k.dst_bits(c))
+            touch(r, i)
+        if not _reads_nothing(c):
+            for r in k.reads(c):
+                touch(r, i)
     # Inter-tile moves finish when their packets are injected (§4.2): their
     # destination may still be written until the next sync, so its wordlines
     # are not handed to another register before that sync.
-    syncs = [i for i, c in enumerate(prog.cmds) if c.kind == "sync"]
+    syncs = [i for i, c in enumerate(prog.cmds) if c.kind is pc.SyncOp]
     for i, c in enumerate(prog.cmds):
-        if is_inter_tile(c):
+        if c.kind.inter_tile(c):
             nxt = next((s for s in syncs if s > i), n)
             last[c["dst"]] = max(last[c["dst"]], nxt)
     for r in fixed:
@@ -101,15 +93,14 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
 
     def remap(c: Cmd) -> Cmd:
         f = dict(c.f)
-        empty = _reads_nothing(c)
-        for key in REG_FIELDS:
-            if key in f:
-                # an empty readout reads no cell: any wordline will do for its source
-                f[key] = where.get(f[key], 0) if empty and key == "src" else where[f[key]]
-        if "srcs" in f:
-            f["srcs"] = tuple(where[s] for s in f["srcs"])
-        if c.kind == "array":
-            f["wordline"] = where[f["wordline"]]
+        # an empty readout reads no cell: any wordline will do for its source
+        look = (lambda r: where.get(r, 0)) if _reads_nothing(c) else where.__getitem__
+        for key in c.kind.REGISTERS:
+            v = f.get(key)
+            if isinstance(v, tuple):
+                f[key] = tuple(look(r) for r in v)
+            elif v is not None:
+                f[key] = look(v)
         return Cmd(c.kind, f)
 
     out = prog.with_cmds([remap(c) for c in prog.cmds])
@@ -119,7 +110,7 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
 
 def _reads_nothing(c: Cmd) -> bool:
     """A readout of an empty box (an empty buffer) reads no register."""
-    return c.kind == "readout" and box_empty(c["domain"])
+    return c.kind is pc.ReadoutOp and box_empty(c["domain"])
 
 
 def _take(free: list[tuple[int, int]], lo: int, n: int) -> None:

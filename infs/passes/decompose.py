@@ -21,10 +21,9 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from infs.dialects import pimcmd as pc
 from infs.dialects.pimcmd_records import Box, Cmd, PimProgram
 from infs.passes.pim_program import require_virtual, rewrite_programs
-
-SPLIT_KINDS = ("compute", "mv", "bc", "reduce")
 
 
 def split_interval(p: int, q: int, t: int) -> list[tuple[int, int]]:
@@ -56,9 +55,9 @@ def written_exactly(prog: PimProgram) -> set[int]:
     arrays' and those more than one command writes."""
     writers: dict[int, int] = {}
     for c in prog.cmds:
-        if "dst" in c.f:
-            writers[c["dst"]] = writers.get(c["dst"], 0) + 1
-    return {c["wordline"] for c in prog.cmds if c.kind == "array"} | {r for r, n in writers.items() if n > 1}
+        for r in c.kind.writes(c):
+            writers[r] = writers.get(r, 0) + 1
+    return {c["wordline"] for c in prog.cmds if c.kind is pc.ArrayOp} | {r for r, n in writers.items() if n > 1}
 
 
 def decompose(prog: PimProgram) -> PimProgram:
@@ -66,13 +65,14 @@ def decompose(prog: PimProgram) -> PimProgram:
     exact = written_exactly(prog)
     out: list[Cmd] = []
     for c in prog.cmds:
-        if c.kind == "compute" and c.get("domain") is not None and c["dst"] not in exact:
+        k = c.kind
+        if k is pc.ComputeOp and c.get("domain") is not None and c["dst"] not in exact:
             # An element-wise compute into a temporary may also compute the
             # boundary tiles' unused cells (outside its box they hold nothing
             # anyone reads): one command over the covering tiles, not one per
             # head/middle/tail piece (each would pay the full bit-serial latency).
             out.append(c)
-        elif c.kind in SPLIT_KINDS and c.get("domain") is not None:
+        elif (k is pc.ComputeOp or k.TENSOR_LEVEL) and c.get("domain") is not None:  # (a readout's/writein's box is its buffer's shape)
             out.extend(c.with_(domain=b) for b in decompose_box(c["domain"], prog.tiles))
         else:
             out.append(c)

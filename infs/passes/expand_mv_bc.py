@@ -16,6 +16,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from infs.dialects import pimcmd as pc
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.pim_program import require_virtual, rewrite_programs
 
@@ -24,9 +25,9 @@ def expand_mv_bc(prog: PimProgram) -> PimProgram:
     require_virtual(prog, "expand-mv-bc")
     out: list[Cmd] = []
     for c in prog.cmds:
-        if c.kind == "mv" and c["dist"] == 0:
-            out.append(Cmd("compute", dict(op="copy", type=c["type"], dst=c["dst"], srcs=(c["src"],), domain=c["domain"])))
-        elif c.kind == "bc":
+        if c.kind is pc.MoveOp and c["dist"] == 0:
+            out.append(Cmd(pc.ComputeOp, dict(op="copy", type=c["type"], dst=c["dst"], srcs=(c["src"],), domain=c["domain"])))
+        elif c.kind is pc.BroadcastOp:
             d = c["dim"]
             p, q = c["domain"][d]
             w = q - p
@@ -36,9 +37,9 @@ def expand_mv_bc(prog: PimProgram) -> PimProgram:
             for j in range(c["count"]):
                 k = c["dist"] + j * w
                 if k == 0:  # the copy in place
-                    out.append(Cmd("compute", dict(op="copy", type=c["type"], dst=c["dst"], srcs=(c["src"],), domain=c["domain"])))
+                    out.append(Cmd(pc.ComputeOp, dict(op="copy", type=c["type"], dst=c["dst"], srcs=(c["src"],), domain=c["domain"])))
                 else:
-                    out.append(Cmd("mv", dict(type=c["type"], dst=c["dst"], src=c["src"], dim=d, dist=k, domain=c["domain"])))
+                    out.append(Cmd(pc.MoveOp, dict(type=c["type"], dst=c["dst"], src=c["src"], dim=d, dist=k, domain=c["domain"])))
         else:
             out.append(c)
     return prog.with_cmds(out)

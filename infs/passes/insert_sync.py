@@ -15,41 +15,26 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from infs.dialects import pimcmd as pc
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.pim_program import rewrite_programs
 
 
-def reads(c: Cmd) -> tuple[int, ...]:
-    if c.kind == "compute":
-        return tuple(c["srcs"])
-    if c.kind in ("shift", "bcast", "readout"):
-        return (c["src"],)
-    return ()
-
-
-def is_inter_tile(c: Cmd) -> bool:
-    if c.kind == "shift":
-        return c["inter"] != 0
-    if c.kind == "bcast":
-        lo, hi = c["inter"]
-        return not (lo == 0 and hi == 1)
-    return False
-
-
 def insert_sync(prog: PimProgram) -> PimProgram:
-    arrays_of = {c["arr"]: c["wordline"] for c in prog.cmds if c.kind == "array"}
+    arrays_of = {c["arr"]: c["wordline"] for c in prog.cmds if c.kind is pc.ArrayOp}
     pending: set[int] = set()
     out: list[Cmd] = []
     for c in prog.cmds:
-        used = set(reads(c))
-        if c.kind == "release":
+        k = c.kind
+        used = set(k.reads(c))
+        if k is pc.ReleaseOp:  # writes the array's register back to memory
             used.add(arrays_of.get(c["arr"], -1))
         if pending & used:
-            out.append(Cmd("sync", {}))
+            out.append(Cmd(pc.SyncOp, {}))
             pending.clear()
         out.append(c)
-        if is_inter_tile(c):
-            pending.add(c["dst"])
+        if k.inter_tile(c):
+            pending.update(k.writes(c))
     return prog.with_cmds(out)
 
 

@@ -16,6 +16,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from infs.dialects import pimcmd as pc
 from infs.passes.decompose import decompose_box, written_exactly
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.pim_program import LoweringError, require_virtual, rewrite_programs
@@ -27,14 +28,15 @@ def lower_compute(prog: PimProgram) -> PimProgram:
     exact = written_exactly(prog)  # the computes decompose split (the others cover their tiles)
     out: list[Cmd] = []
     for c in prog.cmds:
-        if c.kind == "compute" and c.get("domain") is not None:
+        kind = c.kind
+        if kind is pc.ComputeOp and c.get("domain") is not None:
             bl, tl = box_patterns(c["domain"], prog, exact=c["dst"] in exact)
             f = {k: v for k, v in c.f.items() if k != "domain"}
-            out.append(Cmd("compute", {**f, "bitlines": bl, "tiles": tl}))
-        elif c.kind in ("readout", "writein") and c.get("bitlines") is None:
+            out.append(Cmd(pc.ComputeOp, {**f, "bitlines": bl, "tiles": tl}))
+        elif (kind is pc.ReadoutOp or kind is pc.WriteInOp) and c.get("bitlines") is None:
             pieces = decompose_box(c["domain"], prog.tiles)
             if not pieces:  # empty box: a writein does nothing, a readout gives an empty buffer
-                if c.kind == "readout":
+                if kind is pc.ReadoutOp:
                     out.append(c)
                 continue
             if len(pieces) == 1:
@@ -42,8 +44,8 @@ def lower_compute(prog: PimProgram) -> PimProgram:
             else:  # several pieces: the covering patterns (cost only; the box says which cells)
                 bl, tl = box_patterns(c["domain"], prog, exact=False)
             out.append(c.with_(bitlines=bl, tiles=tl))
-        elif c.kind in ("mv", "bc", "reduce"):
-            raise LoweringError(f"'{c.kind}' left in the program: run lower-shift and lower-reduce first")
+        elif kind.TENSOR_LEVEL:
+            raise LoweringError(f"'{kind.MNEMONIC}' left in the program: run lower-shift and lower-reduce first")
         else:
             out.append(c)
     return prog.with_cmds(out)

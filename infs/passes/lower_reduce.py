@@ -22,6 +22,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from infs.dialects import pimcmd as pc
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.pim_program import LoweringError, require_virtual, rewrite_programs
 from infs.passes.tile_patterns import is_product_form, patterns, tile_ranges
@@ -30,10 +31,7 @@ from infs.passes.tile_patterns import is_product_form, patterns, tile_ranges
 def _next_reg(prog: PimProgram) -> int:
     regs = [0]
     for c in prog.cmds:
-        for key in ("dst", "src", "wordline"):
-            if key in c.f:
-                regs.append(c.f[key] + 1)
-        regs.extend(s + 1 for s in c.f.get("srcs", ()))
+        regs.extend(r + 1 for r in c.kind.registers(c))
     return max(regs)
 
 
@@ -42,7 +40,7 @@ def lower_reduce(prog: PimProgram) -> PimProgram:
     out: list[Cmd] = []
     fresh = _next_reg(prog)
     for c in prog.cmds:
-        if c.kind != "reduce":
+        if c.kind is not pc.ReduceOp:
             out.append(c)
             continue
         box, d, ty, dst = c["domain"], c["dim"], c["type"], c["dst"]
@@ -55,22 +53,22 @@ def lower_reduce(prog: PimProgram) -> PimProgram:
 
         a, b = ir[d]
         bl, tl = cells(a, b)
-        out.append(Cmd("compute", dict(op="copy", type=ty, dst=dst, srcs=(c["src"],), bitlines=bl, tiles=tl)))
+        out.append(Cmd(pc.ComputeOp, dict(op="copy", type=ty, dst=dst, srcs=(c["src"],), bitlines=bl, tiles=tl)))
         tmp = fresh
         fresh += 1
         n = b - a
         while n > 1:
             h = (n + 1) // 2
             bl, tl = cells(a + h, a + n)
-            out.append(Cmd("shift", dict(type=ty, dst=tmp, src=dst, dim=d, mask=(a + h, a + n), inter=0, intra=-h, bitlines=bl, tiles=tl)))
+            out.append(Cmd(pc.ShiftOp, dict(type=ty, dst=tmp, src=dst, dim=d, mask=(a + h, a + n), inter=0, intra=-h, bitlines=bl, tiles=tl)))
             bl, tl = cells(a, a + n - h)
-            out.append(Cmd("compute", dict(op=c["op"], type=ty, dst=dst, srcs=(dst, tmp), bitlines=bl, tiles=tl)))
+            out.append(Cmd(pc.ComputeOp, dict(op=c["op"], type=ty, dst=dst, srcs=(dst, tmp), bitlines=bl, tiles=tl)))
             n = h
         if a > 0:  # a head piece: its result goes to the tile's first cell
             bl, tl = cells(a, a + 1)
-            out.append(Cmd("shift", dict(type=ty, dst=tmp, src=dst, dim=d, mask=(a, a + 1), inter=0, intra=-a, bitlines=bl, tiles=tl)))
+            out.append(Cmd(pc.ShiftOp, dict(type=ty, dst=tmp, src=dst, dim=d, mask=(a, a + 1), inter=0, intra=-a, bitlines=bl, tiles=tl)))
             bl, tl = cells(0, 1)
-            out.append(Cmd("compute", dict(op="copy", type=ty, dst=dst, srcs=(tmp,), bitlines=bl, tiles=tl)))
+            out.append(Cmd(pc.ComputeOp, dict(op="copy", type=ty, dst=dst, srcs=(tmp,), bitlines=bl, tiles=tl)))
     return prog.with_cmds(out)
 
 

@@ -17,6 +17,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from infs.dialects import pimcmd as pc
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.pim_program import require_virtual, rewrite_programs
 from infs.passes.tile_patterns import is_product_form, patterns, tile_ranges
@@ -51,7 +52,7 @@ def _lower_mv(c: Cmd, prog: PimProgram) -> list[Cmd]:
             continue  # the mask misses the tensor: no command (Alg. 2, filtered)
         sub = tuple((lo, hi) if i == k else r for i, r in enumerate(ir))
         bl, tl = patterns(tr, sub, prog)
-        out.append(Cmd("shift", dict(type=c["type"], dst=c["dst"], src=c["src"], dim=k, mask=(lo, hi), inter=inter, intra=intra, bitlines=bl, tiles=tl)))
+        out.append(Cmd(pc.ShiftOp, dict(type=c["type"], dst=c["dst"], src=c["src"], dim=k, mask=(lo, hi), inter=inter, intra=intra, bitlines=bl, tiles=tl)))
     return out
 
 
@@ -81,7 +82,7 @@ def _lower_bc(c: Cmd, prog: PimProgram) -> list[Cmd]:
         if hi % t:
             runs.append((hi // t, hi // t + 1, 0, hi % t))
     for ta, tb, r0, r1 in runs:
-        out.append(Cmd("bcast", dict(type=c["type"], dst=c["dst"], src=c["src"], dim=k, intra=(r0 - l, r1 - l), inter=(ta - tp, tb - tp), bitlines=bl, tiles=tl)))
+        out.append(Cmd(pc.BcastOp, dict(type=c["type"], dst=c["dst"], src=c["src"], dim=k, intra=(r0 - l, r1 - l), inter=(ta - tp, tb - tp), bitlines=bl, tiles=tl)))
     return out
 
 
@@ -89,9 +90,9 @@ def lower_shift(prog: PimProgram) -> PimProgram:
     require_virtual(prog, "lower-shift")
     out: list[Cmd] = []
     for c in prog.cmds:
-        if c.kind == "mv":
+        if c.kind is pc.MoveOp:
             out.extend(_lower_mv(c, prog))
-        elif c.kind == "bc":
+        elif c.kind is pc.BroadcastOp:
             out.extend(_lower_bc(c, prog))
         else:
             out.append(c)

@@ -21,8 +21,6 @@ from infs.dialects.lattice import Pattern
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.pim_program import rewrite_programs
 
-PATTERN_KINDS = ("compute", "shift", "bcast", "readout", "writein")
-
 
 def bank_set(tiles: Pattern, per_bank: int) -> np.ndarray:
     """Banks holding the pattern's tiles, from its runs of consecutive tiles
@@ -53,7 +51,7 @@ def bank_pattern(tiles: Pattern, per_bank: int) -> Pattern:
 def map_banks(prog: PimProgram) -> PimProgram:
     out: list[Cmd] = []
     for c in prog.cmds:
-        if c.kind in PATTERN_KINDS and c.get("tiles") is not None:
+        if c.kind.PATTERNED and c.get("tiles") is not None:
             out.append(c.with_(banks=bank_pattern(c["tiles"], prog.per_bank)))
         else:
             out.append(c)

@@ -34,6 +34,7 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
 from infs.dialects.lattice import AccessMap, Affine, dim_name
 from infs.hardware import HardwareConfig, load_config
@@ -117,7 +118,7 @@ class _Converter:
         self.next_buf += 1
         return self.next_buf - 1
 
-    def emit(self, cmd_kind: str, /, **f) -> None:
+    def emit(self, cmd_kind: type[pc.Command], /, **f) -> None:
         self.cmds.append(Cmd(cmd_kind, f))
 
     def array_box(self, i: int) -> Box:
@@ -171,14 +172,14 @@ class _Converter:
             if not box_empty(v.box) and box_intersect(v.box, self.bbox) != v.box:
                 raise LoweringError(f"near-memory values on the cells {list(v.box)} do not fit the lattice {list(self.layout.lattice)}")
             if not box_empty(v.box):
-                self.emit("writein", type=v.type, dst=r.reg, domain=v.box, id=v.id)
+                self.emit(pc.WriteInOp, type=v.type, dst=r.reg, domain=v.box, id=v.id)
             return r
         if isinstance(v, _Const):
             if box is None or is_infinite(box):
                 raise LoweringError("a constant tensor is used where its extent is unknown")
             r = _Reg(self.reg(), box, v.type)
             if not box_empty(box):
-                self.emit("compute", op="copy", type=v.type, dst=r.reg, srcs=(), domain=box, **v.fields())
+                self.emit(pc.ComputeOp, op="copy", type=v.type, dst=r.reg, srcs=(), domain=box, **v.fields())
             return r
         raise LoweringError(f"value {v!r} cannot live in a register")
 
@@ -190,7 +191,7 @@ class _Converter:
         if r.partial_dims:
             raise LoweringError("the partial results of 'tdfg.reduce' can only feed 'tdfg.stream_reduce'")
         b = _Buf(self.buf(), _canonical_empty(r.box), r.type)
-        self.emit("readout", type=r.type, src=r.reg, domain=b.box, id=b.id)
+        self.emit(pc.ReadoutOp, type=r.type, src=r.reg, domain=b.box, id=b.id)
         return b
 
     def identity_map(self, i: int) -> AccessMap:
@@ -206,9 +207,9 @@ class _Converter:
             r = self.reg()
             self.array_reg[i] = r
             if i in in_lot:
-                self.emit("array", arr=i, shape=self.layout.shapes[i], wordline=r, transposed=True)
+                self.emit(pc.ArrayOp, arr=i, shape=self.layout.shapes[i], wordline=r, transposed=True)
         for i in in_lot:
-            self.emit("transpose_in", arr=i)
+            self.emit(pc.TransposeInOp, arr=i)
         results: list[tuple[int, int]] = []
         for op in self.facts.order:
             if isinstance(op, tdfg.YieldOp):
@@ -221,11 +222,11 @@ class _Converter:
             self.convert(op)
         self.flush_stores()
         for f in self.near_after:
-            self.emit("near_store", **f)
+            self.emit(pc.NearStoreOp, **f)
         for i in sorted(self.written):
-            self.emit("release", arr=i)
+            self.emit(pc.ReleaseOp, arr=i)
         for idx, bid in results:
-            self.emit("result", index=idx, id=bid)
+            self.emit(pc.ResultOp, index=idx, id=bid)
         return PimProgram(
             arg_types=[a.type for a in self.args],
             config=self.cfg.spec,  # reloads the same machine (hardware.config_spec)
@@ -268,13 +269,13 @@ class _Converter:
                 # it lands (its own cells may lie outside, e.g. the identity row
                 # of an empty reduction at a domain's lower bound)
                 r = _Reg(self.reg(), dst_box, src.type)  # type: ignore[arg-type]
-                self.emit("writein", type=src.type, dst=r.reg, domain=dst_box, id=src.id)
+                self.emit(pc.WriteInOp, type=src.type, dst=r.reg, domain=dst_box, id=src.id)
                 self.values[op.result] = r
                 return
             src = self.as_reg(src)
             r = _Reg(self.reg(), dst_box, src.type)  # type: ignore[arg-type]
             if not box_empty(dst_box):  # type: ignore[arg-type]
-                self.emit("mv", type=src.type, dst=r.reg, src=src.reg, dim=d, dist=k, domain=box_shift(dst_box, d, -k))  # type: ignore[arg-type]
+                self.emit(pc.MoveOp, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=k, domain=box_shift(dst_box, d, -k))  # type: ignore[arg-type]
             self.values[op.result] = r
         elif isinstance(op, tdfg.BcOp):
             self.convert_bc(op)
@@ -305,7 +306,7 @@ class _Converter:
                 # a head piece's partials went to the first cell of its tile,
                 # which may lie before the box: fold over the tile-aligned box
                 dom = self.tile_aligned(src.box, src.partial_dims)
-                self.emit("reduce", op=op.kind.data, type=src.type, dst=r.reg, src=src.reg, dim=d, domain=dom)
+                self.emit(pc.ReduceOp, op=op.kind.data, type=src.type, dst=r.reg, src=src.reg, dim=d, domain=dom)
             self.values[op.result] = r
         elif isinstance(op, tdfg.StreamReduceOp):
             self.convert_stream_reduce(op)
@@ -314,7 +315,7 @@ class _Converter:
             i = self.args.index(op.array)
             box = self.valid_empty(boxes[op.result])
             b = _Buf(self.buf(), box, element_name(op.result.type))  # type: ignore[arg-type]
-            self.emit("near_load", type=b.type, arr=i, map=self.at.access_map(op.map.data), indirect=tuple(op.indirect_dims.get_values()),
+            self.emit(pc.NearLoadOp, type=b.type, arr=i, map=self.at.access_map(op.map.data), indirect=tuple(op.indirect_dims.get_values()),
                       indices=tuple(x.id for x in idx), domain=box, out=b.id)  # fmt: skip
             self.values[op.result] = b
         elif isinstance(op, tdfg.StreamStoreOp):
@@ -366,7 +367,7 @@ class _Converter:
             f = dict(op=name, type=data_t, dst=r.reg, srcs=tuple(x.reg for x in regs), domain=box)
             if const is not None:
                 f.update(const.fields())
-            self.emit("compute", **f)
+            self.emit(pc.ComputeOp, **f)
         self.values[op.result] = r
 
     def convert_bc(self, op: tdfg.BcOp) -> None:
@@ -391,12 +392,12 @@ class _Converter:
             j0 = max(0, lo_l - (p + dist))
             j1 = min(count, hi_l - (p + dist))
             if j1 > j0:
-                self.emit("bc", type=src.type, dst=r.reg, src=src.reg, dim=d, dist=dist + j0, count=j1 - j0, domain=src.box)
+                self.emit(pc.BroadcastOp, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=dist + j0, count=j1 - j0, domain=src.box)
             return
         assert full is not None
         if full:
             j0, j1 = full[0], full[-1] + 1
-            self.emit("bc", type=src.type, dst=r.reg, src=src.reg, dim=d, dist=dist + j0 * w, count=j1 - j0, domain=src.box)
+            self.emit(pc.BroadcastOp, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=dist + j0 * w, count=j1 - j0, domain=src.box)
         else:
             j0 = j1 = 0
         for j in range(count):
@@ -405,7 +406,7 @@ class _Converter:
             k = dist + j * w
             part = box_intersect(box_shift(src.box, d, k), self.bbox)
             if not box_empty(part):
-                self.emit("mv", type=src.type, dst=r.reg, src=src.reg, dim=d, dist=k, domain=box_shift(part, d, -k))
+                self.emit(pc.MoveOp, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=k, domain=box_shift(part, d, -k))
 
     def convert_stream_reduce(self, op: tdfg.StreamReduceOp) -> None:
         v = self.values[op.input]
@@ -430,9 +431,9 @@ class _Converter:
             else:
                 box = src.box
             b = _Buf(self.buf(), box, src.type)
-            self.emit("readout", type=src.type, src=src.reg, domain=box, id=b.id)
+            self.emit(pc.ReadoutOp, type=src.type, src=src.reg, domain=box, id=b.id)
         out = _Buf(self.buf(), collapse(b.box, dims), b.type)
-        self.emit("near_reduce", op=op.kind.data, type=b.type, input=b.id, dims=tuple(dims), step=tuple(step), out=out.id)
+        self.emit(pc.NearReduceOp, op=op.kind.data, type=b.type, input=b.id, dims=tuple(dims), step=tuple(step), out=out.id)
         if not isinstance(op.result.type, tdfg.TensorType):
             self.values[op.result] = out.id
             return
@@ -454,7 +455,7 @@ class _Converter:
                 if r is None:
                     r = self.as_reg(out)
                 moved = _Reg(self.reg(), box_with(r.box, d, first, first + 1), r.type)
-                self.emit("mv", type=r.type, dst=moved.reg, src=r.reg, dim=d, dist=first - aligned, domain=r.box)
+                self.emit(pc.MoveOp, type=r.type, dst=moved.reg, src=r.reg, dim=d, dist=first - aligned, domain=r.box)
                 r = moved
             if r is not None:
                 self.values[op.result] = r
@@ -472,7 +473,7 @@ class _Converter:
         f = dict(kind="store", type=b.type, input=b.id, arr=i, map=self.identity_map(i), indirect=(), indices=())
         if box is not None and box != b.box:
             f["domain"] = box
-        self.emit("near_store", **f)
+        self.emit(pc.NearStoreOp, **f)
 
     def flush_stores(self) -> None:
         """Stores land after every read of the arrays (tensors read the entry state)."""
@@ -483,7 +484,7 @@ class _Converter:
             stored.add(i)
             if isinstance(v, _Reg) and v.reg in targets and (v.reg != self.array_reg.get(i) or earlier) and not box_empty(v.box):
                 tmp = _Reg(self.reg(), v.box, v.type)  # the source array is itself overwritten: snapshot it
-                self.emit("compute", op="copy", type=v.type, dst=tmp.reg, srcs=(v.reg,), domain=v.box)
+                self.emit(pc.ComputeOp, op="copy", type=v.type, dst=tmp.reg, srcs=(v.reg,), domain=v.box)
                 self.deferred[n] = (tmp, i)
         for v, i in self.deferred:
             if i not in self.array_reg:
@@ -494,9 +495,9 @@ class _Converter:
                 continue
             self.written.add(i)
             if isinstance(v, _Buf):
-                self.emit("writein", type=v.type, dst=self.array_reg[i], domain=box, id=v.id)
+                self.emit(pc.WriteInOp, type=v.type, dst=self.array_reg[i], domain=box, id=v.id)
             elif v.reg != self.array_reg[i]:
-                self.emit("compute", op="copy", type=v.type, dst=self.array_reg[i], srcs=(v.reg,), domain=box)
+                self.emit(pc.ComputeOp, op="copy", type=v.type, dst=self.array_reg[i], srcs=(v.reg,), domain=box)
 
 
 def convert_graph(graph: tdfg.GraphOp, at: Bindings = CONCRETE, laid_out: tuple[HardwareConfig, Layout] | None = None,

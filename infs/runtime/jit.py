@@ -57,7 +57,7 @@ class Lowered:
 
     @property
     def commands(self) -> int:
-        return sum(1 for c in self.record.cmds if c.kind not in ("array",))
+        return sum(1 for c in self.record.cmds if c.kind is not pc.ArrayOp)
 
 
 _CACHE: dict[tuple, tuple[tdfg.GraphOp, Lowered]] = {}

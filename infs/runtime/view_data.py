@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from infs.dialects import pimcmd as pc
 from infs.dialects.lattice import Pattern
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.hardware import HardwareConfig
@@ -40,8 +41,6 @@ from infs.sim.geometry import Geometry, bank_set, box_tile_counts, pattern_set
 from infs.sim.stats import CYCLE_KEYS, Cost, Stats
 from infs.hardware import BITS_OF
 
-# commands whose cell set is given by tile/bitline patterns
-_PATTERNED = ("compute", "shift", "bcast", "readout", "writein")
 # at most this many distinct programs are embedded with their commands (a page
 # stays small and responsive); the others are listed with their totals only
 MAX_PROGRAMS = 64
@@ -97,9 +96,9 @@ def _array_box(rec: PimProgram, shape: Sequence[int]) -> tuple[tuple[int, int], 
 
 def command_banks(rec: PimProgram, geo: Geometry, c: Cmd, boxes: dict[int, tuple]) -> np.ndarray:
     """Banks whose SRAM arrays a command works on (empty: none, see the module docstring)."""
-    if c.kind in _PATTERNED and c.get("tiles") is not None:
+    if c.kind.PATTERNED and c.get("tiles") is not None:
         return bank_set(geo, pattern_set(c["tiles"]), c.get("banks"))
-    if c.kind in ("transpose_in", "release") and c["arr"] in boxes:
+    if (c.kind is pc.TransposeInOp or c.kind is pc.ReleaseOp) and c["arr"] in boxes:
         tiles = np.nonzero(box_tile_counts(geo, boxes[c["arr"]]))[0]
         return np.unique(tiles // geo.per_bank)
     return np.zeros(0, np.int64)
@@ -193,7 +192,7 @@ def _program_json(k: int, v: _ProgramView, cfg: HardwareConfig) -> dict[str, Any
         })  # fmt: skip
         if j < 30:  # a tile's residents as a bit mask (30 arrays: far more than any program has)
             tile_mask |= (box_tile_counts(geo, box) > 0).astype(np.int64) << j
-    cmds = [{"k": c.kind, **{key: _json_value(val) for key, val in c.f.items()}} for c in rec.cmds]
+    cmds = [{"k": c.kind.MNEMONIC, **{key: _json_value(val) for key, val in c.f.items()}} for c in rec.cmds]
     links = {str(i): [[int(j), round(float(x), 1)] for j, x in zip(np.flatnonzero(ld), ld.ravel()[np.flatnonzero(ld)])] for i, ld in v.links.items()}
     return {
         "id": k, "regions": v.regions, "invocations": v.invocations, "lattice": list(rec.lattice), "tiles": list(rec.tiles),

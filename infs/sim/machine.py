@@ -52,7 +52,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 from xdsl.ir import SSAValue
@@ -162,12 +162,6 @@ class RegisterFile:
 # working set is far below it, and a plan holds at most a few index arrays.
 SHARED_PLANS = 4096
 
-# Command kinds whose plan (cost, index maps) is computed from the command's
-# fields and the program's geometry only -- not from the arrays it binds
-# (transpose_in/release read the program's layout entries).
-_GEOMETRY_ONLY_PLANS = frozenset({"compute", "shift", "bcast", "readout", "writein", "result"})
-
-
 def _frozen(fields: Mapping[str, Any]) -> tuple:
     """A hashable form of a command's fields (lists become tuples)."""
     return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in fields.items()))
@@ -175,7 +169,6 @@ def _frozen(fields: Mapping[str, Any]) -> tuple:
 
 @dataclass
 class Plan:
-    kind: str
     cost: Cost | None
     tmap: AxisMap | None = None
     bmap: AxisMap | None = None
@@ -410,60 +403,68 @@ class Machine:
             hit = self._plans[id(prog)] = (prog, [None] * len(prog.cmds))
         return hit[1]
 
-    def _plan(self, c: Cmd, geo: Geometry) -> Plan:
-        """``_make_plan``, through the shared cache for the commands whose plan
-        depends on nothing but their fields and the geometry."""
-        if c.kind not in _GEOMETRY_ONLY_PLANS:
-            return self._make_plan(c, geo)
+    def _plan(self, c: Cmd, geo: Geometry) -> Plan | None:
+        """The command's plan (cost, index maps; None: it has none), through the
+        shared cache for the commands whose plan depends on nothing but their
+        fields and the geometry."""
+        sem = _semantics(c.kind)
+        if sem.plan is None:
+            return None
+        if not sem.shared:
+            return sem.plan(self, c, geo)
         key = (geo.lattice, geo.tiles, geo.per_bank, c.kind, _frozen(c.f))
         cache = self._shared_plans
         plan = cache.get(key)
         if plan is None:
-            plan = cache[key] = self._make_plan(c, geo)
+            plan = cache[key] = sem.plan(self, c, geo)
             if len(cache) > SHARED_PLANS:
                 cache.popitem(last=False)
         else:
             cache.move_to_end(key)
         return plan
 
-    def _make_plan(self, c: Cmd, geo: Geometry) -> Plan:
-        cm = self.costs
-        kind = c.kind
-        if kind == "readout" and c.get("tiles") is None:  # an empty box: an empty buffer, no cost
-            return Plan("readout", Cost("final_reduce"))
-        if kind in ("compute", "shift", "bcast", "readout", "writein"):
-            tiles = pattern_set(c["tiles"])
-            bls = pattern_set(c["bitlines"])
-            banks = bank_set(geo, tiles, c.get("banks"))
-            bits = BITS_OF[c["type"]]
-        if kind == "compute":
-            const = c.get("const") is not None or c.get("const_arg") is not None
-            cost = cm.compute(c["op"], c["type"], const, tiles, bls, banks)
-            tmap, bmap = axis_map(tiles, tiles, (geo.num_tiles,)), axis_map(bls, bls, geo.tiles)
-            return Plan("compute", cost, tmap, bmap, full=is_contiguous_all(tmap, bmap, geo))
-        if kind == "shift":
-            dim, inter, intra = c["dim"], c["inter"], c["intra"]
-            ts, td, bs, bd = shift_maps(geo, tiles, bls, dim, c["mask"], inter, intra)
-            cost = cm.shift(bits, inter, intra, ts, td, bs, banks, geo.bstride(dim))
-            return Plan("shift", cost, axis_map(ts, td, geo.grid), axis_map(bs, bd, geo.tiles))
-        if kind == "bcast":
-            intra, inter = c["intra"], c["inter"]
-            ts, td, bs, bd = bcast_maps(geo, tiles, bls, c["dim"], intra, inter)
-            cost = cm.bcast(bits, intra, inter, c["dst"] == c["src"], ts, td, bs, banks, geo.bstride(c["dim"]))
-            return Plan("bcast", cost, axis_map(ts, td, geo.grid), axis_map(bs, bd, geo.tiles))
-        if kind == "readout":
-            return Plan("readout", cm.readout(bits, tiles, bls, banks))
-        if kind == "writein":
-            return Plan("writein", cm.writein(bits, tiles, bls, banks))
-        if kind in ("near_reduce", "near_load", "near_store", "sync", "array"):
-            return Plan(kind, None)
-        if kind == "result":
-            return Plan("result", cm.result())
-        if kind in ("transpose_in", "release"):
-            entry = self._entry(c)
-            box = self._array_box(geo, entry)
-            return Plan(kind, cm.dram(geo, box, BITS_OF[entry.element], to_memory=kind == "release"))
-        raise SimError(f"the machine runs only fully lowered programs; 'pimcmd.{kind}' is a domain-form command")
+    # -- plans: cost (timing.COSTS) and index maps of one command ------------------------
+    def _cells(self, c: Cmd, geo: Geometry):
+        """A patterned command's selected tiles, bitlines, banks, and element bits."""
+        tiles = pattern_set(c["tiles"])
+        return tiles, pattern_set(c["bitlines"]), bank_set(geo, tiles, c.get("banks")), BITS_OF[c["type"]]
+
+    def _plan_compute(self, c: Cmd, geo: Geometry) -> Plan:
+        tiles, bls, banks, _ = self._cells(c, geo)
+        const = c.get("const") is not None or c.get("const_arg") is not None
+        cost = self.costs.of(c.kind)(c["op"], c["type"], const, tiles, bls, banks)
+        tmap, bmap = axis_map(tiles, tiles, (geo.num_tiles,)), axis_map(bls, bls, geo.tiles)
+        return Plan(cost, tmap, bmap, full=is_contiguous_all(tmap, bmap, geo))
+
+    def _plan_shift(self, c: Cmd, geo: Geometry) -> Plan:
+        tiles, bls, banks, bits = self._cells(c, geo)
+        dim, inter, intra = c["dim"], c["inter"], c["intra"]
+        ts, td, bs, bd = shift_maps(geo, tiles, bls, dim, c["mask"], inter, intra)
+        cost = self.costs.of(c.kind)(bits, inter, intra, ts, td, bs, banks, geo.bstride(dim))
+        return Plan(cost, axis_map(ts, td, geo.grid), axis_map(bs, bd, geo.tiles))
+
+    def _plan_bcast(self, c: Cmd, geo: Geometry) -> Plan:
+        tiles, bls, banks, bits = self._cells(c, geo)
+        intra, inter = c["intra"], c["inter"]
+        ts, td, bs, bd = bcast_maps(geo, tiles, bls, c["dim"], intra, inter)
+        cost = self.costs.of(c.kind)(bits, intra, inter, c["dst"] == c["src"], ts, td, bs, banks, geo.bstride(c["dim"]))
+        return Plan(cost, axis_map(ts, td, geo.grid), axis_map(bs, bd, geo.tiles))
+
+    def _plan_buffer_move(self, c: Cmd, geo: Geometry) -> Plan:
+        """readout / writein: a register's cells to / from a buffer."""
+        if c.get("tiles") is None:  # a readout of an empty box: an empty buffer, no cost
+            return Plan(Cost("final_reduce"))
+        tiles, bls, banks, bits = self._cells(c, geo)
+        return Plan(self.costs.of(c.kind)(bits, tiles, bls, banks))
+
+    def _plan_result(self, c: Cmd, geo: Geometry) -> Plan:
+        return Plan(self.costs.of(c.kind)())
+
+    def _plan_dram(self, c: Cmd, geo: Geometry) -> Plan:
+        """transpose_in / release: the array between memory and its registers."""
+        entry = self._entry(c)
+        box = self._array_box(geo, entry)
+        return Plan(self.costs.of(c.kind)(geo, box, BITS_OF[entry.element], to_memory=c.kind is pc.ReleaseOp))
 
     def _charge(self, cost: Cost, name: str) -> None:
         st = self.stats
@@ -484,46 +485,56 @@ class Machine:
         st.count(name)
 
     def _step(self, op: Cmd, i: int, plans: list[Plan | None], geo: Geometry, host: dict[int, np.ndarray]) -> None:
-        if op.kind == "array":
-            self._enter(op)
-            return
+        sem = _semantics(op.kind)
         plan = plans[i]
-        if plan is None:
+        if plan is None and sem.plan is not None:
             plan = plans[i] = self._plan(op, geo)
-        if plan.kind == "sync":
-            # §4.2 Synchronization: wait for in-flight inter-tile data, then a barrier.
-            pairs = np.concatenate(self._pending_pairs) if self._pending_pairs else None
-            if pairs is not None:
-                pairs = np.unique(pairs, axis=0)
-            cost = self.costs.sync(pairs)
-            cost.cycles += max(0, self._pending - self._now)
-            self._pending_pairs = []
-            self._charge(cost, "sync")
-            self._pending = 0
-            return
-        if plan.kind in ("near_reduce", "near_load", "near_store"):
-            self._near(op, plan, geo, host)
-            return
-        if plan.kind in ("transpose_in", "release"):
-            self._charge(self._residency_cost(op, plan, geo), plan.kind)
-        else:
-            self._charge(plan.cost, plan.kind)
-        if plan.kind == "readout":
-            # A buffer read out in pieces (decomposed boxes of one stream) grows to their hull.
-            rid, box = op["id"], op["domain"]
-            prev = self._buffer_boxes.get(rid)
-            hull = box if prev is None else tuple((min(p0, p1), max(q0, q1)) for (p0, q0), (p1, q1) in zip(prev, box))
-            self._buffer_boxes[rid] = hull
-            if self.mode != "analysis":
-                self._exec_readout(op, geo, box, prev, hull)
-            return
-        if self.mode == "analysis":
-            if plan.kind == "transpose_in":
-                self._entry(op).trans = 2
-            return
-        getattr(self, "_exec_" + plan.kind)(op, plan, geo, host)
+        sem.step(self, op, plan, geo, host)
 
-    def _residency_cost(self, op, plan: Plan, geo: Geometry) -> Cost:
+    # -- steps: the semantics of one command (SEMANTICS) -------------------------------
+    def _charged(self, op: Cmd, plan: Plan, geo: Geometry, host) -> None:
+        """A command whose cost is its plan's; data moves unless in analysis mode."""
+        self._charge(plan.cost, op.kind.MNEMONIC)
+        if self.mode != "analysis":
+            _semantics(op.kind).run(self, op, plan, geo, host)
+
+    def _step_array(self, op: Cmd, plan, geo: Geometry, host) -> None:
+        self._enter(op)
+
+    def _step_sync(self, op: Cmd, plan, geo: Geometry, host) -> None:
+        # §4.2 Synchronization: wait for in-flight inter-tile data, then a barrier.
+        pairs = np.concatenate(self._pending_pairs) if self._pending_pairs else None
+        if pairs is not None:
+            pairs = np.unique(pairs, axis=0)
+        cost = self.costs.of(op.kind)(pairs)
+        cost.cycles += max(0, self._pending - self._now)
+        self._pending_pairs = []
+        self._charge(cost, op.kind.MNEMONIC)
+        self._pending = 0
+
+    def _step_transpose_in(self, op: Cmd, plan: Plan, geo: Geometry, host) -> None:
+        self._charge(self._residency_cost(op, plan, geo, release=False), op.kind.MNEMONIC)
+        if self.mode == "analysis":
+            self._entry(op).trans = 2
+        else:
+            self._exec_transpose_in(op, plan, geo, host)
+
+    def _step_release(self, op: Cmd, plan: Plan, geo: Geometry, host) -> None:
+        self._charge(self._residency_cost(op, plan, geo, release=True), op.kind.MNEMONIC)
+        if self.mode != "analysis":
+            self._exec_release(op, plan, geo, host)
+
+    def _step_readout(self, op: Cmd, plan: Plan, geo: Geometry, host) -> None:
+        self._charge(plan.cost, op.kind.MNEMONIC)
+        # A buffer read out in pieces (decomposed boxes of one stream) grows to their hull.
+        rid, box = op["id"], op["domain"]
+        prev = self._buffer_boxes.get(rid)
+        hull = box if prev is None else tuple((min(p0, p1), max(q0, q1)) for (p0, q0), (p1, q1) in zip(prev, box))
+        self._buffer_boxes[rid] = hull
+        if self.mode != "analysis":
+            self._exec_readout(op, geo, box, prev, hull)
+
+    def _residency_cost(self, op, plan: Plan, geo: Geometry, release: bool) -> Cost:
         """The cost of moving an array in or out, given where its data is (§5.2).
 
         ``transpose_in`` of an array still held transposed in the same layout is
@@ -539,7 +550,7 @@ class Machine:
         key = ("T", e.shape, e.element, geo.lattice, geo.tiles)
         state = self.residency_of(a) if a is not None else None
         held_at, state = (state[2], state[1]) if state is not None and state[0] is a and len(state) > 2 else (None, state[1] if state is not None and state[0] is a else None)
-        if plan.kind == "release":
+        if release:
             if a is not None:
                 self.residency[id(a)] = (a, key, e.wordline)
             return Cost("dram")
@@ -597,7 +608,7 @@ class Machine:
         idx = op["arr"]
         if idx not in self.lot:
             for o in prog.cmds:
-                if o.kind == "array" and o["arr"] == idx:
+                if o.kind is pc.ArrayOp and o["arr"] == idx:
                     self._enter(o)
         if idx not in self.lot:
             raise SimError(f"array argument {idx} has no 'pimcmd.array' layout entry")
@@ -702,30 +713,31 @@ class Machine:
         self.results[op["index"]] = buf.reshape(()).item() if buf.dtype != np.bool_ else bool(buf.reshape(()))
 
     # -- near-memory stream operations (§3.3, §5.1, §5.3) ---------------------------------
-    def _near(self, op, plan, geo: Geometry, host) -> None:
-        if op.kind == "near_reduce":
-            rid = op["input"]
-            if rid not in self._buffer_boxes:
-                raise SimError(f"near_reduce of buffer {rid} before it was produced")
-            box = self._buffer_boxes[rid]
-            dims, step = op["dims"], op["step"]
-            kept = tuple(max(0, -(-(q - p) // s)) for (p, q), s in zip(box, step))
-            # a folded dim collapses to one cell, the identity where it was empty
-            # (tdfg stream_reduce: a stream.reduce over no iteration, per kept cell)
-            out_box = tuple((p, p + 1) if d in dims else (p, p + k) for d, ((p, _q), k) in enumerate(zip(box, kept)))
-            cost = self.costs.near_reduce(geo, box, step, dims, BITS_OF[op["type"]])
-            self._charge(cost, "near_reduce")
-            self._buffer_boxes[op["out"]] = out_box
-            if self.mode == "analysis":
-                return
-            buf, _ = self._buffer(rid)
-            sub = buf[tuple(slice(None, None, s) for s in step)]
-            folded = _reduce(op["op"], op["type"], sub, tuple(dims))
-            self.buffers[op["out"]] = folded[tuple(slice(0, q - p) for p, q in out_box)]
+    def _step_near_reduce(self, op, plan, geo: Geometry, host) -> None:
+        rid = op["input"]
+        if rid not in self._buffer_boxes:
+            raise SimError(f"near_reduce of buffer {rid} before it was produced")
+        box = self._buffer_boxes[rid]
+        dims, step = op["dims"], op["step"]
+        kept = tuple(max(0, -(-(q - p) // s)) for (p, q), s in zip(box, step))
+        # a folded dim collapses to one cell, the identity where it was empty
+        # (tdfg stream_reduce: a stream.reduce over no iteration, per kept cell)
+        out_box = tuple((p, p + 1) if d in dims else (p, p + k) for d, ((p, _q), k) in enumerate(zip(box, kept)))
+        cost = self.costs.of(op.kind)(geo, box, step, dims, BITS_OF[op["type"]])
+        self._charge(cost, op.kind.MNEMONIC)
+        self._buffer_boxes[op["out"]] = out_box
+        if self.mode == "analysis":
             return
-        is_load = op.kind == "near_load"
+        buf, _ = self._buffer(rid)
+        sub = buf[tuple(slice(None, None, s) for s in step)]
+        folded = _reduce(op["op"], op["type"], sub, tuple(dims))
+        self.buffers[op["out"]] = folded[tuple(slice(0, q - p) for p, q in out_box)]
+
+    def _step_near_access(self, op, plan, geo: Geometry, host) -> None:
+        """near_load / near_store: a gather from / scatter into a program array."""
+        is_load = op.kind is pc.NearLoadOp
         write_back: tuple[np.ndarray, np.ndarray] | None = None
-        name = "pimcmd." + op.kind
+        name = op.kind.name
         ty = op["type"]
         if is_load:
             box = op["domain"]
@@ -736,8 +748,8 @@ class Machine:
             box = op.get("domain") or whole
             if any(p < p0 or q > q0 for (p, q), (p0, q0) in zip(box, whole)) and not any(q <= p for p, q in box):
                 raise SimError(f"near_store of the cells {list(box)} of buffer {op['input']} over {list(whole)}")
-        cost = self.costs.near_access(geo, box, BITS_OF[ty], len(op["indirect"]) > 0)
-        self._charge(cost, op.kind)
+        cost = self.costs.of(op.kind)(geo, box, BITS_OF[ty], len(op["indirect"]) > 0)
+        self._charge(cost, op.kind.MNEMONIC)
         if is_load:
             self._buffer_boxes[op["out"]] = box
         if self.mode == "analysis":
@@ -813,8 +825,6 @@ class Machine:
     def _exec_shift(self, op, plan, geo, host) -> None:
         self._move(plan, geo, op["src"], op["dst"], BITS_OF[op["type"]])
 
-    _exec_bcast = _exec_shift
-
     def _exec_compute(self, op, plan, geo, host) -> None:
         name, ty = op["op"], op["type"]
         bits = BITS_OF[ty]
@@ -828,10 +838,8 @@ class Machine:
             shape: tuple[int, ...] = (geo.cells,)
         else:
             shape, idx = combine(plan.tmap, plan.bmap, "src")
-        src_bits = [1 if (name == "select" and i == 0) else bits for i in range(len(srcs))]
-        ins = [self._view(s, b, geo, write=False).reshape(shape)[idx] for s, b in zip(srcs, src_bits)]
-        dst_bits = 1 if name in pc.COMPARE_OPS else bits
-        dview = self._view(op["dst"], dst_bits, geo, write=True).reshape(shape)
+        ins = [self._view(s, b, geo, write=False).reshape(shape)[idx] for s, b in zip(srcs, op.kind.src_bits(op))]
+        dview = self._view(op["dst"], op.kind.dst_bits(op), geo, write=True).reshape(shape)
         if self.mode == "bitlevel":
             sel_shape = ins[0].shape if ins else dview[idx].shape
             n = int(np.prod(sel_shape))
@@ -1025,3 +1033,52 @@ def _array_cells(geo: Geometry, shape: tuple[int, ...], coords: list[np.ndarray]
         tile = tile * g + x // t
         bit = bit * t + x % t
     return tile * geo.B + bit
+
+
+# ---------------------------------------------------------------------------
+# Semantics of every command (the simulator's side of its definition)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Semantics:
+    """What the machine does for one command: ``step`` runs it (charging its
+    cost, ``timing.COSTS``); ``plan`` prepares its static cost and index maps
+    once per program (None: everything happens at run time); ``shared``: the
+    plan depends on the command's fields and the geometry alone, so programs
+    share it; ``run``: the data movement of a ``Machine._charged`` step."""
+
+    step: Callable[..., None]
+    plan: Callable[..., Plan] | None = None
+    shared: bool = False
+    run: Callable[..., None] | None = None
+
+
+def _charged(plan, run) -> Semantics:
+    return Semantics(Machine._charged, plan, shared=True, run=run)
+
+
+SEMANTICS: dict[type[pc.Command], Semantics] = {
+    pc.ArrayOp: Semantics(Machine._step_array),
+    pc.TransposeInOp: Semantics(Machine._step_transpose_in, Machine._plan_dram),
+    pc.ReleaseOp: Semantics(Machine._step_release, Machine._plan_dram),
+    pc.ComputeOp: _charged(Machine._plan_compute, Machine._exec_compute),
+    pc.ShiftOp: _charged(Machine._plan_shift, Machine._exec_shift),
+    pc.BcastOp: _charged(Machine._plan_bcast, Machine._exec_shift),
+    pc.SyncOp: Semantics(Machine._step_sync),
+    pc.ReadoutOp: Semantics(Machine._step_readout, Machine._plan_buffer_move, shared=True),
+    pc.WriteInOp: _charged(Machine._plan_buffer_move, Machine._exec_writein),
+    pc.NearReduceOp: Semantics(Machine._step_near_reduce),
+    pc.NearLoadOp: Semantics(Machine._step_near_access),
+    pc.NearStoreOp: Semantics(Machine._step_near_access),
+    pc.ResultOp: _charged(Machine._plan_result, Machine._exec_result),
+}
+
+
+def _semantics(kind: type[pc.Command]) -> Semantics:
+    sem = SEMANTICS.get(kind)
+    if sem is None:
+        if getattr(kind, "TENSOR_LEVEL", False):
+            raise SimError(f"the machine runs only fully lowered programs; '{kind.name}' is a domain-form command")
+        raise SimError(f"'{getattr(kind, 'name', kind)}' has no simulator semantics (infs.sim.machine.SEMANTICS)")
+    return sem

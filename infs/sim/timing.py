@@ -43,10 +43,12 @@ its banks (``command_bytes``, multicast): that is control traffic.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from infs.dialects import pimcmd as pc
 from infs.sim.config import BITS_OF, CostProfile, HardwareConfig
 from infs.sim.geometry import Geometry, box_tile_counts
 from infs.sim.noc import Mesh, htree_lca_level, memory_controllers, nearest
@@ -69,6 +71,13 @@ class CostModel:
         self.mcs = memory_controllers(c.mesh_rows, c.mesh_cols, c.mem_ctrls)
         self.mc_of_bank = nearest(self.mesh, self.all_banks, self.mcs)
         self._tree_cache: dict[bytes, int] = {}
+
+    def of(self, kind: type[pc.Command]) -> Callable[..., Cost]:
+        """The cost function of a command (``COSTS``), bound to this model."""
+        fn = COSTS.get(kind)
+        if fn is None:
+            raise ValueError(f"'{getattr(kind, 'name', kind)}' has no cost (infs.sim.timing.COSTS)")
+        return fn.__get__(self)
 
     # -- helpers -------------------------------------------------------------
     def command_control(self, banks: np.ndarray, cost: Cost) -> None:
@@ -357,3 +366,23 @@ class CostModel:
 
 def element_bits(ty: str) -> int:
     return BITS_OF[ty]
+
+
+# The price of every command (the timing model's side of its definition; the
+# simulator's semantics call it through ``CostModel.of``).  None: free by
+# definition -- a layout entry is part of the program, not an action.
+COSTS: dict[type[pc.Command], Callable[..., Cost] | None] = {
+    pc.ArrayOp: None,
+    pc.TransposeInOp: CostModel.dram,
+    pc.ReleaseOp: CostModel.dram,
+    pc.ComputeOp: CostModel.compute,
+    pc.ShiftOp: CostModel.shift,
+    pc.BcastOp: CostModel.bcast,
+    pc.SyncOp: CostModel.sync,
+    pc.ReadoutOp: CostModel.readout,
+    pc.WriteInOp: CostModel.writein,
+    pc.NearReduceOp: CostModel.near_reduce,
+    pc.NearLoadOp: CostModel.near_access,
+    pc.NearStoreOp: CostModel.near_access,
+    pc.ResultOp: CostModel.result,
+}
