@@ -69,6 +69,7 @@ from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
+    OptPropertyDef,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -197,15 +198,6 @@ class ProgramOp(IRDLOperation):
     traits = traits_def(IsolatedFromAbove(), NoTerminator())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    FIELDS: ClassVar[tuple[Field, ...]] = (
-        Field("config", "config", "str"),
-        Field("lattice", "lattice", "ints"),
-        Field("tiles", "tiles", "ints"),
-        Field("banks", "banks", "int"),
-        Field("arrays_per_bank", "arrays_per_bank", "int"),
-        Field("wordlines", "wordlines", "int"),
-        Field("virtual", "virtual", "flag"),
-    )
 
     def __init__(
         self,
@@ -382,6 +374,12 @@ class Command(IRDLOperation):
     """
 
     MNEMONIC: ClassVar[str] = ""  # the op name without ``pimcmd.`` (set by @command)
+    # syntax: LEADING properties are bare identifiers first (with what they
+    # are, for parse errors); FIELDS (derived, ``keyword_fields``) the others
+    LEADING: ClassVar[tuple[tuple[str, str], ...]] = ()
+    SYNTAX: ClassVar[dict[str, str]] = {}
+    KEYWORDS: ClassVar[dict[str, str]] = {}
+    FIELDS: ClassVar[tuple[Field, ...]] = ()
     REG_READS: ClassVar[tuple[str, ...]] = ()  # fields naming registers it reads (an int or a tuple of ints)
     REG_WRITES: ClassVar[tuple[str, ...]] = ()  # fields naming registers it writes
     REGISTERS: ClassVar[tuple[str, ...]] = ()  # every field naming a register (set by @command)
@@ -426,19 +424,62 @@ def _regs(f, fields: tuple[str, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
+_FIELD_KIND = {IntegerAttr: "int", DenseArrayBase: "ints", StringAttr: "str", PatternAttr: "pattern", DomainAttr: "domain", MapAttr: "map", UnitAttr: "flag"}
+
+
+def keyword_fields(cls) -> tuple[Field, ...]:
+    """The ``keyword value`` syntax (``keyword_syntax.Field``) of an op's
+    properties, in declaration order, from their ``prop_def``s: the keyword is
+    the property's name (or ``KEYWORDS[prop]``), the value's syntax follows
+    the attribute type (or ``SYNTAX[prop]`` where the type does not tell: a
+    two-int ``range``, a ``number``; "" for a property the op prints itself),
+    ``opt_prop_def`` makes it optional.  ``LEADING`` properties are not fields."""
+    lead = {p for p, _ in getattr(cls, "LEADING", ())}
+    syntax, keywords = getattr(cls, "SYNTAX", {}), getattr(cls, "KEYWORDS", {})
+    out = []
+    for prop, d in cls.get_irdl_definition().properties.items():
+        if prop in lead or prop == "operandSegmentSizes":
+            continue
+        kind = syntax.get(prop)
+        if kind is None:
+            kind = _FIELD_KIND.get(getattr(d.constr, "attr", None))
+            if kind is None:
+                raise TypeError(f"'{cls.name}' property '{prop}' needs a SYNTAX entry ({d.constr} does not say how it is written)")
+        if kind:
+            out.append(Field(keywords.get(prop, prop), prop, kind, optional=isinstance(d, OptPropertyDef) and kind != "flag"))
+    return tuple(out)
+
+
 def command(cls):
     """``irdl_op_definition`` for a ``Command``, plus the facts derived from its definition."""
     cls = irdl_op_definition(cls)
     cls.MNEMONIC = cls.name.split(".", 1)[1]
+    cls.FIELDS = keyword_fields(cls)
     if not cls.REGISTERS:
         cls.REGISTERS = cls.REG_READS + cls.REG_WRITES
     return cls
 
 
-class _CommandOp(Command):
-    """A command with the ``bitlines``/``tiles`` (and optional ``banks``) patterns."""
+ProgramOp.FIELDS = keyword_fields(ProgramOp)  # type: ignore[attr-defined]
 
-    FIELDS: ClassVar[tuple[Field, ...]] = ()
+
+class _KeywordSyntax(Command):
+    """``op.name <LEADING bare identifiers> <FIELDS>``: the syntax of most
+    commands, derived from their properties (``keyword_fields``)."""
+
+    def print(self, printer: Printer) -> None:
+        for prop, _ in self.LEADING:
+            printer.print_string(f" {self.properties[prop].data}")  # type: ignore[attr-defined]
+        print_fields(printer, self.FIELDS, dict(self.properties))
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        lead = {prop: StringAttr(parser.parse_identifier(f" ({what})")) for prop, what in cls.LEADING}
+        return cls.create(properties={**lead, **parse_fields(parser, cls.FIELDS)})
+
+
+class _CommandOp(_KeywordSyntax):
+    """A command with the ``bitlines``/``tiles`` (and optional ``banks``) patterns."""
 
     def bitline_pattern(self) -> Pattern:
         return self.bitlines.data  # type: ignore[attr-defined]
@@ -487,25 +528,11 @@ class _CommandOp(Command):
                 f"'{self.name}' selects {bl.size} bitlines x {tl.size} tiles{f' in {banks.size} banks' if banks is not None else ''}: "
                 f"more than any machine has cells (2^24, hardware.MAX_TOTAL_BITLINES), so indices repeat")
 
-    def print(self, printer: Printer) -> None:
-        print_fields(printer, self.FIELDS, dict(self.properties))
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        return cls.create(properties=parse_fields(parser, cls.FIELDS))
-
 
 class _TypedCommandOp(_CommandOp):
     """``op.name <element type> <FIELDS>``: a command on registers of one type."""
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" " + self.properties["type"].data)  # type: ignore[attr-defined]
-        super().print(printer)
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        ty = StringAttr(parser.parse_identifier(" (element type)"))
-        return cls.create(properties={"type": ty, **parse_fields(parser, cls.FIELDS)})
+    LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("type", "element type"),)
 
     def _verify_buffer_command(self, reg: str, what: str) -> None:
         """readout/writein: a register, a box (the buffer's shape), patterns once allocated."""
@@ -532,17 +559,6 @@ def _verify_box(op: Operation, prog: ProgramOp, dom) -> None:
             raise VerifyException(f"'{op.name}' domain {dom} leaves the lattice {list(lat)}")
 
 
-_PATTERN_FIELDS = (
-    Field("bitlines", "bitlines", "pattern"),
-    Field("tiles", "tiles", "pattern"),
-    Field("banks", "banks", "pattern", optional=True),
-)
-_OPTIONAL_PATTERN_FIELDS = (
-    Field("bitlines", "bitlines", "pattern", optional=True),
-    Field("tiles", "tiles", "pattern", optional=True),
-    Field("banks", "banks", "pattern", optional=True),
-)
-_CELL_FIELDS = (Field("domain", "domain", "domain", optional=True), *_OPTIONAL_PATTERN_FIELDS)
 
 
 @command
@@ -550,17 +566,13 @@ class ArrayOp(Command):
     """``pimcmd.array %A shape [4, 4] wordline 0 (transposed)? : memref<..>`` -- a LOT entry."""
 
     name = "pimcmd.array"
+    SYNTAX: ClassVar[dict[str, str]] = {"transposed": "flag"}
     REGISTERS: ClassVar[tuple[str, ...]] = ("wordline",)
     ARRAY_OPERAND: ClassVar[bool] = True
     array = operand_def(MemRefType)
     shape = prop_def(DenseArrayBase)
     wordline = prop_def(IntegerAttr)
     transposed = opt_prop_def(Attribute)
-    FIELDS: ClassVar[tuple[Field, ...]] = (
-        Field("shape", "shape", "ints"),
-        Field("wordline", "wordline", "int"),
-        Field("transposed", "transposed", "flag"),
-    )
 
     @property
     def wordline_start(self) -> int:
@@ -659,6 +671,8 @@ class ComputeOp(_CommandOp):
     """
 
     name = "pimcmd.compute"
+    LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("op", "compute op"), ("type", "element type"))
+    SYNTAX: ClassVar[dict[str, str]] = {"const": "number"}
     REG_READS: ClassVar[tuple[str, ...]] = ("srcs",)
     REG_WRITES: ClassVar[tuple[str, ...]] = ("dst",)
     PATTERNED: ClassVar[bool] = True
@@ -672,15 +686,6 @@ class ComputeOp(_CommandOp):
     bitlines = opt_prop_def(PatternAttr)
     tiles = opt_prop_def(PatternAttr)
     banks = opt_prop_def(PatternAttr)
-    FIELDS: ClassVar[tuple[Field, ...]] = (
-        Field("op", "op", "str"),
-        Field("type", "type", "str"),
-        Field("dst", "dst", "int"),
-        Field("srcs", "srcs", "ints"),
-        Field("const", "const", "number", optional=True),
-        Field("const_arg", "const_arg", "int", optional=True),
-        *_CELL_FIELDS,
-    )
 
     @classmethod
     def dst_bits(cls, f) -> int:
@@ -691,17 +696,6 @@ class ComputeOp(_CommandOp):
         """Widths of the source registers: compares write i1, select's condition is i1."""
         bits = ELEMENT_BITS[f["type"]]
         return tuple(1 if (f["op"] == "select" and i == 0) else bits for i in range(len(f["srcs"])))
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.op.data} {self.type.data}")
-        print_fields(printer, self.FIELDS[2:], dict(self.properties))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> "ComputeOp":
-        op = StringAttr(parser.parse_identifier(" (compute op)"))
-        ty = StringAttr(parser.parse_identifier(" (element type)"))
-        props = parse_fields(parser, cls.FIELDS[2:])
-        return cls.create(properties={"op": op, "type": ty, **props})
 
     def verify_(self) -> None:
         prog = _program_of(self)
@@ -735,6 +729,7 @@ class ShiftOp(_TypedCommandOp):
     """
 
     name = "pimcmd.shift"
+    SYNTAX: ClassVar[dict[str, str]] = {"mask": "range"}
     REG_READS: ClassVar[tuple[str, ...]] = ("src",)
     REG_WRITES: ClassVar[tuple[str, ...]] = ("dst",)
     PATTERNED: ClassVar[bool] = True
@@ -748,15 +743,6 @@ class ShiftOp(_TypedCommandOp):
     bitlines = prop_def(PatternAttr)
     tiles = prop_def(PatternAttr)
     banks = opt_prop_def(PatternAttr)
-    FIELDS: ClassVar[tuple[Field, ...]] = (
-        Field("dst", "dst", "int"),
-        Field("src", "src", "int"),
-        Field("dim", "dim", "int"),
-        Field("mask", "mask", "range"),
-        Field("inter", "inter", "int"),
-        Field("intra", "intra", "int"),
-        *_PATTERN_FIELDS,
-    )
 
     @classmethod
     def inter_tile(cls, f) -> bool:
@@ -788,6 +774,7 @@ class BcastOp(_TypedCommandOp):
     """``pimcmd.bcast f32 dst 64 src 0 dim 0 intra [-1:1] inter [1:3] bitlines .. tiles ..`` -- multicast."""
 
     name = "pimcmd.bcast"
+    SYNTAX: ClassVar[dict[str, str]] = {"intra": "range", "inter": "range"}
     REG_READS: ClassVar[tuple[str, ...]] = ("src",)
     REG_WRITES: ClassVar[tuple[str, ...]] = ("dst",)
     PATTERNED: ClassVar[bool] = True
@@ -800,14 +787,6 @@ class BcastOp(_TypedCommandOp):
     bitlines = prop_def(PatternAttr)
     tiles = prop_def(PatternAttr)
     banks = opt_prop_def(PatternAttr)
-    FIELDS: ClassVar[tuple[Field, ...]] = (
-        Field("dst", "dst", "int"),
-        Field("src", "src", "int"),
-        Field("dim", "dim", "int"),
-        Field("intra", "intra", "range"),
-        Field("inter", "inter", "range"),
-        *_PATTERN_FIELDS,
-    )
 
     @classmethod
     def inter_tile(cls, f) -> bool:
@@ -863,12 +842,6 @@ class ReadoutOp(_TypedCommandOp):
     bitlines = opt_prop_def(PatternAttr)
     tiles = opt_prop_def(PatternAttr)
     banks = opt_prop_def(PatternAttr)
-    FIELDS: ClassVar[tuple[Field, ...]] = (
-        Field("src", "src", "int"),
-        Field("domain", "domain", "domain"),
-        Field("id", "id", "int"),
-        *_OPTIONAL_PATTERN_FIELDS,
-    )
 
 
     def verify_(self) -> None:
@@ -914,13 +887,6 @@ class MoveOp(_DomainCommandOp):
     dim = prop_def(IntegerAttr)
     dist = prop_def(IntegerAttr)
     domain = prop_def(DomainAttr)
-    FIELDS: ClassVar[tuple[Field, ...]] = (
-        Field("dst", "dst", "int"),
-        Field("src", "src", "int"),
-        Field("dim", "dim", "int"),
-        Field("dist", "dist", "int"),
-        Field("domain", "domain", "domain"),
-    )
 
     def verify_(self) -> None:
         prog, dim = self._verify_common()
@@ -942,14 +908,6 @@ class BroadcastOp(_DomainCommandOp):
     dist = prop_def(IntegerAttr)
     count = prop_def(IntegerAttr)
     domain = prop_def(DomainAttr)
-    FIELDS: ClassVar[tuple[Field, ...]] = (
-        Field("dst", "dst", "int"),
-        Field("src", "src", "int"),
-        Field("dim", "dim", "int"),
-        Field("dist", "dist", "int"),
-        Field("count", "count", "int"),
-        Field("domain", "domain", "domain"),
-    )
 
     def verify_(self) -> None:
         prog, dim = self._verify_common()
@@ -966,33 +924,19 @@ class ReduceOp(_DomainCommandOp):
     """``pimcmd.reduce add f32 dst R src S dim d domain [..]`` -- fold each tile's part of the box along ``dim``."""
 
     name = "pimcmd.reduce"
+    LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("op", "reduction op"), ("type", "element type"))
     op = prop_def(StringAttr)
     type = prop_def(StringAttr)
     dst = prop_def(IntegerAttr)
     src = prop_def(IntegerAttr)
     dim = prop_def(IntegerAttr)
     domain = prop_def(DomainAttr)
-    FIELDS: ClassVar[tuple[Field, ...]] = (
-        Field("dst", "dst", "int"),
-        Field("src", "src", "int"),
-        Field("dim", "dim", "int"),
-        Field("domain", "domain", "domain"),
-    )
 
     def verify_(self) -> None:
         self._verify_common()
         if self.op.data not in REDUCE_OPS:
             raise VerifyException(f"'{self.name}' op must be one of {', '.join(REDUCE_OPS)}, got '{self.op.data}'")
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.op.data}")
-        super().print(printer)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> "ReduceOp":
-        op = StringAttr(parser.parse_identifier(" (reduction op)"))
-        ty = StringAttr(parser.parse_identifier(" (element type)"))
-        return cls.create(properties={"op": op, "type": ty, **parse_fields(parser, cls.FIELDS)})
 
 
 @command
@@ -1009,12 +953,6 @@ class WriteInOp(_TypedCommandOp):
     bitlines = opt_prop_def(PatternAttr)
     tiles = opt_prop_def(PatternAttr)
     banks = opt_prop_def(PatternAttr)
-    FIELDS: ClassVar[tuple[Field, ...]] = (
-        Field("dst", "dst", "int"),
-        Field("domain", "domain", "domain"),
-        Field("id", "id", "int"),
-        *_OPTIONAL_PATTERN_FIELDS,
-    )
 
 
     def verify_(self) -> None:
@@ -1026,21 +964,8 @@ class WriteInOp(_TypedCommandOp):
 # ---------------------------------------------------------------------------
 
 
-class _NearOp(Command):
-    """``op.name <LEADING bare identifiers> <FIELDS>``."""
-
-    LEADING: ClassVar[tuple[str, ...]] = ()
-    FIELDS: ClassVar[tuple[Field, ...]] = ()
-
-    def print(self, printer: Printer) -> None:
-        for prop in self.LEADING:
-            printer.print_string(f" {self.properties[prop].data}")  # type: ignore[attr-defined]
-        print_fields(printer, self.FIELDS, dict(self.properties))
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        lead = {prop: StringAttr(parser.parse_identifier()) for prop in cls.LEADING}
-        return cls.create(properties={**lead, **parse_fields(parser, cls.FIELDS)})
+class _NearOp(_KeywordSyntax):
+    """A near-memory stream operation."""
 
 
 @command
@@ -1061,13 +986,8 @@ class NearReduceOp(_NearOp):
     dims = prop_def(DenseArrayBase)
     step = prop_def(DenseArrayBase)
     out = prop_def(IntegerAttr)
-    LEADING: ClassVar[tuple[str, ...]] = ("op", "type")
-    FIELDS: ClassVar[tuple[Field, ...]] = (
-        Field("in", "input", "int"),
-        Field("dims", "dims", "ints"),
-        Field("step", "step", "ints"),
-        Field("out", "out", "int"),
-    )
+    LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("op", "reduction op"), ("type", "element type"))
+    KEYWORDS: ClassVar[dict[str, str]] = {"input": "in"}
 
     def verify_(self) -> None:
         prog = _program_of(self)
@@ -1094,6 +1014,7 @@ class NearLoadOp(_NearOp):
 
     name = "pimcmd.near_load"
     ARRAY_OPERAND: ClassVar[bool] = True
+    SYNTAX: ClassVar[dict[str, str]] = {"type": ""}  # printed by its own syntax
     array = operand_def(MemRefType)
     type = prop_def(StringAttr)
     map = prop_def(MapAttr)
@@ -1101,13 +1022,6 @@ class NearLoadOp(_NearOp):
     indices = prop_def(DenseArrayBase)
     domain = prop_def(DomainAttr)
     out = prop_def(IntegerAttr)
-    FIELDS: ClassVar[tuple[Field, ...]] = (
-        Field("map", "map", "map"),
-        Field("indirect", "indirect", "ints"),
-        Field("indices", "indices", "ints"),
-        Field("domain", "domain", "domain"),
-        Field("out", "out", "int"),
-    )
 
     def verify_(self) -> None:
         prog = _program_of(self)
@@ -1144,6 +1058,7 @@ class NearStoreOp(_NearOp):
 
     name = "pimcmd.near_store"
     ARRAY_OPERAND: ClassVar[bool] = True
+    SYNTAX: ClassVar[dict[str, str]] = {"kind": "", "type": "", "input": ""}  # printed by its own syntax
     array = operand_def(MemRefType)
     kind = prop_def(StringAttr)
     type = prop_def(StringAttr)
@@ -1152,12 +1067,6 @@ class NearStoreOp(_NearOp):
     indirect = prop_def(DenseArrayBase)
     indices = prop_def(DenseArrayBase)
     domain = opt_prop_def(DomainAttr)
-    FIELDS: ClassVar[tuple[Field, ...]] = (
-        Field("map", "map", "map"),
-        Field("indirect", "indirect", "ints"),
-        Field("indices", "indices", "ints"),
-        Field("domain", "domain", "domain", optional=True),
-    )
 
     def verify_(self) -> None:
         prog = _program_of(self)
@@ -1209,25 +1118,17 @@ def _verify_near_access(op: Operation, prog: ProgramOp, array: SSAValue, amap, i
 
 
 @command
-class ResultOp(Command):
+class ResultOp(_KeywordSyntax):
     """``pimcmd.result index 0 id K`` -- the program's scalar result ``index`` is buffer ``K``'s one element."""
 
     name = "pimcmd.result"
     index = prop_def(IntegerAttr)
     id = prop_def(IntegerAttr)
-    FIELDS: ClassVar[tuple[Field, ...]] = (Field("index", "index", "int"), Field("id", "id", "int"))
 
     def verify_(self) -> None:
         prog = _program_of(self)
         if not 0 <= _int(self.index) < len(prog.res):
             raise VerifyException(f"'{self.name}' index {_int(self.index)} is not a result of the program ({len(prog.res)} results)")
-
-    def print(self, printer: Printer) -> None:
-        print_fields(printer, self.FIELDS, dict(self.properties))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> "ResultOp":
-        return cls.create(properties=parse_fields(parser, cls.FIELDS))
 
 
 keep_discardable_attributes(
