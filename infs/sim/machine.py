@@ -77,7 +77,7 @@ from infs.sim.geometry import (
     shift_maps,
 )
 from infs.sim.stats import Cost, Stats
-from infs.sim.timing import CostModel
+from infs.sim.timing import COSTS, CostModel
 
 RAW = {32: np.uint32, 16: np.uint16, 8: np.uint8, 1: np.uint8}
 TYPED = {"f32": np.float32, "i32": np.int32, "i16": np.int16, "i8": np.int8, "i1": np.uint8}
@@ -1082,3 +1082,26 @@ def _semantics(kind: type[pc.Command]) -> Semantics:
             raise SimError(f"the machine runs only fully lowered programs; '{kind.name}' is a domain-form command")
         raise SimError(f"'{getattr(kind, 'name', kind)}' has no simulator semantics (infs.sim.machine.SEMANTICS)")
     return sem
+
+
+class CommandCoverageError(RuntimeError):
+    """A command the machine may be handed has no semantics or no cost (one line)."""
+
+
+def check_command_coverage(commands: "Sequence[type[pc.Command]]" = pc.COMMANDS) -> None:
+    """Every command that can reach the machine has semantics (``SEMANTICS``)
+    and a cost (``timing.COSTS``); tensor-level commands are expanded by the
+    lower-pim passes before a program runs, so they need neither.  Checked at
+    import: a command added to ``pimcmd`` without them fails here, by name."""
+    missing = []
+    for kind in commands:
+        if kind.TENSOR_LEVEL:
+            continue
+        lacks = [what for what, table in (("simulator semantics (infs.sim.machine.SEMANTICS)", SEMANTICS), ("cost (infs.sim.timing.COSTS)", COSTS)) if kind not in table]
+        if lacks:
+            missing.append(f"'{kind.name}' has no {' and no '.join(lacks)}")
+    if missing:
+        raise CommandCoverageError("; ".join(missing))
+
+
+check_command_coverage()
