@@ -1370,3 +1370,65 @@ def test_broadcast_pieces_into_one_register_keep_each_other(config, tiles):
         pytest.skip(f"layout does not fit: {e}")
     Machine(config).run(low.record, {0: got})
     np.testing.assert_array_equal(got, want)
+
+
+# ---------------------------------------------------------------------------
+# Verified always: the JIT's programs go through the pimcmd verifiers
+# ---------------------------------------------------------------------------
+
+_ADD_GRAPH = """func.func @g(%A: memref<8x8xi32>, %B: memref<8x8xi32>) {
+  tdfg.graph ins(%A, %B : memref<8x8xi32>, memref<8x8xi32>) syms() rank 2 {
+  ^bb0(%a: memref<8x8xi32>, %b: memref<8x8xi32>):
+    %t = tdfg.tensor %a [0:8, 0:8] : memref<8x8xi32> -> !tdfg.tensor<i32, 2>
+    %s = tdfg.cmp add(%t, %t) : !tdfg.tensor<i32, 2>, !tdfg.tensor<i32, 2> -> !tdfg.tensor<i32, 2>
+    tdfg.store %s -> %b : !tdfg.tensor<i32, 2> -> memref<8x8xi32>
+    tdfg.yield
+  }
+  func.return
+}"""
+
+
+def _corrupting_lowering(monkeypatch):
+    """The JIT's lowering with every compute's destination beyond the array's wordlines."""
+    from infs.dialects import pimcmd as pc
+
+    real = jit.lower_program
+
+    def broken(prog):
+        out = real(prog)
+        out.cmds = [c.with_(dst=10**6) if c.kind is pc.ComputeOp else c for c in out.cmds]
+        return out
+
+    monkeypatch.setattr(jit, "lower_program", broken)
+    (g,) = [op for op in api.parse_text(_ADD_GRAPH).walk() if isinstance(op, tdfg.GraphOp)]
+    return g
+
+
+@pytest.mark.parametrize("how", ["env", "set_verify"])
+def test_jit_output_goes_through_the_verifiers(monkeypatch, how):
+    g = _corrupting_lowering(monkeypatch)
+    monkeypatch.setenv("INFS_VERIFY", "0")
+    monkeypatch.setattr(jit, "_VERIFY", [False])
+    jit.clear_cache()
+    jit.lower(g, {}, "small-16", (4, 16))  # not verified: the broken program passes unseen
+    if how == "env":
+        monkeypatch.setenv("INFS_VERIFY", "1")
+    else:
+        jit.set_verify(True)
+    jit.clear_cache()
+    with pytest.raises(LoweringError) as e:
+        jit.lower(g, {}, "small-16", (4, 16))
+    msg = str(e.value)
+    assert "\n" not in msg and msg.startswith("the tdfg.graph at <input>:2:3 in @g: the JIT's program does not verify: ")
+    assert "'pimcmd.compute' destination wordlines [1000000, 1000032) leave the array's 256 wordlines" in msg
+    jit.clear_cache()
+
+
+def test_infs_run_check_verifies_jit_programs(monkeypatch, capsys):
+    from infs.tools import infs_run
+
+    monkeypatch.setenv("INFS_VERIFY", "0")
+    monkeypatch.setattr(jit, "_VERIFY", [False])
+    assert not jit.verifying()
+    rc = infs_run.main([str(WORKLOADS["vec_add"].path), "--config", "small-16", "--mode", "in", "--check", "--json"])
+    assert rc == 0 and jit.verifying()

@@ -11,15 +11,22 @@ What does not depend on sizes (``GraphFacts``: node order, arrays in memory,
 moved dims) is read off a graph once: the JIT treats a graph handed to it as
 frozen, as the paper's runtime does the tDFG the compiler embedded in the
 binary.
+
+Verified always: with ``INFS_VERIFY=1`` (the tests' setting) or
+``set_verify(True)`` (``infs-run --check``) every program the JIT produces is
+built as IR and checked by the same verifier as a printed program (the
+``pimcmd`` ops' own checks), once per lowering (a cache hit is not re-checked).
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from xdsl.ir import Block, Region
+from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
@@ -58,6 +65,26 @@ class Lowered:
     @property
     def commands(self) -> int:
         return sum(1 for c in self.record.cmds if c.kind is not pc.ArrayOp)
+
+
+_VERIFY = [False]
+
+
+def set_verify(on: bool) -> None:
+    """Verify every program the JIT produces from now on (``infs-run --check``)."""
+    _VERIFY[0] = on
+
+
+def verifying() -> bool:
+    return _VERIFY[0] or os.environ.get("INFS_VERIFY", "") not in ("", "0")
+
+
+def verify(lowered: Lowered) -> None:
+    """The program's IR through the ``pimcmd`` verifiers (one line if it fails)."""
+    try:
+        lowered.program.verify()
+    except VerifyException as e:
+        raise LoweringError(f"the JIT's program does not verify: {str(e).strip().splitlines()[0]}") from None
 
 
 _CACHE: dict[tuple, tuple[tdfg.GraphOp, Lowered]] = {}
@@ -144,6 +171,8 @@ def lower(
     t0 = time.perf_counter()
     try:
         lowered = _lower(graph, sizes, cfg, tiles, shapes, t0)
+        if verifying():
+            verify(lowered)
     except (LoweringError, LayoutError, SpecializeError) as e:
         raise type(e)(f"{where(graph)}: {e}") from None
     _CACHE[key] = (graph, lowered)

@@ -15,7 +15,8 @@ no data at all.  A forced ``--mode`` a region cannot run in is a warning per
 region (``--strict``: an error).  ``--check`` compares every output with the
 stream reference semantics, and cross-checks the regions that ran near memory
 or on the cores (whose values come from that reference) against the tDFG
-lattice evaluator.  Every error is one line.
+lattice evaluator, and verifies every program the JIT produces (the pimcmd
+verifiers, as for printed IR).  Every error is one line.
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
 from infs import api, version_text
 from infs.hardware import ConfigError, load_config
 from infs.runtime.check import compare_values
+from infs.runtime import jit
 from infs.runtime.driver import MODES, ModeNotHonoured, RegionRecord, RunOptions, RunReport, run_program
 from infs.runtime.host import available_memory, find_function, human_bytes, phantom_array, run_function
 from infs.runtime.scalar_ops import EvaluationError, numpy_dtype
@@ -273,6 +275,8 @@ def run_once(module, path: Path, fn, args, mode: str, console: Console | None) -
     # ``args`` may be infs-view's (it calls this), which has no --no-optimize: optimize then
     values, sizes, outputs, result_names = build_arguments(path, fn, args, phantom=args.analysis)
     copies = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in values.items()} if args.check else {}
+    if args.check:
+        jit.set_verify(True)  # every program the JIT produces goes through the pimcmd verifiers too
     options = RunOptions(config=args.config, mode=mode, tiles=_tiles(args.tiles), jit=not args.no_jit_charge,
                          machine_mode="analysis" if args.analysis else "functional", warm=not args.cold,
                          strict=args.strict, cross_check=args.check, optimize=not getattr(args, "no_optimize", False))  # fmt: skip
