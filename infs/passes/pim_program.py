@@ -21,7 +21,21 @@ from infs.dialects.pimcmd_records import Box, PimProgram, RecordError, from_op, 
 
 
 class LoweringError(DiagnosticException):
-    """A tDFG that cannot be lowered for this machine (one-line message)."""
+    """A tDFG that cannot be lowered for this machine (one-line message).
+
+    ``location`` ("file:line:col", or None) is the op the error is about, as
+    data: ``infs-opt --verify-diagnostics`` matches the error to an
+    ``expected-error`` annotation on that line, as mlir-opt does for a pass
+    failure emitted on an op.  ``about`` sets it."""
+
+    def __init__(self, message: str, location: str | None = None):
+        super().__init__(message)
+        self.location = location
+
+    @classmethod
+    def about(cls, op: Operation, e: Exception | str) -> LoweringError:
+        """``e`` as an error of ``op``: its text after ``where(op)``, op's location as data."""
+        return cls(f"{where(op)}: {e}", location=location_text(op))
 
 
 def rewrite_programs(module: Operation, step: Callable[[PimProgram], PimProgram]) -> None:
@@ -30,20 +44,29 @@ def rewrite_programs(module: Operation, step: Callable[[PimProgram], PimProgram]
         try:
             new = to_op(step(from_op(op)), list(op.arrays), list(op.scalars))
         except (LoweringError, RecordError) as e:
-            raise LoweringError(f"{where(op)}: {e}") from None
+            raise LoweringError.about(op, e) from None
         new.location = op.location
         Rewriter.replace_op(op, new, new_results=list(new.res))
 
 
+def location_text(op: Operation) -> str | None:
+    """'f.mlir:3:5', or None when the op has no file location."""
+    from xdsl.dialects.builtin import FileLineColLoc
+
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
+    return None
+
+
 def where(op: Operation) -> str:
     """'the program at f.mlir:3:5 in @fn' -- which graph/program an error is about."""
-    from xdsl.dialects.builtin import FileLineColLoc
     from xdsl.dialects.func import FuncOp
 
     parts = [f"the {op.name}"]
-    loc = op.location
-    if isinstance(loc, FileLineColLoc):
-        parts.append(f"at {loc.filename.data}:{loc.line.data}:{loc.column.data}")
+    loc = location_text(op)
+    if loc is not None:
+        parts.append(f"at {loc}")
     fn = op.parent_op()
     while fn is not None and not isinstance(fn, FuncOp):
         fn = fn.parent_op()

@@ -38,9 +38,9 @@ from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
 from infs.dialects.lattice import AccessMap, Affine, dim_name
 from infs.hardware import HardwareConfig, load_config
-from infs.passes.choose_layout import Layout, read_layout
+from infs.passes.choose_layout import Layout, LayoutError, read_layout
 from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, to_op
-from infs.passes.pim_program import LoweringError, box_empty, box_intersect, box_shift, box_with, where
+from infs.passes.pim_program import LoweringError, box_empty, box_intersect, box_shift, box_with
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_rank, collapse, element_name, infer_boxes, is_infinite
 from infs.passes.tdfg_semantics import apply_cmp, element_dtype
 
@@ -532,6 +532,6 @@ class TdfgToPimcmdPass(ModulePass):
         for g in [g for g in op.walk() if isinstance(g, tdfg.GraphOp)]:
             try:
                 converted = convert_graph(g)
-            except LoweringError as e:
-                raise LoweringError(f"{where(g)}: {e}") from None
+            except (LoweringError, LayoutError) as e:  # read_layout's LayoutError too: both are about g
+                raise LoweringError.about(g, e) from None
             replace_graph(g, *converted)

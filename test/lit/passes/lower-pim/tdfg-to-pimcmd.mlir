@@ -164,7 +164,7 @@ func.func @swap_arrays(%A: memref<64xf32>, %B: memref<64xf32>) {
 // -----
 // Errors: one line each, naming the graph where the pass knows it.
 // CHECK-NOT:   Traceback
-// CHECK:       error: pass 'tdfg-to-pimcmd' failed: {{.*}}the tdfg.graph has no layout: run choose-layout first
+// CHECK:       error: pass 'tdfg-to-pimcmd' failed: the tdfg.graph at {{.*}}tdfg-to-pimcmd.mlir:[[# @LINE + 2]]:3 in @no_layout: the tdfg.graph has no layout: run choose-layout first
 func.func @no_layout(%A: memref<64xf32>, %B: memref<64xf32>) {
   tdfg.graph ins(%A, %B : memref<64xf32>, memref<64xf32>) rank 1 attributes {infs.sizes = {}} {
   ^bb0(%a: memref<64xf32>, %b: memref<64xf32>):
