@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from infs.dialects import pimcmd as pc
+from infs.dialects.lattice import Domain
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.pim_program import LoweringError, require_virtual, rewrite_programs
 from infs.passes.tile_patterns import is_product_form, patterns, tile_ranges
@@ -45,7 +46,7 @@ def lower_reduce(prog: PimProgram) -> PimProgram:
             continue
         box, d, ty, dst = c["domain"], c["dim"], c["type"], c["dst"]
         if not is_product_form(box, prog):
-            raise LoweringError(f"'reduce' box {list(box)} is not decomposed (run decompose first)")
+            raise LoweringError(f"'reduce' box {Domain.of(box)} is not decomposed (run decompose first)")
         tr, ir = tile_ranges(box, prog)
 
         def cells(lo: int, hi: int):

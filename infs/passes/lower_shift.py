@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from infs.dialects import pimcmd as pc
+from infs.dialects.lattice import Domain
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.pim_program import require_virtual, rewrite_programs
 from infs.passes.tile_patterns import is_product_form, patterns, tile_ranges
@@ -43,7 +44,7 @@ def alg2_shifts(t: int, d: int) -> list[tuple[tuple[int, int], int, int]]:
 def _lower_mv(c: Cmd, prog: PimProgram) -> list[Cmd]:
     box, k, d = c["domain"], c["dim"], c["dist"]
     if not is_product_form(box, prog):
-        raise LoweringError(f"'mv' box {list(box)} is not decomposed (run decompose first)")
+        raise LoweringError(f"'mv' box {Domain.of(box)} is not decomposed (run decompose first)")
     tr, ir = tile_ranges(box, prog)
     out = []
     for (m0, m1), inter, intra in alg2_shifts(prog.tiles[k], d):
@@ -63,7 +64,7 @@ def _lower_bc(c: Cmd, prog: PimProgram) -> list[Cmd]:
     if q - p != 1:
         raise LoweringError("'bc' of a slice wider than one cell: run expand-mv-bc first")
     if not is_product_form(box, prog):
-        raise LoweringError(f"'bc' box {list(box)} is not decomposed (run decompose first)")
+        raise LoweringError(f"'bc' box {Domain.of(box)} is not decomposed (run decompose first)")
     tr, ir = tile_ranges(box, prog)
     bl, tl = patterns(tr, ir, prog)
     tp, l = p // t, p % t

@@ -36,7 +36,7 @@ from xdsl.rewriter import Rewriter
 
 from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
-from infs.dialects.lattice import AccessMap, Affine, dim_name
+from infs.dialects.lattice import AccessMap, Affine, Domain, dim_name
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import Layout, LayoutError, read_layout
 from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, to_op
@@ -170,7 +170,7 @@ class _Converter:
         if isinstance(v, _Buf):
             r = _Reg(self.reg(), v.box, v.type)
             if not box_empty(v.box) and box_intersect(v.box, self.bbox) != v.box:
-                raise LoweringError(f"near-memory values on the cells {list(v.box)} do not fit the lattice {list(self.layout.lattice)}")
+                raise LoweringError(f"near-memory values on the cells {Domain.of(v.box)} do not fit the lattice {list(self.layout.lattice)}")
             if not box_empty(v.box):
                 self.emit(pc.WriteInOp, type=v.type, dst=r.reg, domain=v.box, id=v.id)
             return r

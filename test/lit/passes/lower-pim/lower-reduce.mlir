@@ -82,7 +82,7 @@ func.func @odd_tail(%A: memref<8x8xi32>) -> i32 {
 // A reduce that skipped decompose (tdfg-to-pimcmd's output): one line,
 // naming the program.
 // CHECK-NOT:   Traceback
-// CHECK:       error: pass 'lower-reduce' failed: the pimcmd.program at {{.*}}lower-reduce.mlir:[[# @LINE + 2]]:3 in @not_decomposed: 'reduce' box {{.*}} is not decomposed (run decompose first)
+// CHECK:       error: pass 'lower-reduce' failed: the pimcmd.program at {{.*}}lower-reduce.mlir:[[# @LINE + 2]]:3 in @not_decomposed: 'reduce' box [0:8, 1:8] is not decomposed (run decompose first)
 func.func @not_decomposed(%A: memref<8x8xf32>) -> f32 {
   %s = pimcmd.program ins(%A : memref<8x8xf32>) config tiny lattice [8, 8] tiles [4, 4] banks 4 arrays_per_bank 2 wordlines 256 virtual -> f32 {
   ^bb0(%0: memref<8x8xf32>):

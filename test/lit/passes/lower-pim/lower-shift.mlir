@@ -166,7 +166,7 @@ func.func @inside_one_tile(%A: memref<16x8xf32>, %B: memref<16x8xf32>) {
 // Errors: input that skipped a step (tdfg-to-pimcmd's output, not
 // decomposed; a wide bc not expanded).  One line each, naming the program.
 // CHECK-NOT:   Traceback
-// CHECK:       error: pass 'lower-shift' failed: the pimcmd.program at {{.*}}lower-shift.mlir:[[# @LINE + 2]]:3 in @not_decomposed: 'mv' box {{.*}} is not decomposed (run decompose first)
+// CHECK:       error: pass 'lower-shift' failed: the pimcmd.program at {{.*}}lower-shift.mlir:[[# @LINE + 2]]:3 in @not_decomposed: 'mv' box [0:61] is not decomposed (run decompose first)
 func.func @not_decomposed(%A: memref<64xf32>, %B: memref<64xf32>) {
   pimcmd.program ins(%A, %B : memref<64xf32>, memref<64xf32>) config tiny lattice [64] tiles [16] banks 4 arrays_per_bank 2 wordlines 256 virtual {
   ^bb0(%0: memref<64xf32>, %1: memref<64xf32>):
@@ -192,6 +192,23 @@ func.func @bc_not_expanded(%A: memref<8x8xf32>, %B: memref<8x8xf32>) {
     pimcmd.transpose_in %1 : memref<8x8xf32>
     pimcmd.bc f32 dst 3 src 0 dim 0 dist 0 count 3 domain [0:2, 0:8]
     pimcmd.compute copy f32 dst 1 srcs [3] domain [0:6, 0:8]
+    pimcmd.release %1 : memref<8x8xf32>
+  }
+  func.return
+}
+
+// -----
+// The box is printed as the IR writes it.
+// CHECK:       error: pass 'lower-shift' failed: the pimcmd.program at {{.*}}lower-shift.mlir:[[# @LINE + 2]]:3 in @bc_not_decomposed: 'bc' box [0:1, 1:8] is not decomposed (run decompose first)
+func.func @bc_not_decomposed(%A: memref<8x8xf32>, %B: memref<8x8xf32>) {
+  pimcmd.program ins(%A, %B : memref<8x8xf32>, memref<8x8xf32>) config tiny lattice [8, 8] tiles [2, 4] banks 4 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%0: memref<8x8xf32>, %1: memref<8x8xf32>):
+    pimcmd.array %0 shape [8, 8] wordline 0 transposed : memref<8x8xf32>
+    pimcmd.array %1 shape [8, 8] wordline 1 transposed : memref<8x8xf32>
+    pimcmd.transpose_in %0 : memref<8x8xf32>
+    pimcmd.transpose_in %1 : memref<8x8xf32>
+    pimcmd.bc f32 dst 3 src 0 dim 0 dist 0 count 3 domain [0:1, 1:8]
+    pimcmd.compute copy f32 dst 1 srcs [3] domain [0:3, 1:8]
     pimcmd.release %1 : memref<8x8xf32>
   }
   func.return
