@@ -238,7 +238,7 @@ def test_integer_division_never_spreads():
     [
         ("rules=eq42", "unknown rule family 'eq42'"),
         ("config=nope", "unknown hardware config 'nope'"),
-        ("node_limit=-1", "node_limit must be >= 0"),
+        ("node_limit=-1", "option node-limit must be >= 0"),
     ],
 )
 def test_bad_options_are_one_line_errors(options, message):

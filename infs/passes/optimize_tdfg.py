@@ -1091,11 +1091,12 @@ class OptimizeTdfgPass(ModulePass):
     rules: str = ""  # comma-separated rule families (eq3,eq4,eq6,eq7,eq8,eq9); empty: all
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for k, v in (("node_limit", self.node_limit), ("iter_limit", self.iter_limit)):
+        # named as the user writes them (node-limit), not as the fields are
+        for k, v in (("node-limit", self.node_limit), ("iter-limit", self.iter_limit)):
             if v < 0:
-                raise OptimizeError(f"{k} must be >= 0, got {v}")
+                raise OptimizeError(f"option {k} must be >= 0, got {v}")
         if not self.time_limit >= 0:
-            raise OptimizeError(f"time_limit must be >= 0, got {self.time_limit}")
+            raise OptimizeError(f"option time-limit must be >= 0, got {self.time_limit}")
         try:
             model = CostModel.of(self.config)
         except ValueError as e:

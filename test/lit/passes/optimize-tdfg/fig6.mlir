@@ -11,12 +11,19 @@
 // Bad options: one line naming the pass and the option, non-zero exit.
 // RUN: not infs-opt %s -p 'optimize-tdfg{rules=eq3,eq99}' 2>&1 | filecheck %s --check-prefix=RULES
 // RUN: not infs-opt %s -p 'optimize-tdfg{node-limit=-1}' 2>&1 | filecheck %s --check-prefix=LIMIT
+// RUN: not infs-opt %s --optimize-tdfg='iter-limit=-2' 2>&1 | filecheck %s --check-prefix=ITER
+// RUN: not infs-opt %s -p 'optimize-tdfg{time-limit=-0.5}' 2>&1 | filecheck %s --check-prefix=TIME
 // RUN: not infs-opt %s -p 'optimize-tdfg{config=nosuch}' 2>&1 | filecheck %s --check-prefix=CONFIG
 // RULES-NOT:  Traceback
 // RULES:      infs-opt: error: pass 'optimize-tdfg' failed: unknown rule family 'eq99' (known: eq3, eq4, eq6, eq7, eq8, eq9)
 // RULES-NOT:  {{.}}
-// LIMIT:      infs-opt: error: pass 'optimize-tdfg' failed: node{{[_-]}}limit must be >= 0, got -1
+// (options are named as they are written: node-limit, not the field's node_limit)
+// LIMIT:      infs-opt: error: pass 'optimize-tdfg' failed: option node-limit must be >= 0, got -1
 // LIMIT-NOT:  {{.}}
+// ITER:       infs-opt: error: pass 'optimize-tdfg' failed: option iter-limit must be >= 0, got -2
+// ITER-NOT:   {{.}}
+// TIME:       infs-opt: error: pass 'optimize-tdfg' failed: option time-limit must be >= 0, got -0.5
+// TIME-NOT:   {{.}}
 // CONFIG:     infs-opt: error: pass 'optimize-tdfg' failed: unknown hardware config 'nosuch'
 // CONFIG-NOT: Traceback
 
