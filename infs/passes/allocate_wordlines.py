@@ -22,11 +22,12 @@ from xdsl.passes import ModulePass
 from infs.dialects import pimcmd as pc
 from infs.dialects.pimcmd import ELEMENT_BITS
 from infs.dialects.pimcmd_records import Cmd, PimProgram
-from infs.passes.pim_program import LoweringError, box_empty, require_virtual, rewrite_programs
+from infs.passes.pim_program import LoweringError, box_empty, rewrite_programs
 
 
 def allocate_wordlines(prog: PimProgram) -> PimProgram:
-    require_virtual(prog, "allocate-wordlines")
+    if not prog.virtual:  # its "registers" are wordlines: reading them as registers would be wrong
+        raise LoweringError("the program's wordlines are already allocated (it is not 'virtual'); allocate-wordlines runs once")
     n = len(prog.cmds)
     bits: dict[int, int] = {}
     first: dict[int, int] = {}

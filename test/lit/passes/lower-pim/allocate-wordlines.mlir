@@ -121,7 +121,7 @@ func.func @never_written(%A: memref<4x4xf32>, %B: memref<4x4xf32>) {
 // -----
 // A program already allocated (no `virtual`): allocating it again would read
 // its wordlines as registers.
-// CHECK:       error: pass 'allocate-wordlines' failed: the pimcmd.program at {{.*}}allocate-wordlines.mlir:[[# @LINE + 2]]:3 in @allocated: {{.*}}the program's registers are already wordlines
+// CHECK:       error: pass 'allocate-wordlines' failed: the pimcmd.program at {{.*}}allocate-wordlines.mlir:[[# @LINE + 2]]:3 in @allocated: the program's wordlines are already allocated (it is not 'virtual'); allocate-wordlines runs once
 func.func @allocated(%A: memref<4x4xf32>) {
   pimcmd.program ins(%A : memref<4x4xf32>) config fig9 lattice [4, 4] tiles [2, 2] banks 4 arrays_per_bank 1 wordlines 128 {
   ^bb0(%0: memref<4x4xf32>):
