@@ -110,6 +110,14 @@ class InfsOptMain(xDSLOptMain):
 
         self.available_frontends["mlir"] = parse_mlir
 
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        if self.args.input_file == "-":  # mlir-opt's name for stdin
+            return sys.stdin.buffer, "mlir"
+        return super().get_input_stream()
+
+    def get_input_name(self) -> str:
+        return "stdin" if self.args.input_file in (None, "-") else self.args.input_file
+
     def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0) -> ModuleOp | None:
         """Parse only (the caller verifies): parse and verifier errors are told apart."""
         if file_extension != "mlir":
@@ -119,6 +127,11 @@ class InfsOptMain(xDSLOptMain):
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             raise api.InfsError(f"'{self.get_input_name()}' is not a UTF-8 text file") from None
+        if holds_no_operation(text):
+            # mlir-opt: no operation is an empty (implicit) module, not a parse error
+            if self.args.no_implicit_module:
+                raise api.InfsError("no top-level operation: --no-implicit-module needs one builtin.module", f"{self.get_input_name()}:{start_offset + 1}:1")
+            return ModuleOp([])
         return api.parse_text(
             text, self.get_input_name(), self.ctx, verify=False, line_offset=start_offset, implicit_module=not self.args.no_implicit_module
         )
@@ -228,6 +241,12 @@ class InfsOptMain(xDSLOptMain):
                 for line in failures:
                     print(line, file=sys.stderr)
                 raise SystemExit(1)
+
+
+def holds_no_operation(text: str) -> bool:
+    """Only whitespace and ``//`` comments (an MLIR comment runs to the end of
+    its line, so a line whose first non-blank characters are ``//`` holds no token)."""
+    return all(not s or s.startswith("//") for s in (ln.strip() for ln in text.splitlines()))
 
 
 # ---------------------------------------------------------------------------

@@ -476,6 +476,27 @@ def report_failure(prog: str, e: BaseException) -> int:
     return 70
 
 
+def parse_program(path: Path):
+    """The program's module.  A file with no operation (empty, or only
+    comments and whitespace) parses as an empty module in infs-opt, as in
+    mlir-opt; here it has nothing to run, and says so."""
+    try:
+        module = api.parse_file(path)
+    except api.InfsError:
+        from infs.tools.infs_opt import holds_no_operation
+
+        try:
+            blank = holds_no_operation(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeError):
+            blank = False  # parse_file's own error says what is wrong
+        if blank:
+            raise UsageError(f"'{path}' holds no operation: nothing to run") from None
+        raise
+    if not module.ops:
+        raise UsageError(f"'{path}' holds an empty module: nothing to run")
+    return module
+
+
 def extract_plain_loops(module, path: Path) -> None:
     """A program of plain loops (no stream.region) goes through extract-streams
     first (issue 14 item 5); one with neither has nothing to offload."""
@@ -533,7 +554,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         path = Path(args.file)
         cfg = load_config(args.config)
-        module = api.parse_file(path)
+        module = parse_program(path)
         fn = find_function(module, args.entry)
         extract_plain_loops(module, path)
         if args.check and args.analysis:
