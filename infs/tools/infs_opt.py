@@ -270,6 +270,20 @@ class _Expected:
         return bool(self.regex.search(message)) if self.regex else self.pattern in message
 
 
+def _pass_error_location(e: api.InfsError) -> str | None:
+    """The op location a pass error is about ("file:line:col"), or None.
+
+    A pass's error about an op (``LoweringError.about``: "the tdfg.graph at
+    f:L:C in @fn: ...") carries the op's location as data, ``location``; the
+    PassManager turns it into an ``InfsError`` whose own location stays
+    empty, so the printed line is unchanged, and keeps the pass's exception
+    as ``__context__`` (``raise ... from None`` hides it from tracebacks
+    only).  mlir-opt reports a pass failure emitted on an op at the op."""
+    cause = e.__context__
+    loc = getattr(cause, "location", None) if cause is not None else None
+    return loc if isinstance(loc, str) else None
+
+
 class ExpectedDiagnostics:
     """mlir-opt's diagnostic verifier: each error must be announced by an
     ``expected-error`` annotation on its line (``@+N``/``@-N`` relative,
@@ -323,17 +337,18 @@ class ExpectedDiagnostics:
     def produced(self, e: api.InfsError) -> None:
         """An error was emitted: match it against an annotation of its line."""
         message = f"'{e.op}' op {e.message}" if e.op else e.message
+        location = e.location or _pass_error_location(e)
         line = None
-        if e.location:
+        if location:
             try:
-                line = int(e.location.rsplit(":", 2)[-2])
+                line = int(location.rsplit(":", 2)[-2])
             except (ValueError, IndexError):
                 line = None
         for exp in self.expected:
             if not exp.matched and exp.kind == "error" and exp.line == line and exp.matches(message):
                 exp.matched = True
                 return
-        where = e.location or self.name
+        where = location or self.name
         self.failures.append(f"{where}: error: unexpected error: {message}")
 
     def finish(self) -> list[str]:
