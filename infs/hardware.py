@@ -1,7 +1,8 @@
 """Hardware configurations and cost profiles, as data (DESIGN §5).
 
 Shared by the compiler (layout, lowering) and the simulator, so it sits at the
-bottom of the layering and imports nothing from infs.
+bottom of the layering and imports nothing from infs but the element types
+(``infs.dialects.element_types``, which imports nothing from infs).
 
 A ``HardwareConfig`` describes one machine: the mesh of L3 banks, the SRAM
 arrays in each bank, the H-tree, the NoC, DRAM, and the energy constants.
@@ -105,6 +106,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from xdsl.utils.exceptions import DiagnosticException
+
+from infs.dialects.element_types import ELEMENT_BITS, is_float_element
 
 
 class ConfigError(DiagnosticException, ValueError):
@@ -701,7 +704,11 @@ def load_config(spec: "str | Path | Mapping[str, Any] | HardwareConfig", **overr
 # Cost profiles for compute commands
 # ---------------------------------------------------------------------------
 
-KIND_OF = {"f32": "fp", "i32": "int", "i16": "int", "i8": "int", "i1": "int"}
+
+def _kind_of(ty: str) -> str:
+    """The latency table (``INFS_LATENCY``) of an element type."""
+    return "fp" if is_float_element(ty) else "int"
+
 
 # ``infs`` profile: cycles = c2*n^2 + c1*n + c0 for an n-bit element, or the
 # PIMeval step count where neither the paper nor gem5 prices the op.  One
@@ -941,7 +948,7 @@ PIMEVAL_MAP: dict[str, dict[str, list[tuple[str, str, int]]]] = {
         "copy": [("=", "copy", 1)],
     },
 }  # fmt: skip
-BITS_OF = {"f32": 32, "i32": 32, "i16": 16, "i8": 8, "i1": 1}
+BITS_OF = ELEMENT_BITS  # the name optimize_tdfg imports
 
 
 @dataclass(frozen=True)
@@ -954,13 +961,13 @@ class CostProfile:
     t_logic: float = 1.0
 
     def compute_cycles(self, op: str, ty: str, has_const: bool = False) -> int:
-        bits = BITS_OF[ty]
+        bits = ELEMENT_BITS[ty]
         if self.name == "infs":
             if ty == "i1":
                 # i1 arithmetic is mod 2: each op is a few bitwise steps on one bit
                 # row (the PIMEVAL_MAP "bool" compositions), one §2.2 step each.
                 return int(sum(m for _dt, _op, m in PIMEVAL_MAP["bool"][op]) + (CONST_OPERAND.c1 if has_const else 0))
-            lat = INFS_LATENCY[KIND_OF[ty]][op]
+            lat = INFS_LATENCY[_kind_of(ty)][op]
             if lat.pimeval:
                 r, w, l = self.steps(op, ty, has_const)
                 return r + w + l
@@ -973,9 +980,9 @@ class CostProfile:
 
     def steps(self, op: str, ty: str, has_const: bool = False) -> tuple[int, int, int]:
         """PIMeval (reads, writes, logic) row counts for one command."""
-        bits = BITS_OF[ty]
+        bits = ELEMENT_BITS[ty]
         dt = PIMEVAL_DTYPE[ty]
-        kind = "bool" if ty == "i1" else KIND_OF[ty]
+        kind = "bool" if ty == "i1" else _kind_of(ty)
         total = [0, 0, 0]
         for row_dt, top, mult in PIMEVAL_MAP[kind][op]:
             rdt = dt if row_dt == "=" else row_dt

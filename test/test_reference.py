@@ -1323,3 +1323,15 @@ def test_i1_addi_and_subi_wrap_mod_2():
     x, y = arith.ConstantOp.from_int_and_width(1, i1), arith.ConstantOp.from_int_and_width(1, i1)
     for op in (arith.AddiOp(x, y), arith.SubiOp(x, y)):
         np.testing.assert_array_equal(eval_scalar_op(op, [a, b]), a ^ b)
+
+
+@pytest.mark.parametrize("kind, want", [("min", [True, False]), ("max", [True, True])])
+def test_i1_min_max_reductions_start_from_the_identity(kind, want):
+    """An i1 min/max without init folds from True/False (the shared identity,
+    infs.dialects.element_types); the oracle's own table asked np.iinfo(bool)
+    and failed with a ValueError."""
+    src = reduce_program(kind, "i1", "[1]", "parallel, reduction", "!stream.stream<i1>", False, "d0")
+    A = np.array([[True, True], [False, True]])
+    O = np.zeros(2, np.bool_)
+    run(src, A=A, O=O, M=2, N=2)
+    np.testing.assert_array_equal(O, np.array(want))

@@ -1,10 +1,30 @@
-"""The infs dialects: ``lattice`` (shared attributes), ``stream``, ``tdfg``, ``pimcmd``."""
+"""The infs dialects: ``lattice`` (shared attributes), ``stream``, ``tdfg``, ``pimcmd``;
+``element_types`` holds what their elements and element-wise ops are.
 
-from infs.dialects.lattice import Lattice
-from infs.dialects.pimcmd import PIMCMD
-from infs.dialects.stream import Stream
-from infs.dialects.tdfg import TDFG
+The dialect objects are loaded on first use (PEP 562), so that importing
+``infs.dialects.element_types`` -- which ``infs.hardware``, below the dialects,
+does -- does not load ``pimcmd``, which imports ``infs.hardware``.
+"""
 
-INFS_DIALECTS = (Lattice, Stream, TDFG, PIMCMD)
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from infs.dialects.lattice import Lattice
+    from infs.dialects.pimcmd import PIMCMD
+    from infs.dialects.stream import Stream
+    from infs.dialects.tdfg import TDFG
+
+_DIALECTS = {"Lattice": "lattice", "Stream": "stream", "TDFG": "tdfg", "PIMCMD": "pimcmd"}  # INFS_DIALECTS order
 
 __all__ = ["INFS_DIALECTS", "Lattice", "PIMCMD", "Stream", "TDFG"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DIALECTS:
+        return getattr(import_module(f"infs.dialects.{_DIALECTS[name]}"), name)
+    if name == "INFS_DIALECTS":
+        return tuple(__getattr__(n) for n in _DIALECTS)
+    raise AttributeError(f"module 'infs.dialects' has no attribute '{name}'")

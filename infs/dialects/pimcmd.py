@@ -84,19 +84,14 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
+from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, ELEMENTWISE_ARITY, REDUCE_KINDS
 from infs.dialects.keyword_syntax import Field, parse_fields, print_fields
 from infs.hardware import MAX_TOTAL_BITLINES, ConfigError, HardwareConfig, is_inline_spec, load_config
 from infs.dialects.lattice import DomainAttr, MapAttr, Pattern, PatternAttr, parse_int64, verify_domain
 from infs.dialects.syntax import keep_discardable_attributes, parse_operands_with_types, print_operands_with_types
 
-ELEMENT_BITS = {"f32": 32, "i32": 32, "i16": 16, "i8": 8, "i1": 1}
-COMPUTE_ARITY = {
-    "add": 2, "sub": 2, "mul": 2, "div": 2, "fma": 3, "min": 2, "max": 2,
-    "cmp_lt": 2, "cmp_le": 2, "cmp_eq": 2, "select": 3,
-    "and": 2, "or": 2, "xor": 2, "not": 1, "abs": 1, "neg": 1, "relu": 1, "copy": 1,
-}  # fmt: skip
-COMPARE_OPS = ("cmp_lt", "cmp_le", "cmp_eq")
-REDUCE_OPS = ("add", "mul", "min", "max")
+# pimcmd.compute runs the element-wise ops of tdfg.cmp, plus a register copy
+COMPUTE_ARITY = {**ELEMENTWISE_ARITY, "copy": 1}
 NEAR_STORE_KINDS = ("store", "add", "min", "max")
 
 
@@ -133,10 +128,6 @@ class TiledLattice:
     def bitlines(self) -> int:
         """Cells of one tile: the bitlines of an SRAM array it fills."""
         return math.prod(self.tiles)
-
-
-def element_bits(name: str) -> int:
-    return ELEMENT_BITS[name]
 
 
 def _ints(values) -> DenseArrayBase:
@@ -934,8 +925,8 @@ class ReduceOp(_DomainCommandOp):
 
     def verify_(self) -> None:
         self._verify_common()
-        if self.op.data not in REDUCE_OPS:
-            raise VerifyException(f"'{self.name}' op must be one of {', '.join(REDUCE_OPS)}, got '{self.op.data}'")
+        if self.op.data not in REDUCE_KINDS:
+            raise VerifyException(f"'{self.name}' op must be one of {', '.join(REDUCE_KINDS)}, got '{self.op.data}'")
 
 
 
@@ -992,8 +983,8 @@ class NearReduceOp(_NearOp):
     def verify_(self) -> None:
         prog = _program_of(self)
         _check_type(self, self.type.data)
-        if self.op.data not in REDUCE_OPS:
-            raise VerifyException(f"'{self.name}' op must be one of {', '.join(REDUCE_OPS)}, got '{self.op.data}'")
+        if self.op.data not in REDUCE_KINDS:
+            raise VerifyException(f"'{self.name}' op must be one of {', '.join(REDUCE_KINDS)}, got '{self.op.data}'")
         rank = len(prog.lattice_shape)
         dims = _vals(self.dims)
         if not dims or len(set(dims)) != len(dims) or any(not 0 <= d < rank for d in dims):

@@ -42,8 +42,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-import numpy as np
-
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
@@ -81,6 +79,9 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
+# tdfg.cmp's ops are the element-wise ops (§3.2 compute nodes)
+from infs.dialects.element_types import BITWISE_OPS, COMPARE_OPS, REDUCE_KINDS
+from infs.dialects.element_types import ELEMENTWISE_ARITY as CMP_ARITY
 from infs.dialects.keyword_syntax import Field, format_number, parse_fields, parse_number_or_special, print_fields
 from infs.dialects.lattice import (
     AccessMap,
@@ -103,30 +104,6 @@ from infs.dialects.syntax import (
     print_named_operands,
     print_operands_with_types,
 )
-
-# Element-wise primitive ops and their arity (§3.2 compute nodes).
-CMP_ARITY = {
-    "add": 2, "sub": 2, "mul": 2, "div": 2, "fma": 3, "min": 2, "max": 2,
-    "cmp_lt": 2, "cmp_le": 2, "cmp_eq": 2, "select": 3,
-    "and": 2, "or": 2, "xor": 2, "not": 1, "abs": 1, "neg": 1, "relu": 1,
-}  # fmt: skip
-COMPARE_OPS = ("cmp_lt", "cmp_le", "cmp_eq")
-BITWISE_OPS = ("and", "or", "xor", "not")
-REDUCE_KINDS = ("add", "mul", "min", "max")
-
-
-def reduce_identity(kind: str, dtype: np.dtype) -> np.ndarray:
-    """Neutral element of a reduction kind in ``dtype``: what a reduction of
-    nothing gives (the oracle's and the machine's folds start from it)."""
-    if kind == "add":
-        return np.zeros((), dtype)
-    if kind == "mul":
-        return np.ones((), dtype)
-    if kind == "min":
-        return np.asarray(np.inf if dtype.kind == "f" else (True if dtype == np.bool_ else np.iinfo(dtype).max), dtype)
-    if kind == "max":
-        return np.asarray(-np.inf if dtype.kind == "f" else (False if dtype == np.bool_ else np.iinfo(dtype).min), dtype)
-    raise ValueError(f"unknown reduction kind '{kind}' (known: {', '.join(REDUCE_KINDS)})")
 
 STORE_KINDS = ("store", "add", "min", "max")
 HINT_KEYS = ("shift", "broadcast", "reduce", "primary", "align")

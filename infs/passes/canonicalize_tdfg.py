@@ -38,8 +38,9 @@ from xdsl.pattern_rewriter import (
 )
 
 from infs.dialects import tdfg
+from infs.dialects.element_types import numpy_dtype
 from infs.dialects.lattice import Affine, provably_ge
-from infs.passes.tdfg_semantics import TdfgSemanticsError, apply_cmp, element_dtype
+from infs.passes.tdfg_semantics import TdfgSemanticsError, apply_cmp
 
 
 def _lower_bound(v: SSAValue, dim: int, depth: int = 0) -> Affine:
@@ -97,7 +98,7 @@ def _literal(v) -> tuple[np.ndarray, Attribute] | None:
     owner = v.owner
     if isinstance(owner, tdfg.ConstOp) and owner.scalar is None and isinstance(owner.value, (FloatAttr, IntegerAttr)):
         et = v.type.element_type
-        return np.asarray(owner.value.value.data).astype(element_dtype(et)), et
+        return np.asarray(owner.value.value.data).astype(numpy_dtype(et)), et
     return None
 
 
@@ -110,7 +111,7 @@ class FoldConstants(RewritePattern):
         rt = op.result.type
         assert isinstance(rt, tdfg.TensorType)
         try:
-            val = apply_cmp(op.op.data, [x[0] for x in lits], element_dtype(rt.element_type))  # type: ignore[index]
+            val = apply_cmp(op.op.data, [x[0] for x in lits], numpy_dtype(rt.element_type))  # type: ignore[index]
         except TdfgSemanticsError:
             return
         py = float(val) if isinstance(rt.element_type, AnyFloat) else int(val)

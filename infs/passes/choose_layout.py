@@ -28,13 +28,13 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects import tdfg
+from infs.dialects.element_types import ELEMENT_BYTES
 from infs.dialects.pimcmd import TiledLattice, tile_grid
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.pim_program import where
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_shapes, element_name, lattice_extent
 
 CACHE_LINE_BYTES = 64
-ELEMENT_BYTES = {"f32": 4, "i32": 4, "i16": 2, "i8": 1, "i1": 1}
 
 
 class LayoutError(DiagnosticException):

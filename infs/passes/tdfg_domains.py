@@ -26,12 +26,12 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from infs.dialects import tdfg
+from infs.dialects.element_types import ELEMENT_BITS
 from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError
 from infs.dialects.pimcmd_records import Box
 from infs.dialects.pimcmd_records import element_name as record_element_name
 from infs.passes.pim_program import LoweringError, box_intersect, box_shift, box_with
 
-ELEMENT_NAMES = {"f32": "f32", "i32": "i32", "i16": "i16", "i8": "i8", "i1": "i1"}
 INF = 1 << 62  # bound of the infinite constant tensors' boxes
 
 
@@ -52,7 +52,7 @@ def is_infinite(b: Box) -> bool:
 
 def element_name(t: Attribute) -> str:
     name = record_element_name(t)
-    if name not in ELEMENT_NAMES:
+    if name not in ELEMENT_BITS:
         raise LoweringError(f"element type {name} has no in-memory representation")
     return name
 

@@ -1,4 +1,5 @@
-"""Numpy semantics of the element-wise ``tdfg.cmp`` ops and of reduction kinds.
+"""Numpy semantics of the element-wise ``tdfg.cmp`` ops (their arities, the
+reduction kinds and element dtypes are in ``infs.dialects.element_types``).
 
 Shared by constant folding (``canonicalize-tdfg``) and the lattice evaluator
 (``infs.runtime.lattice_eval``) so both agree bit for bit.  Integer ops wrap
@@ -12,25 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from xdsl.dialects.builtin import AnyFloat, IntegerType
-from xdsl.ir import Attribute
+
+from infs.dialects.element_types import trunc_quotient, wrapping_add
+from infs.dialects.element_types import numpy_dtype as element_dtype  # noqa: F401 -- tdfg_to_pimcmd imports it from here
 
 
 class TdfgSemanticsError(ValueError):
     """An element-wise op whose result is undefined (integer division by zero...)."""
-
-
-def element_dtype(t: Attribute) -> np.dtype:
-    """numpy dtype of a tdfg element type (f32, i32, i16, i8, i1)."""
-    if isinstance(t, IntegerType):
-        w = t.width.data
-        if w == 1:
-            return np.dtype(np.bool_)
-        if w in (8, 16, 32, 64):
-            return np.dtype(f"int{w}")
-    if isinstance(t, AnyFloat) and t.bitwidth in (16, 32, 64):
-        return np.dtype(f"float{t.bitwidth}")
-    raise TdfgSemanticsError(f"no numpy type for tdfg element type {t}")
 
 
 def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -39,8 +28,7 @@ def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
             return np.divide(a, b)
     if np.any(b == 0):
         raise TdfgSemanticsError("integer division by zero in 'tdfg.cmp' div")
-    q = np.abs(a.astype(np.int64)) // np.abs(b.astype(np.int64))
-    return np.where((a < 0) ^ (b < 0), -q, q)
+    return trunc_quotient(a, b)
 
 
 def _not(a: np.ndarray) -> np.ndarray:
@@ -52,7 +40,7 @@ def _relu(a: np.ndarray) -> np.ndarray:
 
 
 _FUNCS = {
-    "add": lambda a, b: np.bitwise_xor(a, b) if a.dtype == np.bool_ else np.add(a, b),  # i1 is mod 2 (as the machine)
+    "add": wrapping_add,  # i1 is mod 2 (as the machine)
     "sub": np.subtract,
     "mul": np.multiply,
     "div": _div,
@@ -83,5 +71,3 @@ def apply_cmp(op: str, args: Sequence[np.ndarray], out_dtype: np.dtype) -> np.nd
             raise TdfgSemanticsError(f"'tdfg.cmp' {op} on i1 tensors")
         return np.asarray(f(*args)).astype(out_dtype, copy=False)
 
-
-REDUCE_UFUNCS = {"add": np.add, "mul": np.multiply, "min": np.minimum, "max": np.maximum}

@@ -54,13 +54,12 @@ from xdsl.ir import Block, SSAValue
 from xdsl.utils.exceptions import InterpretationError
 
 from infs.dialects import stream, tdfg
+from infs.dialects.element_types import REDUCE_UFUNCS, EvaluationError, numpy_dtype, reduce_identity
 from infs.dialects.lattice import AccessMap, LatticeError
-from infs.dialects.tdfg import reduce_identity
 from infs.passes.tdfg_domains import lattice_cells
-from infs.passes.tdfg_semantics import REDUCE_UFUNCS, TdfgSemanticsError, apply_cmp, element_dtype
+from infs.passes.tdfg_semantics import TdfgSemanticsError, apply_cmp
 from infs.runtime import host
 from infs.runtime.reference import evaluate_region
-from infs.runtime.scalar_ops import EvaluationError, numpy_dtype
 
 Box = tuple[tuple[int, int] | None, ...]
 GroupSize = int | Mapping[int, int] | None
@@ -270,7 +269,7 @@ def _eval_op(op, st: _GraphState, group_size: GroupSize) -> None:
     elif isinstance(op, tdfg.CmpOp):
         ins = [st.tensor(v) for v in op.inputs]
         box = intersect_boxes([t.box for t in ins])
-        dtype = element_dtype(op.result.type.element_type)
+        dtype = numpy_dtype(op.result.type.element_type)
         vals = apply_cmp(op.op.data, [t.extract(box) for t in ins], dtype)
         shape = tuple(1 if b is None else b[1] - b[0] for b in box)
         st.values[op.result] = LTensor(box, np.broadcast_to(vals, shape))
@@ -300,7 +299,7 @@ def _eval_op(op, st: _GraphState, group_size: GroupSize) -> None:
         box[d] = (lo + k, lo + k + c * w)
         st.values[op.result] = _clip(LTensor(tuple(box), vals), st.cells)
     elif isinstance(op, tdfg.ConstOp):
-        dtype = element_dtype(op.result.type.element_type)
+        dtype = numpy_dtype(op.result.type.element_type)
         if op.scalar is not None:
             raw = st.scalars[op.scalar]
         else:

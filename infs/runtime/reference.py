@@ -33,21 +33,9 @@ from xdsl.dialects.builtin import FileLineColLoc, IndexType, MemRefType
 from xdsl.ir import SSAValue
 
 from infs.dialects import stream
+from infs.dialects.element_types import reduce_identity
 from infs.dialects.lattice import AccessMap, IndexRangeError, LatticeError
 from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype
-
-_IDENTITY = {"add": 0, "mul": 1}
-
-
-def _reduce_identity(kind: str, dtype: np.dtype):
-    if kind in _IDENTITY:
-        return np.asarray(_IDENTITY[kind], dtype=dtype)
-    if kind == "min":
-        return np.asarray(np.inf if dtype.kind == "f" else np.iinfo(dtype).max, dtype=dtype)
-    if kind == "max":
-        return np.asarray(-np.inf if dtype.kind == "f" else np.iinfo(dtype).min, dtype=dtype)
-    raise EvaluationError(f"no identity for '{kind}'")
-
 
 # What the evaluator holds per iteration point at least: one int64 (a cell's
 # flat index, or the point's iteration number); it holds several, so a domain
@@ -344,7 +332,7 @@ def _eval_reduce(op: stream.ReduceOp, st: _RegionState) -> np.ndarray:
         out = f(v, axis=d, keepdims=True) + st.box[d][0]  # the coordinate, not the position
         return out.astype(numpy_dtype(stream.elem_type(op.result.type)))
     dtype = v.dtype
-    init = st.values[op.init] if op.init is not None else _reduce_identity(kind, dtype)
+    init = st.values[op.init] if op.init is not None else reduce_identity(kind, dtype)
     with np.errstate(over="ignore"):
         if kind == "add":
             r = np.add.reduce(v, axis=dims, keepdims=True, dtype=dtype)
@@ -352,9 +340,9 @@ def _eval_reduce(op: stream.ReduceOp, st: _RegionState) -> np.ndarray:
         elif kind == "mul":
             r = (np.multiply.reduce(v, axis=dims, keepdims=True, dtype=dtype) * init).astype(dtype)
         elif kind == "min":
-            r = np.minimum(np.min(v, axis=dims, keepdims=True, initial=_reduce_identity("min", dtype)), init).astype(dtype)
+            r = np.minimum(np.min(v, axis=dims, keepdims=True, initial=reduce_identity("min", dtype)), init).astype(dtype)
         else:
-            r = np.maximum(np.max(v, axis=dims, keepdims=True, initial=_reduce_identity("max", dtype)), init).astype(dtype)
+            r = np.maximum(np.max(v, axis=dims, keepdims=True, initial=reduce_identity("max", dtype)), init).astype(dtype)
     return r
 
 

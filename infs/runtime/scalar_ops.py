@@ -8,25 +8,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr, IntegerType
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr
+from xdsl.ir import Operation
 
-
-class EvaluationError(ValueError):
-    """A program whose reference semantics are undefined (out of bounds, division by zero...)."""
-
-
-def numpy_dtype(t: Attribute) -> np.dtype:
-    if isinstance(t, IndexType):
-        return np.dtype(np.int64)
-    if isinstance(t, IntegerType):
-        w = t.width.data
-        if w == 1:
-            return np.dtype(np.bool_)
-        return np.dtype({8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}[w])
-    if isinstance(t, AnyFloat):
-        return np.dtype({16: np.float16, 32: np.float32, 64: np.float64}[t.bitwidth])
-    raise EvaluationError(f"no numpy type for {t}")
+from infs.dialects.element_types import EvaluationError, numpy_dtype, trunc_quotient, wrapping_add
 
 
 def _unsigned(a: np.ndarray) -> np.ndarray:
@@ -40,8 +25,7 @@ def _check_nonzero(b: np.ndarray, opname: str) -> None:
 
 def _divsi(a, b):
     _check_nonzero(b, "arith.divsi")
-    q = np.abs(a.astype(np.int64)) // np.abs(b.astype(np.int64))
-    return (np.where((a < 0) ^ (b < 0), -q, q)).astype(a.dtype)
+    return trunc_quotient(a, b).astype(a.dtype)
 
 
 def _remsi(a, b):
@@ -81,7 +65,7 @@ _BINARY: dict[type[Operation], Callable[[np.ndarray, np.ndarray], np.ndarray]] =
     arith.MinimumfOp: np.minimum,
     arith.MaxnumfOp: np.fmax,
     arith.MinnumfOp: np.fmin,
-    arith.AddiOp: lambda a, b: np.bitwise_xor(a, b) if a.dtype == np.bool_ else np.add(a, b),  # i1 wraps: mod 2
+    arith.AddiOp: wrapping_add,  # i1 wraps: mod 2
     arith.SubiOp: lambda a, b: np.bitwise_xor(a, b) if a.dtype == np.bool_ else np.subtract(a, b),
     arith.MuliOp: np.multiply,
     arith.DivSIOp: _divsi,

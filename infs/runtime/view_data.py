@@ -33,13 +33,13 @@ from typing import Any
 import numpy as np
 
 from infs.dialects import pimcmd as pc
+from infs.dialects.element_types import ELEMENT_BITS
 from infs.dialects.lattice import Pattern
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.hardware import HardwareConfig
 from infs.sim import Machine
 from infs.sim.geometry import Geometry, bank_set, box_tile_counts, pattern_set
 from infs.sim.stats import CYCLE_KEYS, Cost, Stats
-from infs.hardware import BITS_OF
 
 # at most this many distinct programs are embedded with their commands (a page
 # stays small and responsive); the others are listed with their totals only
@@ -188,7 +188,7 @@ def _program_json(k: int, v: _ProgramView, cfg: HardwareConfig) -> dict[str, Any
         elem = rec.element(c["arr"])
         arrays.append({
             "arr": c["arr"], "name": rec.arg_name(c["arr"]), "shape": list(c["shape"]), "element": elem,
-            "wordline": c["wordline"], "bits": BITS_OF.get(elem, 32), "transposed": bool(c.get("transposed")),
+            "wordline": c["wordline"], "bits": ELEMENT_BITS.get(elem, 32), "transposed": bool(c.get("transposed")),
         })  # fmt: skip
         if j < 30:  # a tile's residents as a bit mask (30 arrays: far more than any program has)
             tile_mask |= (box_tile_counts(geo, box) > 0).astype(np.int64) << j

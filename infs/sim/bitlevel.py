@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, WORD_TYPES
+
 Plane = np.ndarray
-BITS = {"f32": 32, "i32": 32, "i16": 16, "i8": 8, "i1": 1}
-RAW = {32: np.uint32, 16: np.uint16, 8: np.uint8, 1: np.uint8}
 FP_BITWISE = {"and", "or", "xor", "not", "copy", "select", "neg", "abs", "relu"}
 
 
@@ -64,9 +64,9 @@ class BitSerial:
     def store(self, planes: list[Plane], bits: int) -> np.ndarray:
         """Write planes back as raw words."""
         self.writes += bits
-        out = np.zeros(self.ncells, RAW[bits])
+        out = np.zeros(self.ncells, WORD_TYPES[bits])
         for k in range(bits):
-            out |= np.unpackbits(planes[k], count=self.ncells).astype(RAW[bits]) << RAW[bits](k)
+            out |= np.unpackbits(planes[k], count=self.ncells).astype(WORD_TYPES[bits]) << WORD_TYPES[bits](k)
         return out
 
     def AND(self, a: Plane, b: Plane) -> Plane:
@@ -160,7 +160,7 @@ class BitSerial:
     # -- one command -------------------------------------------------------------
     def run(self, op: str, ty: str, srcs: list[np.ndarray]) -> np.ndarray | None:
         """Raw result words of ``op`` on raw operand words, or None if f32 arithmetic."""
-        bits = BITS[ty]
+        bits = ELEMENT_BITS[ty]
         if ty == "f32" and op not in FP_BITWISE:
             return None
         signed = ty != "i1"
@@ -169,7 +169,7 @@ class BitSerial:
             a, b = self.load(srcs[1], bits), self.load(srcs[2], bits)
             return self.store(self.select(c, a, b), bits)
         ins = [self.load(s, bits) for s in srcs]
-        if op in ("cmp_lt", "cmp_le", "cmp_eq"):
+        if op in COMPARE_OPS:
             a, b = ins
             if op == "cmp_lt":
                 r = self.lt(a, b, signed)

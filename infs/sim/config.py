@@ -2,4 +2,4 @@
 where they live because the compiler needs them too)."""
 
 from infs.hardware import *  # noqa: F403
-from infs.hardware import BITS_OF, BUILTIN, PIMEVAL_STEPS, PROFILES, ConfigError, CostProfile, HardwareConfig, get_profile, load_config  # noqa: F401
+from infs.hardware import BUILTIN, PIMEVAL_STEPS, PROFILES, ConfigError, CostProfile, HardwareConfig, get_profile, load_config  # noqa: F401

@@ -58,10 +58,10 @@ import numpy as np
 from xdsl.ir import SSAValue
 
 from infs.dialects import pimcmd as pc
+from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, ELEMENT_DTYPES, REDUCE_UFUNCS, WORD_TYPES, reduce_identity
 from infs.dialects.pimcmd_records import Cmd, PimProgram, from_op
-from infs.dialects.tdfg import reduce_identity
 from infs.sim.bitlevel import BitSerial
-from infs.sim.config import BITS_OF, HardwareConfig, get_profile, load_config
+from infs.sim.config import HardwareConfig, get_profile, load_config
 from infs.sim.energy import energy_pj
 from infs.sim.geometry import (
     AxisMap,
@@ -79,9 +79,9 @@ from infs.sim.geometry import (
 from infs.sim.stats import Cost, Stats
 from infs.sim.timing import COSTS, CostModel
 
-RAW = {32: np.uint32, 16: np.uint16, 8: np.uint8, 1: np.uint8}
-TYPED = {"f32": np.float32, "i32": np.int32, "i16": np.int16, "i8": np.int8, "i1": np.uint8}
-HOST = {"f32": np.float32, "i32": np.int32, "i16": np.int16, "i8": np.int8, "i1": np.bool_}
+# an element's value in a register word (an i1 is the word's 0/1) and on the host
+TYPED = {n: (WORD_TYPES[b] if b == 1 else ELEMENT_DTYPES[n].type) for n, b in ELEMENT_BITS.items()}
+HOST = {n: dt.type for n, dt in ELEMENT_DTYPES.items()}
 SIGN = {32: np.uint32(0x80000000)}
 
 
@@ -109,13 +109,13 @@ class RegisterFile:
         if s < 0:
             return None
         arr = self.regs[s]
-        return ((arr >> RAW[self.width[s]](wl - s)) & 1).astype(np.uint8) if self.width[s] > 1 else arr
+        return ((arr >> WORD_TYPES[self.width[s]](wl - s)) & 1).astype(np.uint8) if self.width[s] > 1 else arr
 
     def read(self, start: int, bits: int) -> np.ndarray:
         """Raw words of the register ``[start, start + bits)`` (a view when stored as such)."""
         if self.width.get(start) == bits and int(self.owner[start]) == start:
             return self.regs[start]
-        dt = RAW[bits]
+        dt = WORD_TYPES[bits]
         out = np.zeros(self.cells, dtype=dt)
         for k in range(bits):  # loop over the <= 32 bits of the register
             b = self._bit(start + k)
@@ -131,7 +131,7 @@ class RegisterFile:
         if self.width.get(start) == bits and int(self.owner[start]) == start:
             return self.regs[start]
         if not np.any(self.owner[start : start + bits] >= 0):
-            arr = np.zeros(self.cells, dtype=RAW[bits])
+            arr = np.zeros(self.cells, dtype=WORD_TYPES[bits])
         else:
             arr = self.read(start, bits)
             for s in np.unique(self.owner[start : start + bits]):
@@ -144,7 +144,7 @@ class RegisterFile:
                 self.owner[s : s + w] = -1
                 for wl in range(s, s + w):  # keep the bits outside the new register
                     if not start <= wl < start + bits:
-                        bit = ((old >> RAW[w](wl - s)) & 1).astype(np.uint8) if w > 1 else old
+                        bit = ((old >> WORD_TYPES[w](wl - s)) & 1).astype(np.uint8) if w > 1 else old
                         self.regs[wl], self.width[wl] = bit, 1
                         self.owner[wl] = wl
         self.regs[start], self.width[start] = arr, bits
@@ -427,7 +427,7 @@ class Machine:
     def _cells(self, c: Cmd, geo: Geometry):
         """A patterned command's selected tiles, bitlines, banks, and element bits."""
         tiles = pattern_set(c["tiles"])
-        return tiles, pattern_set(c["bitlines"]), bank_set(geo, tiles, c.get("banks")), BITS_OF[c["type"]]
+        return tiles, pattern_set(c["bitlines"]), bank_set(geo, tiles, c.get("banks")), ELEMENT_BITS[c["type"]]
 
     def _plan_compute(self, c: Cmd, geo: Geometry) -> Plan:
         tiles, bls, banks, _ = self._cells(c, geo)
@@ -464,7 +464,7 @@ class Machine:
         """transpose_in / release: the array between memory and its registers."""
         entry = self._entry(c)
         box = self._array_box(geo, entry)
-        return Plan(self.costs.of(c.kind)(geo, box, BITS_OF[entry.element], to_memory=c.kind is pc.ReleaseOp))
+        return Plan(self.costs.of(c.kind)(geo, box, ELEMENT_BITS[entry.element], to_memory=c.kind is pc.ReleaseOp))
 
     def _charge(self, cost: Cost, name: str) -> None:
         st = self.stats
@@ -559,7 +559,7 @@ class Machine:
         if state == key:
             # still transposed in this layout; at other wordlines it is one
             # register copy inside every array (ping-pong buffers swap places)
-            return Cost("dram") if held_at == e.wordline else Cost("dram", cycles=BITS_OF[e.element])
+            return Cost("dram") if held_at == e.wordline else Cost("dram", cycles=ELEMENT_BITS[e.element])
         if state is not None:  # in the L3 (normal layout, or another transposed layout)
             return _transpose_only(plan.cost, self.cfg)
         return plan.cost
@@ -631,16 +631,16 @@ class Machine:
         a = np.asarray(host[e.index])
         if a.shape != e.shape:
             raise SimError(f"host array '{e.name}' has shape {a.shape}, the layout says {e.shape}")
-        bits = BITS_OF[e.element]
+        bits = ELEMENT_BITS[e.element]
         vals = a.astype(TYPED[e.element], copy=False) if e.element != "i1" else (a != 0).astype(np.uint8)
-        raw = np.ascontiguousarray(vals).view(RAW[bits]) if bits > 1 else vals
+        raw = np.ascontiguousarray(vals).view(WORD_TYPES[bits]) if bits > 1 else vals
         raw = raw.reshape((1,) * (geo.rank - raw.ndim) + raw.shape)
         view = self._view(e.wordline, bits, geo, write=True).reshape(geo.grid + geo.tiles)
         scatter_box(view, geo, self._array_box(geo, e), raw)
         e.trans = 2
         lo, hi = e.wordline, e.wordline + bits
         for k, (_, wl, _, el) in list(self._held.items()):  # registers now overwritten
-            if wl < hi and lo < wl + BITS_OF[el]:
+            if wl < hi and lo < wl + ELEMENT_BITS[el]:
                 del self._held[k]
         self._held[id(host[e.index])] = (host[e.index], e.wordline, e.shape, e.element)
 
@@ -653,9 +653,9 @@ class Machine:
 
     def _write_back(self, e: LotEntry, geo: Geometry, host) -> None:
         """The array's registers into its host array (in place; a new one if none was given)."""
-        bits = BITS_OF[e.element]
+        bits = ELEMENT_BITS[e.element]
         box = self._array_box(geo, e)
-        out = np.empty(tuple(q - p for p, q in box), dtype=RAW[bits])
+        out = np.empty(tuple(q - p for p, q in box), dtype=WORD_TYPES[bits])
         gather_box(self._view(e.wordline, bits, geo, write=False).reshape(geo.grid + geo.tiles), geo, box, out)
         vals = out.reshape(e.shape)
         vals = vals.view(TYPED[e.element]) if bits > 1 else vals.astype(np.bool_)
@@ -669,12 +669,12 @@ class Machine:
 
     def _exec_readout(self, op, geo, box, prev, hull) -> None:
         ty = op["type"]
-        bits = BITS_OF[ty]
+        bits = ELEMENT_BITS[ty]
         shape = tuple(max(0, q - p) for p, q in box)
         if 0 in shape:
             self.buffers[op["id"]] = np.empty(shape, dtype=HOST[ty])
             return
-        out = np.empty(shape, dtype=RAW[bits])
+        out = np.empty(shape, dtype=WORD_TYPES[bits])
         gather_box(self._view(op["src"], bits, geo, write=False).reshape(geo.grid + geo.tiles), geo, box, out)
         vals = out.view(TYPED[ty]) if bits > 1 else out.astype(np.bool_)
         rid = op["id"]
@@ -687,7 +687,7 @@ class Machine:
 
     def _exec_writein(self, op, plan, geo, host) -> None:
         ty = op["type"]
-        bits = BITS_OF[ty]
+        bits = ELEMENT_BITS[ty]
         box = op["domain"]
         buf, bbox = self._buffer(op["id"])
         shape = tuple(q - p for p, q in box)
@@ -723,7 +723,7 @@ class Machine:
         # a folded dim collapses to one cell, the identity where it was empty
         # (tdfg stream_reduce: a stream.reduce over no iteration, per kept cell)
         out_box = tuple((p, p + 1) if d in dims else (p, p + k) for d, ((p, _q), k) in enumerate(zip(box, kept)))
-        cost = self.costs.of(op.kind)(geo, box, step, dims, BITS_OF[op["type"]])
+        cost = self.costs.of(op.kind)(geo, box, step, dims, ELEMENT_BITS[op["type"]])
         self._charge(cost, op.kind.MNEMONIC)
         self._buffer_boxes[op["out"]] = out_box
         if self.mode == "analysis":
@@ -748,7 +748,7 @@ class Machine:
             box = op.get("domain") or whole
             if any(p < p0 or q > q0 for (p, q), (p0, q0) in zip(box, whole)) and not any(q <= p for p, q in box):
                 raise SimError(f"near_store of the cells {list(box)} of buffer {op['input']} over {list(whole)}")
-        cost = self.costs.of(op.kind)(geo, box, BITS_OF[ty], len(op["indirect"]) > 0)
+        cost = self.costs.of(op.kind)(geo, box, ELEMENT_BITS[ty], len(op["indirect"]) > 0)
         self._charge(cost, op.kind.MNEMONIC)
         if is_load:
             self._buffer_boxes[op["out"]] = box
@@ -775,7 +775,7 @@ class Machine:
                 raise SimError(f"'{name}' reaches index {int(c.max()) if c.max() >= n else int(c.min())} outside {list(shape)}")
         entry = self.lot.get(idx)
         if entry is not None and entry.trans == 2:  # held transposed: the stream engines read/write the arrays (§5.3)
-            bits = BITS_OF[entry.element]
+            bits = ELEMENT_BITS[entry.element]
             cells = _array_cells(geo, shape, coords)
             reg = self.regs.write_view(entry.wordline, bits) if not is_load else self.regs.read(entry.wordline, bits)
             target = reg.view(TYPED[entry.element]) if bits > 1 else reg
@@ -823,11 +823,11 @@ class Machine:
         dview[didx] = sview[sidx]
 
     def _exec_shift(self, op, plan, geo, host) -> None:
-        self._move(plan, geo, op["src"], op["dst"], BITS_OF[op["type"]])
+        self._move(plan, geo, op["src"], op["dst"], ELEMENT_BITS[op["type"]])
 
     def _exec_compute(self, op, plan, geo, host) -> None:
         name, ty = op["op"], op["type"]
-        bits = BITS_OF[ty]
+        bits = ELEMENT_BITS[ty]
         srcs = op["srcs"]
         const = op.get("const") if op.get("const_arg") is None else self.scalars[op["const_arg"]]
         if plan.tmap.empty or plan.bmap.empty:
@@ -845,7 +845,7 @@ class Machine:
             n = int(np.prod(sel_shape))
             raws = [np.ascontiguousarray(x).reshape(-1) for x in ins]
             if const is not None:
-                raws.append(np.full(n, _raw_const(const, ty), dtype=RAW[bits]))
+                raws.append(np.full(n, _raw_const(const, ty), dtype=WORD_TYPES[bits]))
             alu = BitSerial(n)
             res = alu.run(name, ty, raws)
             st = self.stats.bit_steps
@@ -868,16 +868,16 @@ class Machine:
 
 
 def _raw_const(const, ty: str):
-    bits = BITS_OF[ty]
+    bits = ELEMENT_BITS[ty]
     if ty == "f32":
         return np.float32(const).view(np.uint32)
-    return RAW[bits](int(const) & ((1 << bits) - 1))
+    return WORD_TYPES[bits](int(const) & ((1 << bits) - 1))
 
 
 def _typed_const(const, ty: str):
     if ty == "f32":
         return np.float32(const)
-    bits = BITS_OF[ty]
+    bits = ELEMENT_BITS[ty]
     v = int(const) & ((1 << bits) - 1)
     if ty == "i1":
         return np.uint8(v)
@@ -891,8 +891,8 @@ def word_op(name: str, ty: str, raw_ins: list[np.ndarray], const=None, out: np.n
 
     ``out`` (a raw view of the destination) is written in place when given and
     the op allows it, which avoids a temporary for the common element-wise ops."""
-    bits = BITS_OF[ty]
-    rt = RAW[bits]
+    bits = ELEMENT_BITS[ty]
+    rt = WORD_TYPES[bits]
     tt = TYPED[ty]
     if name == "select":
         c = raw_ins[0].astype(bool)
@@ -920,7 +920,7 @@ def word_op(name: str, ty: str, raw_ins: list[np.ndarray], const=None, out: np.n
         if ty == "i1":
             a = vals
             res = _i1_op(name, a)
-        elif name in ("cmp_lt", "cmp_le", "cmp_eq"):
+        elif name in COMPARE_OPS:
             f = {"cmp_lt": np.less, "cmp_le": np.less_equal, "cmp_eq": np.equal}[name]
             return f(vals[0], vals[1]).astype(np.uint8)
         elif name == "div" and ty != "f32":
@@ -942,7 +942,7 @@ def _typed_const_raw(r, ty: str):
     """A raw scalar constant as its typed value."""
     if ty == "f32":
         return np.uint32(r).view(np.float32)
-    bits = BITS_OF[ty]
+    bits = ELEMENT_BITS[ty]
     v = int(r)
     if ty != "i1" and v >= 1 << (bits - 1):
         v -= 1 << bits
@@ -1001,10 +1001,10 @@ def _i1_op(name: str, v: list) -> np.ndarray:
 
 def _to_raw(vals: np.ndarray, ty: str) -> np.ndarray:
     """Typed (or host) values as raw register words."""
-    bits = BITS_OF[ty]
+    bits = ELEMENT_BITS[ty]
     if ty == "i1":
         return (np.asarray(vals) != 0).astype(np.uint8)
-    return np.ascontiguousarray(np.asarray(vals).astype(TYPED[ty])).view(RAW[bits])
+    return np.ascontiguousarray(np.asarray(vals).astype(TYPED[ty])).view(WORD_TYPES[bits])
 
 
 def _reduce(op: str, ty: str, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarray:
@@ -1017,7 +1017,7 @@ def _reduce(op: str, ty: str, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarra
         f = {"add": np.bitwise_xor, "mul": np.bitwise_and, "min": np.minimum, "max": np.maximum}[op]
         initial = np.uint8(1 if op in ("mul", "min") else 0)
         return (f.reduce(x, axis=dims, keepdims=True, initial=initial) & 1).astype(np.bool_)
-    f = {"add": np.add, "mul": np.multiply, "min": np.minimum, "max": np.maximum}[op]
+    f = REDUCE_UFUNCS[op]
     with np.errstate(all="ignore"):
         return f.reduce(x, axis=dims, keepdims=True, dtype=x.dtype, initial=reduce_identity(op, x.dtype))
 

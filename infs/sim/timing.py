@@ -49,7 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from infs.dialects import pimcmd as pc
-from infs.sim.config import BITS_OF, CostProfile, HardwareConfig
+from infs.sim.config import CostProfile, HardwareConfig
 from infs.sim.geometry import Geometry, box_tile_counts
 from infs.sim.noc import Mesh, htree_lca_level, memory_controllers, nearest
 from infs.sim.stats import Cost
@@ -362,10 +362,6 @@ class CostModel:
         cost.quantities["noc_byte_hops"] = bh
         cost.element_ops = 0
         return cost
-
-
-def element_bits(ty: str) -> int:
-    return BITS_OF[ty]
 
 
 # The price of every command (the timing model's side of its definition; the

@@ -1,0 +1,117 @@
+"""Element types and element-wise ops of the infs dialects: one table each.
+
+What an element *is* -- its width in bits and bytes, its numpy type, the raw
+word a register holds it in -- and what the element-wise ops and reduction
+kinds of ``tdfg`` and ``pimcmd`` are (arity, identity, numpy ufunc).  The
+dialect verifiers, the oracles (``infs.runtime.reference``,
+``lattice_eval``), the passes, the cost model (``infs.hardware``) and the
+simulator read these tables; nothing else spells them.
+
+Widths follow the machine model (``pimcmd`` docstring, ASPLOS'23 §4.2): a
+register holding an element of type f32/i32/i16/i8/i1 is that many
+wordlines; in memory an i1 takes one byte (numpy's ``bool``).
+
+This module imports nothing from infs, so the bottom of the layering
+(``infs.hardware``) may use it too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType
+from xdsl.ir import Attribute
+
+# ---------------------------------------------------------------------------
+# Element types the machine holds
+# ---------------------------------------------------------------------------
+
+ELEMENT_BITS: dict[str, int] = {"f32": 32, "i32": 32, "i16": 16, "i8": 8, "i1": 1}
+"""Bits of an element (= wordlines of a register holding it)."""
+
+ELEMENT_BYTES: dict[str, int] = {n: max(1, b // 8) for n, b in ELEMENT_BITS.items()}
+"""Bytes of an element in memory (an i1 is a byte)."""
+
+ELEMENT_DTYPES: dict[str, np.dtype] = {
+    "f32": np.dtype(np.float32), "i32": np.dtype(np.int32), "i16": np.dtype(np.int16),
+    "i8": np.dtype(np.int8), "i1": np.dtype(np.bool_),
+}  # fmt: skip
+"""numpy type of an element's value (host arrays, buffers, results)."""
+
+WORD_TYPES: dict[int, type[np.unsignedinteger]] = {32: np.uint32, 16: np.uint16, 8: np.uint8, 1: np.uint8}
+"""Unsigned word holding ``bits`` raw register bits (the simulator's storage)."""
+
+
+def element_bits(name: str) -> int:
+    return ELEMENT_BITS[name]
+
+
+def is_float_element(name: str) -> bool:
+    return ELEMENT_DTYPES[name].kind == "f"
+
+
+def numpy_dtype(t: Attribute) -> np.dtype:
+    """numpy dtype of a scalar or element type: ``index`` is int64, ``i1`` bool,
+    other integers and floats of 8..64 bits their numpy type."""
+    if isinstance(t, IndexType):
+        return np.dtype(np.int64)
+    if isinstance(t, IntegerType):
+        w = t.width.data
+        if w == 1:
+            return np.dtype(np.bool_)
+        if w in (8, 16, 32, 64):
+            return np.dtype(f"int{w}")
+    if isinstance(t, AnyFloat) and t.bitwidth in (16, 32, 64):
+        return np.dtype(f"float{t.bitwidth}")
+    raise EvaluationError(f"no numpy type for {t}")
+
+
+class EvaluationError(ValueError):
+    """A program whose reference semantics are undefined (out of bounds, division
+    by zero, a type numpy cannot hold...)."""
+
+
+# ---------------------------------------------------------------------------
+# Element-wise ops (§3.2 compute nodes; pimcmd.compute adds ``copy``)
+# ---------------------------------------------------------------------------
+
+ELEMENTWISE_ARITY: dict[str, int] = {
+    "add": 2, "sub": 2, "mul": 2, "div": 2, "fma": 3, "min": 2, "max": 2,
+    "cmp_lt": 2, "cmp_le": 2, "cmp_eq": 2, "select": 3,
+    "and": 2, "or": 2, "xor": 2, "not": 1, "abs": 1, "neg": 1, "relu": 1,
+}  # fmt: skip
+COMPARE_OPS = ("cmp_lt", "cmp_le", "cmp_eq")
+BITWISE_OPS = ("and", "or", "xor", "not")
+
+
+def wrapping_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.add`` (integers wrap around), except that i1 values wrap mod 2 (xor), as the machine adds them."""
+    return np.bitwise_xor(a, b) if a.dtype == np.bool_ else np.add(a, b)
+
+
+def trunc_quotient(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """C-style quotient (toward zero) of nonzero-divisor integers, in int64:
+    ``arith.divsi`` and tdfg ``div`` on integers; the caller checks divisors and casts."""
+    q = np.abs(a.astype(np.int64)) // np.abs(b.astype(np.int64))
+    return np.where((a < 0) ^ (b < 0), -q, q)
+
+
+# ---------------------------------------------------------------------------
+# Reduction kinds (tdfg.reduce / stream_reduce, pimcmd.reduce / near_reduce)
+# ---------------------------------------------------------------------------
+
+REDUCE_KINDS = ("add", "mul", "min", "max")
+REDUCE_UFUNCS = {"add": np.add, "mul": np.multiply, "min": np.minimum, "max": np.maximum}
+
+
+def reduce_identity(kind: str, dtype: np.dtype) -> np.ndarray:
+    """Neutral element of a reduction kind in ``dtype``: what a reduction of
+    nothing gives (the oracles' and the machine's folds start from it)."""
+    if kind == "add":
+        return np.zeros((), dtype)
+    if kind == "mul":
+        return np.ones((), dtype)
+    if kind == "min":
+        return np.asarray(np.inf if dtype.kind == "f" else (True if dtype == np.bool_ else np.iinfo(dtype).max), dtype)
+    if kind == "max":
+        return np.asarray(-np.inf if dtype.kind == "f" else (False if dtype == np.bool_ else np.iinfo(dtype).min), dtype)
+    raise EvaluationError(f"unknown reduction kind '{kind}' (known: {', '.join(REDUCE_KINDS)})")
