@@ -81,7 +81,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove, NoTerminator
+from xdsl.traits import HasParent, IsolatedFromAbove, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, ELEMENTWISE_ARITY, REDUCE_KINDS
@@ -161,13 +161,6 @@ def _inline_config(text: str) -> "HardwareConfig | str":
         return load_config(text)
     except ConfigError as e:
         return str(e)
-
-
-def _program_of(op: Operation) -> "ProgramOp":
-    p = op.parent_op()
-    if not isinstance(p, ProgramOp):
-        raise VerifyException(f"'{op.name}' must be directly inside a 'pimcmd.program'")
-    return p
 
 
 @irdl_op_definition
@@ -377,6 +370,17 @@ class Command(IRDLOperation):
     ARRAY_OPERAND: ClassVar[bool] = False  # works on a program argument (its operand; record field ``arr``)
     PATTERNED: ClassVar[bool] = False  # cells given by bitlines x tiles patterns once lowered (map-banks adds banks)
     TENSOR_LEVEL: ClassVar[bool] = False  # domain form only: expanded by the lower-pim passes, never executed
+    traits = traits_def(HasParent(ProgramOp))
+
+    def verify_(self) -> None:
+        # HasParent has checked the parent; a detached command, which xDSL's
+        # traits leave alone too, has no program to be checked against
+        prog = self.parent_op()
+        if isinstance(prog, ProgramOp):
+            self.verify_in(prog)
+
+    def verify_in(self, prog: ProgramOp) -> None:
+        """The command's checks against its program (layout, registers, lattice)."""
 
     @classmethod
     def reads(cls, f) -> tuple[int, ...]:
@@ -525,9 +529,8 @@ class _TypedCommandOp(_CommandOp):
 
     LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("type", "element type"),)
 
-    def _verify_buffer_command(self, reg: str, what: str) -> None:
+    def _verify_buffer_command(self, prog: ProgramOp, reg: str, what: str) -> None:
         """readout/writein: a register, a box (the buffer's shape), patterns once allocated."""
-        prog = _program_of(self)
         bits = _check_type(self, self.properties["type"].data)  # type: ignore[attr-defined]
         _check_wordlines(self, prog, _int(self.properties[reg]), bits, what)
         self._verify_cells(prog, domain_form=True)
@@ -583,8 +586,7 @@ class ArrayOp(Command):
     def concrete_shape(self) -> tuple[int, ...]:
         return _vals(self.shape)
 
-    def verify_(self) -> None:
-        prog = _program_of(self)
+    def verify_in(self, prog: ProgramOp) -> None:
         if self.array not in prog.body.block.args:
             raise VerifyException(f"'{self.name}' must describe an argument of the enclosing 'pimcmd.program'")
         mt = self.array.type
@@ -621,8 +623,7 @@ class ArrayOp(Command):
         return cls.create(operands=[parser.resolve_operand(name, t)], properties=props)
 
 
-def _layout_entry(op: Operation, array: SSAValue) -> ArrayOp:
-    prog = _program_of(op)
+def _layout_entry(op: Operation, prog: ProgramOp, array: SSAValue) -> ArrayOp:
     for other in prog.body.block.ops:
         if isinstance(other, ArrayOp) and other.array is array:
             return other
@@ -634,8 +635,8 @@ class _ArrayMoveOp(Command):
     array = operand_def(MemRefType)
     assembly_format = "$array attr-dict `:` type($array)"
 
-    def verify_(self) -> None:
-        _layout_entry(self, self.array)
+    def verify_in(self, prog: ProgramOp) -> None:
+        _layout_entry(self, prog, self.array)
 
 
 @command
@@ -688,8 +689,7 @@ class ComputeOp(_CommandOp):
         bits = ELEMENT_BITS[f["type"]]
         return tuple(1 if (f["op"] == "select" and i == 0) else bits for i in range(len(f["srcs"])))
 
-    def verify_(self) -> None:
-        prog = _program_of(self)
+    def verify_in(self, prog: ProgramOp) -> None:
         opname = self.op.data
         if opname not in COMPUTE_ARITY:
             raise VerifyException(f"'{self.name}' unknown op '{opname}' (known: {', '.join(COMPUTE_ARITY)})")
@@ -740,8 +740,7 @@ class ShiftOp(_TypedCommandOp):
         return f["inter"] != 0
 
 
-    def verify_(self) -> None:
-        prog = _program_of(self)
+    def verify_in(self, prog: ProgramOp) -> None:
         bits = _check_type(self, self.type.data)
         _check_wordlines(self, prog, _int(self.dst), bits, "destination")
         _check_wordlines(self, prog, _int(self.src), bits, "source")
@@ -784,8 +783,7 @@ class BcastOp(_TypedCommandOp):
         return tuple(f["inter"]) != (0, 1)
 
 
-    def verify_(self) -> None:
-        prog = _program_of(self)
+    def verify_in(self, prog: ProgramOp) -> None:
         bits = _check_type(self, self.type.data)
         _check_wordlines(self, prog, _int(self.dst), bits, "destination")
         _check_wordlines(self, prog, _int(self.src), bits, "source")
@@ -808,9 +806,6 @@ class SyncOp(Command):
 
     name = "pimcmd.sync"
     assembly_format = "attr-dict"
-
-    def verify_(self) -> None:
-        _program_of(self)
 
 
 @command
@@ -835,8 +830,8 @@ class ReadoutOp(_TypedCommandOp):
     banks = opt_prop_def(PatternAttr)
 
 
-    def verify_(self) -> None:
-        self._verify_buffer_command("src", "source")
+    def verify_in(self, prog: ProgramOp) -> None:
+        self._verify_buffer_command(prog, "src", "source")
 
 
 # ---------------------------------------------------------------------------
@@ -851,8 +846,7 @@ class _DomainCommandOp(_TypedCommandOp):
     REG_WRITES: ClassVar[tuple[str, ...]] = ("dst",)
     TENSOR_LEVEL: ClassVar[bool] = True
 
-    def _verify_common(self) -> tuple[ProgramOp, int]:
-        prog = _program_of(self)
+    def _verify_common(self, prog: ProgramOp) -> tuple[ProgramOp, int]:
         if prog.is_allocated:
             raise VerifyException(f"'{self.name}' is a domain-form command; it needs a 'virtual' program")
         bits = _check_type(self, self.type.data)  # type: ignore[attr-defined]
@@ -879,8 +873,8 @@ class MoveOp(_DomainCommandOp):
     dist = prop_def(IntegerAttr)
     domain = prop_def(DomainAttr)
 
-    def verify_(self) -> None:
-        prog, dim = self._verify_common()
+    def verify_in(self, prog: ProgramOp) -> None:
+        prog, dim = self._verify_common(prog)
         (p, q) = self.domain.data.concrete()[dim]
         k = _int(self.dist)
         if p + k < 0 or q + k > prog.lattice_shape[dim]:
@@ -900,8 +894,8 @@ class BroadcastOp(_DomainCommandOp):
     count = prop_def(IntegerAttr)
     domain = prop_def(DomainAttr)
 
-    def verify_(self) -> None:
-        prog, dim = self._verify_common()
+    def verify_in(self, prog: ProgramOp) -> None:
+        prog, dim = self._verify_common(prog)
         if _int(self.count) < 1:
             raise VerifyException(f"'{self.name}' count must be >= 1, got {_int(self.count)}")
         (p, q) = self.domain.data.concrete()[dim]
@@ -923,8 +917,8 @@ class ReduceOp(_DomainCommandOp):
     dim = prop_def(IntegerAttr)
     domain = prop_def(DomainAttr)
 
-    def verify_(self) -> None:
-        self._verify_common()
+    def verify_in(self, prog: ProgramOp) -> None:
+        self._verify_common(prog)
         if self.op.data not in REDUCE_KINDS:
             raise VerifyException(f"'{self.name}' op must be one of {', '.join(REDUCE_KINDS)}, got '{self.op.data}'")
 
@@ -946,8 +940,8 @@ class WriteInOp(_TypedCommandOp):
     banks = opt_prop_def(PatternAttr)
 
 
-    def verify_(self) -> None:
-        self._verify_buffer_command("dst", "destination")
+    def verify_in(self, prog: ProgramOp) -> None:
+        self._verify_buffer_command(prog, "dst", "destination")
 
 
 # ---------------------------------------------------------------------------
@@ -980,8 +974,7 @@ class NearReduceOp(_NearOp):
     LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("op", "reduction op"), ("type", "element type"))
     KEYWORDS: ClassVar[dict[str, str]] = {"input": "in"}
 
-    def verify_(self) -> None:
-        prog = _program_of(self)
+    def verify_in(self, prog: ProgramOp) -> None:
         _check_type(self, self.type.data)
         if self.op.data not in REDUCE_KINDS:
             raise VerifyException(f"'{self.name}' op must be one of {', '.join(REDUCE_KINDS)}, got '{self.op.data}'")
@@ -1014,8 +1007,7 @@ class NearLoadOp(_NearOp):
     domain = prop_def(DomainAttr)
     out = prop_def(IntegerAttr)
 
-    def verify_(self) -> None:
-        prog = _program_of(self)
+    def verify_in(self, prog: ProgramOp) -> None:
         _check_type(self, self.type.data)
         _verify_near_access(self, prog, self.array, self.map.data, _vals(self.indirect), _vals(self.indices))
         _verify_box(self, prog, self.domain.data)
@@ -1059,8 +1051,7 @@ class NearStoreOp(_NearOp):
     indices = prop_def(DenseArrayBase)
     domain = opt_prop_def(DomainAttr)
 
-    def verify_(self) -> None:
-        prog = _program_of(self)
+    def verify_in(self, prog: ProgramOp) -> None:
         _check_type(self, self.type.data)
         if self.kind.data not in NEAR_STORE_KINDS:
             raise VerifyException(f"'{self.name}' kind must be one of {', '.join(NEAR_STORE_KINDS)}, got '{self.kind.data}'")
@@ -1116,8 +1107,7 @@ class ResultOp(_KeywordSyntax):
     index = prop_def(IntegerAttr)
     id = prop_def(IntegerAttr)
 
-    def verify_(self) -> None:
-        prog = _program_of(self)
+    def verify_in(self, prog: ProgramOp) -> None:
         if not 0 <= _int(self.index) < len(prog.res):
             raise VerifyException(f"'{self.name}' index {_int(self.index)} is not a result of the program ({len(prog.res)} results)")
 

@@ -54,7 +54,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure, is_side_effect_free
+from xdsl.traits import HasAncestor, HasParent, IsolatedFromAbove, IsTerminator, Pure, is_side_effect_free
 from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects.lattice import AccessMap, Affine, Domain, DomainAttr, MapAttr, dim_index, dim_name, verify_domain
@@ -116,10 +116,8 @@ def _ints(values: Sequence[int]) -> DenseArrayBase:
 
 
 def _enclosing_region(op: Operation) -> "RegionOp | None":
-    p = op.parent_op()
-    while p is not None and not isinstance(p, RegionOp):
-        p = p.parent_op()
-    return p
+    found = HasAncestor(RegionOp).get_ancestor(op)
+    return found if isinstance(found, RegionOp) else None
 
 
 # ---------------------------------------------------------------------------
@@ -296,6 +294,8 @@ def _parse_domain(parser: Parser) -> Domain:
 class _MemoryStreamOp(IRDLOperation):
     """Shared verification of an access ``%A[map]`` with optional indirect indices."""
 
+    traits = traits_def(HasAncestor(RegionOp))
+
 
     def access_map(self) -> AccessMap:
         return self.map.data  # type: ignore[attr-defined]
@@ -305,8 +305,8 @@ class _MemoryStreamOp(IRDLOperation):
 
     def _verify_access(self, indices: Sequence[SSAValue]) -> None:
         region = _enclosing_region(self)
-        if region is None:
-            raise VerifyException(f"'{self.name}' must be inside a 'stream.region'")
+        if region is None:  # reported by the HasAncestor trait, verified before
+            return
         array = self.array  # type: ignore[attr-defined]
         if array not in region.array_args:
             raise VerifyException(f"'{self.name}' array operand must be an array argument of the enclosing 'stream.region'")
@@ -570,7 +570,7 @@ class ComputeOp(IRDLOperation):
     inputs = var_operand_def()
     result = result_def(StreamType)
     body = region_def("single_block")
-    traits = traits_def(Pure(), IsolatedFromAbove())
+    traits = traits_def(Pure(), IsolatedFromAbove(), HasAncestor(RegionOp))
 
     def __init__(self, inputs: Sequence[SSAValue], result_type: Attribute, body: Region):
         super().__init__(operands=[inputs], result_types=[result_type], regions=[body])
@@ -579,8 +579,8 @@ class ComputeOp(IRDLOperation):
         if len(self.inputs) > MAX_COMPUTE_INPUTS:
             raise VerifyException(f"'{self.name}' takes at most {MAX_COMPUTE_INPUTS} inputs, got {len(self.inputs)}")
         region = _enclosing_region(self)
-        if region is None:
-            raise VerifyException(f"'{self.name}' must be inside a 'stream.region'")
+        if region is None:  # reported by the HasAncestor trait, verified before
+            return
         for v in self.inputs:
             if isinstance(v.type, StreamType):
                 continue
@@ -649,6 +649,7 @@ class ReduceOp(IRDLOperation):
     result = result_def()
     kind = prop_def(StringAttr)
     dims = prop_def(DenseArrayBase)
+    traits = traits_def(HasAncestor(RegionOp))
 
     def __init__(self, kind: str, input: SSAValue, dims: Sequence[int], result_type: Attribute, init: SSAValue | None = None):
         super().__init__(
@@ -665,8 +666,8 @@ class ReduceOp(IRDLOperation):
         if kind not in REDUCE_KINDS:
             raise VerifyException(f"'{self.name}' kind must be one of {REDUCE_KINDS}, got '{kind}'")
         region = _enclosing_region(self)
-        if region is None:
-            raise VerifyException(f"'{self.name}' must be inside a 'stream.region'")
+        if region is None:  # reported by the HasAncestor trait, verified before
+            return
         dims = self.dims_list()
         rank = region.iteration_domain.rank
         if not dims:

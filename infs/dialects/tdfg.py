@@ -76,7 +76,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import HasParent, IsolatedFromAbove, IsTerminator, Pure
+from xdsl.traits import HasAncestor, HasParent, IsolatedFromAbove, IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
 # tdfg.cmp's ops are the element-wise ops (§3.2 compute nodes)
@@ -142,20 +142,6 @@ class TensorType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException(f"tdfg tensors hold f32, i32, i16, i8 or i1 elements, got {self.element_type}")
         if self.rank.data < 1:
             raise VerifyException("tdfg tensor rank must be >= 1")
-
-
-def _enclosing_graph(op: Operation) -> "GraphOp | None":
-    p = op.parent_op()
-    while p is not None and not isinstance(p, GraphOp):
-        p = p.parent_op()
-    return p
-
-
-def _graph_of(op: Operation) -> "GraphOp":
-    g = _enclosing_graph(op)
-    if g is None:
-        raise VerifyException(f"'{op.name}' must be inside a 'tdfg.graph'")
-    return g
 
 
 def _check_rank(op: Operation, t: Attribute, graph: "GraphOp", what: str = "result") -> TensorType:
@@ -323,7 +309,22 @@ class GraphOp(IRDLOperation):
         return op
 
 
-class _KeywordOp(IRDLOperation):
+class _GraphNode(IRDLOperation):
+    """An op of a graph's body, checked against its graph (symbols, rank)."""
+
+    traits = traits_def(HasAncestor(GraphOp))
+
+    def verify_(self) -> None:
+        # the trait, verified before this, has found the graph
+        g = HasAncestor(GraphOp).get_ancestor(self)
+        if isinstance(g, GraphOp):
+            self.verify_in(g)
+
+    def verify_in(self, g: GraphOp) -> None:
+        """The op's checks against its graph."""
+
+
+class _KeywordOp(_GraphNode):
     """``op.name %operands... <FIELDS> : result type`` (single tensor input)."""
 
     FIELDS: ClassVar[tuple[Field, ...]] = ()
@@ -352,7 +353,7 @@ class _KeywordOp(IRDLOperation):
 
 
 @irdl_op_definition
-class TensorOp(IRDLOperation):
+class TensorOp(_GraphNode):
     """``%t = tdfg.tensor %A [p0:q0, ...] : memref<..> -> !tdfg.tensor<T, R>``.
 
     The array's elements in the domain, each in its own lattice cell.
@@ -368,8 +369,7 @@ class TensorOp(IRDLOperation):
         assert isinstance(array.type, MemRefType)
         super().__init__(operands=[array], result_types=[TensorType(array.type.element_type, rank)], properties={"domain": DomainAttr(domain)})
 
-    def verify_(self) -> None:
-        g = _graph_of(self)
+    def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.result.type, g)
         if self.array not in g.array_args:
             raise VerifyException(f"'{self.name}' array must be an array argument of the enclosing 'tdfg.graph'")
@@ -413,7 +413,7 @@ class TensorOp(IRDLOperation):
 
 
 @irdl_op_definition
-class CmpOp(IRDLOperation):
+class CmpOp(_GraphNode):
     """``%r = tdfg.cmp add(%a, %b) : !tdfg.tensor<f32, 2>``.
 
     Element-wise op on the intersection of the inputs' domains.  Compare ops
@@ -429,8 +429,7 @@ class CmpOp(IRDLOperation):
     def __init__(self, op: str, inputs: Sequence[SSAValue], result_type: Attribute):
         super().__init__(operands=[inputs], result_types=[result_type], properties={"op": StringAttr(op)})
 
-    def verify_(self) -> None:
-        g = _graph_of(self)
+    def verify_in(self, g: GraphOp) -> None:
         opname = self.op.data
         if opname not in CMP_ARITY:
             raise VerifyException(f"'{self.name}' unknown op '{opname}' (known: {', '.join(CMP_ARITY)})")
@@ -495,8 +494,7 @@ class MvOp(_KeywordOp):
     def __init__(self, input: SSAValue, dim: int, dist: Affine | int):
         super().__init__(operands=[input], result_types=[input.type], properties={"dim": IntegerAttr(dim, i64), "dist": AffineAttr(Affine.of(dist))})
 
-    def verify_(self) -> None:
-        g = _graph_of(self)
+    def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.input.type, g, "input")
         _same_type(self, t, self.result.type)
         _check_dim(self, self.dim.value.data, t.rank.data)
@@ -527,8 +525,7 @@ class BcOp(_KeywordOp):
             properties={"dim": IntegerAttr(dim, i64), "dist": AffineAttr(Affine.of(dist)), "count": AffineAttr(Affine.of(count))},
         )
 
-    def verify_(self) -> None:
-        g = _graph_of(self)
+    def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.input.type, g, "input")
         _same_type(self, t, self.result.type)
         _check_dim(self, self.dim.value.data, t.rank.data)
@@ -539,7 +536,7 @@ class BcOp(_KeywordOp):
 
 
 @irdl_op_definition
-class ConstOp(IRDLOperation):
+class ConstOp(_GraphNode):
     """``%c = tdfg.const 2.0 : !tdfg.tensor<f32, 2>`` or ``tdfg.const %alpha : ...``.
 
     An infinite tensor holding a compile-time constant or a scalar's value.
@@ -558,8 +555,7 @@ class ConstOp(IRDLOperation):
             props["value"] = FloatAttr(float(value), et) if isinstance(et, AnyFloat) else IntegerAttr(int(value), et)  # type: ignore[arg-type]
         super().__init__(operands=[[scalar] if scalar is not None else []], result_types=[result_type], properties=props)
 
-    def verify_(self) -> None:
-        g = _graph_of(self)
+    def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.result.type, g)
         if (self.scalar is None) == (self.value is None):
             raise VerifyException(f"'{self.name}' needs exactly one of a literal value or a scalar operand")
@@ -633,8 +629,7 @@ class ShrinkOp(_KeywordOp):
             operands=[input], result_types=[input.type], properties={"dim": IntegerAttr(dim, i64), "range": DomainAttr(Domain.of([(lo, hi)]))}
         )
 
-    def verify_(self) -> None:
-        g = _graph_of(self)
+    def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.input.type, g, "input")
         _same_type(self, t, self.result.type)
         _check_dim(self, self.dim.value.data, t.rank.data)
@@ -660,8 +655,7 @@ class ReduceOp(_KeywordOp):
     def __init__(self, kind: str, input: SSAValue, dim: int):
         super().__init__(operands=[input], result_types=[input.type], properties={"kind": StringAttr(kind), "dim": IntegerAttr(dim, i64)})
 
-    def verify_(self) -> None:
-        g = _graph_of(self)
+    def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.input.type, g, "input")
         _same_type(self, t, self.result.type)
         _check_dim(self, self.dim.value.data, t.rank.data)
@@ -714,7 +708,7 @@ def _verify_stream_access(op: Operation, array: SSAValue, amap: AccessMap, pos: 
 
 
 @irdl_op_definition
-class StreamLoadOp(IRDLOperation):
+class StreamLoadOp(_GraphNode):
     """``%t = tdfg.stream_load %A[%idx, d1] over [0:P, 0:D] : memref<..> -> !tdfg.tensor<T, R>``.
 
     An embedded load stream: for every cell ``x`` of the domain, the array
@@ -731,8 +725,7 @@ class StreamLoadOp(IRDLOperation):
     result = result_def(TensorType)
     traits = traits_def(Pure())
 
-    def verify_(self) -> None:
-        g = _graph_of(self)
+    def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.result.type, g)
         _verify_stream_access(self, self.array, self.map.data, tuple(self.indirect_dims.get_values()), self.indices, g)
         mt = self.array.type
@@ -776,7 +769,7 @@ class StreamLoadOp(IRDLOperation):
 
 
 @irdl_op_definition
-class StreamReduceOp(IRDLOperation):
+class StreamReduceOp(_GraphNode):
     """``%s = tdfg.stream_reduce add %p over [1] : !tdfg.tensor<f32, 2> -> T``.
 
     Final near-memory reduction (Fig. 4b) of the partial results of a
@@ -795,8 +788,7 @@ class StreamReduceOp(IRDLOperation):
     def dims_list(self) -> tuple[int, ...]:
         return tuple(int(d) for d in self.dims.get_values())
 
-    def verify_(self) -> None:
-        g = _graph_of(self)
+    def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.input.type, g, "input")
         if self.kind.data not in REDUCE_KINDS:
             raise VerifyException(f"'{self.name}' kind must be one of {REDUCE_KINDS}, got '{self.kind.data}'")
@@ -837,7 +829,7 @@ class StreamReduceOp(IRDLOperation):
 
 
 @irdl_op_definition
-class StreamStoreOp(IRDLOperation):
+class StreamStoreOp(_GraphNode):
     """``tdfg.stream_store add %t -> %C[%idx, d1] : ...`` -- tensor to array through a stream.
 
     For every cell ``x`` of ``%t``'s domain, writes (``store``) or atomically
@@ -855,8 +847,7 @@ class StreamStoreOp(IRDLOperation):
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    def verify_(self) -> None:
-        g = _graph_of(self)
+    def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.value.type, g, "value")
         if self.kind.data not in STORE_KINDS:
             raise VerifyException(f"'{self.name}' kind must be one of {STORE_KINDS}, got '{self.kind.data}'")
@@ -902,7 +893,7 @@ class StreamStoreOp(IRDLOperation):
 
 
 @irdl_op_definition
-class StoreOp(IRDLOperation):
+class StoreOp(_GraphNode):
     """``tdfg.store %t -> %B : !tdfg.tensor<T, R> -> memref<..>`` -- write the tensor's cells to its array."""
 
     name = "tdfg.store"
@@ -913,8 +904,7 @@ class StoreOp(IRDLOperation):
     def __init__(self, value: SSAValue, array: SSAValue):
         super().__init__(operands=[value, array])
 
-    def verify_(self) -> None:
-        g = _graph_of(self)
+    def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.value.type, g, "value")
         if self.array not in g.array_args:
             raise VerifyException(f"'{self.name}' array must be an array argument of the enclosing 'tdfg.graph'")

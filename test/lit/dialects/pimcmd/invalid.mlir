@@ -16,7 +16,7 @@
 // RUN: infs-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
 func.func @outside_program(%A: memref<4x4xf32>) {
-  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'pimcmd.sync' op must be directly inside a 'pimcmd.program'
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'pimcmd.sync' op expects parent op 'pimcmd.program'
   pimcmd.sync
   func.return
 }

@@ -158,7 +158,7 @@ func.func @region_yield_scalars(%A: memref<?xf32>) {
 // -----
 
 func.func @load_outside_region(%A: memref<?xf32>) {
-  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'stream.load' op must be inside a 'stream.region'
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'stream.load' op expects ancestor op 'stream.region'
   %v = stream.load %A[d0] : memref<?xf32> -> !stream.stream<f32>
   func.return
 }
@@ -334,7 +334,7 @@ func.func @store_element_type(%A: memref<?xf32>, %B: memref<?xi32>) {
 // -----
 
 func.func @store_outside_region(%A: memref<?xf32>, %s: !stream.stream<f32>) {
-  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'stream.store' op must be inside a 'stream.region'
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'stream.store' op expects ancestor op 'stream.region'
   stream.store %s -> %A[d0] : !stream.stream<f32> -> memref<?xf32>
   func.return
 }
@@ -398,7 +398,7 @@ func.func @compute_too_many_inputs(%A: memref<?xf32>) {
 // -----
 
 func.func @compute_outside_region(%s: !stream.stream<f32>) {
-  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'stream.compute' op must be inside a 'stream.region'
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'stream.compute' op expects ancestor op 'stream.region'
   %r = stream.compute(%s : !stream.stream<f32>) -> !stream.stream<f32> {
   ^bb0(%x: f32):
     stream.yield %x : f32
@@ -521,7 +521,7 @@ func.func @reduce_kind(%A: memref<?xf32>) {
 // -----
 
 func.func @reduce_outside_region(%s: !stream.stream<f32>) {
-  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'stream.reduce' op must be inside a 'stream.region'
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'stream.reduce' op expects ancestor op 'stream.region'
   %r = stream.reduce add %s over [0] : !stream.stream<f32> -> f32
   func.return
 }

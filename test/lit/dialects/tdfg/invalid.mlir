@@ -27,7 +27,7 @@ func.func @tensor_type_rank(%t: !tdfg.tensor<f32, 0>) {
 // -----
 
 func.func @outside_graph(%t: !tdfg.tensor<f32, 1>) {
-  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'tdfg.mv' op must be inside a 'tdfg.graph'
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'tdfg.mv' op expects ancestor op 'tdfg.graph'
   %m = tdfg.mv %t dim 0 dist 1 : !tdfg.tensor<f32, 1>
   func.return
 }
