@@ -88,7 +88,7 @@ from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, ELEMENTWISE_A
 from infs.dialects.keyword_syntax import Field, parse_fields, print_fields
 from infs.hardware import MAX_TOTAL_BITLINES, ConfigError, HardwareConfig, is_inline_spec, load_config
 from infs.dialects.lattice import DomainAttr, MapAttr, Pattern, PatternAttr, parse_int64, verify_domain
-from infs.dialects.syntax import keep_discardable_attributes, parse_operands_with_types, print_operands_with_types
+from infs.dialects.syntax import parse_attributes, parse_operands_with_types, print_attributes, print_operands_with_types
 
 # pimcmd.compute runs the element-wise ops of tdfg.cmp, plus a register copy
 COMPUTE_ARITY = {**ELEMENTWISE_ARITY, "copy": 1}
@@ -320,6 +320,7 @@ class ProgramOp(IRDLOperation):
             printer.print_list([r.type for r in self.res], printer.print_attribute)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=True)
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "ProgramOp":
@@ -331,7 +332,7 @@ class ProgramOp(IRDLOperation):
             result_types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
         body = parser.parse_region()
         props["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(arrays), len(scalars)])
-        return cls.create(operands=[*arrays, *scalars], result_types=result_types, properties=props, regions=[body])
+        return parse_attributes(parser, cls.create(operands=[*arrays, *scalars], result_types=result_types, properties=props, regions=[body]))
 
 
 def _check_wordlines(op: Operation, prog: ProgramOp, start: int, bits: int, what: str) -> None:
@@ -466,11 +467,12 @@ class _KeywordSyntax(Command):
         for prop, _ in self.LEADING:
             printer.print_string(f" {self.properties[prop].data}")  # type: ignore[attr-defined]
         print_fields(printer, self.FIELDS, dict(self.properties))
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser):
         lead = {prop: StringAttr(parser.parse_identifier(f" ({what})")) for prop, what in cls.LEADING}
-        return cls.create(properties={**lead, **parse_fields(parser, cls.FIELDS)})
+        return parse_attributes(parser, cls.create(properties={**lead, **parse_fields(parser, cls.FIELDS)}))
 
 
 class _CommandOp(_KeywordSyntax):
@@ -553,8 +555,6 @@ def _verify_box(op: Operation, prog: ProgramOp, dom) -> None:
             raise VerifyException(f"'{op.name}' domain {dom} leaves the lattice {list(lat)}")
 
 
-
-
 @command
 class ArrayOp(Command):
     """``pimcmd.array %A shape [4, 4] wordline 0 (transposed)? : memref<..>`` -- a LOT entry."""
@@ -613,6 +613,7 @@ class ArrayOp(Command):
         print_fields(printer, self.FIELDS, dict(self.properties))
         printer.print_string(" : ")
         printer.print_attribute(self.array.type)
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "ArrayOp":
@@ -620,7 +621,7 @@ class ArrayOp(Command):
         props = parse_fields(parser, cls.FIELDS)
         parser.parse_punctuation(":")
         t = parser.parse_type()
-        return cls.create(operands=[parser.resolve_operand(name, t)], properties=props)
+        return parse_attributes(parser, cls.create(operands=[parser.resolve_operand(name, t)], properties=props))
 
 
 def _layout_entry(op: Operation, prog: ProgramOp, array: SSAValue) -> ArrayOp:
@@ -860,7 +861,6 @@ class _DomainCommandOp(_TypedCommandOp):
         return prog, dim
 
 
-
 @command
 class MoveOp(_DomainCommandOp):
     """``pimcmd.mv f32 dst R src S dim d dist k domain [..]`` -- move the source box by ``dist`` along ``dim``."""
@@ -921,7 +921,6 @@ class ReduceOp(_DomainCommandOp):
         self._verify_common(prog)
         if self.op.data not in REDUCE_KINDS:
             raise VerifyException(f"'{self.name}' op must be one of {', '.join(REDUCE_KINDS)}, got '{self.op.data}'")
-
 
 
 @command
@@ -1018,6 +1017,7 @@ class NearLoadOp(_NearOp):
         print_fields(printer, self.FIELDS, dict(self.properties))
         printer.print_string(" : ")
         printer.print_attribute(self.array.type)
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "NearLoadOp":
@@ -1026,7 +1026,7 @@ class NearLoadOp(_NearOp):
         props = parse_fields(parser, cls.FIELDS)
         parser.parse_punctuation(":")
         t = parser.parse_type()
-        return cls.create(operands=[parser.resolve_operand(name, t)], properties={"type": ty, **props})
+        return parse_attributes(parser, cls.create(operands=[parser.resolve_operand(name, t)], properties={"type": ty, **props}))
 
 
 @command
@@ -1067,6 +1067,7 @@ class NearStoreOp(_NearOp):
         print_fields(printer, self.FIELDS, dict(self.properties))
         printer.print_string(" : ")
         printer.print_attribute(self.array.type)
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "NearStoreOp":
@@ -1079,7 +1080,7 @@ class NearStoreOp(_NearOp):
         props = parse_fields(parser, cls.FIELDS)
         parser.parse_punctuation(":")
         t = parser.parse_type()
-        return cls.create(operands=[parser.resolve_operand(name, t)], properties={"kind": kind, "type": ty, "input": inp, **props})
+        return parse_attributes(parser, cls.create(operands=[parser.resolve_operand(name, t)], properties={"kind": kind, "type": ty, "input": inp, **props}))
 
 
 def _verify_near_access(op: Operation, prog: ProgramOp, array: SSAValue, amap, indirect: Sequence[int], indices: Sequence[int]) -> None:
@@ -1111,11 +1112,6 @@ class ResultOp(_KeywordSyntax):
         if not 0 <= _int(self.index) < len(prog.res):
             raise VerifyException(f"'{self.name}' index {_int(self.index)} is not a result of the program ({len(prog.res)} results)")
 
-
-keep_discardable_attributes(
-    ProgramOp, ArrayOp, ComputeOp, ShiftOp, BcastOp, ReadoutOp, WriteInOp, MoveOp, BroadcastOp, ReduceOp,
-    NearReduceOp, NearLoadOp, NearStoreOp, ResultOp,
-)  # fmt: skip
 
 # Every command, once: the records, the simulator's semantics and the timing
 # model's costs are keyed by these classes (``infs.sim.check_command_coverage``).

@@ -59,11 +59,12 @@ from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects.lattice import AccessMap, Affine, Domain, DomainAttr, MapAttr, dim_index, dim_name, verify_domain
 from infs.dialects.syntax import (
-    keep_discardable_attributes,
+    parse_attributes,
     parse_index_list,
     parse_int_list,
     parse_named_operands,
     parse_operands_with_types,
+    print_attributes,
     print_index_list,
     print_int_list,
     print_named_operands,
@@ -383,6 +384,7 @@ class LoadOp(_MemoryStreamOp):
         printer.print_attribute(self.array.type)
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "LoadOp":
@@ -395,7 +397,7 @@ class LoadOp(_MemoryStreamOp):
         rtype = parser.parse_type()
         if not isinstance(atype, MemRefType) or rtype != StreamType(atype.element_type):
             parser.raise_error(f"stream.load of {atype} must return a stream of its element type, got {rtype}", start, parser.pos)
-        return cls(parser.resolve_operand(arr, atype), amap, idx, pos)
+        return parse_attributes(parser, cls(parser.resolve_operand(arr, atype), amap, idx, pos))
 
 
 def _parse_indices(parser: Parser):
@@ -448,6 +450,7 @@ class StoreOp(_MemoryStreamOp):
         printer.print_attribute(self.value.type)
         printer.print_string(" -> ")
         printer.print_attribute(self.array.type)
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "StoreOp":
@@ -459,7 +462,7 @@ class StoreOp(_MemoryStreamOp):
         vtype = parser.parse_type()
         parser.parse_punctuation("->")
         atype = parser.parse_type()
-        return cls(parser.resolve_operand(val, vtype), parser.resolve_operand(arr, atype), amap, idx, pos)
+        return parse_attributes(parser, cls(parser.resolve_operand(val, vtype), parser.resolve_operand(arr, atype), amap, idx, pos))
 
 
 @irdl_op_definition
@@ -506,6 +509,7 @@ class AtomicOp(_MemoryStreamOp):
         printer.print_attribute(self.value.type)
         printer.print_string(" -> ")
         printer.print_attribute(self.array.type)
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "AtomicOp":
@@ -518,7 +522,7 @@ class AtomicOp(_MemoryStreamOp):
         vtype = parser.parse_type()
         parser.parse_punctuation("->")
         atype = parser.parse_type()
-        return cls(kind, parser.resolve_operand(val, vtype), parser.resolve_operand(arr, atype), amap, idx, pos)
+        return parse_attributes(parser, cls(kind, parser.resolve_operand(val, vtype), parser.resolve_operand(arr, atype), amap, idx, pos))
 
 
 def live_dims(value: SSAValue, region: RegionOp) -> frozenset[int]:
@@ -612,6 +616,7 @@ class ComputeOp(IRDLOperation):
         printer.print_attribute(self.result.type)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=True)
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "ComputeOp":
@@ -630,7 +635,7 @@ class ComputeOp(IRDLOperation):
         parser.parse_punctuation("->")
         rtype = parser.parse_type()
         body = parser.parse_region()
-        return cls(inputs, rtype, body)
+        return parse_attributes(parser, cls(inputs, rtype, body))
 
 
 @irdl_op_definition
@@ -714,6 +719,7 @@ class ReduceOp(IRDLOperation):
         printer.print_attribute(self.input.type)
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "ReduceOp":
@@ -729,7 +735,7 @@ class ReduceOp(IRDLOperation):
         parser.parse_punctuation("->")
         rtype = parser.parse_type()
         init_val = parser.resolve_operand(init, elem_type(itype)) if init is not None else None
-        return cls(kind, parser.resolve_operand(inp, itype), dims, rtype, init_val)
+        return parse_attributes(parser, cls(kind, parser.resolve_operand(inp, itype), dims, rtype, init_val))
 
 
 @irdl_op_definition
@@ -756,16 +762,17 @@ class YieldOp(IRDLOperation):
             printer.print_list(self.values, printer.print_ssa_value)
             printer.print_string(" : ")
             printer.print_list([v.type for v in self.values], printer.print_attribute)
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "YieldOp":
         pos = parser.pos
         names = parser.parse_optional_undelimited_comma_separated_list(parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand)
         if not names:
-            return cls()
+            return parse_attributes(parser, cls())
         parser.parse_punctuation(":")
         types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-        return cls(*parser.resolve_operands(names, types, pos))
+        return parse_attributes(parser, cls(*parser.resolve_operands(names, types, pos)))
 
 
 # ---------------------------------------------------------------------------
@@ -1020,8 +1027,6 @@ def loop_carried_dependence(region: RegionOp) -> str | None:
 def region_block(op: RegionOp) -> Block:
     return op.body.block
 
-
-keep_discardable_attributes(LoadOp, StoreOp, AtomicOp, ComputeOp, ReduceOp, YieldOp)
 
 Stream = Dialect(
     "stream",

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from xdsl.dialects.builtin import StringAttr
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import MultipleSpansParseError, ParseError
@@ -24,6 +25,8 @@ from infs.dialects.lattice import (
     parse_pattern_body,
     short_int,
 )
+
+OperationT = TypeVar("OperationT", bound=Operation)
 
 
 def parse_operands_with_types(parser: Parser, keyword: str) -> list[SSAValue]:
@@ -150,28 +153,19 @@ def block_of(region: Region) -> Block:
     return region.block
 
 
-def keep_discardable_attributes(*op_classes: type) -> None:
-    """Make custom assembly formats print and parse the op's discardable
-    attributes (``attributes {...}`` at the end), so that custom and generic
-    forms carry the same IR.  Applied to ops whose own printer does not."""
-    for cls in op_classes:
-        own_print, own_parse = cls.print, cls.parse.__func__  # type: ignore[attr-defined]
+def print_attributes(printer: Printer, op: Operation) -> None:
+    """`` attributes {...}``, the op's discardable attributes, at the end of its
+    custom syntax (as MLIR's ``attr-dict-with-keyword``), so that the custom
+    and the generic forms carry the same IR."""
+    printer.print_op_attributes(op.attributes, print_keyword=True)
 
-        def print_(self, printer: Printer, _own=own_print) -> None:
-            _own(self, printer)
-            if self.attributes:
-                printer.print_string(" attributes ")
-                printer.print_attr_dict(self.attributes)
 
-        def parse_(klass, parser: Parser, _own=own_parse):
-            op = _own(klass, parser)
-            extra = parser.parse_optional_attr_dict_with_keyword()
-            if extra is not None:
-                op.attributes |= extra.data
-            return op
-
-        cls.print = print_  # type: ignore[method-assign]
-        cls.parse = classmethod(parse_)  # type: ignore[method-assign]
+def parse_attributes(parser: Parser, op: OperationT) -> OperationT:
+    """Reads what ``print_attributes`` wrote into ``op``; returns ``op``."""
+    extra = parser.parse_optional_attr_dict_with_keyword()
+    if extra is not None:
+        op.attributes |= extra.data
+    return op
 
 
 class LiteralGuards:

@@ -96,10 +96,11 @@ from infs.dialects.lattice import (
     verify_domain,
 )
 from infs.dialects.syntax import (
-    keep_discardable_attributes,
+    parse_attributes,
     parse_index_list,
     parse_named_operands,
     parse_operands_with_types,
+    print_attributes,
     print_index_list,
     print_named_operands,
     print_operands_with_types,
@@ -335,6 +336,7 @@ class _KeywordOp(_GraphNode):
         print_fields(printer, self.FIELDS, dict(self.properties))
         printer.print_string(" : ")
         printer.print_attribute(self.results[0].type)
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -344,7 +346,7 @@ class _KeywordOp(_GraphNode):
         parser.parse_punctuation(":")
         t = parser.parse_type()
         (val,) = parser.resolve_operands([operand], [t], pos)
-        return cls.create(operands=[val], result_types=[t], properties=props)
+        return parse_attributes(parser, cls.create(operands=[val], result_types=[t], properties=props))
 
 
 # ---------------------------------------------------------------------------
@@ -399,6 +401,7 @@ class TensorOp(_GraphNode):
         printer.print_attribute(self.array.type)
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "TensorOp":
@@ -409,7 +412,7 @@ class TensorOp(_GraphNode):
         parser.parse_punctuation("->")
         rt = parser.parse_type()
         array = parser.resolve_operand(arr, at)
-        return cls.create(operands=[array], result_types=[rt], properties={"domain": DomainAttr(dom)})
+        return parse_attributes(parser, cls.create(operands=[array], result_types=[rt], properties={"domain": DomainAttr(dom)}))
 
 
 @irdl_op_definition
@@ -459,6 +462,7 @@ class CmpOp(_GraphNode):
         printer.print_list([v.type for v in self.inputs], printer.print_attribute)
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "CmpOp":
@@ -471,7 +475,7 @@ class CmpOp(_GraphNode):
         rt = parser.parse_type()
         if len(names) != len(types):
             parser.raise_error(f"{len(names)} inputs but {len(types)} types", pos, parser.pos)
-        return cls(opname, parser.resolve_operands(names, types, pos), rt)
+        return parse_attributes(parser, cls(opname, parser.resolve_operands(names, types, pos), rt))
 
 
 def _same_type(op: Operation, a: Attribute, b: Attribute) -> None:
@@ -586,6 +590,7 @@ class ConstOp(_GraphNode):
             printer.print_attribute(self.scalar.type)
             printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "ConstOp":
@@ -596,7 +601,7 @@ class ConstOp(_GraphNode):
             st = parser.parse_type()
             parser.parse_punctuation("->")
             rt = parser.parse_type()
-            return cls.create(operands=[parser.resolve_operand(name, st)], result_types=[rt])
+            return parse_attributes(parser, cls.create(operands=[parser.resolve_operand(name, st)], result_types=[rt]))
         num = parse_number_or_special(parser)
         parser.parse_punctuation(":")
         rt = parser.parse_type()
@@ -609,7 +614,7 @@ class ConstOp(_GraphNode):
             val = IntegerAttr(num, et)
         else:
             parser.raise_error(f"literal {num} does not fit a tensor of {et}", start, parser.pos)
-        return cls.create(result_types=[rt], properties={"value": val})
+        return parse_attributes(parser, cls.create(result_types=[rt], properties={"value": val}))
 
 
 @irdl_op_definition
@@ -749,6 +754,7 @@ class StreamLoadOp(_GraphNode):
         printer.print_attribute(self.array.type)
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "StreamLoadOp":
@@ -761,11 +767,11 @@ class StreamLoadOp(_GraphNode):
         parser.parse_punctuation("->")
         rt = parser.parse_type()
         array = parser.resolve_operand(arr, types[-1])
-        return cls.create(
+        return parse_attributes(parser, cls.create(
             operands=[array, *idx],
             result_types=[rt],
             properties={"map": MapAttr(amap), "indirect_dims": DenseArrayBase.from_list(i64, pos), "domain": DomainAttr(dom)},
-        )
+        ))
 
 
 @irdl_op_definition
@@ -810,6 +816,7 @@ class StreamReduceOp(_GraphNode):
         printer.print_attribute(self.input.type)
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "StreamReduceOp":
@@ -821,11 +828,11 @@ class StreamReduceOp(_GraphNode):
         it = parser.parse_type()
         parser.parse_punctuation("->")
         rt = parser.parse_type()
-        return cls.create(
+        return parse_attributes(parser, cls.create(
             operands=[parser.resolve_operand(name, it)],
             result_types=[rt],
             properties={"kind": StringAttr(kind), "dims": DenseArrayBase.from_list(i64, dims)},
-        )
+        ))
 
 
 @irdl_op_definition
@@ -867,6 +874,7 @@ class StreamStoreOp(_GraphNode):
         printer.print_list([self.value.type, *[v.type for v in self.indices]], printer.print_attribute)
         printer.print_string(" -> ")
         printer.print_attribute(self.array.type)
+        print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "StreamStoreOp":
@@ -881,7 +889,7 @@ class StreamStoreOp(_GraphNode):
         parser.parse_punctuation("->")
         at = parser.parse_type()
         (value,) = parser.resolve_operands([val], types[:1], pos)
-        return cls.create(
+        return parse_attributes(parser, cls.create(
             operands=[value, parser.resolve_operand(arr, at), *idx],
             properties={
                 "kind": StringAttr(kind),
@@ -889,7 +897,7 @@ class StreamStoreOp(_GraphNode):
                 "indirect_dims": DenseArrayBase.from_list(i64, ipos),
                 "operandSegmentSizes": DenseArrayBase.from_list(IntegerType(32), [1, 1, len(idx)]),
             },
-        )
+        ))
 
 
 @irdl_op_definition
@@ -926,8 +934,6 @@ class YieldOp(IRDLOperation):
     def __init__(self, *values: SSAValue):
         super().__init__(operands=[list(values)])
 
-
-keep_discardable_attributes(TensorOp, CmpOp, MvOp, BcOp, ConstOp, ShrinkOp, ReduceOp, StreamLoadOp, StreamReduceOp, StreamStoreOp)
 
 TDFG = Dialect(
     "tdfg",
