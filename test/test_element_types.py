@@ -81,3 +81,12 @@ def test_trunc_quotient_rounds_toward_zero():
     a = np.array([7, -7, 7, -7], np.int32)
     b = np.array([2, 2, -2, -2], np.int32)
     np.testing.assert_array_equal(trunc_quotient(a, b), [3, -3, -3, 3])
+
+
+def test_bf16_has_no_numpy_type():
+    """bf16 is a 16-bit float but not IEEE half: mapping it to float16 (as the
+    oracles' dtype map did) computes wrong values; it is refused instead."""
+    from xdsl.dialects.builtin import BFloat16Type
+
+    with pytest.raises(EvaluationError, match="no numpy type for bf16"):
+        numpy_dtype(BFloat16Type())

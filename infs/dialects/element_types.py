@@ -18,7 +18,7 @@ This module imports nothing from infs, so the bottom of the layering
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IndexType, IntegerType
 from xdsl.ir import Attribute
 
 # ---------------------------------------------------------------------------
@@ -60,7 +60,7 @@ def numpy_dtype(t: Attribute) -> np.dtype:
             return np.dtype(np.bool_)
         if w in (8, 16, 32, 64):
             return np.dtype(f"int{w}")
-    if isinstance(t, AnyFloat) and t.bitwidth in (16, 32, 64):
+    if isinstance(t, (Float16Type, Float32Type, Float64Type)):  # IEEE only: bf16 is no float16
         return np.dtype(f"float{t.bitwidth}")
     raise EvaluationError(f"no numpy type for {t}")
 
