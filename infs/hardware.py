@@ -948,7 +948,6 @@ PIMEVAL_MAP: dict[str, dict[str, list[tuple[str, str, int]]]] = {
         "copy": [("=", "copy", 1)],
     },
 }  # fmt: skip
-BITS_OF = ELEMENT_BITS  # the name optimize_tdfg imports
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerAttr, MemRefType, ModuleOp, StringAttr, i64
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerAttr, IntegerType, MemRefType, ModuleOp, StringAttr, i64
+from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -177,23 +178,34 @@ def layout_attr(layout: Layout, cfg: HardwareConfig, num_arrays: int) -> Diction
 
 
 def read_layout(graph: tdfg.GraphOp) -> tuple[str, Layout]:
+    """The ``infs.layout`` choose-layout attached (a malformed one is a ``LayoutError``:
+    the attribute can come from a file)."""
     attr = graph.attributes.get("infs.layout")
     if not isinstance(attr, DictionaryAttr):
-        raise LayoutError("the tdfg.graph has no layout: run choose-layout first")
+        raise LayoutError("it has no layout (infs.layout): run choose-layout first")
     d = attr.data
 
-    def ints(key: str) -> tuple[int, ...]:
-        v = d[key]
-        assert isinstance(v, DenseArrayBase)
+    def bad(what: str) -> LayoutError:
+        return LayoutError(f"malformed infs.layout: {what}")
+
+    def ints(v: Attribute | None, key: str) -> tuple[int, ...]:
+        if not isinstance(v, DenseArrayBase) or not isinstance(v.elt_type, IntegerType):
+            raise bad(f"'{key}' must be an array<i64: ...>")
         return tuple(int(x) for x in v.get_values())
 
-    shapes_attr = d["shapes"]
-    assert isinstance(shapes_attr, ArrayAttr)
-    laid = ints("laid_out")
-    shapes = {i: tuple(int(x) for x in shapes_attr.data[i].get_values()) for i in laid}  # type: ignore[attr-defined]
-    cfg = d["config"]
-    assert isinstance(cfg, StringAttr)
-    return cfg.data, Layout(ints("lattice"), ints("tiles"), shapes, _other_shapes(graph.array_args, shapes, None))
+    shapes_attr, cfg = d.get("shapes"), d.get("config")
+    if not isinstance(shapes_attr, ArrayAttr):
+        raise bad("'shapes' must be a list of array<i64: ...>")
+    if not isinstance(cfg, StringAttr):
+        raise bad("'config' must be a string")
+    laid = ints(d.get("laid_out"), "laid_out")
+    if any(not 0 <= i < len(shapes_attr.data) for i in laid):
+        raise bad(f"'laid_out' {list(laid)} names arrays beyond the {len(shapes_attr.data)} of 'shapes'")
+    shapes = {i: ints(shapes_attr.data[i], f"shapes[{i}]") for i in laid}
+    lattice, tiles = ints(d.get("lattice"), "lattice"), ints(d.get("tiles"), "tiles")
+    if len(tiles) != len(lattice) or any(t <= 0 for t in tiles):
+        raise bad(f"'tiles' {list(tiles)} does not fit the lattice {list(lattice)}")
+    return cfg.data, Layout(lattice, tiles, shapes, _other_shapes(graph.array_args, shapes, None))
 
 
 @dataclass(frozen=True)

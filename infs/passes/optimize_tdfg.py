@@ -72,7 +72,8 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects import tdfg
 from infs.dialects.lattice import Affine, Domain, LatticeError
-from infs.hardware import BITS_OF, CostProfile, HardwareConfig, get_profile, load_config
+from infs.dialects.element_types import ELEMENT_BITS
+from infs.hardware import CostProfile, HardwareConfig, get_profile, load_config
 from infs.passes.tdfg_domains import postorder
 
 COMMUTATIVE = ("add", "mul", "min", "max", "and", "or", "xor", "cmp_eq")  # as tdfg-to-pimcmd swaps constants
@@ -139,10 +140,10 @@ class CostModel:
         return float(cost)
 
     def move(self, ty: str, dist: Affine) -> float:
-        return float(BITS_OF[ty] * max(1, self._nominal(dist)) + self.transfer + self.per_command)
+        return float(ELEMENT_BITS[ty] * max(1, self._nominal(dist)) + self.transfer + self.per_command)
 
     def broadcast(self, ty: str, count: Affine) -> float:
-        return float(BITS_OF[ty] * max(1, min(self._nominal(count), self.cfg.bitlines)) + self.transfer + self.per_command)
+        return float(ELEMENT_BITS[ty] * max(1, min(self._nominal(count), self.cfg.bitlines)) + self.transfer + self.per_command)
 
 
 # ---------------------------------------------------------------------------

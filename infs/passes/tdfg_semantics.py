@@ -15,7 +15,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from infs.dialects.element_types import trunc_quotient, wrapping_add
-from infs.dialects.element_types import numpy_dtype as element_dtype  # noqa: F401 -- tdfg_to_pimcmd imports it from here
 
 
 class TdfgSemanticsError(ValueError):

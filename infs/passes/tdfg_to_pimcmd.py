@@ -42,7 +42,8 @@ from infs.passes.choose_layout import Layout, LayoutError, read_layout
 from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, to_op
 from infs.passes.pim_program import LoweringError, box_empty, box_intersect, box_shift, box_with
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_rank, collapse, element_name, infer_boxes, is_infinite
-from infs.passes.tdfg_semantics import apply_cmp, element_dtype
+from infs.dialects.element_types import numpy_dtype as element_dtype
+from infs.passes.tdfg_semantics import apply_cmp
 
 COMMUTATIVE = ("add", "mul", "min", "max", "and", "or", "xor", "cmp_eq")
 

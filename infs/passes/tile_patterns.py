@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from infs.dialects.lattice import Pattern
+from infs.dialects.lattice import Domain, Pattern
 from infs.dialects.pimcmd_records import Box, PimProgram
 from infs.passes.pim_program import LoweringError
 
@@ -45,6 +45,6 @@ def _box_pattern(ranges: tuple[tuple[int, int], ...], shape: tuple[int, ...]) ->
 
 def box_patterns(box: Box, prog: PimProgram, exact: bool = True) -> tuple[Pattern, Pattern]:
     if exact and not is_product_form(box, prog):
-        raise LoweringError(f"box {list(box)} is not decomposed along tile boundaries (run decompose first)")
+        raise LoweringError(f"box {Domain.of(box)} is not decomposed along tile boundaries (run decompose first)")
     tr, ir = tile_ranges(box, prog)
     return patterns(tr, ir, prog)

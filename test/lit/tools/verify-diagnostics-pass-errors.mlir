@@ -55,6 +55,6 @@ func.func @not_decomposed(%A: memref<64xf32>, %B: memref<64xf32>) {
 }
 
 // LINE-NOT:   Traceback
-// LINE:       expected-pass-wrong-line.mlir:5:3: error: unexpected error: pass 'tdfg-to-pimcmd' failed: the tdfg.graph at {{.*}}expected-pass-wrong-line.mlir:5:3 in @no_layout: the tdfg.graph has no layout: run choose-layout first
+// LINE:       expected-pass-wrong-line.mlir:5:3: error: unexpected error: pass 'tdfg-to-pimcmd' failed: the tdfg.graph at {{.*}}expected-pass-wrong-line.mlir:5:3 in @no_layout: it has no layout (infs.layout): run choose-layout first
 // LINE-NEXT:  expected-pass-wrong-line.mlir:3:6: error: expected error "has no layout" was not produced
 // LINE-NOT:   {{.}}

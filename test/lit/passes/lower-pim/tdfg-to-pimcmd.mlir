@@ -164,9 +164,22 @@ func.func @swap_arrays(%A: memref<64xf32>, %B: memref<64xf32>) {
 // -----
 // Errors: one line each, naming the graph where the pass knows it.
 // CHECK-NOT:   Traceback
-// CHECK:       error: pass 'tdfg-to-pimcmd' failed: the tdfg.graph at {{.*}}tdfg-to-pimcmd.mlir:[[# @LINE + 2]]:3 in @no_layout: the tdfg.graph has no layout: run choose-layout first
+// CHECK:       error: pass 'tdfg-to-pimcmd' failed: the tdfg.graph at {{.*}}tdfg-to-pimcmd.mlir:[[# @LINE + 2]]:3 in @no_layout: it has no layout (infs.layout): run choose-layout first
 func.func @no_layout(%A: memref<64xf32>, %B: memref<64xf32>) {
   tdfg.graph ins(%A, %B : memref<64xf32>, memref<64xf32>) rank 1 attributes {infs.sizes = {}} {
+  ^bb0(%a: memref<64xf32>, %b: memref<64xf32>):
+    %0 = tdfg.tensor %a [0:64] : memref<64xf32> -> !tdfg.tensor<f32, 1>
+    tdfg.store %0 -> %b : !tdfg.tensor<f32, 1> -> memref<64xf32>
+    tdfg.yield
+  }
+  func.return
+}
+
+// -----
+// A malformed layout (the attribute can come from a file) is one line, not a KeyError.
+// CHECK:       error: pass 'tdfg-to-pimcmd' failed: the tdfg.graph at {{.*}}tdfg-to-pimcmd.mlir:[[# @LINE + 2]]:3 in @malformed_layout: malformed infs.layout: 'shapes' must be a list of array<i64: ...>
+func.func @malformed_layout(%A: memref<64xf32>, %B: memref<64xf32>) {
+  tdfg.graph ins(%A, %B : memref<64xf32>, memref<64xf32>) rank 1 attributes {infs.sizes = {}, infs.layout = {config = "tiny"}} {
   ^bb0(%a: memref<64xf32>, %b: memref<64xf32>):
     %0 = tdfg.tensor %a [0:64] : memref<64xf32> -> !tdfg.tensor<f32, 1>
     tdfg.store %0 -> %b : !tdfg.tensor<f32, 1> -> memref<64xf32>
