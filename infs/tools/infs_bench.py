@@ -579,6 +579,20 @@ def tile_plots(figdir: Path, tile_rows: list[dict]) -> list[Path]:
             if r.get("rejected"):
                 lab.set_color("#999999")
 
+    def finish(ax, wl: str, rs: list[dict], heights, ylabel: str) -> None:
+        """Marks (x: rejected shape, *: best), the 1.0 line, labels and ticks of one panel."""
+        top = max(float(np.max(heights)) if len(heights) else 0.0, 1.0)
+        for i, r in enumerate(rs):
+            if r.get("rejected"):
+                ax.text(i, 0.02 * top, "x", ha="center", va="bottom", color="#999999", fontsize=9)
+            elif r.get("best"):
+                ax.text(i, heights[i] + 0.02 * top, "*", ha="center", va="bottom", fontsize=11)
+        ax.axhline(1.0, color="k", lw=0.6)
+        ax.set_ylim(0, top * 1.15)
+        ax.set_title(wl, fontsize=9)
+        ax.set_ylabel(ylabel, fontsize=8)
+        ticks(ax, rs)
+
     def save(fig, handles, name: str) -> None:
         # the legend below the panels: never on the bars
         ncol = min(len(handles), 5)
@@ -604,17 +618,7 @@ def tile_plots(figdir: Path, tile_rows: list[dict]) -> list[Path]:
                 ys = np.array([0.0 if r.get("rejected") else int(r.get(f"cyc_{k}", 0) or 0) / h for r in rs])
                 ax.bar(x, ys, bottom=bottom, color=f"C{CYCLE_KEYS.index(k)}", width=0.75)  # Fig. 14's colors
                 bottom += ys
-            top = max(bottom.max(), 1.0)
-            for i, r in enumerate(rs):
-                if r.get("rejected"):
-                    ax.text(i, 0.02 * top, "x", ha="center", va="bottom", color="#999999", fontsize=9)
-                elif r.get("best"):
-                    ax.text(i, bottom[i] + 0.02 * top, "*", ha="center", va="bottom", fontsize=11)
-            ax.axhline(1.0, color="k", lw=0.6)
-            ax.set_ylim(0, top * 1.15)
-            ax.set_title(wl, fontsize=9)
-            ax.set_ylabel("cycles / heuristic", fontsize=8)
-            ticks(ax, rs)
+            finish(ax, wl, rs, bottom, "cycles / heuristic")
         fig.suptitle("Fig. 16: cycle breakdown vs. 2-D tile shape (In-L3, normalized to the layout heuristic)", fontsize=10)
         save(fig, [Patch(color=f"C{CYCLE_KEYS.index(k)}", label=k) for k in used] + marks, "fig16_tiles.png")
     three = [wl for wl, v in summ.items() if v["rank"] == 3 and v["heuristic"]]
@@ -631,17 +635,7 @@ def tile_plots(figdir: Path, tile_rows: list[dict]) -> list[Path]:
             ys = [0.0 if r.get("rejected") else flat["total_cycles"] / r["total_cycles"] for r in rs]
             colors = ["#ff7f0e" if r["tiles"] == "heuristic" else "#7f7f7f" if r.get("no_tiling") else "#1f77b4" for r in rs]
             ax.bar(x, ys, color=colors, width=0.75)
-            top = max(max(ys), 1.0)
-            for i, r in enumerate(rs):
-                if r.get("rejected"):
-                    ax.text(i, 0.02 * top, "x", ha="center", va="bottom", color="#999999", fontsize=9)
-                elif r.get("best"):
-                    ax.text(i, ys[i] + 0.02 * top, "*", ha="center", va="bottom", fontsize=11)
-            ax.axhline(1.0, color="k", lw=0.6)
-            ax.set_ylim(0, top * 1.15)
-            ax.set_title(wl, fontsize=9)
-            ax.set_ylabel("speedup over no tiling", fontsize=8)
-            ticks(ax, rs)
+            finish(ax, wl, rs, ys, "speedup over no tiling")
         fig.suptitle("Fig. 17: speedup over no tiling vs. 3-D tile shape (In-L3)", fontsize=10)
         save(fig, [Patch(color="#ff7f0e", label="layout heuristic"), Patch(color="#1f77b4", label="forced shape"),
                    Patch(color="#7f7f7f", label="no tiling (row-major)")] + marks, "fig17_tiles3d.png")  # fmt: skip
