@@ -86,6 +86,8 @@ the papers give a number, else the assumption is stated next to the field):
   (NSC Table V: 64 kB per bank, 1 kB per core), which bounds the lines a
   bank's streams have in flight and, the whole 64 kB less those lines, the
   reused data a stream engine can hold between uses (``near.rereads``);
+  ``se_streams_per_core`` (12) -- streams an SE_L3 takes per core (NSC Table
+  V); a region with more is not offloaded (``near.not_offloadable``);
 * ``core_mshrs`` (16) -- outstanding line misses per core, which bound every
   line a core fetches, affine or indirect (gem5 ``configs/common/Options.py:200``:
   16 MSHRs per private L2);
@@ -237,6 +239,7 @@ class HardwareConfig:
     se_config_bytes: int = 64  # stream configure/migrate message (NSC Table IV fields, ~450 bits)
     se_sync_lines: int = 8  # SE_core <-> SE_L3 credit/done every 8 lines per stream (NSC §IV-B)
     se_buffer_bytes: int = 1024  # SE_L3 stream buffer per core in each bank (NSC Table V: 64 kB, 1 kB per core)
+    se_streams_per_core: int = 12  # streams an SE_L3 takes per core (NSC Table V: 12 per core, 768 in all)
     core_mshrs: int = 16  # outstanding line misses per core (gem5 Options.py:200, 16 L2 MSHRs): bounds every stream (core.py)
     # gem5's stream_pum_enable_parallel_intra_array_shift (default 0, run.py:375,
     # Controller.py:194): an in-array shift costs ``bits`` whatever its distance.
@@ -391,6 +394,7 @@ FIELD_RANGES: dict[str, FieldRange] = {
     "se_config_bytes": FieldRange("int", 1, _COUNT),
     "se_sync_lines": FieldRange("int", 1, _COUNT),
     "se_buffer_bytes": FieldRange("int", 1, _BYTES),
+    "se_streams_per_core": FieldRange("int", 1, _COUNT),
     "core_mshrs": FieldRange("int", 1, _COUNT),
     "parallel_intra_shift": FieldRange("bool"),
     "profile": FieldRange("str"),  # also one of PROFILES
@@ -1054,6 +1058,7 @@ FIELD_SOURCES: dict[str, tuple[str, str]] = {
     "se_config_bytes": ("NSC Table IV: ~450 bits of stream fields, one line", "Fig. 12/13 (Near-L3 control traffic)"),
     "se_sync_lines": ("NSC §IV-B: ranges collected every 8 iterations", "Fig. 12/13 (Near-L3 control traffic)"),
     "se_buffer_bytes": ("NSC Table V (nsc:338-341): 64 kB stream buffer per bank, 1 kB per core", "Fig. 11 (Near-L3 in-flight lines), Fig. 15 (Near-L3: which reuse the SE holds)"),
+    "se_streams_per_core": ("NSC Table V (nsc:341): SE_L3 '12 streams per core, 768 total'; a region with more cannot be offloaded and runs on the cores", "Fig. 11 (Near-L3 on conv3d: 20 streams)"),
     "core_mshrs": ("gem5 configs/common/Options.py:200 --l1_5d_mshrs 16 (private L2)", "Fig. 11 (Base on streaming regions: the MLP bound)"),
     "parallel_intra_shift": ("gem5 stream_pum_enable_parallel_intra_array_shift, default 0 (run.py:375, Controller.py:194)", "Fig. 11 (In-L3 on stencils)"),
 }  # fmt: skip

@@ -434,3 +434,16 @@ def test_capacity_message_is_in_bytes_of_every_array(capsys):
     # 3 arrays of n f32 (A, B, C): the message's total matches
     code, _, err = run(capsys, [WORKLOADS["vec_add"].path, "--sizes", f"n={HUGE}"])
     assert code == 2 and f"{3 * HUGE * 4 / 2**40:.1f} TB" in err
+
+
+def test_forced_near_mode_with_more_streams_than_an_se_takes_runs_on_the_cores(capsys):
+    """NSC Table V: an SE_L3 takes 12 streams per core; conv3d's region has 20 (nine input taps,
+    nine weights, the output read and written), so Near-L3 cannot offload it: it says so."""
+    code, out, err = run(capsys, [WORKLOADS["conv3d"].path, "--mode", "near", "--json"])
+    assert code == 0
+    assert "--mode near not honoured" in err and "it has 20 streams; an SE_L3 takes 12 per core (NSC Table V)" in err
+    s = json.loads(out)
+    ran = {r["region"]: r["mode"] for r in s["regions"]}
+    assert {n["ran"] for n in s["not_honoured"]} == {"core"} and all(ran[n["region"]] == "core" for n in s["not_honoured"])
+    code, out, err = run(capsys, [WORKLOADS["conv3d"].path, "--mode", "near", "--strict"])
+    assert code == 1 and "--mode near cannot be honoured (--strict): it has 20 streams" in one_error_line(err)

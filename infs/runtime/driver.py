@@ -65,7 +65,7 @@ from infs.runtime.region_profile import profile_region
 from infs.runtime.scalar_ops import EvaluationError
 from infs.sim import Machine
 from infs.sim.core import core_cost
-from infs.sim.near import near_memory_cost
+from infs.sim.near import near_memory_cost, not_offloadable
 
 MODES = ("auto", "in", "near", "core")
 
@@ -246,16 +246,23 @@ class RegionRuntime:
                 plan = self.plan_in_memory(region, comp, arrays, scalars)
             except (LayoutError, LoweringError) as e:
                 why_not = str(e).strip().splitlines()[0]
+        stuck = not_offloadable(profile, self.cfg)  # near memory impossible: the cores run it
         if mode == "in":
             if plan is None:
                 if self.options.strict:
                     raise ModeNotHonoured(self.ids[id(region)], mode, str(why_not))
+                if stuck:
+                    return "core", f"in-memory impossible ({why_not}); near memory too ({stuck}); ran on the cores", None, str(why_not)
                 return "near", f"in-memory impossible ({why_not}); ran near memory", None, str(why_not)
             return "in", "forced", plan, ""
+        if mode == "near" and stuck:
+            if self.options.strict:
+                raise ModeNotHonoured(self.ids[id(region)], mode, stuck)
+            return "core", f"near memory impossible ({stuck}); ran on the cores", None, stuck
         if mode in ("near", "core"):
             return mode, "forced", None, ""
         cold = self.cold(arrays)
-        near = near_memory_cost(profile, self.cfg, cold=cold).cycles
+        near = near_memory_cost(profile, self.cfg, cold=cold).cycles if not stuck else math.inf
         core = core_cost(profile, self.cfg, cold=cold).cycles
         alt = "near" if near <= core else "core"
         if plan is not None:

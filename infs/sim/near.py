@@ -311,6 +311,16 @@ def bank_offsets(x: StreamProfile, y: StreamProfile, extents: tuple[int, ...], c
     return np.bincount(k, minlength=cfg.banks) / k.size
 
 
+def not_offloadable(profile: RegionProfile, cfg: HardwareConfig) -> str | None:
+    """Why the stream engines cannot take the region, or None: each thread's streams
+    go to the SE_L3s, which take ``se_streams_per_core`` per core (NSC Table V: 12,
+    768 in all); a region with more runs on the cores (its streams stay there)."""
+    live = sum(1 for s in profile.streams if s.accesses)
+    if live > cfg.se_streams_per_core:
+        return f"it has {live} streams; an SE_L3 takes {cfg.se_streams_per_core} per core (NSC Table V)"
+    return None
+
+
 def near_memory_cost(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False) -> Cost:
     """Cycles, traffic and energy of ``profile`` run by the L3 stream engines (module docstring)."""
     return near_memory_detail(profile, cfg, cold)[0]

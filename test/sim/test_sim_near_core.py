@@ -408,3 +408,14 @@ def test_near_prefers_the_outer_product_at_scale():
     inner = near_memory_cost(mm_inner(n), P64).cycles
     outer = n * near_memory_cost(mm_outer_step(n), P64).cycles
     assert outer < inner
+
+
+def test_regions_with_more_streams_than_an_se_takes_are_not_offloadable():
+    from infs.sim.near import not_offloadable
+
+    def taps(n):
+        return RegionProfile(extents=(64,), iterators=("parallel",), streams=tuple(stream1d("load", i, 64) for i in range(n)),
+                             ops=ops(fp_add=1), op_totals=ops(fp_add=64))  # fmt: skip
+
+    assert not_offloadable(taps(12), P64) is None
+    assert not_offloadable(taps(13), P64) == "it has 13 streams; an SE_L3 takes 12 per core (NSC Table V)"
