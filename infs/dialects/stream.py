@@ -409,6 +409,20 @@ def _parse_indices(parser: Parser):
     return parse_index_list(parser, parse_operand)
 
 
+
+def _print_value_to_array(printer: Printer, op: "StoreOp | AtomicOp") -> None:
+    """``%v -> %A[map] : <value type> -> <array type> {attrs}``: the tail both write ops print."""
+    printer.print_ssa_value(op.value)
+    printer.print_string(" -> ")
+    printer.print_ssa_value(op.array)
+    print_index_list(printer, op.map.data, op.indirect_positions(), op.indices)
+    printer.print_string(" : ")
+    printer.print_attribute(op.value.type)
+    printer.print_string(" -> ")
+    printer.print_attribute(op.array.type)
+    print_attributes(printer, op)
+
+
 @irdl_op_definition
 class StoreOp(_MemoryStreamOp):
     """``stream.store %v -> %B[d0] : !stream.stream<T> -> memref<..>``.
@@ -442,15 +456,7 @@ class StoreOp(_MemoryStreamOp):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        printer.print_ssa_value(self.value)
-        printer.print_string(" -> ")
-        printer.print_ssa_value(self.array)
-        print_index_list(printer, self.map.data, self.indirect_positions(), self.indices)
-        printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.array.type)
-        print_attributes(printer, self)
+        _print_value_to_array(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "StoreOp":
@@ -501,15 +507,7 @@ class AtomicOp(_MemoryStreamOp):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.kind.data} ")
-        printer.print_ssa_value(self.value)
-        printer.print_string(" -> ")
-        printer.print_ssa_value(self.array)
-        print_index_list(printer, self.map.data, self.indirect_positions(), self.indices)
-        printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.array.type)
-        print_attributes(printer, self)
+        _print_value_to_array(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "AtomicOp":
