@@ -447,3 +447,31 @@ def test_forced_near_mode_with_more_streams_than_an_se_takes_runs_on_the_cores(c
     assert {n["ran"] for n in s["not_honoured"]} == {"core"} and all(ran[n["region"]] == "core" for n in s["not_honoured"])
     code, out, err = run(capsys, [WORKLOADS["conv3d"].path, "--mode", "near", "--strict"])
     assert code == 1 and "--mode near cannot be honoured (--strict): it has 20 streams" in one_error_line(err)
+
+
+HUGE_HOST_LOOP = """
+func.func @rows_from_k(%V: memref<?xi32>, %W: memref<?xi32>, %n: index, %m: index, %k: index) {
+  stream.region ins(%V, %W : memref<?xi32>, memref<?xi32>) syms(N = %n : index, M = %m : index, k = %k : index) domain [k + 3:N - 1, 0:M] iterators [parallel, parallel] {
+  ^bb0(%v: memref<?xi32>, %w: memref<?xi32>, %N: index, %M: index, %K: index):
+    %x = stream.load %v[d1] : memref<?xi32> -> !stream.stream<i32>
+    stream.atomic add %x -> %w[d1] : !stream.stream<i32> -> memref<?xi32>
+    stream.yield
+  }
+  func.return
+}
+"""
+
+
+def test_a_host_run_outer_dim_of_1e11_rows_is_refused_in_memory_not_listed(capsys, tmp_path):
+    """make fuzz (session 5): the in-memory path listed every point of a host-run outer dim
+    (1e11 rows) before lowering: a MemoryError.  Beyond MAX_HOST_POINTS it says so in one line
+    and the region runs near memory (analytically here); with --check the reference's own
+    memory check is the one-line error."""
+    prog = tmp_path / "rows.mlir"
+    prog.write_text(HUGE_HOST_LOOP)
+    args = [prog, "--sizes", "n=99999999999,m=2,k=13", "--shape", "V=16", "--shape", "W=13", "--mode", "in"]
+    code, out, err = run(capsys, [*args, "--analysis"])
+    assert code == 0 and "Traceback" not in err
+    assert "--mode in not honoured, ran near memory: its outer dim(s) run on the host as 99,999,999,982 graph invocations" in err
+    code, out, err = run(capsys, [*args, "--check"])
+    assert code == 1 and "needs at least 1.5 TB of host memory" in one_error_line(err)

@@ -85,6 +85,12 @@ class RunOptions:
     fold_base_offsets: bool = True  # loop indices that only move a stream's start become base addresses: lowered once
 
 
+# Graph invocations of one region's host-run outer dims that the in-memory path
+# simulates (mm_outer at paper size has 2,048, gauss_elim 4,094); beyond it the
+# region is not run in memory (a user's 1e11-row loop would take days).
+MAX_HOST_POINTS = 1 << 20
+
+
 class ModeNotHonoured(EvaluationError):
     """``strict``: a region cannot run in the forced mode."""
 
@@ -302,7 +308,14 @@ class RegionRuntime:
         graph = comp.graph
         assert graph is not None
         env = {n: int(v) for n, v, s in zip(region.names, scalars, region.scalars) if isinstance(s.type, IndexType)}
-        points = list(itertools.product(*[range(lo.evaluate(env), hi.evaluate(env)) for lo, hi in comp.bounds])) if comp.peel else [()]
+        ranges = [range(lo.evaluate(env), hi.evaluate(env)) for lo, hi in comp.bounds] if comp.peel else []
+        count = math.prod(len(r) for r in ranges)
+        if count > MAX_HOST_POINTS:
+            # each point is a graph invocation (lowered once when only stream
+            # starts move, but simulated one by one): not listed, refused in one line
+            raise LoweringError(f"its outer dim(s) run on the host as {count:,} graph invocations, more than the "
+                                f"{MAX_HOST_POINTS:,} infs simulates in memory per region")  # fmt: skip
+        points = list(itertools.product(*ranges)) if comp.peel else [()]
         calls = []
         estimate = full = 0
         misses = 0
