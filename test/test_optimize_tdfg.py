@@ -470,6 +470,35 @@ func.func @f(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %w: f32, %m: index, %n: i
     assert rec.tdfg_nodes_after == rec.tdfg_nodes_before
 
 
+
+def test_an_overflow_in_the_e_graphs_arithmetic_keeps_the_graph_and_the_engine_works_after():
+    """Found by make fuzz (session 5): a copy of column 1 into column 2^63 - 1 (in int64) made a rule's
+    `(+ a b)` overflow inside egglog (EggSmolError 'call of primitive + failed' -> infs-run exit 70). The
+    graph is kept as it is, with a reason, and the next graph is optimized by a fresh engine."""
+    from infs.runtime.driver import RunOptions, run_program
+
+    text = """
+func.func @f(%A: memref<?x?xf32>, %n: index) {
+  stream.region ins(%A : memref<?x?xf32>) syms(N = %n : index) domain [0:N, 0:1] iterators [parallel, parallel] {
+  ^bb0(%a: memref<?x?xf32>, %d1: index):
+    %c = stream.load %a[d0, 1] : memref<?x?xf32> -> !stream.stream<f32>
+    stream.store %c -> %a[d0, 9223372036854775807] : !stream.stream<f32> -> memref<?x?xf32>
+    stream.yield
+  }
+  func.return
+}
+"""
+    (graph,) = _graphs(tensorize_module(api.parse_text(text)))
+    report = optimize_graph(graph, MODEL)
+    assert not report.changed and "64-bit arithmetic" in report.reason, report.reason
+    # the runtime goes on to the bounds check: one line, not an internal error
+    with pytest.raises(Exception, match=r"accesses index 9223372036854775807 in dim 1"):
+        run_program(api.parse_text(text), [np.ones((64, 16), np.float32), 4], "f", RunOptions(config="tiny", mode="core", cross_check=True))
+    # the engine still works: conv3d's graph gets cheaper (as in test_conv3d_gets_a_cheaper_graph...)
+    r = optimize_graph(_graphs(_tensorized("conv3d").clone())[-1], MODEL)
+    assert r.changed and r.cost_after < r.cost_before, r.reason
+
+
 def test_the_runtime_reassociates_floats_only_where_the_program_allows_it():
     """Found by running the plain-loop stencil2d at paper size with infs-run's random weights (C0 0.67,
     C1 0.49: values grow ~3x a step): optimize-tdfg's C0*(a+b+c+d) for C0*a+...+C0*d differed from the

@@ -836,24 +836,34 @@ def optimize_graph(
     if any(abs(int(v)) >= 2**63 for v in _INT_LITERAL.findall("\n".join(program))):
         return GraphReport(False, "an integer beyond the e-graph's 64-bit range", before, before)
 
+    from egglog.bindings import EggSmolError
+
     eg = _engine(reassociate_floats)
     iterations = 0
     deadline = time.perf_counter() + time_limit  # the first graph also compiles the rules: not counted
-    eg.run_program(*eg.parse_program("(push)"))
     try:
-        eg.run_program(*eg.parse_program("\n".join(program)))
-        step = " ".join(f"(run {f})" for f in families)
-        enodes = _size(eg)
-        while families and iterations < iter_limit and time.perf_counter() < deadline and enodes <= node_limit:
-            chunk = min(_CHUNK, iter_limit - iterations)
-            (out,) = eg.run_program(*eg.parse_program(f"(run-schedule (repeat {chunk} {step}))"))
-            iterations += chunk
+        eg.run_program(*eg.parse_program("(push)"))
+        try:
+            eg.run_program(*eg.parse_program("\n".join(program)))
+            step = " ".join(f"(run {f})" for f in families)
             enodes = _size(eg)
-            if not out.report.updated:
-                break
-        data = json.loads(eg.serialize([]).to_json())
-    finally:
-        eg.run_program(*eg.parse_program("(pop)"))
+            while families and iterations < iter_limit and time.perf_counter() < deadline and enodes <= node_limit:
+                chunk = min(_CHUNK, iter_limit - iterations)
+                (out,) = eg.run_program(*eg.parse_program(f"(run-schedule (repeat {chunk} {step}))"))
+                iterations += chunk
+                enodes = _size(eg)
+                if not out.report.updated:
+                    break
+            data = json.loads(eg.serialize([]).to_json())
+        finally:
+            eg.run_program(*eg.parse_program("(pop)"))
+    except EggSmolError as e:
+        # a rule's i64 arithmetic overflowed (offsets near 2^63 that a rule adds: an access at
+        # column 2^63 - 1 moved by a copy, found by make fuzz): the graph is kept as it is, and
+        # the engine is rebuilt for the next graph (a panic may leave it mid-push)
+        _ENGINES.pop(reassociate_floats, None)
+        why = str(e).splitlines()[0] if str(e) else type(e).__name__
+        return GraphReport(False, f"the e-graph's 64-bit arithmetic failed ({why[:80]})", before, before)
     t_sat = time.perf_counter()
     view = _EGraphView(data)
     root_classes = _root_classes(view, len(enc.roots))
