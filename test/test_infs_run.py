@@ -38,7 +38,10 @@ def test_every_workload_every_mode_matches_the_reference(name, mode):
     assert report.regions, "no region ran"
     assert report.stats.total_cycles > 0
     if mode in ("near", "core"):
-        assert {r.mode for r in report.regions} == {mode}
+        # a region the stream engines cannot take (more streams than NSC's 12 per core:
+        # conv3d) runs on the cores, and says so
+        assert all(r.mode == mode or (mode == "near" and r.mode == "core" and "NSC Table V" in r.not_honoured) for r in report.regions)
+        assert any(r.mode == mode for r in report.regions)
 
 
 def test_forced_in_memory_really_runs_in_memory():

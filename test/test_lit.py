@@ -41,5 +41,6 @@ def test_lit_inputs_follow_the_run_lines():
     for path in everything:
         text = path.read_text(encoding="utf-8")
         for i, chunk in enumerate(re.split(r"^// -----\s*$", text, flags=re.MULTILINE)):
-            if chunk.strip():
+            # a chunk of comments only is an empty module (infs-opt prints one; tools/empty-input.mlir)
+            if re.sub(r"//[^\n]*", "", chunk).strip():
                 api.parse_text(chunk, name=f"{path}#{i}")
