@@ -424,12 +424,6 @@ def random_region(draw, max_rank: int = 3, elem_types: tuple[str, ...] = ELEM_TY
         a.slack = [draw(st.sampled_from([0, 0, 0, 1, 2, 5])) for _ in range(a.rank)]
     for a in arrays.values():  # index arrays' targets are sized first
         a.shape = [r + s for r, s in zip(a.reach, a.slack)]
-    if 0 in ext and draw(st.booleans()):
-        # nothing is accessed: arrays smaller than the domain along the other dims are valid
-        # (the in-memory lattice must still hold the domain's ranges that reach a store)
-        for a in arrays.values():
-            a.shape = [draw(st.integers(1, s)) for s in a.shape]
-        tags.add("arrays-below-domain")
     if any(a.shape != a.reach for a in arrays.values()):
         tags.add("slack")
     if any(not a.index and a.shape == a.reach for a in arrays.values()):
