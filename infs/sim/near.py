@@ -211,6 +211,11 @@ def choose_anchor(profile: RegionProfile) -> int | None:
     return best
 
 
+def byte_span(s: StreamProfile, extents: tuple[int, ...], dims) -> int:
+    """Bytes from the first to the last element ``s`` touches while ``dims`` move."""
+    return (sum((extents[d] - 1) * abs(s.strides[d]) for d in dims) + 1) * s.elem_bytes
+
+
 def rereads(s: StreamProfile, extents: tuple[int, ...], reserve: float, cfg: HardwareConfig) -> tuple[float, set[int]]:
     """(times ``s`` reads and forwards its data, dims whose reuse is exploited).
 
@@ -230,8 +235,7 @@ def rereads(s: StreamProfile, extents: tuple[int, ...], reserve: float, cfg: Har
     for d, (st, n) in enumerate(zip(s.strides, extents)):
         if st != 0 or n <= 1:
             continue
-        inside = (sum((m - 1) * abs(t) for m, t in zip(extents[d + 1:], s.strides[d + 1:])) + 1) * s.elem_bytes
-        if inside <= room:
+        if byte_span(s, extents, range(d + 1, len(extents))) <= room:
             held.add(d)
         else:
             factor *= n
@@ -239,13 +243,14 @@ def rereads(s: StreamProfile, extents: tuple[int, ...], reserve: float, cfg: Har
 
 
 def _forward(flows: np.ndarray, multicast: np.ndarray, x: StreamProfile, y: StreamProfile, px: np.ndarray, py: np.ndarray,
-             extents: tuple[int, ...], reserve: float, cfg: HardwareConfig, x_to_y: bool) -> None:  # fmt: skip
+             extents: tuple[int, ...], reuse: tuple[float, set[int]], cfg: HardwareConfig, x_to_y: bool) -> None:  # fmt: skip
     """Add the bytes stream ``x`` exchanges with the anchor ``y`` (``x_to_y``: x's
     elements go to y's banks, else y's values go to x's banks): unicast to
     ``flows``, and to ``multicast`` the bytes each bank multicasts to every bank
-    (a broadcast to all banks, X-Y multicast routing per Table 2)."""
+    (a broadcast to all banks, X-Y multicast routing per Table 2); ``reuse`` is
+    ``rereads(x, ...)``."""
     B, IL = cfg.banks, cfg.interleave_bytes
-    walks, held = rereads(x, extents, reserve, cfg)
+    walks, held = reuse
     nbytes = float(x.elements * x.elem_bytes) * walks
     if nbytes == 0:
         return
@@ -264,7 +269,7 @@ def _forward(flows: np.ndarray, multicast: np.ndarray, x: StreamProfile, y: Stre
             else:
                 np.add.at(flows, (dst, src), vol * frac)
         return
-    # reuse the SE exploits: held in the buffer, or shared by the threads (d0, confluence)
+    # the reuse the SE exploits: the dims whose data it holds in its buffer
     reused = [d for d, (sx, sy, n) in enumerate(zip(x.strides, y.strides, extents)) if sx == 0 and sy != 0 and n > 1 and d in held]
     if not reused:
         # each x use has its own consumer: the bank offset y -> x, sampled
@@ -279,7 +284,7 @@ def _forward(flows: np.ndarray, multicast: np.ndarray, x: StreamProfile, y: Stre
                 np.add.at(flows, (dst, src), vol)
         return
     # dims along which y moves but x does not (held): each x cell reaches the banks that span covers
-    span = (sum((extents[d] - 1) * abs(y.strides[d]) for d in reused) + 1) * y.elem_bytes
+    span = byte_span(y, extents, reused)
     spread = min(B, max(1, math.ceil(span / IL)))
     if x_to_y and spread == B:
         multicast += nbytes * px
@@ -387,7 +392,8 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
                 vector_ops += req
             held += req * p_it * (base_hold + 2 * trip * mesh.hop_cycles)
             continue
-        walks = rereads(s, ext, reserve, cfg)[0] if s.kind == "load" else 1.0
+        reuse = rereads(s, ext, reserve, cfg)
+        walks = reuse[0] if s.kind == "load" else 1.0
         nlines = float(lines[i].sum()) * walks
         port += lines[i] * walks * L * (2.0 if s.kind == "atomic" else 1.0)
         blocks = nlines * L / IL
@@ -399,7 +405,7 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
         fwd_hops = 0.0
         if i != anchor and anchor is not None and (s.kind == "load" or not s.reduced):
             mine, cast = np.zeros((B, B)), np.zeros(B)
-            _forward(mine, cast, s, streams[anchor], probs[i], p_it, ext, reserve, cfg, x_to_y=s.kind == "load")
+            _forward(mine, cast, s, streams[anchor], probs[i], p_it, ext, reuse, cfg, x_to_y=s.kind == "load")
             flows += mine
             multicast += cast
             sent = float(mine.sum()) + float(cast.sum())
@@ -415,7 +421,7 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
         k = 1
         if anchor is not None and not streams[anchor].indirect:
             a = streams[anchor]
-            span = (sum((ext[d] - 1) * abs(a.strides[d]) for d in r.dims) + 1) * a.elem_bytes
+            span = byte_span(a, ext, r.dims)
             k = min(B, max(1, math.ceil(span / IL)))
         msgs = float(r.results * k)
         if r.scalar or not reduced_writes:
