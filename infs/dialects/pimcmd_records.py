@@ -34,6 +34,11 @@ from infs.dialects.pimcmd import TiledLattice
 Box = tuple[tuple[int, int], ...]
 
 
+def box_empty(b: Box) -> bool:
+    """No cell: some range is empty (the passes and the simulator ask it)."""
+    return any(q <= p for p, q in b)
+
+
 
 class RecordError(DiagnosticException):
     """A record that has no ``pimcmd`` op or attribute form (one line)."""

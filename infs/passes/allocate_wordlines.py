@@ -21,8 +21,8 @@ from xdsl.passes import ModulePass
 
 from infs.dialects import pimcmd as pc
 from infs.dialects.pimcmd import ELEMENT_BITS
-from infs.dialects.pimcmd_records import Cmd, PimProgram
-from infs.passes.pim_program import LoweringError, box_empty, rewrite_programs
+from infs.dialects.pimcmd_records import Cmd, PimProgram, box_empty
+from infs.passes.pim_program import LoweringError, rewrite_programs
 
 
 def allocate_wordlines(prog: PimProgram) -> PimProgram:

@@ -84,10 +84,6 @@ def box_intersect(a: Box, b: Box) -> Box:
     return tuple((max(p0, p1), min(q0, q1)) for (p0, q0), (p1, q1) in zip(a, b))
 
 
-def box_empty(b: Box) -> bool:
-    return any(q <= p for p, q in b)
-
-
 def box_shift(b: Box, dim: int, k: int) -> Box:
     return tuple((p + k, q + k) if d == dim else (p, q) for d, (p, q) in enumerate(b))
 

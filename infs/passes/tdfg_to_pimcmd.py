@@ -39,8 +39,8 @@ from infs.dialects import tdfg
 from infs.dialects.lattice import AccessMap, Affine, Domain, dim_name
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import Layout, LayoutError, read_layout
-from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, to_op
-from infs.passes.pim_program import LoweringError, box_empty, box_intersect, box_shift, box_with
+from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, box_empty, to_op
+from infs.passes.pim_program import LoweringError, box_intersect, box_shift, box_with
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_rank, collapse, element_name, infer_boxes, is_infinite
 from infs.dialects.element_types import numpy_dtype as element_dtype
 from infs.passes.tdfg_semantics import apply_cmp

@@ -315,7 +315,7 @@ class RegionRuntime:
             # starts move, but simulated one by one): not listed, refused in one line
             raise LoweringError(f"its outer dim(s) run on the host as {count:,} graph invocations, more than the "
                                 f"{MAX_HOST_POINTS:,} infs simulates in memory per region")  # fmt: skip
-        points = list(itertools.product(*ranges)) if comp.peel else [()]
+        points = list(itertools.product(*ranges))  # [()] when nothing is peeled
         calls = []
         estimate = full = 0
         misses = 0

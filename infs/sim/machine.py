@@ -59,7 +59,7 @@ from xdsl.ir import SSAValue
 
 from infs.dialects import pimcmd as pc
 from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, ELEMENT_DTYPES, REDUCE_UFUNCS, WORD_TYPES, reduce_identity
-from infs.dialects.pimcmd_records import Cmd, PimProgram, from_op
+from infs.dialects.pimcmd_records import Cmd, PimProgram, box_empty, from_op
 from infs.sim.bitlevel import BitSerial
 from infs.sim.config import HardwareConfig, get_profile, load_config
 from infs.sim.energy import energy_pj
@@ -746,7 +746,7 @@ class Machine:
                 raise SimError(f"near_store of buffer {op['input']} before it was produced")
             whole = self._buffer_boxes[op["input"]]
             box = op.get("domain") or whole
-            if any(p < p0 or q > q0 for (p, q), (p0, q0) in zip(box, whole)) and not any(q <= p for p, q in box):
+            if any(p < p0 or q > q0 for (p, q), (p0, q0) in zip(box, whole)) and not box_empty(box):
                 raise SimError(f"near_store of the cells {list(box)} of buffer {op['input']} over {list(whole)}")
         cost = self.costs.of(op.kind)(geo, box, ELEMENT_BITS[ty], len(op["indirect"]) > 0)
         self._charge(cost, op.kind.MNEMONIC)
@@ -768,7 +768,7 @@ class Machine:
         for pos, bid in zip(op["indirect"], op["indices"]):
             ib, ibox = self._buffer(bid)
             # two empty boxes are the same (no cell), wherever their empty range starts
-            if ibox != box and not (any(q <= p for p, q in ibox) and any(q <= p for p, q in box)):
+            if ibox != box and not (box_empty(ibox) and box_empty(box)):
                 raise SimError(f"index buffer {bid} over {list(ibox)} does not match the access box {list(box)}")
             coords[pos] = np.asarray(ib).astype(np.int64)
         for c, n in zip(coords, shape):
