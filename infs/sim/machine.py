@@ -3,7 +3,7 @@
 State.  Every SRAM array of every bank at once: a wordline register is one
 numpy vector over all ``total_arrays x bitlines`` cells (array-major, so cell
 ``(t, b)`` is element ``t * bitlines + b``), holding the raw bits of its
-elements (``uint32`` for 32-bit registers, ``uint16``, ``uint8``; ``uint8``
+elements (``uint64``/``uint32`` for 64/32-bit registers, ``uint16``, ``uint8``; ``uint8``
 0/1 for 1-bit ones).  ``RegisterFile`` keeps one vector per register *start
 wordline*; reading or writing a wordline range that does not match a stored
 register re-slices the bits exactly (bit ``k`` of an element is wordline
@@ -17,15 +17,15 @@ their patterns (``geometry.py``): slices when the selection is a (strided)
 box, index arrays otherwise -- never a Python loop over cells, tiles or banks.
 Semantics are those of ``infs/dialects/pimcmd.py``.  Element semantics:
 
-* f32 follows numpy float32 (``fma`` = ``a * b + c`` rounded after each op,
+* f32/f64 follow numpy float32/float64 (``fma`` = ``a * b + c`` rounded after each op,
   as numpy evaluates it; ``neg``/``abs`` flip/clear the sign bit; ``relu``
   gives +0 when the sign bit is set);
-* i8/i16/i32 are two's complement with wraparound; ``div`` truncates toward
+* i8/i16/i32/i64 are two's complement with wraparound; ``div`` truncates toward
   zero and gives 0 for a zero divisor (numpy's integer rule), ``abs``/``neg``
   wrap; compares, ``min``/``max`` are signed;
 * i1 holds 0/1; its arithmetic is mod 2 and its compares unsigned;
 * compares write an i1 register; ``select``'s first source is i1;
-* logic ops act on the raw bits (also for f32).
+* logic ops act on the raw bits (also for f32/f64).
 
 Programs are run in record form (``infs.dialects.pimcmd_records``): the JIT
 hands its records over without building IR; a ``pimcmd.program`` op (from a
@@ -58,7 +58,16 @@ import numpy as np
 from xdsl.ir import SSAValue
 
 from infs.dialects import pimcmd as pc
-from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, ELEMENT_DTYPES, REDUCE_UFUNCS, WORD_TYPES, reduce_identity
+from infs.dialects.element_types import (
+    COMPARE_OPS,
+    ELEMENT_BITS,
+    ELEMENT_DTYPES,
+    REDUCE_UFUNCS,
+    WORD_TYPES,
+    is_float_element,
+    reduce_identity,
+    trunc_quotient,
+)
 from infs.dialects.pimcmd_records import Cmd, PimProgram, box_empty, from_op
 from infs.sim.bitlevel import BitSerial
 from infs.sim.config import HardwareConfig, get_profile, load_config
@@ -82,7 +91,7 @@ from infs.sim.timing import COSTS, CostModel
 # an element's value in a register word (an i1 is the word's 0/1) and on the host
 TYPED = {n: (WORD_TYPES[b] if b == 1 else ELEMENT_DTYPES[n].type) for n, b in ELEMENT_BITS.items()}
 HOST = {n: dt.type for n, dt in ELEMENT_DTYPES.items()}
-SIGN = {32: np.uint32(0x80000000)}
+SIGN = {b: WORD_TYPES[b](1 << (b - 1)) for b in (64, 32)}  # a float's sign bit in its raw word
 
 
 class SimError(RuntimeError):
@@ -870,14 +879,14 @@ class Machine:
 
 def _raw_const(const, ty: str):
     bits = ELEMENT_BITS[ty]
-    if ty == "f32":
-        return np.float32(const).view(np.uint32)
+    if is_float_element(ty):
+        return HOST[ty](const).view(WORD_TYPES[bits])
     return WORD_TYPES[bits](int(const) & ((1 << bits) - 1))
 
 
 def _typed_const(const, ty: str):
-    if ty == "f32":
-        return np.float32(const)
+    if is_float_element(ty):
+        return HOST[ty](const)
     bits = ELEMENT_BITS[ty]
     v = int(const) & ((1 << bits) - 1)
     if ty == "i1":
@@ -909,13 +918,13 @@ def word_op(name: str, ty: str, raw_ins: list[np.ndarray], const=None, out: np.n
         return (r & rt(1)) if ty == "i1" else r
     if name == "copy":
         return np.array(raw[0], dtype=rt, copy=True)
-    if ty == "f32" and name in ("neg", "abs", "relu"):
-        x = raw[0]
+    if is_float_element(ty) and name in ("neg", "abs", "relu"):
+        x, sign = raw[0], SIGN[bits]
         if name == "neg":
-            return x ^ SIGN[32]
+            return x ^ sign
         if name == "abs":
-            return x & np.uint32(0x7FFFFFFF)
-        return np.where((x & SIGN[32]) != 0, np.uint32(0), x)
+            return x & ~sign
+        return np.where((x & sign) != 0, rt(0), x)
     vals = [(r.view(tt) if isinstance(r, np.ndarray) else _typed_const_raw(r, ty)) for r in raw]
     with np.errstate(all="ignore"):
         if ty == "i1":
@@ -924,10 +933,10 @@ def word_op(name: str, ty: str, raw_ins: list[np.ndarray], const=None, out: np.n
         elif name in COMPARE_OPS:
             f = {"cmp_lt": np.less, "cmp_le": np.less_equal, "cmp_eq": np.equal}[name]
             return f(vals[0], vals[1]).astype(np.uint8)
-        elif name == "div" and ty != "f32":
+        elif name == "div" and not is_float_element(ty):
             a, b = (np.asarray(v).astype(np.int64) for v in vals[:2])
-            q = np.where(b == 0, 0, np.abs(a) // np.where(b == 0, 1, np.abs(b)))
-            res = np.where((a < 0) ^ (b < 0), -q, q).astype(tt)  # wraps (MIN / -1 = MIN)
+            q = np.where(b == 0, 0, trunc_quotient(a, np.where(b == 0, 1, b)))
+            res = q.astype(tt)  # wraps (MIN / -1 = MIN)
         else:
             typed_out = out.view(tt) if (out is not None and out.dtype == rt and bits > 1) else None
             res = _arith(name, vals, typed_out)
@@ -941,8 +950,8 @@ def word_op(name: str, ty: str, raw_ins: list[np.ndarray], const=None, out: np.n
 
 def _typed_const_raw(r, ty: str):
     """A raw scalar constant as its typed value."""
-    if ty == "f32":
-        return np.uint32(r).view(np.float32)
+    if is_float_element(ty):
+        return WORD_TYPES[ELEMENT_BITS[ty]](r).view(HOST[ty])
     bits = ELEMENT_BITS[ty]
     v = int(r)
     if ty != "i1" and v >= 1 << (bits - 1):
