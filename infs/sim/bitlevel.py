@@ -18,9 +18,9 @@ at a time:
   per-plane multiplexer ``(c & a) | (~c & b)``;
 * logic ops plane by plane.
 
-Integers (i8/i16/i32 two's complement; i1 as 0/1 with arithmetic mod 2) and
-the f32 operations that only touch bits (logic, select, copy, neg, abs, relu)
-run here and must agree exactly with the word-level mode.  f32 arithmetic and
+Integers (i8/i16/i32/i64 two's complement; i1 as 0/1 with arithmetic mod 2) and
+the f32/f64 operations that only touch bits (logic, select, copy, neg, abs, relu)
+run here and must agree exactly with the word-level mode.  f32/f64 arithmetic and
 compares are not bit-serialized; ``BitSerial.run`` returns ``None`` for them
 and the machine executes them word-level (counted as a fallback).
 
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, WORD_TYPES
+from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, WORD_TYPES, is_float_element
 
 Plane = np.ndarray
 FP_BITWISE = {"and", "or", "xor", "not", "copy", "select", "neg", "abs", "relu"}
@@ -161,7 +161,7 @@ class BitSerial:
     def run(self, op: str, ty: str, srcs: list[np.ndarray]) -> np.ndarray | None:
         """Raw result words of ``op`` on raw operand words, or None if f32 arithmetic."""
         bits = ELEMENT_BITS[ty]
-        if ty == "f32" and op not in FP_BITWISE:
+        if is_float_element(ty) and op not in FP_BITWISE:
             return None
         signed = ty != "i1"
         if op == "select":
@@ -186,7 +186,7 @@ class BitSerial:
             out = [f(x, y) for x, y in zip(ins[0], ins[1])]
         elif op == "not":
             out = [self.NOT(x) for x in ins[0]]
-        elif ty == "f32":  # sign-bit operations
+        elif is_float_element(ty):  # sign-bit operations
             a = ins[0]
             if op == "neg":
                 out = a[:-1] + [self.NOT(a[-1])]
