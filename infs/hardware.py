@@ -895,6 +895,28 @@ fp32,sub,1331,685,1687
 fp32,mul,1852,1000,3054
 fp32,div,2744,1458,4187
 fp32,mul_scalar,1852,1000,3054
+int64,abs,65,64,258
+int64,add,128,64,193
+int64,sub,128,64,193
+int64,not,64,64,64
+int64,and,128,64,128
+int64,or,128,64,128
+int64,xor,128,64,128
+int64,gt,128,1,193
+int64,lt,128,1,193
+int64,eq,128,1,194
+int64,min,256,64,321
+int64,max,256,64,321
+int64,add_scalar,64,64,257
+int64,sub_scalar,64,64,257
+int64,and_scalar,64,64,192
+int64,or_scalar,64,64,192
+int64,xor_scalar,64,64,192
+int64,gt_scalar,64,1,257
+int64,lt_scalar,64,1,257
+int64,eq_scalar,64,1,258
+int64,min_scalar,128,64,449
+int64,max_scalar,128,64,449
 """
 
 
@@ -904,14 +926,66 @@ def _parse_pimeval(text: str) -> dict[tuple[str, str], tuple[int, int, int]]:
 
 
 PIMEVAL_STEPS = _parse_pimeval(PIMEVAL_BITSIMD_V_CSV)
-PIMEVAL_DTYPE = {"f32": "fp32", "i32": "int32", "i16": "int16", "i8": "int8", "i1": "bool"}
+"""The rows PIMeval publishes (test_sim_config checks them against the shared table)."""
+PIMEVAL_DTYPE = {"f64": "fp64", "i64": "int64", "f32": "fp32", "i32": "int32", "i16": "int16", "i8": "int8", "i1": "bool"}
+
+# Rows PIMeval does not publish, which 64-bit elements need (its simulator
+# prints "Unimplemented bit-serial runtime estimation" for them:
+# libpimeval/src/pimPerfEnergyBitSerial.cpp).
+# * int64 mul / div (and their _scalar rows): each of reads, writes, logic is
+#   the quadratic in n through PIMeval's own int8/int16/int32 rows, at n = 64.
+#   The published rows are exactly quadratic (int32 mul: reads n^2 + n, writes
+#   (n^2 + n)/2, logic 2n^2 + n; div: reads 3n^2 + 4, writes 1.5n^2 + 5.5n - 3,
+#   logic 4n^2 + 9n + 8), and the same extrapolation reproduces every int64 row
+#   PIMeval does publish (add, min, abs, compares... test_wide_types checks it).
+# * fp64 add / sub / mul / div (mul_scalar): PIMeval has no fp64 row at all; its
+#   fp32 row scaled by (64/32)^2 = 4, gem5's law for every bit-serial fp op
+#   (n^2 in the element's bits, INFS_LATENCY["fp"]), the one fp width law the
+#   model's sources give (the paper defers fp circuits to its refs [17, 29, 60]).
+PIMEVAL_EXTRAPOLATED_SOURCE = {
+    "int64": "PIMeval int8/int16/int32 rows, each count's quadratic in n evaluated at n = 64",
+    "fp64": "PIMeval fp32 row x (64/32)^2 (gem5's n^2 fp law; PIMeval publishes no fp64 row)",
+}
+
+
+def _quadratic_at(points: list[tuple[int, int]], x: int) -> int:
+    """The quadratic through three (n, value) points, at ``x`` (Lagrange, exact)."""
+    from fractions import Fraction
+
+    total = Fraction(0)
+    for i, (xi, yi) in enumerate(points):
+        term = Fraction(yi)
+        for j, (xj, _) in enumerate(points):
+            if j != i:
+                term *= Fraction(x - xj, xi - xj)
+        total += term
+    return int(math.ceil(total))
+
+
+def pimeval_extrapolated(dtype: str, op: str) -> tuple[int, int, int] | None:
+    """A (reads, writes, logic) row PIMeval does not publish, derived as
+    ``PIMEVAL_EXTRAPOLATED_SOURCE`` says; None when no derivation applies."""
+    if dtype == "int64" and all((f"int{b}", op) in PIMEVAL_STEPS for b in (8, 16, 32)):
+        rows = [PIMEVAL_STEPS[(f"int{b}", op)] for b in (8, 16, 32)]
+        return tuple(_quadratic_at([(b, r[i]) for b, r in zip((8, 16, 32), rows)], 64) for i in range(3))  # type: ignore[return-value]
+    if dtype == "fp64" and ("fp32", op) in PIMEVAL_STEPS:
+        return tuple(4 * v for v in PIMEVAL_STEPS[("fp32", op)])  # type: ignore[return-value]
+    return None
+
+
+def pimeval_row(dtype: str, op: str) -> tuple[int, int, int] | None:
+    """PIMeval's published row, else its extrapolation (``pimeval_extrapolated``), else None."""
+    return PIMEVAL_STEPS.get((dtype, op)) or pimeval_extrapolated(dtype, op)
+
 
 # How infs ops map onto PIMeval's table: per element kind, a list of
 # (dtype row, table op, multiplicity) summed.  ``copy`` is a plain n-row copy
 # (n reads, n writes).  With a constant operand the ``*_scalar`` row is used
-# when PIMeval publishes one.  PIMeval has no fp32 compare/min/max/logic rows:
-# those take the int32 rows (a sign-magnitude compare is an integer compare on
-# the same bits); neg/abs/relu on f32 rewrite the sign row of a copy.  i1 values
+# when PIMeval publishes one (or ``pimeval_row`` derives one).  PIMeval has no
+# fp compare/min/max/logic rows: those take the integer rows of the same width
+# (``"int="``: int32 for f32, int64 for f64; a sign-magnitude compare is an
+# integer compare on the same bits); neg/abs/relu on a float rewrite the sign
+# row of a copy.  i1 values
 # are 0/1 and their arithmetic is mod 2, so every i1 op is a few bool rows.
 PIMEVAL_MAP: dict[str, dict[str, list[tuple[str, str, int]]]] = {
     "int": {
@@ -930,14 +1004,14 @@ PIMEVAL_MAP: dict[str, dict[str, list[tuple[str, str, int]]]] = {
     "fp": {
         "add": [("=", "add", 1)], "sub": [("=", "sub", 1)], "mul": [("=", "mul", 1)],
         "div": [("=", "div", 1)], "fma": [("=", "mul", 1), ("=", "add", 1)],
-        "min": [("int32", "min", 1)], "max": [("int32", "max", 1)],
-        "cmp_lt": [("int32", "lt", 1)], "cmp_le": [("int32", "gt", 1), ("bool", "not", 1)],
-        "cmp_eq": [("int32", "eq", 1)],
-        "and": [("int32", "and", 1)], "or": [("int32", "or", 1)], "xor": [("int32", "xor", 1)],
-        "not": [("int32", "not", 1)],
+        "min": [("int=", "min", 1)], "max": [("int=", "max", 1)],
+        "cmp_lt": [("int=", "lt", 1)], "cmp_le": [("int=", "gt", 1), ("bool", "not", 1)],
+        "cmp_eq": [("int=", "eq", 1)],
+        "and": [("int=", "and", 1)], "or": [("int=", "or", 1)], "xor": [("int=", "xor", 1)],
+        "not": [("int=", "not", 1)],
         "abs": [("=", "copy", 1), ("bool", "and", 1)], "neg": [("=", "copy", 1), ("bool", "not", 1)],
         "relu": [("=", "copy", 1), ("bool", "and", 1)],
-        "select": [("int32", "and", 2), ("int32", "or", 1)],
+        "select": [("int=", "and", 2), ("int=", "or", 1)],
         "copy": [("=", "copy", 1)],
     },
     "bool": {
@@ -988,13 +1062,14 @@ class CostProfile:
         kind = "bool" if ty == "i1" else _kind_of(ty)
         total = [0, 0, 0]
         for row_dt, top, mult in PIMEVAL_MAP[kind][op]:
-            rdt = dt if row_dt == "=" else row_dt
+            rdt = dt if row_dt == "=" else f"int{bits}" if row_dt == "int=" else row_dt
+            scalar = pimeval_row(rdt, top + "_scalar") if has_const else None
             if top == "copy":
                 row = (bits, bits, 0)
-            elif has_const and (rdt, top + "_scalar") in PIMEVAL_STEPS:
-                row = PIMEVAL_STEPS[(rdt, top + "_scalar")]
-            elif (rdt, top) in PIMEVAL_STEPS:
-                row = PIMEVAL_STEPS[(rdt, top)]
+            elif scalar is not None:
+                row = scalar
+            elif (plain := pimeval_row(rdt, top)) is not None:
+                row = plain
             else:
                 raise KeyError(f"no PIMeval step count for {top} on {rdt}")
             for i in range(3):
@@ -1103,6 +1178,13 @@ def model_markdown() -> str:
         i, f_ = INFS_LATENCY["int"][op], INFS_LATENCY["fp"][op]
         out.append(f"| `{op}` | {i.formula()} | {f_.formula()} | {i.source} | {f_.source} |")
     out.append(f"| constant operand | +{CONST_OPERAND.formula()} | +{CONST_OPERAND.formula()} | {CONST_OPERAND.source} | same |")
+    out += ["", "64-bit elements (f64, i64) take n = 64 in every formula (gem5 prices an op by the element's bits). "
+            "PIMeval rows it does not publish, which int div (both profiles) and the `pimeval-bitsimd-v` profile need "
+            "for 64 bits (`pimeval_extrapolated`):", "",
+            "| dtype | rows (reads, writes, logic) | derivation |", "|---|---|---|"]
+    for dt, src in PIMEVAL_EXTRAPOLATED_SOURCE.items():
+        ops = sorted(op for (d, op) in PIMEVAL_STEPS if d == ("int32" if dt == "int64" else "fp32") and (dt, op) not in PIMEVAL_STEPS and pimeval_extrapolated(dt, op))
+        out.append(f"| {dt} | {', '.join(f'{op} {pimeval_extrapolated(dt, op)}' for op in ops)} | {src} |")
     out += ["", "All compute latencies move Fig. 11 (In-L3/Inf-S) and the compute share of Fig. 14.", "",
             "## Data movement (`infs/sim/timing.py`)", "",
             "| cost | formula | source | moves most |", "|---|---|---|---|",

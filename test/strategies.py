@@ -16,7 +16,8 @@ cannot find it again):
   region touches (the runtime's real shapes: a domain larger than one array's
   bounding box) next to arrays with slack (smaller than another);
 * sizes that are odd, prime and no multiple of any tile size;
-* element types i8/i16/i32/f32; static and dynamic memref shapes;
+* element types i8/i16/i32/i64/f32/f64 (all held in memory: a 64-bit register
+  takes 64 wordlines); static and dynamic memref shapes;
 * in-place updates (a store into an array the region also loads): either a
   legal region (the reference runs it) or a loop-carried dependence (the
   reference rejects it, and so must every other path);
@@ -152,8 +153,8 @@ def machines(draw, max_banks: int = 16) -> Machine:
 # Random stream regions
 # ---------------------------------------------------------------------------
 
-ELEM_TYPES = ("f32", "f32", "i32", "i16", "i8")
-NP_TYPES = {"f32": np.float32, "i32": np.int32, "i16": np.int16, "i8": np.int8}
+ELEM_TYPES = ("f32", "f32", "i32", "i16", "i8", "f64", "i64")
+NP_TYPES = {"f32": np.float32, "i32": np.int32, "i16": np.int16, "i8": np.int8, "f64": np.float64, "i64": np.int64}
 F_BIN = ["arith.addf", "arith.subf", "arith.mulf", "arith.maximumf", "arith.minimumf"]
 I_BIN = ["arith.addi", "arith.subi", "arith.muli", "arith.maxsi", "arith.minsi", "arith.andi", "arith.ori", "arith.xori"]
 F_PRED = ["olt", "ogt", "ole", "oge", "oeq", "une"]
@@ -235,7 +236,7 @@ def random_region(draw, max_rank: int = 3, elem_types: tuple[str, ...] = ELEM_TY
     """A function around one random stream region plus its arguments (values included)."""
     n = draw(st.integers(1, max_rank))
     T = draw(st.sampled_from(elem_types))
-    fp = T == "f32"
+    fp = T in ("f32", "f64")
     ext = _extents(draw, n)
     lo = [draw(st.sampled_from([0, 0, 1, 2])) for _ in range(n)]
     tags: set[str] = {f"rank{n}", T}

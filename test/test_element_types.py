@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import Float32Type, IndexType, IntegerType
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IndexType, IntegerType
 
 from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
@@ -17,6 +17,8 @@ from infs.dialects.element_types import (
     REDUCE_KINDS,
     REDUCE_UFUNCS,
     EvaluationError,
+    element_name,
+    is_machine_element,
     numpy_dtype,
     reduce_identity,
     trunc_quotient,
@@ -24,7 +26,7 @@ from infs.dialects.element_types import (
 from infs.hardware import get_profile
 from infs.passes.tdfg_semantics import apply_cmp
 
-TYPES = {"f32": Float32Type(), "i32": IntegerType(32), "i16": IntegerType(16), "i8": IntegerType(8), "i1": IntegerType(1)}
+TYPES = {"f64": Float64Type(), "i64": IntegerType(64), "f32": Float32Type(), "i32": IntegerType(32), "i16": IntegerType(16), "i8": IntegerType(8), "i1": IntegerType(1)}
 
 
 @pytest.mark.parametrize("name", list(ELEMENT_BITS))
@@ -35,6 +37,15 @@ def test_widths_dtypes_and_attributes_agree(name):
     assert dt.itemsize == ELEMENT_BYTES[name]
     assert ELEMENT_BITS[name] == (1 if dt == np.bool_ else 8 * dt.itemsize)
     assert tdfg.is_supported_element(TYPES[name])
+    assert element_name(TYPES[name]) == name and is_machine_element(TYPES[name])
+
+
+def test_the_machine_holds_64_bit_elements_but_no_half_floats():
+    """Issue 14 item 3: f64 and i64 are machine elements (64 wordlines each);
+    f16, bf16, index and odd widths are not (a region using them is not tensorized)."""
+    assert ELEMENT_BITS["f64"] == ELEMENT_BITS["i64"] == 64
+    for t in (Float16Type(), BFloat16Type(), IndexType(), IntegerType(4), IntegerType(128)):
+        assert element_name(t) is None and not tdfg.is_supported_element(t)
 
 
 def test_numpy_dtype_of_scalars_and_refusal():
@@ -81,6 +92,16 @@ def test_trunc_quotient_rounds_toward_zero():
     a = np.array([7, -7, 7, -7], np.int32)
     b = np.array([2, 2, -2, -2], np.int32)
     np.testing.assert_array_equal(trunc_quotient(a, b), [3, -3, -3, 3])
+
+
+def test_trunc_quotient_of_the_int64_minimum():
+    """abs(-2^63) is -2^63 in int64: the magnitude-based quotient gave -2^63 / 3 a
+    positive result.  From the floor quotient it is exact; MIN / -1 wraps to MIN."""
+    lo = np.iinfo(np.int64).min
+    a = np.array([lo, lo, lo, lo + 1, -7], np.int64)
+    b = np.array([3, -3, -1, 2, 2], np.int64)
+    want = [-3074457345618258602, 3074457345618258602, lo, -4611686018427387903, -3]  # MIN / -1 wraps
+    np.testing.assert_array_equal(trunc_quotient(a, b), want)
 
 
 def test_bf16_has_no_numpy_type():

@@ -16,18 +16,19 @@ from infs.workloads import WORKLOADS
 
 OK_MLIR = "test/lit/Inputs/ok.mlir"
 
-# y[i] = 2 * x[i] in f64: no in-memory implementation (the tDFG has no f64 tensors)
-F64 = """
-func.func @f(%A: memref<?xf64>, %B: memref<?xf64>, %n: index) {
-  stream.region ins(%A, %B : memref<?xf64>, memref<?xf64>) syms(N = %n : index) domain [0:N] iterators [parallel] {
-  ^bb0(%a: memref<?xf64>, %b: memref<?xf64>, %N: index):
-    %l = stream.load %a[d0] : memref<?xf64> -> !stream.stream<f64>
-    %s = stream.compute(%l, %l : !stream.stream<f64>, !stream.stream<f64>) -> !stream.stream<f64> {
-    ^bb1(%x: f64, %y: f64):
-      %t = arith.addf %x, %y : f64
-      stream.yield %t : f64
+# y[i] = 2 * x[i] in f16: no in-memory implementation (the machine holds no f16 elements;
+# f64 and i64 run in memory since issue 14 item 3, test_wide_types)
+F16 = """
+func.func @f(%A: memref<?xf16>, %B: memref<?xf16>, %n: index) {
+  stream.region ins(%A, %B : memref<?xf16>, memref<?xf16>) syms(N = %n : index) domain [0:N] iterators [parallel] {
+  ^bb0(%a: memref<?xf16>, %b: memref<?xf16>, %N: index):
+    %l = stream.load %a[d0] : memref<?xf16> -> !stream.stream<f16>
+    %s = stream.compute(%l, %l : !stream.stream<f16>, !stream.stream<f16>) -> !stream.stream<f16> {
+    ^bb1(%x: f16, %y: f16):
+      %t = arith.addf %x, %y : f16
+      stream.yield %t : f16
     }
-    stream.store %s -> %b[d0] : !stream.stream<f64> -> memref<?xf64>
+    stream.store %s -> %b[d0] : !stream.stream<f16> -> memref<?xf16>
     stream.yield
   }
   func.return
@@ -76,9 +77,9 @@ def one_error_line(err: str) -> str:
 
 
 @pytest.fixture
-def f64_prog(tmp_path):
-    p = tmp_path / "f64.mlir"
-    p.write_text(F64)
+def f16_prog(tmp_path):
+    p = tmp_path / "f16.mlir"
+    p.write_text(F16)
     return p
 
 
@@ -185,14 +186,14 @@ def test_opt_unbalanced_quote_in_pass_option(capsys):
 # ---------------------------------------------------------------------------
 
 
-def test_forced_in_mode_not_honoured_warns_per_region(capsys, f64_prog):
-    code, out, err = run(capsys, [f64_prog, "--sizes", "n=64", "--shape", "A=64", "--shape", "B=64", "--mode", "in", "--json"])
+def test_forced_in_mode_not_honoured_warns_per_region(capsys, f16_prog):
+    code, out, err = run(capsys, [f16_prog, "--sizes", "n=64", "--shape", "A=64", "--shape", "B=64", "--mode", "in", "--json"])
     assert code == 0
     assert err.strip().splitlines() == [
-        "infs-run: warning: region 0: --mode in not honoured, ran near memory: array element type f64 has no tdfg tensor type (f32, i32, i16, i8, i1)"
+        "infs-run: warning: region 0: --mode in not honoured, ran near memory: array element type f16 has no tdfg tensor type (f64, i64, f32, i32, i16, i8, i1)"
     ]
     s = json.loads(out)
-    assert s["not_honoured"] == [{"region": 0, "ran": "near", "reason": "array element type f64 has no tdfg tensor type (f32, i32, i16, i8, i1)"}]
+    assert s["not_honoured"] == [{"region": 0, "ran": "near", "reason": "array element type f16 has no tdfg tensor type (f64, i64, f32, i32, i16, i8, i1)"}]
     assert s["regions"][0]["not_honoured"] and s["regions"][0]["requested"] == "in"
 
 
@@ -203,10 +204,10 @@ def test_forced_in_mode_too_big_for_the_machine_warns(capsys):
     assert json.loads(out)["not_honoured"][0]["region"] == 0
 
 
-def test_strict_makes_it_an_error(capsys, f64_prog):
-    code, out, err = run(capsys, [f64_prog, "--sizes", "n=64", "--shape", "A=64", "--shape", "B=64", "--mode", "in", "--strict"])
+def test_strict_makes_it_an_error(capsys, f16_prog):
+    code, out, err = run(capsys, [f16_prog, "--sizes", "n=64", "--shape", "A=64", "--shape", "B=64", "--mode", "in", "--strict"])
     assert code == 1 and not out
-    assert one_error_line(err).startswith("infs-run: error: region 0: --mode in cannot be honoured (--strict): array element type f64")
+    assert one_error_line(err).startswith("infs-run: error: region 0: --mode in cannot be honoured (--strict): array element type f16")
 
 
 def test_honoured_modes_say_nothing(capsys):
@@ -215,13 +216,13 @@ def test_honoured_modes_say_nothing(capsys):
     assert json.loads(out)["not_honoured"] == []
 
 
-def test_mode_all_marks_the_in_row(capsys, f64_prog):
-    code, out, err = run(capsys, [f64_prog, "--sizes", "n=64", "--shape", "A=64", "--shape", "B=64", "--mode", "all"])
+def test_mode_all_marks_the_in_row(capsys, f16_prog):
+    code, out, err = run(capsys, [f16_prog, "--sizes", "n=64", "--shape", "A=64", "--shape", "B=64", "--mode", "all"])
     assert code == 0
     row = next(line for line in out.splitlines() if line.strip().startswith("│") and line.split("│")[1].strip() == "in")
     assert "near" in row.split("│")[2] and "not" in row.split("│")[2]
-    assert "in row: region 0 ran near memory: array element type f64" in out
-    code, out, _ = run(capsys, [f64_prog, "--sizes", "n=64", "--shape", "A=64", "--shape", "B=64", "--mode", "all", "--json"])
+    assert "in row: region 0 ran near memory: array element type f16" in out
+    code, out, _ = run(capsys, [f16_prog, "--sizes", "n=64", "--shape", "A=64", "--shape", "B=64", "--mode", "all", "--json"])
     by_mode = {s["mode"]: s for s in json.loads(out)}
     assert by_mode["in"]["ran_as"] == "near" and by_mode["in"]["not_honoured"]
     assert by_mode["near"]["not_honoured"] == [] and by_mode["core"]["not_honoured"] == []
@@ -344,7 +345,7 @@ def test_analysis_allocates_no_input_data(capsys):
 def test_analysis_host_alloc_has_no_data(capsys, tmp_path):
     # a host-side memref.alloc of 4 TB in a timing-only run
     p = tmp_path / "alloc.mlir"
-    p.write_text(F64.replace("func.func @f(%A: memref<?xf64>, %B: memref<?xf64>, %n: index) {", "func.func @f(%A: memref<?xf64>, %n: index) {\n  %B = memref.alloc(%n) : memref<?xf64>"))
+    p.write_text(F16.replace("func.func @f(%A: memref<?xf16>, %B: memref<?xf16>, %n: index) {", "func.func @f(%A: memref<?xf16>, %n: index) {\n  %B = memref.alloc(%n) : memref<?xf16>"))
     code, out, err = run(capsys, [p, "--sizes", f"n={HUGE}", "--shape", f"A={HUGE}", "--analysis", "--json"])
     assert code == 0, err
 

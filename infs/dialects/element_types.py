@@ -8,8 +8,11 @@ dialect verifiers, the oracles (``infs.runtime.reference``,
 simulator read these tables; nothing else spells them.
 
 Widths follow the machine model (``pimcmd`` docstring, ASPLOS'23 §4.2): a
-register holding an element of type f32/i32/i16/i8/i1 is that many
-wordlines; in memory an i1 takes one byte (numpy's ``bool``).
+register holding an element of type f64/i64/f32/i32/i16/i8/i1 is that many
+wordlines (a 64-bit register takes 64, so an array runs out of wordlines
+twice as soon); in memory an i1 takes one byte (numpy's ``bool``).  f16 and
+other types have no entry: a region using them is not tensorized and runs
+near memory (or on the cores) with that reason.
 
 This module imports nothing from infs, so the bottom of the layering
 (``infs.hardware``) may use it too.
@@ -25,19 +28,20 @@ from xdsl.ir import Attribute
 # Element types the machine holds
 # ---------------------------------------------------------------------------
 
-ELEMENT_BITS: dict[str, int] = {"f32": 32, "i32": 32, "i16": 16, "i8": 8, "i1": 1}
+ELEMENT_BITS: dict[str, int] = {"f64": 64, "i64": 64, "f32": 32, "i32": 32, "i16": 16, "i8": 8, "i1": 1}
 """Bits of an element (= wordlines of a register holding it)."""
 
 ELEMENT_BYTES: dict[str, int] = {n: max(1, b // 8) for n, b in ELEMENT_BITS.items()}
 """Bytes of an element in memory (an i1 is a byte)."""
 
 ELEMENT_DTYPES: dict[str, np.dtype] = {
+    "f64": np.dtype(np.float64), "i64": np.dtype(np.int64),
     "f32": np.dtype(np.float32), "i32": np.dtype(np.int32), "i16": np.dtype(np.int16),
     "i8": np.dtype(np.int8), "i1": np.dtype(np.bool_),
 }  # fmt: skip
 """numpy type of an element's value (host arrays, buffers, results)."""
 
-WORD_TYPES: dict[int, type[np.unsignedinteger]] = {32: np.uint32, 16: np.uint16, 8: np.uint8, 1: np.uint8}
+WORD_TYPES: dict[int, type[np.unsignedinteger]] = {64: np.uint64, 32: np.uint32, 16: np.uint16, 8: np.uint8, 1: np.uint8}
 """Unsigned word holding ``bits`` raw register bits (the simulator's storage)."""
 
 
@@ -47,6 +51,27 @@ def element_bits(name: str) -> int:
 
 def is_float_element(name: str) -> bool:
     return ELEMENT_DTYPES[name].kind == "f"
+
+
+def element_name(t: Attribute) -> str | None:
+    """The table's name of an xDSL element type (``f64``, ``i32``...), or None
+    when the machine holds no such element (f16, bf16, index, i4...)."""
+    if isinstance(t, IntegerType):
+        name = f"i{t.width.data}"
+    elif isinstance(t, (Float16Type, Float32Type, Float64Type)):
+        name = f"f{t.bitwidth}"
+    else:
+        return None
+    return name if name in ELEMENT_BITS else None
+
+
+def is_machine_element(t: Attribute) -> bool:
+    """Whether registers can hold elements of xDSL type ``t`` (a tdfg tensor / pimcmd type)."""
+    return element_name(t) is not None
+
+
+MACHINE_ELEMENTS = ", ".join(ELEMENT_BITS)
+"""The element types the machine holds, as error messages list them."""
 
 
 def numpy_dtype(t: Attribute) -> np.dtype:
@@ -90,9 +115,17 @@ def wrapping_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def trunc_quotient(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """C-style quotient (toward zero) of nonzero-divisor integers, in int64:
-    ``arith.divsi`` and tdfg ``div`` on integers; the caller checks divisors and casts."""
-    q = np.abs(a.astype(np.int64)) // np.abs(b.astype(np.int64))
-    return np.where((a < 0) ^ (b < 0), -q, q)
+    ``arith.divsi`` and tdfg ``div`` on integers; the caller checks divisors and casts.
+
+    From the floor quotient, not from magnitudes: ``abs`` of the int64 minimum
+    is itself, which made ``-2^63 / 3`` come out positive.  ``MIN / -1`` wraps
+    to ``MIN`` (two's complement, as the machine's divider gives)."""
+    a64 = np.asarray(a).astype(np.int64)
+    b64 = np.asarray(b).astype(np.int64)
+    with np.errstate(all="ignore"):
+        q = np.floor_divide(a64, b64)
+        r = np.remainder(a64, b64)
+    return q + ((r != 0) & ((a64 < 0) ^ (b64 < 0)))
 
 
 # ---------------------------------------------------------------------------

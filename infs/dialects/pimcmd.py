@@ -15,7 +15,8 @@ Machine model (the simulator in ``infs.sim`` executes exactly this):
   bank ``t // arrays_per_bank``), so every array of the graph shares bitlines
   with the others on the same lattice cells and differs only in wordlines;
 * a *register* is ``bits`` consecutive wordlines starting at a wordline, on
-  every bitline; an element of type f32/i32/i16/i8/i1 takes 32/32/16/8/1;
+  every bitline; an element of type f64/i64/f32/i32/i16/i8/i1 takes
+  64/64/32/32/16/8/1 (``element_types.ELEMENT_BITS``);
 * ``bitlines`` and ``tiles`` patterns (``start:stride:count``) select the cells a
   command applies to: the cross product of the tile set and the in-tile
   bitline set.  ``banks`` (set by map-banks) lists the L3 banks that hold any

@@ -80,7 +80,7 @@ from xdsl.traits import HasAncestor, HasParent, IsolatedFromAbove, IsTerminator,
 from xdsl.utils.exceptions import VerifyException
 
 # tdfg.cmp's ops are the element-wise ops (§3.2 compute nodes)
-from infs.dialects.element_types import BITWISE_OPS, COMPARE_OPS, REDUCE_KINDS
+from infs.dialects.element_types import BITWISE_OPS, COMPARE_OPS, MACHINE_ELEMENTS, REDUCE_KINDS, is_machine_element
 from infs.dialects.element_types import ELEMENTWISE_ARITY as CMP_ARITY
 from infs.dialects.keyword_syntax import Field, format_number, parse_fields, parse_number_or_special, print_fields
 from infs.dialects.lattice import (
@@ -111,7 +111,8 @@ HINT_KEYS = ("shift", "broadcast", "reduce", "primary", "align")
 
 
 def is_supported_element(t: Attribute) -> bool:
-    return (isinstance(t, IntegerType) and t.width.data in (1, 8, 16, 32)) or (isinstance(t, AnyFloat) and t.bitwidth == 32)
+    """Element types a tensor may hold: the machine's (``element_types.ELEMENT_BITS``)."""
+    return is_machine_element(t)
 
 
 @irdl_attr_definition
@@ -140,7 +141,7 @@ class TensorType(ParametrizedAttribute, TypeAttribute):
 
     def verify(self) -> None:
         if not is_supported_element(self.element_type):
-            raise VerifyException(f"tdfg tensors hold f32, i32, i16, i8 or i1 elements, got {self.element_type}")
+            raise VerifyException(f"tdfg tensors hold {MACHINE_ELEMENTS} elements, got {self.element_type}")
         if self.rank.data < 1:
             raise VerifyException("tdfg tensor rank must be >= 1")
 

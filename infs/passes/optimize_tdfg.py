@@ -72,7 +72,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects import tdfg
 from infs.dialects.lattice import Affine, Domain, LatticeError
-from infs.dialects.element_types import ELEMENT_BITS
+from infs.dialects.element_types import ELEMENT_BITS, element_name, is_float_element
 from infs.hardware import CostProfile, HardwareConfig, get_profile, load_config
 from infs.passes.tdfg_domains import postorder
 
@@ -679,11 +679,14 @@ def live_registers(graph: tdfg.GraphOp) -> int:
 
 
 def _register_room(graph: tdfg.GraphOp, model: CostModel) -> int:
-    """32-bit registers a bitline's wordlines hold besides the graph's laid-out arrays."""
+    """Registers of the graph's widest element (32 bits at least: an i1 mask is no
+    room for another value) a bitline's wordlines hold besides its laid-out arrays;
+    a 64-bit graph's room is half a 32-bit one's."""
     from infs.passes.tdfg_domains import laid_out_arrays
 
     ops = list(graph.body.block.ops)
-    return model.cfg.wordlines // 32 - len(laid_out_arrays(ops, graph.array_args))
+    widths = [ELEMENT_BITS.get(element_name(r.type.element_type) or "", 32) for op in ops for r in op.results if isinstance(r.type, tdfg.TensorType)]
+    return model.cfg.wordlines // max([32, *widths]) - len(laid_out_arrays(ops, graph.array_args))
 
 
 def original_cost(graph: tdfg.GraphOp, model: CostModel) -> float:
@@ -934,20 +937,20 @@ def _engine(reassociate_floats: bool):
         return eg
     eg = bindings.EGraph()
     gates = [E.PRELUDE]
-    for ty in ("f32", "i32", "i16", "i8", "i1"):
-        exact = ty != "f32" or reassociate_floats
+    for ty in ELEMENT_BITS:
+        exact = not is_float_element(ty) or reassociate_floats
         for f in COMMUTATIVE:
             # IEEE add and mul commute exactly; min/max may pick the other signed zero
             if exact or f not in ("min", "max"):
                 gates.append(f'(comm_ok "{f}" "{ty}")')
         for f in ASSOCIATIVE:
-            if exact and not (ty == "f32" and f in ("and", "or", "xor")):
+            if exact and not (is_float_element(ty) and f in ("and", "or", "xor")):
                 gates.append(f'(assoc_ok "{f}" "{ty}")')
         for outer, inner in DISTRIBUTIVE:
             if exact:
                 gates.append(f'(distrib_ok "{outer}" "{inner}" "{ty}")')
         for f in tdfg.CMP_ARITY:
-            if not (f == "div" and ty != "f32"):
+            if not (f == "div" and not is_float_element(ty)):
                 gates.append(f'(spread_ok "{f}" "{ty}")')
     eg.run_program(*eg.parse_program("\n".join(gates)))
     _ENGINES[reassociate_floats] = eg

@@ -83,6 +83,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects import stream, tdfg
+from infs.dialects.element_types import MACHINE_ELEMENTS
 from infs.dialects.lattice import AccessMap, Affine, Domain, DomainAttr, LatticeError, MapAttr, dim_index, dim_name
 from infs.passes.canonicalize_tdfg import canonicalize_graph, layout_hints
 
@@ -156,7 +157,7 @@ class _Builder:
         for a in self.region.arrays:
             et = a.type.element_type  # type: ignore[attr-defined]
             if not _supported_element(et):
-                raise NotTensorizable(f"array element type {et} has no tdfg tensor type (f32, i32, i16, i8, i1)")
+                raise NotTensorizable(f"array element type {et} has no tdfg tensor type ({MACHINE_ELEMENTS})")
         for op in self.body_ops:
             if isinstance(op, stream.ReduceOp) and op.kind.data not in tdfg.REDUCE_KINDS:
                 raise NotTensorizable(f"'{op.kind.data}' reductions have no in-memory counterpart")
@@ -257,7 +258,7 @@ class _Builder:
 
     def ttype(self, elem: Attribute) -> tdfg.TensorType:
         if not _supported_element(elem):
-            raise NotTensorizable(f"element type {elem} has no tdfg tensor type (f32, i32, i16, i8, i1)")
+            raise NotTensorizable(f"element type {elem} has no tdfg tensor type ({MACHINE_ELEMENTS})")
         return tdfg.TensorType(elem, self.R)
 
     def mv(self, v: SSAValue, ell: int, dist: Affine) -> SSAValue:
@@ -689,37 +690,88 @@ def _materialize(expr: Affine, symbols: dict[str, SSAValue], ops: list[Operation
     return acc
 
 
-def tensorize_with_host_loops(region: stream.RegionOp) -> tuple[list[Operation] | None, str | None]:
-    """For a region whose iteration space has more dims than its arrays: the ops
-    (bound computations and an ``scf.for`` nest around the graph of the inner
-    region) that replace it, or ``(None, reason)``."""
+@dataclass
+class CompiledRegion:
+    """What tensorize makes of one region: its graph, with the ``peel`` outermost
+    dims as host loops (``bounds``, bound to the new symbols ``names``) around the
+    graph of ``inner``, the region without them; or ``reason`` why there is none."""
+
+    graph: tdfg.GraphOp | None
+    reason: str | None
+    peel: int = 0
+    bounds: list[tuple[Affine, Affine]] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    inner: stream.RegionOp | None = None
+    ivs: Sequence[SSAValue] = ()  # the host loop indices the inner region's symbols are bound to
+
+    def release(self) -> None:
+        """Erase the graph and the inner region (neither is inserted anywhere)."""
+        for op in (self.graph, self.inner):
+            if op is not None and op.parent is None:
+                op.drop_all_references()
+
+
+def compile_region(region: stream.RegionOp, ivs: Sequence[SSAValue] | None = None) -> CompiledRegion:
+    """Tensorize ``region``; if its iteration space does not fit the lattice of its
+    arrays, tensorize it without its outer dims, which become host loops (module
+    docstring, "Host loops") indexed by ``ivs`` (fresh index values by default).
+    The one place that decides this, for the pass, the runtime and the lattice oracle."""
+    graph, reason = tensorize_region(region)
     k = peel_count(region)
-    blocks = [Block(arg_types=[IndexType()]) for _ in range(k)]
-    ivs = [b.args[0] for b in blocks]
+    if graph is not None or not k:
+        return CompiledRegion(graph, reason)
+    if ivs is None:
+        ivs = Block(arg_types=[IndexType()] * k).args
     try:
         inner, names, bounds = peel_region(region, ivs)
     except NotTensorizable as e:
-        return None, str(e)
-    graph, reason = tensorize_region(inner)
-    inner.drop_all_references()
-    if graph is None:
-        return None, reason
-    for b, name in zip(blocks, names):
+        return CompiledRegion(None, f"{reason}; with the outer loop(s) on the host: {e}")
+    inner_graph, why = tensorize_region(inner)
+    if inner_graph is None:
+        inner.drop_all_references()
+        return CompiledRegion(None, f"{reason}; with the outer loop(s) on the host: {why}")
+    return CompiledRegion(inner_graph, None, k, bounds, names, inner, ivs)
+
+
+def host_loop_points(comp: CompiledRegion, region: stream.RegionOp, scalars: Sequence) -> tuple[list[range], int]:
+    """The ranges of a compiled region's host loops for the region's scalar
+    values, and how many graph invocations they make (1 with no host loop)."""
+    env = {n: int(v) for n, v, s in zip(region.names, scalars, region.scalars) if isinstance(s.type, IndexType)}
+    ranges = [range(lo.evaluate(env), hi.evaluate(env)) for lo, hi in comp.bounds]
+    count = 1
+    for r in ranges:
+        count *= len(r)
+    return ranges, count
+
+
+def _host_loop_nest(region: stream.RegionOp, comp: CompiledRegion, blocks: list[Block]) -> list[Operation]:
+    """The ops that replace ``region``: its host loop bounds and an ``scf.for``
+    nest (one per peeled dim, bodies ``blocks``) around the graph."""
+    assert comp.graph is not None and comp.inner is not None
+    comp.inner.drop_all_references()
+    for b, name in zip(blocks, comp.names):
         b.args[0].name_hint = name
     symbols = {n: v for n, v in zip(region.names, region.scalars) if isinstance(v.type, IndexType)}
     pre: list[Operation] = []
-    lbs = [_materialize(lo, symbols, pre) for lo, _ in bounds]
-    ubs = [_materialize(hi, symbols, pre) for _, hi in bounds]
+    lbs = [_materialize(lo, symbols, pre) for lo, _ in comp.bounds]
+    ubs = [_materialize(hi, symbols, pre) for _, hi in comp.bounds]
     step = arith.ConstantOp(IntegerAttr(1, IndexType()))
     pre.append(step)
-    body: list[Operation] = [graph]
+    body: list[Operation] = [comp.graph]
     loop: Operation | None = None
-    for i in reversed(range(k)):
+    for i in reversed(range(comp.peel)):
         blocks[i].add_ops([*body, scf.YieldOp()])
         loop = scf.ForOp(lbs[i], ubs[i], step.result, [], blocks[i])
         body = [loop]
     assert loop is not None
-    return [*pre, loop], None
+    return [*pre, loop]
+
+
+def tensorize_module(module: ModuleOp) -> ModuleOp:
+    """A tensorized copy of ``module`` (the pass on a clone)."""
+    out = module.clone()
+    TensorizePass().apply(Context(), out)
+    return out
 
 
 def _location(op: Operation) -> str:
@@ -742,14 +794,13 @@ class TensorizePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         regions = [r for r in op.walk() if isinstance(r, stream.RegionOp)]
         for region in regions:
-            graph, reason = tensorize_region(region)
-            if graph is None and peel_count(region):
-                ops, why = tensorize_with_host_loops(region)
-                if ops is not None:
-                    Rewriter.insert_op(ops, InsertPoint.before(region))
-                    Rewriter.erase_op(region)
-                    continue
-                reason = f"{reason}; with the outer loop(s) on the host: {why}"
+            blocks = [Block(arg_types=[IndexType()]) for _ in range(peel_count(region))]
+            comp = compile_region(region, [b.args[0] for b in blocks])
+            graph, reason = comp.graph, comp.reason
+            if comp.peel:
+                Rewriter.insert_op(_host_loop_nest(region, comp, blocks), InsertPoint.before(region))
+                Rewriter.erase_op(region)
+                continue
             if graph is None:
                 region.attributes[NOT_TENSORIZED] = StringAttr(reason or "unknown")
                 if self.verbose:

@@ -156,11 +156,11 @@ func.func @array_foreign(%A: memref<4x4xf32>) {
 
 // -----
 
-func.func @array_element_type(%A: memref<4x4xf64>) {
-  pimcmd.program ins(%A : memref<4x4xf64>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
-  ^bb0(%a: memref<4x4xf64>):
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.array' op element type must be one of f32, i32, i16, i8, i1, got 'f64'
-    pimcmd.array %a shape [4, 4] wordline 0 : memref<4x4xf64>
+func.func @array_element_type(%A: memref<4x4xf16>) {
+  pimcmd.program ins(%A : memref<4x4xf16>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf16>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.array' op element type must be one of f64, i64, f32, i32, i16, i8, i1, got 'f16'
+    pimcmd.array %a shape [4, 4] wordline 0 : memref<4x4xf16>
   }
   func.return
 }
@@ -318,7 +318,7 @@ func.func @compute_element_type(%A: memref<4x4xf32>) {
   pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
   ^bb0(%a: memref<4x4xf32>):
     pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.compute' op element type must be one of f32, i32, i16, i8, i1, got 'f16'
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.compute' op element type must be one of f64, i64, f32, i32, i16, i8, i1, got 'f16'
     pimcmd.compute add f16 dst 32 srcs [0, 0] bitlines 0:1:4 tiles 0:1:4
   }
   func.return
@@ -498,8 +498,8 @@ func.func @shift_element_type(%A: memref<4x4xf32>) {
   pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
   ^bb0(%a: memref<4x4xf32>):
     pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.shift' op element type must be one of f32, i32, i16, i8, i1, got 'f64'
-    pimcmd.shift f64 dst 64 src 0 dim 1 mask [0:1] inter 0 intra 1 bitlines 0:2:2 tiles 0:1:4
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.shift' op element type must be one of f64, i64, f32, i32, i16, i8, i1, got 'f16'
+    pimcmd.shift f16 dst 64 src 0 dim 1 mask [0:1] inter 0 intra 1 bitlines 0:2:2 tiles 0:1:4
   }
   func.return
 }
@@ -594,8 +594,8 @@ func.func @bcast_element_type(%A: memref<4x4xf32>) {
   pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
   ^bb0(%a: memref<4x4xf32>):
     pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.bcast' op element type must be one of f32, i32, i16, i8, i1, got 'i64'
-    pimcmd.bcast i64 dst 64 src 0 dim 0 intra [0:1] inter [0:2] bitlines 0:1:2 tiles 0:1:2
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.bcast' op element type must be one of f64, i64, f32, i32, i16, i8, i1, got 'i4'
+    pimcmd.bcast i4 dst 64 src 0 dim 0 intra [0:1] inter [0:2] bitlines 0:1:2 tiles 0:1:2
   }
   func.return
 }
@@ -678,7 +678,7 @@ func.func @readout_element_type(%A: memref<4x4xf32>) {
   pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
   ^bb0(%a: memref<4x4xf32>):
     pimcmd.array %a shape [4, 4] wordline 0 transposed : memref<4x4xf32>
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.readout' op element type must be one of f32, i32, i16, i8, i1, got 'bf16'
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.readout' op element type must be one of f64, i64, f32, i32, i16, i8, i1, got 'bf16'
     pimcmd.readout bf16 src 32 domain [0:4, 0:1] id 0 bitlines 0:2:2 tiles 0:2:2
   }
   func.return
@@ -879,8 +879,8 @@ func.func @mv_element_type(%A: memref<4x4xf32>, %C: memref<16xf32>) {
   // A virtual program (registers not yet allocated).
   pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
   ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.mv' op element type must be one of f32, i32, i16, i8, i1, got 'f64'
-    pimcmd.mv f64 dst 1 src 0 dim 1 dist 1 domain [0:4, 0:3]
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.mv' op element type must be one of f64, i64, f32, i32, i16, i8, i1, got 'f16'
+    pimcmd.mv f16 dst 1 src 0 dim 1 dist 1 domain [0:4, 0:3]
   }
   func.return
 }
@@ -999,7 +999,7 @@ func.func @near_reduce_type(%A: memref<4x4xf32>, %C: memref<16xf32>) {
   // A virtual program (registers not yet allocated).
   pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
   ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_reduce' op element type must be one of f32, i32, i16, i8, i1, got 'f16'
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_reduce' op element type must be one of f64, i64, f32, i32, i16, i8, i1, got 'f16'
     pimcmd.near_reduce add f16 in 0 dims [0] step [1, 2] out 1
   }
   func.return
@@ -1084,8 +1084,8 @@ func.func @near_load_type(%A: memref<4x4xf32>, %C: memref<16xf32>) {
   // A virtual program (registers not yet allocated).
   pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
   ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_load' op element type must be one of f32, i32, i16, i8, i1, got 'f64'
-    pimcmd.near_load f64 %c map [d1] indirect [] indices [] domain [0:1, 0:4] out 2 : memref<16xf32>
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_load' op element type must be one of f64, i64, f32, i32, i16, i8, i1, got 'f16'
+    pimcmd.near_load f16 %c map [d1] indirect [] indices [] domain [0:1, 0:4] out 2 : memref<16xf32>
   }
   func.return
 }
@@ -1180,8 +1180,8 @@ func.func @near_store_type(%A: memref<4x4xf32>, %C: memref<16xf32>) {
   // A virtual program (registers not yet allocated).
   pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
   ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_store' op element type must be one of f32, i32, i16, i8, i1, got 'i64'
-    pimcmd.near_store add i64 in 0 -> %c map [d1] indirect [] indices [] : memref<16xf32>
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_store' op element type must be one of f64, i64, f32, i32, i16, i8, i1, got 'i4'
+    pimcmd.near_store add i4 in 0 -> %c map [d1] indirect [] indices [] : memref<16xf32>
   }
   func.return
 }

@@ -12,8 +12,8 @@
 //
 // RUN: infs-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
-// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: {{.*}}tdfg tensors hold f32, i32, i16, i8 or i1 elements, got f64
-func.func @tensor_type_element(%t: !tdfg.tensor<f64, 1>) {
+// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: {{.*}}tdfg tensors hold f64, i64, f32, i32, i16, i8, i1 elements, got f16
+func.func @tensor_type_element(%t: !tdfg.tensor<f16, 1>) {
   func.return
 }
 

@@ -41,15 +41,15 @@ func.func @to_float(%A: memref<?xi32>, %B: memref<?xf32>, %n: index) {
 }
 
 // -----
-// REMARK: remark: stream.region not tensorized: array element type f64 has no tdfg tensor type
-// CHECK-LABEL: func.func @double
+// REMARK: remark: stream.region not tensorized: array element type f16 has no tdfg tensor type
+// CHECK-LABEL: func.func @half
 // CHECK:         stream.region
-// CHECK-SAME:    infs.not_tensorized = "array element type f64 has no tdfg tensor type (f32, i32, i16, i8, i1)"
-func.func @double(%A: memref<?xf64>, %n: index) {
-  stream.region ins(%A : memref<?xf64>) syms(N = %n : index) domain [0:N] iterators [parallel] {
-  ^bb0(%a: memref<?xf64>, %N: index):
-    %x = stream.load %a[d0] : memref<?xf64> -> !stream.stream<f64>
-    stream.store %x -> %a[d0] : !stream.stream<f64> -> memref<?xf64>
+// CHECK-SAME:    infs.not_tensorized = "array element type f16 has no tdfg tensor type (f64, i64, f32, i32, i16, i8, i1)"
+func.func @half(%A: memref<?xf16>, %n: index) {
+  stream.region ins(%A : memref<?xf16>) syms(N = %n : index) domain [0:N] iterators [parallel] {
+  ^bb0(%a: memref<?xf16>, %N: index):
+    %x = stream.load %a[d0] : memref<?xf16> -> !stream.stream<f16>
+    stream.store %x -> %a[d0] : !stream.stream<f16> -> memref<?xf16>
     stream.yield
   }
   func.return
