@@ -160,8 +160,9 @@ def _fmt_sizes(sizes: dict[str, int]) -> str:
     return " ".join(f"{k}={v}" for k, v in sizes.items())
 
 
-def run_one(module, w, sizes: dict[str, int], config: str, functional: bool, tiles=None, seed: int = 0) -> dict[str, Any]:
-    """One run of workload ``w`` under ``config``: the CSV row's numbers."""
+def run_one(module, w, sizes: dict[str, int], config: str, functional: bool, tiles=None, seed: int = 0, machine: Any = "paper-64") -> dict[str, Any]:
+    """One run of workload ``w`` under ``config`` on ``machine`` (a name, file or
+    ``HardwareConfig``; infs-sweep passes its own): the CSV row's numbers."""
     from infs.hardware import load_config
     from infs.runtime import jit
     from infs.runtime.driver import RunOptions, run_program
@@ -171,7 +172,7 @@ def run_one(module, w, sizes: dict[str, int], config: str, functional: bool, til
     args = w.call_args(values, sizes)
     jit.clear_cache()
     gc.collect()
-    options = RunOptions(config="paper-64", mode=mode, jit=charge, tiles=tiles, optimize=optimize,
+    options = RunOptions(config=machine, mode=mode, jit=charge, tiles=tiles, optimize=optimize,
                          machine_mode="functional" if functional else "analysis", warm=True)  # fmt: skip
     t0 = time.perf_counter()
     machine_mode = options.machine_mode
@@ -188,7 +189,7 @@ def run_one(module, w, sizes: dict[str, int], config: str, functional: bool, til
         rep = run_program(module, args, w.entry, replace(options, machine_mode="functional"))
     wall = time.perf_counter() - t0
     st = rep.stats
-    cfg = load_config("paper-64")
+    cfg = load_config(machine)
     el_total = sum(r.elements for r in rep.regions) or 1
     el_in = sum(r.elements for r in rep.regions if r.mode == "in")
     modes = rep.mode_counts()
