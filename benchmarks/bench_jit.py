@@ -6,7 +6,7 @@
 For every workload of ``infs.workloads`` the module is parsed and tensorized
 once (``TensorizePass``, the static compiler); then every ``tdfg.graph`` it
 holds is lowered with ``infs.runtime.jit.lower(graph, sizes, config, shapes=...)``
-the way the runtime calls it (``infs.runtime.inmemory``: a ``HardwareConfig``
+the way the runtime calls it (``infs.runtime.driver``: a ``HardwareConfig``
 object, the graph's index symbols as ``sizes``, the real array shapes):
 
 * sizes: each index symbol of a graph is evaluated from the host function at
@@ -205,7 +205,7 @@ def _call(fn) -> tuple[object, float, float]:
 def measure(g, bind, cfg, shapes, repeat: int, memo_repeat: int) -> dict:
     """First-call and memoized lowering times of one graph (or its error): wall and CPU."""
     row: dict = {}
-    call = lambda: jit.lower(g, bind, cfg, None, shapes)  # noqa: E731 -- as inmemory.run_graph calls it
+    call = lambda: jit.lower(g, bind, cfg, None, shapes)  # noqa: E731 -- as driver.plan_in_memory calls it
     try:
         jit.clear_cache()
         low, wall, _ = _call(call)

@@ -155,3 +155,42 @@ def test_bad_inputs_one_line_nonzero_exit(argv, message, tmp_path, capsys):
     assert rc != 0
     assert message in err, err
     assert "Traceback" not in err and len(err.splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("name", ["stencil2d", "mm_inner", "array_sum"])
+def test_cli_runs_a_program_tensorized_ahead_of_time(name, tmp_path, capsys):
+    """``infs-opt --tensorize`` output (``tdfg.graph``s in the host code, mm_inner's
+    inside its host scf.for) runs in memory, checked against the lattice semantics
+    and equal to the stream program's run."""
+    w = WORKLOADS[name]
+    tensorized = tmp_path / f"{name}_t.mlir"
+    tensorized.write_text(api.to_text(api.run_pipeline(api.parse_file(w.path), "tensorize")))
+    sizes = w.sizes("small")
+    inputs = w.inputs(sizes, 0)
+    args = []
+    for k, v in inputs.items():
+        np.save(tmp_path / f"{k}.npy", v)
+        args += ["--input", f"{k}={tmp_path / f'{k}.npy'}"]
+    rc = infs_run.main([str(tensorized), "--config", "small-16", "--sizes", ",".join(f"{a}={int(sizes[a])}" for a in w.args if a not in inputs),
+                        *args, "--check", "--json", "--save-outputs", str(tmp_path)])  # fmt: skip
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 0
+    s = out[0] if isinstance(out, list) else out
+    assert s["check"]["ok"] and s["check"]["oracle"] == "the tDFG lattice semantics"
+    assert s["region_modes"].get("in", 0) >= 1 and s["total_cycles"] > 0 and s["elements_in_memory_fraction"] > 0, s
+    ref = {k: v.copy() for k, v in inputs.items()}
+    res = run_function(api.parse_file(w.path), w.call_args(ref, sizes), w.entry)
+    for k in w.outputs:
+        assert compare_values({k: np.load(tmp_path / f"{k}.npy")}, {k: ref[k]}).ok, k
+    assert list(s["results"].values()) == pytest.approx([float(v) for v in res], rel=1e-5)
+
+
+def test_cli_refuses_near_and_core_for_a_tensorized_program(tmp_path, capsys):
+    w = WORKLOADS["vec_add"]
+    tensorized = tmp_path / "vec_add_t.mlir"
+    tensorized.write_text(api.to_text(api.run_pipeline(api.parse_file(w.path), "tensorize")))
+    for mode in ("near", "core"):
+        rc = infs_run.main([str(tensorized), "--config", "tiny", "--sizes", "n=40", "--shape", "A=40,B=40,C=40", "--mode", mode])
+        err = capsys.readouterr().err.strip()
+        assert rc != 0 and len(err.splitlines()) == 1, err
+        assert f"mode '{mode}' cannot run a tdfg.graph" in err and "'tdfg.graph' at line" in err

@@ -48,7 +48,8 @@ from infs.passes.pim_program import LoweringError
 from infs.passes.specialize import SpecializeError
 from infs.runtime import host, jit
 from infs.runtime.check import compare_values
-from infs.runtime.inmemory import InMemoryGraphFunctions, run_function_in_memory, tensorize_module
+from infs.passes.tensorize import tensorize_module
+from infs.runtime.driver import ModeNotHonoured, RunOptions, run_program
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.sim import Machine, SimError
 from infs.workloads import WORKLOADS
@@ -179,22 +180,22 @@ def _run_in_memory(name: str, which: str, config: str, tiles: tuple[int, ...] | 
     inputs, expected = _reference(name, which)
     arrays = {k: v.copy() for k, v in inputs.items()}
     try:
-        res, machine, ex = run_function_in_memory(_module(name), w.call_args(arrays, sizes), w.entry, tiles=tiles, machine=Machine(_cfg(config)))
-    except LayoutError as e:
-        raise Skipped(f"LayoutError: {e}") from None
-    except LoweringError as e:
-        if "wordline pressure" not in str(e):
+        res, machine, lowered = _run_in_memory_tensorized(_module(name), w.call_args(arrays, sizes), w.entry, _cfg(config), tiles)
+    except ModeNotHonoured as e:
+        if isinstance(e.error, LayoutError):
+            raise Skipped(f"LayoutError: {e.error}") from None
+        if not isinstance(e.error, LoweringError) or "wordline pressure" not in str(e.error):
             raise
-        raise Skipped(f"LoweringError: {e}") from None
+        raise Skipped(f"LoweringError: {e.error}") from None
     actual = {**{k: arrays[k] for k in w.outputs}, **dict(zip(w.results, res))}
     check = compare_values(actual, expected)
     where = f"{name} sizes={sizes} config={config} tiles={tiles}"
     assert check.ok, f"{where}: {check.note}"
     for k in w.outputs:  # exact for ints (compare_values), same dtype everywhere
         assert arrays[k].dtype == expected[k].dtype, where  # type: ignore[union-attr]
-    if ex.lowered:
+    if lowered:
         assert machine.cycles > 0, where
-    return len(ex.lowered)
+    return len(lowered)
 
 
 def _check_in_memory_ran(name: str, lowered: int) -> None:
@@ -779,11 +780,12 @@ def test_pinned_graphs_match_lattice_semantics(case):
 # ---------------------------------------------------------------------------
 
 
-def _run_tensorized(tmodule, w, arrays, sizes, executor: InMemoryGraphFunctions):
-    fn = host.find_function(tmodule, w.entry)
-    interp = host.make_interpreter(tmodule)
-    interp.register_implementations(executor)
-    return tuple(interp.call_op(fn, tuple(host.bind_arguments(fn, w.call_args(arrays, sizes)))))
+def _run_in_memory_tensorized(module, args, entry: str, config, tiles=None, tensorized=None):
+    """The module tensorized ahead of time, its graphs run in memory by the
+    runtime (``tdfg.graph`` in the host code), regions left as streams near
+    memory: (results, machine, the lowerings run in order)."""
+    rep = run_program(tensorized or tensorize_module(module), args, entry, RunOptions(config=config, mode="in", tiles=tiles))
+    return rep.results, rep.machine, [lowered for _, lowered, _, _ in rep.programs]
 
 
 @pytest.mark.parametrize("name,steps", [("stencil2d", 4), ("stencil1d", 6)])
@@ -797,10 +799,10 @@ def test_jit_lowers_each_distinct_graph_once(name, steps):
     jit.clear_cache()
     assert jit.cache_stats() == {"hits": 0, "misses": 0, "entries": 0}
     arrays = {k: v.copy() for k, v in inputs.items()}
-    _, machine, ex = run_function_in_memory(_module(name), w.call_args(arrays, sizes), w.entry, config="small-16")
-    distinct = {id(lw) for lw in ex.lowered}
+    _, machine, lowered = _run_in_memory_tensorized(_module(name), w.call_args(arrays, sizes), w.entry, "small-16")
+    distinct = {id(lw) for lw in lowered}
     graphs = len(_tensorized_info(name)[0])
-    assert len(ex.lowered) == steps and len(distinct) == graphs == 2  # the A->B and B->A sweeps
+    assert len(lowered) == steps and len(distinct) == graphs == 2  # the A->B and B->A sweeps
     assert jit.cache_stats() == {"hits": steps - graphs, "misses": graphs, "entries": graphs}
     check = compare_values({k: arrays[k] for k in w.outputs}, {k: ref[k] for k in w.outputs})
     assert check.ok, check.note  # the memoized programs ran the later steps
@@ -808,17 +810,17 @@ def test_jit_lowers_each_distinct_graph_once(name, steps):
     # one tensorized module run twice on other inputs: its graphs lower on the
     # first run, the second run is all hits (and still right)
     tmod = tensorize_module(_module(name))
-    executor = InMemoryGraphFunctions(Machine("small-16"))
+    runs = []
     for seed in (1, 2):
         inputs = w.inputs(sizes, seed)
         ref = {k: v.copy() for k, v in inputs.items()}
         host.run_function(_module(name), w.call_args(ref, sizes), w.entry)
         arrays = {k: v.copy() for k, v in inputs.items()}
-        _run_tensorized(tmod, w, arrays, sizes, executor)
+        runs += _run_in_memory_tensorized(None, w.call_args(arrays, sizes), w.entry, "small-16", tensorized=tmod)[2]
         check = compare_values({k: arrays[k] for k in w.outputs}, {k: ref[k] for k in w.outputs})
         assert check.ok, f"seed {seed}: {check.note}"
     assert jit.cache_stats() == {"hits": steps - graphs + 2 * steps - graphs, "misses": 2 * graphs, "entries": 2 * graphs}
-    assert len({id(lw) for lw in executor.lowered}) == graphs
+    assert len({id(lw) for lw in runs}) == graphs
 
 
 def test_jit_memo_key_covers_sizes_tiles_and_config():
@@ -848,9 +850,9 @@ def test_jit_accepts_an_unregistered_custom_config():
     w = WORKLOADS["vec_add"]
     inputs, expected = _reference("vec_add", "small")
     arrays = {k: v.copy() for k, v in inputs.items()}
-    _, _, ex = run_function_in_memory(_module("vec_add"), w.call_args(arrays, w.sizes("small")), w.entry, machine=Machine(cfg))
+    _, _, lowered = _run_in_memory_tensorized(_module("vec_add"), w.call_args(arrays, w.sizes("small")), w.entry, cfg)
     assert compare_values({"C": arrays["C"]}, {"C": expected["C"]}).ok
-    assert [math.prod(lw.record.tiles) for lw in ex.lowered] == [16]
+    assert [math.prod(lw.record.tiles) for lw in lowered] == [16]
 
 
 def test_jit_lowers_for_an_overridden_config_that_keeps_its_name():
@@ -861,9 +863,9 @@ def test_jit_lowers_for_an_overridden_config_that_keeps_its_name():
     inputs, expected = _reference("vec_add", "small")
     arrays = {k: v.copy() for k, v in inputs.items()}
     jit.clear_cache()  # (the memo key holds the name only: see the xfail below)
-    _, _, ex = run_function_in_memory(_module("vec_add"), w.call_args(arrays, w.sizes("small")), w.entry, machine=Machine(cfg))
+    _, _, lowered = _run_in_memory_tensorized(_module("vec_add"), w.call_args(arrays, w.sizes("small")), w.entry, cfg)
     assert compare_values({"C": arrays["C"]}, {"C": expected["C"]}).ok
-    assert [lw.record.banks for lw in ex.lowered] == [4]
+    assert [lw.record.banks for lw in lowered] == [4]
     jit.clear_cache()
 
 

@@ -25,7 +25,8 @@ from infs.passes import optimize_tdfg
 from infs.passes.optimize_tdfg import CostModel, OptimizeTdfgPass, optimize_graph, original_cost
 from infs.runtime import host, lattice_eval
 from infs.runtime.check import compare_values
-from infs.runtime.inmemory import InMemoryGraphFunctions, tensorize_module
+from infs.passes.tensorize import tensorize_module
+from infs.runtime.driver import RunOptions, run_program
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.sim import Machine
 from infs.workloads import WORKLOADS
@@ -163,16 +164,11 @@ def test_optimized_workload_in_memory_matches_stream_reference(name, config):
     expected = {**{k: ref[k] for k in w.outputs}, **dict(zip(w.results, res))}
 
     arrays = {k: v.copy() for k, v in inputs.items()}
-    module = _optimized(name)
-    fn = host.find_function(module, w.entry)
-    interp = host.make_interpreter(module)
-    graphs = InMemoryGraphFunctions(Machine(config))
-    interp.register_implementations(graphs)
-    out = interp.call_op(fn, tuple(host.bind_arguments(fn, w.call_args(arrays, sizes))))
-    actual = {**{k: arrays[k] for k in w.outputs}, **dict(zip(w.results, out))}
+    rep = run_program(_optimized(name), w.call_args(arrays, sizes), w.entry, RunOptions(config=config, mode="in"))
+    actual = {**{k: arrays[k] for k in w.outputs}, **dict(zip(w.results, rep.results))}
     check = compare_values(actual, expected)
     assert check.ok, f"{name} on {config}: {check.note}"
-    assert graphs.lowered, name
+    assert rep.programs, name
 
 
 # ---------------------------------------------------------------------------

@@ -51,7 +51,7 @@ from infs.passes.tensorize import TensorizePass
 from infs.runtime import host
 from infs.runtime.check import compare_values
 from infs.runtime.driver import RunOptions, run_program
-from infs.runtime.inmemory import tensorize_module
+from infs.passes.tensorize import tensorize_module
 from infs.runtime.lattice_eval import run_function as lattice_run
 from infs.runtime.scalar_ops import numpy_dtype
 from infs.sim import Machine

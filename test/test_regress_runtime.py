@@ -324,15 +324,15 @@ def test_aliased_arguments_are_refused_in_every_mode(mode, how, analysis):
 
 
 def test_aliased_views_are_refused_by_the_reference_and_the_in_memory_api():
-    from infs.runtime.inmemory import run_function_in_memory
+    from infs.passes.tensorize import tensorize_module
     from infs.runtime.scalar_ops import EvaluationError
 
     module = api.parse_text(ALIAS)
     A = np.arange(10, dtype=np.float32)
     with pytest.raises(EvaluationError, match=r"'stream.region' at line 2: its array operands %A and %B share memory"):
         run_function(module, {"A": A, "B": A[2:], "n": 6})
-    with pytest.raises(EvaluationError, match=r"'tdfg.graph': its array operands %A and %B share memory"):
-        run_function_in_memory(module, {"A": A, "B": A, "n": 6}, config="small-16")
+    with pytest.raises(EvaluationError, match=r"region 0 \('tdfg.graph' at line 2\): its array operands %A and %B share memory"):
+        run_program(tensorize_module(module), {"A": A, "B": A, "n": 6}, None, RunOptions(config="small-16", mode="in"))
     # the reference itself handles one array bound to both exactly (cell by cell):
     # A[i] = A[i + 1] reads each cell before the iteration that writes it
     run_function(module, {"A": A, "B": A, "n": 6})

@@ -41,19 +41,18 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, ModuleOp
-from xdsl.ir import Block
 
 from infs.dialects import stream, tdfg
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import LayoutError
 from infs.passes.pim_program import LoweringError
-from infs.passes.tensorize import NotTensorizable, peel_count, peel_region, tensorize_region
+from infs.passes.tensorize import CompiledRegion, compile_region, host_loop_points, tensorize_region
 from infs.dialects.lattice import LatticeError
 from infs.passes.tdfg_semantics import TdfgSemanticsError
 from infs.runtime import host, jit
@@ -94,8 +93,9 @@ MAX_HOST_POINTS = 1 << 20
 class ModeNotHonoured(EvaluationError):
     """``strict``: a region cannot run in the forced mode."""
 
-    def __init__(self, region: int, mode: str, reason: str):
+    def __init__(self, region: int, mode: str, reason: str, error: Exception | None = None):
         self.region, self.mode, self.reason = region, mode, reason
+        self.error = error  # the lowering's own exception (LayoutError, LoweringError, ...), when there is one
         super().__init__(f"region {region}: mode '{mode}' cannot be honoured: {reason}")
 
 
@@ -143,11 +143,9 @@ class RunReport:
 
 
 @dataclass
-class _Compiled:
-    graph: tdfg.GraphOp | None
-    peel: int  # outer dims run as host loops
-    bounds: list  # affine ranges of the peeled dims
-    reason: str | None  # why not tensorizable
+class _Compiled(CompiledRegion):
+    """A region as tensorized (``compile_region``), with what the runtime adds."""
+
     nodes_before: int = 0  # tDFG nodes as tensorized
     nodes_after: int = 0  # after optimize-tdfg (the graph the JIT lowers)
     optimize_seconds: float = 0.0
@@ -169,7 +167,7 @@ class RegionRuntime:
         self.records: list[RegionRecord] = []
         self.programs: list[tuple[int, Any, list, dict]] = []  # RunReport.programs
         self.progress = progress
-        self._keep: list = []  # keeps compiled regions' helper blocks alive
+        self._keep: list = []  # keeps folded regions alive
         self._estimates: dict[int, int] = {}
         self._charged: dict[int, jit.Lowered] = {}  # lowerings whose JIT time this run has charged
 
@@ -180,21 +178,8 @@ class RegionRuntime:
         if hit is not None:
             return hit
         self.ids[key] = len(self.ids)
-        graph, reason = tensorize_region(region)
-        comp = _Compiled(graph, 0, [], reason)
-        source = region
-        if graph is None:
-            k = peel_count(region)
-            if k:
-                ivs = Block(arg_types=[IndexType()] * k)
-                try:
-                    inner, _names, bounds = peel_region(region, ivs.args)
-                    g2, r2 = tensorize_region(inner)
-                    self._keep.append((ivs, inner))
-                    comp = _Compiled(g2, k, bounds, r2 if g2 is None else None)
-                    source = inner
-                except NotTensorizable as e:
-                    comp = _Compiled(None, 0, [], str(e))
+        comp = _Compiled(**{f.name: getattr(c, f.name) for c in [compile_region(region)] for f in fields(CompiledRegion)})
+        source = comp.inner or region
         reassoc = floats_may_reassociate(region)
         self._optimize(comp, reassoc)
         if comp.graph is not None and self.options.fold_base_offsets:
@@ -307,9 +292,7 @@ class RegionRuntime:
         """Lower every graph invocation (JIT, memoized) and estimate its time."""
         graph = comp.graph
         assert graph is not None
-        env = {n: int(v) for n, v, s in zip(region.names, scalars, region.scalars) if isinstance(s.type, IndexType)}
-        ranges = [range(lo.evaluate(env), hi.evaluate(env)) for lo, hi in comp.bounds] if comp.peel else []
-        count = math.prod(len(r) for r in ranges)
+        ranges, count = host_loop_points(comp, region, scalars)
         if count > MAX_HOST_POINTS:
             # each point is a graph invocation (lowered once when only stream
             # starts move, but simulated one by one): not listed, refused in one line
@@ -398,6 +381,42 @@ class RegionRuntime:
             self.progress(rec)
         return results
 
+    def run_graph(self, graph: tdfg.GraphOp, arrays: list[np.ndarray], scalars: list[Any]) -> list[Any]:
+        """A ``tdfg.graph`` in the host code (a program tensorized ahead of time,
+        ``infs-opt --tensorize``): it has no streams left for the near-memory
+        or core models, so it runs in memory or not at all.  It is lowered and
+        run as a region's graph is, without optimize-tdfg (the static compiler's
+        output is run as given)."""
+        key = id(graph)
+        first = key not in self.compiled
+        if first:
+            self.ids[key] = len(self.ids)
+            nodes = _tdfg_nodes(graph)
+            self.compiled[key] = _Compiled(graph, None, nodes_before=nodes, nodes_after=nodes)
+        comp = self.compiled[key]
+        where = f"region {self.ids[key]} ({region_label(graph)})"
+        if self.options.mode in ("near", "core"):
+            raise EvaluationError(f"{where}: mode '{self.options.mode}' cannot run a tdfg.graph (tensorized ahead of time: "
+                                  "no streams left for near memory or the cores): use --mode in or auto, or run the program before --tensorize")  # fmt: skip
+        alias = aliased_operands(graph, arrays)
+        if alias is not None:
+            raise EvaluationError(f"{where}: {alias}")
+        try:
+            plan = self.plan_in_memory(graph, comp, arrays, scalars)
+        except (LayoutError, LoweringError) as e:
+            raise ModeNotHonoured(self.ids[key], "in", str(e).strip().splitlines()[0], e) from None
+        cells = sum(math.prod(lowered.record.lattice) for lowered, *_ in plan["calls"])
+        rec = RegionRecord(self.ids[key], "in", "a tdfg.graph runs in memory", elements=cells, requested=self.options.mode)
+        if first:
+            rec.tdfg_nodes_before = rec.tdfg_nodes_after = comp.nodes_before
+        start = self.machine.cycles
+        results = self.run_in_memory(comp, plan, arrays, rec)
+        rec.cycles = self.machine.cycles - start
+        self.records.append(rec)
+        if self.progress:
+            self.progress(rec)
+        return results
+
     def run_in_memory(self, comp: _Compiled, plan: dict, arrays, rec: RegionRecord) -> list[Any]:
         graph = comp.graph
         assert graph is not None
@@ -462,8 +481,7 @@ class RegionRuntime:
         rec.check = "lattice"
         try:
             if comp.peel:  # outer dims as host loops around the graph (as the pass emits them)
-                env = {n: int(v) for n, v, s in zip(region.names, scalars, region.scalars) if isinstance(s.type, IndexType)}
-                for point in itertools.product(*[range(lo.evaluate(env), hi.evaluate(env)) for lo, hi in comp.bounds]):
+                for point in itertools.product(*host_loop_points(comp, region, scalars)[0]):
                     evaluate_graph(graph, shadow, [*scalars, *point])
                 lattice_results = None
             else:
@@ -520,5 +538,5 @@ def run_program(
     runtime = RegionRuntime(options, machine, progress)
     t0 = time.perf_counter()
     # analysis runs carry no data: host allocations are shapes only
-    results = host.run_function(module, args, name, executor=runtime, phantom_alloc=options.machine_mode == "analysis")
+    results = host.run_function(module, args, name, executor=runtime, phantom_alloc=options.machine_mode == "analysis", graph_executor=runtime.run_graph)
     return RunReport(results, machine, runtime.records, time.perf_counter() - t0, runtime.programs)

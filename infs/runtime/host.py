@@ -3,7 +3,8 @@
 Built on xDSL's interpreter: its func/scf/arith/math implementations drive the
 host code, and this module adds numpy-backed ``memref`` ops and a hook that
 executes each ``stream.region`` (by default with the reference semantics; the
-runtime plugs other executors in).
+runtime plugs other executors in) and each ``tdfg.graph`` of a program
+tensorized ahead of time (through the executor the runtime gives).
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ from xdsl.interpreters.math import MathFunctions
 from xdsl.interpreters.scf import ScfFunctions
 from xdsl.utils.exceptions import InterpretationError
 
-from infs.dialects import stream
+from infs.dialects import stream, tdfg
 from infs.runtime.reference import evaluate_region
 from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype
 
 RegionExecutor = Callable[[stream.RegionOp, list[np.ndarray], list[Any]], list[Any]]
+GraphExecutor = Callable[[tdfg.GraphOp, list[np.ndarray], list[Any]], list[Any]]
 
 
 def available_memory() -> int | None:
@@ -193,30 +195,43 @@ def _check_index(arr: np.ndarray, idx: Sequence[Any], opname: str) -> None:
             raise EvaluationError(f"'{opname}' index {int(i)} out of bounds for dim {d} of shape {list(arr.shape)}")
 
 
-@register_impls
-class StreamRegionFunctions(InterpreterFunctions):
-    """Executes ``stream.region`` through a pluggable executor."""
+def _offload(executor: Callable[..., list[Any]], op: stream.RegionOp | tdfg.GraphOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    n = len(op.arrays)
+    results = [_as_scalar(r) for r in executor(op, list(args[:n]), list(args[n:]))]
+    # integers as Python ints, as memref.load gives them (xDSL's integer ops overflow on numpy int32)
+    return tuple(int(r) if isinstance(r, np.integer) else r for r in results)
 
-    def __init__(self, executor: RegionExecutor | None = None):
+
+@register_impls
+class OffloadFunctions(InterpreterFunctions):
+    """Executes ``stream.region`` ops, and ``tdfg.graph`` ops of a program
+    tensorized ahead of time, through pluggable executors."""
+
+    def __init__(self, executor: RegionExecutor | None = None, graph_executor: GraphExecutor | None = None):
         self.executor = executor or evaluate_region
+        self.graph_executor = graph_executor
 
     @impl(stream.RegionOp)
     def run_region(self, interpreter: Interpreter, op: stream.RegionOp, args: tuple[Any, ...]):
-        n = len(op.arrays)
-        arrays, scalars = list(args[:n]), list(args[n:])
-        results = [_as_scalar(r) for r in self.executor(op, arrays, scalars)]
-        # integers as Python ints, as memref.load gives them (xDSL's integer ops overflow on numpy int32)
-        return tuple(int(r) if isinstance(r, np.integer) else r for r in results)
+        return _offload(self.executor, op, args)
+
+    @impl(tdfg.GraphOp)
+    def run_graph(self, interpreter: Interpreter, op: tdfg.GraphOp, args: tuple[Any, ...]):
+        if self.graph_executor is None:
+            raise EvaluationError("a 'tdfg.graph' in the host code runs only in memory or on the lattice (infs.runtime.driver / lattice_eval)")
+        return _offload(self.graph_executor, op, args)
 
 
-def make_interpreter(module: ModuleOp, executor: RegionExecutor | None = None, phantom_alloc: bool = False) -> Interpreter:
+def make_interpreter(
+    module: ModuleOp, executor: RegionExecutor | None = None, phantom_alloc: bool = False, graph_executor: GraphExecutor | None = None
+) -> Interpreter:
     interp = Interpreter(module)
     for fns in (ArithFunctions(), ScfFunctions(), FuncFunctions(), MathFunctions(), BuiltinFunctions()):
         interp.register_implementations(fns)
     interp.register_implementations(HostArithExtras())
     interp.register_implementations(HostFloatArith(), override=True)
     interp.register_implementations(NumpyMemrefFunctions(phantom_alloc), override=True)
-    interp.register_implementations(StreamRegionFunctions(executor))
+    interp.register_implementations(OffloadFunctions(executor, graph_executor))
     return interp
 
 
@@ -263,13 +278,20 @@ def bind_arguments(fn: func.FuncOp, args: Mapping[str, Any] | Sequence[Any]) -> 
 
 
 def run_function(
-    module: ModuleOp, args: Mapping[str, Any] | Sequence[Any], name: str | None = None, executor: RegionExecutor | None = None, phantom_alloc: bool = False
+    module: ModuleOp,
+    args: Mapping[str, Any] | Sequence[Any],
+    name: str | None = None,
+    executor: RegionExecutor | None = None,
+    phantom_alloc: bool = False,
+    graph_executor: GraphExecutor | None = None,
 ) -> tuple[Any, ...]:
     """Run a host function; arrays are updated in place; returns its results.
+    ``stream.region`` ops run through ``executor`` (default: the reference
+    semantics), ``tdfg.graph`` ops through ``graph_executor``.
     ``phantom_alloc``: ``memref.alloc`` gives arrays without data (timing-only runs)."""
     fn = find_function(module, name)
     values = bind_arguments(fn, args)
-    interp = make_interpreter(module, executor, phantom_alloc)
+    interp = make_interpreter(module, executor, phantom_alloc, graph_executor)
     try:
         results = tuple(interp.call_op(fn, tuple(values)))
     except InterpretationError as e:

@@ -49,9 +49,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, MemRefType, ModuleOp
-from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
-from xdsl.ir import Block, SSAValue
-from xdsl.utils.exceptions import InterpretationError
+from xdsl.ir import SSAValue
 
 from infs.dialects import stream, tdfg
 from infs.dialects.element_types import REDUCE_UFUNCS, EvaluationError, numpy_dtype, reduce_identity
@@ -421,20 +419,6 @@ def _stream_reduce(t: LTensor, kind: str, dims: Sequence[int]) -> Any:
 # ---------------------------------------------------------------------------
 
 
-@register_impls
-class TdfgGraphFunctions(InterpreterFunctions):
-    """Executes ``tdfg.graph`` ops of a host function with the lattice semantics."""
-
-    def __init__(self, group_size: GroupSize = None):
-        self.group_size = group_size
-
-    @impl(tdfg.GraphOp)
-    def run_graph(self, interpreter: Interpreter, op: tdfg.GraphOp, args: tuple[Any, ...]):
-        n = len(op.arrays)
-        results = evaluate_graph(op, list(args[:n]), list(args[n:]), self.group_size)
-        return tuple(r.item() if isinstance(r, np.ndarray) else r for r in results)
-
-
 def run_function(
     module: ModuleOp,
     args: Mapping[str, Any] | Sequence[Any],
@@ -445,14 +429,11 @@ def run_function(
     """``infs.runtime.host.run_function`` for modules holding ``tdfg.graph`` ops
     (evaluated with the lattice semantics); remaining ``stream.region`` ops run
     through ``executor`` (default: the stream reference)."""
-    fn = host.find_function(module, name)
-    values = host.bind_arguments(fn, args)
-    interp = host.make_interpreter(module, executor)
-    interp.register_implementations(TdfgGraphFunctions(group_size))
-    try:
-        return tuple(interp.call_op(fn, tuple(values)))
-    except InterpretationError as e:
-        raise EvaluationError(f"@{fn.sym_name.data}: {e}") from None
+
+    def run_graph(graph: tdfg.GraphOp, arrays: list[np.ndarray], scalars: list[Any]) -> list[Any]:
+        return evaluate_graph(graph, arrays, scalars, group_size)
+
+    return host.run_function(module, args, name, executor, graph_executor=run_graph)
 
 
 def lattice_executor(group_size: GroupSize = None) -> host.RegionExecutor:
@@ -460,35 +441,22 @@ def lattice_executor(group_size: GroupSize = None) -> host.RegionExecutor:
     ``stream.region`` (the ``tensorize`` pass on one region) and evaluates the
     graph on the lattice; a region that cannot be tensorized runs with the
     stream reference."""
-    from infs.passes.tensorize import NotTensorizable, peel_count, peel_region, tensorize_region
+    from infs.passes.tensorize import compile_region, host_loop_points
 
     def run(region: stream.RegionOp, arrays: list[np.ndarray], scalars: list[Any]) -> list[Any]:
-        graph, _reason = tensorize_region(region)
-        if graph is not None:
-            try:
-                return evaluate_graph(graph, arrays, scalars, group_size)
-            finally:
-                graph.drop_all_references()
-        k = peel_count(region)
-        if k:  # the outer dims become host loops around the graph of the rest
-            ivs = Block(arg_types=[IndexType()] * k)
-            try:
-                inner, _names, bounds = peel_region(region, ivs.args)
-            except NotTensorizable:
+        comp = compile_region(region)
+        try:
+            if comp.graph is None:
                 return evaluate_region(region, arrays, scalars)
-            graph, _reason = tensorize_region(inner)
-            inner.drop_all_references()
-            if graph is not None:
-                try:
-                    env = {n: int(v) for n, v, s in zip(region.names, scalars, region.scalars) if isinstance(s.type, IndexType)}
-                    ranges = [range(lo.evaluate(env), hi.evaluate(env)) for lo, hi in bounds]
-                    for point in itertools.product(*ranges):
-                        evaluate_graph(graph, arrays, [*scalars, *point], group_size)
-                    return []
-                except LatticeError as e:
-                    raise EvaluationError(str(e)) from None
-                finally:
-                    graph.drop_all_references()
-        return evaluate_region(region, arrays, scalars)
+            if not comp.peel:
+                return evaluate_graph(comp.graph, arrays, scalars, group_size)
+            try:  # the outer dims are host loops around the graph of the rest
+                for point in itertools.product(*host_loop_points(comp, region, scalars)[0]):
+                    evaluate_graph(comp.graph, arrays, [*scalars, *point], group_size)
+            except LatticeError as e:
+                raise EvaluationError(str(e)) from None
+            return []
+        finally:
+            comp.release()
 
     return run

@@ -32,7 +32,7 @@ import numpy as np
 from xdsl.dialects.builtin import FileLineColLoc, IndexType, MemRefType
 from xdsl.ir import SSAValue
 
-from infs.dialects import stream
+from infs.dialects import stream, tdfg
 from infs.dialects.element_types import reduce_identity
 from infs.dialects.lattice import AccessMap, IndexRangeError, LatticeError
 from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype
@@ -43,9 +43,9 @@ from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype
 BYTES_PER_POINT = 8
 
 
-def region_label(region: stream.RegionOp) -> str:
+def region_label(region: stream.RegionOp | tdfg.GraphOp) -> str:
     loc = region.location
-    return f"'stream.region' at line {loc.line.data}" if isinstance(loc, FileLineColLoc) else "'stream.region'"
+    return f"'{region.name}' at line {loc.line.data}" if isinstance(loc, FileLineColLoc) else f"'{region.name}'"
 
 
 def evaluated_points(region: stream.RegionOp, box: Sequence[tuple[int, int]]) -> int:
@@ -82,15 +82,18 @@ def check_domain_memory(region: stream.RegionOp, box: Sequence[tuple[int, int]],
     return points
 
 
-def aliased_operands(region: stream.RegionOp, arrays: Sequence[np.ndarray], same_object: bool = True) -> str | None:
+_WRITES = (stream.StoreOp, stream.AtomicOp, tdfg.StoreOp, tdfg.StreamStoreOp)
+
+
+def aliased_operands(region: stream.RegionOp | tdfg.GraphOp, arrays: Sequence[np.ndarray], same_object: bool = True) -> str | None:
     """Why this invocation's arrays cannot be taken as distinct: two distinct
-    array operands share memory at run time and the region writes one of
-    them (None when they can).  The static checks (dependences, store order)
-    and the in-memory layout see distinct operands as distinct arrays.
+    array operands share memory at run time and the region (or graph) writes
+    one of them (None when they can).  The static checks (dependences, store
+    order) and the in-memory layout see distinct operands as distinct arrays.
     ``same_object=False`` skips operands bound to the very same array (the
     evaluator handles those exactly, cell by cell)."""
-    args = list(region.array_args)
-    written = {args.index(op.array) for op in region.body.block.ops if isinstance(op, (stream.StoreOp, stream.AtomicOp)) and op.array in args}
+    args = list(region.body.block.args[: len(region.arrays)])
+    written = {args.index(op.array) for op in region.body.block.ops if isinstance(op, _WRITES) and op.array in args}
     if not written:
         return None
 
