@@ -49,6 +49,9 @@ class Cost:
     link_loads: np.ndarray | None = None
     element_ops: int = 0
     sync_pairs: np.ndarray | None = None  # (src bank, dst bank) pairs a later sync must settle
+    # ``energy.energy_pj`` of ``quantities``, filled by the machine when it first
+    # charges the cost (a cost is not changed once charged; plans reuse theirs)
+    energy: dict[str, float] | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -91,6 +94,10 @@ class Stats:
         if self.link_bytes is None:
             self.link_bytes = np.zeros_like(loads)
         self.link_bytes += loads
+
+    def copy(self) -> "Stats":
+        return Stats(dict(self.cycles), dict(self.traffic), dict(self.energy_pj), dict(self.commands), self.element_ops,
+                     None if self.link_bytes is None else self.link_bytes.copy(), dict(self.bit_steps), self.bitlevel_fallbacks)  # fmt: skip
 
     def merge(self, other: "Stats") -> None:
         for k, v in other.cycles.items():

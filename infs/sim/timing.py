@@ -43,6 +43,7 @@ its banks (``command_bytes``, multicast): that is control traffic.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -59,6 +60,14 @@ def _ceil(x: float) -> int:
     return int(math.ceil(x - 1e-9))
 
 
+MEMO = 4096  # run-time costs memoized per cost model (LRU)
+
+
+def _tuples(x):
+    """A hashable form of a command field (nested lists become tuples)."""
+    return tuple(_tuples(v) for v in x) if isinstance(x, (list, tuple)) else x
+
+
 @dataclass
 class CostModel:
     cfg: HardwareConfig
@@ -71,6 +80,27 @@ class CostModel:
         self.mcs = memory_controllers(c.mesh_rows, c.mesh_cols, c.mem_ctrls)
         self.mc_of_bank = nearest(self.mesh, self.all_banks, self.mcs)
         self._tree_cache: dict[bytes, int] = {}
+        # costs computed at run time (not in a plan), memoized by their arguments:
+        # a host loop re-running a program repeats them unchanged
+        self._memo: OrderedDict[tuple, Cost] = OrderedDict()
+        far = int(self.mesh.hops(c.host_tile, self.all_banks).max())
+        self._far_hops = far
+        self._mean_hops = float(self.mesh.hops(self.all_banks[:, None], self.all_banks[None, :]).mean())
+        # sync's part that does not depend on the pairs: reports to TC_core and its clear
+        self._sync_ctrl = float(self.mesh.hops(self.all_banks, c.host_tile).sum()) * c.control_bytes
+        self._sync_ctrl += self.mesh.tree_links(c.host_tile, self.all_banks) * c.control_bytes
+
+    def _memoized(self, key: tuple, make: Callable[[], Cost]) -> Cost:
+        """``make()``, once per ``key`` (LRU of ``MEMO`` costs; a cost is not changed once made)."""
+        memo = self._memo
+        cost = memo.get(key)
+        if cost is None:
+            cost = memo[key] = make()
+            if len(memo) > MEMO:
+                memo.popitem(last=False)
+        else:
+            memo.move_to_end(key)
+        return cost
 
     def of(self, kind: type[pc.Command]) -> Callable[..., Cost]:
         """The cost function of a command (``COSTS``), bound to this model."""
@@ -242,12 +272,16 @@ class CostModel:
 
     def sync(self, pairs: np.ndarray | None) -> Cost:
         """Barrier (§5.2): each bank reports packets sent to the receivers and
-        TC_core; receivers confirm; TC_core broadcasts the clear."""
+        TC_core; receivers confirm; TC_core broadcasts the clear.  ``pairs``: the
+        (src bank, dst bank) rows of the inter-tile moves in flight, repeats
+        counted once."""
+        key = ("sync", b"" if pairs is None else pairs.tobytes())
+        return self._memoized(key, lambda: self._sync(None if pairs is None else np.unique(pairs, axis=0)))
+
+    def _sync(self, pairs: np.ndarray | None) -> Cost:
         c = self.cfg
-        far = int(self.mesh.hops(c.host_tile, self.all_banks).max())
-        cost = Cost("move", cycles=2 * far * self.mesh.hop_cycles)
-        ctrl = float(self.mesh.hops(self.all_banks, c.host_tile).sum()) * c.control_bytes  # reports
-        ctrl += self.mesh.tree_links(c.host_tile, self.all_banks) * c.control_bytes  # clear
+        cost = Cost("move", cycles=2 * self._far_hops * self.mesh.hop_cycles)
+        ctrl = self._sync_ctrl  # reports + clear
         if pairs is not None and len(pairs):
             ctrl += float(self.mesh.hops(pairs[:, 0], pairs[:, 1]).sum()) * c.control_bytes
         cost.traffic["noc_control"] = ctrl
@@ -323,6 +357,10 @@ class CostModel:
         """Final reduction by the banks' stream engines: each reduces its local partial
         results (``simd_lanes`` per cycle after ``se_init_cycles``), then forwards its
         partial outputs to the bank holding the output's first cell."""
+        key = ("near_reduce", geo, _tuples(box), _tuples(step), _tuples(dims), bits)
+        return self._memoized(key, lambda: self._near_reduce(geo, box, step, dims, bits))
+
+    def _near_reduce(self, geo: Geometry, box, step, dims, bits: int) -> Cost:
         c = self.cfg
         cells = self._bank_cells(geo, box, step)
         out_cells = math.prod(1 if d in dims else -(-(q - p) // s) for d, ((p, q), s) in enumerate(zip(box, step)))
@@ -350,10 +388,14 @@ class CostModel:
         their home banks under the static-NUCA interleave, which for a data-independent
         model are spread evenly: each element crosses the mean bank-to-bank distance.
         An indirect access first reads its index (one more L3 access)."""
+        key = ("near_access", geo, _tuples(box), bits, indirect)
+        return self._memoized(key, lambda: self._near_access(geo, box, bits, indirect))
+
+    def _near_access(self, geo: Geometry, box, bits: int, indirect: bool) -> Cost:
         c = self.cfg
         cells = self._bank_cells(geo, box)
         n = float(cells.sum())
-        mean_hops = float(self.mesh.hops(self.all_banks[:, None], self.all_banks[None, :]).mean())
+        mean_hops = self._mean_hops
         cost = Cost("near_mem")
         lat = c.l3_latency * (2 if indirect else 1) + c.se_init_cycles + int(math.ceil(mean_hops)) * self.mesh.hop_cycles
         cost.cycles = (_ceil(float(cells.max()) / c.simd_lanes) + lat) if n else 0
