@@ -9,6 +9,7 @@ symbol/scalar ``S`` is ``%sym_S``.
 
 from __future__ import annotations
 
+import math
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -1335,3 +1336,357 @@ def test_i1_min_max_reductions_start_from_the_identity(kind, want):
     O = np.zeros(2, np.bool_)
     run(src, A=A, O=O, M=2, N=2)
     np.testing.assert_array_equal(O, np.array(want))
+
+
+# ---------------------------------------------------------------------------
+# The view path (issue 13) against the general index-grid path
+# ---------------------------------------------------------------------------
+#
+# evaluate_region reads and writes affine accesses through strided views;
+# evaluate_region(views=False) takes the general path (index grids, flat cell
+# indices, ufunc.at) that the view path falls back to.  Both must give the
+# same bits (float reductions included: the view path reduces the grid
+# path's very array) and the same errors.
+
+from functools import partial  # noqa: E402
+
+from hypothesis import assume, note  # noqa: E402
+
+from infs.runtime import reference  # noqa: E402
+from strategies import examples, random_region  # noqa: E402
+
+NP_T = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i8": np.int8, "i64": np.int64}
+VIEW_SETTINGS = settings(max_examples=examples(60), deadline=None)
+
+
+def run_both(text: str, args: dict, seed: int = 0) -> None:
+    """Run ``text`` with ``args`` on both paths; same bits, same results or the same error."""
+    try:
+        module = api.parse_text(text, ctx=CTX)
+    except api.InfsError as e:  # a region the verifier rejects (a loop-carried dependence)
+        note(str(e))
+        assume(False)
+    outs = []
+    for views in (True, False):
+        a = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in args.items()}
+        try:
+            res = run_function(module, a, executor=partial(reference.evaluate_region, views=views))
+            outs.append(("ok", a, res))
+        except EvaluationError as e:
+            outs.append(("error", str(e), None))
+    (k1, a1, r1), (k2, a2, r2) = outs
+    assert k1 == k2, (k1, a1, k2, a2)
+    if k1 == "error":
+        assert a1 == a2
+        return
+    for name in a1:
+        if isinstance(a1[name], np.ndarray):
+            assert_bits_equal(a1[name], a2[name])
+    assert len(r1) == len(r2)
+    for x, y in zip(r1, r2):
+        assert_bits_equal(np.asarray(x), np.asarray(y))
+
+
+def _float_values(case, seed: int) -> dict:
+    """The case's arguments, float arrays drawn from a normal law (sums are then
+    order-sensitive: the test sees any change of summation order)."""
+    rng = np.random.default_rng(seed)
+    args = {}
+    for p in case.params:
+        v = case.arrays[p].copy() if p in case.arrays else case.scalars[p]
+        if isinstance(v, np.ndarray) and v.dtype.kind == "f":
+            v = (rng.standard_normal(v.shape) * 3).astype(v.dtype)
+        args[p] = v
+    return args
+
+
+@VIEW_SETTINGS
+@given(random_region(), st.integers(0, 2**31))
+def test_views_match_grids_on_random_regions(case, seed):
+    note(case.describe())
+    run_both(case.text, _float_values(case, seed))
+
+
+@st.composite
+def affine_case(draw):
+    """A region of random affine maps: per array dim an iteration dim times a
+    coefficient (1, -1, 2, 3: transposed, reversed, strided), a constant, a
+    symbol, two dims on one array dim (d0 + d1), or one dim on two array dims
+    (a diagonal); sizes 0, 1, odd and prime; outputs: stores (one or two ops,
+    maps that drop dims: the last iteration wins), atomics (colliding points),
+    reductions over any dims (float ones: bit-identical), in place."""
+    n = draw(st.integers(1, 3))
+    ext = [draw(st.sampled_from([0, 1, 1, 2, 3, 5, 7, 11, 13, 17, 37, 37])) for _ in range(n)]
+    while math.prod(ext) > 1200:  # sums of 9 and more floats: numpy's order follows the layout
+        ext[ext.index(max(ext))] = 3
+    lo = [draw(st.integers(0, 2)) for _ in range(n)]
+    T = draw(st.sampled_from(["f32", "f64", "i32", "i8"]))
+    fp = T.startswith("f")
+    k_val = draw(st.integers(0, 3))
+    reach: dict[str, list[int]] = {}
+    ranks: dict[str, int] = {}
+    elems: dict[str, str] = {}
+
+    def coords(j: int) -> list[int]:
+        # the coordinates an access sees: the dim's range, and 0 for an empty
+        # dim a reduced store indexes (the general path's coordinate then)
+        return list(range(lo[j], lo[j] + ext[j])) or [lo[j], 0]
+
+    def expr(name: str, pos: int) -> str:
+        kind = draw(st.sampled_from(["dim", "dim", "dim", "dim", "const", "sym", "sum"] + (["rev"] if True else [])))
+        if kind == "dim" or (kind in ("sum",) and n == 1):
+            j = draw(st.integers(0, n - 1))
+            c = draw(st.sampled_from([1, 1, 1, 2, 3]))
+            vals = [c * x for x in coords(j)]
+            off = max(0, -min(vals)) + draw(st.integers(0, 2))
+            e, top = (f"{c}*d{j}" if c != 1 else f"d{j}") + (f" + {off}" if off else ""), max(vals) + off
+        elif kind == "rev":
+            j = draw(st.integers(0, n - 1))
+            c = draw(st.sampled_from([1, 2]))
+            top = max(c * x for x in coords(j)) + draw(st.integers(0, 2))
+            e = f"{top} - {c}*d{j}" if c != 1 else f"{top} - d{j}"
+        elif kind == "const":
+            top = draw(st.integers(0, 3))
+            e = str(top)
+        elif kind == "sym":
+            top, e = k_val, "k"
+        else:
+            a, b = draw(st.permutations(range(n)))[:2]
+            top = max(coords(a)) + max(coords(b))
+            e = f"d{a} + d{b}"
+        reach[name][pos] = max(reach[name][pos], top + 1)
+        return e
+
+    def new(prefix: str, rank: int, elem: str) -> str:
+        name = f"{prefix}{sum(1 for a in reach if a.startswith(prefix))}"
+        reach[name], ranks[name], elems[name] = [1] * rank, rank, elem
+        return name
+
+    def amap(name: str) -> str:
+        if ranks[name] == n > 1 and draw(st.booleans()):  # a permutation of the dims (transposed)
+            perm = draw(st.permutations(range(n)))
+            for p, j in enumerate(perm):
+                reach[name][p] = max(reach[name][p], max(coords(j)) + 1)
+            return ", ".join(f"d{j}" for j in perm)
+        es = [expr(name, p) for p in range(ranks[name])]
+        if ranks[name] > 1 and draw(st.integers(0, 6)) == 0:  # a diagonal: one dim on two array dims
+            j = draw(st.integers(0, n - 1))
+            es[0] = es[1] = f"d{j}"
+            top = max(coords(j)) + 1
+            reach[name][0], reach[name][1] = max(reach[name][0], top), max(reach[name][1], top)
+        return ", ".join(es)
+
+    body: list[str] = []
+    loads = []
+    for i in range(draw(st.integers(1, 3))):
+        if loads and draw(st.booleans()):
+            x = draw(st.sampled_from([l for l, _ in loads]))
+        else:
+            x = new("X", draw(st.integers(1, 3)), T)
+        body.append(f"%l{i} = stream.load %{x.lower()}[{amap(x)}] : {{{x}}} -> !stream.stream<{T}>")
+        loads.append((x, i))
+    S = f"!stream.stream<{T}>"
+    add = "arith.addf" if fp else "arith.addi"
+    mul = "arith.mulf" if fp else "arith.muli"
+    lines = [f"%v0 = {add} %a0, %a{len(loads) - 1} : {T}", f"%v1 = {mul} %v0, %a0 : {T}"]
+    R = T
+    if not fp and draw(st.integers(0, 3)) == 0:  # a cast: the grid path's layout is then rebuilt
+        lines.append(f"%v2 = arith.sitofp %v1 : {T} to f32")
+        R = "f32"
+    else:
+        lines.append(f"%v2 = arith.subf %v1, %w : {T}" if fp else f"%v2 = arith.subi %v1, %w : {T}")
+    body.append(
+        f"%s = stream.compute({', '.join(f'%l{i}' for _, i in loads)}, %alpha : {', '.join([S] * len(loads))}, {T}) -> !stream.stream<{R}> {{\n"
+        f"    ^bb1({', '.join(f'%a{i}: {T}' for _, i in loads)}, %w: {T}):\n      " + "\n      ".join(lines) + f"\n      stream.yield %v2 : {R}\n    }}"
+    )
+    RS = f"!stream.stream<{R}>"
+    iterators = ["parallel"] * n
+    result = None
+    out = draw(st.sampled_from(["store", "store2", "atomic", "reduce", "reduce", "reduce", "inplace"]))
+    if out == "inplace" and R == T:
+        x = loads[0][0]
+        body.append(f"stream.store %s -> %{x.lower()}[{body[0].split('[', 1)[1].split(']')[0]}] : {RS} -> {{{x}}}")
+    elif out in ("store", "store2", "inplace"):
+        y = new("Y", draw(st.integers(1, 3)), R)
+        for _ in range(2 if out == "store2" else 1):
+            body.append(f"stream.store %s -> %{y.lower()}[{amap(y)}] : {RS} -> {{{y}}}")
+    elif out == "atomic":
+        y = new("Y", draw(st.integers(1, 3)), R)
+        kind = draw(st.sampled_from(["add", "min", "max"]))
+        for _ in range(draw(st.integers(1, 2))):
+            body.append(f"stream.atomic {kind} %s -> %{y.lower()}[{amap(y)}] : {RS} -> {{{y}}}")
+    else:
+        red = sorted(draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=n)))
+        for d in red:
+            iterators[d] = "reduction"
+        kind = draw(st.sampled_from(["add", "add", "max", "min", "mul"]))
+        keep = [j for j in range(n) if j not in red]
+        if keep:
+            z = new("Z", len(keep), R)
+            body.append(f"%r = stream.reduce {kind} %s over [{', '.join(map(str, red))}] : {RS} -> {RS}")
+            perm = list(draw(st.permutations(keep)))
+            body.append(f"stream.store %r -> %{z.lower()}[{', '.join(f'd{j}' for j in perm)}] : {RS} -> {{{z}}}")
+            for p, j in enumerate(perm):
+                reach[z][p] = max(reach[z][p], max(coords(j)) + 1)
+        else:
+            result = R
+            body.append(f"%r = stream.reduce {kind} %s over [{', '.join(map(str, red))}] : {RS} -> {R}")
+    body.append(f"stream.yield %r : {R}" if result else "stream.yield")
+
+    shapes = {a: [r + draw(st.sampled_from([0, 0, 1, 3])) for r in reach[a]] for a in reach}
+    types = {a: mt(ranks[a], elems[a]) for a in reach}
+    text = "\n    ".join(body)
+    for a, t in types.items():
+        text = text.replace("{" + a + "}", t)
+    names = list(reach)
+    domain = ", ".join(f"{lo[j]}:N{j} + {lo[j]}" for j in range(n))
+    res = f" -> {result}" if result else ""
+    src = (
+        f"func.func @f({', '.join([f'%{a}: {types[a]}' for a in names] + [f'%sN{j}: index' for j in range(n)] + ['%sk: index', f'%salpha: {T}'])}){res} {{\n"
+        + ("  %out = " if result else "  ")
+        + f"stream.region ins({', '.join('%' + a for a in names)} : {', '.join(types[a] for a in names)}) "
+        f"syms({', '.join(f'N{j} = %sN{j} : index' for j in range(n))}, k = %sk : index, alpha = %salpha : {T}) "
+        f"domain [{domain}] iterators [{', '.join(iterators)}]{res} {{\n"
+        f"  ^bb0({', '.join(f'%{a.lower()}: {types[a]}' for a in names)}, {', '.join(f'%N{j}: index' for j in range(n))}, %k: index, %alpha: {T}):\n    "
+        + text
+        + "\n  }\n"
+        + (f"  func.return %out : {result}\n" if result else "  func.return\n")
+        + "}\n"
+    )
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    args: dict = {}
+    for a in names:
+        dt = NP_T[elems[a]]
+        args[a] = (rng.standard_normal(shapes[a]) * 3).astype(dt) if dt().dtype.kind == "f" else rng.integers(-50, 50, shapes[a]).astype(dt)
+    args |= {f"sN{j}": ext[j] for j in range(n)}
+    args["sk"] = k_val
+    args["salpha"] = NP_T[T](draw(st.integers(-3, 3)))
+    return src, args
+
+
+@VIEW_SETTINGS
+@given(affine_case())
+def test_views_match_grids_on_random_affine_maps(case):
+    src, args = case
+    note(src)
+    run_both(src, args)
+
+
+TRANSPOSED_SUM = program(
+    {"A": mt(2), "B": mt(2), "Z": mt(1)},
+    {"M": "index", "N": "index"},
+    "[0:M, 0:N]",
+    "reduction, parallel",
+    """    %a = stream.load %mem_A[d1, d0] : memref<?x?xf32> -> !stream.stream<f32>
+    %b = stream.load %mem_B[d1, d0] : memref<?x?xf32> -> !stream.stream<f32>
+"""
+    + compute([("%a", F32), ("%b", F32)], F32, "      %t = arith.mulf %x0, %x1 : f32\n      stream.yield %t : f32")
+    + """
+    %r = stream.reduce add %s over [0] : !stream.stream<f32> -> !stream.stream<f32>
+    stream.store %r -> %mem_Z[d1] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield""",
+)
+
+
+@pytest.mark.parametrize("m, n", [(37, 41), (9, 3), (100, 7)])
+def test_float_reduction_of_transposed_views_is_bit_identical(m, n):
+    """The loads are transposed views, the product numpy makes of them is in
+    Fortran order, and numpy sums along the contiguous axis pairwise: reducing
+    it as it is would change the rounding.  The view path reduces the grid
+    path's C-ordered array: the same bits."""
+    rng = rng_for(m * n)
+    args = {"A": f32(rng, (n, m)), "B": f32(rng, (n, m)), "Z": np.zeros(n, np.float32), "M": m, "N": n}
+    run_both(TRANSPOSED_SUM, args)
+    Z = args["Z"].copy()
+    run(TRANSPOSED_SUM, **(args | {"Z": Z}))
+    want = np.add.reduce(np.ascontiguousarray((args["A"] * args["B"]).T), axis=0)  # the grid path's order
+    assert_bits_equal(Z, want)
+
+
+ATOMIC_ROWS = program(
+    {"A": mt(2), "Y": mt(1)},
+    {"M": "index", "N": "index"},
+    "[0:M, 0:N]",
+    "parallel, parallel",
+    """    %a = stream.load %mem_A[d0, d1] : memref<?x?xf32> -> !stream.stream<f32>
+    stream.atomic add %a -> %mem_Y[d0] : !stream.stream<f32> -> memref<?xf32>
+    stream.atomic add %a -> %mem_Y[d0 + 1] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield""",
+)
+
+
+@pytest.mark.parametrize("m, n", [(5, 50), (1, 3), (4, 1)])
+def test_float_atomics_fold_in_iteration_order(m, n):
+    """Colliding float atomics (a map that drops d1) fold op by op, each in
+    iteration order -- the general path's ufunc.at order -- bit for bit."""
+    rng = rng_for(m + 7 * n)
+    A = f32(rng, (m, n)) * np.float32(1000)
+    Y = f32(rng, (m + 1,))
+    run_both(ATOMIC_ROWS, {"A": A, "Y": Y, "M": m, "N": n})
+    want = Y.copy()
+    for shift in (0, 1):
+        for i in range(m):
+            for j in range(n):
+                want[i + shift] = np.float32(want[i + shift] + A[i, j])
+    run(ATOMIC_ROWS, A=A, Y=Y, M=m, N=n)
+    assert_bits_equal(Y, want)
+
+
+def test_writes_the_views_cannot_order_take_the_general_path(monkeypatch):
+    """A store whose map folds two dims into one array dim (d0 + d1: several
+    points per cell, not a one-to-one view) goes through the general path's
+    flat cells, with its last-writer-wins result."""
+    src = program(
+        {"A": mt(2), "Y": mt(1)},
+        {"M": "index", "N": "index"},
+        "[0:M, 0:N]",
+        "parallel, parallel",
+        """    %a = stream.load %mem_A[d0, d1] : memref<?x?xf32> -> !stream.stream<f32>
+    stream.store %a -> %mem_Y[d0 + d1] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield""",
+    )
+    calls = []
+    general = reference._apply_writes
+    monkeypatch.setattr(reference, "_apply_writes", lambda *a: calls.append(1) or general(*a))
+    A = np.arange(12, dtype=np.float32).reshape(3, 4)
+    Y = np.full(6, -1, np.float32)
+    run(src, A=A, Y=Y, M=3, N=4)
+    # cell c is written by every (i, j) with i + j = c; the last in iteration order has the largest i
+    assert Y.tolist() == [A[min(c, 2), c - min(c, 2)] for c in range(6)]
+    assert calls == [1]
+    calls.clear()
+    run(inplace_program("d0", "d0", "[0:N]", 1), A=np.zeros(4, np.float32), N=4)
+    assert calls == []  # a one-to-one store: through its view
+
+
+def test_elementwise_region_allocates_only_its_result():
+    """vec_add through views: the loads are views, the store writes through
+    one; what the evaluator allocates is the computed values (one array), not
+    int64 index grids of the domain (issue 13: 7.4 GiB at 64M elements)."""
+    import tracemalloc
+
+    n = 1 << 20
+    src = program(
+        {"A": mt(1), "B": mt(1), "C": mt(1)},
+        {"N": "index"},
+        "[0:N]",
+        "parallel",
+        """    %a = stream.load %mem_A[d0] : memref<?xf32> -> !stream.stream<f32>
+    %b = stream.load %mem_B[d0] : memref<?xf32> -> !stream.stream<f32>
+"""
+        + compute([("%a", F32), ("%b", F32)], F32, "      %t = arith.addf %x0, %x1 : f32\n      stream.yield %t : f32")
+        + """
+    stream.store %s -> %mem_C[d0] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield""",
+    )
+    rng = rng_for(3)
+    A, B, C = f32(rng, n), f32(rng, n), np.zeros(n, np.float32)
+    run(src, A=A, B=B, C=C, N=4)  # parse and warm up
+    tracemalloc.start()
+    try:
+        run(src, A=A, B=B, C=C, N=n)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert_bits_equal(C, A + B)
+    assert peak < 1.5 * 4 * n, peak  # one f32 result (the grid path: 3 x 8 bytes per point)
