@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test setup pytest lit bench clean fuzz browser
+.PHONY: run test setup pytest lit bench clean fuzz browser test-distributed
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,11 @@ test: $(STAMP)
 	-@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null || \
 	{ apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 	$(PY) -m pytest
+
+# infs-sweep's kill tests (test/test_sweep.py): a sweep killed (SIGKILL, SIGINT) or one of its
+# Dask workers killed mid-sweep, then resumed; 20-40 s each, so not in `make test`. CI runs both.
+test-distributed: $(STAMP)
+	INFS_TEST_DISTRIBUTED=1 $(PY) -m pytest test/test_sweep.py
 
 lit: $(STAMP)
 	$(VENV)/bin/lit -v test/lit

@@ -262,7 +262,7 @@ def _load_spec(p: Path, out: str | None) -> Spec:
         o = d.get("out", f"out/{name}")
         if not isinstance(o, str) or not o:
             raise SpecError(f"out: expected a directory path, got {_show(o)}")
-        out_dir = spec_dir / o
+        out_dir = Path(os.path.normpath(spec_dir / o))
     else:
         out_dir = Path(out)
     return Spec(p, name, out_dir, workloads, sizes, modes, machines, functional, axes, x, baseline)
@@ -449,7 +449,9 @@ def _run_cell(cell: dict[str, Any]) -> dict[str, Any]:
         r = run_one(_MODULES[w.name], w, dict(cell["sizes"]), BENCH_CONFIG[cell["mode"]], cell["functional"], machine=cell["machine"])
         row.update({k: v for k, v in r.items() if k not in _DROP})
         row["status"] = "ok"
-    except Exception as e:  # noqa: BLE001 -- a failing cell is a row, never the end of the sweep
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as e:  # noqa: BLE001 -- a failing cell is a row, never the end of the sweep (pyo3's PanicException is a BaseException)
         row.update(status="failed", error=one_line(e), error_kind="run")
     row["cell_wall_s"] = time.perf_counter() - t0
     row["host"] = socket.gethostname()
@@ -585,7 +587,7 @@ def _connect(address: str | None, workers: int):
             raise SpecError(f"--address {address}: {one_line(e)} (expected tcp://HOST:PORT)") from None
     # processes with one thread each: the simulator holds the GIL; spawned (Dask's default),
     # not forked, so no worker inherits egglog's thread pool (infs-bench's note on forkserver)
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                            silence_logs=logging.CRITICAL)  # fmt: skip
     return Client(cluster), cluster
 
@@ -611,17 +613,23 @@ def run_sweep(spec: Spec, todo: list[dict[str, Any]], table: Table, address: str
     progress = Progress(
         TextColumn(f"[bold]{PROG}[/] {spec.name}"), BarColumn(), MofNCompleteColumn(), TextColumn("cells"),
         TextColumn("{task.fields[failed]} failed"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-        console=Console(stderr=True), disable=quiet, transient=False,
+        # the ETA from the last 10 minutes of cells (rich's default 30 s sees no cell of a slow sweep)
+        console=Console(stderr=True), disable=quiet, transient=False, speed_estimate_period=600,
     )  # fmt: skip
     nonce = os.urandom(4).hex()
     client.register_plugin(_worker_plugin())
+    # the task by its importable name: under `python -m infs.tools.infs_sweep` this module is
+    # __main__, whose functions Dask would ship by value -- each cell then with fresh globals
+    # (a new cell thread per cell, and egglog's e-graphs used from the wrong thread)
+    from infs.tools.infs_sweep import run_cell as task
+
     futures = []
     by_key: dict[str, dict[str, Any]] = {}
     try:
         with progress:
             bar = progress.add_task("cells", total=len(todo), failed=0)
             for c in todo:
-                f = client.submit(run_cell, c, key=f"infs-sweep-{c['key']}-{nonce}", pure=False)
+                f = client.submit(task, c, key=f"infs-sweep-{c['key']}-{nonce}", pure=False)
                 by_key[f.key] = c
                 futures.append(f)
             for fut in as_completed(futures):
