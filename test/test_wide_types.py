@@ -382,3 +382,16 @@ def test_pimcmd_verifier_counts_64_wordlines_per_register():
     api.parse_text(program(128))  # [128, 192) fits 256 wordlines (parse_text verifies)
     with pytest.raises(api.InfsError, match=r"'pimcmd.compute' op destination wordlines \[224, 288\) leave the array's 256 wordlines"):
         api.parse_text(program(224))
+
+
+def test_lower_pim_lays_f64_arrays_out_64_wordlines_apart(capsys, tmp_path):
+    from infs.tools import infs_opt
+
+    src = tmp_path / "vec_add_f64.mlir"
+    src.write_text(as_f64("vec_add"))
+    code = infs_opt.main([str(src), "--tensorize", "--lower-pim=sizes=N=20 config=tiny"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    starts = [int(line.split(" wordline ")[1].split()[0]) for line in out.splitlines() if "pimcmd.array" in line]
+    assert starts == [0, 64, 128]
+    assert "pimcmd.compute add f64 dst 192 srcs [0, 64]" in out
