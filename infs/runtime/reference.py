@@ -539,8 +539,11 @@ def _evaluate_views(region: stream.RegionOp, st: _RegionState) -> list[np.ndarra
     writes: dict[int, list[tuple]] = {}
     results: list[np.ndarray] = []
     starts = [p for p, _ in st.box]
+    dead = _dead_after(ops)
 
     for pos, op in enumerate(ops):
+        for v in dead.get(pos - 1, ()):  # values no later op uses: freed as the loop nest would
+            st.values.pop(v, None)
         if isinstance(op, stream.LoadOp):
             arr = st.values[op.array]
             vs.grid[op.result] = (st.shape, st.shape)
@@ -598,6 +601,37 @@ def _evaluate_views(region: stream.RegionOp, st: _RegionState) -> list[np.ndarra
     return results
 
 
+def _dead_after(ops: list) -> dict[int, list[SSAValue]]:
+    """Per op position, the values of the region's ops last used there (a
+    value nobody uses dies where it is made), except those a float reduction
+    or the yield may rebuild the grid path's arrays from (``grid_value``)."""
+    keep: set[SSAValue] = set()
+    todo = [v for op in ops if isinstance(op, stream.YieldOp) for v in op.values]
+    todo += [op.input for op in ops if isinstance(op, stream.ReduceOp) and op.kind.data not in ("argmin", "argmax")]
+    while todo:
+        v = todo.pop()
+        if v in keep:
+            continue
+        keep.add(v)
+        owner = v.owner
+        if isinstance(owner, stream.ComputeOp):
+            todo += list(owner.inputs)
+        elif isinstance(owner, stream.ReduceOp):
+            todo.append(owner.input)
+    last: dict[SSAValue, int] = {}
+    for pos, op in enumerate(ops):
+        for r in op.results:
+            last[r] = pos
+        for v in op.operands:
+            if v in last:
+                last[v] = pos
+    out: dict[int, list[SSAValue]] = {}
+    for v, pos in last.items():
+        if v not in keep:
+            out.setdefault(pos, []).append(v)
+    return out
+
+
 def _grids(st: _RegionState, op, arr: np.ndarray, shape: tuple[int, ...] | None = None) -> tuple[np.ndarray, ...]:
     return st.indices(op, op.access_map(), op.indirect_positions(), op.indices, arr, shape)
 
@@ -612,10 +646,15 @@ def _eval_compute_compact(op: stream.ComputeOp, st: _RegionState) -> np.ndarray:
     broadcast gives each point the grid path's value."""
     body = op.body.block
     local: dict[SSAValue, np.ndarray] = {a: st.values[v] for a, v in zip(body.args, op.inputs)}
-    for inner in body.ops:
+    inner_ops = list(body.ops)
+    last = {v: i for i, inner in enumerate(inner_ops) for v in inner.operands}
+    for i, inner in enumerate(inner_ops):
         if isinstance(inner, stream.YieldOp):
             return np.asarray(local[inner.values[0]])
         local[inner.results[0]] = eval_scalar_op(inner, [local[a] for a in inner.operands])
+        for a in set(inner.operands):  # intermediates die at their last use
+            if last[a] == i:
+                local.pop(a, None)
     raise EvaluationError("stream.compute body has no stream.yield")
 
 
