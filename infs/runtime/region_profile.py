@@ -39,6 +39,7 @@ Counting rules:
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
@@ -98,25 +99,17 @@ def _prod(xs) -> int:
     return int(math.prod(int(x) for x in xs))
 
 
-class _Profiler:
-    def __init__(self, region: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object], line_bytes: int = LINE_BYTES):
-        self.line = int(line_bytes)
-        if len(arrays) != len(region.arrays) or len(scalars) != len(region.scalars):
-            raise EvaluationError(
-                f"stream.region takes {len(region.arrays)} arrays and {len(region.scalars)} scalars, got {len(arrays)} and {len(scalars)}"
-            )
+class _Static:
+    """What the profile reads of a region that no argument changes -- its ops,
+    access maps, classes and live dims -- read once per region (``_static``): a
+    host loop profiles the same region at every iteration."""
+
+    def __init__(self, region: stream.RegionOp):
         self.region = region
-        self.env = {n: int(np.asarray(v).item()) for n, v, s in zip(region.names, scalars, region.scalars) if isinstance(s.type, IndexType)}
-        try:
-            box = region.iteration_domain.evaluate(self.env)
-        except LatticeError as e:
-            raise EvaluationError(str(e)) from None
-        self.lows = tuple(p for p, _ in box)
-        self.extents = tuple(max(0, q - p) for p, q in box)
-        self.rank = len(self.extents)
-        self.iterations = _prod(self.extents) if self.rank else 1
+        self.domain = region.iteration_domain
+        self.n_arrays, self.n_scalars = len(region.arrays), len(region.scalars)
+        self.index_scalars = [(i, n) for i, (n, s) in enumerate(zip(region.names, region.scalars)) if isinstance(s.type, IndexType)]
         self.arg_index = {a: i for i, a in enumerate(region.array_args)}
-        self.shapes = [tuple(int(x) for x in np.shape(a)) for a in arrays]
         self.elem_bytes = []
         for operand in region.arrays:
             assert isinstance(operand.type, MemRefType)
@@ -124,6 +117,97 @@ class _Profiler:
         self.names = []
         for i, (operand, arg) in enumerate(zip(region.arrays, region.array_args)):
             self.names.append(operand.name_hint or arg.name_hint or f"arg{i}")
+        self.iterators = region.iterator_kinds
+        all_dims = frozenset(range(self.domain.rank))
+        self.steps: list[tuple] = []
+        for op in region.body.block.ops:
+            if isinstance(op, stream.LoadOp):
+                self.steps.append(("load", op.result, op.access_map().dims_used(), tuple(op.indices), self.access(op)))
+            elif isinstance(op, (stream.StoreOp, stream.AtomicOp)):
+                live = stream.live_dims(op.value, region)
+                kind = "store" if isinstance(op, stream.StoreOp) else "atomic"
+                reduced = isinstance(op.value.owner, stream.ReduceOp) or live != all_dims
+                self.steps.append((kind, live, reduced, tuple(op.indices), self.access(op), op.kind.data if kind == "atomic" else None))
+            elif isinstance(op, stream.ComputeOp):
+                ins = tuple(v for v in op.inputs if isinstance(v.type, stream.StreamType))
+                classes = [cls for inner in op.body.block.ops for cls in _classes(inner.name)]
+                self.steps.append(("compute", op.result, ins, classes))
+            elif isinstance(op, stream.ReduceOp):
+                ety = stream.elem_type(op.input.type)
+                rty = stream.elem_type(op.result.type)
+                cls = _reduce_class(op.kind.data, numpy_dtype(ety).kind == "f")
+                scalar = not isinstance(op.result.type, stream.StreamType)
+                self.steps.append(("reduce", op.result, op.input, tuple(op.dims_list()), op.kind.data, cls, int(numpy_dtype(rty).itemsize), scalar))
+            else:  # region-level scalar arith (constants, symbol arithmetic) and the yield
+                self.steps.append(("other", tuple(op.results)))
+
+    def access(self, op) -> tuple:
+        """(array, indirect array dims, per array dim: (constant, {iteration dim:
+        coefficient}, [(symbol, coefficient)]) -- indirect dims give (0, {}, []))."""
+        ind = tuple(op.indirect_positions())
+        parts = []
+        for j, e in enumerate(op.access_map().results):
+            if j in ind:
+                parts.append((0, {}, []))
+                continue
+            coeffs: dict[int, int] = {}
+            syms = []
+            for n, c in e.terms:
+                d = dim_index(n)
+                if d is None:
+                    syms.append((n, c))
+                else:
+                    coeffs[d] = coeffs.get(d, 0) + c
+            parts.append((e.const, {d: c for d, c in coeffs.items() if c}, syms))
+        return self.arg_index[op.array], ind, parts
+
+
+# regions read by ``_static``, by identity (LRU): a region op is read as it is when
+# first profiled -- after editing one in place, ``forget_region`` it
+_STATIC: OrderedDict[int, _Static] = OrderedDict()
+STATIC_REGIONS = 256
+
+
+def _static(region: stream.RegionOp) -> _Static:
+    hit = _STATIC.get(id(region))
+    if hit is not None and hit.region is region:
+        _STATIC.move_to_end(id(region))
+        return hit
+    st = _STATIC[id(region)] = _Static(region)
+    if len(_STATIC) > STATIC_REGIONS:
+        _STATIC.popitem(last=False)
+    return st
+
+
+def forget_region(region: stream.RegionOp | None = None) -> None:
+    """Drop what ``profile_region`` read of ``region`` (of every region by default)."""
+    if region is None:
+        _STATIC.clear()
+    else:
+        _STATIC.pop(id(region), None)
+
+
+class _Profiler:
+    def __init__(self, region: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object], line_bytes: int = LINE_BYTES):
+        self.line = int(line_bytes)
+        st = self.static = _static(region)
+        if len(arrays) != st.n_arrays or len(scalars) != st.n_scalars:
+            raise EvaluationError(
+                f"stream.region takes {st.n_arrays} arrays and {st.n_scalars} scalars, got {len(arrays)} and {len(scalars)}"
+            )
+        self.region = region
+        self.env = {n: int(np.asarray(scalars[i]).item()) for i, n in st.index_scalars}
+        try:
+            box = st.domain.evaluate(self.env)
+        except LatticeError as e:
+            raise EvaluationError(str(e)) from None
+        self.lows = tuple(p for p, _ in box)
+        self.extents = tuple(max(0, q - p) for p, q in box)
+        self.rank = len(self.extents)
+        self.iterations = _prod(self.extents) if self.rank else 1
+        self.shapes = [tuple(int(x) for x in np.shape(a)) for a in arrays]
+        self.elem_bytes = st.elem_bytes
+        self.names = st.names
         self.vary: dict[SSAValue, frozenset[int]] = {}
 
     # -- helpers ---------------------------------------------------------------
@@ -133,35 +217,26 @@ class _Profiler:
     def varying(self, v: SSAValue) -> frozenset[int]:
         return self.vary.get(v, frozenset())
 
-    def affine_parts(self, amap, indirect: Sequence[int]) -> list[tuple[int, dict[int, int]]]:
+    def affine_parts(self, parts) -> list[tuple[int, dict[int, int]]]:
         """Per array dim: (constant, {iteration dim: coefficient}) with symbols bound;
         indirect dims give (0, {})."""
         out = []
-        for j, e in enumerate(amap.results):
-            if j in indirect:
-                out.append((0, {}))
-                continue
-            const = e.const
-            coeffs: dict[int, int] = {}
-            for n, c in e.terms:
-                d = dim_index(n)
-                if d is None:
-                    if n not in self.env:
-                        raise EvaluationError(f"symbol '{n}' is not bound")
-                    const += c * self.env[n]
-                else:
-                    coeffs[d] = coeffs.get(d, 0) + c
-            out.append((const, {d: c for d, c in coeffs.items() if c}))
+        for const, coeffs, syms in parts:
+            for n, c in syms:
+                if n not in self.env:
+                    raise EvaluationError(f"symbol '{n}' is not bound")
+                const += c * self.env[n]
+            out.append((const, coeffs))
         return out
 
     # -- streams ---------------------------------------------------------------
-    def memory_stream(self, op, kind: str) -> StreamProfile:
-        a = self.arg_index[op.array]
+    def memory_stream(self, kind: str, access: tuple, indices: tuple, live: frozenset[int] = frozenset(), reduced: bool = False,
+                      atomic: str | None = None) -> StreamProfile:  # fmt: skip
+        a, ind, static_parts = access
         shape, eb = self.shapes[a], self.elem_bytes[a]
         rank = len(shape)
         row = [_prod(shape[j + 1 :]) for j in range(rank)]
-        ind = tuple(op.indirect_positions())
-        parts = self.affine_parts(op.access_map(), ind)
+        parts = self.affine_parts(static_parts)
         strides = [0] * self.rank
         offset = 0
         for j, (const, coeffs) in enumerate(parts):
@@ -172,15 +247,8 @@ class _Profiler:
         # dims of extent 1 do not move the access
         strides = [s if self.extents[d] > 1 else 0 for d, s in enumerate(strides)]
         moving = [d for d in range(self.rank) if strides[d] != 0]
-        index_vary = frozenset().union(*(self.varying(v) for v in op.indices)) if len(op.indices) else frozenset()
-        if kind == "load":
-            accesses = self.iterations
-            reduced = False
-        else:
-            live = stream.live_dims(op.value, self.region)
-            accesses = self.points(sorted(live))
-            reduced = isinstance(op.value.owner, stream.ReduceOp) or live != frozenset(range(self.rank))
-        atomic = op.kind.data if kind == "atomic" else None
+        index_vary = frozenset().union(*(self.varying(v) for v in indices)) if indices else frozenset()
+        accesses = self.iterations if kind == "load" else self.points(sorted(live))
         base = dict(kind=kind, array=a, name=self.names[a], elem_bytes=eb, array_shape=shape, accesses=accesses,
                     offset=int(offset), strides=tuple(int(s) for s in strides), atomic=atomic, reduced=reduced)  # fmt: skip
         if accesses == 0:
@@ -233,44 +301,39 @@ class _Profiler:
         ops = zero_ops()
         totals = zero_ops()
         reductions: list[ReductionProfile] = []
-        for op in self.region.body.block.ops:
-            if isinstance(op, stream.LoadOp):
-                used = op.access_map().dims_used()
-                idx = frozenset().union(*(self.varying(v) for v in op.indices)) if len(op.indices) else frozenset()
-                self.vary[op.result] = frozenset(d for d in used | idx if self.extents[d] > 1) if self.rank else frozenset()
-                streams.append(self.memory_stream(op, "load"))
-            elif isinstance(op, (stream.StoreOp, stream.AtomicOp)):
-                streams.append(self.memory_stream(op, "store" if isinstance(op, stream.StoreOp) else "atomic"))
-            elif isinstance(op, stream.ComputeOp):
-                ins = [v for v in op.inputs if isinstance(v.type, stream.StreamType)]
+        for step in self.static.steps:
+            what = step[0]
+            if what == "load":
+                _, result, used, indices, access = step
+                idx = frozenset().union(*(self.varying(v) for v in indices)) if indices else frozenset()
+                self.vary[result] = frozenset(d for d in used | idx if self.extents[d] > 1) if self.rank else frozenset()
+                streams.append(self.memory_stream("load", access, indices))
+            elif what in ("store", "atomic"):
+                _, live, reduced, indices, access, atomic = step
+                streams.append(self.memory_stream(what, access, indices, live, reduced, atomic))
+            elif what == "compute":
+                _, result, ins, classes = step
                 vary = frozenset().union(*(self.varying(v) for v in ins)) if ins else frozenset()
-                self.vary[op.result] = vary
+                self.vary[result] = vary
                 pts = self.points(sorted(vary)) if self.iterations else 0
-                for inner in op.body.block.ops:
-                    for cls in _classes(inner.name):
-                        ops[cls] += 1
-                        totals[cls] += pts
-            elif isinstance(op, stream.ReduceOp):
-                dims = tuple(op.dims_list())
-                vin = self.varying(op.input)
+                for cls in classes:
+                    ops[cls] += 1
+                    totals[cls] += pts
+            elif what == "reduce":
+                _, result, input_, dims, kind, cls, rbytes, scalar = step
+                vin = self.varying(input_)
                 folded = self.points(sorted(vin | frozenset(dims))) if self.iterations else 0
                 remaining = vin - frozenset(dims)
-                self.vary[op.result] = remaining
-                ety = stream.elem_type(op.input.type)
-                rty = stream.elem_type(op.result.type)
-                cls = _reduce_class(op.kind.data, numpy_dtype(ety).kind == "f")
+                self.vary[result] = remaining
                 ops[cls] += 1
                 totals[cls] += folded
-                scalar = not isinstance(op.result.type, stream.StreamType)
-                reductions.append(
-                    ReductionProfile(op.kind.data, dims, folded, self.points(sorted(remaining)), int(numpy_dtype(rty).itemsize), cls, scalar)
-                )
-            else:  # region-level scalar arith (constants, symbol arithmetic) and the yield
-                for r in op.results:
+                reductions.append(ReductionProfile(kind, dims, folded, self.points(sorted(remaining)), rbytes, cls, scalar))
+            else:
+                for r in step[1]:
                     self.vary[r] = frozenset()
         return RegionProfile(
             extents=self.extents,
-            iterators=self.region.iterator_kinds,
+            iterators=self.static.iterators,
             streams=tuple(streams),
             ops=ops,
             op_totals=totals,

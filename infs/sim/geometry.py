@@ -51,10 +51,33 @@ class Geometry(TiledLattice):
         return math.prod(self.tiles[d + 1 :])
 
 
+def unique_ints(a: np.ndarray) -> np.ndarray:
+    """``np.unique(a)`` of a 1-D integer array, in O(n) when ``a`` is already
+    sorted (tile and bitline sets mostly are: patterns expand in order)."""
+    if a.size > 1 and bool(np.all(a[1:] >= a[:-1])):
+        keep = np.empty(a.size, dtype=bool)
+        keep[0] = True
+        np.not_equal(a[1:], a[:-1], out=keep[1:])
+        return a[keep]
+    return np.unique(a)
+
+
+def _ascending(p: Pattern) -> bool:
+    """The pattern expands strictly increasing: each level's stride is positive and
+    larger than the span of the levels inside it (a row-major box, a strided range)."""
+    span = 0
+    for stride, count in p.levels:
+        if count > 1:
+            if stride <= span:
+                return False
+            span += stride * (count - 1)
+    return True
+
+
 @lru_cache(maxsize=4096)
 def pattern_set(p: Pattern) -> np.ndarray:
     """Sorted unique indices of a pattern (read-only)."""
-    out = np.unique(p.expand())
+    out = p.expand() if _ascending(p) else np.unique(p.expand())
     out.setflags(write=False)
     return out
 
@@ -63,7 +86,7 @@ def bank_set(geo: Geometry, tiles: np.ndarray, banks: Pattern | None) -> np.ndar
     """Banks a command applies to: its ``banks`` pattern, else those holding its tiles (§4.2 step 3)."""
     if banks is not None:
         return pattern_set(banks)
-    return np.unique(tiles // geo.per_bank)
+    return unique_ints(tiles // geo.per_bank)
 
 
 # ---------------------------------------------------------------------------

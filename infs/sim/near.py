@@ -92,6 +92,7 @@ bytes x hops (``noc_byte_hop``), DRAM bytes.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 
 import numpy as np
 
@@ -160,15 +161,24 @@ def _line_bank_counts(l0: np.ndarray, l1: np.ndarray, cfg: HardwareConfig) -> np
     """Lines per bank of the line ranges ``[l0, l1)`` (summed over ranges)."""
     g = cfg.interleave_bytes // cfg.line_bytes  # lines per interleave block
     period = cfg.banks * g
-    b = np.arange(cfg.banks, dtype=np.int64) * g
+    B = cfg.banks
 
-    def upto(x: np.ndarray) -> np.ndarray:  # lines < x in each bank, shape (ranges, banks)
-        x = x.astype(np.int64)[:, None]
-        return (x // period) * g + np.clip(x % period - b[None, :], 0, g)
+    def upto(x: np.ndarray) -> np.ndarray:
+        """Lines below each ``x`` in every bank, summed over the ranges, in O(ranges + banks):
+        the whole periods below ``x`` give ``g`` lines to every bank; in the last, partial
+        period (``x % period`` lines) the banks before the block ``q`` it ends in get ``g``,
+        bank ``q`` gets the ``r`` lines of that block below ``x``, the others none."""
+        x = x.astype(np.int64)
+        whole = int((x // period).sum()) * g
+        q, r = np.divmod(x % period, g)
+        ends = np.bincount(q, minlength=B)
+        past = x.size - np.cumsum(ends)  # ranges whose partial period ends after bank b's block
+        part = np.bincount(q, weights=r, minlength=B).astype(np.int64)  # exact: integers far below 2**53
+        return whole + g * past + part
 
     if l0.size == 0:
         return np.zeros(cfg.banks)
-    return (upto(l1) - upto(l0)).sum(axis=0).astype(np.float64)
+    return (upto(l1) - upto(l0)).astype(np.float64)
 
 
 def array_bank_lines(s: StreamProfile, cfg: HardwareConfig) -> np.ndarray:
@@ -177,12 +187,34 @@ def array_bank_lines(s: StreamProfile, cfg: HardwareConfig) -> np.ndarray:
     return _line_bank_counts(np.zeros(1, np.int64), np.full(1, n, np.int64), cfg)
 
 
+# stream_bank_lines memoized by what it reads (LRU): a host loop's regions
+# re-profile the streams that do not move with its index unchanged every iteration
+_BANK_LINES: OrderedDict[tuple, np.ndarray] = OrderedDict()
+BANK_LINES_MEMO = 1024
+
+
 def stream_bank_lines(s: StreamProfile, extents: tuple[int, ...], cfg: HardwareConfig) -> np.ndarray:
-    """Distinct lines per bank an affine stream touches (indirect: its target array's lines)."""
+    """Distinct lines per bank an affine stream touches (indirect: its target array's lines).
+    The returned array is shared: read-only."""
     if s.indirect:
-        return array_bank_lines(s, cfg)
-    if s.accesses == 0:
+        key: tuple = (True, s.array_bytes, cfg.banks, cfg.line_bytes, cfg.interleave_bytes)
+    elif s.accesses == 0:
         return np.zeros(cfg.banks)
+    else:
+        key = (False, s.offset, s.strides, extents, s.elem_bytes, s.elements, cfg.banks, cfg.line_bytes, cfg.interleave_bytes)
+    hit = _BANK_LINES.get(key)
+    if hit is not None:
+        _BANK_LINES.move_to_end(key)
+        return hit
+    out = array_bank_lines(s, cfg) if s.indirect else _affine_bank_lines(s, extents, cfg)
+    out.setflags(write=False)
+    _BANK_LINES[key] = out
+    if len(_BANK_LINES) > BANK_LINES_MEMO:
+        _BANK_LINES.popitem(last=False)
+    return out
+
+
+def _affine_bank_lines(s: StreamProfile, extents: tuple[int, ...], cfg: HardwareConfig) -> np.ndarray:
     ranges = affine_line_ranges(s.offset, s.strides, extents, s.elem_bytes, cfg.line_bytes)
     if ranges is None:  # too many runs to enumerate: spread evenly
         n = min(affine_line_count(s.offset, s.strides, extents, s.elem_bytes, cfg.line_bytes), s.elements)

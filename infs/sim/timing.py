@@ -51,7 +51,7 @@ import numpy as np
 
 from infs.dialects import pimcmd as pc
 from infs.sim.config import CostProfile, HardwareConfig
-from infs.sim.geometry import Geometry, box_tile_counts
+from infs.sim.geometry import Geometry, box_tile_counts, unique_ints
 from infs.sim.noc import Mesh, htree_lca_level, memory_controllers, nearest
 from infs.sim.stats import Cost
 
@@ -184,7 +184,7 @@ class CostModel:
         lvl = np.where(same, 2 * htree_lca_level(src_tiles % c.arrays_per_bank, dst_tiles % c.arrays_per_bank, c.htree_degree, c.htree_levels), 2 * c.htree_levels)
         cost.quantities["htree_byte_levels"] = cost.quantities.get("htree_byte_levels", 0.0) + float(lvl.sum()) * per_tile
         # Bytes read out of source arrays, per bank (once per source tile).
-        usrc = np.unique(src_tiles)
+        usrc = unique_ints(src_tiles)
         out_b = np.bincount(self._bank(usrc), minlength=c.banks) * per_tile
         # Inter-bank: one packet stream per (source tile, destination bank).
         remote = ~same
@@ -194,22 +194,22 @@ class CostModel:
         inj_b = np.zeros(c.banks)
         if np.any(remote):
             rs, rdb = src_tiles[remote], db[remote]
-            key = np.unique(rs * c.banks + rdb)
+            key = unique_ints(rs * c.banks + rdb)
             gsrc_tile, gdst_bank = key // c.banks, key % c.banks
             gsrc_bank = self._bank(gsrc_tile)
             in_b = np.bincount(gdst_bank, minlength=c.banks) * per_tile
             if multicast and c.multicast:
-                gid = np.unique(gsrc_tile, return_inverse=True)[1]
+                gid = np.cumsum(np.concatenate(([True], gsrc_tile[1:] != gsrc_tile[:-1]))) - 1  # gsrc_tile is sorted (key is)
                 ngroups = int(gid.max()) + 1
                 loads = self.mesh.multicast_loads(gid, gsrc_bank, gdst_bank, np.full(ngroups, per_tile))
-                inj_b = np.bincount(self._bank(np.unique(gsrc_tile)), minlength=c.banks) * per_tile
+                inj_b = np.bincount(self._bank(unique_ints(gsrc_tile)), minlength=c.banks) * per_tile
             else:
                 pair = np.unique(gsrc_bank * c.banks + gdst_bank, return_counts=True)
                 ps, pd = pair[0] // c.banks, pair[0] % c.banks
                 loads = self.mesh.unicast_loads(ps, pd, pair[1] * per_tile)
                 inj_b = np.bincount(gsrc_bank, minlength=c.banks) * per_tile
             max_hops = int(self.mesh.hops(gsrc_bank, gdst_bank).max())
-            pairs = np.unique(gsrc_bank * c.banks + gdst_bank)
+            pairs = unique_ints(gsrc_bank * c.banks + gdst_bank)
             cost.sync_pairs = np.stack([pairs // c.banks, pairs % c.banks], axis=1)
             bh = float(loads.sum())
             cost.traffic["noc_inter_tile"] = cost.traffic.get("noc_inter_tile", 0.0) + bh
@@ -247,7 +247,7 @@ class CostModel:
         written at their bitlines by the H-tree (gem5's inter-array commands carry
         the destination bitline mask, ``DataMoveCompiler.cc:420-510``)."""
         cost = Cost("move")
-        nb = int(np.unique(bsrc).size)
+        nb = int(unique_ints(bsrc).size)
         local = tsrc == tdst
         cycles = 0
         if np.any(~local):
@@ -258,7 +258,7 @@ class CostModel:
         if moves_locally:
             cycles += self.intra_bcast_cycles(bits, intra[0], bstride)
         cost.cycles = cycles
-        ndst = int(np.unique(tdst).size)
+        ndst = int(unique_ints(tdst).size)
         copy_local = nlocal > 0 and 0 in range(intra[0], intra[1]) and not same_reg
         intra_cells = ndst * nb * len(offs) + (nlocal * nb if copy_local else 0)
         cost.traffic["intra_tile"] = intra_cells * bits / 8.0
@@ -325,7 +325,7 @@ class CostModel:
             "dram_bytes": total, "transpose_bytes": total, "noc_byte_hops": bh,
             "htree_byte_levels": total * c.htree_levels,
         })  # fmt: skip
-        self.command_control(np.unique(self._bank(tiles)), cost)
+        self.command_control(unique_ints(self._bank(tiles)), cost)
         return cost
 
 

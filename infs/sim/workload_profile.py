@@ -22,10 +22,13 @@ is known.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 import numpy as np
+
+from infs.sim.geometry import unique_ints
 
 # Compute op classes (per element).  ``fp_div`` holds every division: AVX-512
 # has no vector integer divide, compilers divide through fp.
@@ -59,10 +62,31 @@ def _runs(offset: int, strides: Sequence[int], extents: Sequence[int]):
     return lo, step, count, rest
 
 
+_RANGES: OrderedDict[tuple, tuple[np.ndarray, np.ndarray] | None] = OrderedDict()
+RANGES_MEMO = 1024  # LRU: the region profile and the near/core models ask for the same streams
+
+
 def affine_line_ranges(offset: int, strides: Sequence[int], extents: Sequence[int], elem_bytes: int,
                        line_bytes: int) -> tuple[np.ndarray, np.ndarray] | None:  # fmt: skip
     """Disjoint, sorted line ranges ``[l0, l1)`` an affine access touches (exact), or
-    None when it has too many runs to enumerate (``RUN_CAP`` / ``ELEMENT_CAP``)."""
+    None when it has too many runs to enumerate (``RUN_CAP`` / ``ELEMENT_CAP``).
+    Memoized (the arrays are shared: read-only)."""
+    key = (int(offset), tuple(int(s) for s in strides), tuple(int(n) for n in extents), int(elem_bytes), int(line_bytes))
+    if key in _RANGES:
+        _RANGES.move_to_end(key)
+        return _RANGES[key]
+    out = _affine_line_ranges(*key)
+    if out is not None:
+        for a in out:
+            a.setflags(write=False)
+    _RANGES[key] = out
+    if len(_RANGES) > RANGES_MEMO:
+        _RANGES.popitem(last=False)
+    return out
+
+
+def _affine_line_ranges(offset: int, strides: Sequence[int], extents: Sequence[int], elem_bytes: int,
+                        line_bytes: int) -> tuple[np.ndarray, np.ndarray] | None:  # fmt: skip
     lo, step, count, rest = _runs(offset, strides, extents)
     runs = math.prod(n for _, n in rest)
     dense = step * elem_bytes < line_bytes
@@ -76,7 +100,7 @@ def affine_line_ranges(offset: int, strides: Sequence[int], extents: Sequence[in
         l0 = starts * elem_bytes // line_bytes
         l1 = (starts * elem_bytes + span - 1) // line_bytes + 1
     else:
-        l0 = np.unique(((starts[:, None] + step * np.arange(count, dtype=np.int64)[None, :]) * elem_bytes // line_bytes).reshape(-1))
+        l0 = unique_ints(((starts[:, None] + step * np.arange(count, dtype=np.int64)[None, :]) * elem_bytes // line_bytes).reshape(-1))
         return l0, l0 + 1
     if l0.size > 1:
         order = np.argsort(l0, kind="stable")
