@@ -3,7 +3,8 @@
     infs-sweep SPEC.toml [--workers N | --address tcp://host:port] [--out DIR]
                          [--plot] [--dry-run] [--redo-failed] [--fresh] [--quiet]
 
-SPEC is a TOML file (README "Scale: sweeps"; ``benchmarks/sweeps/*.toml`` are examples)::
+SPEC is a TOML file (or the same tables in YAML, ``.yaml``/``.yml``; README "Scale: sweeps";
+``benchmarks/sweeps/*.toml`` are examples)::
 
     name = "banks"                            # optional: the file's stem
     workloads = ["vec_add", "stencil2d"]      # names of infs/workloads
@@ -200,11 +201,24 @@ def _load_spec(p: Path, out: str | None) -> Spec:
     except UnicodeDecodeError:
         raise SpecError("not a UTF-8 text file") from None
     if p.suffix.lower() in (".yaml", ".yml"):
-        raise SpecError("YAML specs are not supported: write the spec in TOML (see `infs-sweep --help`)")
-    try:
-        d = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, RecursionError) as e:
-        raise SpecError(f"not valid TOML: {' '.join(str(e).split())}") from None
+        # the same tables in YAML (PyYAML comes with distributed)
+        import yaml
+
+        try:
+            d = yaml.safe_load(text)
+        except yaml.YAMLError as e:
+            mark = getattr(e, "problem_mark", None)
+            where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+            raise SpecError(f"not valid YAML: {getattr(e, 'problem', None) or type(e).__name__}{where}") from None
+        except RecursionError:
+            raise SpecError("not valid YAML: nested too deeply") from None
+        if not isinstance(d, dict):
+            raise SpecError("the top level must be a mapping (workloads: [...], machines: {...})")
+    else:
+        try:
+            d = tomllib.loads(text)
+        except (tomllib.TOMLDecodeError, RecursionError) as e:
+            raise SpecError(f"not valid TOML: {' '.join(str(e).split())}") from None
     _unknown("top level", d, _TOP)
     name = d.get("name", p.stem)
     if not isinstance(name, str) or not name or "/" in name:
@@ -453,6 +467,11 @@ def _run_cell(cell: dict[str, Any]) -> dict[str, Any]:
         raise
     except BaseException as e:  # noqa: BLE001 -- a failing cell is a row, never the end of the sweep (pyo3's PanicException is a BaseException)
         row.update(status="failed", error=one_line(e), error_kind="run")
+    # messages name the workload files: relative to the checkout, so tables compare across hosts
+    root = f"{Path(__file__).resolve().parents[2]}/"
+    for k in ("error", "not_in_reason", "not_honoured"):
+        if isinstance(row.get(k), str):
+            row[k] = row[k].replace(root, "")
     row["cell_wall_s"] = time.perf_counter() - t0
     row["host"] = socket.gethostname()
     row["pid"] = os.getpid()
@@ -742,10 +761,14 @@ def plot(spec: Spec, rows: list[dict[str, Any]], out_dir: Path) -> Path | None:
     numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in xs_all)
     pos = {v: i for i, v in enumerate(xs_all)}
     handles: dict[str, Any] = {}
+    labels = list(dict.fromkeys(lbl for w in wls for lbl in data[w]))
+    # one color, marker and dash per series (equal series, e.g. In-L3 and Inf-S, stay visible)
+    style = {lbl: (f"C{i % 10}", "os^Dv<>p*h"[i % 10], ("-", "--", ":", "-.")[i % 4]) for i, lbl in enumerate(labels)}
     for ax, w in zip(axes.flat, wls):
         for label, pts in data[w].items():
             xv = [p[0] if numeric else pos[p[0]] for p in pts]
-            (ln,) = ax.plot(xv, [p[1] for p in pts], "o-", label=label, markersize=4)
+            color, marker, dash = style[label]
+            (ln,) = ax.plot(xv, [p[1] for p in pts], color=color, marker=marker, ls=dash, label=label, markersize=4)
             handles.setdefault(label, ln)
         ax.axhline(1.0, color="grey", lw=0.8, ls=":")
         sizes = {r.get("sizes") for r in rows if r.get("workload") == w}
