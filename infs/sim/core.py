@@ -54,7 +54,7 @@ import math
 import numpy as np
 
 from infs.sim.config import HardwareConfig
-from infs.sim.near import data_traffic, mesh_of, settle, stream_bank_lines, threads_of, weighted_ops
+from infs.sim.near import data_traffic, mesh_consts, settle, stream_bank_lines, threads_of, weighted_ops
 from infs.sim.stats import Cost
 from infs.sim.workload_profile import RegionProfile
 
@@ -77,9 +77,8 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False)
     if not any(s.accesses for s in streams) and profile.iterations == 0:
         return cost, {}
     B, L = cfg.banks, cfg.line_bytes
-    mesh = mesh_of(cfg)
-    banks = np.arange(B)
-    hops = mesh.hops(banks[:, None], banks[None, :]).astype(np.float64)
+    mc = mesh_consts(cfg)
+    mesh, banks, hops = mc.mesh, mc.banks, mc.hops
     ext = profile.extents
     lanes = cfg.simd_lanes
     threads = threads_of(profile, cfg)
@@ -135,7 +134,7 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False)
     loads, data_bh, dram_bytes, dram_cycles = data_traffic(flows, hops, profile.footprint_bytes, cold, cfg, mesh, banks)
 
     tail = 0
-    far = int(mesh.hops(cfg.host_tile, banks).max())
+    far = mc.far_from_host
     for r in profile.reductions:
         if r.scalar and threads > 1:
             tail += far * mesh.hop_cycles + math.ceil(threads * r.results / lanes)

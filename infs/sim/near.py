@@ -93,6 +93,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from functools import lru_cache
 
 import numpy as np
 
@@ -104,6 +105,39 @@ from infs.sim.workload_profile import RegionProfile, StreamProfile, affine_line_
 
 def mesh_of(cfg: HardwareConfig) -> Mesh:
     return Mesh(cfg.mesh_rows, cfg.mesh_cols, cfg.link_bytes, cfg.hop_cycles)
+
+
+class _MeshConsts:
+    """What the near-memory and core models read of a config's mesh, computed once
+    per config (``mesh_consts``; the arrays are shared: read-only)."""
+
+    def __init__(self, cfg: HardwareConfig):
+        B = cfg.banks
+        self.cfg = cfg
+        self.mesh = mesh_of(cfg)
+        self.banks = np.arange(B)
+        self.hops = self.mesh.hops(self.banks[:, None], self.banks[None, :]).astype(np.float64)
+        self.mean_hops = float(self.hops.mean())
+        self.next_hops = float(self.hops[self.banks, (self.banks + 1) % B].mean())
+        self.hops_max = self.hops.max(axis=1)
+        self.far_to_host = int(self.mesh.hops(self.banks, cfg.host_tile).max())
+        self.far_from_host = int(self.mesh.hops(cfg.host_tile, self.banks).max())
+        self.cast_src = np.repeat(self.banks, B)  # every bank multicasting to every bank
+        self.cast_dst = np.tile(self.banks, B)
+        for a in (self.banks, self.hops, self.hops_max, self.cast_src, self.cast_dst):
+            a.setflags(write=False)
+
+
+_CONSTS: dict[int, _MeshConsts] = {}
+
+
+def mesh_consts(cfg: HardwareConfig) -> _MeshConsts:
+    hit = _CONSTS.get(id(cfg))
+    if hit is None or hit.cfg is not cfg:
+        if len(_CONSTS) > 64:
+            _CONSTS.clear()
+        hit = _CONSTS[id(cfg)] = _MeshConsts(cfg)
+    return hit
 
 
 def data_traffic(flows: np.ndarray, hops: np.ndarray, footprint: int, cold: bool, cfg: HardwareConfig, mesh: Mesh, banks: np.ndarray):
@@ -295,11 +329,11 @@ def _forward(flows: np.ndarray, multicast: np.ndarray, x: StreamProfile, y: Stre
         for k, frac in ((q, (IL - r) / IL), (q + 1, r / IL)):
             if frac <= 0:
                 continue
-            src = (dst + k) % B
+            src = (dst + k) % B  # a permutation of the banks: no pair repeats, so += is add.at
             if x_to_y:
-                np.add.at(flows, (src, dst), vol * frac)
+                flows[src, dst] += vol * frac
             else:
-                np.add.at(flows, (dst, src), vol * frac)
+                flows[dst, src] += vol * frac
         return
     # the reuse the SE exploits: the dims whose data it holds in its buffer
     reused = [d for d, (sx, sy, n) in enumerate(zip(x.strides, y.strides, extents)) if sx == 0 and sy != 0 and n > 1 and d in held]
@@ -308,12 +342,12 @@ def _forward(flows: np.ndarray, multicast: np.ndarray, x: StreamProfile, y: Stre
         offsets = bank_offsets(x, y, extents, cfg)
         dst = np.arange(B)
         for k in np.nonzero(offsets)[0]:
-            src = (dst + k) % B
+            src = (dst + k) % B  # a permutation of the banks (see above)
             vol = nbytes * offsets[k] * py
             if x_to_y:
-                np.add.at(flows, (src, dst), vol)
+                flows[src, dst] += vol
             else:
-                np.add.at(flows, (dst, src), vol)
+                flows[dst, src] += vol
         return
     # dims along which y moves but x does not (held): each x cell reaches the banks that span covers
     span = byte_span(y, extents, reused)
@@ -331,6 +365,14 @@ def _forward(flows: np.ndarray, multicast: np.ndarray, x: StreamProfile, y: Stre
 SAMPLE_POINTS = 1 << 16
 
 
+@lru_cache(maxsize=1024)
+def _sample_positions(n: int, per_dim: int) -> np.ndarray:
+    """``bank_offsets``' sample points along a dim of extent ``n`` (read-only)."""
+    pos = np.unique(np.linspace(0, n - 1, min(n, per_dim)).round().astype(np.int64)) if n > 0 else np.zeros(1, np.int64)
+    pos.setflags(write=False)
+    return pos
+
+
 def bank_offsets(x: StreamProfile, y: StreamProfile, extents: tuple[int, ...], cfg: HardwareConfig) -> np.ndarray:
     """Fraction of iterations whose ``x`` element is ``k`` banks after its ``y`` element
     (mod ``banks``), from a deterministic grid of at most ``SAMPLE_POINTS`` iteration
@@ -341,7 +383,7 @@ def bank_offsets(x: StreamProfile, y: StreamProfile, extents: tuple[int, ...], c
     ax = np.full(1, x.offset * x.elem_bytes, np.int64)
     ay = np.full(1, y.offset * y.elem_bytes, np.int64)
     for d, n in enumerate(extents):
-        pos = np.unique(np.linspace(0, n - 1, min(n, per_dim)).round().astype(np.int64)) if n > 0 else np.zeros(1, np.int64)
+        pos = _sample_positions(n, per_dim)
         ax = (ax[:, None] + pos[None, :] * x.strides[d] * x.elem_bytes).reshape(-1)
         ay = (ay[:, None] + pos[None, :] * y.strides[d] * y.elem_bytes).reshape(-1)
     k = (ax // cfg.interleave_bytes - ay // cfg.interleave_bytes) % cfg.banks
@@ -373,11 +415,8 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
     if not any(s.accesses for s in streams) and profile.iterations == 0:
         return cost, {}
     B, L, IL = cfg.banks, cfg.line_bytes, cfg.interleave_bytes
-    mesh = mesh_of(cfg)
-    banks = np.arange(B)
-    hops = mesh.hops(banks[:, None], banks[None, :]).astype(np.float64)
-    mean_hops = float(hops.mean())
-    next_hops = float(hops[banks, (banks + 1) % B].mean())
+    mc = mesh_consts(cfg)
+    mesh, banks, hops, mean_hops, next_hops = mc.mesh, mc.banks, mc.hops, mc.mean_hops, mc.next_hops
     ext = profile.extents
     lanes = cfg.simd_lanes
 
@@ -441,7 +480,7 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
             flows += mine
             multicast += cast
             sent = float(mine.sum()) + float(cast.sum())
-            fwd_hops = (float((mine * hops).sum()) + float(cast @ hops.max(axis=1))) / sent if sent else 0.0
+            fwd_hops = (float((mine * hops).sum()) + float(cast @ mc.hops_max)) / sent if sent else 0.0
         held += lines[i] * walks * (base_hold + fwd_hops * mesh.hop_cycles)
 
     # reductions: partials per bank, forwarded to the result's store bank or the core
@@ -459,8 +498,7 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
         if r.scalar or not reduced_writes:
             dst = np.zeros(B)
             dst[cfg.host_tile] = 1.0
-            far = int(mesh.hops(banks, cfg.host_tile).max())
-            tail += far * mesh.hop_cycles + math.ceil(msgs / lanes)
+            tail += mc.far_to_host * mesh.hop_cycles + math.ceil(msgs / lanes)
         else:
             dst = probs[reduced_writes[0]]
             comp += dst * (msgs / lanes)
@@ -469,8 +507,7 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
 
     loads, data_bh, dram_bytes, dram_cycles = data_traffic(flows, hops, profile.footprint_bytes, cold, cfg, mesh, banks)
     if multicast.any():  # one X-Y tree per source bank (Table 2: multicast X-Y routing)
-        src = np.repeat(banks, B)
-        cast = mesh.multicast_loads(src, src, np.tile(banks, B), multicast)
+        cast = mesh.all_to_all_loads(multicast) if B == mesh.nodes else mesh.multicast_loads(mc.cast_src, mc.cast_src, mc.cast_dst, multicast)
         loads = loads + cast
         data_bh += float(cast.sum())
 
@@ -486,8 +523,7 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
         "link": float(loads.max()) / cfg.link_bytes,
         "dram": dram_cycles,
     }
-    far = int(mesh.hops(cfg.host_tile, banks).max())
-    latency = 2 * far * mesh.hop_cycles + cfg.l3_latency + cfg.se_init_cycles
+    latency = 2 * mc.far_from_host * mesh.hop_cycles + cfg.l3_latency + cfg.se_init_cycles
     settle(cost, terms, latency, tail, loads, data_bh, ctrl, float(port.sum()), vector_ops, dram_bytes)
     terms.update(anchor=-1.0 if anchor is None else float(anchor), port_lines=float(port.max()) / L)
     return cost, terms

@@ -80,13 +80,25 @@ class Mesh:
     def multicast_loads(self, group: np.ndarray, src: np.ndarray, dst: np.ndarray, nbytes: np.ndarray) -> np.ndarray:
         """Per-link bytes of multicast groups: ``group[i]`` sends ``nbytes[group]`` from
         ``src[i]`` (one source per group) to ``dst[i]``; each group loads its X-Y tree once."""
+        return self._multicast(self._trees(group, src, dst), nbytes)
+
+    def all_to_all_loads(self, nbytes: np.ndarray) -> np.ndarray:
+        """``multicast_loads`` of every node multicasting ``nbytes[node]`` to every node
+        (its trees built once per mesh)."""
+        trees = getattr(self, "_all_trees", None)
+        if trees is None:
+            nodes = np.arange(self.nodes, dtype=np.int64)
+            src = np.repeat(nodes, self.nodes)
+            trees = self._all_trees = self._trees(src, src, np.tile(nodes, self.nodes))
+        return self._multicast(trees, nbytes)
+
+    def _trees(self, group: np.ndarray, src: np.ndarray, dst: np.ndarray):
+        """The X-Y trees of multicast groups (``multicast_loads``), without their bytes."""
         group = np.asarray(group, dtype=np.int64).ravel()
         src = np.asarray(src, dtype=np.int64).ravel()
         dst = np.asarray(dst, dtype=np.int64).ravel()
-        nbytes = np.asarray(nbytes, dtype=np.float64).ravel()
-        loads = self.zero_loads()
         if group.size == 0:
-            return loads
+            return None
         ng = int(group.max()) + 1
         xs, ys = self.xy(src)
         xd, yd = self.xy(dst)
@@ -101,8 +113,6 @@ class Mesh:
         np.maximum.at(maxx, group, xd)
         used = maxx >= 0
         gi = np.nonzero(used)[0]
-        self._segments(loads, E, gsrc_y[gi], gsrc_x[gi], maxx[gi], nbytes[gi], True)
-        self._segments(loads, W, gsrc_y[gi], minx[gi], gsrc_x[gi], nbytes[gi], True)
         # Column parts: one per (group, destination column), from the source row
         # out to the extreme destination rows in that column.
         key = group * self.cols + xd
@@ -112,8 +122,18 @@ class Mesh:
         np.minimum.at(miny, inv, yd)
         np.maximum.at(maxy, inv, yd)
         kg, kx = ukey // self.cols, ukey % self.cols
-        self._segments(loads, S, kx, gsrc_y[kg], maxy, nbytes[kg], False)
-        self._segments(loads, N, kx, miny, gsrc_y[kg], nbytes[kg], False)
+        return gi, gsrc_x[gi], gsrc_y[gi], minx[gi], maxx[gi], kg, kx, gsrc_y[kg], miny, maxy
+
+    def _multicast(self, trees, nbytes: np.ndarray) -> np.ndarray:
+        loads = self.zero_loads()
+        if trees is None:
+            return loads
+        nbytes = np.asarray(nbytes, dtype=np.float64).ravel()
+        gi, sx, sy, minx, maxx, kg, kx, ky, miny, maxy = trees
+        self._segments(loads, E, sy, sx, maxx, nbytes[gi], True)
+        self._segments(loads, W, sy, minx, sx, nbytes[gi], True)
+        self._segments(loads, S, kx, ky, maxy, nbytes[kg], False)
+        self._segments(loads, N, kx, miny, ky, nbytes[kg], False)
         return loads
 
     def tree_links(self, src: int, dsts: np.ndarray) -> int:
