@@ -352,6 +352,15 @@ mesh = [{banks = 4, mesh_rows = 2, mesh_cols = 2, mem_ctrls = 4}, {banks = 16, m
     got = {(m.bitlines, m.banks, m.mesh_rows, m.profile, m.jit_model, m.arrays_per_way) for m in s.machines}
     assert got == {(b, n, r, p, "per-lowering", 4) for b in (32, 64) for n, r in ((4, 2), (16, 4)) for p in ("infs", "pimeval-bitsimd-v")}
     assert s.plot_x == "bitlines" and s.plot_baseline == "core"
+    # no Base among the modes: the baseline is the first machine's x (speedup over it, same mode)
+    no_core = S.load_spec(_spec(tmp_path, "workloads = ['vec_add']\nmodes = ['in', 'near']\n[machines.grid]\nbanks = [{banks = 4, mesh_rows = 2, "
+                                          "mesh_cols = 2, mem_ctrls = 4}, {banks = 16, mesh_rows = 4, mesh_cols = 4, mem_ctrls = 8}]\n", "n.toml"))  # fmt: skip
+    assert (no_core.plot_x, no_core.plot_baseline) == ("banks", 4)
+    rows = [{"status": "ok", "workload": "vec_add", "sizes": "n=64", "mode": m, "machine_key": f"m{b}", "banks": b, "mesh_rows": r, "total_cycles": c}
+            for m, b, r, c in (("in", 4, 2, 900), ("in", 16, 4, 300), ("near", 4, 2, 800), ("near", 16, 4, 1000))]  # fmt: skip
+    label, data = S.speedups(no_core, rows)
+    assert label == "speedup over banks=4 (same mode)"
+    assert data == {"vec_add": {"In-L3": [(4, 1.0), (16, 3.0)], "Near-L3": [(4, 1.0), (16, 0.8)]}}
     assert len(S.cells(s)) == 8 * 4
     # the key is the cell's full spec: another field, another key; the name alone, the same key
     from dataclasses import replace

@@ -29,7 +29,8 @@ SPEC is a TOML file (or the same tables in YAML, ``.yaml``/``.yml``; README "Sca
 
     [plot]
     x = "bitlines"                            # a table column (default: the first grid axis)
-    baseline = "core"                         # a mode (same machine) or a value of x (same mode)
+    baseline = "core"                         # a mode (same machine) or a value of x (same mode);
+                                              # default: "core" if swept, else the first machine's x
 
 Each cell (one machine, workload, size binding, mode) is one Dask task: one
 ``run_program`` through ``infs_bench.run_one`` in the machine's analysis mode,
@@ -262,7 +263,8 @@ def _load_spec(p: Path, out: str | None) -> Spec:
     x = plot.get("x", axes[0] if axes else "machine")
     if not isinstance(x, str) or x not in known_cols or x == "energy_pj":
         raise SpecError(f"plot.x: expected a machine column (a hardware field, {', '.join(DERIVED)} or machine), got {_show(x)}")
-    baseline = plot.get("baseline", "core" if "core" in modes else None)
+    # by default: over Base on the same machine, else over the first machine (same mode)
+    baseline = plot.get("baseline", "core" if "core" in modes else _col_value(machines[0], x))
     if isinstance(baseline, str) and baseline in MODES:
         if baseline not in modes:
             raise SpecError(f"plot.baseline: mode '{baseline}' is not one of this spec's modes ({', '.join(modes)})")
