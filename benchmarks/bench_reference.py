@@ -53,18 +53,19 @@ def env_for(tree: str | None) -> dict[str, str]:
     env = dict(os.environ)
     if tree:
         env["PYTHONPATH"] = tree + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        env["INFS_BENCH_CWD"] = tree  # `python -c` puts the working directory first on sys.path
     return env
 
 
-def command(workload: str, sizes: dict[str, int], mode: str) -> list[str]:
-    path = ROOT / "infs" / "workloads" / f"{workload}.mlir"
+def command(workload: str, sizes: dict[str, int], mode: str, tree: str | None = None) -> list[str]:
+    path = Path(tree or ROOT) / "infs" / "workloads" / f"{workload}.mlir"  # the tree's own workloads (infs-run knows their inputs)
     return [PY, "-c", RUN, str(path), "--sizes", ",".join(f"{k}={v}" for k, v in sizes.items()), "--mode", mode, "--json"]
 
 
 def run_once(cmd: list[str], env: dict[str, str]) -> dict[str, float]:
     """One process: wall seconds, the run's wall_seconds, peak RSS (bytes)."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
-        proc = subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", tf.name, *cmd], capture_output=True, text=True, env=env, cwd=ROOT)
+        proc = subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", tf.name, *cmd], capture_output=True, text=True, env=env, cwd=env.get("INFS_BENCH_CWD", ROOT))
         if proc.returncode:
             raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr[-2000:]}")
         wall, rss_kb = tf.read().split()[-2:]
@@ -92,9 +93,10 @@ def fmt3(xs: list[float], scale: float = 1.0, digits: int = 2) -> str:
 def profile(name: str, tree: str | None, top: int) -> None:
     workload, sizes, mode, _ = CASES[name]
     with tempfile.NamedTemporaryFile(suffix=".prof") as pf:
-        cmd = command(workload, sizes, mode)
+        cmd = command(workload, sizes, mode, tree)
         cmd = [PY, "-m", "cProfile", "-o", pf.name, str(ROOT / ".venv" / "bin" / "infs-run"), *cmd[3:]]
-        subprocess.run(cmd, check=True, capture_output=True, env=env_for(tree), cwd=ROOT)
+        env = env_for(tree)
+        subprocess.run(cmd, check=True, capture_output=True, env=env, cwd=env.get("INFS_BENCH_CWD", ROOT))
         import pstats
 
         pstats.Stats(pf.name).sort_stats("tottime").print_stats(top)
@@ -118,8 +120,8 @@ def main() -> None:
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     for name in args.cases.split(","):
         workload, sizes, mode, tiny = CASES[name]
-        base = run_once(command(workload, tiny, mode), env)["rss"]
-        runs = [run_once(command(workload, sizes, mode), env) for _ in range(args.repeat)]
+        base = run_once(command(workload, tiny, mode, args.tree), env)["rss"]
+        runs = [run_once(command(workload, sizes, mode, args.tree), env) for _ in range(args.repeat)]
         arrays = array_bytes(workload, sizes)
         peak = statistics.median(r["rss"] for r in runs)
         row = {
