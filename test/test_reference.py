@@ -1690,3 +1690,21 @@ def test_elementwise_region_allocates_only_its_result():
         tracemalloc.stop()
     assert_bits_equal(C, A + B)
     assert peak < 1.5 * 4 * n, peak  # one f32 result (the grid path: 3 x 8 bytes per point)
+
+
+def test_static_dependence_check_follows_the_ir():
+    """The static check is cached per region op, keyed on the IR it read: a
+    region whose map changes after a run is checked anew."""
+    from infs.dialects import stream as stream_d
+    from infs.dialects.lattice import AccessMap, Affine
+    from infs.dialects.stream import MapAttr
+
+    src = inplace_program("d0", "d0", "[1:N]", 1)
+    module = api.parse_text(src, ctx=CTX, verify=False)
+    A = np.zeros(4, np.float32)
+    run_function(module, {"A": A, "N": 4})
+    assert A.tolist() == [0.0, 1.0, 1.0, 1.0]
+    load = next(op for op in module.walk() if isinstance(op, stream_d.LoadOp))
+    load.properties["map"] = MapAttr(AccessMap((Affine.of("d0") - 1,)))  # A[i] = A[i-1] + 1: carried
+    with pytest.raises(EvaluationError, match=CARRIED):
+        run_function(module, {"A": A, "N": 4})
