@@ -835,7 +835,7 @@ def _say(msg: str, quiet: bool) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=PROG, description="Sweep machines x workloads x sizes x modes on a Dask cluster (local by default).",
                                      epilog="The spec format is in the module docstring (python -m pydoc infs.tools.infs_sweep) and README 'Scale: sweeps'.")  # fmt: skip
-    parser.add_argument("spec", help="the sweep's TOML spec")
+    parser.add_argument("spec", help="the sweep's spec: TOML, or YAML (.yaml, .yml)")
     parser.add_argument("--version", action="version", version=version_text(PROG), help="print infs's and xDSL's versions and exit")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="local cluster: worker processes (default: one per CPU)")
     parser.add_argument("--address", help="a running Dask scheduler (tcp://HOST:PORT) instead of a local cluster")
