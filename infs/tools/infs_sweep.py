@@ -613,10 +613,6 @@ def _connect(address: str | None, workers: int):
     return Client(cluster), cluster
 
 
-class _Interrupted(Exception):
-    pass
-
-
 def _on_term(signum, frame):  # SIGTERM as Ctrl-C: the table is closed cleanly either way
     raise KeyboardInterrupt
 
