@@ -14,7 +14,7 @@
   (``infs/workloads/loops``) against the hand-written stream workloads: same
   outputs, same regions, same cycles.
 * mm as i/j/k loops (the accumulation through a temporary) against numpy; an
-  f64 kernel runs correctly and says why it stays out of memory; ``infs-run``
+  f64 kernel runs in memory with the right values; ``infs-run``
   on an affine file.
 """
 
