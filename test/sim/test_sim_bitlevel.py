@@ -9,7 +9,8 @@ from test_sim_compute import GEOMS, patterns, run_compute
 
 from infs.dialects.lattice import Pattern
 from infs.dialects.pimcmd import COMPUTE_ARITY
-from infs.sim.bitlevel import FP_BITWISE, BitSerial
+from infs.dialects.element_types import ELEMENT_BITS
+from infs.sim.bitlevel import FP_BITWISE, BitSerial, Layout
 from infs.sim.geometry import Geometry
 
 INT_TYPES = ("i32", "i16", "i8", "i1")
@@ -73,3 +74,154 @@ def test_bit_step_counts(n):
     adders = sum(n - i for i in range(1, n))
     assert mul.logic == n + adders + 5 * adders
     assert adders == n * (n - 1) // 2
+
+
+# -- vectorized planes (words <-> planes as bit-matrix transposes, chunks of lanes) --
+
+# The model's step counts (reads, writes, logic) at every width, as the
+# per-plane implementation before vectorization counted them (bitlevel.py at
+# fb213f5, one gate call per plane); they must not depend on how the gates are
+# grouped into numpy calls, on the chunking, or on the number of bitlines.
+WIDTHS = ("i1", "i8", "i16", "i32", "i64")
+MODEL_STEPS = {
+    "add": [(2, 1, 5), (16, 8, 40), (32, 16, 80), (64, 32, 160), (128, 64, 320)],
+    "sub": [(2, 1, 6), (16, 8, 48), (32, 16, 96), (64, 32, 192), (128, 64, 384)],
+    "mul": [(2, 1, 1), (16, 8, 176), (32, 16, 736), (64, 32, 3008), (128, 64, 12160)],
+    "div": [(2, 1, 1), (16, 8, 976), (32, 16, 3232), (64, 32, 11584), (128, 64, 43648)],
+    "fma": [(3, 1, 6), (24, 8, 216), (48, 16, 816), (96, 32, 3168), (192, 64, 12480)],
+    "min": [(2, 1, 11), (16, 8, 83), (32, 16, 163), (64, 32, 323), (128, 64, 643)],
+    "max": [(2, 1, 11), (16, 8, 83), (32, 16, 163), (64, 32, 323), (128, 64, 643)],
+    "cmp_lt": [(2, 1, 7), (16, 1, 51), (32, 1, 99), (64, 1, 195), (128, 1, 387)],
+    "cmp_le": [(2, 1, 10), (16, 1, 75), (32, 1, 147), (64, 1, 291), (128, 1, 579)],
+    "cmp_eq": [(2, 1, 2), (16, 1, 23), (32, 1, 47), (64, 1, 95), (128, 1, 191)],
+    "select": [(3, 1, 4), (17, 8, 32), (33, 16, 64), (65, 32, 128), (129, 64, 256)],
+    "and": [(2, 1, 1), (16, 8, 8), (32, 16, 16), (64, 32, 32), (128, 64, 64)],
+    "or": [(2, 1, 1), (16, 8, 8), (32, 16, 16), (64, 32, 32), (128, 64, 64)],
+    "xor": [(2, 1, 1), (16, 8, 8), (32, 16, 16), (64, 32, 32), (128, 64, 64)],
+    "not": [(1, 1, 1), (8, 8, 8), (16, 16, 16), (32, 32, 32), (64, 64, 64)],
+    "abs": [(1, 1, 0), (8, 8, 80), (16, 16, 160), (32, 32, 320), (64, 64, 640)],
+    "neg": [(1, 1, 6), (8, 8, 48), (16, 16, 96), (32, 32, 192), (64, 64, 384)],
+    "relu": [(1, 1, 0), (8, 8, 9), (16, 16, 17), (32, 32, 33), (64, 64, 65)],
+    "copy": [(1, 1, 0), (8, 8, 0), (16, 16, 0), (32, 32, 0), (64, 64, 0)],
+}
+WORD = {1: np.uint8, 8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
+
+
+def raw_words(rng, bits, n):
+    if bits == 1:
+        return rng.integers(0, 2, n).astype(np.uint8)
+    return rng.integers(0, 2**63, n, dtype=np.uint64).astype(WORD[bits]) ^ rng.integers(0, 2, n).astype(WORD[bits]) << (bits - 1)
+
+
+def srcs_for(op, bits, n, rng):
+    return [raw_words(rng, 1 if op == "select" and i == 0 else bits, n) for i in range(COMPUTE_ARITY[op])]
+
+
+@pytest.mark.parametrize("op", sorted(MODEL_STEPS))
+def test_step_counts_are_the_model_at_any_size_and_chunking(op, monkeypatch):
+    rng = np.random.default_rng(3)
+    for ty, want in zip(WIDTHS, MODEL_STEPS[op]):
+        bits = int(ty[1:])
+        for n, chunk in ((64, BitSerial.CHUNK_BYTES), (1000, 8)):  # 1000: 16 lanes, one per chunk
+            monkeypatch.setattr(BitSerial, "CHUNK_BYTES", chunk)
+            alu = BitSerial(n)
+            alu.run(op, ty, srcs_for(op, bits, n, rng))
+            assert (alu.reads, alu.writes, alu.logic) == want, (ty, n, chunk)
+
+
+@pytest.mark.parametrize("ty", WIDTHS + ("f32",))
+@pytest.mark.parametrize("n", [1, 63, 64, 200, 1000])
+def test_layout_planes_hold_bit_k_of_every_word(ty, n):
+    bits = ELEMENT_BITS[ty]
+    lay = Layout(n, max(8, bits))
+    raw = raw_words(np.random.default_rng(n), bits, n)
+    planes = lay.planes(lay.prepare(raw, bits), bits, 0, lay.L, np.empty((bits, lay.L), np.uint64))
+    assert planes.shape == (bits, lay.L)
+    # bit r of plane word g (words of the layout's width) is bit k of word r * M + g
+    w = lay.width
+    for k in range(bits):
+        pw = planes[k].view(WORD[w]) if w < 64 else planes[k]
+        got = ((pw[None, :] >> np.arange(w, dtype=WORD[w])[:, None].astype(pw.dtype)) & 1).reshape(-1)[:n]
+        assert np.array_equal(got, (raw.astype(np.uint64) >> np.uint64(k if bits > 1 else 0)) & 1)
+    dest = lay.destination(bits, None)
+    lay.store(planes, bits, dest, 0, lay.L)
+    assert np.array_equal(lay.finish(dest, bits, None), raw)
+
+
+@pytest.mark.parametrize("op", ["add", "mul", "cmp_lt", "select", "min", "div"])
+def test_chunks_out_and_constants_give_the_same_words(op, monkeypatch):
+    """Many chunks with a ragged last one, writing the caller's vector in place,
+    and a 0-d constant operand: the same words as one chunk into a new array."""
+    rng = np.random.default_rng(7)
+    n = 1000
+    for ty in ("i32", "i8"):
+        bits = ELEMENT_BITS[ty]
+        srcs = srcs_for(op, bits, n, rng)
+        want = BitSerial(n).run(op, ty, srcs)
+        monkeypatch.setattr(BitSerial, "CHUNK_BYTES", 8 * 3 * bits)  # 3 lanes a chunk: 16 lanes -> 6 chunks
+        out = np.zeros(n, want.dtype)
+        assert BitSerial(n).run(op, ty, srcs, out=out) is out and np.array_equal(out, want)
+        monkeypatch.undo()
+        if op != "select":
+            c = srcs[-1][5]
+            full = BitSerial(n).run(op, ty, srcs[:-1] + [np.full(n, c)])
+            assert np.array_equal(BitSerial(n).run(op, ty, srcs[:-1] + [np.asarray(c)]), full)
+
+
+VALUE_OPS = ("add", "sub", "mul", "div", "cmp_lt", "cmp_le", "cmp_eq", "min", "max", "select")
+
+
+@st.composite
+def lane_values(draw, ty: str, n: int):
+    """``n`` raw words of ``ty``: edge values (0, +-1, MIN, MAX, their neighbours)
+    and arbitrary ones, so sums and products wrap and divisions hit MIN / -1 and 0."""
+    bits = ELEMENT_BITS[ty]
+    if bits == 1:
+        vals = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
+        return np.array(vals, np.uint8)
+    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    edge = st.sampled_from([0, 1, -1, 2, -2, lo, hi, lo + 1, hi - 1])
+    vals = draw(st.lists(st.one_of(edge, st.integers(lo, hi)), min_size=n, max_size=n))
+    return (np.array(vals, np.int64) & ((1 << bits) - 1)).astype(WORD[bits])
+
+
+@pytest.mark.parametrize("ty", INT_TYPES)
+@pytest.mark.parametrize("op", VALUE_OPS)
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_bitlevel_matches_word_level_on_drawn_values(op, ty, data):
+    """bit-level == word-level (functional) mode on a small machine: drawn
+    values incl. negatives and wrap-around, i8/i16/i32/i1, whole and partial
+    patterns (the ALU writing the register in place, or not), one chunk or many."""
+    from sim_helpers import RefState, parse_program, program_text, set_register
+
+    from infs.sim import Machine
+
+    bits = ELEMENT_BITS[ty]
+    lattice, tiles = (8, 16), (4, 4)
+    geo = Geometry(lattice, tiles, 2)
+    tp, bp = data.draw(st.sampled_from([(FULL_T, FULL_B), None])) or (data.draw(patterns(geo.num_tiles)), data.draw(patterns(geo.B)))
+    const = None
+    if op != "select" and data.draw(st.booleans()):
+        const = int(data.draw(lane_values(ty, 1))[0])
+    srcs = [200 if op == "select" and i == 0 else (0, 64, 128)[i] for i in range(COMPUTE_ARITY[op] - (const is not None))]
+    cells = geo.num_tiles * geo.B
+    values = [data.draw(lane_values("i1" if op == "select" and i == 0 else ty, cells)) for i in range(len(srcs))]
+    chunk = data.draw(st.sampled_from([BitSerial.CHUNK_BYTES, 8]))
+    c = f" const {const}" if const is not None else ""
+    body = f"  pimcmd.compute {op} {ty} dst 160 srcs {srcs}{c} bitlines {bp} tiles {tp}"
+    got = {}
+    old = BitSerial.CHUNK_BYTES
+    BitSerial.CHUNK_BYTES = chunk
+    try:
+        for mode in ("bitlevel", "functional"):
+            m = Machine("tiny", mode=mode)
+            for s, v in zip(srcs, values):
+                set_register(m, s, 1 if s == 200 else bits, v)
+            m.run(parse_program(program_text("tiny", lattice, tiles, body)))
+            dbits = 1 if op.startswith("cmp") else bits
+            got[mode] = (RefState(m, geo.num_tiles, geo.B).get(160, dbits), m.stats)
+    finally:
+        BitSerial.CHUNK_BYTES = old
+    assert np.array_equal(got["bitlevel"][0], got["functional"][0])
+    assert got["bitlevel"][1].same_costs(got["functional"][1]) and got["bitlevel"][1].bitlevel_fallbacks == 0
