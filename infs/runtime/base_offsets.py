@@ -26,7 +26,7 @@ to the arrays themselves.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType
@@ -54,15 +54,21 @@ class BaseOffsets:
     # per array operand and dim: the accesses' indices without the folded part
     # (what the offset symbol's value and the view's extent are computed from)
     rests: list[list[list[tuple[Affine, frozenset[int]]]]]
+    # (the original region, its index scalars as (position, name), its domain): ``bind``'s reads of it
+    _signature: tuple | None = field(default=None, repr=False, compare=False)
 
     def bind(self, original: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object]) -> tuple[list[np.ndarray], list[object]] | None:
         """The views of ``arrays`` for this invocation of ``original`` (with
         ``scalars``) and the folded region's scalars; None when the domain is
         empty (nothing is accessed, so there is no base address: the caller
         runs the region unfolded)."""
-        env = {n: int(np.asarray(v).item()) for n, v, a in zip(original.names, scalars, original.scalar_args) if isinstance(a.type, IndexType)}
+        sig = self._signature
+        if sig is None or sig[0] is not original:  # what bind reads of the region, read once per region
+            index = [(i, n) for i, (n, a) in enumerate(zip(original.names, original.scalar_args)) if isinstance(a.type, IndexType)]
+            sig = self._signature = (original, index, original.iteration_domain)
+        env = {n: int(np.asarray(scalars[i]).item()) for i, n in sig[1]}
         try:
-            box = original.iteration_domain.evaluate(env)
+            box = sig[2].evaluate(env)
         except LatticeError:
             return None
         if any(q <= p for p, q in box):

@@ -52,14 +52,41 @@ class Geometry(TiledLattice):
 
 
 def unique_ints(a: np.ndarray) -> np.ndarray:
-    """``np.unique(a)`` of a 1-D integer array, in O(n) when ``a`` is already
-    sorted (tile and bitline sets mostly are: patterns expand in order)."""
-    if a.size > 1 and bool(np.all(a[1:] >= a[:-1])):
-        keep = np.empty(a.size, dtype=bool)
-        keep[0] = True
-        np.not_equal(a[1:], a[:-1], out=keep[1:])
-        return a[keep]
-    return np.unique(a)
+    """``np.unique(a)`` of a 1-D integer array, without its hashing: O(n) when ``a``
+    is sorted (tile and bitline sets mostly are: patterns expand in order), a mask
+    over the values' range when that range is small (tile, bank and bitline
+    numbers), else a sort."""
+    if a.size <= 1:
+        return np.unique(a)
+    if bool(np.all(a[1:] >= a[:-1])):
+        return a[_starts(a)]
+    lo, hi = int(a.min()), int(a.max())
+    if hi - lo < 8 * a.size + 4096:
+        seen = np.zeros(hi - lo + 1, dtype=bool)
+        seen[a - lo] = True
+        return (np.flatnonzero(seen) + lo).astype(a.dtype, copy=False)
+    s = np.sort(a)
+    return s[_starts(s)]
+
+
+def unique_ints_inverse(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(a, return_inverse=True)`` of a 1-D integer array (as ``unique_ints``)."""
+    if a.size <= 1 or int(a.max()) - int(a.min()) >= 8 * a.size + 4096:
+        u, inv = np.unique(a, return_inverse=True)
+        return u, inv.reshape(-1)
+    lo = int(a.min())
+    seen = np.zeros(int(a.max()) - lo + 1, dtype=bool)
+    seen[a - lo] = True
+    rank = np.cumsum(seen) - 1  # position of each present value among the present ones
+    return (np.flatnonzero(seen) + lo).astype(a.dtype, copy=False), rank[a - lo].astype(np.intp, copy=False)
+
+
+def _starts(s: np.ndarray) -> np.ndarray:
+    """Mask of the first element of each run of equal values of sorted ``s``."""
+    keep = np.empty(s.size, dtype=bool)
+    keep[0] = True
+    np.not_equal(s[1:], s[:-1], out=keep[1:])
+    return keep
 
 
 def _ascending(p: Pattern) -> bool:

@@ -271,6 +271,7 @@ class Machine:
         # probe); LRU, ``REPLAYS`` runs, shared with the machine's probes.
         self._replays: OrderedDict[tuple, _Replay] = like._replays if like is not None else OrderedDict()
         self._residency_log: list[tuple[int, Any, int]] | None = None  # (array index, layout key, wordline) set by this run
+        self.replayed = 0  # runs this machine replayed (a statistic of the simulator, not of the machine)
         self._records: dict[int, tuple[pc.ProgramOp, PimProgram]] = {}  # program ops read into records
         self._prog: PimProgram | None = None
         # Arrays left transposed in the registers by an earlier run (delayed release,
@@ -411,12 +412,13 @@ class Machine:
             if a is not None:
                 self.residency[id(a)] = (a, lkey, wl)
         self._host, self._prog, self._dirty = host, r.prog, set()
-        self.lot = {i: replace(e) for i, e in r.lot.items()}
+        self.lot = dict(r.lot)  # its entries change only while a run steps, and a run makes its own
         self.buffers, self._buffer_boxes, self.results = {}, dict(r.boxes), {}
         self.readouts, self.readout_boxes = self.buffers, self._buffer_boxes
         self._now += r.cycles  # any in-flight time ended inside the run (its drain), so _pending stays behind _now
         self._pending_pairs = list(r.pairs)
         self.stats.merge(r.stats)
+        self.replayed += 1
         return r.stats.copy()
 
     def forget(self, program: "pc.ProgramOp | PimProgram | None" = None) -> None:

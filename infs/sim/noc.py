@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from infs.sim.geometry import unique_ints_inverse
+
 # Link directions of the load array: [E, W, S, N] x rows x cols; entry
 # [E, y, x] is the link (x, y) -> (x+1, y), [W, y, x] is (x+1, y) -> (x, y),
 # [S, y, x] is (x, y) -> (x, y+1), [N, y, x] is (x, y+1) -> (x, y).
@@ -116,7 +118,7 @@ class Mesh:
         # Column parts: one per (group, destination column), from the source row
         # out to the extreme destination rows in that column.
         key = group * self.cols + xd
-        ukey, inv = np.unique(key, return_inverse=True)
+        ukey, inv = unique_ints_inverse(key)
         miny = np.full(ukey.size, big, np.int64)
         maxy = np.full(ukey.size, -1, np.int64)
         np.minimum.at(miny, inv, yd)

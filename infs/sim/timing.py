@@ -204,9 +204,11 @@ class CostModel:
                 loads = self.mesh.multicast_loads(gid, gsrc_bank, gdst_bank, np.full(ngroups, per_tile))
                 inj_b = np.bincount(self._bank(unique_ints(gsrc_tile)), minlength=c.banks) * per_tile
             else:
-                pair = np.unique(gsrc_bank * c.banks + gdst_bank, return_counts=True)
-                ps, pd = pair[0] // c.banks, pair[0] % c.banks
-                loads = self.mesh.unicast_loads(ps, pd, pair[1] * per_tile)
+                flat = gsrc_bank * c.banks + gdst_bank
+                counts = np.bincount(flat, minlength=c.banks * c.banks)  # flat < banks**2
+                upair = np.flatnonzero(counts)
+                ps, pd = upair // c.banks, upair % c.banks
+                loads = self.mesh.unicast_loads(ps, pd, counts[upair] * per_tile)
                 inj_b = np.bincount(gsrc_bank, minlength=c.banks) * per_tile
             max_hops = int(self.mesh.hops(gsrc_bank, gdst_bank).max())
             pairs = unique_ints(gsrc_bank * c.banks + gdst_bank)
