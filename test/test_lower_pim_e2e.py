@@ -1395,14 +1395,16 @@ def _corrupting_lowering(monkeypatch):
     """The JIT's lowering with every compute's destination beyond the array's wordlines."""
     from infs.dialects import pimcmd as pc
 
-    real = jit.lower_program
+    from infs.passes import lower_pim
+
+    real = lower_pim.lower_program
 
     def broken(prog):
         out = real(prog)
         out.cmds = [c.with_(dst=10**6) if c.kind is pc.ComputeOp else c for c in out.cmds]
         return out
 
-    monkeypatch.setattr(jit, "lower_program", broken)
+    monkeypatch.setattr(lower_pim, "lower_program", broken)
     (g,) = [op for op in api.parse_text(_ADD_GRAPH).walk() if isinstance(op, tdfg.GraphOp)]
     return g
 

@@ -208,6 +208,14 @@ def read_layout(graph: tdfg.GraphOp) -> tuple[str, Layout]:
     return cfg.data, Layout(lattice, tiles, shapes, _other_shapes(graph.array_args, shapes, None))
 
 
+def layout_config(config: str) -> HardwareConfig:
+    """The machine of a ``config=`` option (a built-in name, a TOML/JSON file or an inline spec)."""
+    try:
+        return load_config(config)
+    except ValueError as e:
+        raise LayoutError(str(e)) from None
+
+
 @dataclass(frozen=True)
 class ChooseLayoutPass(ModulePass):
     """Annotate every specialized ``tdfg.graph`` with ``infs.layout`` (options ``config``, ``tiles``)."""
@@ -217,10 +225,7 @@ class ChooseLayoutPass(ModulePass):
     tiles: str = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        try:
-            cfg = load_config(self.config)
-        except ValueError as e:
-            raise LayoutError(str(e)) from None
+        cfg = layout_config(self.config)
         force = parse_tiles(self.tiles) if self.tiles else None
         for g in op.walk():
             if isinstance(g, tdfg.GraphOp):

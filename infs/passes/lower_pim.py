@@ -18,15 +18,19 @@ each of which is also a pass of its own.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from infs.dialects import tdfg
+from infs.dialects.pimcmd_records import PimProgram
+from infs.hardware import HardwareConfig
 from infs.passes.allocate_wordlines import allocate_wordlines
 from infs.passes.canonicalize_tdfg import CanonicalizeTdfgPass
-from infs.passes.choose_layout import ChooseLayoutPass
+from infs.passes.choose_layout import LayoutError, choose_layout, layout_config, parse_tiles
 from infs.passes.decompose import decompose
 from infs.passes.expand_mv_bc import expand_mv_bc
 from infs.passes.insert_sync import insert_sync
@@ -34,9 +38,10 @@ from infs.passes.lower_compute import lower_compute
 from infs.passes.lower_reduce import lower_reduce
 from infs.passes.lower_shift import lower_shift
 from infs.passes.map_banks import map_banks
-from infs.dialects.pimcmd_records import PimProgram
+from infs.passes.pim_program import LoweringError, rewrite_programs, where
 from infs.passes.specialize import SpecializePass
-from infs.passes.tdfg_to_pimcmd import TdfgToPimcmdPass
+from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts
+from infs.passes.tdfg_to_pimcmd import convert_graph, replace_graph
 
 RECORD_STEPS = (expand_mv_bc, decompose, lower_shift, lower_reduce, lower_compute, map_banks, insert_sync, allocate_wordlines)
 
@@ -48,6 +53,23 @@ def lower_program(prog: PimProgram) -> PimProgram:
     return prog
 
 
+def lower_graph(graph: tdfg.GraphOp, cfg: HardwareConfig, tiles: tuple[int, ...] | None = None,
+                shapes: Mapping[int, tuple[int, ...]] | None = None, at: Bindings = CONCRETE,
+                facts: GraphFacts | None = None) -> tuple[PimProgram, list[int]]:  # fmt: skip
+    """choose-layout -> tdfg-to-pimcmd -> the record steps, on records: the one
+    lowering of a specialized graph, for this pass and the JIT alike.  The pass
+    gives a graph specialized in the IR (``at`` = ``CONCRETE``); the JIT gives
+    its sizes as bindings instead of a specialized copy.  The layout is an
+    object here, never an IR attribute (that is ``choose-layout`` run alone).
+    Returns the allocated program and, per program scalar, the graph scalar."""
+    facts = facts or GraphFacts.of(graph)
+    layout = choose_layout(graph, cfg, tiles, dict(shapes) if shapes else None, at, facts)
+    domain_form, scalar_map = convert_graph(graph, at, (cfg, layout), facts)
+    record = lower_program(domain_form)
+    record.arg_names = [a.name_hint for a in facts.args]
+    return record, scalar_map
+
+
 @dataclass(frozen=True)
 class LowerPimPass(ModulePass):
     name = "lower-pim"
@@ -56,10 +78,15 @@ class LowerPimPass(ModulePass):
     tiles: str = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from infs.passes.pim_program import rewrite_programs
-
+        rewrite_programs(op, lower_program)  # domain-form programs already in the module
         SpecializePass(self.sizes).apply(ctx, op)
         CanonicalizeTdfgPass().apply(ctx, op)
-        ChooseLayoutPass(self.config, self.tiles).apply(ctx, op)
-        TdfgToPimcmdPass().apply(ctx, op)
-        rewrite_programs(op, lower_program)
+        cfg = layout_config(self.config)
+        force = parse_tiles(self.tiles) if self.tiles else None
+        for g in [g for g in op.walk() if isinstance(g, tdfg.GraphOp)]:
+            try:
+                replace_graph(g, *lower_graph(g, cfg, force))
+            except LayoutError as e:
+                raise LayoutError(f"{where(g)}: {e}") from None
+            except LoweringError as e:
+                raise LoweringError.about(g, e) from None

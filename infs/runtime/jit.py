@@ -31,13 +31,12 @@ from xdsl.utils.exceptions import VerifyException
 from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
 from infs.hardware import HardwareConfig, load_config
-from infs.passes.choose_layout import LayoutError, choose_layout
-from infs.passes.lower_pim import lower_program
+from infs.passes.choose_layout import LayoutError
+from infs.passes.lower_pim import lower_graph
 from infs.dialects.pimcmd_records import PimProgram, to_op
 from infs.passes.pim_program import LoweringError, where
 from infs.passes.specialize import SpecializeError, infer_from_static_shapes
 from infs.passes.tdfg_domains import Bindings, GraphFacts
-from infs.passes.tdfg_to_pimcmd import convert_graph
 
 
 @dataclass
@@ -186,9 +185,5 @@ def _lower(graph, sizes, cfg, tiles, shapes, t0) -> Lowered:
     env = {n: int(sizes[n]) for n in facts.symbols if n in sizes}
     for name, size in infer_from_static_shapes(graph, set(env)).items():
         env.setdefault(name, size)
-    at = Bindings(env)
-    layout = choose_layout(graph, cfg, tuple(tiles) if tiles else None, dict(shapes) if shapes else None, at, facts)
-    domain_form, scalar_map = convert_graph(graph, at, (cfg, layout), facts)
-    record = lower_program(domain_form)
-    record.arg_names = [a.name_hint for a in facts.args]
+    record, scalar_map = lower_graph(graph, cfg, tuple(tiles) if tiles else None, shapes, Bindings(env), facts)
     return Lowered(record, scalar_map, facts.nodes, time.perf_counter() - t0)

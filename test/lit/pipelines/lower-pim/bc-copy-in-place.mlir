@@ -11,7 +11,7 @@
 
 // rows [0,2) copied to rows [0,2), [2,4), [4,6); tiles 2x8 (tile 0 = rows 0-1)
 // CHECK-LABEL: func.func @bc_in_place
-// CHECK:         pimcmd.transpose_in %1
+// CHECK:         pimcmd.transpose_in %b
 // CHECK-NEXT:    pimcmd.compute copy f32 dst [[R:[0-9]+]] srcs [0] bitlines 0:1:16 tiles 0:1:1
 // CHECK-NEXT:    pimcmd.shift f32 dst [[R]] src 0 dim 0 mask [0:2] inter 1 intra 0 bitlines 0:1:16 tiles 0:1:1
 // CHECK-NEXT:    pimcmd.shift f32 dst [[R]] src 0 dim 0 mask [0:2] inter 2 intra 0 bitlines 0:1:16 tiles 0:1:1
