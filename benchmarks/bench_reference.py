@@ -13,6 +13,7 @@ at a tiny size).
     .venv/bin/python benchmarks/bench_reference.py --cases vec_add_16M,conv3d_near --repeat 1
     .venv/bin/python benchmarks/bench_reference.py --tree /tmp/old-infs   # another source tree (before/after)
     .venv/bin/python benchmarks/bench_reference.py --profile vec_add_16M  # top cProfile entries of one case
+    .venv/bin/python benchmarks/bench_reference.py --evaluator     # evaluate_region alone, views vs grids
 
 ``--tree DIR`` puts DIR first on ``PYTHONPATH`` (a ``git archive`` of an older
 commit), so the same cases measure the code before a change.
@@ -102,6 +103,43 @@ def profile(name: str, tree: str | None, top: int) -> None:
         pstats.Stats(pf.name).sort_stats("tottime").print_stats(top)
 
 
+def evaluator_scaling(sizes: list[int], repeat: int, grid_max: int) -> None:
+    """The evaluator alone on vec_add's region, in this process, arrays touched
+    beforehand (a fresh ``np.zeros`` output costs its page faults on first
+    write, in any evaluator): the view path and the general grid path
+    (``views=False``), wall time and tracemalloc peak (numpy's allocations)."""
+    import time
+    import tracemalloc
+
+    from infs import api
+    from infs.dialects import stream
+    from infs.runtime.reference import evaluate_region
+
+    module = api.parse_text((ROOT / "infs" / "workloads" / "vec_add.mlir").read_text())
+    region = next(op for op in module.walk() if isinstance(op, stream.RegionOp))
+    print("| elements | path | evaluate_region s (min / median / max) | peak allocated MiB | arrays MiB |")
+    print("|---:|---|---:|---:|---:|")
+    rng = np.random.default_rng(0)
+    for n in sizes:
+        A, B = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+        C = np.ones(n, np.float32)
+        for views in (True, False):
+            if not views and n > grid_max:
+                continue
+            times = []
+            for _ in range(repeat):
+                t = time.perf_counter()
+                evaluate_region(region, [A, B, C], [n], views=views)
+                times.append(time.perf_counter() - t)
+            tracemalloc.start()
+            evaluate_region(region, [A, B, C], [n], views=views)
+            peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+            assert np.array_equal(C, A + B)
+            print(f"| {n:,} | {'views' if views else 'grids'} | {fmt3(times, digits=3)} | {peak / M:.0f} | {3 * 4 * n / M:.0f} |", flush=True)
+        del A, B, C
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cases", default=",".join(CASES), help=f"comma-separated, of: {', '.join(CASES)}")
@@ -110,7 +148,12 @@ def main() -> None:
     ap.add_argument("--profile", default=None, metavar="CASE", help="print the top cProfile entries (by own time) of one run of CASE")
     ap.add_argument("--top", type=int, default=15)
     ap.add_argument("--json", default=None, metavar="FILE")
+    ap.add_argument("--evaluator", action="store_true", help="time evaluate_region alone on vec_add at 4M/16M/64M, views vs grids")
+    ap.add_argument("--grid-max", type=int, default=16 * M, help="largest size the grid path is timed at with --evaluator")
     args = ap.parse_args()
+    if args.evaluator:
+        evaluator_scaling([4 * M, 16 * M, 64 * M], args.repeat, args.grid_max)
+        return
     if args.profile:
         profile(args.profile, args.tree, args.top)
         return
