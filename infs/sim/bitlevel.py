@@ -27,12 +27,13 @@ fallback).
 
 ``reads``/``writes``/``logic`` count plane reads, plane writes and logic steps
 of the model above, one per plane per gate.  The numpy code does the same gates
-but groups the ones that do not depend on each other: the ``a ^ b`` and
-``a & b`` of all bits of an adder are one call each, only the carry ripples
-bit by bit, and the sums are one call once the carries are known.  A gate whose
-result is known without computing it (an AND with a zero carry-in, the carry
-out of the top bit nobody reads) is counted but not executed.  Loops run over
-the <= 64 bits of an element, never over bitlines.
+on whole planes, grouping the ones that do not depend on each other where that
+is faster: in ``add`` the ``a ^ b`` and ``a & b`` of all bits are one call
+each, only the carry ripples bit by bit, and the sums are one call once the
+carries are known; ``mul`` goes bit by bit (its rows then stay in cache).  A
+gate whose result is known without computing it (an AND with a zero carry-in,
+the carry out of the top bit nobody reads) is counted but not executed.  Loops
+run over the <= 64 bits of an element, never over bitlines.
 
 Words <-> planes is a bit-matrix transpose (``Layout``), done for all bits and
 bitlines at once with the delta swaps of Hacker's Delight §7-3: the words of a
