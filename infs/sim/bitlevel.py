@@ -66,7 +66,8 @@ def scratch(name: str, rows: int, cols: int) -> np.ndarray:
 
     A chunk's planes are a few hundred KB each; fresh arrays would cost a page
     fault per 4 KB in every chunk of every command.  One flat buffer per name,
-    grown to the largest chunk seen (about ``BitSerial.CHUNK_BYTES``)."""
+    grown to the largest chunk seen (about ``BitSerial.CHUNK_BYTES``; some 15 MB
+    in all).  Module state, like the machine: one command at a time per process."""
     flat = _SCRATCH.get(name)
     if flat is None or flat.size < rows * cols:
         flat = _SCRATCH[name] = np.empty(rows * cols, _U64)
