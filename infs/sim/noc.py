@@ -57,9 +57,11 @@ class Mesh:
             return
         line, a, b, w = line[keep], a[keep], b[keep], w[keep]
         n = self.cols if along_x else self.rows
-        diff = np.zeros((self.rows if along_x else self.cols, n + 1), dtype=np.float64)
-        np.add.at(diff, (line, a), w)
-        np.add.at(diff, (line, b), -w)
+        m = self.rows if along_x else self.cols
+        # the difference array: +w at a, -w at b; bincount adds in input order from
+        # 0.0, as add.at at a and then at b would: the same sums, bit for bit
+        idx = np.concatenate([line * (n + 1) + a, line * (n + 1) + b])
+        diff = np.bincount(idx, weights=np.concatenate([w, -w]), minlength=m * (n + 1)).reshape(m, n + 1)
         acc = np.cumsum(diff[:, :n], axis=1)
         loads[direction] += acc if along_x else acc.T
 
@@ -107,6 +109,21 @@ class Mesh:
         gsrc_x = np.zeros(ng, np.int64)
         gsrc_y = np.zeros(ng, np.int64)
         gsrc_x[group], gsrc_y[group] = xs, ys
+        key = group * self.cols + xd
+        if ng * self.cols * self.rows <= 1 << 22:
+            # the extremes as first/last set cells of masks (coordinates are small)
+            cols = np.zeros((ng, self.cols), dtype=bool)
+            cols[group, xd] = True
+            gi = np.flatnonzero(_any_row(cols))
+            minx = np.argmax(cols[gi], axis=1).astype(np.int64)
+            maxx = self.cols - 1 - np.argmax(cols[gi, ::-1], axis=1).astype(np.int64)
+            cells = np.zeros((ng * self.cols, self.rows), dtype=bool)
+            cells[key, yd] = True
+            ukey = np.flatnonzero(_any_row(cells))
+            miny = np.argmax(cells[ukey], axis=1).astype(np.int64)
+            maxy = self.rows - 1 - np.argmax(cells[ukey, ::-1], axis=1).astype(np.int64)
+            kg, kx = ukey // self.cols, ukey % self.cols
+            return gi, gsrc_x[gi], gsrc_y[gi], minx, maxx, kg, kx, gsrc_y[kg], miny, maxy
         # Row part of the tree: from the source column out to the extreme destination columns.
         big = np.iinfo(np.int64).max
         minx = np.full(ng, big, np.int64)
@@ -117,7 +134,6 @@ class Mesh:
         gi = np.nonzero(used)[0]
         # Column parts: one per (group, destination column), from the source row
         # out to the extreme destination rows in that column.
-        key = group * self.cols + xd
         ukey, inv = unique_ints_inverse(key)
         miny = np.full(ukey.size, big, np.int64)
         maxy = np.full(ukey.size, -1, np.int64)
@@ -151,6 +167,15 @@ class Mesh:
             return 0
         busiest = float(loads.max()) if loads.size else 0.0
         return int(np.ceil(busiest / self.link_bytes)) + max_hops * self.hop_cycles
+
+
+def _any_row(m: np.ndarray) -> np.ndarray:
+    """``m.any(axis=1)`` of a boolean matrix with few columns (one vector op per column:
+    numpy's reduction along a short axis is far slower)."""
+    out = m[:, 0].copy()
+    for j in range(1, m.shape[1]):  # over the <= 16 columns of a mesh row
+        out |= m[:, j]
+    return out
 
 
 def memory_controllers(rows: int, cols: int, count: int) -> np.ndarray:
