@@ -256,3 +256,26 @@ def test_eq2_refused_but_the_whole_in_memory_run_beats_the_models():
     s = w.sizes("paper")
     forced = api.run(w.path, dict(zip(w.args, w.call_args(w.inputs(s, 0), s))), config="paper-64", mode="in", machine_mode="analysis")
     assert r.cycles == forced.cycles
+
+
+@pytest.mark.parametrize("name", ["gauss_elim", "mm_outer", "kmeans_inner", "stencil3d"])
+def test_a_region_read_once_profiles_as_a_fresh_read(name):
+    """profile_region reads a region's structure once (issue 13: a host loop
+    profiles it at every iteration); every later profile, at other sizes and
+    loop indices, equals one from a fresh read."""
+    from infs.runtime.region_profile import forget_region
+
+    w = WORKLOADS[name]
+    module = api.parse_file(w.path)
+    calls = []
+
+    def executor(region, arrays, scalars):
+        calls.append((region, [np.empty(np.shape(a), a.dtype) for a in arrays], list(scalars), profile_region(region, arrays, scalars)))
+        return evaluate_region(region, arrays, scalars)
+
+    host.run_function(module, w.call_args(w.inputs("small"), "small"), executor=executor)
+    assert len(calls) > 1
+    for region, arrays, scalars, cached in calls:
+        forget_region(region)
+        assert profile_region(region, arrays, scalars) == cached
+    forget_region()
