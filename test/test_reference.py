@@ -1708,3 +1708,21 @@ def test_static_dependence_check_follows_the_ir():
     load.properties["map"] = MapAttr(AccessMap((Affine.of("d0") - 1,)))  # A[i] = A[i-1] + 1: carried
     with pytest.raises(EvaluationError, match=CARRIED):
         run_function(module, {"A": A, "N": 4})
+
+
+def test_static_dependence_cache_does_not_keep_regions_alive():
+    """The cache is weak on the region op, and its key holds the IR's values
+    weakly: a module dropped after a run is freed (tests and fuzzers parse
+    thousands)."""
+    import gc
+    import weakref
+
+    from infs.dialects import stream as stream_d
+
+    module = api.parse_text(inplace_program("d0", "d0", "[0:N]", 1), ctx=CTX)
+    run_function(module, {"A": np.zeros(4, np.float32), "N": 4})
+    region = weakref.ref(next(op for op in module.walk() if isinstance(op, stream_d.RegionOp)))
+    assert region() in reference._STATIC_CHECKS
+    del module
+    gc.collect()
+    assert region() is None

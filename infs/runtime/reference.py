@@ -261,10 +261,12 @@ _STATIC_CHECKS: weakref.WeakKeyDictionary[stream.RegionOp, tuple[object, str | N
 def _ir_key(region: stream.RegionOp) -> object:
     """What ``stream.loop_carried_dependence`` reads: the region's properties
     (domain), operands, and each op's type, operands and properties (maps,
-    indirect dims, reduced dims)."""
+    indirect dims, reduced dims).  Values are held weakly: the key must not
+    keep the region (its weak dictionary key) alive."""
+    ref = weakref.ref
     return (
-        dict(region.properties), tuple(region.operands), tuple(region.array_args),
-        tuple((type(op), tuple(op.operands), dict(op.properties)) for op in region.body.block.ops),
+        dict(region.properties), tuple(map(ref, region.operands)), tuple(map(ref, region.array_args)),
+        tuple((type(op), tuple(map(ref, op.operands)), dict(op.properties)) for op in region.body.block.ops),
     )  # fmt: skip
 
 
