@@ -18,3 +18,13 @@ def version_text(prog: str) -> str:
     from importlib.metadata import version
 
     return f"{prog} (infs {__version__}) built on xdsl {version('xdsl')}"
+
+
+def __getattr__(name: str):
+    # ``infs.kernel`` (Python kernels, issue 14 item 4) loads xDSL: only when used,
+    # so that ``import infs`` stays cheap
+    if name == "kernel":
+        from infs.frontend.python_kernel import kernel
+
+        return kernel
+    raise AttributeError(f"module 'infs' has no attribute '{name}'")

@@ -1,0 +1,1392 @@
+"""Python kernels: ``@infs.kernel`` turns a Python loop function into affine MLIR.
+
+    import numpy as np, infs
+
+    @infs.kernel
+    def saxpy(X, Y, a: float, n: int):
+        for i in range(n):
+            Y[i] = a * X[i] + Y[i]
+
+    run = saxpy(X, Y, 2.0, len(X), config="small-16", mode="auto")   # Y updated in place
+    print(run.cycles, run.modes)
+    print(saxpy.mlir(X, Y, 2.0, len(X)))                              # the affine MLIR
+
+The function body is read from its source (Python's ``ast``) and emitted with
+xDSL's op builders as the plain-loop MLIR that ``extract-streams`` reads
+(``affine.for`` / ``affine.load`` / ``affine.store`` / ``arith``, memrefs
+typed from the arrays' dtypes), once per argument signature (dtype and rank
+of each array, kind of each scalar); a call then runs that program on the
+simulated machine through ``api.run``, exactly as ``infs-run`` runs a
+plain-loop ``.mlir`` file.  (xDSL 0.74's own Python front end,
+``xdsl.frontend.pyast``, maps typed scalar functions onto ops but has no
+``for``, assignment or subscripts; this is a small visitor of its own.)
+
+Semantics are Python's with numpy's scalar types, so the kernel computes what
+the same function computes when called in plain Python on the same arrays:
+
+* types follow numpy 2's promotion (NEP 50: a Python ``int``/``float`` --
+  loop variables, literals, ``int``/``float`` arguments -- adapts to the array
+  element it meets; ``np.int32 + np.float32`` is float64; ``/`` of integers
+  is a float), decided by asking numpy itself on sample scalars;
+* ``//`` and ``%`` on integers floor (Python's signs); a store converts to
+  the array's dtype as numpy does (floats truncate into integer arrays);
+* ``x if c else y``, ``and``/``or`` and ``if`` whose branches only assign
+  local scalars without array accesses or integer division become
+  ``arith.select`` (both sides are pure, so evaluating both is safe); any
+  other ``if`` becomes ``scf.if`` (a loop nest holding one stays on the host,
+  and the extract-streams remark says so);
+* ``min``/``max`` of floats are ``arith.minimumf``/``maximumf`` (NaN
+  propagates, as ``numpy.minimum``; Python's builtins would return the
+  first argument).
+
+What differs from Python is an error, never a different answer: an index
+outside an array (also a negative one: Python's wrap-around is not modelled)
+and an integer division by zero stop the run with one line.  Anything the
+front end does not read -- ``while``, calls of other functions, slices,
+tuples, Python objects, float ``//`` -- raises ``KernelError``, one line:
+``file.py:LINE:COL: error: unsupported ...``.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import operator
+import sys
+import textwrap
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from xdsl.dialects import affine, arith, func, memref, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AffineMapAttr,
+    FileLineColLoc,
+    FloatAttr,
+    FunctionType,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    f32,
+    f64,
+    i1,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+
+from infs import api
+from infs.api import InfsError, RunResult
+
+# ---------------------------------------------------------------------------
+# Types
+# ---------------------------------------------------------------------------
+
+# array element types a kernel may use (the machine's, infs/dialects/element_types.py, but i1)
+_ELEMENT_TYPES: dict[np.dtype, Attribute] = {
+    np.dtype(np.float32): f32,
+    np.dtype(np.float64): f64,
+    np.dtype(np.int64): IntegerType(64),
+    np.dtype(np.int32): IntegerType(32),
+    np.dtype(np.int16): IntegerType(16),
+    np.dtype(np.int8): IntegerType(8),
+}
+_BOOL = "bool"
+_WEAK = ("int", "float")
+_SUPPORTED = "float32, float64, int64, int32, int16, int8"
+
+# A value's kind: a numpy dtype's name (a numpy scalar: an array element, or a
+# value computed from one: "float32", "int64", "bool"), or "int"/"float" -- a
+# Python int (loop variables, sizes: MLIR's ``index``) or float (``f64``),
+# which numpy 2 treats as weakly typed.  (Names, not np.dtype objects: a dtype
+# compares equal to the string "int" or "float".)
+Kind = str
+
+
+def mlir_type(kind: Kind) -> Attribute:
+    if kind == "int":
+        return IndexType()
+    if kind == "float":
+        return f64
+    if kind == _BOOL:
+        return i1
+    return _ELEMENT_TYPES[np.dtype(kind)]
+
+
+def _kind_text(kind: Kind) -> str:
+    return {"int": "Python int", "float": "Python float"}.get(kind, kind)
+
+
+def _is_int(kind: Kind) -> bool:
+    return kind == "int" or (kind not in _WEAK and np.dtype(kind).kind == "i")
+
+
+def _is_float(kind: Kind) -> bool:
+    return kind == "float" or (kind not in _WEAK and np.dtype(kind).kind == "f")
+
+
+def _sample(kind: Kind):
+    if kind == "int":
+        return 3
+    if kind == "float":
+        return 3.0
+    return np.dtype(kind).type(3)
+
+
+def _kind_of(x: Any) -> Kind:
+    if isinstance(x, (bool, np.bool_)):
+        return _BOOL
+    if isinstance(x, np.generic):  # (before float: np.float64 is a Python float too)
+        return x.dtype.name
+    if isinstance(x, int):
+        return "int"
+    if isinstance(x, float):
+        return "float"
+    return np.dtype(type(x))
+
+
+def result_kind(pyop: Callable[[Any, Any], Any], a: Kind, b: Kind) -> Kind:
+    """The kind of ``a op b`` under numpy 2's rules: asked of numpy itself."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _kind_of(pyop(_sample(a), _sample(b)))
+
+
+def join_kind(a: Kind, b: Kind) -> Kind:
+    """The kind two values meet in (an ``if``'s branches, a loop-carried variable)."""
+    if a == b:
+        return a
+    if _BOOL in (a, b):
+        return None
+    return result_kind(operator.add, a, b)
+
+
+@dataclass(frozen=True)
+class Array:
+    """An array argument's type without an array (for ``kernel.mlir``):
+    ``Array("float32", 2)`` is ``memref<?x?xf32>``."""
+
+    dtype: Any
+    rank: int
+
+
+class KernelError(InfsError):
+    """Python the kernel front end does not read, or a bad call: one line."""
+
+
+# ---------------------------------------------------------------------------
+# Values of the kernel
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Val:
+    kind: Kind
+    ssa: SSAValue | None = None
+    aff: AffineExpr | None = None  # "int" values: affine over the leaves (dimension k = leaf k)
+    const: Any = None  # a Python literal (folded while both sides are literals)
+
+
+@dataclass
+class Undefined:
+    """A name bound only inside a loop or one branch: Python would still see
+    it afterwards, the kernel does not."""
+
+    line: int
+    where: str
+
+
+@dataclass
+class ArrayArg:
+    ssa: SSAValue
+    dtype: Kind
+    rank: int
+
+
+_BINOPS: dict[type, tuple[str, Callable]] = {
+    ast.Add: ("+", operator.add),
+    ast.Sub: ("-", operator.sub),
+    ast.Mult: ("*", operator.mul),
+    ast.Div: ("/", operator.truediv),
+    ast.FloorDiv: ("//", operator.floordiv),
+    ast.Mod: ("%", operator.mod),
+    ast.BitAnd: ("&", operator.and_),
+    ast.BitOr: ("|", operator.or_),
+    ast.BitXor: ("^", operator.xor),
+}
+_FLOAT_OPS = {ast.Add: arith.AddfOp, ast.Sub: arith.SubfOp, ast.Mult: arith.MulfOp, ast.Div: arith.DivfOp}
+_INT_OPS = {ast.Add: arith.AddiOp, ast.Sub: arith.SubiOp, ast.Mult: arith.MuliOp, ast.BitAnd: arith.AndIOp, ast.BitOr: arith.OrIOp, ast.BitXor: arith.XOrIOp}
+_CMPF = {ast.Lt: "olt", ast.LtE: "ole", ast.Gt: "ogt", ast.GtE: "oge", ast.Eq: "oeq", ast.NotEq: "une"}
+_CMPI = {ast.Lt: "slt", ast.LtE: "sle", ast.Gt: "sgt", ast.GtE: "sge", ast.Eq: "eq", ast.NotEq: "ne"}
+_PYCMP = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Eq: operator.eq, ast.NotEq: operator.ne}
+
+_STATEMENT_WORDS = {
+    "While": "'while' loop (only 'for ... in range(...)' loops)",
+    "Break": "'break'",
+    "Continue": "'continue'",
+    "Try": "'try'",
+    "TryStar": "'try'",
+    "With": "'with'",
+    "AsyncWith": "'async with'",
+    "AsyncFor": "'async for'",
+    "FunctionDef": "nested function definition",
+    "AsyncFunctionDef": "nested function definition",
+    "ClassDef": "class definition",
+    "Import": "'import' inside the kernel",
+    "ImportFrom": "'import' inside the kernel",
+    "Global": "'global'",
+    "Nonlocal": "'nonlocal'",
+    "Delete": "'del'",
+    "Raise": "'raise'",
+    "Assert": "'assert'",
+    "Match": "'match'",
+}
+
+
+def _assigned_names(stmts: Sequence[ast.stmt]) -> tuple[set[str], set[str]]:
+    """Names the statements bind by assignment, and names bound only as ``for`` targets."""
+    assigned: set[str] = set()
+    targets: set[str] = set()
+    for s in stmts:
+        for n in ast.walk(s):
+            if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
+                    for x in ast.walk(t):
+                        if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store):
+                            assigned.add(x.id)
+            elif isinstance(n, ast.For) and isinstance(n.target, ast.Name):
+                targets.add(n.target.id)
+            elif isinstance(n, ast.NamedExpr):
+                assigned.add(n.target.id)
+    return assigned, targets - assigned
+
+
+# ---------------------------------------------------------------------------
+# The code generator
+# ---------------------------------------------------------------------------
+
+
+class _Gen:
+    """One specialization of one kernel: its AST and its argument kinds -> a ``func.func``."""
+
+    def __init__(self, fdef: ast.FunctionDef, filename: str, line_offset: int, col_offset: int, params: list[tuple[str, Any]], scope: Callable[[str], Any]):
+        self.fdef = fdef
+        self.filename = filename
+        self.line_offset = line_offset
+        self.col_offset = col_offset
+        self.params = params
+        self.scope = scope  # name -> the value a free name has in the function's globals/closure
+        self.env: dict[str, Val | Undefined] = {}
+        self.arrays: dict[str, ArrayArg] = {}
+        self.leaves: list[SSAValue] = []
+        self.leaf_ids: dict[SSAValue, int] = {}
+        self.ivs: set[int] = set()  # leaf ids that are affine.for induction variables
+        self.hoisted: dict[tuple, SSAValue] = {}
+        self.last_hoisted: Operation | None = None
+        self.hoisted_values: set[SSAValue] = set()
+        self.entry = Block()
+        self.block = self.entry
+        self.result: Val | None = None
+        self.node: ast.AST = fdef
+
+    # -- errors and locations -------------------------------------------------
+    def loc(self, node: ast.AST | None) -> tuple[int, int]:
+        node = node or self.node
+        line = getattr(node, "lineno", self.fdef.lineno) + self.line_offset
+        col = getattr(node, "col_offset", 0) + 1 + self.col_offset
+        return line, col
+
+    def error(self, node: ast.AST | None, message: str) -> KernelError:
+        line, col = self.loc(node)
+        return KernelError(message, f"{self.filename}:{line}:{col}")
+
+    def unsupported(self, node: ast.AST, what: str) -> KernelError:
+        return self.error(node, f"unsupported {what}")
+
+    def emit(self, op: Operation, node: ast.AST | None = None) -> Operation:
+        line, col = self.loc(node)
+        op.location = FileLineColLoc(StringAttr(self.filename), IntAttr(line), IntAttr(col))
+        self.block.add_op(op)
+        return op
+
+    def hoist(self, key: tuple, make: Callable[[], Operation]) -> SSAValue:
+        """A value every part of the kernel may use (constants, sizes, casts of
+        arguments), emitted once at the top of the function."""
+        hit = self.hoisted.get(key)
+        if hit is not None:
+            return hit
+        op = make()
+        line, col = self.loc(self.fdef)
+        op.location = FileLineColLoc(StringAttr(self.filename), IntAttr(line), IntAttr(col))
+        if self.last_hoisted is not None:
+            self.entry.insert_op_after(op, self.last_hoisted)
+        elif self.entry.first_op is not None:
+            self.entry.insert_op_before(op, self.entry.first_op)
+        else:
+            self.entry.add_op(op)
+        self.last_hoisted = op
+        self.hoisted[key] = op.results[0]
+        self.hoisted_values.add(op.results[0])
+        return op.results[0]
+
+    def hoistable(self, v: SSAValue) -> bool:
+        """An argument or a value emitted at the top: what may be used from the prologue."""
+        return (isinstance(v, BlockArgument) and v.block is self.entry) or v in self.hoisted_values
+
+    def top_level(self, v: SSAValue) -> bool:
+        """Defined in the function's entry block: a valid affine symbol."""
+        if isinstance(v, BlockArgument):
+            return v.block is self.entry
+        return v.owner.parent_block() is self.entry  # type: ignore[union-attr]
+
+    # -- leaves of affine expressions ---------------------------------------------
+    def leaf(self, v: SSAValue, iv: bool = False) -> AffineExpr:
+        k = self.leaf_ids.get(v)
+        if k is None:
+            k = self.leaf_ids[v] = len(self.leaves)
+            self.leaves.append(v)
+            if iv:
+                self.ivs.add(k)
+        return AffineExpr.dimension(k)
+
+    def affine_map(self, exprs: Sequence[AffineExpr]) -> tuple[AffineMapAttr, list[SSAValue]]:
+        """A map over the leaves the expressions use: loop variables as dims, the rest as symbols."""
+        used = sorted({e.position for x in exprs for e in x.dfs() if isinstance(e, AffineDimExpr)})
+        dims = [k for k in used if k in self.ivs]
+        syms = [k for k in used if k not in self.ivs]
+        repl_d: list[AffineExpr] = [AffineExpr.constant(0)] * len(self.leaves)
+        for i, k in enumerate(dims):
+            repl_d[k] = AffineExpr.dimension(i)
+        for i, k in enumerate(syms):
+            repl_d[k] = AffineExpr.symbol(i)
+        results = tuple(x.replace_dims_and_symbols(repl_d, []) for x in exprs)
+        return AffineMapAttr(AffineMap(len(dims), len(syms), results)), [self.leaves[k] for k in dims + syms]
+
+    # -- constants and conversions ----------------------------------------------
+    def constant(self, value: Any, kind: Kind, node: ast.AST | None) -> SSAValue:
+        t = mlir_type(kind)
+        if kind == _BOOL:
+            v = int(bool(value))
+            return self.hoist(("const", "i1", v), lambda: arith.ConstantOp(IntegerAttr(v, i1)))
+        if _is_float(kind):
+            x = float(value) if kind == "float" else float(np.dtype(kind).type(value))
+            return self.hoist(("const", str(t), repr(x)), lambda: arith.ConstantOp(FloatAttr(x, t)))  # type: ignore[arg-type]
+        x = int(value)
+        if kind not in _WEAK:
+            info = np.iinfo(kind)
+            if not info.min <= x <= info.max:
+                raise self.error(node, f"the literal {x} does not fit {kind} (numpy raises OverflowError)")
+        elif not -(2**63) <= x < 2**63:
+            raise self.error(node, f"the integer {x} does not fit a 64-bit index")
+        return self.hoist(("const", str(t), x), lambda: arith.ConstantOp(IntegerAttr(x, t)))
+
+    def ssa(self, v: Val, node: ast.AST | None) -> SSAValue:
+        if v.ssa is not None:
+            return v.ssa
+        if v.const is not None:
+            v.ssa = self.constant(v.const, v.kind, node)  # hoisted: usable everywhere
+            return v.ssa
+        assert v.aff is not None
+        if isinstance(v.aff, AffineDimExpr):
+            return self.leaves[v.aff.position]
+        # (not kept on the value: emitted here, it may sit in a block the value outlives)
+        amap, operands = self.affine_map([v.aff])
+        return self.emit(affine.ApplyOp(operands, amap), node).results[0]
+
+    def int_val(self, ssa: SSAValue) -> Val:
+        """A Python int computed as an index value; a symbol when defined at the top."""
+        return Val("int", ssa, self.leaf(ssa) if self.top_level(ssa) else None)
+
+    def convert(self, v: Val, kind: Kind, node: ast.AST | None, store: bool = False) -> Val:
+        """``v`` as ``kind`` (numpy's conversion; float -> int truncates, only when storing)."""
+        if v.kind == kind:
+            return v
+        if v.kind == _BOOL or kind == _BOOL:
+            raise self.unsupported(node, f"use of a comparison result as a number ({_kind_text(v.kind)} to {_kind_text(kind)})")
+        if v.const is not None and v.ssa is None:
+            c = v.const
+            if _is_float(v.kind) and _is_int(kind):
+                if not np.isfinite(c):
+                    raise self.error(node, f"{c} cannot be stored as an integer")
+                c = int(c)
+            elif kind == "float":
+                c = float(c)
+            return Val(kind, None, AffineExpr.constant(c) if kind == "int" else None, c)
+        if _is_float(v.kind) and _is_int(kind) and not store:
+            raise self.unsupported(node, f"implicit conversion of {_kind_text(v.kind)} to {_kind_text(kind)}")
+        src = self.ssa(v, node)
+        st, tt = src.type, mlir_type(kind)
+        if st == tt:  # f64 <-> Python float
+            return Val(kind, src)
+        ops: list[Operation] = []
+        x = src
+        if isinstance(x.type, IndexType):
+            ops.append(arith.IndexCastOp(x, tt if isinstance(tt, IntegerType) else IntegerType(64)))
+            x = ops[-1].results[0]
+        if isinstance(tt, IndexType):
+            if not isinstance(x.type, IntegerType):
+                ops.append(arith.FPToSIOp(x, IntegerType(64)))
+                x = ops[-1].results[0]
+            ops.append(arith.IndexCastOp(x, tt))
+        elif x.type == tt:
+            pass
+        elif isinstance(x.type, IntegerType) and isinstance(tt, IntegerType):
+            ops.append((arith.ExtSIOp if tt.width.data > x.type.width.data else arith.TruncIOp)(x, tt))
+        elif isinstance(x.type, IntegerType):
+            ops.append(arith.SIToFPOp(x, tt))  # type: ignore[arg-type]
+        elif isinstance(tt, IntegerType):
+            ops.append(arith.FPToSIOp(x, tt))
+        else:
+            ops.append((arith.ExtFOp if tt.bitwidth > x.type.bitwidth else arith.TruncFOp)(x, tt))  # type: ignore[attr-defined]
+        if self.hoistable(src):
+            # a cast of an argument (or of a constant): once, at the top
+            out = src
+            for i, op in enumerate(ops):
+                out = self.hoist(("cast", src, str(tt), i), lambda op=op: op)
+        else:
+            for op in ops:
+                out = self.emit(op, node).results[0]
+        return self.int_val(out) if kind == "int" else Val(kind, out)
+
+    # -- the function -------------------------------------------------------------
+    def build(self) -> ModuleOp:
+        arg_types: list[Attribute] = []
+        for name, spec in self.params:
+            if isinstance(spec, Array):
+                t: Attribute = MemRefType(_ELEMENT_TYPES[spec.dtype], [DYNAMIC_INDEX] * spec.rank)
+            else:
+                t = mlir_type(spec)
+            arg_types.append(t)
+        self.entry = Block(arg_types=arg_types)
+        self.block = self.entry
+        for (name, spec), arg in zip(self.params, self.entry.args):
+            arg.name_hint = name
+            if isinstance(spec, Array):
+                self.arrays[name] = ArrayArg(arg, spec.dtype.name, spec.rank)
+            elif spec == "int":
+                self.env[name] = Val("int", arg, self.leaf(arg))
+            else:
+                self.env[name] = Val(spec, arg)  # "float", or a numpy scalar's dtype name
+        body = list(self.fdef.body)
+        if body and isinstance(body[-1], ast.Return):
+            ret = body.pop()
+        else:
+            ret = None
+        self.stmts(body)
+        results: list[SSAValue] = []
+        if ret is not None and ret.value is not None:
+            self.node = ret
+            v = self.expr(ret.value)
+            if v.kind == _BOOL:
+                raise self.unsupported(ret, "return of a comparison result")
+            self.result = v
+            results = [self.ssa(v, ret)]
+        self.emit(func.ReturnOp(*results), ret or self.fdef)
+        fn = func.FuncOp(self.fdef.name, FunctionType.from_lists(arg_types, [r.type for r in results]), Region(self.entry))
+        line, col = self.loc(self.fdef)
+        fn.location = FileLineColLoc(StringAttr(self.filename), IntAttr(line), IntAttr(col))
+        module = ModuleOp([fn])
+        _drop_unused_hoisted(self.entry)
+        return module
+
+    # -- statements -------------------------------------------------------------
+    def stmts(self, body: Sequence[ast.stmt]) -> None:
+        for s in body:
+            self.node = s
+            m = getattr(self, f"st_{type(s).__name__}", None)
+            if m is None:
+                what = _STATEMENT_WORDS.get(type(s).__name__, f"statement '{type(s).__name__}'")
+                raise self.unsupported(s, what)
+            m(s)
+
+    def st_Pass(self, s: ast.Pass) -> None:
+        pass
+
+    def st_Return(self, s: ast.Return) -> None:
+        raise self.unsupported(s, "'return' before the end of the kernel (only a last 'return value' at its top level)")
+
+    def st_Expr(self, s: ast.Expr) -> None:
+        if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
+            return  # a docstring
+        if isinstance(s.value, ast.Call):
+            raise self.unsupported(s, f"call of {_call_name(s.value)} as a statement (a kernel's only effects are array stores)")
+        raise self.unsupported(s, "expression statement (its value is unused)")
+
+    def st_Assign(self, s: ast.Assign) -> None:
+        if len(s.targets) != 1:
+            raise self.unsupported(s, "chained assignment (a = b = ...)")
+        self.assign(s.targets[0], s.value, s)
+
+    def st_AnnAssign(self, s: ast.AnnAssign) -> None:
+        if s.value is None:
+            raise self.unsupported(s, "declaration without a value")
+        self.assign(s.target, s.value, s)
+
+    def st_AugAssign(self, s: ast.AugAssign) -> None:
+        t = s.target
+        if isinstance(t, ast.Name):
+            old = self.read(t.id, t)
+            self.bind(t.id, self.binop(s.op, old, self.expr(s.value), s), s)
+        elif isinstance(t, ast.Subscript):
+            arr, idx = self.access(t)
+            old = self.load(arr, idx, t)
+            self.store(arr, idx, self.binop(s.op, old, self.expr(s.value), s), s)
+        else:
+            raise self.unsupported(s, f"augmented assignment to {_expr_word(t)}")
+
+    def assign(self, target: ast.expr, value: ast.expr, s: ast.stmt) -> None:
+        if isinstance(target, ast.Name):
+            self.bind(target.id, self.expr(value), s)
+        elif isinstance(target, ast.Subscript):
+            v = self.expr(value)
+            arr, idx = self.access(target)
+            self.store(arr, idx, v, s)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            raise self.unsupported(target, "tuple assignment")
+        else:
+            raise self.unsupported(target, f"assignment to {_expr_word(target)}")
+
+    def bind(self, name: str, v: Val, node: ast.AST) -> None:
+        if name in self.arrays:
+            raise self.unsupported(node, f"assignment to the array argument '{name}' (store into it: {name}[...] = ...)")
+        self.env[name] = v
+
+    def st_For(self, s: ast.For) -> None:
+        if s.orelse:
+            raise self.unsupported(s, "'for ... else'")
+        if not isinstance(s.target, ast.Name):
+            raise self.unsupported(s.target, "loop target (one name: for i in range(...))")
+        name = s.target.id
+        if name in self.arrays:
+            raise self.unsupported(s.target, f"loop variable '{name}' shadowing an array argument")
+        lo, hi, step = self.range_of(s.iter)
+        assigned, _ = _assigned_names(s.body)
+        carried = [n for n in sorted(assigned) if n != name and isinstance(self.env.get(n), Val)]
+        kinds = [self.env[n].kind for n in carried]  # type: ignore[union-attr]
+        outer_block, saved = self.block, dict(self.env)
+        for _attempt in range(4):
+            block = Block(arg_types=[IndexType(), *[mlir_type(k) for k in kinds]])
+            block.args[0].name_hint = name
+            self.block = block
+            self.env[name] = Val("int", block.args[0], self.leaf(block.args[0], iv=True))
+            for n, k, a in zip(carried, kinds, block.args[1:]):
+                a.name_hint = n
+                self.env[n] = Val(k, a)
+            self.stmts(s.body)
+            outs = []
+            for n in carried:
+                v = self.env[n]
+                if isinstance(v, Undefined):
+                    raise self.error(s, f"'{n}' is defined before the loop but not at the end of its body (line {v.line})")
+                outs.append(v)
+            joined = [join_kind(k, v.kind) for k, v in zip(kinds, outs)]
+            for n, j, v in zip(carried, joined, outs):
+                if j is None:
+                    raise self.unsupported(s, f"loop-carried variable '{n}' changing between a comparison result and a number")
+            if joined == kinds:
+                yields = [self.ssa(self.convert(v, k, s), s) for v, k in zip(outs, kinds)]
+                self.emit(affine.YieldOp.get(*yields), s)
+                break
+            # a Python int/float meeting an array element becomes that element's type
+            # (numpy's promotion): carry the joined type from the start, and read the body again
+            kinds = joined
+            self.block, self.env = outer_block, dict(saved)
+            block.erase(safe_erase=False)
+        else:
+            raise self.unsupported(s, f"loop-carried variables whose types keep changing ({', '.join(carried)})")
+        self.block = outer_block
+        self.env = dict(saved)
+        inits = [self.ssa(self.convert(self.env[n], k, s), s) for n, k in zip(carried, kinds)]  # type: ignore[arg-type]
+        (lmap, lops), (umap, uops) = lo, hi
+        op = affine.ForOp.from_region(lops, uops, inits, [mlir_type(k) for k in kinds], lmap, umap, Region(block), step)
+        self.emit(op, s)
+        for n, k, r in zip(carried, kinds, op.results):
+            r.name_hint = n
+            self.env[n] = Val(k, r) if k != "int" else self.int_val(r)
+        line = self.loc(s)[0]
+        for n in assigned | {name}:
+            if n not in carried:
+                self.env[n] = Undefined(line, "loop")
+
+    def range_of(self, it: ast.expr):
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and "range" not in self.env and not it.keywords):
+            raise self.unsupported(it, "loop (only 'for i in range(...)')")
+        args = it.args
+        if not 1 <= len(args) <= 3 or any(isinstance(a, ast.Starred) for a in args):
+            raise self.unsupported(it, "range() call (range(stop), range(start, stop) or range(start, stop, step))")
+        lo_node = args[0] if len(args) >= 2 else None
+        hi_node = args[1] if len(args) >= 2 else args[0]
+        step = 1
+        if len(args) == 3:
+            sv = self.expr(args[2])
+            if not (sv.kind == "int" and sv.const is not None and sv.const > 0):
+                raise self.unsupported(args[2], "range step (a positive integer literal)")
+            step = sv.const
+        lo = self.bound(lo_node, "max") if lo_node is not None else (AffineMapAttr(AffineMap(0, 0, (AffineExpr.constant(0),))), [])
+        hi = self.bound(hi_node, "min")
+        return lo, hi, step
+
+    def bound(self, node: ast.expr, combine: str):
+        """A loop bound as an affine map; ``max(...)`` in a start and ``min(...)`` in a stop are the map's several results."""
+        parts = [node]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == combine and combine not in self.env and len(node.args) >= 2 and not node.keywords:
+            parts = list(node.args)
+        exprs = []
+        for p in parts:
+            v = self.expr(p)
+            if _is_int(v.kind) and v.kind != "int":
+                v = self.convert(v, "int", p)
+            if v.kind != "int":
+                raise self.unsupported(p, f"loop bound of type {_kind_text(v.kind)} (an int)")
+            if v.aff is None:
+                raise self.unsupported(p, "loop bound: not affine in the arguments and the enclosing loop variables")
+            exprs.append(v.aff)
+        return self.affine_map(exprs)
+
+    def st_If(self, s: ast.If) -> None:
+        cond = self.condition(s.test)
+        if cond.const is not None:  # a literal condition: only its branch exists
+            self.stmts(s.body if cond.const else s.orelse)
+            return
+        assigned, _ = _assigned_names(s.body + s.orelse)
+        before = dict(self.env)
+        if _pure_stmts(s.body) and _pure_stmts(s.orelse):
+            # if-conversion: both branches are pure scalar code, so both run and select
+            self.stmts(s.body)
+            then_env = self.env
+            self.env = dict(before)
+            self.stmts(s.orelse)
+            else_env = self.env
+            self.env = dict(before)
+            for n in sorted(assigned):
+                a, b = then_env.get(n), else_env.get(n)
+                if not (isinstance(a, Val) and isinstance(b, Val)):
+                    self.env[n] = Undefined(self.loc(s)[0], "branch")
+                    continue
+                if a is b:
+                    continue
+                k = join_kind(a.kind, b.kind)
+                if k is None:
+                    raise self.unsupported(s, f"'{n}' being a comparison result in one branch and a number in the other")
+                x, y = self.ssa(self.convert(a, k, s), s), self.ssa(self.convert(b, k, s), s)
+                r = self.emit(arith.SelectOp(self.ssa(cond, s), x, y), s).results[0]
+                self.env[n] = self.int_val(r) if k == "int" else Val(k, r)
+            return
+        outer = self.block
+        branches = []
+        for body in (s.body, s.orelse):
+            blk = Block()
+            self.block, self.env = blk, dict(before)
+            self.stmts(body)
+            branches.append((blk, self.env))
+        self.block, self.env = outer, dict(before)
+        outs, kinds = [], []
+        for n in sorted(assigned):
+            a, b = branches[0][1].get(n), branches[1][1].get(n)
+            if isinstance(a, Val) and isinstance(b, Val):
+                k = join_kind(a.kind, b.kind)
+                if k is None:
+                    raise self.unsupported(s, f"'{n}' being a comparison result in one branch and a number in the other")
+                outs.append(n)
+                kinds.append(k)
+            else:
+                self.env[n] = Undefined(self.loc(s)[0], "branch")
+        for blk, env in branches:
+            self.block = blk
+            self.emit(scf.YieldOp(*[self.ssa(self.convert(env[n], k, s), s) for n, k in zip(outs, kinds)]), s)  # type: ignore[arg-type]
+        self.block = outer
+        op = scf.IfOp(self.ssa(cond, s), [mlir_type(k) for k in kinds], Region(branches[0][0]), Region(branches[1][0]))
+        self.emit(op, s)
+        for n, k, r in zip(outs, kinds, op.results):
+            r.name_hint = n
+            self.env[n] = self.int_val(r) if k == "int" else Val(k, r)
+
+    # -- arrays --------------------------------------------------------------------
+    def access(self, node: ast.Subscript) -> tuple[ArrayArg, list[Val]]:
+        chain: list[ast.expr] = []
+        base: ast.expr = node
+        while isinstance(base, ast.Subscript):
+            sl = base.slice
+            chain[:0] = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
+            base = base.value
+        if not isinstance(base, ast.Name) or base.id not in self.arrays:
+            raise self.unsupported(node, f"subscript of {_expr_word(base)} (only array arguments are indexed)")
+        arr = self.arrays[base.id]
+        if any(isinstance(e, (ast.Slice, ast.Starred)) or (isinstance(e, ast.Constant) and e.value is Ellipsis) for e in chain):
+            raise self.unsupported(node, f"slice of '{base.id}' (kernels index one element: {base.id}[i, j])")
+        if len(chain) != arr.rank:
+            raise self.unsupported(node, f"access {base.id} with {len(chain)} index(es): it has {arr.rank} dims (whole rows are not values)")
+        idx = []
+        for e in chain:
+            v = self.expr(e)
+            if _is_int(v.kind) and v.kind != "int":
+                v = self.convert(v, "int", e)
+            if v.kind != "int":
+                raise self.unsupported(e, f"index of type {_kind_text(v.kind)} into '{base.id}' (an int)")
+            if v.const is not None and v.const < 0:
+                raise self.unsupported(e, f"negative index {v.const} into '{base.id}' (Python's wrap-around from the end is not modelled: write {base.id}.shape[d] - {-v.const})")
+            idx.append(v)
+        return arr, idx
+
+    def load(self, arr: ArrayArg, idx: list[Val], node: ast.AST) -> Val:
+        et = mlir_type(arr.dtype)
+        if all(v.aff is not None for v in idx):
+            amap, operands = self.affine_map([v.aff for v in idx])  # type: ignore[misc]
+            op: Operation = affine.LoadOp(arr.ssa, operands, amap, et)
+        else:
+            op = memref.LoadOp.get(arr.ssa, [self.ssa(v, node) for v in idx])
+        return Val(arr.dtype, self.emit(op, node).results[0])
+
+    def store(self, arr: ArrayArg, idx: list[Val], v: Val, node: ast.AST) -> None:
+        value = self.ssa(self.convert(v, arr.dtype, node, store=True), node)
+        if all(x.aff is not None for x in idx):
+            amap, operands = self.affine_map([x.aff for x in idx])  # type: ignore[misc]
+            self.emit(affine.StoreOp(value, arr.ssa, operands, amap), node)
+        else:
+            self.emit(memref.StoreOp.get(value, arr.ssa, [self.ssa(x, node) for x in idx]), node)
+
+    def dim(self, arr: ArrayArg, d: int, node: ast.AST) -> Val:
+        if not -arr.rank <= d < arr.rank:
+            raise self.error(node, f"dimension {d} of a {arr.rank}-d array")
+        d %= arr.rank
+        c = self.constant(d, "int", node)
+        v = self.hoist(("dim", arr.ssa, d), lambda: memref.DimOp(arr.ssa, c))
+        v.name_hint = f"{arr.ssa.name_hint}_dim{d}"  # (extract-streams names its symbols after it)
+        return self.int_val(v)
+
+    # -- expressions -----------------------------------------------------------------
+    def read(self, name: str, node: ast.AST) -> Val:
+        v = self.env.get(name)
+        if isinstance(v, Val):
+            return v
+        if isinstance(v, Undefined):
+            where = "inside the loop" if v.where == "loop" else "in only one branch of the 'if'"
+            raise self.unsupported(node, f"use of '{name}', which is bound {where} at line {v.line} (not after it)")
+        if name in self.arrays:
+            raise self.unsupported(node, f"use of the array '{name}' as a value (index it: {name}[...])")
+        g = self.scope(name)
+        if isinstance(g, (bool, np.bool_)) or not isinstance(g, (int, float, np.integer, np.floating)):
+            what = "is not defined" if g is _MISSING else f"is a {type(g).__name__} (kernels read numbers, arrays and the names they bind)"
+            raise self.unsupported(node, f"name '{name}': it {what}")
+        return self.literal(g, node)
+
+    def literal(self, x: Any, node: ast.AST) -> Val:
+        if isinstance(x, (bool, np.bool_)):
+            return Val(_BOOL, None, None, bool(x))
+        if isinstance(x, (np.integer, np.floating)):  # (first: np.float64 is a Python float too)
+            k = np.dtype(type(x))
+            if k not in _ELEMENT_TYPES:
+                raise self.unsupported(node, f"constant of type {k} ({_SUPPORTED})")
+            return Val(k.name, self.constant(x.item(), k.name, node))
+        if isinstance(x, int):
+            return Val("int", None, AffineExpr.constant(x), x)
+        if isinstance(x, float):
+            return Val("float", None, None, x)
+        raise self.unsupported(node, f"constant {x!r} of type {type(x).__name__}")
+
+    def expr(self, node: ast.expr) -> Val:
+        m = getattr(self, f"ex_{type(node).__name__}", None)
+        if m is None:
+            raise self.unsupported(node, f"expression: {_expr_word(node)}")
+        return m(node)
+
+    def ex_Constant(self, node: ast.Constant) -> Val:
+        x = node.value
+        if isinstance(x, (bool, int, float)):
+            return self.literal(x, node)
+        raise self.unsupported(node, f"constant {x!r} (numbers only)")
+
+    def ex_Name(self, node: ast.Name) -> Val:
+        return self.read(node.id, node)
+
+    def ex_Subscript(self, node: ast.Subscript) -> Val:
+        # A.shape[d]
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "shape" and isinstance(node.value.value, ast.Name) and node.value.value.id in self.arrays:
+            d = self.expr(node.slice)
+            if d.kind != "int" or d.const is None:
+                raise self.unsupported(node.slice, "shape index (an integer literal)")
+            return self.dim(self.arrays[node.value.value.id], d.const, node)
+        arr, idx = self.access(node)
+        return self.load(arr, idx, node)
+
+    def ex_Attribute(self, node: ast.Attribute) -> Val:
+        g = self.resolve(node)
+        if g is _MISSING:
+            raise self.unsupported(node, f"attribute {ast.unparse(node)}")
+        if isinstance(g, (int, float, np.integer, np.floating)) and not isinstance(g, (bool, np.bool_)):
+            return self.literal(g, node)
+        raise self.unsupported(node, f"use of {ast.unparse(node)} ({type(g).__name__}) as a value")
+
+    def resolve(self, node: ast.expr) -> Any:
+        """A dotted name (``np.float32``, ``math.pi``) from the function's globals, or _MISSING."""
+        if isinstance(node, ast.Name):
+            if node.id in self.env or node.id in self.arrays:
+                return _MISSING
+            return self.scope(node.id)
+        if isinstance(node, ast.Attribute):
+            base = self.resolve(node.value)
+            if base is _MISSING:
+                return _MISSING
+            return getattr(base, node.attr, _MISSING)
+        return _MISSING
+
+    def ex_UnaryOp(self, node: ast.UnaryOp) -> Val:
+        if isinstance(node.op, ast.Not):
+            v = self.condition(node.operand)
+            if v.const is not None:
+                return Val(_BOOL, None, None, not v.const)
+            return Val(_BOOL, self.emit(arith.XOrIOp(self.ssa(v, node), self.constant(True, _BOOL, node)), node).results[0])
+        v = self.expr(node.operand)
+        if v.kind == _BOOL:
+            raise self.unsupported(node, "arithmetic on a comparison result")
+        if isinstance(node.op, ast.UAdd):
+            return v
+        if isinstance(node.op, ast.USub):
+            return self.negate(v, node)
+        raise self.unsupported(node, "operator '~'")
+
+    def negate(self, v: Val, node: ast.AST) -> Val:
+        if v.const is not None:
+            return self.literal(-v.const, node) if v.kind in _WEAK else Val(v.kind, None, None, -v.const)
+        if v.kind == "int" and v.aff is not None:
+            return Val("int", None, v.aff * -1)
+        if _is_float(v.kind):
+            return Val(v.kind, self.emit(arith.NegfOp(self.ssa(v, node)), node).results[0])
+        zero = Val(v.kind, self.constant(0, v.kind, node))
+        return self.binop(ast.Sub(), zero, v, node)
+
+    def binop(self, op: ast.operator, a: Val, b: Val, node: ast.AST) -> Val:
+        if type(op) not in _BINOPS:
+            sym = {ast.Pow: "**", ast.MatMult: "@", ast.LShift: "<<", ast.RShift: ">>"}.get(type(op), type(op).__name__)
+            raise self.unsupported(node, f"operator '{sym}'")
+        sym, pyop = _BINOPS[type(op)]
+        if _BOOL in (a.kind, b.kind):
+            raise self.unsupported(node, f"'{sym}' on a comparison result")
+        if a.kind in _WEAK and b.kind in _WEAK and a.const is not None and b.const is not None:
+            try:
+                return self.literal(pyop(a.const, b.const), node)
+            except ZeroDivisionError:
+                raise self.error(node, f"division by zero ({a.const} {sym} {b.const})") from None
+            except TypeError:
+                raise self.unsupported(node, f"'{sym}' on {_kind_text(a.kind)} and {_kind_text(b.kind)}") from None
+        try:
+            rk = result_kind(pyop, a.kind, b.kind)
+        except TypeError:
+            raise self.unsupported(node, f"'{sym}' on {_kind_text(a.kind)} and {_kind_text(b.kind)}") from None
+        if rk == "int":
+            aff = _affine_binop(type(op), a.aff, b.aff)
+            if aff is not None:
+                return Val("int", None, aff)
+        if type(op) is ast.Div:
+            x, y = self.convert(a, rk, node), self.convert(b, rk, node)
+            return Val(rk, self.emit(arith.DivfOp(self.ssa(x, node), self.ssa(y, node)), node).results[0])
+        x, y = self.convert(a, rk, node), self.convert(b, rk, node)
+        xs, ys = self.ssa(x, node), self.ssa(y, node)
+        if _is_float(rk):
+            cls = _FLOAT_OPS.get(type(op))
+            if cls is None:
+                raise self.unsupported(node, f"'{sym}' on floats")
+            r = self.emit(cls(xs, ys), node).results[0]
+        elif type(op) in _INT_OPS:
+            r = self.emit(_INT_OPS[type(op)](xs, ys), node).results[0]
+        else:
+            r = self.floor_divmod(type(op) is ast.FloorDiv, xs, ys, node)
+        return self.int_val(r) if rk == "int" else Val(rk, r)
+
+    def floor_divmod(self, div: bool, a: SSAValue, b: SSAValue, node: ast.AST) -> SSAValue:
+        """Python's ``//``/``%`` on integers (floor; the remainder has the divisor's
+        sign) from arith's truncating ``divsi``/``remsi`` (which the runtime
+        evaluates everywhere; ``floordivsi`` it does not)."""
+        t = a.type
+        zero = self.constant(0, "int" if isinstance(t, IndexType) else _kind_from_type(t), node)
+        rem = self.emit(arith.RemSIOp(a, b), node).results[0]
+        nz = self.emit(arith.CmpiOp(rem, zero, "ne"), node).results[0]
+        rneg = self.emit(arith.CmpiOp(rem, zero, "slt"), node).results[0]
+        bneg = self.emit(arith.CmpiOp(b, zero, "slt"), node).results[0]
+        signs = self.emit(arith.XOrIOp(rneg, bneg), node).results[0]
+        fix = self.emit(arith.AndIOp(nz, signs), node).results[0]
+        if div:
+            q = self.emit(arith.DivSIOp(a, b), node).results[0]
+            one = self.constant(1, "int" if isinstance(t, IndexType) else _kind_from_type(t), node)
+            q1 = self.emit(arith.SubiOp(q, one), node).results[0]
+            return self.emit(arith.SelectOp(fix, q1, q), node).results[0]
+        r1 = self.emit(arith.AddiOp(rem, b), node).results[0]
+        return self.emit(arith.SelectOp(fix, r1, rem), node).results[0]
+
+    def ex_BinOp(self, node: ast.BinOp) -> Val:
+        return self.binop(node.op, self.expr(node.left), self.expr(node.right), node)
+
+    def compare(self, op: ast.cmpop, a: Val, b: Val, node: ast.AST) -> Val:
+        if type(op) not in _CMPI:
+            word = {ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}.get(type(op), type(op).__name__)
+            raise self.unsupported(node, f"comparison '{word}'")
+        if _BOOL in (a.kind, b.kind):
+            raise self.unsupported(node, "comparison of comparison results")
+        if a.kind in _WEAK and b.kind in _WEAK and a.const is not None and b.const is not None:
+            return Val(_BOOL, None, None, bool(_PYCMP[type(op)](a.const, b.const)))
+        k = result_kind(operator.add, a.kind, b.kind)
+        x, y = self.ssa(self.convert(a, k, node), node), self.ssa(self.convert(b, k, node), node)
+        cmp = arith.CmpfOp(x, y, _CMPF[type(op)]) if _is_float(k) else arith.CmpiOp(x, y, _CMPI[type(op)])
+        return Val(_BOOL, self.emit(cmp, node).results[0])
+
+    def ex_Compare(self, node: ast.Compare) -> Val:
+        if len(node.ops) > 1 and not all(_pure_expr(c) for c in node.comparators[1:]):
+            raise self.unsupported(node, "chained comparison with an array access or integer division after its first comparison")
+        left = self.expr(node.left)
+        out: Val | None = None
+        for op, right_node in zip(node.ops, node.comparators):
+            right = self.expr(right_node)
+            c = self.compare(op, left, right, node)
+            out = c if out is None else self.logic(ast.And(), out, c, node)
+            left = right
+        assert out is not None
+        return out
+
+    def logic(self, op: ast.boolop, a: Val, b: Val, node: ast.AST) -> Val:
+        if a.const is not None:
+            return b if (a.const if isinstance(op, ast.And) else not a.const) else a
+        if b.const is not None:
+            return a if (b.const if isinstance(op, ast.And) else not b.const) else b
+        cls = arith.AndIOp if isinstance(op, ast.And) else arith.OrIOp
+        return Val(_BOOL, self.emit(cls(self.ssa(a, node), self.ssa(b, node)), node).results[0])
+
+    def ex_BoolOp(self, node: ast.BoolOp) -> Val:
+        if not all(_pure_expr(v) for v in node.values[1:]):
+            # Python would not evaluate the right side when the left decides: keep that
+            return self.branchy(node)
+        out = self.condition(node.values[0])
+        for v in node.values[1:]:
+            out = self.logic(node.op, out, self.condition(v), node)
+        return out
+
+    def branchy(self, node: ast.BoolOp) -> Val:
+        """``a and b`` / ``a or b`` whose right side may not run: an ``scf.if``."""
+        first = self.condition(node.values[0])
+        if len(node.values) == 1:
+            return first
+        rest = ast.BoolOp(op=node.op, values=node.values[1:])
+        ast.copy_location(rest, node.values[1])
+        if first.const is not None:
+            return self.branchy(rest) if bool(first.const) == isinstance(node.op, ast.And) else first
+        outer = self.block
+        run, skip = Block(), Block()
+        self.block = run
+        r = self.branchy(rest)
+        self.emit(scf.YieldOp(self.ssa(r, node)), node)
+        self.block = skip
+        self.emit(scf.YieldOp(self.constant(not isinstance(node.op, ast.And), _BOOL, node)), node)
+        self.block = outer
+        regions = (Region(run), Region(skip)) if isinstance(node.op, ast.And) else (Region(skip), Region(run))
+        op = self.emit(scf.IfOp(self.ssa(first, node), [i1], *regions), node)
+        return Val(_BOOL, op.results[0])
+
+    def condition(self, node: ast.expr) -> Val:
+        v = self.expr(node)
+        if v.kind != _BOOL:
+            raise self.unsupported(node, f"condition of type {_kind_text(v.kind)} (a comparison: x != 0, not x)")
+        return v
+
+    def ex_IfExp(self, node: ast.IfExp) -> Val:
+        c = self.condition(node.test)
+        if c.const is not None:
+            return self.expr(node.body if c.const else node.orelse)
+        if _pure_expr(node.body) and _pure_expr(node.orelse):
+            a, b = self.expr(node.body), self.expr(node.orelse)
+            k = join_kind(a.kind, b.kind)
+            if k is None:
+                raise self.unsupported(node, "conditional expression mixing a comparison result and a number")
+            x, y = self.ssa(self.convert(a, k, node), node), self.ssa(self.convert(b, k, node), node)
+            r = self.emit(arith.SelectOp(self.ssa(c, node), x, y), node).results[0]
+            return self.int_val(r) if k == "int" else Val(k, r)
+        # a side that reads an array (or divides) runs only when chosen, as in Python
+        outer = self.block
+        vals, blocks = [], []
+        for side in (node.body, node.orelse):
+            blk = Block()
+            self.block = blk
+            vals.append(self.expr(side))
+            blocks.append(blk)
+        k = join_kind(vals[0].kind, vals[1].kind)
+        if k is None:
+            raise self.unsupported(node, "conditional expression mixing a comparison result and a number")
+        for blk, v in zip(blocks, vals):
+            self.block = blk
+            self.emit(scf.YieldOp(self.ssa(self.convert(v, k, node), node)), node)
+        self.block = outer
+        op = self.emit(scf.IfOp(self.ssa(c, node), [mlir_type(k)], Region(blocks[0]), Region(blocks[1])), node)
+        return self.int_val(op.results[0]) if k == "int" else Val(k, op.results[0])
+
+    def ex_Call(self, node: ast.Call) -> Val:
+        if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            raise self.unsupported(node, f"call of {_call_name(node)} with keyword or starred arguments")
+        fn = node.func
+        name = fn.id if isinstance(fn, ast.Name) and fn.id not in self.env and fn.id not in self.arrays else None
+        if name in ("min", "max") and self.scope(name) in (min, max):
+            if len(node.args) < 2:
+                raise self.unsupported(node, f"{name}() of fewer than 2 numbers")
+            out = self.expr(node.args[0])
+            for a in node.args[1:]:
+                out = self.minmax(name, out, self.expr(a), node)
+            return out
+        if name == "abs" and self.scope(name) is abs and len(node.args) == 1:
+            return self.absolute(self.expr(node.args[0]), node)
+        if name == "len" and self.scope(name) is len and len(node.args) == 1:
+            a = node.args[0]
+            if isinstance(a, ast.Name) and a.id in self.arrays:
+                return self.dim(self.arrays[a.id], 0, node)
+            raise self.unsupported(node, "len() of something other than an array argument")
+        if name in ("float", "int") and self.scope(name) in (float, int) and len(node.args) == 1:
+            v = self.expr(node.args[0])
+            target = "float" if name == "float" else "int"
+            if v.kind == _BOOL:
+                raise self.unsupported(node, f"{name}() of a comparison result")
+            return self.convert(v, target, node, store=True)
+        target = self.resolve(fn)
+        if isinstance(target, type) and issubclass(target, np.generic) and np.dtype(target) in _ELEMENT_TYPES and len(node.args) == 1:
+            v = self.expr(node.args[0])
+            if v.kind == _BOOL:
+                raise self.unsupported(node, f"{ast.unparse(fn)}() of a comparison result")
+            return self.convert(v, np.dtype(target).name, node, store=True)
+        raise self.unsupported(node, f"call of {_call_name(node)} (kernels call min, max, abs, len, int, float and numpy scalar types)")
+
+    def minmax(self, name: str, a: Val, b: Val, node: ast.AST) -> Val:
+        if _BOOL in (a.kind, b.kind):
+            raise self.unsupported(node, f"{name}() of a comparison result")
+        if a.kind in _WEAK and b.kind in _WEAK and a.const is not None and b.const is not None:
+            return self.literal((min if name == "min" else max)(a.const, b.const), node)
+        k = result_kind(operator.add, a.kind, b.kind)
+        x, y = self.ssa(self.convert(a, k, node), node), self.ssa(self.convert(b, k, node), node)
+        if _is_float(k):
+            r = self.emit((arith.MinimumfOp if name == "min" else arith.MaximumfOp)(x, y), node).results[0]
+        elif k == "int":
+            # (on index values: a compare and a select, which the host runs)
+            c = self.emit(arith.CmpiOp(x, y, "slt" if name == "min" else "sgt"), node).results[0]
+            r = self.emit(arith.SelectOp(c, x, y), node).results[0]
+        else:
+            r = self.emit((arith.MinSIOp if name == "min" else arith.MaxSIOp)(x, y), node).results[0]
+        return self.int_val(r) if k == "int" else Val(k, r)
+
+    def absolute(self, v: Val, node: ast.AST) -> Val:
+        if v.kind == _BOOL:
+            raise self.unsupported(node, "abs() of a comparison result")
+        if v.const is not None and v.kind in _WEAK:
+            return self.literal(abs(v.const), node)
+        zero = Val(v.kind, None, AffineExpr.constant(0) if v.kind == "int" else None, 0)
+        neg = self.compare(ast.Lt(), v, zero, node)
+        minus = self.negate(v, node)
+        x = self.ssa(v, node)
+        r = self.emit(arith.SelectOp(self.ssa(neg, node), self.ssa(minus, node), x), node).results[0]
+        return self.int_val(r) if v.kind == "int" else Val(v.kind, r)
+
+
+_MISSING = object()
+
+
+def _kind_from_type(t: Attribute) -> Kind:
+    for k, v in _ELEMENT_TYPES.items():
+        if v == t:
+            return k.name
+    raise AssertionError(t)
+
+
+def _affine_binop(op: type, a: AffineExpr | None, b: AffineExpr | None) -> AffineExpr | None:
+    """``a op b`` as an affine expression, when it is one (Python's floor and
+    mod agree with affine ``floordiv``/``mod`` for a positive divisor)."""
+    if a is None or b is None:
+        return None
+    if op is ast.Add:
+        return a + b
+    if op is ast.Sub:
+        return a - b
+    if op is ast.Mult:
+        if isinstance(a, AffineConstantExpr) or isinstance(b, AffineConstantExpr):
+            return a * b
+        return None
+    if op in (ast.FloorDiv, ast.Mod) and isinstance(b, AffineConstantExpr) and b.value > 0:
+        return a // b.value if op is ast.FloorDiv else a % b.value
+    return None
+
+
+def _pure_expr(node: ast.expr) -> bool:
+    """Evaluating it when Python would not changes nothing: no array access, no
+    integer division (which may trap), no call but the pure builtins."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Subscript) and not (isinstance(n.value, ast.Attribute) and n.value.attr == "shape"):
+            return False
+        if isinstance(n, ast.BinOp) and isinstance(n.op, (ast.FloorDiv, ast.Mod)):
+            return False
+        if isinstance(n, ast.Call) and not (isinstance(n.func, ast.Name) and n.func.id in ("min", "max", "abs", "float", "len")):
+            return False
+    return True
+
+
+def _pure_stmts(stmts: Sequence[ast.stmt]) -> bool:
+    for s in stmts:
+        if isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = s.targets if isinstance(s, ast.Assign) else [s.target]
+            if not all(isinstance(t, ast.Name) for t in targets) or s.value is None or not _pure_expr(s.value):
+                return False
+            if isinstance(s, ast.AugAssign) and isinstance(s.op, (ast.FloorDiv, ast.Mod)):
+                return False
+        elif isinstance(s, ast.If):
+            if not (_pure_expr(s.test) and _pure_stmts(s.body) and _pure_stmts(s.orelse)):
+                return False
+        elif not isinstance(s, ast.Pass):
+            return False
+    return True
+
+
+def _drop_unused_hoisted(entry: Block) -> None:
+    """Constants and casts a discarded reading of a loop body left behind."""
+    changed = True
+    while changed:
+        changed = False
+        for op in list(entry.ops):
+            if isinstance(op, (arith.ConstantOp, arith.IndexCastOp, arith.SIToFPOp, arith.ExtFOp, arith.TruncFOp, arith.ExtSIOp, arith.TruncIOp, arith.FPToSIOp, memref.DimOp)) and not any(r.uses for r in op.results):
+                op.erase()
+                changed = True
+
+
+def _call_name(node: ast.Call) -> str:
+    try:
+        return f"'{ast.unparse(node.func)}'"
+    except Exception:  # noqa: BLE001
+        return "a function"
+
+
+def _expr_word(node: ast.AST) -> str:
+    words = {
+        "Lambda": "lambda", "ListComp": "list comprehension", "SetComp": "set comprehension",
+        "DictComp": "dict comprehension", "GeneratorExp": "generator expression", "List": "list",
+        "Tuple": "tuple", "Dict": "dict", "Set": "set", "JoinedStr": "f-string", "Await": "await",
+        "Yield": "yield", "YieldFrom": "yield from", "NamedExpr": "':=' assignment", "Starred": "starred expression",
+        "Slice": "slice",
+    }  # fmt: skip
+    w = words.get(type(node).__name__)
+    if w:
+        return w
+    try:
+        return f"'{ast.unparse(node)}'"
+    except Exception:  # noqa: BLE001
+        return type(node).__name__
+
+
+# ---------------------------------------------------------------------------
+# The decorator
+# ---------------------------------------------------------------------------
+
+_RUN_KEYWORDS = ("config", "mode", "remarks")
+
+
+@dataclass
+class KernelResult(RunResult):
+    """A kernel call's run: ``cycles``, ``regions``, ``stats``, ``report`` (as
+    ``api.run`` gives them), ``modes`` (where each region ran), ``value`` (what
+    the kernel returned, or None) and the extract-streams ``remarks``.
+    ``outputs`` are the caller's own arrays, updated in place."""
+
+    remarks: list[str] = field(default_factory=list)
+    returns: Kind = None
+
+    @property
+    def modes(self) -> list[str]:
+        return [r.mode for r in self.regions]
+
+    @property
+    def value(self) -> Any:
+        if not self.results:
+            return None
+        v = self.results[0]
+        if self.returns == "int":
+            return int(v)
+        if self.returns == "float":
+            return float(v)
+        return np.dtype(self.returns).type(v)
+
+
+@dataclass
+class _Compiled:
+    loops: ModuleOp  # the affine program
+    streams: ModuleOp  # after extract-streams
+    remarks: list[str]
+    returns: Kind
+
+
+class Kernel:
+    """A Python function run on the simulated machine (see the module docstring)."""
+
+    def __init__(self, fn: Callable):
+        if not inspect.isfunction(fn):
+            raise KernelError(f"@infs.kernel applies to a Python function, not a {type(fn).__name__}")
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self.signature = inspect.signature(fn)
+        for p in self.signature.parameters.values():
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                raise self._def_error(f"unsupported parameter '{p}' (*args/**kwargs)")
+            if p.name in _RUN_KEYWORDS:
+                raise self._def_error(f"parameter '{p.name}' collides with the run keyword of that name")
+        self._source: tuple[ast.FunctionDef, str, int, int] | None = None
+        self._cache: dict[tuple, _Compiled] = {}
+
+    def _def_error(self, message: str) -> KernelError:
+        code = self.fn.__code__
+        return KernelError(message, f"{code.co_filename}:{code.co_firstlineno}:1")
+
+    # -- source ------------------------------------------------------------------
+    def _parse(self) -> tuple[ast.FunctionDef, str, int, int]:
+        if self._source is None:
+            code = self.fn.__code__
+            try:
+                lines, first = inspect.getsourcelines(self.fn)
+            except (OSError, TypeError):
+                raise KernelError(f"the source of '{self.fn.__name__}' is not available (a kernel is read from its source file)", f"{code.co_filename}:{code.co_firstlineno}") from None
+            text = "".join(lines)
+            dedented = textwrap.dedent(text)
+            indent = len(lines[0]) - len(lines[0].lstrip()) if lines else 0
+            tree = ast.parse(dedented)
+            fdef = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+            if not isinstance(fdef, ast.FunctionDef):
+                raise KernelError(f"'{self.fn.__name__}' is not a plain function definition", f"{code.co_filename}:{first}")
+            self._source = (fdef, code.co_filename, first - 1, indent)
+        return self._source
+
+    def _scope(self, name: str) -> Any:
+        fn = self.fn
+        if fn.__closure__:
+            for n, cell in zip(fn.__code__.co_freevars, fn.__closure__):
+                if n == name:
+                    try:
+                        return cell.cell_contents
+                    except ValueError:
+                        return _MISSING
+        if name in fn.__globals__:
+            return fn.__globals__[name]
+        b = fn.__globals__.get("__builtins__", __builtins__)
+        b = b if isinstance(b, dict) else vars(b)
+        return b.get(name, _MISSING)
+
+    def _free_numbers(self, fdef: ast.FunctionDef) -> tuple:
+        """The numeric globals the body reads, by value: part of the specialization."""
+        out = []
+        for n in sorted({x.id for x in ast.walk(fdef) if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load)}):
+            v = self._scope(n)
+            if isinstance(v, (int, float, np.integer, np.floating)):
+                out.append((n, type(v).__name__, repr(v)))
+        return tuple(out)
+
+    # -- specialization ------------------------------------------------------------
+    def _bind(self, args: tuple, kwargs: dict) -> dict[str, Any]:
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise self._def_error(f"{self.fn.__name__}(): {e}") from None
+        bound.apply_defaults()
+        return dict(bound.arguments)
+
+    def _spec(self, name: str, x: Any) -> Any:
+        if isinstance(x, Array):
+            dt = np.dtype(x.dtype)
+            if dt not in _ELEMENT_TYPES or x.rank < 1:
+                raise self._def_error(f"argument '{name}': Array({x.dtype!r}, {x.rank}) (dtypes {_SUPPORTED}, rank >= 1)")
+            return Array(dt, x.rank)
+        if isinstance(x, np.ndarray):
+            if x.dtype not in _ELEMENT_TYPES:
+                raise self._def_error(f"argument '{name}': {x.dtype} arrays are not supported ({_SUPPORTED})")
+            if x.ndim < 1:
+                raise self._def_error(f"argument '{name}': a 0-d array (pass a number, or a 1-element array)")
+            return Array(x.dtype, x.ndim)
+        if isinstance(x, (bool, np.bool_)) or x is bool:
+            raise self._def_error(f"argument '{name}': bool arguments are not supported (pass 0 or 1)")
+        if isinstance(x, (np.integer, np.floating)) or (isinstance(x, type) and issubclass(x, (np.integer, np.floating))):
+            dt = np.dtype(x if isinstance(x, type) else type(x))
+            if dt not in _ELEMENT_TYPES:
+                raise self._def_error(f"argument '{name}': {dt} scalars are not supported ({_SUPPORTED})")
+            return dt.name
+        if isinstance(x, int) or x is int:
+            return "int"
+        if isinstance(x, float) or x is float:
+            return "float"
+        raise self._def_error(f"argument '{name}': a {type(x).__name__} is neither a numpy array nor a number")
+
+    def _compile(self, bound: dict[str, Any]) -> _Compiled:
+        fdef, filename, line_offset, col_offset = self._parse()
+        params = [(n, self._spec(n, v)) for n, v in bound.items()]
+        key = (tuple((n, s) for n, s in params), self._free_numbers(fdef))
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        gen = _Gen(fdef, filename, line_offset, col_offset, params, self._scope)
+        module = gen.build()
+        api.verify_module(module)
+        streams = module.clone()
+        from xdsl.utils.exceptions import DiagnosticException
+
+        from infs.passes.extract_streams import extract_streams
+
+        try:
+            remarks = [str(r) for r in extract_streams(streams)]
+        except DiagnosticException as e:
+            raise InfsError(api._one_line(str(e))) from None  # noqa: SLF001
+        api.verify_module(streams)
+        compiled = _Compiled(module, streams, remarks, gen.result.kind if gen.result is not None else None)
+        self._cache[key] = compiled
+        return compiled
+
+    # -- what it gives ---------------------------------------------------------------
+    def module(self, *args, stage: str = "loops", **kwargs) -> ModuleOp:
+        """The program for these arguments (arrays or ``Array`` specs, numbers or
+        ``int``/``float``/numpy scalar types): ``stage="loops"`` the affine
+        MLIR, ``"streams"`` after extract-streams (a copy, yours to change)."""
+        if stage not in ("loops", "streams"):
+            raise KernelError(f"unknown stage '{stage}' (loops, streams)")
+        c = self._compile(self._bind(args, kwargs))
+        return (c.loops if stage == "loops" else c.streams).clone()
+
+    def mlir(self, *args, stage: str = "loops", **kwargs) -> str:
+        """``module(...)`` as MLIR text."""
+        return api.to_text(self.module(*args, stage=stage, **kwargs))
+
+    def remarks(self, *args, **kwargs) -> list[str]:
+        """extract-streams' remarks for these arguments: what became a region, and why the rest did not."""
+        return list(self._compile(self._bind(args, kwargs)).remarks)
+
+    def __call__(self, *args, config: Any = "paper-64", mode: str = "auto", remarks: bool = False, **kwargs) -> KernelResult:
+        """Run on the simulated machine; arrays are updated in place.  Keywords
+        beyond the kernel's own parameters are ``config``, ``mode``, ``remarks``
+        (print extract-streams' remarks on stderr) and ``RunOptions`` fields
+        (``tiles``, ``strict``, ``warm``, ``jit``, ``optimize``, ...)."""
+        params = set(self.signature.parameters)
+        options = {k: kwargs.pop(k) for k in list(kwargs) if k not in params}
+        bound = self._bind(args, kwargs)
+        compiled = self._compile(bound)
+        arrays = {n: v for n, v in bound.items() if isinstance(v, np.ndarray)}
+        names = list(arrays)
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                if np.may_share_memory(arrays[a], arrays[b]):
+                    raise self._def_error(f"arguments '{a}' and '{b}' share memory (the kernel's arrays are distinct memrefs)")
+        inputs = {n: (v if isinstance(v, (np.ndarray, np.generic)) else int(v) if isinstance(v, int) else float(v)) for n, v in bound.items()}
+        if remarks:
+            for r in compiled.remarks:
+                print(r, file=sys.stderr)
+        res = api.run(compiled.streams.clone(), inputs, config=config, mode=mode, function=self.fn.__name__, **options)
+        for n, a in arrays.items():
+            out = res.outputs[n]
+            if not np.array_equal(out, a, equal_nan=a.dtype.kind == "f"):
+                if not a.flags.writeable:
+                    raise self._def_error(f"argument '{n}' is read-only, and the kernel writes it")
+                a[...] = out
+        return KernelResult(dict(arrays), res.results, res.report, list(compiled.remarks), compiled.returns)
+
+
+def kernel(fn: Callable) -> Kernel:
+    """``@infs.kernel``: see ``infs.frontend.python_kernel``."""
+    return Kernel(fn)
