@@ -29,7 +29,7 @@ test: $(STAMP)
 # infs-sweep's kill tests (test/test_sweep.py): a sweep killed (SIGKILL, SIGINT) or one of its
 # Dask workers killed mid-sweep, then resumed; 20-40 s each, so not in `make test`. CI runs both.
 test-distributed: $(STAMP)
-	INFS_TEST_DISTRIBUTED=1 $(PY) -m pytest test/test_sweep.py
+	INFS_TEST_DISTRIBUTED=1 $(PY) -m pytest test/test_sweep.py -k "killed"
 
 lit: $(STAMP)
 	$(VENV)/bin/lit -v test/lit
