@@ -6,9 +6,14 @@ sequential loop nest (``infs.dialects.stream`` docstring):
 
 * every stream value is a numpy array broadcastable to the domain's shape
   (dims a load's map drops stay size-1: broadcast, never materialized);
+  affine loads, stores and atomics go through strided views of the arrays,
+  indirect ones (and writes a view cannot order) through index grids -- the
+  two give the same bits (section "The view path" below);
 * stores from all store ops of an array are merged and the last writer in
   (iteration order, program order) wins per cell;
-* atomics use ``ufunc.at`` (unordered: the kinds are commutative);
+* atomics apply op by op in program order, each op's points in iteration
+  order (``ufunc.at``'s order on the general path; the kinds are commutative,
+  and float rounding then follows that order);
 * reductions fold with ``keepdims`` so results keep broadcasting; f32 sums
   use numpy's pairwise order (tests compare f32 with a tolerance);
 * a region in which an iteration may read a cell written by an earlier
@@ -16,7 +21,8 @@ sequential loop nest (``infs.dialects.stream`` docstring):
   rejects it (``stream.loop_carried_dependence``, the one check every path
   shares), and so does ``evaluate_region`` for IR that was never verified,
   with the same message.  The evaluator also checks the dependence on the
-  actual cells: it can only find one the static check missed when two of the
+  actual cells (unless the maps prove each read precedes every write of its
+  cells): it can only find one the static check missed when two of the
   region's arrays are one array at run time, and anything else is a bug of
   the static check (an internal error, never a silent result).
 
@@ -424,9 +430,9 @@ _VIEW_SAFE_OPS = (
     arith.MaxUIOp, arith.MinUIOp, arith.AddiOp, arith.NegfOp, arith.CmpfOp, arith.CmpiOp, arith.SelectOp,
 )  # fmt: skip
 _VIEW_SAFE_MATH = frozenset({"math.absf", "math.absi", "math.sqrt", "math.exp", "math.log", "math.tanh", "math.fma", "math.powf"})
-# A float reduction of more points than this, whose input the grid path built
-# in another layout than C order, is recomputed the grid path's way.
-_LOOP_ATOMIC_LIMIT = 1024  # float atomics colliding over more points than this: ufunc.at
+# Float atomics fold colliding points in a Python loop over them (their order
+# is the result); past this many per cell, the general path's ufunc.at.
+_LOOP_ATOMIC_LIMIT = 1024
 
 
 @dataclass
