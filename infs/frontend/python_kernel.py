@@ -567,7 +567,7 @@ class _Gen:
         if name in self.arrays:
             raise self.unsupported(s.target, f"loop variable '{name}' shadowing an array argument")
         lo, hi, step = self.range_of(s.iter)
-        assigned, _ = _assigned_names(s.body)
+        assigned, inner_targets = _assigned_names(s.body)
         carried = [n for n in sorted(assigned) if n != name and isinstance(self.env.get(n), Val)]
         kinds = [self.env[n].kind for n in carried]  # type: ignore[union-attr]
         outer_block, saved = self.block, dict(self.env)
@@ -611,12 +611,13 @@ class _Gen:
             r.name_hint = n
             self.env[n] = Val(k, r) if k != "int" else self.int_val(r)
         line = self.loc(s)[0]
-        for n in assigned | {name}:
+        # (an inner loop's variable too: Python would leave it at its last value)
+        for n in assigned | inner_targets | {name}:
             if n not in carried:
                 self.env[n] = Undefined(line, "loop")
 
     def range_of(self, it: ast.expr):
-        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and "range" not in self.env and not it.keywords):
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and "range" not in self.env and self.scope("range") is range and not it.keywords):
             raise self.unsupported(it, "loop (only 'for i in range(...)')")
         args = it.args
         if not 1 <= len(args) <= 3 or any(isinstance(a, ast.Starred) for a in args):
@@ -655,7 +656,8 @@ class _Gen:
         if cond.const is not None:  # a literal condition: only its branch exists
             self.stmts(s.body if cond.const else s.orelse)
             return
-        assigned, _ = _assigned_names(s.body + s.orelse)
+        assigned, inner_targets = _assigned_names(s.body + s.orelse)
+        assigned |= inner_targets  # (bound as Undefined in the branch that loops)
         before = dict(self.env)
         if _pure_stmts(s.body) and _pure_stmts(s.orelse):
             # if-conversion: both branches are pure scalar code, so both run and select
