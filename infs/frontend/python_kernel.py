@@ -1295,8 +1295,12 @@ class Kernel:
 
     def _spec(self, name: str, x: Any) -> Any:
         if isinstance(x, Array):
-            dt = np.dtype(x.dtype)
-            if dt not in _ELEMENT_TYPES or x.rank < 1:
+            mlir_names = {str(t): k for k, t in _ELEMENT_TYPES.items()}  # Array("f32", 1) too
+            try:
+                dt = mlir_names.get(x.dtype) or np.dtype(x.dtype)
+            except TypeError:
+                dt = None
+            if dt not in _ELEMENT_TYPES or not isinstance(x.rank, int) or x.rank < 1:
                 raise self._def_error(f"argument '{name}': Array({x.dtype!r}, {x.rank}) (dtypes {_SUPPORTED}, rank >= 1)")
             return Array(dt, x.rank)
         if isinstance(x, np.ndarray):
