@@ -86,11 +86,11 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
                   shapes: dict[int, tuple[int, ...]] | None = None, at: Bindings = CONCRETE,
                   facts: GraphFacts | None = None) -> Layout:  # fmt: skip
     facts = facts or GraphFacts.of(graph)
-    rank = graph.lattice_rank
+    rank = facts.rank
     arr_shapes = array_shapes(graph, shapes, at, facts)
     args = facts.args
-    others = _other_shapes(args, arr_shapes, shapes)
-    if not arr_shapes and not any(isinstance(op, tdfg.StreamLoadOp) for op in facts.ops):
+    others = _other_shapes(facts.arg_static, arr_shapes, shapes)
+    if not arr_shapes and not facts.has_stream_load:
         raise LayoutError("the graph has no tensor in memory: nothing to lay out")
     # The lattice semantics has no upper bound (tdfg docstring); the physical
     # lattice covers the laid-out arrays, the tensors embedded load streams
@@ -116,6 +116,12 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     def tiles_needed(T: tuple[int, ...]) -> int:
         return math.prod(tile_grid(lattice_t, T))
 
+    def tiles_needed_fast(T: tuple[int, ...]) -> int:
+        n = 1
+        for s, t in zip(lattice_t, T):
+            n *= -(-s // t)
+        return n
+
     if force_tiles is not None:
         if len(force_tiles) != rank:
             raise LayoutError(f"tile shape {'x'.join(map(str, force_tiles))} has rank {len(force_tiles)}, the lattice has rank {rank}")
@@ -125,23 +131,16 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
             raise LayoutError(f"the lattice {list(lattice_t)} in tiles {'x'.join(map(str, force_tiles))} needs {tiles_needed(force_tiles)} SRAM arrays; '{cfg.name}' has {capacity}")
         return Layout(lattice_t, tuple(force_tiles), arr_shapes, others)
 
-    moved = facts.moved_dims
-    reduce_d, shift_d, bcast_d = moved["reduce"], moved["shift"], moved["broadcast"]
+    # the lattice's extents rounded up to powers of two (overshoot below)
+    pow2 = tuple(1 << max(0, math.ceil(math.log2(s))) for s in lattice_t)
     best = None
-    for T in _factorizations(B, rank):
-        if (T[-1] * W) % L != 0:  # §4.1 constraint (2): a cache line stays in one bank
-            continue
-        n = tiles_needed(T)
+    moved = facts.moved_dims
+    for T, rest in _candidates(B, rank, W, L, moved["reduce"], moved["shift"], moved["broadcast"]):
+        n = tiles_needed_fast(T)
         if n > capacity:
             continue
-        overshoot = sum(math.log2(t / min(t, 1 << max(0, math.ceil(math.log2(s))))) for t, s in zip(T, lattice_t))
-        key = (
-            round(overshoot, 6),
-            -sum(math.log2(T[d]) for d in reduce_d),
-            round(sum(1.0 / T[d] for d in shift_d), 9),
-            math.log2(T[-1]) if bcast_d else 0.0,
-            n,
-        )
+        overshoot = sum(math.log2(t / min(t, p2)) for t, p2 in zip(T, pow2))
+        key = (round(overshoot, 6), *rest, n)
         if best is None or key < best[0]:
             best = (key, T)
     if best is None:
@@ -152,15 +151,36 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     return Layout(lattice_t, best[1], arr_shapes, others)
 
 
-def _other_shapes(args, laid_out: dict[int, tuple[int, ...]], given: dict[int, tuple[int, ...]] | None) -> dict[int, tuple[int, ...]]:
+@lru_cache(maxsize=1024)
+def _candidates(B: int, rank: int, W: int, L: int, reduce_d: frozenset[int], shift_d: frozenset[int],
+                bcast_d: frozenset[int]) -> tuple[tuple[tuple[int, ...], tuple], ...]:  # fmt: skip
+    """The tile shapes that meet §4.1's constraint (2) (a cache line stays in
+    one bank) with the size-independent part of their preference key
+    (reduced, shifted and broadcast dims); the same for every size of a graph."""
+    out = []
+    for T in _factorizations(B, rank):
+        if (T[-1] * W) % L != 0:
+            continue
+        rest = (
+            -sum(math.log2(T[d]) for d in reduce_d),
+            round(sum(1.0 / T[d] for d in shift_d), 9),
+            math.log2(T[-1]) if bcast_d else 0.0,
+        )
+        out.append((T, rest))
+    return tuple(out)
+
+
+def _other_shapes(static, laid_out: dict[int, tuple[int, ...]], given: dict[int, tuple[int, ...]] | None) -> dict[int, tuple[int, ...]]:
+    """Shapes of the arrays not laid out, given or static (``static``: each
+    array's memref shape, -1 for a dynamic dim, ``None`` for a non-memref)."""
     out = {}
-    for i, a in enumerate(args):
+    for i, shape in enumerate(static):
         if i in laid_out:
             continue
         if given and i in given:
             out[i] = tuple(given[i])
-        elif isinstance(a.type, MemRefType) and all(s >= 0 for s in a.type.get_shape()):
-            out[i] = tuple(a.type.get_shape())
+        elif shape is not None and all(s >= 0 for s in shape):
+            out[i] = tuple(shape)
     return out
 
 
@@ -205,7 +225,8 @@ def read_layout(graph: tdfg.GraphOp) -> tuple[str, Layout]:
     lattice, tiles = ints(d.get("lattice"), "lattice"), ints(d.get("tiles"), "tiles")
     if len(tiles) != len(lattice) or any(t <= 0 for t in tiles):
         raise bad(f"'tiles' {list(tiles)} does not fit the lattice {list(lattice)}")
-    return cfg.data, Layout(lattice, tiles, shapes, _other_shapes(graph.array_args, shapes, None))
+    static = [tuple(a.type.get_shape()) if isinstance(a.type, MemRefType) else None for a in graph.array_args]
+    return cfg.data, Layout(lattice, tiles, shapes, _other_shapes(static, shapes, None))
 
 
 def layout_config(config: str) -> HardwareConfig:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType
+from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, MemRefType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from infs.dialects import tdfg
@@ -51,7 +51,11 @@ def is_infinite(b: Box) -> bool:
 
 
 def element_name(t: Attribute) -> str:
-    name = record_element_name(t)
+    return checked_element(record_element_name(t))
+
+
+def checked_element(name: str) -> str:
+    """``name`` (an element type's), if it has an in-memory representation."""
     if name not in ELEMENT_BITS:
         raise LoweringError(f"element type {name} has no in-memory representation")
     return name
@@ -95,6 +99,69 @@ class Bindings:
 CONCRETE = Bindings()
 
 
+class Node:
+    """One graph op as plain Python values (read off the IR once per graph:
+    xDSL property reads and ``isinstance`` on op classes dominated the
+    lowering of small graphs).  Tensor values are numbered (``GraphFacts.vid``):
+    ``res`` is the result's number (-1: none), ``ins`` the tensor operands'
+    (by kind: cmp's inputs; mv/bc/shrink/reduce/stream_reduce's input;
+    stream_load's indices; stream_store's value then indices; store's value;
+    yield's values)."""
+
+    __slots__ = ("op", "kind", "res", "ins", "dim", "dist", "count", "domain", "arr", "name", "elem", "dims", "tensor_result",
+                 "map", "indirect", "scalar", "num", "near_value", "in_elem")  # fmt: skip
+
+    def __init__(self, op: Operation, vid: dict, args: tuple) -> None:
+        k = self.kind = type(op)
+        self.op = op
+        self.res = vid[op.results[0]] if op.results and op.results[0] in vid else -1
+        self.ins = ()
+        self.dim = self.arr = -1
+        self.dist = self.count = self.domain = self.map = self.num = self.scalar = None
+        self.name = self.elem = self.in_elem = ""
+        self.dims = self.indirect = ()
+        self.tensor_result = self.near_value = False
+        if op.results:
+            self.elem = record_element_name(op.results[0].type)
+        if k is tdfg.TensorOp:
+            self.domain, self.arr = op.domain.data, args.index(op.array)
+        elif k is tdfg.ConstOp:
+            if op.scalar is not None:
+                self.scalar = op.scalar  # the graph scalar (an SSA value)
+            else:
+                v = op.value
+                if isinstance(v, FloatAttr):
+                    self.num = float(v.value.data)
+                elif isinstance(v, IntegerAttr):
+                    self.num = int(v.value.data)
+        elif k is tdfg.CmpOp:
+            self.ins = tuple(vid[v] for v in op.inputs)
+            self.name = op.op.data
+            self.in_elem = record_element_name(op.inputs[-1].type) if op.inputs else ""
+        elif k is tdfg.MvOp:
+            self.ins, self.dim, self.dist = (vid[op.input],), _int(op.dim), op.dist.data
+        elif k is tdfg.BcOp:
+            self.ins, self.dim, self.dist, self.count = (vid[op.input],), _int(op.dim), op.dist.data, op.count.data
+        elif k is tdfg.ShrinkOp:
+            self.ins, self.dim, self.domain = (vid[op.input],), _int(op.dim), op.range.data
+        elif k is tdfg.ReduceOp:
+            self.ins, self.dim, self.name = (vid[op.input],), _int(op.dim), op.kind.data
+        elif k is tdfg.StreamLoadOp:
+            self.ins, self.arr, self.domain = tuple(vid[v] for v in op.indices), args.index(op.array), op.domain.data
+            self.map, self.indirect = op.map.data, tuple(op.indirect_dims.get_values())
+        elif k is tdfg.StreamReduceOp:
+            self.ins, self.name, self.dims = (vid[op.input],), op.kind.data, op.dims_list()
+            self.tensor_result = isinstance(op.result.type, tdfg.TensorType)
+        elif k is tdfg.StreamStoreOp:
+            self.ins, self.arr, self.name = (vid[op.value], *(vid[v] for v in op.indices)), args.index(op.array), op.kind.data
+            self.map, self.indirect = op.map.data, tuple(op.indirect_dims.get_values())
+        elif k is tdfg.StoreOp:
+            self.ins, self.arr = (vid[op.value],), args.index(op.array)
+            self.near_value = isinstance(op.value.owner, (tdfg.StreamReduceOp, tdfg.StreamLoadOp))
+        elif k is tdfg.YieldOp:
+            self.ins = tuple(vid.get(v, -1) for v in op.values)
+
+
 @dataclass(frozen=True)
 class GraphFacts:
     """Size-independent facts of one ``tdfg.graph`` that the lowering reads.
@@ -110,19 +177,42 @@ class GraphFacts:
     moved_dims: Mapping[str, frozenset[int]]  # "shift"/"broadcast"/"reduce" -> lattice dims
     nodes: int  # tDFG nodes (terminator excluded)
     symbols: frozenset[str]  # the index symbols (what sizes bind)
+    rank: int = 0  # the lattice rank
+    body: tuple[Node, ...] = ()  # ``ops`` as nodes
+    sched: tuple[Node, ...] = ()  # ``order`` as nodes
+    values: int = 0  # tensor values (``Node.res`` < values)
+    arg_ranks: tuple[int, ...] = ()
+    arg_static: tuple[tuple[int, ...] | None, ...] = ()  # static memref shapes (-1: dynamic; None: no memref)
+    scalar_args: tuple[SSAValue, ...] = ()
+    has_stream_load: bool = False
 
     @staticmethod
     def of(graph: tdfg.GraphOp) -> "GraphFacts":
         ops = tuple(graph.body.block.ops)
         args = graph.array_args
+        vid: dict[SSAValue, int] = {}
+        for op in ops:
+            for r in op.results:
+                vid[r] = len(vid)
+        body = tuple(Node(op, vid, args) for op in ops)
+        node_of = {n.op: n for n in body}
+        order = tuple(schedule(ops))
         return GraphFacts(
             ops=ops,
             args=args,
             laid_out=tuple(laid_out_arrays(ops, args)),
-            order=tuple(schedule(ops)),
+            order=order,
             moved_dims={k: frozenset(_hint_dims(graph, ops, k)) for k in ("shift", "broadcast", "reduce")},
             nodes=sum(1 for op in ops if not isinstance(op, tdfg.YieldOp)),
             symbols=graph.symbol_names(),
+            rank=graph.lattice_rank,
+            body=body,
+            sched=tuple(node_of[op] for op in order),
+            values=len(vid),
+            arg_ranks=tuple(len(a.type.get_shape()) if isinstance(a.type, MemRefType) else 0 for a in args),
+            arg_static=tuple(tuple(a.type.get_shape()) if isinstance(a.type, MemRefType) else None for a in args),
+            scalar_args=graph.scalar_args,
+            has_stream_load=any(n.kind is tdfg.StreamLoadOp for n in body),
         )
 
 
@@ -180,10 +270,13 @@ def postorder(sinks, deps, subtree) -> list:
     return order
 
 
-def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CONCRETE, facts: GraphFacts | None = None) -> dict[SSAValue, Box]:
-    """Box of every tensor value of a specialized graph (constants: unbounded dims)."""
-    boxes: dict[SSAValue, Box] = {}
-    rank = graph.lattice_rank
+def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CONCRETE, facts: GraphFacts | None = None) -> list[Box | None]:
+    """Box of every tensor value of a specialized graph (constants: unbounded
+    dims), indexed by the value's number (``GraphFacts.vid``; None: no box)."""
+    facts = facts or GraphFacts.of(graph)
+    boxes: list[Box | None] = [None] * facts.values
+    rank = facts.rank
+    value = at.value
 
     def clipped(b: Box) -> Box:
         if clip is None:
@@ -194,48 +287,47 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CON
         return tuple((lo, max(lo, min(q, c1))) if -INF < p and q < INF else (p, q)
                      for (p, q), (c0, c1) in zip(b, clip) for lo in [max(p, c0)])  # fmt: skip
 
-    for op in facts.ops if facts is not None else graph.body.block.ops:
-        if isinstance(op, tdfg.TensorOp):
-            boxes[op.result] = clipped(at.box(op.domain.data))
-        elif isinstance(op, tdfg.ConstOp):
-            boxes[op.result] = infinite_box(rank)
-        elif isinstance(op, tdfg.CmpOp):
+    for n in facts.body:
+        k = n.kind
+        if k is tdfg.TensorOp or k is tdfg.StreamLoadOp:
+            boxes[n.res] = clipped(at.box(n.domain))
+        elif k is tdfg.ConstOp:
+            boxes[n.res] = infinite_box(rank)
+        elif k is tdfg.CmpOp:
             out = infinite_box(rank)
-            for v in op.inputs:
+            for v in n.ins:
                 out = box_intersect(out, boxes[v])
-            boxes[op.result] = clipped(out)
-        elif isinstance(op, tdfg.MvOp):
-            b = boxes[op.input]
-            d = _int(op.dim)
+            boxes[n.res] = clipped(out)
+        elif k is tdfg.MvOp:
+            b = boxes[n.ins[0]]
+            d = n.dim
             if b[d][0] <= -INF or b[d][1] >= INF:
-                boxes[op.result] = b  # unbounded along the move: the same constant
+                boxes[n.res] = b  # unbounded along the move: the same constant
             else:
-                boxes[op.result] = clipped(box_shift(b, d, at.value(op.dist.data)))
-        elif isinstance(op, tdfg.BcOp):
-            b = boxes[op.input]
-            if b[_int(op.dim)][0] <= -INF or b[_int(op.dim)][1] >= INF:
-                boxes[op.result] = b
+                boxes[n.res] = clipped(box_shift(b, d, value(n.dist)))
+        elif k is tdfg.BcOp:
+            b = boxes[n.ins[0]]
+            d = n.dim
+            if b[d][0] <= -INF or b[d][1] >= INF:
+                boxes[n.res] = b
             else:
-                d = _int(op.dim)
                 p, q = b[d]
-                dist, count = at.value(op.dist.data), at.value(op.count.data)
-                boxes[op.result] = clipped(box_with(b, d, p + dist, p + dist + count * (q - p)))
-        elif isinstance(op, tdfg.ShrinkOp):
-            b = boxes[op.input]
-            d = _int(op.dim)
-            ((lo, hi),) = at.box(op.range.data)
+                dist, count = value(n.dist), value(n.count)
+                boxes[n.res] = clipped(box_with(b, d, p + dist, p + dist + count * (q - p)))
+        elif k is tdfg.ShrinkOp:
+            b = boxes[n.ins[0]]
+            d = n.dim
+            ((lo, hi),) = at.box(n.domain)
             p, q = b[d]
-            boxes[op.result] = box_with(b, d, max(p, lo), min(q, hi))
-        elif isinstance(op, tdfg.ReduceOp):
-            boxes[op.result] = boxes[op.input]
-        elif isinstance(op, tdfg.StreamLoadOp):
-            boxes[op.result] = clipped(at.box(op.domain.data))
-        elif isinstance(op, tdfg.StreamReduceOp):
-            b = boxes[op.input]
+            boxes[n.res] = box_with(b, d, max(p, lo), min(q, hi))
+        elif k is tdfg.ReduceOp:
+            boxes[n.res] = boxes[n.ins[0]]
+        elif k is tdfg.StreamReduceOp:
+            b = boxes[n.ins[0]]
             if is_infinite(b):
                 raise LoweringError("'tdfg.stream_reduce' of an unbounded constant tensor")
-            if isinstance(op.result.type, tdfg.TensorType):
-                boxes[op.result] = clipped(collapse(b, op.dims_list()))
+            if n.tensor_result:
+                boxes[n.res] = clipped(collapse(b, n.dims))
     return boxes
 
 
@@ -244,8 +336,8 @@ def _hull(a: Box, b: Box) -> Box:
 
 
 def needed_boxes(graph: tdfg.GraphOp, at: Bindings = CONCRETE, facts: GraphFacts | None = None,
-                 shapes: Mapping[int, tuple[int, ...]] | None = None) -> dict[SSAValue, Box]:  # fmt: skip
-    """For each tensor value, the bounding box of its cells that can reach a
+                 shapes: Mapping[int, tuple[int, ...]] | None = None) -> dict[int, Box]:  # fmt: skip
+    """For each tensor value (by number), the bounding box of its cells that can reach a
     side effect (``store``, ``stream_store``, ``stream_reduce``; a scalar
     result is a ``stream_reduce``): the cells a physical lattice must hold so
     that the graph computes what the lattice semantics computes.
@@ -261,12 +353,12 @@ def needed_boxes(graph: tdfg.GraphOp, at: Bindings = CONCRETE, facts: GraphFacts
     tensor result its input's whole extent along the folded dims.  Values
     without needed cells are absent."""
     facts = facts or GraphFacts.of(graph)
-    boxes = infer_boxes(graph, clip=lattice_cells(graph.lattice_rank), at=at, facts=facts)
-    rank = graph.lattice_rank
-    need: dict[SSAValue, Box] = {}
+    rank = facts.rank
+    boxes = infer_boxes(graph, clip=lattice_cells(rank), at=at, facts=facts)
+    need: dict[int, Box] = {}
 
-    def add(v: SSAValue, b: Box) -> None:
-        own = boxes.get(v)
+    def add(v: int, b: Box) -> None:
+        own = boxes[v]
         if own is None or is_infinite(own):
             return  # a scalar, or a constant: it needs no cells of its own
         b = box_intersect(b, own)
@@ -277,40 +369,39 @@ def needed_boxes(graph: tdfg.GraphOp, at: Bindings = CONCRETE, facts: GraphFacts
         # empty K still stores M x N zeros): the lattice must hold them too
         need[v] = _hull(need[v], b) if v in need else b
 
-    args = list(facts.args)
-    for op in reversed(facts.order):
-        out = need.get(op.results[0]) if op.results else None
-        if isinstance(op, tdfg.StoreOp):
-            shape = (shapes or {}).get(args.index(op.array))
-            own = boxes.get(op.value)
+    for n in reversed(facts.sched):
+        k = n.kind
+        out = need.get(n.res) if n.res >= 0 else None
+        if k is tdfg.StoreOp:
+            shape = (shapes or {}).get(n.arr)
+            own = boxes[n.ins[0]]
             if own is not None:
-                add(op.value, own if shape is None else tuple([(0, 1)] * (rank - len(shape)) + [(0, s) for s in shape]))
-        elif isinstance(op, tdfg.StreamStoreOp):
-            own = boxes[op.value]
-            add(op.value, own)
-            for v in op.indices:
+                add(n.ins[0], own if shape is None else tuple([(0, 1)] * (rank - len(shape)) + [(0, s) for s in shape]))
+        elif k is tdfg.StreamStoreOp:
+            own = boxes[n.ins[0]]
+            for v in n.ins:
                 add(v, own)
-        elif isinstance(op, tdfg.StreamLoadOp):
-            for v in op.indices:
-                add(v, boxes[op.result])
-        elif isinstance(op, tdfg.StreamReduceOp):
-            b = boxes[op.input]
-            if not isinstance(op.result.type, tdfg.TensorType):
-                add(op.input, b)
+        elif k is tdfg.StreamLoadOp:
+            for v in n.ins:
+                add(v, boxes[n.res])
+        elif k is tdfg.StreamReduceOp:
+            b = boxes[n.ins[0]]
+            if not n.tensor_result:
+                add(n.ins[0], b)
             elif out is not None:
-                for d in op.dims_list():
+                for d in n.dims:
                     out = box_with(out, d, *b[d])
-                add(op.input, out)
+                add(n.ins[0], out)
         elif out is None:
             continue
-        elif isinstance(op, (tdfg.CmpOp, tdfg.ShrinkOp)):
-            for v in op.operands:
+        elif k is tdfg.CmpOp or k is tdfg.ShrinkOp:
+            for v in n.ins:
                 add(v, out)
-        elif isinstance(op, tdfg.MvOp):
-            add(op.input, box_shift(out, _int(op.dim), -at.value(op.dist.data)))
-        elif isinstance(op, (tdfg.BcOp, tdfg.ReduceOp)):
-            d = _int(op.dim)
-            add(op.input, box_with(out, d, *boxes[op.input][d]))
+        elif k is tdfg.MvOp:
+            add(n.ins[0], box_shift(out, n.dim, -at.value(n.dist)))
+        elif k is tdfg.BcOp or k is tdfg.ReduceOp:
+            d = n.dim
+            add(n.ins[0], box_with(out, d, *boxes[n.ins[0]][d]))
     return need
 
 
@@ -325,14 +416,14 @@ def lattice_extent(graph: tdfg.GraphOp, laid_out: Mapping[int, tuple[int, ...]],
     docstring).  An iteration domain larger than every array (a fixed-index
     load broadcast over it, a store through a reversed map) grows it."""
     facts = facts or GraphFacts.of(graph)
-    rank = graph.lattice_rank
+    rank = facts.rank
     ext = [1] * rank
     for shape in laid_out.values():
         for j, s in enumerate(shape):
             d = rank - len(shape) + j
             ext[d] = max(ext[d], s)
     cells = lattice_cells(rank)
-    streamed = [box_intersect(at.box(op.domain.data), cells) for op in facts.ops if isinstance(op, tdfg.StreamLoadOp)]
+    streamed = [box_intersect(at.box(n.domain), cells) for n in facts.body if n.kind is tdfg.StreamLoadOp]
     for b in [*streamed, *needed_boxes(graph, at, facts, shapes).values()]:
         for d, (p, q) in enumerate(b):
             if q > p:  # an empty range lays nothing out along its dim (the others may: an empty fold's identities)
@@ -367,27 +458,26 @@ def array_shapes(graph: tdfg.GraphOp, known: dict[int, tuple[int, ...]] | None =
                  facts: GraphFacts | None = None) -> dict[int, tuple[int, ...]]:  # fmt: skip
     """Shape of each laid-out array: given, static, or the origin-anchored hull of what the graph touches."""
     facts = facts or GraphFacts.of(graph)
-    args, laid = facts.args, facts.laid_out
+    laid = facts.laid_out
+    if known and all(i in known for i in laid):
+        return {i: tuple(known[i]) for i in laid}
     # the boxes are only needed for arrays whose shape nobody gave
-    boxes = infer_boxes(graph, at=at, facts=facts) if not known or any(i not in known for i in laid) else {}
-    rank = graph.lattice_rank
+    boxes = infer_boxes(graph, at=at, facts=facts)
+    rank = facts.rank
     out: dict[int, tuple[int, ...]] = {}
     for i in laid:
-        a = args[i]
-        r = array_rank(a)
+        r = facts.arg_ranks[i]
         if known and i in known:
             out[i] = tuple(known[i])
             continue
-        mt = a.type
-        assert isinstance(mt, MemRefType)
-        static = mt.get_shape()
+        static = facts.arg_static[i]
         extent = [0] * r
-        for op in facts.ops:
+        for n in facts.body:
             b = None
-            if isinstance(op, tdfg.TensorOp) and op.array is a:
-                b = at.box(op.domain.data)
-            elif isinstance(op, tdfg.StoreOp) and op.array is a and not is_infinite(boxes[op.value]):
-                b = boxes[op.value]
+            if n.kind is tdfg.TensorOp and n.arr == i:
+                b = at.box(n.domain)
+            elif n.kind is tdfg.StoreOp and n.arr == i and not is_infinite(boxes[n.ins[0]]):
+                b = boxes[n.ins[0]]
             if b is not None:
                 for j in range(r):
                     p, q = b[rank - r + j]

@@ -41,7 +41,7 @@ from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import Layout, LayoutError, read_layout
 from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, box_empty, to_op
 from infs.passes.pim_program import LoweringError, box_intersect, box_shift, box_with
-from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_rank, collapse, element_name, infer_boxes, is_infinite
+from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, Node, checked_element, collapse, infer_boxes, is_infinite
 from infs.dialects.element_types import numpy_dtype as element_dtype
 from infs.passes.tdfg_semantics import apply_cmp
 
@@ -91,15 +91,15 @@ class _Converter:
         self.cfg = cfg
         self.layout = layout
         self.at = at
-        self.rank = graph.lattice_rank
+        self.rank = facts.rank
         self.bbox: Box = tuple((0, s) for s in layout.lattice)
-        self.boxes = infer_boxes(graph, clip=self.bbox, at=at, facts=facts)
+        self.boxes = infer_boxes(graph, clip=self.bbox, at=at, facts=facts)  # by value number
         self.cmds: list[Cmd] = []
         self.deferred: list[tuple[_Reg | _Buf, int]] = []
         self.near_after: list[dict] = []  # the stream_stores' near_stores, after the stores
         self.next_reg = 0
         self.next_buf = 0
-        self.values: dict[SSAValue, _Reg | _Const | _Buf | int] = {}
+        self.values: list[_Reg | _Const | _Buf | int | None] = [None] * facts.values  # by value number
         self.args = list(facts.args)
         self.array_reg: dict[int, int] = {}
         self.written: set[int] = set()
@@ -196,7 +196,7 @@ class _Converter:
         return b
 
     def identity_map(self, i: int) -> AccessMap:
-        r = array_rank(self.args[i])
+        r = self.facts.arg_ranks[i]
         return AccessMap(tuple(Affine.of(dim_name(self.rank - r + j)) for j in range(r)))
 
     # -- conversion ------------------------------------------------------------------
@@ -212,15 +212,15 @@ class _Converter:
         for i in in_lot:
             self.emit(pc.TransposeInOp, arr=i)
         results: list[tuple[int, int]] = []
-        for op in self.facts.order:
-            if isinstance(op, tdfg.YieldOp):
-                for idx, v in enumerate(op.values):
-                    val = self.values[v]
+        for n in self.facts.sched:
+            if n.kind is tdfg.YieldOp:
+                for idx, v in enumerate(n.ins):
+                    val = self.values[v] if v >= 0 else None
                     if not isinstance(val, int):
                         raise LoweringError("a tdfg.graph result must be a scalar stream_reduce")
                     results.append((idx, val))
                 continue
-            self.convert(op)
+            self.convert(n)
         self.flush_stores()
         for f in self.near_after:
             self.emit(pc.NearStoreOp, **f)
@@ -242,63 +242,59 @@ class _Converter:
             scalar_types=[a.type for a in self.scalars],
         )
 
-    def convert(self, op) -> None:
-        boxes = self.boxes
-        if isinstance(op, tdfg.TensorOp):
-            i = self.args.index(op.array)
-            self.values[op.result] = _Reg(self.array_reg[i], boxes[op.result], element_name(op.result.type))  # type: ignore[arg-type]
-        elif isinstance(op, tdfg.ConstOp):
-            if op.scalar is not None:
-                k = self.scalar_index(op.scalar)
-                self.values[op.result] = _Const(None, element_name(op.result.type), k)
+    def convert(self, n: Node) -> None:
+        boxes, k, values = self.boxes, n.kind, self.values
+        if k is tdfg.TensorOp:
+            values[n.res] = _Reg(self.array_reg[n.arr], boxes[n.res], checked_element(n.elem))  # type: ignore[arg-type]
+        elif k is tdfg.ConstOp:
+            if n.scalar is not None:
+                values[n.res] = _Const(None, checked_element(n.elem), self.scalar_index(n.scalar))
                 return
-            v = op.value
-            assert isinstance(v, (FloatAttr, IntegerAttr))
-            num = float(v.value.data) if isinstance(v, FloatAttr) else int(v.value.data)
-            self.values[op.result] = _Const(num, element_name(op.result.type))
-        elif isinstance(op, tdfg.CmpOp):
-            self.convert_cmp(op)
-        elif isinstance(op, tdfg.MvOp):
-            src = self.values[op.input]
+            assert n.num is not None  # a FloatAttr or IntegerAttr value (the op's verifier)
+            values[n.res] = _Const(n.num, checked_element(n.elem))
+        elif k is tdfg.CmpOp:
+            self.convert_cmp(n)
+        elif k is tdfg.MvOp:
+            src = values[n.ins[0]]
             if isinstance(src, _Const):
-                self.values[op.result] = src  # its (moved) box is in self.boxes
+                values[n.res] = src  # its (moved) box is in self.boxes
                 return
-            dst_box = boxes[op.result]
-            d, k = op.dim.value.data, self.at.value(op.dist.data)
-            if isinstance(src, _Buf) and box_shift(src.box, d, k) == dst_box and not box_empty(dst_box):
+            dst_box = boxes[n.res]
+            d, dist = n.dim, self.at.value(n.dist)
+            if isinstance(src, _Buf) and box_shift(src.box, d, dist) == dst_box and not box_empty(dst_box):
                 # near-memory data moved whole into the lattice: written in where
                 # it lands (its own cells may lie outside, e.g. the identity row
                 # of an empty reduction at a domain's lower bound)
                 r = _Reg(self.reg(), dst_box, src.type)  # type: ignore[arg-type]
                 self.emit(pc.WriteInOp, type=src.type, dst=r.reg, domain=dst_box, id=src.id)
-                self.values[op.result] = r
+                values[n.res] = r
                 return
             src = self.as_reg(src)
             r = _Reg(self.reg(), dst_box, src.type)  # type: ignore[arg-type]
             if not box_empty(dst_box):  # type: ignore[arg-type]
-                self.emit(pc.MoveOp, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=k, domain=box_shift(dst_box, d, -k))  # type: ignore[arg-type]
-            self.values[op.result] = r
-        elif isinstance(op, tdfg.BcOp):
-            self.convert_bc(op)
-        elif isinstance(op, tdfg.ShrinkOp):
-            src = self.values[op.input]
+                self.emit(pc.MoveOp, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=dist, domain=box_shift(dst_box, d, -dist))  # type: ignore[arg-type]
+            values[n.res] = r
+        elif k is tdfg.BcOp:
+            self.convert_bc(n)
+        elif k is tdfg.ShrinkOp:
+            src = values[n.ins[0]]
             if isinstance(src, _Const):
-                self.values[op.result] = src  # its box (restricted along dim) is in self.boxes
+                values[n.res] = src  # its box (restricted along dim) is in self.boxes
                 return
             if not isinstance(src, _Reg):
-                src = self.as_reg(src, boxes[op.result])
-            d = op.dim.value.data
-            if d in src.partial_dims and boxes[op.result][d] != src.box[d]:
+                src = self.as_reg(src, boxes[n.res])
+            d = n.dim
+            if d in src.partial_dims and boxes[n.res][d] != src.box[d]:
                 # the tiles' partial results need not lie in the narrower range
                 raise LoweringError(f"'tdfg.shrink' along dim {d} of the partial results of a 'tdfg.reduce' over that dim")
-            self.values[op.result] = _Reg(src.reg, boxes[op.result], src.type, src.partial_dims)  # type: ignore[arg-type]
-        elif isinstance(op, tdfg.ReduceOp):
-            src = self.as_reg(self.values[op.input], boxes[op.input])
-            d = op.dim.value.data
+            values[n.res] = _Reg(src.reg, boxes[n.res], src.type, src.partial_dims)  # type: ignore[arg-type]
+        elif k is tdfg.ReduceOp:
+            src = self.as_reg(values[n.ins[0]], boxes[n.ins[0]])
+            d = n.dim
             if d in src.partial_dims:
                 # already folded along d with the same tiles: the tile's first
                 # cell holds the fold, the rest is identity in tdfg semantics
-                self.values[op.result] = src
+                values[n.res] = src
                 return
             # a reduce of partials folds the meaningful cells only: the other
             # cells' leftovers stay out of the tile starts along the earlier dims
@@ -307,39 +303,39 @@ class _Converter:
                 # a head piece's partials went to the first cell of its tile,
                 # which may lie before the box: fold over the tile-aligned box
                 dom = self.tile_aligned(src.box, src.partial_dims)
-                self.emit(pc.ReduceOp, op=op.kind.data, type=src.type, dst=r.reg, src=src.reg, dim=d, domain=dom)
-            self.values[op.result] = r
-        elif isinstance(op, tdfg.StreamReduceOp):
-            self.convert_stream_reduce(op)
-        elif isinstance(op, tdfg.StreamLoadOp):
-            idx = [self.as_buf(self.values[v], boxes[v]) for v in op.indices]
-            i = self.args.index(op.array)
-            box = self.valid_empty(boxes[op.result])
-            b = _Buf(self.buf(), box, element_name(op.result.type))  # type: ignore[arg-type]
-            self.emit(pc.NearLoadOp, type=b.type, arr=i, map=self.at.access_map(op.map.data), indirect=tuple(op.indirect_dims.get_values()),
+                self.emit(pc.ReduceOp, op=n.name, type=src.type, dst=r.reg, src=src.reg, dim=d, domain=dom)
+            values[n.res] = r
+        elif k is tdfg.StreamReduceOp:
+            self.convert_stream_reduce(n)
+        elif k is tdfg.StreamLoadOp:
+            idx = [self.as_buf(values[v], boxes[v]) for v in n.ins]
+            box = self.valid_empty(boxes[n.res])
+            b = _Buf(self.buf(), box, checked_element(n.elem))  # type: ignore[arg-type]
+            self.emit(pc.NearLoadOp, type=b.type, arr=n.arr, map=self.at.access_map(n.map), indirect=n.indirect,
                       indices=tuple(x.id for x in idx), domain=box, out=b.id)  # fmt: skip
-            self.values[op.result] = b
-        elif isinstance(op, tdfg.StreamStoreOp):
-            val = self.as_buf(self.values[op.value], boxes[op.value])
-            idx = [self.as_buf(self.values[v], boxes[v]) for v in op.indices]
+            values[n.res] = b
+        elif k is tdfg.StreamStoreOp:
+            val = self.as_buf(values[n.ins[0]], boxes[n.ins[0]])
+            idx = [self.as_buf(values[v], boxes[v]) for v in n.ins[1:]]
             # the values are read out now; the stream engines write them after
             # every store (run): a graph applies its stores before its stream
             # stores, and tensors read the arrays' registers as they were on entry
-            self.near_after.append(dict(kind=op.kind.data, type=val.type, input=val.id, arr=self.args.index(op.array), map=self.at.access_map(op.map.data),
-                                        indirect=tuple(op.indirect_dims.get_values()), indices=tuple(x.id for x in idx)))  # fmt: skip
-        elif isinstance(op, tdfg.StoreOp):
-            v = self.values[op.value]
+            self.near_after.append(dict(kind=n.name, type=val.type, input=val.id, arr=n.arr, map=self.at.access_map(n.map),
+                                        indirect=n.indirect, indices=tuple(x.id for x in idx)))  # fmt: skip
+        elif k is tdfg.StoreOp:
+            v = values[n.ins[0]]
             if isinstance(v, _Const):
-                b = boxes[op.value]
-                v = self.as_reg(v, box_intersect(b, self.array_box(self.args.index(op.array))))
-            self.deferred.append((v, self.args.index(op.array)))  # type: ignore[arg-type]
+                b = boxes[n.ins[0]]
+                v = self.as_reg(v, box_intersect(b, self.array_box(n.arr)))
+            self.deferred.append((v, n.arr))  # type: ignore[arg-type]
         else:
-            raise LoweringError(f"cannot lower '{op.name}' to in-memory commands")
+            raise LoweringError(f"cannot lower '{n.op.name}' to in-memory commands")
 
-    def convert_cmp(self, op: tdfg.CmpOp) -> None:
-        name = op.op.data
-        box = self.boxes[op.result]
-        ins = [self.values[v] for v in op.inputs]
+    def convert_cmp(self, n: Node) -> None:
+        op = n.op
+        name = n.name
+        box = self.boxes[n.res]
+        ins = [self.values[v] for v in n.ins]
         if all(isinstance(v, _Const) for v in ins):
             if any(v.arg is not None for v in ins):
                 raise LoweringError(f"'tdfg.cmp' {name} of runtime constants only has no extent to compute on")
@@ -348,14 +344,14 @@ class _Converter:
             folded = apply_cmp(name, vals, out_dt).item()
             if isinstance(folded, bool):  # i1: 0/1 (True is a record's unit flag)
                 folded = int(folded)
-            self.values[op.result] = _Const(folded, element_name(op.result.type))
+            self.values[n.res] = _Const(folded, checked_element(n.elem))
             return
         if is_infinite(box):
             raise LoweringError(f"'tdfg.cmp' {name} has an unbounded domain")
         if any(isinstance(v, _Reg) and v.partial_dims for v in ins):
             raise LoweringError("the partial results of 'tdfg.reduce' can only feed 'tdfg.stream_reduce'")
-        out_t = element_name(op.result.type)
-        data_t = element_name(op.inputs[-1].type)
+        out_t = checked_element(n.elem)
+        data_t = checked_element(n.in_elem)
         if name in COMMUTATIVE and len(ins) == 2 and isinstance(ins[0], _Const) and not isinstance(ins[1], _Const):
             ins = [ins[1], ins[0]]
         const = None
@@ -369,20 +365,20 @@ class _Converter:
             if const is not None:
                 f.update(const.fields())
             self.emit(pc.ComputeOp, **f)
-        self.values[op.result] = r
+        self.values[n.res] = r
 
-    def convert_bc(self, op: tdfg.BcOp) -> None:
-        src = self.values[op.input]
+    def convert_bc(self, n: Node) -> None:
+        src = self.values[n.ins[0]]
         if isinstance(src, _Const):
-            self.values[op.result] = src
+            self.values[n.res] = src
             return
         src = self.as_reg(src)
-        d = op.dim.value.data
-        dist, count = self.at.value(op.dist.data), self.at.value(op.count.data)
+        d = n.dim
+        dist, count = self.at.value(n.dist), self.at.value(n.count)
         p, q = src.box[d]
         w = q - p
-        r = _Reg(self.reg(), self.boxes[op.result], src.type)  # type: ignore[arg-type]
-        self.values[op.result] = r
+        r = _Reg(self.reg(), self.boxes[n.res], src.type)  # type: ignore[arg-type]
+        self.values[n.res] = r
         if box_empty(src.box) or count <= 0 or box_empty(r.box):
             return
         lo_l, hi_l = self.bbox[d]
@@ -409,9 +405,9 @@ class _Converter:
             if not box_empty(part):
                 self.emit(pc.MoveOp, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=k, domain=box_shift(part, d, -k))
 
-    def convert_stream_reduce(self, op: tdfg.StreamReduceOp) -> None:
-        v = self.values[op.input]
-        dims = op.dims_list()
+    def convert_stream_reduce(self, n: Node) -> None:
+        v = self.values[n.ins[0]]
+        dims = n.dims
         step = [1] * self.rank
         partial = v.partial_dims if isinstance(v, _Reg) else ()
         missing = [d for d in partial if d not in dims]
@@ -420,7 +416,7 @@ class _Converter:
         if isinstance(v, _Buf):
             b = v  # (an empty one whose identities would sit outside the lattice: see below)
         else:
-            src = self.as_reg(v, self.boxes[op.input])
+            src = self.as_reg(v, self.boxes[n.ins[0]])
             if box_empty(src.box):
                 box = self.empty_fold_box(src.box, dims)
             elif partial:
@@ -434,15 +430,15 @@ class _Converter:
             b = _Buf(self.buf(), box, src.type)
             self.emit(pc.ReadoutOp, type=src.type, src=src.reg, domain=box, id=b.id)
         out = _Buf(self.buf(), collapse(b.box, dims), b.type)
-        self.emit(pc.NearReduceOp, op=op.kind.data, type=b.type, input=b.id, dims=tuple(dims), step=tuple(step), out=out.id)
-        if not isinstance(op.result.type, tdfg.TensorType):
-            self.values[op.result] = out.id
+        self.emit(pc.NearReduceOp, op=n.name, type=b.type, input=b.id, dims=tuple(dims), step=tuple(step), out=out.id)
+        if not n.tensor_result:
+            self.values[n.res] = out.id
             return
-        self.values[op.result] = out
-        if box_empty(self.boxes[op.result]):
+        self.values[n.res] = out
+        if box_empty(self.boxes[n.res]):
             # no cell of the result lies in the lattice (e.g. an empty fold's
             # identities beyond it): none is needed, nothing reads them
-            self.values[op.result] = _Buf(out.id, _canonical_empty(self.boxes[op.result]), out.type)
+            self.values[n.res] = _Buf(out.id, _canonical_empty(self.boxes[n.res]), out.type)
             return
         if partial and not box_empty(v.box):
             # The partials sat at tile starts, so the result is at the aligned
@@ -459,7 +455,7 @@ class _Converter:
                 self.emit(pc.MoveOp, type=r.type, dst=moved.reg, src=r.reg, dim=d, dist=first - aligned, domain=r.box)
                 r = moved
             if r is not None:
-                self.values[op.result] = r
+                self.values[n.res] = r
 
     def store_near(self, v, i: int) -> None:
         """A store into an array that is not laid out: the stream engines write
@@ -514,7 +510,8 @@ def convert_graph(graph: tdfg.GraphOp, at: Bindings = CONCRETE, laid_out: tuple[
         cfg, layout = laid_out
     conv = _Converter(graph, cfg, layout, at, facts)
     prog = conv.run()
-    return prog, [list(graph.scalar_args).index(a) for a in conv.scalars]
+    scalar_args = list(conv.facts.scalar_args)
+    return prog, [scalar_args.index(a) for a in conv.scalars]
 
 
 def replace_graph(graph: tdfg.GraphOp, prog: PimProgram, scalar_map: list[int]) -> None:
