@@ -28,37 +28,55 @@ from infs.passes.pim_program import LoweringError, rewrite_programs
 def allocate_wordlines(prog: PimProgram) -> PimProgram:
     if not prog.virtual:  # its "registers" are wordlines: reading them as registers would be wrong
         raise LoweringError("the program's wordlines are already allocated (it is not 'virtual'); allocate-wordlines runs once")
-    n = len(prog.cmds)
+    cmds = prog.cmds
+    n = len(cmds)
     bits: dict[int, int] = {}
     first: dict[int, int] = {}
     last: dict[int, int] = {}
     fixed: set[int] = set()
-
-    def touch(r: int, i: int) -> None:
-        first.setdefault(r, i)
-        last[r] = i
-
-    for i, c in enumerate(prog.cmds):
+    syncs: list[int] = []
+    inter: list[int] = []  # inter-tile moves (their dst: see below)
+    ArrayOp, SyncOp, ReadoutOp = pc.ArrayOp, pc.SyncOp, pc.ReadoutOp
+    # the registers are read off the fields directly (``Command.reads``/``writes``
+    # per command were a tenth of a small graph's lowering)
+    for i, c in enumerate(cmds):
         k = c.kind
-        if k is pc.ArrayOp:
-            r = c["wordline"]
-            bits[r] = ELEMENT_BITS[prog.element(c["arr"])]
+        f = c.f
+        if k is ArrayOp:
+            r = f["wordline"]
+            bits[r] = ELEMENT_BITS[prog.element(f["arr"])]
             fixed.add(r)
             continue
-        for r in k.writes(c):
-            bits.setdefault(r, k.dst_bits(c))
-            touch(r, i)
-        if not _reads_nothing(c):
-            for r in k.reads(c):
-                touch(r, i)
+        if k is SyncOp:
+            syncs.append(i)
+        for key in k.REG_WRITES:
+            v = f.get(key)
+            if v is None:
+                continue
+            for r in v if isinstance(v, tuple) else (v,):
+                if r not in bits:
+                    bits[r] = k.dst_bits(c)
+                if r not in first:
+                    first[r] = i
+                last[r] = i
+        if not (k is ReadoutOp and box_empty(f["domain"])):  # _reads_nothing
+            for key in k.REG_READS:
+                v = f.get(key)
+                if v is None:
+                    continue
+                for r in v if isinstance(v, tuple) else (v,):
+                    if r not in first:
+                        first[r] = i
+                    last[r] = i
+        if k.inter_tile(c):
+            inter.append(i)
     # Inter-tile moves finish when their packets are injected (§4.2): their
     # destination may still be written until the next sync, so its wordlines
     # are not handed to another register before that sync.
-    syncs = [i for i, c in enumerate(prog.cmds) if c.kind is pc.SyncOp]
-    for i, c in enumerate(prog.cmds):
-        if c.kind.inter_tile(c):
-            nxt = next((s for s in syncs if s > i), n)
-            last[c["dst"]] = max(last[c["dst"]], nxt)
+    for i in inter:
+        c = cmds[i]
+        nxt = next((s for s in syncs if s > i), n)
+        last[c["dst"]] = max(last[c["dst"]], nxt)
     for r in fixed:
         first[r], last[r] = -1, n
     for r in first:
@@ -93,18 +111,21 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
         ends.append((last[r], r))
 
     def remap(c: Cmd) -> Cmd:
+        keys = c.kind.REGISTERS
+        if not keys:
+            return c  # names no register: the same record (records are not mutated)
         f = dict(c.f)
         # an empty readout reads no cell: any wordline will do for its source
         look = (lambda r: where.get(r, 0)) if _reads_nothing(c) else where.__getitem__
-        for key in c.kind.REGISTERS:
+        for key in keys:
             v = f.get(key)
             if isinstance(v, tuple):
-                f[key] = tuple(look(r) for r in v)
+                f[key] = tuple([look(r) for r in v])
             elif v is not None:
                 f[key] = look(v)
         return Cmd(c.kind, f)
 
-    out = prog.with_cmds([remap(c) for c in prog.cmds])
+    out = prog.with_cmds([remap(c) for c in cmds])
     out.virtual = False
     return out
 

@@ -54,10 +54,18 @@ def written_exactly(prog: PimProgram) -> set[int]:
     """Registers whose cells outside a compute's box must keep their data: the
     arrays' and those more than one command writes."""
     writers: dict[int, int] = {}
+    arrays: set[int] = set()
     for c in prog.cmds:
-        for r in c.kind.writes(c):
-            writers[r] = writers.get(r, 0) + 1
-    return {c["wordline"] for c in prog.cmds if c.kind is pc.ArrayOp} | {r for r, n in writers.items() if n > 1}
+        k, f = c.kind, c.f
+        if k is pc.ArrayOp:
+            arrays.add(f["wordline"])
+        for key in k.REG_WRITES:  # ``Command.writes``, read off the fields directly
+            v = f.get(key)
+            if v is None:
+                continue
+            for r in v if isinstance(v, tuple) else (v,):
+                writers[r] = writers.get(r, 0) + 1
+    return arrays | {r for r, n in writers.items() if n > 1}
 
 
 def decompose(prog: PimProgram) -> PimProgram:

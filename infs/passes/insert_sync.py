@@ -26,7 +26,12 @@ def insert_sync(prog: PimProgram) -> PimProgram:
     out: list[Cmd] = []
     for c in prog.cmds:
         k = c.kind
-        used = set(k.reads(c))
+        f = c.f
+        used = set()
+        for key in k.REG_READS:  # ``Command.reads``, read off the fields directly
+            v = f.get(key)
+            if v is not None:
+                used.update(v if isinstance(v, tuple) else (v,))
         if k is pc.ReleaseOp:  # writes the array's register back to memory
             used.add(arrays_of.get(c["arr"], -1))
         if pending & used:

@@ -47,7 +47,15 @@ def infinite_box(rank: int) -> Box:
 
 def is_infinite(b: Box) -> bool:
     """True when some dim is unbounded (a constant tensor, possibly shrunk along other dims)."""
-    return any(p <= -INF or q >= INF for p, q in b)
+    for p, q in b:
+        if p <= -INF or q >= INF:
+            return True
+    return False
+
+
+def _meet(a: Box, b: Box) -> Box:
+    """``box_intersect`` (a list comprehension: this runs per node per lowering)."""
+    return tuple([(p0 if p0 > p1 else p1, q0 if q0 < q1 else q1) for (p0, q0), (p1, q1) in zip(a, b)])
 
 
 def element_name(t: Attribute) -> str:
@@ -87,7 +95,11 @@ class Bindings:
             raise LoweringError(f"{err} (give it in sizes=...)") from None
 
     def box(self, d: Domain) -> Box:
-        return tuple((self.value(p), self.value(q)) for p, q in d.bounds)
+        env = self.env
+        try:
+            return tuple([(p.evaluate(env), q.evaluate(env)) for p, q in d.bounds])
+        except LatticeError as err:
+            raise LoweringError(f"{err} (give it in sizes=...)") from None
 
     def access_map(self, m: AccessMap) -> AccessMap:
         missing = m.symbols_used() - set(self.env)
@@ -284,9 +296,10 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CON
         # bounded dims are clipped to the bounding box (an empty result keeps its
         # first coordinate: an empty fold's identity sits there); unbounded
         # ones (constants) stay
-        return tuple((lo, max(lo, min(q, c1))) if -INF < p and q < INF else (p, q)
-                     for (p, q), (c0, c1) in zip(b, clip) for lo in [max(p, c0)])  # fmt: skip
+        return tuple([(lo, max(lo, min(q, c1))) if -INF < p and q < INF else (p, q)
+                      for (p, q), (c0, c1) in zip(b, clip) for lo in [max(p, c0)]])  # fmt: skip
 
+    box_intersect = _meet
     for n in facts.body:
         k = n.kind
         if k is tdfg.TensorOp or k is tdfg.StreamLoadOp:
@@ -361,8 +374,11 @@ def needed_boxes(graph: tdfg.GraphOp, at: Bindings = CONCRETE, facts: GraphFacts
         own = boxes[v]
         if own is None or is_infinite(own):
             return  # a scalar, or a constant: it needs no cells of its own
-        b = box_intersect(b, own)
-        if all(q <= p for p, q in b):
+        b = _meet(b, own)
+        for p, q in b:
+            if q > p:
+                break
+        else:
             return
         # a box empty along some dim has no cells, but its other ranges reach
         # the side effect through an empty fold's identities (a reduce over an

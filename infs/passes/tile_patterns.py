@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from infs.dialects.lattice import Domain, Pattern
+from infs.dialects.pimcmd import tile_grid
 from infs.dialects.pimcmd_records import Box, PimProgram
 from infs.passes.pim_program import LoweringError
 
@@ -35,7 +36,13 @@ def is_product_form(box: Box, prog: PimProgram) -> bool:
 
 def patterns(tr, ir, prog: PimProgram) -> tuple[Pattern, Pattern]:
     """(bitline pattern, tile pattern) of a tile box x in-tile box."""
-    return _box_pattern(tuple(ir), prog.tiles), _box_pattern(tuple(tr), prog.grid)
+    return _box_pattern(tuple(ir), prog.tiles), _box_pattern(tuple(tr), _grid(prog.lattice, prog.tiles))
+
+
+@lru_cache(maxsize=1024)
+def _grid(lattice: tuple[int, ...], tiles: tuple[int, ...]) -> tuple[int, ...]:
+    """``TiledLattice.grid``, once per (lattice, tiles): asked per command."""
+    return tile_grid(lattice, tiles)
 
 
 @lru_cache(maxsize=65536)
