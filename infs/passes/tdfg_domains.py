@@ -197,6 +197,11 @@ class GraphFacts:
     arg_static: tuple[tuple[int, ...] | None, ...] = ()  # static memref shapes (-1: dynamic; None: no memref)
     scalar_args: tuple[SSAValue, ...] = ()
     has_stream_load: bool = False
+    arg_types: tuple[Attribute, ...] = ()  # the array arguments' types
+    result_types: tuple[Attribute, ...] = ()  # the graph's result types
+    # (symbol, size) per dim of a statically sized array that a tensor reads
+    # whole ([0:N]), in op order (``specialize.infer_from_static_shapes``)
+    static_extents: tuple[tuple[str, int], ...] = ()
 
     @staticmethod
     def of(graph: tdfg.GraphOp) -> "GraphFacts":
@@ -225,7 +230,27 @@ class GraphFacts:
             arg_static=tuple(tuple(a.type.get_shape()) if isinstance(a.type, MemRefType) else None for a in args),
             scalar_args=graph.scalar_args,
             has_stream_load=any(n.kind is tdfg.StreamLoadOp for n in body),
+            arg_types=tuple(a.type for a in args),
+            result_types=tuple(r.type for r in graph.res),
+            static_extents=tuple(_static_extents(body, args)),
         )
+
+
+def _static_extents(body, args) -> list[tuple[str, int]]:
+    out = []
+    for n in body:
+        if n.kind is not tdfg.TensorOp:
+            continue
+        mt = args[n.arr].type
+        assert isinstance(mt, MemRefType)
+        shape = mt.get_shape()
+        dom = n.domain
+        lead = dom.rank - len(shape)
+        for d, size in enumerate(shape):
+            p, q = dom.bounds[lead + d]
+            if size >= 0 and p == Affine(0) and len(q.terms) == 1 and q.terms[0][1] == 1 and q.const == 0:
+                out.append((q.terms[0][0], size))
+    return out
 
 
 def _hint_dims(graph: tdfg.GraphOp, ops, key: str) -> set[int]:

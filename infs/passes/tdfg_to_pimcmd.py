@@ -229,7 +229,7 @@ class _Converter:
         for idx, bid in results:
             self.emit(pc.ResultOp, index=idx, id=bid)
         return PimProgram(
-            arg_types=[a.type for a in self.args],
+            arg_types=list(self.facts.arg_types),
             config=self.cfg.spec,  # reloads the same machine (hardware.config_spec)
             lattice=self.layout.lattice,
             tiles=self.layout.tiles,
@@ -237,7 +237,7 @@ class _Converter:
             per_bank=self.cfg.arrays_per_bank,
             wordlines=self.cfg.wordlines,
             virtual=True,
-            result_types=[r.type for r in self.graph.res],
+            result_types=list(self.facts.result_types),
             cmds=self.cmds,
             scalar_types=[a.type for a in self.scalars],
         )

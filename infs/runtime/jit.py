@@ -35,7 +35,7 @@ from infs.passes.choose_layout import LayoutError
 from infs.passes.lower_pim import lower_graph
 from infs.dialects.pimcmd_records import PimProgram, to_op
 from infs.passes.pim_program import LoweringError, where
-from infs.passes.specialize import SpecializeError, infer_from_static_shapes
+from infs.passes.specialize import SpecializeError
 from infs.passes.tdfg_domains import Bindings, GraphFacts
 
 
@@ -127,8 +127,8 @@ def graph_facts(graph: tdfg.GraphOp) -> GraphFacts:
     return hit[1]
 
 
-def _key(graph: tdfg.GraphOp, sizes: Mapping[str, float | int], cfg: HardwareConfig, tiles, shapes) -> tuple:
-    names = graph_facts(graph).symbols
+def _key(graph: tdfg.GraphOp, sizes: Mapping[str, float | int], cfg: HardwareConfig, tiles, shapes, facts: GraphFacts | None = None) -> tuple:
+    names = (facts or graph_facts(graph)).symbols
     used = tuple(sorted((k, float(v) if isinstance(v, float) else int(v)) for k, v in sizes.items() if k in names))
     shp = tuple(sorted((int(k), tuple(v)) for k, v in (shapes or {}).items()))
     return (id(graph), used, _config_key(cfg), tuple(tiles) if tiles else None, shp)
@@ -161,7 +161,8 @@ def lower(
     touches.  Raises ``LoweringError``/``LayoutError``/``SpecializeError``.
     """
     cfg = config if isinstance(config, HardwareConfig) else _named_config(config)
-    key = _key(graph, sizes, cfg, tiles, shapes)
+    facts = graph_facts(graph)
+    key = _key(graph, sizes, cfg, tiles, shapes, facts)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is graph:
         _STATS["hits"] += 1
@@ -169,7 +170,7 @@ def lower(
     _STATS["misses"] += 1
     t0 = time.perf_counter()
     try:
-        lowered = _lower(graph, sizes, cfg, tiles, shapes, t0)
+        lowered = _lower(graph, sizes, cfg, tiles, shapes, t0, facts)
         if verifying():
             verify(lowered)
     except (LoweringError, LayoutError, SpecializeError) as e:
@@ -178,12 +179,21 @@ def lower(
     return lowered
 
 
-def _lower(graph, sizes, cfg, tiles, shapes, t0) -> Lowered:
+def _lower(graph, sizes, cfg, tiles, shapes, t0, facts: GraphFacts | None = None) -> Lowered:
     # No copy of the graph: its affine attributes are evaluated under the
     # bindings as the conversion reads them (specialization without IR).
-    facts = graph_facts(graph)
+    facts = facts or graph_facts(graph)
     env = {n: int(sizes[n]) for n in facts.symbols if n in sizes}
-    for name, size in infer_from_static_shapes(graph, set(env)).items():
+    # the symbols that are the full extent of a static array dim (a binding
+    # wins), as specialize.infer_from_static_shapes, from the graph's facts
+    found: dict[str, int] = {}
+    for name, size in facts.static_extents:
+        if name in env:
+            continue
+        if found.get(name, size) != size:
+            raise SpecializeError(f"symbol '{name}' is the extent of arrays of sizes {found[name]} and {size}")
+        found[name] = size
+    for name, size in found.items():
         env.setdefault(name, size)
     record, scalar_map = lower_graph(graph, cfg, tuple(tiles) if tiles else None, shapes, Bindings(env), facts)
     return Lowered(record, scalar_map, facts.nodes, time.perf_counter() - t0)
