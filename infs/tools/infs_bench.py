@@ -1310,21 +1310,22 @@ def tile_summary(tile_rows: list[dict]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def csv_value(v: str) -> Any:
+    """A CSV cell as what it was written from: a bool, an int, a float or text."""
+    if v in ("True", "False"):
+        return v == "True"
+    for t in (int, float):
+        try:
+            return t(v)
+        except ValueError:
+            pass
+    return v
+
+
 def read_csv(path: Path) -> list[dict]:
     """Rows of a bench CSV, numbers as numbers."""
-
-    def conv(v: str):
-        if v in ("True", "False"):
-            return v == "True"
-        for t in (int, float):
-            try:
-                return t(v)
-            except ValueError:
-                pass
-        return v
-
     with path.open() as f:
-        return [{k: conv(v) for k, v in r.items() if v != ""} for r in csv.DictReader(f)]
+        return [{k: csv_value(v) for k, v in r.items() if v != ""} for r in csv.DictReader(f)]
 
 
 def replot(out: Path, repro: Path, configs: list[str], args) -> int:

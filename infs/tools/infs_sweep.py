@@ -574,15 +574,7 @@ class Table:
 
 def typed_rows(table: Table, keys: list[str] | None = None) -> list[dict[str, Any]]:
     """The table's rows (of ``keys`` when given, in that order), numbers as numbers."""
-    def conv(v: str):
-        if v in ("True", "False"):
-            return v == "True"
-        for t in (int, float):
-            try:
-                return t(v)
-            except ValueError:
-                pass
-        return v
+    from infs.tools.infs_bench import csv_value as conv
 
     rows = table.rows.values() if keys is None else (table.rows[k] for k in keys if k in table.rows)
     return [{k: conv(v) for k, v in r.items() if v != ""} for r in rows]
