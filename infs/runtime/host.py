@@ -18,14 +18,10 @@ import numpy as np
 from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, MemRefType, ModuleOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
-from xdsl.interpreters.arith import ArithFunctions
-from xdsl.interpreters.builtin import BuiltinFunctions
-from xdsl.interpreters.func import FuncFunctions
-from xdsl.interpreters.math import MathFunctions
-from xdsl.interpreters.scf import ScfFunctions
 from xdsl.utils.exceptions import InterpretationError
 
 from infs.dialects import stream, tdfg
+from infs.runtime.host_ops import HOST_OP_FUNCTIONS  # not xdsl.interpreters: its __init__ loads every interpreter (host_ops' docstring)
 from infs.runtime.reference import evaluate_region
 from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype
 
@@ -105,7 +101,7 @@ _HOST_FLOAT_ARITH = (arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.MaximumfOp,
 
 @register_impls
 class HostArithExtras(InterpreterFunctions):
-    """The arith ops missing from ``xdsl.interpreters.arith``."""
+    """The arith ops xDSL's interpreter does not implement (``host_ops`` has the others)."""
 
     for _op in _HOST_EXTRA_ARITH:
         locals()[f"run_{_op.__name__}"] = impl(_op)(_host_scalar_op)
@@ -226,8 +222,8 @@ def make_interpreter(
     module: ModuleOp, executor: RegionExecutor | None = None, phantom_alloc: bool = False, graph_executor: GraphExecutor | None = None
 ) -> Interpreter:
     interp = Interpreter(module)
-    for fns in (ArithFunctions(), ScfFunctions(), FuncFunctions(), MathFunctions(), BuiltinFunctions()):
-        interp.register_implementations(fns)
+    for fns in HOST_OP_FUNCTIONS:
+        interp.register_implementations(fns())
     interp.register_implementations(HostArithExtras())
     interp.register_implementations(HostFloatArith(), override=True)
     interp.register_implementations(NumpyMemrefFunctions(phantom_alloc), override=True)

@@ -1,0 +1,233 @@
+"""The host ops xDSL's interpreter runs for us: integer ``arith``, ``scf``,
+``func``, ``math`` and ``builtin.unrealized_conversion_cast``.
+
+Why not ``xdsl.interpreters.arith`` and friends: importing any module of the
+``xdsl.interpreters`` package runs the package's ``__init__``, which imports
+every interpreter xDSL has (riscv, snitch, linalg, pdl, ...) with their
+dialects -- 0.2-0.6 s of start-up per process for the ~30 scalar ops host code
+uses (issue 13).  There is no clean way to load a submodule without its
+package's ``__init__`` (it would mean planting a fake package in
+``sys.modules``), so this module implements those ops itself, with xDSL 0.74's
+semantics op for op (signless integers wrapped to the width of their type with
+``to_signed``; ``index`` is ``interpreter.index_bitwidth`` wide; division
+truncates, ``floordivsi`` floors); ``test/test_host_ops.py`` runs both on the
+same inputs.  Where xDSL asserts (a negative shift amount, a zero divisor) the
+host says so in one line instead of an ``AssertionError``.
+
+Float arith, float and integer constants and the ops xDSL lacks are in
+``infs.runtime.host`` (numpy semantics, in the op's own precision).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from xdsl.dialects import arith, builtin, func, scf
+from xdsl.dialects import math as math_dialect
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    ReturnedValues,
+    TerminatorValue,
+    impl,
+    impl_callable,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.utils.comparisons import to_signed, to_unsigned
+
+
+def _width(interpreter: Interpreter, t: Any) -> int:
+    if isinstance(t, builtin.IntegerType):
+        return t.width.data
+    if isinstance(t, builtin.IndexType):
+        return interpreter.index_bitwidth
+    raise ValueError("unexpected integer type")
+
+
+def _wrapping(fn: Callable[[int, int], int]):
+    """A signless binary integer op: operands and result wrapped to the result's width."""
+
+    def run(self: InterpreterFunctions, interpreter: Interpreter, op: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        w = _width(interpreter, op.result.type)
+        return (to_signed(fn(to_signed(args[0], w), to_signed(args[1], w)), w),)
+
+    return run
+
+
+_WRAPPING_OPS: dict[type, Callable[[int, int], int]] = {
+    arith.AddiOp: operator.add, arith.SubiOp: operator.sub, arith.MuliOp: operator.mul,
+    arith.AndIOp: operator.and_, arith.OrIOp: operator.or_, arith.XOrIOp: operator.xor,
+}  # fmt: skip
+
+# arith.cmpi predicates 0-9: eq ne slt sle sgt sge ult ule ugt uge (6-9 compare unsigned)
+_CMPI = (operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge, operator.lt, operator.le, operator.gt, operator.ge)
+
+
+def _truncated_quotient(lhs: int, rhs: int, interpreter: Interpreter, opname: str) -> int:
+    if rhs == 0:
+        interpreter.raise_error(f"'{opname}' divides by zero")
+    q = abs(lhs) // abs(rhs)
+    return -q if (lhs > 0) != (rhs > 0) else q
+
+
+@register_impls
+class HostIntegerArith(InterpreterFunctions):
+    """Integer ``arith`` on Python ints (xDSL 0.74's ``ArithFunctions``)."""
+
+    for _op, _fn in _WRAPPING_OPS.items():
+        locals()[f"run_{_op.__name__}"] = impl(_op)(_wrapping(_fn))
+    del _op, _fn
+
+    @impl(arith.CmpiOp)
+    def run_cmpi(self, interpreter: Interpreter, op: arith.CmpiOp, args: tuple[Any, ...]):
+        w = _width(interpreter, op.lhs.type)
+        p = op.predicate.value.data
+        if not 0 <= p < len(_CMPI):
+            interpreter.raise_error(f"arith.cmpi predicate {op.predicate} is not implemented")
+        conv = to_unsigned if p >= 6 else to_signed
+        return (_CMPI[p](conv(args[0], w), conv(args[1], w)),)
+
+    @impl(arith.ShLIOp)
+    def run_shli(self, interpreter: Interpreter, op: arith.ShLIOp, args: tuple[Any, ...]):
+        w = _width(interpreter, op.result.type)
+        if args[1] < 0:
+            interpreter.raise_error(f"'{op.name}' by a negative amount ({args[1]})")
+        return (to_signed(to_signed(args[0], w) << args[1], w),)
+
+    @impl(arith.ShRSIOp)
+    def run_shrsi(self, interpreter: Interpreter, op: arith.ShRSIOp, args: tuple[Any, ...]):
+        w = _width(interpreter, op.result.type)
+        if args[1] < 0:
+            interpreter.raise_error(f"'{op.name}' by a negative amount ({args[1]})")
+        return (to_signed(args[0], w) >> args[1],)
+
+    @impl(arith.DivSIOp)
+    def run_divsi(self, interpreter: Interpreter, op: arith.DivSIOp, args: tuple[Any, ...]):
+        w = _width(interpreter, op.result.type)
+        return (to_signed(_truncated_quotient(to_signed(args[0], w), to_signed(args[1], w), interpreter, op.name), w),)
+
+    @impl(arith.RemSIOp)
+    def run_remsi(self, interpreter: Interpreter, op: arith.RemSIOp, args: tuple[Any, ...]):
+        w = _width(interpreter, op.result.type)
+        lhs, rhs = to_signed(args[0], w), to_signed(args[1], w)
+        return (lhs - _truncated_quotient(lhs, rhs, interpreter, op.name) * rhs,)
+
+    @impl(arith.FloorDivSIOp)
+    def run_floordivsi(self, interpreter: Interpreter, op: arith.FloorDivSIOp, args: tuple[Any, ...]):
+        w = _width(interpreter, op.result.type)
+        lhs, rhs = to_signed(args[0], w), to_signed(args[1], w)
+        if rhs == 0:
+            interpreter.raise_error(f"'{op.name}' divides by zero")
+        return (to_signed(lhs // rhs, w),)
+
+    @impl(arith.SelectOp)
+    def run_select(self, interpreter: Interpreter, op: arith.SelectOp, args: tuple[Any, ...]):
+        # host values are scalars and numpy arrays (memrefs): the condition is a scalar
+        cond, lhs, rhs = args
+        return (lhs if cond else rhs,)
+
+    @impl(arith.IndexCastOp)
+    def run_index_cast(self, interpreter: Interpreter, op: arith.IndexCastOp, args: tuple[Any, ...]):
+        (value,) = args
+        src, dst = _width(interpreter, op.input.type), _width(interpreter, op.result.type)
+        # narrowing truncates to the new width, widening sign-extends from the old one:
+        # both are the value read as signed at the narrower of the two widths
+        return (to_signed(value, min(src, dst)),)
+
+
+@register_impls
+class HostScf(InterpreterFunctions):
+    """``scf``: if, for, while, index_switch and their terminators."""
+
+    @impl(scf.IfOp)
+    def run_if(self, interpreter: Interpreter, op: scf.IfOp, args: tuple[Any, ...]):
+        (cond,) = args
+        return interpreter.run_ssacfg_region(op.true_region if cond else op.false_region, ())
+
+    @impl(scf.ForOp)
+    def run_for(self, interpreter: Interpreter, op: scf.ForOp, args: tuple[Any, ...]):
+        lb, ub, step, *carried = args
+        values = tuple(carried)
+        for i in range(lb, ub, step):
+            values = interpreter.run_ssacfg_region(op.body, (i, *values), "for_loop")
+        return values
+
+    @impl(scf.WhileOp)
+    def run_while(self, interpreter: Interpreter, op: scf.WhileOp, args: tuple[Any, ...]):
+        values = args
+        while True:
+            # the before region ends in scf.condition(%cond) %forwarded...
+            cond, *forwarded = interpreter.run_ssacfg_region(op.before_region, values, "while.before_region")
+            if not cond:
+                return tuple(forwarded)
+            values = interpreter.run_ssacfg_region(op.after_region, tuple(forwarded), "while.after_region")
+
+    @impl(scf.IndexSwitchOp)
+    def run_index_switch(self, interpreter: Interpreter, op: scf.IndexSwitchOp, args: tuple[Any, ...]):
+        cases = op.cases.get_values()
+        if args[0] in cases:
+            k = cases.index(args[0])
+            return interpreter.run_ssacfg_region(op.case_regions[k], (), f"index_switch.case {k}")
+        return interpreter.run_ssacfg_region(op.default_region, (), "index_switch.case default")
+
+    @impl_terminator(scf.YieldOp)
+    def run_yield(self, interpreter: Interpreter, op: scf.YieldOp, args: tuple[Any, ...]) -> tuple[TerminatorValue, tuple[Any, ...]]:
+        return ReturnedValues(args), ()
+
+    @impl_terminator(scf.ConditionOp)
+    def run_condition(self, interpreter: Interpreter, op: scf.ConditionOp, args: tuple[Any, ...]) -> tuple[TerminatorValue, tuple[Any, ...]]:
+        return ReturnedValues(args), ()
+
+
+@register_impls
+class HostFunc(InterpreterFunctions):
+    """``func``: calls, returns, and the body of a called function."""
+
+    @impl_terminator(func.ReturnOp)
+    def run_return(self, interpreter: Interpreter, op: func.ReturnOp, args: tuple[Any, ...]) -> tuple[TerminatorValue, tuple[Any, ...]]:
+        return ReturnedValues(args), ()
+
+    @impl(func.CallOp)
+    def run_call(self, interpreter: Interpreter, op: func.CallOp, args: tuple[Any, ...]):
+        return interpreter.call_op(op.callee, args)
+
+    @impl_callable(func.FuncOp)
+    def call_func(self, interpreter: Interpreter, op: func.FuncOp, args: tuple[Any, ...]):
+        block = op.body.blocks.first
+        if block is None or not block.ops:
+            return interpreter.call_external(op.sym_name.data, op, args)
+        return interpreter.run_ssacfg_region(op.body, args, op.sym_name.data)
+
+
+@register_impls
+class HostMath(InterpreterFunctions):
+    """``math.exp``/``sqrt``/``log`` in Python double precision (as xDSL 0.74)."""
+
+    @impl(math_dialect.ExpOp)
+    def run_exp(self, interpreter: Interpreter, op: math_dialect.ExpOp, args: tuple[Any, ...]):
+        return (math.exp(args[0]),)
+
+    @impl(math_dialect.SqrtOp)
+    def run_sqrt(self, interpreter: Interpreter, op: math_dialect.SqrtOp, args: tuple[Any, ...]):
+        return (math.sqrt(args[0]),)
+
+    @impl(math_dialect.LogOp)
+    def run_log(self, interpreter: Interpreter, op: math_dialect.LogOp, args: tuple[Any, ...]):
+        return (math.log(args[0]),)
+
+
+@register_impls
+class HostBuiltin(InterpreterFunctions):
+    """``builtin.unrealized_conversion_cast`` through the interpreter's registered casts."""
+
+    @impl(builtin.UnrealizedConversionCastOp)
+    def run_cast(self, interpreter: Interpreter, op: builtin.UnrealizedConversionCastOp, args: tuple[Any, ...]):
+        return tuple(interpreter.cast_value(o.type, r.type, a) for o, r, a in zip(op.operands, op.results, args))
+
+
+HOST_OP_FUNCTIONS = (HostIntegerArith, HostScf, HostFunc, HostMath, HostBuiltin)
+"""What ``infs.runtime.host.make_interpreter`` registers before its own overrides."""
