@@ -1,7 +1,7 @@
 """Runs host functions (func/scf/arith/memref around offloaded regions).
 
-Built on xDSL's interpreter: its func/scf/arith/math implementations drive the
-host code, and this module adds numpy-backed ``memref`` ops and a hook that
+Built on xDSL's interpreter: ``host_ops`` implements func/scf/integer
+arith/math with xDSL's semantics (not ``xdsl.interpreters``: start-up), and this module adds numpy-backed ``memref`` ops and a hook that
 executes each ``stream.region`` (by default with the reference semantics; the
 runtime plugs other executors in) and each ``tdfg.graph`` of a program
 tensorized ahead of time (through the executor the runtime gives).
