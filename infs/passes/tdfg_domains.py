@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, MemRefType
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -102,10 +103,25 @@ class Bindings:
             raise LoweringError(f"{err} (give it in sizes=...)") from None
 
     def access_map(self, m: AccessMap) -> AccessMap:
-        missing = m.symbols_used() - set(self.env)
+        used = _map_symbols(m)
+        missing = used - set(self.env)
         if missing:
             raise LoweringError(f"symbol '{sorted(missing)[0]}' is not bound (give it in sizes=...)")
-        return m.substitute({n: self.env[n] for n in m.symbols_used()})
+        if not used:
+            return m  # substituting nothing gives an equal map
+        return _substituted(m, tuple(sorted((n, self.env[n]) for n in used)))
+
+
+@lru_cache(maxsize=4096)
+def _map_symbols(m: AccessMap) -> frozenset[str]:
+    return m.symbols_used()
+
+
+@lru_cache(maxsize=4096)
+def _substituted(m: AccessMap, env: tuple[tuple[str, int], ...]) -> AccessMap:
+    """``m`` under ``env`` (immutable both: a host loop re-lowers a graph with
+    the same maps for each index value)."""
+    return m.substitute(dict(env))
 
 
 CONCRETE = Bindings()
@@ -325,14 +341,15 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CON
                       for (p, q), (c0, c1) in zip(b, clip) for lo in [max(p, c0)]])  # fmt: skip
 
     box_intersect = _meet
+    inf = infinite_box(rank)
     for n in facts.body:
         k = n.kind
         if k is tdfg.TensorOp or k is tdfg.StreamLoadOp:
             boxes[n.res] = clipped(at.box(n.domain))
         elif k is tdfg.ConstOp:
-            boxes[n.res] = infinite_box(rank)
+            boxes[n.res] = inf
         elif k is tdfg.CmpOp:
-            out = infinite_box(rank)
+            out = inf
             for v in n.ins:
                 out = box_intersect(out, boxes[v])
             boxes[n.res] = clipped(out)
