@@ -109,19 +109,13 @@ class Bindings:
             raise LoweringError(f"symbol '{sorted(missing)[0]}' is not bound (give it in sizes=...)")
         if not used:
             return m  # substituting nothing gives an equal map
-        return _substituted(m, tuple(sorted((n, self.env[n]) for n in used)))
+        return m.substitute({n: self.env[n] for n in used})
 
 
 @lru_cache(maxsize=4096)
 def _map_symbols(m: AccessMap) -> frozenset[str]:
+    """The symbols of a map (size-independent; maps are immutable)."""
     return m.symbols_used()
-
-
-@lru_cache(maxsize=4096)
-def _substituted(m: AccessMap, env: tuple[tuple[str, int], ...]) -> AccessMap:
-    """``m`` under ``env`` (immutable both: a host loop re-lowers a graph with
-    the same maps for each index value)."""
-    return m.substitute(dict(env))
 
 
 CONCRETE = Bindings()
