@@ -33,7 +33,7 @@ from infs.dialects.element_types import ELEMENT_BYTES
 from infs.dialects.pimcmd import TiledLattice, tile_grid
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.pim_program import where
-from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_shapes, element_name, lattice_extent
+from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_shapes, checked_element, element_name, lattice_extent
 
 CACHE_LINE_BYTES = 64
 
@@ -104,13 +104,13 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
         raise LayoutError(f"empty lattice {list(lattice_t)}")
     B, W = cfg.bitlines, cfg.arrays_per_bank
     capacity = cfg.banks * W
-    primary = graph.hints.data.get("primary") if graph.hints is not None else None
-    if isinstance(primary, IntegerAttr) and primary.value.data in arr_shapes:
-        elem = element_name(args[primary.value.data].type)
+    primary = facts.primary
+    if primary is not None and primary in arr_shapes:
+        elem = element_name(facts.arg_types[primary])
     elif arr_shapes:
-        elem = element_name(args[min(arr_shapes)].type)
+        elem = element_name(facts.arg_types[min(arr_shapes)])
     else:
-        elem = element_name(next(op for op in facts.ops if isinstance(op, tdfg.StreamLoadOp)).result.type)
+        elem = checked_element(next(n for n in facts.body if n.kind is tdfg.StreamLoadOp).elem)
     L = max(1, getattr(cfg, "line_bytes", CACHE_LINE_BYTES) // ELEMENT_BYTES[elem])
 
     def tiles_needed(T: tuple[int, ...]) -> int:
@@ -135,11 +135,18 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     pow2 = tuple(1 << max(0, math.ceil(math.log2(s))) for s in lattice_t)
     best = None
     moved = facts.moved_dims
+    logs: dict[tuple[int, int], float] = {}  # log2(t / min(t, p2)): few distinct (t, p2)
     for T, rest in _candidates(B, rank, W, L, moved["reduce"], moved["shift"], moved["broadcast"]):
         n = tiles_needed_fast(T)
         if n > capacity:
             continue
-        overshoot = sum(math.log2(t / min(t, p2)) for t, p2 in zip(T, pow2))
+        terms = []
+        for t, p2 in zip(T, pow2):
+            v = logs.get((t, p2))
+            if v is None:
+                v = logs[(t, p2)] = math.log2(t / min(t, p2))
+            terms.append(v)
+        overshoot = sum(terms)
         key = (round(overshoot, 6), *rest, n)
         if best is None or key < best[0]:
             best = (key, T)

@@ -212,6 +212,7 @@ class GraphFacts:
     # (symbol, size) per dim of a statically sized array that a tensor reads
     # whole ([0:N]), in op order (``specialize.infer_from_static_shapes``)
     static_extents: tuple[tuple[str, int], ...] = ()
+    primary: int | None = None  # the layout hint ``primary`` (an array index), if any
 
     @staticmethod
     def of(graph: tdfg.GraphOp) -> "GraphFacts":
@@ -243,7 +244,13 @@ class GraphFacts:
             arg_types=tuple(a.type for a in args),
             result_types=tuple(r.type for r in graph.res),
             static_extents=tuple(_static_extents(body, args)),
+            primary=_primary(graph),
         )
+
+
+def _primary(graph: tdfg.GraphOp) -> int | None:
+    p = graph.hints.data.get("primary") if graph.hints is not None else None
+    return p.value.data if isinstance(p, IntegerAttr) else None
 
 
 def _static_extents(body, args) -> list[tuple[str, int]]:
