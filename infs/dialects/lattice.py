@@ -501,9 +501,14 @@ class Pattern:
     @staticmethod
     def box(start: Sequence[int], stop: Sequence[int], shape: Sequence[int]) -> "Pattern":
         """Row-major linear indices of the box ``[start, stop)`` inside ``shape``."""
-        strides = [math.prod(shape[i + 1 :]) for i in range(len(shape))]
+        n = len(shape)
+        strides = [1] * n  # row-major: the product of the later dims (one pass)
+        acc = 1
+        for i in range(n - 1, -1, -1):
+            strides[i] = acc
+            acc *= shape[i]
         base = sum(s * st for s, st in zip(start, strides))
-        levels = tuple((strides[i], stop[i] - start[i]) for i in reversed(range(len(shape))))
+        levels = tuple([(strides[i], stop[i] - start[i]) for i in range(n - 1, -1, -1)])
         return Pattern(base, levels).normalized()
 
     @property

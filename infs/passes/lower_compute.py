@@ -32,7 +32,9 @@ def lower_compute(prog: PimProgram) -> PimProgram:
         if kind is pc.ComputeOp and c.get("domain") is not None:
             bl, tl = box_patterns(c["domain"], prog, exact=c["dst"] in exact)
             f = {k: v for k, v in c.f.items() if k != "domain"}
-            out.append(Cmd(pc.ComputeOp, {**f, "bitlines": bl, "tiles": tl}))
+            f["bitlines"] = bl
+            f["tiles"] = tl
+            out.append(Cmd(pc.ComputeOp, f))
         elif (kind is pc.ReadoutOp or kind is pc.WriteInOp) and c.get("bitlines") is None:
             pieces = decompose_box(c["domain"], prog.tiles)
             if not pieces:  # empty box: a writein does nothing, a readout gives an empty buffer
