@@ -518,3 +518,103 @@ def test_the_runtime_reassociates_floats_only_where_the_program_allows_it():
     run_program(api.parse_text(plain), [got["A"], got["B"], W, m, n, t], "stencil2d", RunOptions(config="small-16", mode="in", strict=True))
     res = compare_values(got, want)
     assert res.ok, res.note
+
+
+# ---------------------------------------------------------------------------
+# The shortcut: graphs no rule can make cheaper skip the e-graph (issue 13)
+# ---------------------------------------------------------------------------
+
+
+def _both_ways(graph: tdfg.GraphOp, **kw) -> tuple[optimize_tdfg.GraphReport, str, optimize_tdfg.GraphReport, str]:
+    """optimize_graph on two copies of ``graph``, with and without the shortcut."""
+    a, b = graph.clone(), graph.clone()
+    ra = optimize_graph(a, MODEL, time_limit=float("inf"), shortcut=True, **kw)
+    rb = optimize_graph(b, MODEL, time_limit=float("inf"), shortcut=False, **kw)
+    return ra, str(a), rb, str(b)
+
+
+def test_shortcut_gives_every_workload_graph_the_e_graphs_result():
+    """All 15 workloads' graphs, as the runtime optimizes them (no time limit): the same
+    graph with and without the shortcut; the shortcut is taken only where the e-graph kept
+    the graph, and it is taken for vec_add (else this test would not test it)."""
+    taken = []
+    for name in sorted(WORKLOADS):
+        for k, g in enumerate(_graphs(_tensorized(name))):
+            for floats in (True, False):
+                ra, ta, rb, tb = _both_ways(g, reassociate_floats=floats)
+                assert ta == tb, f"{name} graph {k}: the shortcut changed the result"
+                assert ra.changed == rb.changed and ra.cost_after == pytest.approx(rb.cost_after, abs=0.5), (name, k, ra.reason, rb.reason)
+                if ra.reason == optimize_tdfg.NO_RULE_CAN_IMPROVE:
+                    assert not rb.changed, (name, k, rb.reason)
+                    taken.append(name)
+    assert "vec_add" in taken
+    assert "conv2d" not in taken and "stencil1d" not in taken
+
+
+_SHORTCUT_GRAPH = """builtin.module {{
+  func.func @f(%A: memref<?xf32>, %B: memref<?xf32>, %C: memref<?xf32>, %D: memref<?xf32>, %n: index) {{
+    tdfg.graph ins(%A, %B, %C, %D : memref<?xf32>, memref<?xf32>, memref<?xf32>, memref<?xf32>) syms(N = %n : index) rank 1 {{
+    ^bb0(%a: memref<?xf32>, %b: memref<?xf32>, %c: memref<?xf32>, %d: memref<?xf32>, %N: index):
+      %0 = tdfg.tensor %a [0:N] : memref<?xf32> -> !tdfg.tensor<f32, 1>
+      %1 = tdfg.tensor %b [0:N] : memref<?xf32> -> !tdfg.tensor<f32, 1>
+      %k = tdfg.const 2.0 : !tdfg.tensor<f32, 1>
+{body}
+      tdfg.yield
+    }}
+    func.return
+  }}
+}}"""
+
+T1 = "!tdfg.tensor<f32, 1>"
+
+
+def _cmp(res: str, op: str, *ins: str) -> str:
+    return f"      %{res} = tdfg.cmp {op}(" + ", ".join(f"%{i}" for i in ins) + ") : " + ", ".join([T1] * len(ins)) + f" -> {T1}"
+
+
+def _store(v: str, arr: str) -> str:
+    return f"      tdfg.store %{v} -> %{arr} : {T1} -> memref<?xf32>"
+
+
+@pytest.mark.parametrize(
+    "why,body,taken",
+    [
+        ("one add", [_cmp("2", "add", "0", "1"), _store("2", "c")], True),
+        ("a constant first, commutative", [_cmp("2", "mul", "k", "0"), _store("2", "c")], True),
+        ("a constant first, not commutative", [_cmp("2", "sub", "k", "0"), _store("2", "c")], True),
+        ("a chain of different ops", [_cmp("2", "add", "0", "1"), _cmp("3", "mul", "2", "k"), _store("3", "c")], True),
+        ("the same add twice (shared by the e-graph)", [_cmp("2", "add", "0", "1"), _cmp("3", "add", "0", "1"), _store("2", "c"), _store("3", "d")], False),
+        ("an add and its mirror image", [_cmp("2", "add", "0", "1"), _cmp("3", "add", "1", "0"), _store("2", "c"), _store("3", "d")], False),
+        ("a dead compute", [_cmp("2", "add", "0", "1"), _cmp("3", "mul", "0", "1"), _store("2", "c")], False),
+        ("constants only", [_cmp("2", "mul", "k", "k"), _cmp("3", "add", "0", "2"), _store("3", "c")], False),
+        ("Eq. 3a (nested adds)", [_cmp("2", "add", "0", "1"), _cmp("3", "add", "k", "2"), _store("3", "c")], False),
+        ("Eq. 3c (a*x + a*y)", [_cmp("2", "mul", "k", "0"), _cmp("3", "mul", "k", "1"), _cmp("4", "add", "2", "3"), _store("4", "c")], False),
+        ("a move", ["      %m = tdfg.mv %0 dim 0 dist 1 : " + T1, _cmp("2", "add", "m", "1"), _store("2", "c")], False),
+    ],
+)
+def test_shortcut_is_taken_only_where_no_rule_can_make_the_graph_cheaper(why, body, taken):
+    (graph,) = _graphs(api.parse_text(_SHORTCUT_GRAPH.format(body="\n".join(body))))
+    ra, ta, rb, tb = _both_ways(graph)
+    assert (ra.reason == optimize_tdfg.NO_RULE_CAN_IMPROVE) == taken, (why, ra.reason)
+    assert ta == tb and ra.changed == rb.changed, why
+    if taken:
+        assert not rb.changed and rb.enodes > 0, why  # the e-graph was built and kept the graph
+    # each condition of the pre-check is needed: these graphs are ones the e-graph does change
+    if why.startswith(("the same add", "an add and", "a dead", "constants only", "Eq. 3c")):
+        assert rb.changed, (why, rb.reason)
+
+
+def test_shortcut_gives_random_graphs_the_e_graphs_result():
+    stats = {"examples": 0}
+
+    @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], database=None)
+    @given(random_graphs())
+    def run(case):
+        note(case["text"])
+        (graph,) = _graphs(api.parse_text(case["text"]))
+        ra, ta, rb, tb = _both_ways(graph)
+        assert ta == tb and ra.changed == rb.changed, (ra.reason, rb.reason)
+        stats["examples"] += 1
+
+    run()
+    assert stats["examples"] > 0

@@ -814,8 +814,11 @@ def optimize_graph(
     time_limit: float = 1.0,
     reassociate_floats: bool = True,
     rules: Sequence[str] | None = None,
+    shortcut: bool = True,
 ) -> GraphReport:
-    """Optimize one graph in place (see module docstring); ``rules`` restricts the rule families."""
+    """Optimize one graph in place (see module docstring); ``rules`` restricts the rule families.
+    ``shortcut``: a graph no rule can make cheaper (``_no_rule_can_improve``) is kept without
+    building its e-graph -- the same result, without egglog's start-up and saturation."""
     from infs.passes import tdfg_egraph as E
 
     start = time.perf_counter()
@@ -827,6 +830,8 @@ def optimize_graph(
     enc = _encode(graph, slots)
     if not enc.roots:
         return GraphReport(False, "no tensor computation", before, before)
+    if shortcut and _no_rule_can_improve(enc):
+        return GraphReport(False, NO_RULE_CAN_IMPROVE, before, before, seconds=time.perf_counter() - start)
 
     families = tuple(rules) if rules is not None else E.RULE_FAMILIES
     program = enc.program + _expand(enc, graph, slots)
@@ -916,6 +921,78 @@ def optimize_graph(
         _restore(graph, trial)
         return GraphReport(True, "optimized", before, cost, enodes, iterations, time.perf_counter() - start, t_sat - start)
     return GraphReport(False, reason, before, after, enodes, iterations, time.perf_counter() - start)
+
+
+NO_RULE_CAN_IMPROVE = "no rule can make it cheaper (no e-graph built)"
+
+
+def _no_rule_can_improve(enc: _Encoding) -> bool:
+    """True only when saturating and extracting provably keep the graph as it is, so the
+    e-graph need not be built (issue 13: vec_add's three nodes paid 0.5-2 s of egglog).
+
+    Why it is conservative.  The rules' left-hand sides (``tdfg_egraph``) need a ``Mv``,
+    ``Bc`` or ``Shrink`` term (Eq. 4, 6-9), or a ``Cmp2`` with a ``Cmp2`` child of its own
+    op (Eq. 3a), or a ``Cmp2`` over two ``Cmp2`` children of one op (Eq. 3c); Eq. 3b
+    (commutativity) fits any ``Cmp2``.  When the graph has no move, broadcast or shrink,
+    Eq. 5 adds no shrink (no read has a larger hull) and no ``Cmp2`` has either child
+    pattern -- checked with the children in either order, which is all 3b adds -- only 3b
+    fires, and it only puts ``f(b, a)`` in the e-class of ``f(a, b)``, whose cost is the
+    same (``CostModel.compute`` prices a commutative op's constant on either side alike).
+    Every DAG the extractor can pick then has the graph's own e-classes, at the cost
+    ``original_cost`` gives the graph when also (a) no two computes are equal up to
+    commutativity (the e-graph would share them, a cheaper DAG), (b) every compute is
+    used by the graph's other ops (the DAG would drop a dead one), and (c) no compute has
+    constants only (``original_cost`` counts its result as a constant, the extractor does
+    not).  No DAG is then cheaper than the graph, and ``optimize_graph`` keeps it."""
+    graph_args = list(enc.graph.array_args)
+
+    def kind(v: SSAValue) -> object:
+        op = v.owner
+        if v not in enc.terms:
+            return ("leaf", enc.leaf_ids.get(v))
+        if isinstance(op, tdfg.TensorOp):
+            return ("read", enc.read_ids[(graph_args.index(op.array), op.domain.data)])
+        if isinstance(op, tdfg.ConstOp):
+            return ("const", enc.const_ids[_const_key(op, enc.graph)])
+        return None
+
+    if _expansions(enc):
+        return False
+    canon: dict[SSAValue, object] = {}
+    computes: list[SSAValue] = []
+    for v in enc.terms:
+        op = v.owner
+        if isinstance(op, (tdfg.MvOp, tdfg.BcOp, tdfg.ShrinkOp)):
+            return False
+        if not isinstance(op, tdfg.CmpOp):
+            canon[v] = kind(v)
+            continue
+        ins = list(op.inputs)
+        if all(isinstance(u.owner, tdfg.ConstOp) for u in ins):
+            return False  # (c)
+        if len(ins) == 2:
+            kids = [u.owner if isinstance(u.owner, tdfg.CmpOp) and len(u.owner.inputs) == 2 else None for u in ins]
+            if any(k is not None and k.op.data == op.op.data for k in kids):
+                return False  # Eq. 3a
+            if kids[0] is not None and kids[1] is not None and kids[0].op.data == kids[1].op.data:
+                return False  # Eq. 3c
+        args = [canon[u] if u in canon else kind(u) for u in ins]
+        if len(ins) == 2:
+            args.sort(key=repr)  # equal up to Eq. 3b
+        canon[v] = (op.op.data, _elem(op.inputs[-1].type), tuple(args))
+        computes.append(v)
+    if len({canon[v] for v in computes}) != len(computes):
+        return False  # (a)
+    live: set[SSAValue] = set()
+    todo = list(enc.roots)
+    while todo:
+        v = todo.pop()
+        if v in live or v not in enc.terms:
+            continue
+        live.add(v)
+        if isinstance(v.owner, tdfg.CmpOp):
+            todo.extend(v.owner.inputs)
+    return all(v in live for v in computes)  # (b)
 
 
 _IMPROVE_BUDGET = 60  # extraction candidates tried per graph (deterministic, unlike a time limit)
