@@ -194,3 +194,72 @@ def test_cli_refuses_near_and_core_for_a_tensorized_program(tmp_path, capsys):
         err = capsys.readouterr().err.strip()
         assert rc != 0 and len(err.splitlines()) == 1, err
         assert f"mode '{mode}' cannot run a tdfg.graph" in err and "'tdfg.graph' at line" in err
+
+
+# ---------------------------------------------------------------------------
+# Inputs (issue 13): values only when needed, --check copies only what may be written
+# ---------------------------------------------------------------------------
+
+
+def _fn(text: str):
+    m = api.parse_text(text)
+    return infs_run.find_function(m)
+
+
+def test_may_write_reads_the_ir_conservatively():
+    w = WORKLOADS["vec_add"]
+    assert infs_run.may_write(infs_run.find_function(api.parse_file(w.path))) == {"C"}
+    # stencil1d's host loop runs A->B then B->A: both written
+    assert infs_run.may_write(infs_run.find_function(api.parse_file(WORKLOADS["stencil1d"].path))) >= {"A", "B"}
+    fn = _fn(
+        """func.func @f(%A: memref<8xf32>, %B: memref<8xf32>, %C: memref<8xf32>, %D: memref<8xf32>, %E: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %A[%c0] : memref<8xf32>
+  memref.store %x, %B[%c0] : memref<8xf32>
+  func.call @g(%C) : (memref<8xf32>) -> ()
+  %v = "memref.cast"(%D) : (memref<8xf32>) -> memref<?xf32>
+  %y = memref.load %E[%c0] : memref<8xf32>
+  func.return
+}
+func.func private @g(memref<8xf32>)"""
+    )
+    # A and E only loaded; B stored; C passed to a call and D cast (an alias): may be written
+    assert infs_run.may_write(fn) == {"B", "C", "D"}
+
+
+def test_check_shares_read_only_inputs_and_still_matches(monkeypatch, capsys):
+    seen = {}
+    real = infs_run.run_program
+
+    def spy(module, values, entry, options, progress=None):
+        seen.update({k: v.flags.writeable for k, v in values.items() if isinstance(v, np.ndarray)})
+        return real(module, values, entry, options, progress)
+
+    monkeypatch.setattr(infs_run, "run_program", spy)
+    rc = infs_run.main([str(WORKLOADS["vec_add"].path), "--config", "small-16", "--check", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 0 and out["check"]["ok"]
+    assert seen == {"A": False, "B": False, "C": True}  # A, B shared with the reference (not copied), frozen
+
+
+def test_a_run_that_writes_a_read_only_input_is_an_internal_error_not_a_pass(monkeypatch, capsys):
+    real = infs_run.run_program
+
+    def corrupting(module, values, entry, options, progress=None):
+        values["A"][0] += 1  # a runtime bug: the program never writes A
+        return real(module, values, entry, options, progress)
+
+    monkeypatch.setattr(infs_run, "run_program", corrupting)
+    rc = infs_run.main([str(WORKLOADS["vec_add"].path), "--config", "small-16", "--check"])
+    err = capsys.readouterr().err
+    assert rc == 70 and "wrote to an array the program only reads" in err and len(err.strip().splitlines()) == 1
+
+
+def test_analysis_creates_no_input_values(monkeypatch, capsys):
+    def no_values(*a, **k):
+        raise AssertionError("inputs created in --analysis")
+
+    monkeypatch.setattr(type(WORKLOADS["vec_add"]), "inputs", no_values)
+    # 2^31 elements: 8 GiB per array if it were allocated
+    rc = infs_run.main([str(WORKLOADS["vec_add"].path), "--sizes", "n=2147483648", "--mode", "in", "--analysis", "--json"])
+    assert rc == 0, capsys.readouterr().err

@@ -26,6 +26,7 @@ import math
 import os
 import sys
 from pathlib import Path
+from collections.abc import Collection
 from typing import Any, NoReturn
 
 import numpy as np
@@ -142,10 +143,10 @@ def _npy_header(name: str, file: str) -> tuple[tuple[int, ...], np.dtype]:
     return tuple(int(s) for s in shape), dtype
 
 
-def _check_capacity(arrays: list[tuple[str, tuple[int, ...], np.dtype]], copies: int) -> None:
-    """The host must hold every array (``copies`` times: the run and the --check
-    reference), checked before anything is allocated."""
-    need = sum(math.prod(shape) * np.dtype(dt).itemsize for _, shape, dt in arrays) * copies
+def _check_capacity(arrays: list[tuple[str, tuple[int, ...], np.dtype]], copied: Collection[str] = ()) -> None:
+    """The host must hold every array, and a second one of those in ``copied`` (the
+    --check reference's copies), checked before anything is allocated."""
+    need = sum(math.prod(shape) * np.dtype(dt).itemsize * (2 if name in copied else 1) for name, shape, dt in arrays)
     avail = available_memory()
     if avail is not None and need > avail:
         big = max(arrays, key=lambda a: math.prod(a[1]) * np.dtype(a[2]).itemsize)
@@ -178,7 +179,7 @@ def build_arguments(path: Path, fn, args: argparse.Namespace, phantom: bool = Fa
     inputs_given = _parse_kv(args.input, "input") if args.input else {}
     shapes_given = _parse_kv(args.shape, "shape") if args.shape else {}
     scalars_given = _parse_kv(args.scalar, "scalar") if args.scalar else {}
-    copies = 2 if args.check else 1
+    copied = may_write(fn) if args.check else set()
     params = [a.name_hint for a in fn.body.block.args]
     w = _workload_for(path)
     if w is not None:
@@ -196,7 +197,7 @@ def build_arguments(path: Path, fn, args: argparse.Namespace, phantom: bool = Fa
         if phantom:
             values: dict[str, Any] = {k: phantom_array(shape, dt) for k, (shape, dt) in shapes.items()}
         else:
-            _check_capacity([(k, shape, dt) for k, (shape, dt) in shapes.items()], copies)
+            _check_capacity([(k, shape, dt) for k, (shape, dt) in shapes.items()], copied)
             values = dict(w.inputs(sizes, args.seed))
         for a in params:
             if a not in values and a in sizes:
@@ -240,7 +241,7 @@ def build_arguments(path: Path, fn, args: argparse.Namespace, phantom: bool = Fa
             raise UsageError(f"{src}: shape {list(shape)} does not fit argument %{name} : {t}")
         plan.append((name, shape, dt))
     if not phantom:
-        _check_capacity(plan, copies)
+        _check_capacity(plan, copied)
     for name, shape, dt in plan:
         if phantom:
             values[name] = phantom_array(shape, dt)
@@ -271,10 +272,42 @@ def build_arguments(path: Path, fn, args: argparse.Namespace, phantom: bool = Fa
     return values, sizes, outputs, results
 
 
+# Uses of an array that only read it: the argument itself, and inside the regions and
+# graphs it is passed to, their block argument for it (``may_write``).
+_READS = {"memref.load": 0, "memref.dim": 0, "affine.load": 0, "stream.load": 0, "tdfg.tensor": 0, "tdfg.stream_load": 0}
+_OFFLOADS = ("stream.region", "tdfg.graph")
+
+
+def _only_read(v) -> bool:
+    for use in v.uses:
+        op = use.operation
+        if _READS.get(op.name) == use.index:
+            continue
+        if op.name in _OFFLOADS and use.index < len(op.arrays) and _only_read(op.regions[0].blocks.first.args[use.index]):
+            continue
+        return False  # a store, a call, a view or cast that may alias it, an op not known here: it may be written
+    return True
+
+
+def may_write(fn) -> set[str]:
+    """Names of @fn's array arguments the program may write, from the IR, conservatively:
+    every argument but those whose every use (through the regions and graphs it is
+    passed to) is a load.  --check copies only these for its reference run; the others
+    are shared by the run and the reference (issue 13: vec_add's A and B at 4M are 32 MB)."""
+    return {a.name_hint or "" for a in fn.body.block.args if isinstance(a.type, MemRefType) and not _only_read(a)}
+
+
 def run_once(module, path: Path, fn, args, mode: str, console: Console | None) -> dict[str, Any]:
     # ``args`` may be infs-view's (it calls this), which has no --no-optimize: optimize then
     values, sizes, outputs, result_names = build_arguments(path, fn, args, phantom=args.analysis)
-    copies = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in values.items()} if args.check else {}
+    # the reference runs on copies of the arrays the program may write; the arrays it only
+    # reads are shared, and read-only during the run and the reference, so that a run that
+    # wrote one anyway would be an error, not a check against inputs it changed
+    written = may_write(fn) if args.check else set()
+    copies = {k: (v.copy() if isinstance(v, np.ndarray) and k in written else v) for k, v in values.items()} if args.check else {}
+    shared = [v for k, v in copies.items() if isinstance(v, np.ndarray) and k not in written and v.flags.writeable]
+    for v in shared:
+        v.flags.writeable = False
     if args.check:
         jit.set_verify(True)  # every program the JIT produces goes through the pimcmd verifiers too
     options = RunOptions(config=args.config, mode=mode, tiles=_tiles(args.tiles), jit=not args.no_jit_charge,
@@ -291,6 +324,11 @@ def run_once(module, path: Path, fn, args, mode: str, console: Console | None) -
 
     try:
         report = run_program(module, values, fn.sym_name.data, options, progress)
+    except ValueError as e:
+        if shared and "read-only" in str(e):
+            # a bug of infs, not of the program: exit 70 (report_failure), not a bad-input 1
+            raise RuntimeError(f"the run wrote to an array the program only reads ({e})") from None
+        raise
     finally:
         if progress is not None:
             bar.stop()
@@ -308,6 +346,8 @@ def run_once(module, path: Path, fn, args, mode: str, console: Console | None) -
         expected = {**{k: copies[k] for k in outputs}, **dict(zip(result_names, ref))}
         actual = {**{k: values[k] for k in outputs}, **out["results"]}
         out["check"] = compare_values(actual, expected)
+        for v in shared:
+            v.flags.writeable = True
     if args.save_outputs:
         d = Path(args.save_outputs)
         for k in outputs:
