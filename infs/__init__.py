@@ -10,21 +10,22 @@ def _version() -> str:
         return "0+unknown"
 
 
-__version__ = _version()
-
-
 def version_text(prog: str) -> str:
     """The ``--version`` line of the infs tools."""
     from importlib.metadata import version
 
-    return f"{prog} (infs {__version__}) built on xdsl {version('xdsl')}"
+    return f"{prog} (infs {_version()}) built on xdsl {version('xdsl')}"
 
 
 def __getattr__(name: str):
-    # ``infs.kernel`` (Python kernels, issue 14 item 4) loads xDSL: only when used,
-    # so that ``import infs`` stays cheap
+    # Loaded on first use, so that ``import infs`` stays cheap (issue 13: start-up):
+    # ``infs.kernel`` (Python kernels, issue 14 item 4) loads xDSL; ``__version__``
+    # reads the installed metadata (importlib.metadata imports email, zipfile... 30-70 ms).
     if name == "kernel":
         from infs.frontend.python_kernel import kernel
 
         return kernel
+    if name == "__version__":
+        globals()["__version__"] = v = _version()
+        return v
     raise AttributeError(f"module 'infs' has no attribute '{name}'")
