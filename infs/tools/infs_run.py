@@ -31,7 +31,6 @@ from typing import Any, NoReturn
 
 import numpy as np
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
 
@@ -315,6 +314,8 @@ def run_once(module, path: Path, fn, args, mode: str, console: Console | None) -
                          strict=args.strict, cross_check=args.check, optimize=not getattr(args, "no_optimize", False))  # fmt: skip
     progress = None
     if console is not None and not args.json and console.is_terminal:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # only on a terminal (start-up)
+
         bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed} regions"), TimeElapsedColumn(), console=console, transient=True)
         bar.start()
         task = bar.add_task(f"{path.name} ({mode})", total=None)
@@ -566,10 +567,22 @@ def extract_plain_loops(module, path: Path) -> None:
         raise UsageError(f"'{path}' has no stream.region, and extract-streams turned none of its loop nests into one: nothing to offload" + (f" ({location_text(why.op)}: {why.text})" if why else ""))
 
 
+class _VersionAction(argparse.Action):
+    """``--version``, its text read from the installed metadata only when asked
+    (argparse's own action takes the text up front: importlib.metadata at every start)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_text(PROG))
+        parser.exit()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=PROG, description="Run an infs program on the simulated machine.")
     parser.add_argument("file")
-    parser.add_argument("--version", action="version", version=version_text(PROG), help="print infs's and xDSL's versions and exit")
+    parser.add_argument("--version", action=_VersionAction, help="print infs's and xDSL's versions and exit")
     parser.add_argument("--entry", help="function to run (default: the only public one)")
     parser.add_argument("--config", default="paper-64", help="hardware config name or TOML/JSON file")
     parser.add_argument("--mode", default="auto", choices=[*MODES, "all"])
