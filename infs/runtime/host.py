@@ -21,7 +21,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from xdsl.utils.exceptions import InterpretationError
 
 from infs.dialects import stream, tdfg
-from infs.runtime.host_ops import HOST_OP_FUNCTIONS  # not xdsl.interpreters: its __init__ loads every interpreter (host_ops' docstring)
+from infs.runtime.host_ops import host_op_functions  # not xdsl.interpreters: its __init__ loads every interpreter (host_ops' docstring)
 from infs.runtime.reference import evaluate_region
 from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype
 
@@ -222,7 +222,7 @@ def make_interpreter(
     module: ModuleOp, executor: RegionExecutor | None = None, phantom_alloc: bool = False, graph_executor: GraphExecutor | None = None
 ) -> Interpreter:
     interp = Interpreter(module)
-    for fns in HOST_OP_FUNCTIONS:
+    for fns in host_op_functions():
         interp.register_implementations(fns())
     interp.register_implementations(HostArithExtras())
     interp.register_implementations(HostFloatArith(), override=True)

@@ -20,13 +20,14 @@ Float arith, float and integer constants and the ops xDSL lacks are in
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from xdsl.dialects import arith, builtin, func, scf
-from xdsl.dialects import math as math_dialect
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -203,21 +204,28 @@ class HostFunc(InterpreterFunctions):
         return interpreter.run_ssacfg_region(op.body, args, op.sym_name.data)
 
 
-@register_impls
-class HostMath(InterpreterFunctions):
-    """``math.exp``/``sqrt``/``log`` in Python double precision (as xDSL 0.74)."""
+@functools.cache
+def _host_math() -> type[InterpreterFunctions]:
+    """``math.exp``/``sqrt``/``log`` in Python double precision (as xDSL 0.74).  Built on
+    first use: xDSL's math dialect costs 15-35 ms to import, and a program has math ops
+    only if parsing it loaded that dialect (``host_op_functions``)."""
+    from xdsl.dialects import math as math_dialect
 
-    @impl(math_dialect.ExpOp)
-    def run_exp(self, interpreter: Interpreter, op: math_dialect.ExpOp, args: tuple[Any, ...]):
-        return (math.exp(args[0]),)
+    @register_impls
+    class HostMath(InterpreterFunctions):
+        @impl(math_dialect.ExpOp)
+        def run_exp(self, interpreter: Interpreter, op: Any, args: tuple[Any, ...]):
+            return (math.exp(args[0]),)
 
-    @impl(math_dialect.SqrtOp)
-    def run_sqrt(self, interpreter: Interpreter, op: math_dialect.SqrtOp, args: tuple[Any, ...]):
-        return (math.sqrt(args[0]),)
+        @impl(math_dialect.SqrtOp)
+        def run_sqrt(self, interpreter: Interpreter, op: Any, args: tuple[Any, ...]):
+            return (math.sqrt(args[0]),)
 
-    @impl(math_dialect.LogOp)
-    def run_log(self, interpreter: Interpreter, op: math_dialect.LogOp, args: tuple[Any, ...]):
-        return (math.log(args[0]),)
+        @impl(math_dialect.LogOp)
+        def run_log(self, interpreter: Interpreter, op: Any, args: tuple[Any, ...]):
+            return (math.log(args[0]),)
+
+    return HostMath
 
 
 @register_impls
@@ -229,5 +237,9 @@ class HostBuiltin(InterpreterFunctions):
         return tuple(interpreter.cast_value(o.type, r.type, a) for o, r, a in zip(op.operands, op.results, args))
 
 
-HOST_OP_FUNCTIONS = (HostIntegerArith, HostScf, HostFunc, HostMath, HostBuiltin)
-"""What ``infs.runtime.host.make_interpreter`` registers before its own overrides."""
+def host_op_functions() -> tuple[type[InterpreterFunctions], ...]:
+    """What ``infs.runtime.host.make_interpreter`` registers before its own overrides.
+    The math ops only once xDSL's math dialect is loaded: no ``math`` op can exist before
+    (parsing or building one imports ``xdsl.dialects.math``)."""
+    fns: tuple[type[InterpreterFunctions], ...] = (HostIntegerArith, HostScf, HostFunc, HostBuiltin)
+    return fns + (_host_math(),) if "xdsl.dialects.math" in sys.modules else fns
