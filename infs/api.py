@@ -27,7 +27,6 @@ from xdsl.printer import Printer
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
-from infs.dialects import INFS_DIALECTS
 from infs.dialects.dominance import verify_dominance
 from infs.dialects.lattice import LatticeError
 from infs.dialects.syntax import LiteralGuards
@@ -71,9 +70,16 @@ def register_infs_dialects(ctx: Context) -> None:
     installed, xDSL's multiverse already holds them (the ``xdsl.universe``
     entry point, ``infs/universe.py``) and registering twice raises."""
     have = set(ctx.registered_dialect_names)
+    if have.issuperset(_INFS_DIALECT_NAMES):
+        return  # (not importing the dialects here: parsing loads those it meets; start-up, issue 13)
+    from infs.dialects import INFS_DIALECTS
+
     for d in INFS_DIALECTS:
         if d.name not in have:
             ctx.register_dialect(d.name, lambda d=d: d)
+
+
+_INFS_DIALECT_NAMES = ("lattice", "stream", "tdfg", "pimcmd")  # INFS_DIALECTS' names
 
 
 _OP_NAME = re.compile(r'\s*(?:%[\w$.-]+(?::\d+)?\s*(?:,\s*%[\w$.-]+(?::\d+)?\s*)*=\s*)?"?([A-Za-z_][\w.$]*)')
