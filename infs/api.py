@@ -85,9 +85,33 @@ _INFS_DIALECT_NAMES = ("lattice", "stream", "tdfg", "pimcmd")  # INFS_DIALECTS' 
 _OP_NAME = re.compile(r'\s*(?:%[\w$.-]+(?::\d+)?\s*(?:,\s*%[\w$.-]+(?::\d+)?\s*)*=\s*)?"?([A-Za-z_][\w.$]*)')
 
 
+_DLTI_ENTRY_MAPS = ("dlti.dl_spec", "dlti.target_device_spec", "dlti.map")
+_LEGACY_DL_ENTRY = re.compile(r"\s*#dlti\.dl_entry\b")
+
+
 class LocatingParser(LiteralGuards, Parser):
     """A parser that records each op's file:line:col as its location (and
     reports out-of-range integer literals and shape dims, ``LiteralGuards``)."""
+
+    def _parse_dialect_type_or_attribute_body(self, attr_name, is_type, is_opaque, starting_opaque_pos):
+        # MLIR before 19 (and so Polygeist's cgeist) prints a data layout as a
+        # list of entries, `#dlti.dl_spec<#dlti.dl_entry<i64, dense<64> :
+        # vector<2xi32>>, ...>`; xDSL 0.74 reads only the later `<key = value, ...>`
+        # form.  Read the older one into the same attribute (issue 14: inputs as
+        # real tools print them).
+        if not is_type and attr_name in _DLTI_ENTRY_MAPS and self._current_token.text == "<" and _LEGACY_DL_ENTRY.match(self.lexer.input.content, self._current_token.span.end):
+            from xdsl.dialects.builtin import ArrayAttr
+            from xdsl.dialects.dlti import DataLayoutEntryAttr
+
+            start = self._current_token.span.start
+            entries = self.parse_comma_separated_list(self.Delimiter.ANGLE, self.parse_attribute)
+            if not all(isinstance(e, DataLayoutEntryAttr) for e in entries):
+                self.raise_error(f"'#{attr_name}' mixes '#dlti.dl_entry' entries with other attributes", start, self.pos)
+            attr_def = self.ctx.get_optional_attr(attr_name)
+            if attr_def is None:
+                self.raise_error(f"'{attr_name}' is not registered", start, self.pos)
+            return attr_def.new((ArrayAttr(entries),))
+        return super()._parse_dialect_type_or_attribute_body(attr_name, is_type, is_opaque, starting_opaque_pos)
 
     def _parse_alias_def(self):
         span = self._current_token.span

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import affine, arith, func, memref, scf
+from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     FloatAttr,
@@ -258,6 +259,13 @@ class Analysis:
     # -- names -----------------------------------------------------------
     def _name(self, v: SSAValue, default: str) -> str:
         hint = v.name_hint or ""
+        owner = v.owner
+        if not hint and isinstance(owner, (arith.IndexCastOp, arith.ExtSIOp, arith.TruncIOp)):
+            hint = owner.input.name_hint or ""  # cgeist's `%0 = arith.index_cast %arg1`: the size is %arg1
+        elif not hint and isinstance(owner, memref.DimOp) and isinstance(owner.index.owner, arith.ConstantOp):
+            # a bound read from an array's shape (convert-linalg-to-loops): %A's dim 0 is A_0
+            arr = owner.source.name_hint
+            hint = f"{arr}_{owner.index.owner.value.value.data}" if arr else ""
         base = "".join(c if (c.isalnum() or c == "_") else "_" for c in hint)
         if not base or not (base[0].isalpha() or base[0] == "_") or dim_index(base) is not None:
             base = default
@@ -534,7 +542,7 @@ def classify(a: Analysis) -> frozenset[int]:
         if not inv:
             continue
         v = s.value
-        loops = ", ".join(location_text(a.dim_loops[d]).rsplit(":", 2)[-2] for d in sorted(inv))
+        loops = ", ".join(_line(a.dim_loops[d]) for d in sorted(inv))
         pos = None
         if isinstance(v, Op) and v.op.name in _REDUCE_KIND and len(v.args) == 2:
             for i, x in enumerate(v.args):
@@ -1225,6 +1233,171 @@ def _band(loop: Operation) -> tuple[list[Operation], list[Operation]]:
         return band, ops
 
 
+# ---------------------------------------------------------------------------
+# Loop distribution (fission) of a nest's statements
+# ---------------------------------------------------------------------------
+
+_MEM_OPS = (affine.LoadOp, affine.StoreOp, memref.LoadOp, memref.StoreOp)
+_CONTROL = (affine.ForOp, scf.ForOp, affine.ParallelOp, scf.ParallelOp, affine.IfOp, scf.IfOp, affine.YieldOp, scf.YieldOp, scf.ReduceOp, scf.ReduceReturnOp)
+
+
+def _statements(leaf: Sequence[Operation]) -> list[list[int]]:
+    """The innermost body's statements, as lists of positions in ``leaf``: ops
+    joined by def-use chains (through pure scalar ops, which every statement
+    that uses them gets a copy of), loops each on their own, then
+    interleaved statements merged, so that each is one contiguous stretch of
+    the body (distribution keeps every op's order within an iteration)."""
+    pos = {op: i for i, op in enumerate(leaf)}
+    floating = {i for i, op in enumerate(leaf) if not _is_loop(op) and _is_pure_scalar_op(op)}
+    parent = {i: i for i in range(len(leaf)) if i not in floating}
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def sources(v: SSAValue, seen: set[int]) -> set[int]:
+        """The statement ops (not floating) ``v`` is computed from, within the body."""
+        owner = v.owner
+        if not isinstance(owner, Operation) or owner not in pos:
+            return set()
+        i = pos[owner]
+        if i not in floating:
+            return {i}
+        if i in seen:
+            return set()
+        seen.add(i)
+        out: set[int] = set()
+        for o in owner.operands:
+            out |= sources(o, seen)
+        return out
+
+    for i, op in enumerate(leaf):
+        if i in floating:
+            continue
+        for inner in op.walk():
+            for o in inner.operands:
+                for j in sources(o, set()):
+                    parent[find(j)] = find(i)
+    groups: dict[int, list[int]] = {}
+    for i in parent:
+        groups.setdefault(find(i), []).append(i)
+    spans = sorted([min(g), max(g)] for g in groups.values())
+    merged: list[list[int]] = []
+    for lo, hi in spans:
+        if merged and lo < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    return [[i for i in range(lo, hi + 1) if i not in floating] for lo, hi in merged]
+
+
+def _outer_index(a: Analysis, op: Operation) -> tuple[SSAValue, list[Affine | None]]:
+    """The array and each index of a load/store as an affine function of the
+    band's loops (None where it moves with a loop inside the band's body, or
+    is not affine)."""
+
+    def val(v: SSAValue) -> Affine | None:
+        try:
+            return a.aff(v)
+        except Refuse:
+            return None
+
+    if isinstance(op, (affine.LoadOp, affine.StoreOp)):
+        m = op.map.data
+        inner = Affine.of("inner-")  # an operand that moves inside the body: a result using it is None
+        ops = [x if x is not None else inner for x in (val(o) for o in op.indices)]
+        out: list[Affine | None] = []
+        for e in m.results:
+            try:
+                r = a.expr(e, ops[: m.num_dims], ops[m.num_dims :])
+            except Refuse:
+                out.append(None)
+                continue
+            out.append(None if "inner-" in r.names else r)
+        return op.memref, out
+    return op.memref, [val(i) for i in op.indices]  # type: ignore[attr-defined]
+
+
+def distribution_refused(band: Sequence[Operation], leaf: Sequence[Operation], parts: list[list[int]]) -> str | None:
+    """Why the band may not be distributed over ``parts`` (None: it may).
+
+    Distributing runs every instance of part 1, then every instance of part
+    2, ...; within one iteration of the band the parts keep their order, so
+    the new order differs only between a later part's instance at one band
+    iteration and an earlier part's at a later one.  That is legal when no
+    array one part writes is touched by another part at a different band
+    iteration: every access to such an array (in every part) has, for each
+    loop of the band, one index that is that loop's index (coefficient +-1,
+    plus the same symbols and constant in every access) -- so two iterations
+    of the band never touch the same cell of it.  Anything else (an array
+    shared across iterations, an op with effects the analysis does not read)
+    keeps the nest as it is: when unsure, no distribution."""
+    a = Analysis(band[0])
+    loop_of: list[Operation] = []
+    for loop in band:
+        for iv in _ivs(loop):
+            a.dims[iv] = len(loop_of)
+            loop_of.append(loop)
+    k = len(loop_of)
+    touched: dict[SSAValue, list[tuple[int, Operation, bool]]] = {}
+    for n, part in enumerate(parts):
+        for i in part:
+            for op in leaf[i].walk():
+                if isinstance(op, _MEM_OPS):
+                    if a.inside(op.memref):
+                        return f"'{op.name}' on an array allocated inside the nest"
+                    touched.setdefault(op.memref, []).append((n, op, isinstance(op, (affine.StoreOp, memref.StoreOp))))
+                elif not (isinstance(op, _CONTROL) or _is_pure_scalar_op(op)):
+                    return f"'{op.name}' in the loop body"
+    for array, acc in touched.items():
+        if len({n for n, _, _ in acc}) < 2 or not any(w for _, _, w in acc):
+            continue
+        idx = [_outer_index(a, op)[1] for _, op, _ in acc]
+        if len({len(x) for x in idx}) != 1:
+            return f"{_array_label(array)} is accessed with different ranks"
+        same = [r for r in range(len(idx[0])) if idx[0][r] is not None and all(x[r] == idx[0][r] for x in idx)]
+        for d in range(k):
+            dn = dim_name(d)
+            if not any(idx[0][r].coeff(dn) in (1, -1) and all(n == dn or dim_index(n) is None for n in idx[0][r].names) for r in same):  # type: ignore[union-attr]
+                return f"{_array_label(array)}, written by one statement and accessed by another, is shared between iterations of the loop at line {_line(loop_of[d])}"
+    return None
+
+
+def distribute(root: Operation, band: Sequence[Operation], leaf: Sequence[Operation], parts: list[list[int]]) -> list[Operation]:
+    """One copy of the nest per part, each keeping only that part's ops (and
+    the pure scalar ops they use), in order before ``root``, which goes."""
+    pos = {op: i for i, op in enumerate(leaf)}
+    floating = {i for i, op in enumerate(leaf) if not _is_loop(op) and _is_pure_scalar_op(op)}
+    depth = len(band)
+    out: list[Operation] = []
+    for part in parts:
+        keep = set(part)
+        todo = list(part)
+        while todo:
+            i = todo.pop()
+            for inner in leaf[i].walk():
+                for o in inner.operands:
+                    j = pos.get(o.owner) if isinstance(o.owner, Operation) else None
+                    if j is not None and j in floating and j not in keep:
+                        keep.add(j)
+                        todo.append(j)
+        copy = root.clone()
+        cur = copy
+        for _ in range(depth - 1):
+            cur = next(o for o in _ops_of(_body(cur)) if _is_loop(o))
+        ops = _ops_of(_body(cur))
+        assert len(ops) == len(leaf)
+        for i in reversed(range(len(ops))):
+            if i not in keep:
+                Rewriter.erase_op(ops[i], safe_erase=False)
+        out.append(copy)
+    Rewriter.insert_op(out, InsertPoint.before(root))
+    Rewriter.erase_op(root, safe_erase=False)
+    return out
+
+
 def _line(op: Operation) -> str:
     loc = op.location
     try:
@@ -1237,9 +1410,11 @@ class Extractor:
     def __init__(self) -> None:
         self.remarks: list[Remark] = []
         self.count = 0
+        self.parts: dict[Operation, str] = {}
 
     def remark(self, op: Operation, text: str, extracted: bool = False) -> None:
-        self.remarks.append(Remark(op, text, extracted))
+        # a distributed statement's nest has the location of the nest it came from: the remark says which statement
+        self.remarks.append(Remark(op, self.parts.get(op, "") + text, extracted))
 
     def block(self, block: Block) -> None:
         for op in list(block.ops):
@@ -1266,13 +1441,34 @@ class Extractor:
             a.body(leaf)
         return a
 
+    def distribute(self, loop: Operation, band: Sequence[Operation], leaf: Sequence[Operation], why: str) -> str | None:
+        """Distribute the band over its body's statements when that is legal
+        (``distribution_refused``) and each part becomes a nest of its own
+        (tried at every depth again); else why not."""
+        parts = _statements(leaf)
+        if len(parts) < 2:
+            return "its body is one statement"
+        refused = distribution_refused(band, leaf, parts)
+        if refused is not None:
+            return refused
+        copies = distribute(loop, band, leaf, parts)
+        self.remark(loop, f"loop nest distributed into {len(copies)} nests, one per statement ({why}; no array one statement writes is shared with another between iterations)")
+        for n, c in enumerate(copies):
+            self.parts[c] = f"statement {n + 1} of {len(copies)}: "
+            self.nest(c)
+        return None
+
     def nest(self, loop: Operation) -> None:
         band, leaf = _band(loop)
         plain_inner = [o for o in leaf if _is_loop(o) and not (o.results and band)]
         if band and plain_inner:
             where = f"the body of the loop at line {_line(band[-1])}" if band[-1] is not loop else "its body"
             k = sum(1 for o in leaf if _is_loop(o))
-            self.remark(loop, f"loop nest not extracted as a whole: {where} holds {k} loop{'s' if k > 1 else ''} and {len(leaf) - k} other op{'s' if len(leaf) - k != 1 else ''} (not perfectly nested); its inner loop nests are tried on their own")
+            shape = f"{where} holds {k} loop{'s' if k > 1 else ''} and {len(leaf) - k} other op{'s' if len(leaf) - k != 1 else ''} (not perfectly nested)"
+            not_distributed = self.distribute(loop, band, leaf, shape)
+            if not_distributed is None:
+                return
+            self.remark(loop, f"loop nest not extracted as a whole: {shape}; its inner loop nests are tried on their own (not distributed: {not_distributed})")
             for o in leaf:
                 if _is_loop(o):
                     self.nest(o)
@@ -1290,27 +1486,32 @@ class Extractor:
                 plan = plan_region(a)
             except Refuse as e:
                 reasons.append(str(e))
-                continue
             except (VerifyException, LatticeError) as e:
                 # an op of the nest the analysis read wrongly: keep it on the host (a wrong region is worse than none)
                 reasons.append(f"the region would not verify: {str(e).splitlines()[0]}")
-                continue
-            self.apply(root, plan)
-            desc = "; ".join(f"domain {r.iteration_domain} iterators [{', '.join(r.iterator_kinds)}]" for r in plan.regions)
-            n = len(plan.regions)
-            self.remark(root, f"loop nest extracted into {n} stream.region{'s' if n > 1 else ''}: {desc}{plan.note}", True)
-            if p:
-                lines = ", ".join(_line(x) for x in band[:p])
-                many = "s" if p > 1 else ""
-                self.remark(loop, f"loop{many} at line{many} {lines} stay{'' if many else 's'} on the host around the region: {reasons[-1]}")
+            else:
+                break
+            if p == 0 and band and len(_statements(leaf)) > 1:
+                # the whole band is not one region: its statements may be, apart
+                if self.distribute(loop, band, leaf, f"the whole nest is not one region: {reasons[-1]}") is None:
+                    return
+        else:
+            self.remark(loop, f"loop nest not extracted: {reasons[-1]}")
+            if band:
+                # an accumulation loop in the body is a nest of its own (a fold per
+                # host iteration, e.g. a triangular sum over k < i)
+                for o in leaf:
+                    if _is_loop(o) and o.results:
+                        self.nest(o)
             return
-        self.remark(loop, f"loop nest not extracted: {reasons[-1]}")
-        if band:
-            # an accumulation loop in the body is a nest of its own (a fold per
-            # host iteration, e.g. a triangular sum over k < i)
-            for o in leaf:
-                if _is_loop(o) and o.results:
-                    self.nest(o)
+        self.apply(root, plan)
+        desc = "; ".join(f"domain {r.iteration_domain} iterators [{', '.join(r.iterator_kinds)}]" for r in plan.regions)
+        n = len(plan.regions)
+        self.remark(root, f"loop nest extracted into {n} stream.region{'s' if n > 1 else ''}: {desc}{plan.note}", True)
+        if p:
+            lines = ", ".join(_line(x) for x in band[:p])
+            many = "s" if p > 1 else ""
+            self.remark(loop, f"loop{many} at line{many} {lines} stay{'' if many else 's'} on the host around the region: {reasons[-1]}")
 
     def apply(self, root: Operation, plan: Plan) -> None:
         ip = InsertPoint.before(root)
@@ -1321,9 +1522,49 @@ class Extractor:
         self.count += len(plan.regions)
 
 
+def _is_linalg(op: Operation) -> bool:
+    return isinstance(op, LinalgStructuredOperation)
+
+
+def lower_linalg(module: ModuleOp) -> list[Remark]:
+    """``linalg`` structured ops on memrefs (``linalg.generic``, ``matmul``,
+    ``fill``, ``add``, ...) as loops, by xDSL's own ``convert-linalg-to-loops``
+    pattern (issue 14: no second linalg lowering), one op at a time so that the
+    loops keep the op's location (the pass's remarks then point at it)."""
+    from xdsl.dialects.builtin import TensorType
+    from xdsl.pattern_rewriter import PatternRewriter
+    from xdsl.transforms.convert_linalg_to_loops import LowerLinalgStructuredOpPattern
+
+    remarks: list[Remark] = []
+    pattern = LowerLinalgStructuredOpPattern()
+    for op in [o for o in module.walk() if _is_linalg(o)]:
+        if op.results or any(isinstance(v.type, TensorType) for v in op.operands):
+            raise ExtractError(f"{location_text(op)}: '{op.name}' on tensors: bufferize it to memrefs first (convert-linalg-to-loops lowers linalg on memrefs only)")
+        block, before, after = op.parent_block(), op.prev_op, op.next_op
+        try:
+            pattern.match_and_rewrite(op, PatternRewriter(op))
+        except (NotImplementedError, DiagnosticException, VerifyException) as e:
+            raise ExtractError(f"{location_text(op)}: '{op.name}': convert-linalg-to-loops cannot lower it: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+        assert block is not None
+        cur = before.next_op if before is not None else block.first_op
+        new: list[Operation] = []
+        while cur is not None and cur is not after:
+            new.append(cur)
+            cur = cur.next_op
+        for o in new:
+            for x in o.walk():
+                if location_text(x) == "<unknown>":
+                    x.location = op.location
+        loop = next((o for o in new if _is_loop(o)), None)
+        remarks.append(Remark(loop or op, f"'{op.name}' lowered to loops by convert-linalg-to-loops", False))
+    return remarks
+
+
 def extract_streams(module: ModuleOp) -> list[Remark]:
-    """Run the pass on ``module`` (in place); its remarks, in program order."""
+    """Run the pass on ``module`` (in place); its remarks, in program order.
+    ``linalg`` ops on memrefs become loops first (``lower_linalg``)."""
     ex = Extractor()
+    ex.remarks += lower_linalg(module)
     for f in [op for op in module.walk() if isinstance(op, func.FuncOp)]:
         # an scf.parallel reduction is read as the loops with iter_args it lowers to
         for p in reversed([o for o in f.walk() if isinstance(o, scf.ParallelOp) and o.initVals]):
@@ -1336,7 +1577,8 @@ def extract_streams(module: ModuleOp) -> list[Remark]:
 
 
 def has_plain_loops(module: ModuleOp) -> bool:
-    return any(_is_loop(op) for op in module.walk())
+    """Loops (or linalg ops, which become loops) for the pass to read."""
+    return any(_is_loop(op) or _is_linalg(op) for op in module.walk())
 
 
 @dataclass(frozen=True)
