@@ -169,10 +169,12 @@ class RegisterFile:
 # Bounds of a machine's plan caches (least recently used out), measured on the
 # paper-size suite (benchmarks/README.md, "Plan caches"): ``SHARED_PLANS``
 # command plans shared across programs, ``PROGRAM_PLANS`` programs' per-command
-# plan lists, ``REPLAYS`` recorded analysis runs.  A plan holds at most a few
-# index arrays; the suite's working sets are far below these bounds.
+# plan lists (a program is planned again only when 64 others ran since its last
+# run; in the suite at most 1 does, as the decision's probe and the run share a
+# program; a gauss_elim program's plans hold 0.24-0.49 MB), ``REPLAYS``
+# recorded analysis runs (a few kB each).
 SHARED_PLANS = 4096
-PROGRAM_PLANS = 256
+PROGRAM_PLANS = 64
 REPLAYS = 1024
 
 def _frozen(fields: Mapping[str, Any]) -> tuple:
