@@ -103,15 +103,24 @@ class PimProgram(TiledLattice):
 
 
 _ELEMENT_NAMES: dict[Attribute, str] = {}
+# by identity first: hashing a memref type walks its parameters in Python (about
+# 1 µs, several when cold); an entry keeps its type alive, so its id stays its own
+_ELEMENT_NAMES_BY_ID: dict[int, tuple[Attribute, str]] = {}
 
 
 def element_name(t: Attribute) -> str:
     """``str`` of a memref's (or a type's own) element type, memoized: printing
     an attribute costs tens of microseconds, and the JIT asks for it per node."""
+    seen = _ELEMENT_NAMES_BY_ID.get(id(t))
+    if seen is not None and seen[0] is t:
+        return seen[1]
     hit = _ELEMENT_NAMES.get(t)
     if hit is None:
         et = t.element_type if isinstance(t, MemRefType) or hasattr(t, "element_type") else t
         hit = _ELEMENT_NAMES[t] = str(et)
+    if len(_ELEMENT_NAMES_BY_ID) > 100_000:
+        _ELEMENT_NAMES_BY_ID.clear()
+    _ELEMENT_NAMES_BY_ID[id(t)] = (t, hit)
     return hit
 
 

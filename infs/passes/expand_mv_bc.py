@@ -23,7 +23,8 @@ from infs.passes.pim_program import require_virtual, rewrite_programs
 
 def expand_mv_bc(prog: PimProgram) -> PimProgram:
     require_virtual(prog, "expand-mv-bc")
-    if not any(c.kind is pc.MoveOp or c.kind is pc.BroadcastOp for c in prog.cmds):
+    kinds = {c.kind for c in prog.cmds}
+    if pc.MoveOp not in kinds and pc.BroadcastOp not in kinds:
         return prog.with_cmds(list(prog.cmds))  # nothing to expand (checked first: the JIT runs every step)
     out: list[Cmd] = []
     for c in prog.cmds:

@@ -66,7 +66,7 @@ def lower_graph(graph: tdfg.GraphOp, cfg: HardwareConfig, tiles: tuple[int, ...]
     layout = choose_layout(graph, cfg, tiles, dict(shapes) if shapes else None, at, facts)
     domain_form, scalar_map = convert_graph(graph, at, (cfg, layout), facts)
     record = lower_program(domain_form)
-    record.arg_names = [a.name_hint for a in facts.args]
+    record.arg_names = list(facts.arg_names)
     return record, scalar_map
 
 

@@ -38,7 +38,7 @@ def _next_reg(prog: PimProgram) -> int:
 
 def lower_reduce(prog: PimProgram) -> PimProgram:
     require_virtual(prog, "lower-reduce")
-    if not any(c.kind is pc.ReduceOp for c in prog.cmds):
+    if pc.ReduceOp not in {c.kind for c in prog.cmds}:
         return prog.with_cmds(list(prog.cmds))  # no reduce (checked first: the JIT runs every step)
     out: list[Cmd] = []
     fresh = _next_reg(prog)

@@ -213,6 +213,7 @@ class GraphFacts:
     # whole ([0:N]), in op order (``specialize.infer_from_static_shapes``)
     static_extents: tuple[tuple[str, int], ...] = ()
     primary: int | None = None  # the layout hint ``primary`` (an array index), if any
+    arg_names: tuple[str | None, ...] = ()  # the array arguments' name hints
 
     @staticmethod
     def of(graph: tdfg.GraphOp) -> "GraphFacts":
@@ -245,6 +246,7 @@ class GraphFacts:
             result_types=tuple(r.type for r in graph.res),
             static_extents=tuple(_static_extents(body, args)),
             primary=_primary(graph),
+            arg_names=tuple(a.name_hint for a in args),
         )
 
 
