@@ -1,0 +1,177 @@
+"""Whole processes, start to exit: infs against PIMeval's vec-add (issue 13).
+
+    .venv/bin/python benchmarks/bench_process.py [--runs N] [--pimeval PATH]
+                                                 [--pimeval-repo GITDIR] [--tree DIR]
+                                                 [--json FILE]
+
+Times, N times each (default 3), as separate processes started from here:
+
+* ``python -c "import infs.api"`` -- the scripting API's start-up;
+* ``infs-run infs/workloads/vec_add.mlir --sizes n=4194304 --mode in`` -- a
+  functional run over all 4,194,304 bitlines of paper-64 (inputs generated,
+  parsed, tensorized, optimized, JIT-lowered, simulated, report printed);
+* the same with ``--analysis`` (timing only, no data);
+* PIMeval-PIMbench's ``vec-add.out -l 4194304`` with
+  ``PIMEVAL_SIM_TARGET=PIM_DEVICE_BITSIMD_V`` (its bit-serial vertical device),
+  when ``--pimeval`` names its binary (or the PIMeval-PIMbench directory it was
+  built in); without it that row is skipped with a note.  PIMeval is never part
+  of this repository: clone and build it elsewhere (``benchmarks/README.md``,
+  "Whole process vs PIMeval"); ``--pimeval-repo`` names the git directory it was
+  built from, whose commit is then printed with the figures.
+
+The runs of the cases are interleaved (run 1 of every case, then run 2, ...) so
+that all of them see the same load.  Per case: wall time min / median / max, the
+child's CPU time (user + sys, less sensitive to a shared machine's load than
+wall time) and its peak RSS (``getrusage`` of the child).  Then the two goals of
+issue 13, with their verdicts on the medians: the infs-run functional row no
+slower than PIMeval's, and ``import infs.api`` under 0.3 s.
+
+``--tree DIR`` measures another source tree (e.g. a ``git worktree`` of an older
+commit) with this venv: DIR goes first on ``PYTHONPATH``.
+
+Everything printed is measured on this machine when the script runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+N = 4_194_304
+IMPORT_GOAL_S = 0.3
+VEC_ADD_BIN = Path("PIMbench/vec-add/PIM/vec-add.out")
+
+
+def _pimeval_binary(path: str | None) -> tuple[Path | None, str]:
+    """(binary, note): the binary, or None and why the row is skipped."""
+    if not path:
+        return None, "PIMeval row skipped: no --pimeval PATH given (see benchmarks/README.md, 'Whole process vs PIMeval')"
+    p = Path(path)
+    if p.is_dir():
+        p = p / VEC_ADD_BIN
+    if not p.is_file() or not os.access(p, os.X_OK):
+        return None, f"PIMeval row skipped: no executable vec-add binary at '{p}'"
+    return p, ""
+
+
+def _git_commit(gitdir: str | None) -> str | None:
+    if not gitdir:
+        return None
+    try:
+        out = subprocess.run(["git", "--git-dir" if Path(gitdir, "HEAD").is_file() else "-C", gitdir, "rev-parse", "HEAD"], capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        return f"unknown ({e})"
+    return out.stdout.strip()
+
+
+def cases(tree: Path, pimeval: Path | None) -> list[dict]:
+    py = sys.executable
+    wl = str(tree / "infs/workloads/vec_add.mlir")
+    run = [py, "-m", "infs.tools.infs_run", wl, "--sizes", f"n={N}", "--mode", "in"]
+    out = [
+        {"name": "python -c 'import infs.api'", "argv": [py, "-c", "import infs.api"]},
+        {"name": "infs-run vec_add n=4194304 --mode in (functional)", "argv": run},
+        {"name": "infs-run vec_add n=4194304 --mode in --analysis", "argv": run + ["--analysis"]},
+    ]
+    if pimeval is not None:
+        out.append({"name": "PIMeval vec-add -l 4194304 (BITSIMD_V)", "argv": [str(pimeval), "-l", str(N)], "cwd": str(pimeval.parent), "env": {"PIMEVAL_SIM_TARGET": "PIM_DEVICE_BITSIMD_V"}})
+    return out
+
+
+def run_once(case: dict, tree: Path) -> dict:
+    env = dict(os.environ)
+    env.update(case.get("env", {}))
+    env["PYTHONPATH"] = str(tree) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["COLUMNS"] = "80"  # rich's tables the same width in every run
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(case["argv"], cwd=case.get("cwd", str(tree)), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _pid, status, ru = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    proc.stderr.close()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench_process: '{case['name']}' exited {proc.returncode}: {err.strip().splitlines()[-1] if err.strip() else ''}")
+    # ru_maxrss is in KiB on Linux
+    return {"wall_s": wall, "cpu_s": ru.ru_utime + ru.ru_stime, "peak_rss_mib": ru.ru_maxrss / 1024}
+
+
+def summarize(samples: list[dict]) -> dict:
+    walls = [s["wall_s"] for s in samples]
+    return {
+        "runs": len(samples),
+        "wall_min_s": min(walls),
+        "wall_median_s": statistics.median(walls),
+        "wall_max_s": max(walls),
+        "cpu_median_s": statistics.median(s["cpu_s"] for s in samples),
+        "peak_rss_median_mib": statistics.median(s["peak_rss_mib"] for s in samples),
+        "samples": samples,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--pimeval", default=os.environ.get("PIMEVAL"), help="PIMeval's vec-add.out, or the PIMeval-PIMbench directory it was built in (default: $PIMEVAL)")
+    ap.add_argument("--pimeval-repo", default=os.environ.get("PIMEVAL_REPO"), help="git directory PIMeval was built from: its commit is printed (default: $PIMEVAL_REPO)")
+    ap.add_argument("--tree", default=str(ROOT), help="source tree to measure (default: this checkout)")
+    ap.add_argument("--json", default=None, metavar="FILE")
+    args = ap.parse_args(argv)
+    if args.runs < 1:
+        ap.error("--runs must be >= 1")
+    tree = Path(args.tree).resolve()
+    pimeval, note = _pimeval_binary(args.pimeval)
+    commit = _git_commit(args.pimeval_repo) if pimeval is not None else None
+    todo = cases(tree, pimeval)
+
+    load_before = os.getloadavg()
+    samples: dict[str, list[dict]] = {c["name"]: [] for c in todo}
+    for _ in range(args.runs):
+        for c in todo:
+            samples[c["name"]].append(run_once(c, tree))
+    load_after = os.getloadavg()
+    res = {name: summarize(s) for name, s in samples.items()}
+
+    head = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip() or "?"
+    print(f"# whole processes, {args.runs} runs each, interleaved; infs at {head} ({tree})")
+    print(f"# {platform.node()}: {os.cpu_count()} cores, load average {load_before[0]:.2f} before, {load_after[0]:.2f} after; python {platform.python_version()}")
+    if pimeval is not None:
+        print(f"# PIMeval: {pimeval}" + (f" (PIMeval-PIMbench commit {commit})" if commit else " (commit not given: --pimeval-repo)"))
+    else:
+        print(f"# {note}")
+    print()
+    print("| process | wall min / median / max (s) | CPU median (s) | peak RSS median (MiB) |")
+    print("|---|---:|---:|---:|")
+    for name, r in res.items():
+        print(f"| {name} | {r['wall_min_s']:.2f} / {r['wall_median_s']:.2f} / {r['wall_max_s']:.2f} | {r['cpu_median_s']:.2f} | {r['peak_rss_median_mib']:.0f} |")
+    print()
+    imp = res[todo[0]["name"]]
+    ok = imp["wall_median_s"] < IMPORT_GOAL_S
+    print(f"goal: import infs.api under {IMPORT_GOAL_S} s: median {imp['wall_median_s']:.2f} s wall ({imp['cpu_median_s']:.2f} s CPU): {'met' if ok else 'NOT met'}")
+    run = res[todo[1]["name"]]
+    if pimeval is not None:
+        pim = res[todo[-1]["name"]]
+        ratio = run["wall_median_s"] / pim["wall_median_s"]
+        verdict = "met" if ratio <= 1.0 else "NOT met"
+        print(
+            f"goal: infs-run vec_add 4M --mode in no slower than PIMeval vec-add 4M: median {run['wall_median_s']:.2f} s vs {pim['wall_median_s']:.2f} s wall "
+            f"({ratio:.2f}x; CPU {run['cpu_median_s']:.2f} s vs {pim['cpu_median_s']:.2f} s): {verdict}"
+        )
+    else:
+        print(f"goal: infs-run vs PIMeval: not measured ({note})")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"tree": str(tree), "head": head, "load_before": load_before, "load_after": load_after, "cores": os.cpu_count(),
+                                               "pimeval": str(pimeval) if pimeval else None, "pimeval_commit": commit, "results": res}, indent=2))  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
