@@ -1,0 +1,149 @@
+"""linalg in (issue 14 item 2): ``linalg.generic`` and named ops on memrefs go
+through xDSL's own ``convert-linalg-to-loops`` (no second lowering), then
+``extract-streams``; ``infs-run`` and ``api.run`` do both by themselves, and
+``infs-opt --convert-linalg-to-loops --extract-streams`` (or just
+``--extract-streams``) prints the regions.
+
+* gemm (``linalg.fill`` + ``linalg.matmul``) and a 2-D element-wise add
+  (``linalg.generic``) against numpy, at odd sizes, in modes auto/in;
+* three workloads of ``infs/workloads`` written as linalg (vec_add as
+  ``linalg.add``, mm_inner as a ``linalg.generic`` reduction, mm_outer as
+  ``linalg.matmul``) against the hand-written stream versions: equal outputs.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from infs import api
+from infs.dialects import stream
+from infs.passes.extract_streams import extract_streams
+from infs.workloads import WORKLOADS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GEMM = """
+func.func @gemm(%A: memref<?x?xf64>, %B: memref<?x?xf64>, %C: memref<?x?xf64>) {
+  %zero = arith.constant 0.0 : f64
+  linalg.fill ins(%zero : f64) outs(%C : memref<?x?xf64>)
+  linalg.matmul ins(%A, %B : memref<?x?xf64>, memref<?x?xf64>) outs(%C : memref<?x?xf64>)
+  func.return
+}
+"""
+
+ADD2D = """
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @add2d(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) {
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) outs(%C : memref<?x?xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
+"""
+
+# three workloads as linalg, with the stream versions' signatures (the index
+# sizes are unused: linalg's loop bounds are the arrays' shapes)
+VEC_ADD = """
+func.func @vec_add(%A: memref<?xf32>, %B: memref<?xf32>, %C: memref<?xf32>, %n: index) {
+  linalg.add ins(%A, %B : memref<?xf32>, memref<?xf32>) outs(%C : memref<?xf32>)
+  func.return
+}
+"""
+
+MM_INNER = """
+func.func @mm_inner(%A: memref<?x?xf32>, %Bt: memref<?x?xf32>, %C: memref<?x?xf32>, %m: index, %n: index, %k: index) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<?x?xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%A, %Bt : memref<?x?xf32>, memref<?x?xf32>) outs(%C : memref<?x?xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
+"""
+
+MM_OUTER = """
+func.func @mm_outer(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>, %m: index, %n: index, %k: index) {
+  linalg.matmul ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) outs(%C : memref<?x?xf32>)
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["auto", "in"])
+def test_gemm_as_linalg_matches_numpy(mode: str) -> None:
+    rng = np.random.default_rng(0)
+    A, B = rng.uniform(-1, 1, (7, 5)), rng.uniform(-1, 1, (5, 11))
+    C = rng.uniform(-1, 1, (7, 11))  # overwritten by the fill
+    res = api.run(GEMM, {"A": A, "B": B, "C": C}, config="small-16", mode=mode)
+    np.testing.assert_allclose(res.outputs["C"], A @ B, rtol=1e-12)
+    assert len(res.regions) == 3  # the fill, then the matmul's fold and update
+
+
+@pytest.mark.parametrize("mode", ["auto", "in"])
+def test_elementwise_add_as_linalg_generic_matches_numpy(mode: str) -> None:
+    rng = np.random.default_rng(1)
+    A, B = (rng.uniform(-1, 1, (13, 7)).astype(np.float32) for _ in range(2))
+    res = api.run(ADD2D, {"A": A, "B": B, "C": np.zeros((13, 7), np.float32)}, config="small-16", mode=mode)
+    np.testing.assert_array_equal(res.outputs["C"], A + B)
+    if mode == "in":
+        assert [(r.mode, r.not_honoured) for r in res.regions] == [("in", "")]  # an f32 add runs in memory
+
+
+@pytest.mark.parametrize(("name", "text"), [("vec_add", VEC_ADD), ("mm_inner", MM_INNER), ("mm_outer", MM_OUTER)])
+def test_workloads_as_linalg_equal_the_stream_versions(name: str, text: str) -> None:
+    w = WORKLOADS[name]
+    sizes = {k: v + 3 for k, v in w.sizes("small").items()}  # odd sizes
+    inputs = w.inputs(sizes, seed=2)
+    args = {**inputs, **sizes}
+    streams = api.run(str(w.path), {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in args.items()}, config="small-16", mode="auto")
+    loops = api.run(text, {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in args.items()}, config="small-16", mode="auto")
+    for out in w.outputs:
+        np.testing.assert_allclose(loops.outputs[out], streams.outputs[out], rtol=1e-5, atol=1e-6, err_msg=f"{name}: {out}")
+        np.testing.assert_allclose(loops.outputs[out], w.reference(inputs, sizes)[out], rtol=1e-5, atol=1e-6)
+
+
+def test_linalg_lowering_keeps_locations_and_says_so() -> None:
+    module = api.parse_text(GEMM, "gemm.mlir")
+    remarks = extract_streams(module)
+    text = [str(r) for r in remarks]
+    assert "gemm.mlir:4:3: remark: extract-streams: 'linalg.fill' lowered to loops by convert-linalg-to-loops" in text
+    assert "gemm.mlir:5:3: remark: extract-streams: 'linalg.matmul' lowered to loops by convert-linalg-to-loops" in text
+    assert any(t.startswith("gemm.mlir:5:3: remark: extract-streams: loop nest extracted into 2 stream.regions") for t in text), text
+    assert not any(op.dialect_name() == "linalg" for op in module.walk())
+    assert sum(isinstance(op, stream.RegionOp) for op in module.walk()) == 3
+
+
+def test_linalg_on_tensors_is_a_one_line_error() -> None:
+    text = """
+func.func @t(%A: tensor<4x4xf32>, %B: tensor<4x4xf32>, %C: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = linalg.matmul ins(%A, %B : tensor<4x4xf32>, tensor<4x4xf32>) outs(%C : tensor<4x4xf32>) -> tensor<4x4xf32>
+  func.return %r : tensor<4x4xf32>
+}
+"""
+    with pytest.raises(api.InfsError, match=r"t.mlir:3:3: 'linalg.matmul' on tensors: bufferize it to memrefs first"):
+        api.run(api.parse_text(text, "t.mlir"), {"A": np.zeros((4, 4), np.float32)}, config="tiny")
+
+
+def test_infs_opt_and_infs_run_take_linalg(tmp_path: Path) -> None:
+    f = tmp_path / "add2d.mlir"
+    f.write_text(ADD2D)
+    for flags in (["--convert-linalg-to-loops", "--extract-streams"], ["--extract-streams"]):
+        p = subprocess.run([sys.executable, "-m", "infs.tools.infs_opt", str(f), *flags], capture_output=True, text=True, cwd=ROOT)
+        assert p.returncode == 0, p.stderr
+        assert "stream.region" in p.stdout and "linalg." not in p.stdout
+    p = subprocess.run([sys.executable, "-m", "infs.tools.infs_run", str(f), "--shape", "A=9x5,B=9x5,C=9x5", "--config", "small-16", "--mode", "in", "--strict", "--check", "--json"],
+                       capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    assert '"ok": true' in p.stdout
