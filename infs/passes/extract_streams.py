@@ -32,6 +32,22 @@ Nothing is guessed: a construct the analysis does not read (non-affine
 indices, ``affine.if``, ``floordiv``/``mod`` bounds, non-unit steps, calls,
 bounds depending on an inner loop, ...) keeps the loop on the host.
 
+Distribution.  A nest whose body is not one statement -- an imperfect nest
+(C's ``C[i][j] = 0; for (k ...) C[i][j] += ...`` as cgeist prints it, or
+``for (j) C[i][j] *= beta; for (k) for (j) ...``), or a perfect one whose
+body is not one region (two folds over different loops, as in bicg) -- is
+split into one nest per statement when ``distribution_refused`` finds no array
+that one statement writes and another touches at a different iteration of the
+band (each such access must index the array with every band loop's index,
+identically in every access); each copy is then tried as above.  Otherwise
+the inner nests are tried on their own and the remark says why the band was
+not distributed.
+
+linalg.  ``linalg`` structured ops on memrefs (``generic``, ``matmul``,
+``fill``, ``add``, ...) are first lowered by xDSL's own
+``convert-linalg-to-loops`` pattern (``lower_linalg``), keeping each op's
+location for the remarks; linalg on tensors is an error (bufferize first).
+
 ``remarks=true`` prints one line per loop nest on stderr, as MLIR's
 optimization remarks: ``file:line:col: remark: extract-streams: ...`` saying
 what was extracted, and for every nest (or loop) kept on the host, why.
@@ -1515,6 +1531,8 @@ class Extractor:
 
     def apply(self, root: Operation, plan: Plan) -> None:
         ip = InsertPoint.before(root)
+        for r in plan.regions:
+            r.location = root.location  # (errors and reports about the region point at its loop nest)
         Rewriter.insert_op([*plan.host.before, *plan.regions, *plan.host.after], ip)
         for old, new in plan.replace.items():
             old.replace_all_uses_with(new)
