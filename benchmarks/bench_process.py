@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_process.py [--runs N] [--pimeval PATH]
                                                  [--pimeval-repo GITDIR] [--tree DIR]
-                                                 [--json FILE]
+                                                 [--baseline DIR] [--json FILE]
 
 Times, N times each (default 3), as separate processes started from here:
 
@@ -27,7 +27,9 @@ issue 13, with their verdicts on the medians: the infs-run functional row no
 slower than PIMeval's, and ``import infs.api`` under 0.3 s.
 
 ``--tree DIR`` measures another source tree (e.g. a ``git worktree`` of an older
-commit) with this venv: DIR goes first on ``PYTHONPATH``.
+commit) with this venv: DIR goes first on ``PYTHONPATH``; ``--baseline DIR`` adds
+the three infs rows of a second tree, interleaved with the others (before/after
+under the same load).
 
 Everything printed is measured on this machine when the script runs.
 """
@@ -72,21 +74,32 @@ def _git_commit(gitdir: str | None) -> str | None:
     return out.stdout.strip()
 
 
-def cases(tree: Path, pimeval: Path | None) -> list[dict]:
+def infs_cases(tree: Path, label: str = "") -> list[dict]:
     py = sys.executable
     wl = str(tree / "infs/workloads/vec_add.mlir")
     run = [py, "-m", "infs.tools.infs_run", wl, "--sizes", f"n={N}", "--mode", "in"]
-    out = [
-        {"name": "python -c 'import infs.api'", "argv": [py, "-c", "import infs.api"]},
-        {"name": "infs-run vec_add n=4194304 --mode in (functional)", "argv": run},
-        {"name": "infs-run vec_add n=4194304 --mode in --analysis", "argv": run + ["--analysis"]},
+    return [
+        {"name": "python -c 'import infs.api'" + label, "argv": [py, "-c", "import infs.api"], "tree": tree},
+        {"name": "infs-run vec_add n=4194304 --mode in (functional)" + label, "argv": run, "tree": tree},
+        {"name": "infs-run vec_add n=4194304 --mode in --analysis" + label, "argv": run + ["--analysis"], "tree": tree},
     ]
+
+
+def cases(tree: Path, pimeval: Path | None, baseline: Path | None = None) -> list[dict]:
+    out = infs_cases(tree)
+    if baseline is not None:
+        out += infs_cases(baseline, f" [baseline {_head(baseline)}]")
     if pimeval is not None:
         out.append({"name": "PIMeval vec-add -l 4194304 (BITSIMD_V)", "argv": [str(pimeval), "-l", str(N)], "cwd": str(pimeval.parent), "env": {"PIMEVAL_SIM_TARGET": "PIM_DEVICE_BITSIMD_V"}})
     return out
 
 
-def run_once(case: dict, tree: Path) -> dict:
+def _head(tree: Path) -> str:
+    return subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip() or "?"
+
+
+def run_once(case: dict, default_tree: Path) -> dict:
+    tree = case.get("tree", default_tree)
     env = dict(os.environ)
     env.update(case.get("env", {}))
     env["PYTHONPATH"] = str(tree) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -123,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pimeval", default=os.environ.get("PIMEVAL"), help="PIMeval's vec-add.out, or the PIMeval-PIMbench directory it was built in (default: $PIMEVAL)")
     ap.add_argument("--pimeval-repo", default=os.environ.get("PIMEVAL_REPO"), help="git directory PIMeval was built from: its commit is printed (default: $PIMEVAL_REPO)")
     ap.add_argument("--tree", default=str(ROOT), help="source tree to measure (default: this checkout)")
+    ap.add_argument("--baseline", default=None, metavar="DIR", help="another source tree whose infs rows are measured too, interleaved")
     ap.add_argument("--json", default=None, metavar="FILE")
     args = ap.parse_args(argv)
     if args.runs < 1:
@@ -130,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     tree = Path(args.tree).resolve()
     pimeval, note = _pimeval_binary(args.pimeval)
     commit = _git_commit(args.pimeval_repo) if pimeval is not None else None
-    todo = cases(tree, pimeval)
+    todo = cases(tree, pimeval, Path(args.baseline).resolve() if args.baseline else None)
 
     load_before = os.getloadavg()
     samples: dict[str, list[dict]] = {c["name"]: [] for c in todo}
@@ -140,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     load_after = os.getloadavg()
     res = {name: summarize(s) for name, s in samples.items()}
 
-    head = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip() or "?"
+    head = _head(tree)
     print(f"# whole processes, {args.runs} runs each, interleaved; infs at {head} ({tree})")
     print(f"# {platform.node()}: {os.cpu_count()} cores, load average {load_before[0]:.2f} before, {load_after[0]:.2f} after; python {platform.python_version()}")
     if pimeval is not None:
@@ -167,6 +181,10 @@ def main(argv: list[str] | None = None) -> int:
         )
     else:
         print(f"goal: infs-run vs PIMeval: not measured ({note})")
+    if args.baseline:
+        for c, b in zip(todo[:3], todo[3:6]):
+            r0, r1 = res[b["name"]], res[c["name"]]
+            print(f"vs baseline: {c['name']}: {r0['wall_median_s'] / r1['wall_median_s']:.2f}x faster (wall medians), {r0['cpu_median_s'] / r1['cpu_median_s']:.2f}x (CPU), peak RSS {r0['peak_rss_median_mib']:.0f} -> {r1['peak_rss_median_mib']:.0f} MiB")
     if args.json:
         Path(args.json).write_text(json.dumps({"tree": str(tree), "head": head, "load_before": load_before, "load_after": load_after, "cores": os.cpu_count(),
                                                "pimeval": str(pimeval) if pimeval else None, "pimeval_commit": commit, "results": res}, indent=2))  # fmt: skip
