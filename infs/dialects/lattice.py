@@ -26,15 +26,27 @@ stays parseable by upstream MLIR (``--allow-unregistered-dialect``).
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
 from xdsl.ir import Data, Dialect
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+def _is_numpy_integer(value: object) -> bool:
+    """``isinstance(value, np.integer)`` without importing numpy: no value is a numpy
+    integer before numpy is loaded (importing ``infs.api`` needs no numpy: start-up, issue 13)."""
+    np_mod = sys.modules.get("numpy")
+    return np_mod is not None and isinstance(value, np_mod.integer)
 
 
 class LatticeError(ValueError):
@@ -92,7 +104,7 @@ class Affine:
     def of(value: "Affine | int | str") -> "Affine":
         if isinstance(value, Affine):
             return value
-        if isinstance(value, (int, np.integer)):
+        if isinstance(value, int) or _is_numpy_integer(value):
             return Affine(int(value))
         if isinstance(value, str):
             return Affine(0, ((value, 1),))
@@ -122,7 +134,7 @@ class Affine:
         return Affine.of(other) - self
 
     def __mul__(self, k: int) -> "Affine":
-        if not isinstance(k, (int, np.integer)):
+        if not (isinstance(k, int) or _is_numpy_integer(k)):
             raise LatticeError("affine expressions can only be scaled by integers")
         return Affine._make(self.const * int(k), {n: c * int(k) for n, c in self.terms})
 
@@ -456,6 +468,8 @@ class AccessMap:
 
     def apply(self, grids: Sequence[np.ndarray], env: Mapping[str, int]) -> tuple[np.ndarray, ...]:
         """Evaluate the map on index grids (one array per iteration dim)."""
+        import numpy as np
+
         out = []
         for e in self.results:
             if not all(I64_MIN <= v <= I64_MAX for v in (e.const, *(c for _, c in e.terms))):
@@ -541,6 +555,8 @@ class Pattern:
 
     def expand(self) -> np.ndarray:
         """All indices, in element order (vectorized)."""
+        import numpy as np
+
         idx = np.array([self.start], dtype=np.int64)
         for stride, count in self.levels:
             # level k varies slower than the levels before it
@@ -551,18 +567,24 @@ class Pattern:
         # bounds first, arithmetically: a pattern far out of range is never expanded
         if self.min_index < 0 or self.max_index >= n:
             raise LatticeError(f"pattern {self} leaves [0, {n})")
+        import numpy as np
+
         m = np.zeros(n, dtype=bool)
         m[self.expand()] = True
         return m
 
     def intersect_range(self, lo: int, hi: int) -> np.ndarray:
         """Indices of the pattern that fall in ``[lo, hi)`` (sorted, unique)."""
+        import numpy as np
+
         idx = self.expand()
         return np.unique(idx[(idx >= lo) & (idx < hi)])
 
     @staticmethod
     def from_indices(indices: np.ndarray) -> "Pattern | None":
         """A single-level pattern for an arithmetic progression, else None."""
+        import numpy as np
+
         idx = np.unique(np.asarray(indices, dtype=np.int64))
         if idx.size == 0:
             return None

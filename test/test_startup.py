@@ -1,0 +1,47 @@
+"""Start-up (issue 13): what importing infs and running a small program load.
+
+Each check runs a fresh interpreter and lists the modules it ended up with: a
+module named here costs tens to hundreds of milliseconds of every process's
+start, and is loaded only on the paths that need it."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+
+from infs.workloads import WORKLOADS
+
+
+def _loaded(code: str, prefixes: tuple[str, ...]) -> list[str]:
+    code = f"import sys\n{code}\nprint(sorted({{m.split('.')[0] if not m.startswith('infs') else m for m in sys.modules if m.startswith({prefixes!r})}}))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+    return ast.literal_eval(out)  # the list of module names the child printed
+
+
+def test_import_infs_api_loads_no_numpy_no_dialect_no_metadata():
+    # numpy: 0.1 s (infs.dialects.lattice needs it only to compute); the infs dialects:
+    # parsing loads those it meets; importlib.metadata: infs.__version__ on first use
+    got = _loaded("import infs.api", ("numpy", "importlib.metadata", "infs.dialects.tdfg", "infs.dialects.stream", "infs.dialects.pimcmd", "egglog"))
+    assert got == []
+
+
+def test_a_run_of_vec_add_loads_no_egglog_no_xdsl_interpreters():
+    # vec_add's graph is one no rule can make cheaper (optimize_tdfg._no_rule_can_improve):
+    # egglog (0.2-0.6 s with black, which it imports) is not loaded; the host ops are infs's own
+    code = (
+        "import io, contextlib\nfrom infs.tools import infs_run\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert infs_run.main([{str(WORKLOADS['vec_add'].path)!r}, '--sizes', 'n=64', '--mode', 'in', '--config', 'tiny']) == 0"
+    )
+    assert _loaded(code, ("egglog", "black", "xdsl.interpreters", "rich.progress", "matplotlib")) == []
+
+
+def test_a_run_that_needs_the_e_graph_loads_egglog():
+    # the other side of the shortcut: stencil1d's moves are worth optimizing
+    code = (
+        "import io, contextlib\nfrom infs.tools import infs_run\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert infs_run.main([{str(WORKLOADS['stencil1d'].path)!r}, '--mode', 'in', '--config', 'small-16', '--analysis']) == 0"
+    )
+    assert _loaded(code, ("egglog",)) == ["egglog"]
