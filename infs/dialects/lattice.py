@@ -104,10 +104,12 @@ class Affine:
     def of(value: "Affine | int | str") -> "Affine":
         if isinstance(value, Affine):
             return value
-        if isinstance(value, int) or _is_numpy_integer(value):
+        if isinstance(value, int):
             return Affine(int(value))
         if isinstance(value, str):
             return Affine(0, ((value, 1),))
+        if _is_numpy_integer(value):
+            return Affine(int(value))
         raise TypeError(f"cannot make an affine expression of {value!r}")
 
     @staticmethod
