@@ -1,6 +1,6 @@
 """Whole processes, start to exit: infs against PIMeval's vec-add (issue 13).
 
-    .venv/bin/python benchmarks/bench_process.py [--runs N] [--pimeval PATH]
+    .venv/bin/python benchmarks/bench_process.py [--runs N] [--warmup N] [--pimeval PATH]
                                                  [--pimeval-repo GITDIR] [--tree DIR]
                                                  [--baseline DIR] [--json FILE]
 
@@ -20,7 +20,9 @@ Times, N times each (default 3), as separate processes started from here:
   built from, whose commit is then printed with the figures.
 
 The runs of the cases are interleaved (run 1 of every case, then run 2, ...) so
-that all of them see the same load.  Per case: wall time min / median / max, the
+that all of them see the same load, after ``--warmup`` unmeasured runs of each
+(default 1: it also writes Python's bytecode cache, which the children may
+write even where ``PYTHONDONTWRITEBYTECODE`` is set, as a user's runs have it).  Per case: wall time min / median / max, the
 child's CPU time (user + sys, less sensitive to a shared machine's load than
 wall time) and its peak RSS (``getrusage`` of the child).  Then the two goals of
 issue 13, with their verdicts on the medians: the infs-run functional row no
@@ -104,6 +106,9 @@ def run_once(case: dict, default_tree: Path) -> dict:
     env.update(case.get("env", {}))
     env["PYTHONPATH"] = str(tree) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env["COLUMNS"] = "80"  # rich's tables the same width in every run
+    # as a user runs it: with Python's bytecode cache (written by the warm-up run), not
+    # compiling every module of infs in every process
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     t0 = time.perf_counter()
     proc = subprocess.Popen(case["argv"], cwd=case.get("cwd", str(tree)), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _pid, status, ru = os.wait4(proc.pid, 0)
@@ -133,6 +138,7 @@ def summarize(samples: list[dict]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--warmup", type=int, default=1, help="unmeasured runs of each case first (default 1)")
     ap.add_argument("--pimeval", default=os.environ.get("PIMEVAL"), help="PIMeval's vec-add.out, or the PIMeval-PIMbench directory it was built in (default: $PIMEVAL)")
     ap.add_argument("--pimeval-repo", default=os.environ.get("PIMEVAL_REPO"), help="git directory PIMeval was built from: its commit is printed (default: $PIMEVAL_REPO)")
     ap.add_argument("--tree", default=str(ROOT), help="source tree to measure (default: this checkout)")
@@ -146,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     commit = _git_commit(args.pimeval_repo) if pimeval is not None else None
     todo = cases(tree, pimeval, Path(args.baseline).resolve() if args.baseline else None)
 
+    for _ in range(args.warmup):
+        for c in todo:
+            run_once(c, tree)
     load_before = os.getloadavg()
     samples: dict[str, list[dict]] = {c["name"]: [] for c in todo}
     for _ in range(args.runs):
