@@ -25,8 +25,8 @@ import json
 import math
 import os
 import sys
-from pathlib import Path
 from collections.abc import Collection
+from pathlib import Path
 from typing import Any, NoReturn
 
 import numpy as np
