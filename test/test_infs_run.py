@@ -16,7 +16,7 @@ from infs.workloads import WORKLOADS
 MODES = ("auto", "in", "near", "core")
 
 
-def _check(name: str, mode: str, config: str = "small-16"):
+def _check(name: str, mode: str, config: str = "small-16", **options):
     w = WORKLOADS[name]
     sizes = w.sizes("small")
     inputs = w.inputs(sizes, 0)
@@ -24,7 +24,7 @@ def _check(name: str, mode: str, config: str = "small-16"):
     module = api.parse_file(w.path)
     ref = run_function(module, w.call_args(ref_arrays, sizes), w.entry)
     arrays = {k: v.copy() for k, v in inputs.items()}
-    report = run_program(module, w.call_args(arrays, sizes), w.entry, RunOptions(config=config, mode=mode))
+    report = run_program(module, w.call_args(arrays, sizes), w.entry, RunOptions(config=config, mode=mode, **options))
     expected = {**{k: ref_arrays[k] for k in w.outputs}, **dict(zip(w.results, ref))}
     actual = {**{k: arrays[k] for k in w.outputs}, **dict(zip(w.results, report.results))}
     return compare_values(actual, expected), report
@@ -63,9 +63,12 @@ def test_no_jit_option_charges_no_jit_cycles():
     assert no_jit.stats.cycles["jit"] == 0
 
 
-def test_array_too_big_falls_back_to_near_memory_with_a_note():
-    # stencil2d's 16x24 grid does not fit the 8 SRAM arrays of 'tiny'
+def test_array_too_big_runs_in_chunks_else_falls_back_to_near_memory_with_a_note():
+    # stencil2d's 16x24 grid does not fit the 8 SRAM arrays of 'tiny' at once: in chunks of rows it does
     check, report = _check("stencil2d", "in", config="tiny")
+    assert check.ok
+    assert all(r.mode == "in" and r.chunks >= 2 and "chunks of" in r.reason for r in report.regions)
+    check, report = _check("stencil2d", "in", config="tiny", chunk=False)
     assert check.ok
     assert all(r.mode == "near" for r in report.regions)
     assert all("in-memory impossible" in r.reason and "SRAM arrays" in r.reason for r in report.regions)

@@ -58,6 +58,7 @@ from infs.passes.tdfg_semantics import TdfgSemanticsError
 from infs.runtime import host, jit
 from infs.runtime.base_offsets import BaseOffsets, fold_base_offsets
 from infs.runtime.check import compare_values
+from infs.runtime.chunking import MAX_CHUNKS, chunk_region, chunk_starts, chunk_unsafe
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.runtime.reference import aliased_operands, check_domain_memory, evaluate_region, out_of_bounds_access, region_label
 from infs.runtime.region_profile import profile_region
@@ -82,6 +83,7 @@ class RunOptions:
     cross_check: bool = False  # near/core regions: also evaluate the tDFG on the lattice and compare (module docstring)
     optimize: bool = True  # optimize-tdfg on each tensorized graph before the JIT; False: the "Inf-S no e-graph" configuration
     fold_base_offsets: bool = True  # loop indices that only move a stream's start become base addresses: lowered once
+    chunk: bool = True  # a region too large for the SRAM arrays runs in memory in chunks of its outer dim (infs.runtime.chunking)
 
 
 # Graph invocations of one region's host-run outer dims that the in-memory path
@@ -119,6 +121,9 @@ class RegionRecord:
     tdfg_nodes_before: int = 0
     tdfg_nodes_after: int = 0
     optimize_seconds: float = 0.0
+    # in memory in chunks of the outer dim (infs.runtime.chunking): how many, and the rows of each but the last
+    chunks: int = 0
+    chunk_rows: int = 0
 
 
 @dataclass
@@ -170,6 +175,7 @@ class RegionRuntime:
         self._keep: list = []  # keeps folded regions alive
         self._estimates: dict[int, int] = {}
         self._charged: dict[int, jit.Lowered] = {}  # lowerings whose JIT time this run has charged
+        self._chunked: dict[int, _Compiled | str] = {}  # per region: its chunked form, or why it has none
 
     # -- compilation (once per region) --------------------------------------------
     def compile(self, region: stream.RegionOp) -> _Compiled:
@@ -237,6 +243,10 @@ class RegionRuntime:
                 plan = self.plan_in_memory(region, comp, arrays, scalars)
             except (LayoutError, LoweringError) as e:
                 why_not = str(e).strip().splitlines()[0]
+                if isinstance(e, LayoutError) and self.options.chunk and not comp.peel:
+                    plan, why_chunks = self.plan_chunked(region, arrays, scalars)
+                    if plan is None:
+                        why_not = f"{why_not}; not in chunks: {why_chunks}"
         stuck = not_offloadable(profile, self.cfg)  # near memory impossible: the cores run it
         if mode == "in":
             if plan is None:
@@ -288,17 +298,70 @@ class RegionRuntime:
             return alt, f"Eq. 2: cores at peak {lhs:,} <= in-memory ops + JIT {rhs:,} cycles; {alt} is faster ({min(near, core):,} cycles)", None, ""
         return alt, f"not in memory ({why_not}); {alt} is faster ({min(near, core):,} cycles)", None, ""
 
-    def plan_in_memory(self, region, comp: _Compiled, arrays, scalars) -> dict:
-        """Lower every graph invocation (JIT, memoized) and estimate its time."""
+    def plan_chunked(self, region, arrays, scalars) -> tuple[dict | None, str]:
+        """The in-memory plan of ``region`` in chunks of its outer dim, the fewest
+        (a power of two) whose chunk lowers for this machine; (None, why) when none does."""
+        comp = self._chunked.get(id(region))
+        if comp is None:
+            comp = self._chunked[id(region)] = self._compile_chunked(region)
+        if isinstance(comp, str):
+            return None, comp
+        env = {n: int(v) for n, v, s in zip(region.names, scalars, region.scalars) if isinstance(s.type, IndexType)}
+        lo, hi = (b.evaluate(env) for b in region.iteration_domain.bounds[0])
+        count, last = 2, "its outer dim has fewer than 2 rows"
+        while count <= hi - lo:
+            if count > MAX_CHUNKS:
+                return None, f"it would need more than {MAX_CHUNKS:,} chunks of its outer dim ({last})"
+            points = chunk_starts(lo, hi, count)
+            try:
+                plan = self.plan_in_memory(region, comp, arrays, scalars, points)
+            except (LayoutError, LoweringError) as e:
+                last = str(e).strip().splitlines()[0]
+                count *= 2
+                continue
+            plan["chunks"] = (len(points), points[0][0])
+            return plan, ""
+        return None, last
+
+    def _compile_chunked(self, region) -> _Compiled | str:
+        """The chunked region (``chunk_region``), tensorized, its chunk start folded into array views."""
+        why = chunk_unsafe(region)
+        if why is not None:
+            return why
+        chunked, holder = chunk_region(region)
+        self._keep.append((chunked, holder))
+        comp = _Compiled(**{f.name: getattr(c, f.name) for c in [compile_region(chunked)] for f in fields(CompiledRegion)})
+        if comp.graph is None or comp.peel:
+            return f"the chunked region does not tensorize ({comp.reason})"
+        offsets = fold_base_offsets(chunked)
+        xlo = chunked.names[-1]
+        if offsets is None or xlo not in offsets.folded:
+            return "the chunk's start is not only where its streams start"
+        self._keep.append(offsets)
+        reassoc = floats_may_reassociate(region)
+        folded, _ = tensorize_region(offsets.region)
+        if folded is None:
+            return "the chunk over array views does not tensorize"
+        comp.optimize_seconds += self._optimize_graph(folded, reassoc)[1]
+        comp.fold = (chunked, offsets, folded)
+        return comp
+
+    def plan_in_memory(self, region, comp: _Compiled, arrays, scalars, points: list[tuple[int, ...]] | None = None) -> dict:
+        """Lower every graph invocation (JIT, memoized) and estimate its time: one per
+        host loop point, or per extra scalar tuple of ``points`` (chunks: (rows, start))."""
         graph = comp.graph
         assert graph is not None
-        ranges, count = host_loop_points(comp, region, scalars)
+        if points is not None:
+            ranges, count = [], len(points)
+        else:
+            ranges, count = host_loop_points(comp, region, scalars)
         if count > MAX_HOST_POINTS:
             # each point is a graph invocation (lowered once when only stream
             # starts move, but simulated one by one): not listed, refused in one line
             raise LoweringError(f"its outer dim(s) run on the host as {count:,} graph invocations, more than the "
                                 f"{MAX_HOST_POINTS:,} infs simulates in memory per region")  # fmt: skip
-        points = list(itertools.product(*ranges))  # [()] when nothing is peeled
+        if points is None:
+            points = list(itertools.product(*ranges))  # [()] when nothing is peeled
         calls = []
         estimate = full = 0
         misses = 0
@@ -368,6 +431,9 @@ class RegionRuntime:
         profile = profile_region(region, arrays, scalars)
         mode, reason, plan, not_honoured = self.decide(region, comp, arrays, scalars, profile)
         rec = RegionRecord(self.ids[id(region)], mode, reason, elements=profile.iterations, requested=self.options.mode, not_honoured=not_honoured)
+        if plan is not None and "chunks" in plan:
+            rec.chunks, rec.chunk_rows = plan["chunks"]
+            rec.reason += f"; in {rec.chunks} chunks of {rec.chunk_rows} rows of its outer dim (too large for the arrays at once)"
         if first:
             rec.tdfg_nodes_before, rec.tdfg_nodes_after, rec.optimize_seconds = comp.nodes_before, comp.nodes_after, comp.optimize_seconds
         start = self.machine.cycles

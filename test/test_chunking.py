@@ -1,0 +1,202 @@
+"""Regions too large for the SRAM arrays run in memory in chunks of their outer dim
+(``infs.runtime.chunking``): checked against the stream reference on every
+workload at sizes 2-5x the capacity of ``tiny``/``small-16``, on random regions
+and random machines, and on the regions it must refuse."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+from strategies import examples, random_region
+
+from infs import api
+from infs.hardware import load_config
+from infs.runtime import jit
+from infs.runtime.check import compare_values
+from infs.runtime.chunking import chunk_starts, chunk_unsafe
+from infs.runtime.driver import RunOptions, run_program
+from infs.runtime.host import run_function
+from infs.workloads import WORKLOADS
+
+
+# per workload: sizes whose largest region needs 2-5x the bitlines of the machine
+# (tiny: 128, small-16: 8,192), and whether every region of it can be chunked
+OVER = {
+    "tiny": {
+        "vec_add": ({"n": 500}, True),
+        "stencil1d": ({"n": 600, "t": 2}, True),
+        "stencil2d": ({"m": 20, "n": 24, "t": 2}, True),
+        "stencil3d": ({"l": 14, "m": 4, "n": 6, "t": 2}, True),  # (a chunk is whole rows of the outer dim: m x n must fit)
+        "conv2d": ({"h": 18, "w": 20}, True),
+        "array_sum": ({"n": 500}, False),  # a scalar result: not chunked
+        "dwt2d": ({"h": 20, "w": 24}, False),  # even/odd writes at two maps
+    },
+    "small-16": {
+        "vec_add": ({"n": 30011}, True),
+        "stencil2d": ({"m": 150, "n": 151, "t": 2}, True),
+        "conv2d": ({"h": 130, "w": 140}, True),
+    },
+}
+
+
+def _run(name: str, sizes: dict[str, int], config: str, chunk: bool = True):
+    w = WORKLOADS[name]
+    sizes = {**w.sizes("small"), **sizes}
+    inputs = w.inputs(sizes, 3)
+    ref = {k: v.copy() for k, v in inputs.items()}
+    ref_res = run_function(api.parse_file(w.path), w.call_args(ref, sizes), w.entry)
+    arrays = {k: v.copy() for k, v in inputs.items()}
+    rep = run_program(api.parse_file(w.path), w.call_args(arrays, sizes), w.entry, RunOptions(config=config, mode="in", chunk=chunk))
+    got = {**{k: arrays[k] for k in w.outputs}, **dict(zip(w.results, rep.results))}
+    want = {**{k: ref[k] for k in w.outputs}, **dict(zip(w.results, ref_res))}
+    check = compare_values(got, want)
+    assert check.ok, f"{name} {sizes} on {config}: {check.note}"
+    return rep
+
+
+@pytest.mark.parametrize("config,name", [(c, n) for c, ws in OVER.items() for n in ws])
+def test_workloads_beyond_capacity_run_in_chunks_and_match_the_reference(config, name):
+    sizes, chunkable = OVER[config][name]
+    rep = _run(name, sizes, config)
+    whole = _run(name, sizes, config, chunk=False)  # the sizes do exceed the machine: not in memory at once
+    assert any("SRAM arrays" in r.not_honoured for r in whole.regions), [r.not_honoured for r in whole.regions]
+    chunked = [r for r in rep.regions if r.chunks]
+    if chunkable:
+        assert chunked and all(r.mode == "in" for r in rep.regions), [(r.mode, r.reason) for r in rep.regions]
+        for r in chunked:
+            assert r.chunks >= 2 and r.graphs == r.chunks and f"in {r.chunks} chunks of {r.chunk_rows} rows" in r.reason
+            assert r.jit_misses <= 2  # every full chunk is one lowering, the last one may be shorter
+    else:
+        assert not chunked
+        assert all("not in chunks: " in r.not_honoured for r in rep.regions if r.mode != "in")
+
+
+def test_chunking_can_be_turned_off():
+    rep = _run("vec_add", {"n": 500}, "tiny", chunk=False)
+    (r,) = rep.regions
+    assert r.mode == "near" and not r.chunks and "SRAM arrays" in r.not_honoured
+
+
+def test_auto_weighs_the_chunked_run_with_eq2():
+    """Under auto the chunked plan is priced like any in-memory plan (Eq. 2, or the
+    whole run against the near/core models); whatever wins, the values are right."""
+    w, extra = WORKLOADS["stencil2d"], {"m": 20, "n": 24, "t": 2}
+    sizes = {**w.sizes("small"), **extra}
+    inputs = w.inputs(sizes, 3)
+    ref = {k: v.copy() for k, v in inputs.items()}
+    run_function(api.parse_file(w.path), w.call_args(ref, sizes), w.entry)
+    rep = run_program(api.parse_file(w.path), w.call_args(inputs, sizes), w.entry, RunOptions(config="tiny", mode="auto"))
+    assert compare_values({k: inputs[k] for k in w.outputs}, {k: ref[k] for k in w.outputs}).ok
+    for r in rep.regions:
+        assert r.reason.startswith(("Eq. 2", "not in memory")), r.reason
+
+
+def test_chunks_cover_the_range_in_order():
+    assert chunk_starts(0, 10, 4) == [(3, 0), (3, 3), (3, 6), (1, 9)]
+    assert chunk_starts(1, 23, 16) == [(2, s) for s in range(1, 23, 2)]
+    for lo, hi, k in [(0, 7, 2), (5, 100, 8), (0, 1, 2), (3, 4, 4)]:
+        parts = chunk_starts(lo, hi, k)
+        assert sum(n for n, _ in parts) == hi - lo and [s for _, s in parts] == sorted(s for _, s in parts)
+        assert len(parts) <= k
+
+
+UNSAFE = {
+    "results": (WORKLOADS["array_sum"].path.read_text(), "results"),
+    "offset read of a written array": (
+        """func.func @f(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
+  stream.region ins(%A, %B : memref<?xf32>, memref<?xf32>) syms(N = %n : index) domain [0:N] iterators [parallel] {
+  ^bb0(%a: memref<?xf32>, %b: memref<?xf32>, %N: index):
+    %x = stream.load %a[d0 + 1] : memref<?xf32> -> !stream.stream<f32>
+    %y = stream.load %b[d0] : memref<?xf32> -> !stream.stream<f32>
+    %z = stream.compute(%x, %y : !stream.stream<f32>, !stream.stream<f32>) -> !stream.stream<f32> {
+    ^bb1(%u: f32, %v: f32):
+      %t = arith.addf %u, %v : f32
+      stream.yield %t : f32
+    }
+    stream.store %z -> %a[d0] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield
+  }
+  func.return
+}""",
+        "written and read at another access map",
+    ),
+    "write not moving with d0": (
+        """func.func @f(%A: memref<?x?xf32>, %B: memref<?xf32>, %n: index, %m: index) {
+  stream.region ins(%A, %B : memref<?x?xf32>, memref<?xf32>) syms(N = %n : index, M = %m : index) domain [0:N, 0:M] iterators [parallel, parallel] {
+  ^bb0(%a: memref<?x?xf32>, %b: memref<?xf32>, %N: index, %M: index):
+    %x = stream.load %a[d0, d1] : memref<?x?xf32> -> !stream.stream<f32>
+    stream.store %x -> %b[d1] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield
+  }
+  func.return
+}""",
+        "do not move with the outer dim",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(UNSAFE))
+def test_unsafe_regions_are_not_chunked_and_say_why(case):
+    text, why = UNSAFE[case]
+    (region,) = [op for op in api.parse_text(text).walk() if op.name == "stream.region"]
+    assert why in (chunk_unsafe(region) or "")
+
+
+def test_an_offset_write_over_capacity_runs_near_memory_with_the_reason_and_right_values():
+    text = UNSAFE["offset read of a written array"][0]
+    n = 700
+    A = np.arange(n + 1, dtype=np.float32)
+    B = np.ones(n, dtype=np.float32)
+    want = A.copy()
+    run_function(api.parse_text(text), {"A": want, "B": B.copy(), "n": n})
+    rep = run_program(api.parse_text(text), {"A": A, "B": B, "n": n}, None, RunOptions(config="tiny", mode="in"))
+    (r,) = rep.regions
+    assert r.mode == "near" and "not in chunks: %A is written and read at another access map" in r.not_honoured
+    assert np.array_equal(A, want)
+
+
+def test_a_chunked_program_is_lowered_once_per_chunk_shape():
+    jit.clear_cache()
+    rep = _run("vec_add", {"n": 1001}, "tiny")
+    (r,) = rep.regions
+    full = r.chunks - 1 if 1001 % r.chunk_rows else r.chunks
+    assert r.chunks >= 8 and r.jit_misses == (1 if full == r.chunks else 2)
+    # the search lowered one chunk that did not fit per halving: the whole region, 2, 4, ... chunks
+    assert jit.cache_stats()["misses"] == r.jit_misses + int(math.log2(r.chunks))
+
+
+# machines of 32 and 64 bitlines (one or two banks of two 16-bitline arrays):
+# most random regions exceed them, and many fit once in chunks
+MICRO = [
+    load_config("tiny", name="micro-32", banks=1, mesh_rows=1, mesh_cols=1, mem_ctrls=1),
+    load_config("tiny", name="micro-64", banks=2, mesh_rows=1, mesh_cols=2, mem_ctrls=1),
+]
+
+
+@settings(max_examples=examples(40, "INFS_CHUNK_EXAMPLES"), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(case=random_region(), machine=st.sampled_from(MICRO))
+def test_random_regions_on_small_machines_chunked_or_not_match_the_reference(case, machine):
+    """Random regions forced in memory on machines of 32 or 64 bitlines: every
+    run, chunked or not, gives the reference's values."""
+    args = case.call_args()
+    try:
+        res = run_function(api.parse_text(case.text), args, "f")
+    except Exception:  # noqa: BLE001 - a program the reference refuses: not this test's subject
+        return
+    want = {**{p: a for p, a in zip(case.params, args) if isinstance(a, np.ndarray)}, **{f"r{i}": r for i, r in enumerate(res)}}
+    args2 = case.call_args()
+    named = dict(zip(case.params, args2))
+    try:
+        rep = run_program(api.parse_text(case.text), named, "f", RunOptions(config=machine, mode="in"))
+    except Exception as e:  # noqa: BLE001
+        assert "\n" not in str(e).strip(), e
+        event("refused with an error")
+        return
+    got = {**{p: named[p] for p in want if p in named}, **{f"r{i}": r for i, r in enumerate(rep.results)}}
+    check = compare_values(got, want)
+    assert check.ok, f"{[(r.mode, r.chunks, r.reason) for r in rep.regions]}: {check.note}"
+    event("chunked" if any(r.chunks for r in rep.regions) else ("in" if all(r.mode == "in" for r in rep.regions) else "refused"))
