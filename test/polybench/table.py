@@ -73,7 +73,7 @@ def kernel_rows(name: str, dataset: str, config: str, steps: int) -> tuple[list[
         reason = recs[0].reason if recs else ""
         rows.append([name, what, str(len(recs)), where, _short(_names(k, reason))])
     for rm in remarks:
-        if not rm.extracted and ("not extracted:" in rm.text or "stay on the host" in rm.text or "stays on the host" in rm.text):
+        if not rm.extracted and ("not extracted:" in rm.text or "not distributed:" in rm.text or "stay on the host" in rm.text or "stays on the host" in rm.text):
             line = location_text(rm.op).rsplit(":", 2)[-2]
             rows.append([name, f"l.{line} (host loop)", "", "host", _short(_names(k, rm.text), 300)])
     return rows, wall
