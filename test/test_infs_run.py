@@ -266,3 +266,26 @@ def test_analysis_creates_no_input_values(monkeypatch, capsys):
     # 2^31 elements: 8 GiB per array if it were allocated
     rc = infs_run.main([str(WORKLOADS["vec_add"].path), "--sizes", "n=2147483648", "--mode", "in", "--analysis", "--json"])
     assert rc == 0, capsys.readouterr().err
+
+
+def test_check_of_a_tensorized_program_too_large_for_the_lattice_evaluator_is_one_line(tmp_path, capsys):
+    """Found by make fuzz: --check of a tdfg.graph program whose bc count is 1e11
+    was a MemoryError (internal error) in the lattice evaluator."""
+    src = tmp_path / "bc.mlir"
+    src.write_text(
+        """func.func @f(%A: memref<?xf32>, %B: memref<?xf32>, %n: index, %k: index) {
+  tdfg.graph ins(%A, %B : memref<?xf32>, memref<?xf32>) syms(N = %n : index, K = %k : index) rank 1 {
+  ^bb0(%a: memref<?xf32>, %b: memref<?xf32>, %N: index, %K: index):
+    %0 = tdfg.tensor %a [0:1] : memref<?xf32> -> !tdfg.tensor<f32, 1>
+    %1 = tdfg.bc %0 dim 0 dist 1 count K - 1 : !tdfg.tensor<f32, 1>
+    tdfg.store %1 -> %b : !tdfg.tensor<f32, 1> -> memref<?xf32>
+    tdfg.yield
+  }
+  func.return
+}
+"""
+    )
+    rc = infs_run.main([str(src), "--config", "paper-64", "--sizes", "n=2,k=99999999999", "--shape", "A=13,B=3", "--check"])
+    err = capsys.readouterr().err.strip()
+    assert rc not in (0, 70) and len(err.splitlines()) == 1 and "internal error" not in err, err
+    assert "'tdfg.bc': the lattice evaluator cannot hold its tensor on this host" in err

@@ -237,6 +237,7 @@ def evaluate_graph(graph: tdfg.GraphOp, arrays: Sequence[np.ndarray], scalars: S
     default) folds the whole extent at once.
     """
     st = _GraphState(graph, arrays, scalars)
+    op = None
     try:
         for op in graph.body.block.ops:
             if isinstance(op, tdfg.YieldOp):
@@ -244,6 +245,10 @@ def evaluate_graph(graph: tdfg.GraphOp, arrays: Sequence[np.ndarray], scalars: S
             _eval_op(op, st, group_size)
     except TdfgSemanticsError as e:
         raise EvaluationError(str(e)) from None
+    except MemoryError as e:
+        # a tensor the sizes make larger than the host (a bc count of 1e11): numpy
+        # refuses the allocation up front; one line naming the op
+        raise EvaluationError(f"'{op.name if op else 'tdfg.graph'}': the lattice evaluator cannot hold its tensor on this host ({str(e).splitlines()[0]})") from None
     raise EvaluationError("tdfg.graph body has no tdfg.yield")
 
 
