@@ -1726,3 +1726,27 @@ def test_static_dependence_cache_does_not_keep_regions_alive():
     del module
     gc.collect()
     assert region() is None
+
+
+@pytest.mark.parametrize("n1", [0, 1, 3])
+def test_views_reduce_a_constant_compute_over_an_empty_or_short_range(n1):
+    """Regression (test_extract_streams' empty_fold, broken by the view path): a
+    float fold of a compute of constants only over [1:1 + n1] -- the grid path
+    holds the constant as a scalar, the view path a compact array."""
+    text = """func.func @f(%T: memref<?xf32>, %n1: index) {
+  stream.region ins(%T : memref<?xf32>) syms(N1 = %n1 : index) domain [0:1, 1:N1 + 1] iterators [parallel, reduction] {
+  ^bb0(%t: memref<?xf32>, %N1: index):
+    %c = stream.compute() -> !stream.stream<f32> {
+      %k = arith.constant 1.0 : f32
+      stream.yield %k : f32
+    }
+    %r = stream.reduce add %c over [1] : !stream.stream<f32> -> !stream.stream<f32>
+    stream.store %r -> %t[d0] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield
+  }
+  func.return
+}"""
+    run_both(text, {"T": np.full(1, 7.0, np.float32), "n1": n1})
+    T = np.full(1, 7.0, np.float32)
+    run_function(api.parse_text(text), {"T": T, "n1": n1})
+    assert T.tolist() == [float(n1)]

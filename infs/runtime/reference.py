@@ -526,7 +526,13 @@ class _ViewState:
         lay = self.grid.get(v)
         if lay is not None:
             shape, mat = lay
-            out = np.broadcast_to(np.ascontiguousarray(np.broadcast_to(st.values[v], mat)), shape)
+            val = st.values[v]
+            if not mat and np.ndim(val) and (np.size(val) == 1 or 0 in shape):
+                # a value constant over the domain (a compute of constants only) held
+                # compact: one cell, or none when the domain is empty (found by
+                # test_pinned_nests[empty_fold]: a fold over an empty range)
+                val = np.asarray(val).reshape(()) if np.size(val) == 1 else np.zeros((), np.asarray(val).dtype)
+            out = np.broadcast_to(np.ascontiguousarray(np.broadcast_to(val, mat)), shape)
         else:
             owner = v.owner
             if isinstance(owner, stream.ComputeOp):
