@@ -43,6 +43,10 @@ def _names(k, text: str) -> str:
 def _short(reason: str, limit: int = 200) -> str:
     # the row names the loop nest already: drop the graph's location from the runtime's reasons
     reason = re.sub(r"the tdfg\.graph at \S+:\d+:\d+: ", "", reason).replace("|", "/")
+    # the pass's remarks, shorter (the whole text: infs-opt -p 'extract-streams{remarks=true}' FILE)
+    reason = re.sub(r"its inner loop nests are tried on their own \(not distributed: (.*)\)$", r"not distributed: \1", reason)
+    reason = re.sub(r"has a loop-carried dependence: the 'stream\.load' at line \d+ may read a cell of (%\w+) written by the 'stream\.store' at line \d+ in an earlier iteration", r"a loop-carried dependence on \1", reason)
+    reason = reason.replace(", written by one statement and accessed by another, is shared between iterations of", " is shared between iterations of")
     return reason if len(reason) <= limit else reason[: limit - 3] + "..."
 
 
