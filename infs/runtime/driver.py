@@ -65,7 +65,7 @@ from infs.runtime.region_profile import profile_region
 from infs.runtime.scalar_ops import EvaluationError
 from infs.sim import Machine
 from infs.sim.core import core_cost
-from infs.sim.near import near_memory_cost, not_offloadable
+from infs.sim.near import near_memory_cost, not_offloadable, vector_lanes
 
 MODES = ("auto", "in", "near", "core")
 
@@ -271,8 +271,8 @@ class RegionRuntime:
             #   N_elem x N_op / TP_core  >  sum_i Lat_op_i + N_node x Lat_JIT.
             # LHS: the region's element ops (the compiler's op counts) at the
             # cores' peak, TP_core = cores x simd_lanes ops/cycle (§2.2: "64 x 16 =
-            # 1024 ops/cycle").  RHS: the lowered commands' latencies (compute,
-            # moves, syncs, final reduce; no DRAM/transposition term: the paper's
+            # 1024 ops/cycle"; half the lanes for 64-bit elements, ``vector_lanes``).
+            # RHS: the lowered commands' latencies (compute, moves, syncs, final reduce; no DRAM/transposition term: the paper's
             # RHS has none, so the one-time transposition is amortized over
             # every re-entry) plus the JIT charge of the lowerings not yet paid
             # (``jit_cycles``).  Between near memory and the cores, which §4.3
@@ -281,7 +281,7 @@ class RegionRuntime:
             # still has the cores produce every element, one vector op per
             # simd_lanes elements at peak -- with N_op = 0 the LHS would be 0
             # and such a region could never run in memory however cheap it is.
-            lhs = -(-max(profile.total_ops, profile.iterations) // (self.cfg.cores * self.cfg.simd_lanes))
+            lhs = -(-max(profile.total_ops, profile.iterations) // (self.cfg.cores * vector_lanes(profile, self.cfg)))
             rhs = plan["estimate"]
             if lhs > rhs:
                 return "in", f"Eq. 2: cores at peak {lhs:,} > in-memory ops + JIT {rhs:,} cycles", plan, ""

@@ -54,7 +54,7 @@ import math
 import numpy as np
 
 from infs.sim.config import HardwareConfig
-from infs.sim.near import data_traffic, mesh_consts, settle, stream_bank_lines, threads_of, weighted_ops
+from infs.sim.near import data_traffic, mesh_consts, settle, stream_bank_lines, threads_of, vector_lanes, weighted_ops
 from infs.sim.stats import Cost
 from infs.sim.workload_profile import RegionProfile
 
@@ -80,7 +80,7 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False)
     mc = mesh_consts(cfg)
     mesh, banks, hops = mc.mesh, mc.banks, mc.hops
     ext = profile.extents
-    lanes = cfg.simd_lanes
+    lanes = vector_lanes(profile, cfg)
     threads = threads_of(profile, cfg)
     tiles = core_tiles(cfg, threads)
     share = np.zeros(B)

@@ -184,6 +184,15 @@ def weighted_ops(profile: RegionProfile, cfg: HardwareConfig) -> float:
     return float(sum(n * cyc[c] for c, n in profile.op_totals.items()))
 
 
+def vector_lanes(profile: RegionProfile, cfg: HardwareConfig) -> int:
+    """Elements per vector op: ``simd_lanes`` 32-bit lanes (one 512-bit vector,
+    ASPLOS §2.2), half as many for a region with 64-bit elements (AVX-512 holds
+    8 doubles).  Narrower elements keep the 32-bit count (the paper's workloads
+    are 32-bit; the cost classes are per 32-bit lane)."""
+    widest = max((s.elem_bytes for s in profile.streams), default=4)
+    return max(1, cfg.simd_lanes * 4 // max(4, widest))
+
+
 def threads_of(profile: RegionProfile, cfg: HardwareConfig) -> int:
     """OpenMP threads of a region: its outermost dim split statically over the cores,
     each thread getting at least one vector (``simd_lanes`` iterations)."""
@@ -418,7 +427,7 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
     mc = mesh_consts(cfg)
     mesh, banks, hops, mean_hops, next_hops = mc.mesh, mc.banks, mc.hops, mc.mean_hops, mc.next_hops
     ext = profile.extents
-    lanes = cfg.simd_lanes
+    lanes = vector_lanes(profile, cfg)
 
     lines = [stream_bank_lines(s, ext, cfg) for s in streams]
     probs = [_norm(v) for v in lines]

@@ -419,3 +419,40 @@ def test_regions_with_more_streams_than_an_se_takes_are_not_offloadable():
 
     assert not_offloadable(taps(12), P64) is None
     assert not_offloadable(taps(13), P64) == "it has 13 streams; an SE_L3 takes 12 per core (NSC Table V)"
+
+
+def test_64_bit_elements_get_half_the_vector_lanes():
+    """AVX-512 holds 16 floats but 8 doubles: a region of f64 elements costs the
+    cores and the stream engines twice the vector ops of the same region in f32
+    (narrower elements keep the 32-bit lane count)."""
+    from infs import api
+    from infs.hardware import load_config
+    from infs.runtime.region_profile import profile_region
+    from infs.sim.core import core_cost
+    from infs.sim.near import vector_lanes
+
+    text = """func.func @f(%A: memref<?xT>, %B: memref<?xT>, %n: index) {
+  stream.region ins(%A, %B : memref<?xT>, memref<?xT>) syms(N = %n : index) domain [0:N] iterators [parallel] {
+  ^bb0(%a: memref<?xT>, %b: memref<?xT>, %N: index):
+    %x = stream.load %a[d0] : memref<?xT> -> !stream.stream<T>
+    %y = stream.compute(%x : !stream.stream<T>) -> !stream.stream<T> {
+    ^bb1(%v: T):
+      %s = arith.mulf %v, %v : T
+      %t = arith.mulf %s, %v : T
+      stream.yield %t : T
+    }
+    stream.store %y -> %b[d0] : !stream.stream<T> -> memref<?xT>
+    stream.yield
+  }
+  func.return
+}"""
+    cfg = load_config("paper-64")
+    n = 1 << 16
+    lanes, compute = {}, {}
+    for t, dt in (("f32", np.float32), ("f64", np.float64)):
+        (region,) = [op for op in api.parse_text(text.replace("T", t)).walk() if op.name == "stream.region"]
+        p = profile_region(region, [np.zeros(n, dt), np.zeros(n, dt)], [n])
+        lanes[t] = vector_lanes(p, cfg)
+        compute[t] = core_cost(p, cfg).cycles
+    assert lanes == {"f32": 16, "f64": 8}
+    assert compute["f64"] > compute["f32"]
