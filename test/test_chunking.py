@@ -32,7 +32,7 @@ OVER = {
         "stencil2d": ({"m": 20, "n": 24, "t": 2}, True),
         "stencil3d": ({"l": 14, "m": 4, "n": 6, "t": 2}, True),  # (a chunk is whole rows of the outer dim: m x n must fit)
         "conv2d": ({"h": 18, "w": 20}, True),
-        "array_sum": ({"n": 500}, False),  # a scalar result: not chunked
+        "array_sum": ({"n": 500}, True),  # a scalar result: the chunks' sums summed
         "dwt2d": ({"h": 20, "w": 24}, False),  # even/odd writes at two maps
     },
     "small-16": {
@@ -105,7 +105,18 @@ def test_chunks_cover_the_range_in_order():
 
 
 UNSAFE = {
-    "results": (WORKLOADS["array_sum"].path.read_text(), "results"),
+    "a fold with an init value": (
+        """func.func @f(%A: memref<?xf32>, %n: index, %c: f32) -> f32 {
+  %s = stream.region ins(%A : memref<?xf32>) syms(N = %n : index, C = %c : f32) domain [0:N] iterators [reduction] -> f32 {
+  ^bb0(%a: memref<?xf32>, %N: index, %C: f32):
+    %x = stream.load %a[d0] : memref<?xf32> -> !stream.stream<f32>
+    %r = stream.reduce add %x over [0] init %C : !stream.stream<f32> -> f32
+    stream.yield %r : f32
+  }
+  func.return %s : f32
+}""",
+        "without an init value",
+    ),
     "offset read of a written array": (
         """func.func @f(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
   stream.region ins(%A, %B : memref<?xf32>, memref<?xf32>) syms(N = %n : index) domain [0:N] iterators [parallel] {
@@ -137,6 +148,27 @@ UNSAFE = {
         "do not move with the outer dim",
     ),
 }
+
+
+def test_chunks_of_a_max_fold_and_a_product_fold_combine_in_order():
+    """Results folded across chunks: max and an integer product (wrapping) equal the reference."""
+    for kind, dt, t in (("max", np.float32, "f32"), ("mul", np.int32, "i32")):
+        text = f"""func.func @f(%A: memref<?x{t}>, %n: index) -> {t} {{
+  %s = stream.region ins(%A : memref<?x{t}>) syms(N = %n : index) domain [0:N] iterators [reduction] -> {t} {{
+  ^bb0(%a: memref<?x{t}>, %N: index):
+    %x = stream.load %a[d0] : memref<?x{t}> -> !stream.stream<{t}>
+    %r = stream.reduce {kind} %x over [0] : !stream.stream<{t}> -> {t}
+    stream.yield %r : {t}
+  }}
+  func.return %s : {t}
+}}"""
+        rng = np.random.default_rng(5)
+        A = (rng.standard_normal(613) * 10).astype(dt) if dt is np.float32 else rng.integers(-3, 4, 613).astype(dt)
+        (want,) = run_function(api.parse_text(text), {"A": A.copy(), "n": 613})
+        rep = run_program(api.parse_text(text), {"A": A.copy(), "n": 613}, None, RunOptions(config="tiny", mode="in"))
+        (r,) = rep.regions
+        assert r.mode == "in" and r.chunks >= 2, r.not_honoured
+        assert rep.results[0] == want, (kind, rep.results[0], want)
 
 
 @pytest.mark.parametrize("case", list(UNSAFE))

@@ -17,10 +17,12 @@ Chunks run one after the other, so the result equals the region's only when
 no chunk reads what an earlier one wrote and every write lands where the
 region's would.  ``chunk_unsafe`` refuses (conservatively):
 
-* a region with results (scalar reductions across chunks would need a final
-  combine the in-memory program does not have);
-* an outer dim that is not parallel, or a region whose iteration space is
-  wider than its arrays (its outer dims already run as host loops);
+* a region result that is not an add/mul/min/max fold over the outer dim
+  (those are folded again across the chunks, in order, on the host: the
+  chunks' results are the final near-memory reduction's partials);
+* an outer reduction dim whose values are stored rather than returned, or a
+  region whose iteration space is wider than its arrays (its outer dims
+  already run as host loops);
 * a written array (store or atomic) that is also read, or written again, at
   any other access map, or through an index stream; a write whose map does not
   move with ``d0`` (the chunks would overwrite each other's cells).
@@ -43,12 +45,34 @@ _ACCESS_OPS = (stream.LoadOp, stream.StoreOp, stream.AtomicOp)
 MAX_CHUNKS = 4096
 
 
+COMBINABLE = ("add", "mul", "min", "max")
+
+
+def chunk_combine(region: stream.RegionOp) -> tuple[str, ...] | str:
+    """Per region result, the reduction kind that folds the chunks' results into
+    it (each chunk's result is its rows' fold: the folds of consecutive chunks
+    fold again, in order); or why the results cannot be combined so."""
+    (yield_op,) = [op for op in region.body.block.ops if isinstance(op, stream.YieldOp)]
+    kinds = []
+    for v in yield_op.values:
+        op = v.owner
+        if not isinstance(op, stream.ReduceOp) or op.kind.data not in COMBINABLE or op.init is not None or 0 not in op.dims_list():
+            return "a result is not an add/mul/min/max reduction over the outer dim without an init value"
+        kinds.append(op.kind.data)
+    return tuple(kinds)
+
+
 def chunk_unsafe(region: stream.RegionOp) -> str | None:
     """Why ``region`` cannot run in chunks of its outer dim (None when it can)."""
     if region.res:
-        return "a region with results cannot be split into chunks"
-    if not region.iterator_kinds or region.iterator_kinds[0] != "parallel":
-        return "its outer dim is not parallel"
+        why = chunk_combine(region)
+        if isinstance(why, str):
+            return why
+    kinds = region.iterator_kinds
+    if not kinds or kinds[0] not in ("parallel", "reduction"):
+        return "its outer dim is neither parallel nor a reduction"
+    if kinds[0] == "reduction" and (not region.res or any(isinstance(op, (stream.StoreOp, stream.AtomicOp)) for op in region.body.block.ops)):
+        return "its outer dim is a reduction whose values are stored, not returned"
     ranks = [len(a.type.get_shape()) for a in region.arrays]  # type: ignore[attr-defined]
     if ranks and region.iteration_domain.rank > max(ranks):
         return "its outer dim(s) already run as host loops"
@@ -110,7 +134,7 @@ def chunk_region(region: stream.RegionOp) -> tuple[stream.RegionOp, Block]:
     dom = region.iteration_domain
     chunked = stream.RegionOp(
         region.arrays, [*region.scalars, *holder.args], [*region.names, *names],
-        Domain(((Affine(0), Affine.of(ch)), *dom.bounds[1:])), region.iterator_kinds, Region(block), [],
+        Domain(((Affine(0), Affine.of(ch)), *dom.bounds[1:])), region.iterator_kinds, Region(block), [r.type for r in region.res],
     )  # fmt: skip
     chunked.location = region.location
     try:

@@ -49,6 +49,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, ModuleOp
 
 from infs.dialects import stream, tdfg
+from infs.dialects.element_types import REDUCE_UFUNCS
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import LayoutError
 from infs.passes.pim_program import LoweringError
@@ -58,7 +59,7 @@ from infs.passes.tdfg_semantics import TdfgSemanticsError
 from infs.runtime import host, jit
 from infs.runtime.base_offsets import BaseOffsets, fold_base_offsets
 from infs.runtime.check import compare_values
-from infs.runtime.chunking import MAX_CHUNKS, chunk_region, chunk_starts, chunk_unsafe
+from infs.runtime.chunking import MAX_CHUNKS, chunk_combine, chunk_region, chunk_starts, chunk_unsafe
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.runtime.reference import aliased_operands, check_domain_memory, evaluate_region, out_of_bounds_access, region_label
 from infs.runtime.region_profile import profile_region
@@ -158,6 +159,8 @@ class _Compiled(CompiledRegion):
     # base addresses, and its graph: one lowering for every iteration
     # (``infs.runtime.base_offsets``); None when no index folds
     fold: "tuple[stream.RegionOp, BaseOffsets, tdfg.GraphOp] | None" = None
+    # a region run in chunks (``infs.runtime.chunking``): the kind folding each result across them
+    combine: tuple[str, ...] = ()
 
 
 class RegionRuntime:
@@ -320,6 +323,7 @@ class RegionRuntime:
                 count *= 2
                 continue
             plan["chunks"] = (len(points), points[0][0])
+            plan["combine"] = comp.combine
             return plan, ""
         return None, last
 
@@ -344,6 +348,7 @@ class RegionRuntime:
             return "the chunk over array views does not tensorize"
         comp.optimize_seconds += self._optimize_graph(folded, reassoc)[1]
         comp.fold = (chunked, offsets, folded)
+        comp.combine = chunk_combine(region) if region.res else ()  # (a tuple: chunk_unsafe checked it)
         return comp
 
     def plan_in_memory(self, region, comp: _Compiled, arrays, scalars, points: list[tuple[int, ...]] | None = None) -> dict:
@@ -500,7 +505,10 @@ class RegionRuntime:
             if self.options.machine_mode == "analysis":  # timing only: no values
                 results = [np.zeros((), dtype=host.numpy_dtype(r.type))[()] for r in graph.res]
             else:
-                results = [np.asarray(self.machine.results[i], dtype=host.numpy_dtype(r.type))[()] for i, r in enumerate(graph.res)]
+                mine = [np.asarray(self.machine.results[i], dtype=host.numpy_dtype(r.type))[()] for i, r in enumerate(graph.res)]
+                # chunks: each result folds the previous chunks' (in order); else the last call's
+                combine = plan.get("combine", ())
+                results = [REDUCE_UFUNCS[k](a, b) for k, a, b in zip(combine, results, mine)] if combine and results else mine
         rec.jit_misses = plan["misses"]
         rec.jit_seconds = plan["jit_wall"]
         return results
