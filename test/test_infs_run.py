@@ -289,3 +289,11 @@ def test_check_of_a_tensorized_program_too_large_for_the_lattice_evaluator_is_on
     err = capsys.readouterr().err.strip()
     assert rc not in (0, 70) and len(err.splitlines()) == 1 and "internal error" not in err, err
     assert "'tdfg.bc': the lattice evaluator cannot hold its tensor on this host" in err
+
+
+def test_report_shows_the_chunk_plan(capsys):
+    rc = infs_run.main([str(WORKLOADS["vec_add"].path), "--sizes", "n=1000", "--config", "tiny", "--mode", "in", "--check"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "match the stream reference" in out
+    (row,) = [ln for ln in out.splitlines() if "in memory in chunks" in ln]
+    assert "1 region run(s): 8 chunks of 125 rows" in row
