@@ -297,3 +297,11 @@ def test_report_shows_the_chunk_plan(capsys):
     assert rc == 0 and "match the stream reference" in out
     (row,) = [ln for ln in out.splitlines() if "in memory in chunks" in ln]
     assert "1 region run(s): 8 chunks of 125 rows" in row
+
+
+def test_no_chunks_flag_runs_a_too_large_region_near_memory(capsys):
+    rc = infs_run.main([str(WORKLOADS["vec_add"].path), "--sizes", "n=1000", "--config", "tiny", "--mode", "in", "--no-chunks", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 0
+    s = out[0] if isinstance(out, list) else out
+    assert s["region_modes"] == {"near": 1} and "SRAM arrays" in s["not_honoured"][0]["reason"]

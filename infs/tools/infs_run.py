@@ -3,7 +3,7 @@
     infs-run FILE.mlir [--entry F] [--config paper-64] [--mode auto|in|near|core|all] [--strict]
              [--sizes N=64,M=32] [--scalar w=0.5] [--shape A=64x64] [--input A=a.npy] [--seed 0]
              [--save-outputs DIR] [--check] [--tiles 16x16] [--no-jit-charge]
-             [--analysis] [--cold] [--json] [--view OUT.html]
+             [--no-chunks] [--analysis] [--cold] [--json] [--view OUT.html]
 
 Inputs: a workload of ``infs/workloads`` (by its file) gets the registry's
 inputs and sizes (``--size-set``; ``--sizes`` overrides them); otherwise index
@@ -311,7 +311,8 @@ def run_once(module, path: Path, fn, args, mode: str, console: Console | None) -
         jit.set_verify(True)  # every program the JIT produces goes through the pimcmd verifiers too
     options = RunOptions(config=args.config, mode=mode, tiles=_tiles(args.tiles), jit=not args.no_jit_charge,
                          machine_mode="analysis" if args.analysis else "functional", warm=not args.cold,
-                         strict=args.strict, cross_check=args.check, optimize=not getattr(args, "no_optimize", False))  # fmt: skip
+                         strict=args.strict, cross_check=args.check, optimize=not getattr(args, "no_optimize", False),
+                         chunk=not getattr(args, "no_chunks", False))  # fmt: skip
     progress = None
     if console is not None and not args.json and console.is_terminal:
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # only on a terminal (start-up)
@@ -608,6 +609,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tiles", help="force the tile shape, e.g. 16x16")
     parser.add_argument("--no-jit-charge", action="store_true", help="do not charge JIT cycles (Inf-S no JIT)")
     parser.add_argument("--no-optimize", action="store_true", help="lower each region's tDFG as tensorized, without optimize-tdfg (Inf-S no e-graph)")
+    parser.add_argument("--no-chunks", action="store_true", help="a region too large for the SRAM arrays runs near memory instead of in memory in chunks of its outer dim")
     parser.add_argument("--analysis", action="store_true", help="timing only, no data (paper sizes)")
     parser.add_argument("--cold", action="store_true", help="inputs start in DRAM (default: in the L3, as after initialization)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
