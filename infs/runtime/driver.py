@@ -162,6 +162,12 @@ class _Compiled(CompiledRegion):
     # a region run in chunks (``infs.runtime.chunking``): the kind folding each result across them
     combine: tuple[str, ...] = ()
 
+    @classmethod
+    def of(cls, region: stream.RegionOp) -> "_Compiled":
+        """``compile_region(region)``, with room for what the runtime adds."""
+        c = compile_region(region)
+        return cls(**{f.name: getattr(c, f.name) for f in fields(CompiledRegion)})
+
 
 class RegionRuntime:
     """The region executor plugged into the host interpreter."""
@@ -187,20 +193,28 @@ class RegionRuntime:
         if hit is not None:
             return hit
         self.ids[key] = len(self.ids)
-        comp = _Compiled(**{f.name: getattr(c, f.name) for c in [compile_region(region)] for f in fields(CompiledRegion)})
-        source = comp.inner or region
+        comp = _Compiled.of(region)
         reassoc = floats_may_reassociate(region)
         self._optimize(comp, reassoc)
         if comp.graph is not None and self.options.fold_base_offsets:
-            offsets = fold_base_offsets(source)
-            if offsets is not None:
-                self._keep.append(offsets)
-                folded, _ = tensorize_region(offsets.region)
-                if folded is not None:
-                    comp.optimize_seconds += self._optimize_graph(folded, reassoc)[1]
-                    comp.fold = (source, offsets, folded)
+            self._fold(comp, comp.inner or region, reassoc)
         self.compiled[key] = comp
         return comp
+
+    def _fold(self, comp: _Compiled, source: stream.RegionOp, reassociate_floats: bool) -> BaseOffsets | None:
+        """``comp.fold``: ``source`` with its loop indices folded into base addresses
+        (``fold_base_offsets``), tensorized and optimized; the offsets, or None when
+        nothing folds or the folded region does not tensorize."""
+        offsets = fold_base_offsets(source)
+        if offsets is None:
+            return None
+        self._keep.append(offsets)
+        folded, _ = tensorize_region(offsets.region)
+        if folded is None:
+            return None
+        comp.optimize_seconds += self._optimize_graph(folded, reassociate_floats)[1]
+        comp.fold = (source, offsets, folded)
+        return offsets
 
     def _optimize(self, comp: _Compiled, reassociate_floats: bool) -> None:
         """``optimize-tdfg`` on the region's graph, before the JIT: the optimized graph is
@@ -334,20 +348,12 @@ class RegionRuntime:
             return why
         chunked, holder = chunk_region(region)
         self._keep.append((chunked, holder))
-        comp = _Compiled(**{f.name: getattr(c, f.name) for c in [compile_region(chunked)] for f in fields(CompiledRegion)})
+        comp = _Compiled.of(chunked)
         if comp.graph is None or comp.peel:
             return f"the chunked region does not tensorize ({comp.reason})"
-        offsets = fold_base_offsets(chunked)
-        xlo = chunked.names[-1]
-        if offsets is None or xlo not in offsets.folded:
-            return "the chunk's start is not only where its streams start"
-        self._keep.append(offsets)
-        reassoc = floats_may_reassociate(region)
-        folded, _ = tensorize_region(offsets.region)
-        if folded is None:
-            return "the chunk over array views does not tensorize"
-        comp.optimize_seconds += self._optimize_graph(folded, reassoc)[1]
-        comp.fold = (chunked, offsets, folded)
+        offsets = self._fold(comp, chunked, floats_may_reassociate(region))
+        if offsets is None or chunked.names[-1] not in offsets.folded:  # (XLO, the chunk's start)
+            return "the chunk's start is not only where its streams start, or the chunk over array views does not tensorize"
         comp.combine = chunk_combine(region) if region.res else ()  # (a tuple: chunk_unsafe checked it)
         return comp
 
