@@ -409,7 +409,6 @@ def _parse_indices(parser: Parser):
     return parse_index_list(parser, parse_operand)
 
 
-
 def _print_value_to_array(printer: Printer, op: "StoreOp | AtomicOp") -> None:
     """``%v -> %A[map] : <value type> -> <array type> {attrs}``: the tail both write ops print."""
     printer.print_ssa_value(op.value)
