@@ -262,7 +262,7 @@ class RegionRuntime:
                 why_not = str(e).strip().splitlines()[0]
                 if isinstance(e, LayoutError) and self.options.chunk and not comp.peel:
                     plan, why_chunks = self.plan_chunked(region, arrays, scalars)
-                    if plan is None:
+                    if plan is None and why_chunks != why_not:  # (the same error again says nothing new)
                         why_not = f"{why_not}; not in chunks: {why_chunks}"
         stuck = not_offloadable(profile, self.cfg)  # near memory impossible: the cores run it
         if mode == "in":
