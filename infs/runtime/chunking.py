@@ -30,12 +30,15 @@ region's would.  ``chunk_unsafe`` refuses (conservatively):
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping
+
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block, Region
 from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects import stream
-from infs.dialects.lattice import Affine, Domain, MapAttr, dim_name
+from infs.dialects.lattice import Affine, Domain, LatticeError, MapAttr, dim_index, dim_name
 
 _ACCESS_OPS = (stream.LoadOp, stream.StoreOp, stream.AtomicOp)
 
@@ -48,34 +51,35 @@ MAX_CHUNKS = 4096
 COMBINABLE = ("add", "mul", "min", "max")
 
 
-def chunk_combine(region: stream.RegionOp) -> tuple[str, ...] | str:
+def dim_label(d: int) -> str:
+    return "the outer dim" if d == 0 else f"dim d{d}"
+
+
+def chunk_combine(region: stream.RegionOp, dims: tuple[int, ...] = (0,)) -> tuple[str, ...] | str:
     """Per region result, the reduction kind that folds the chunks' results into
-    it (each chunk's result is its rows' fold: the folds of consecutive chunks
+    it (each chunk's result is its cells' fold: the folds of consecutive chunks
     fold again, in order); or why the results cannot be combined so."""
     (yield_op,) = [op for op in region.body.block.ops if isinstance(op, stream.YieldOp)]
     kinds = []
+    over = "the outer dim" if dims == (0,) else "every chunked dim (" + ", ".join(dim_name(d) for d in dims) + ")"
     for v in yield_op.values:
         op = v.owner
-        if not isinstance(op, stream.ReduceOp) or op.kind.data not in COMBINABLE or op.init is not None or 0 not in op.dims_list():
-            return "a result is not an add/mul/min/max reduction over the outer dim without an init value"
+        if not isinstance(op, stream.ReduceOp) or op.kind.data not in COMBINABLE or op.init is not None or not set(dims) <= set(op.dims_list()):
+            return f"a result is not an add/mul/min/max reduction over {over} without an init value"
         kinds.append(op.kind.data)
     return tuple(kinds)
 
 
-def chunk_unsafe(region: stream.RegionOp) -> str | None:
-    """Why ``region`` cannot run in chunks of its outer dim (None when it can)."""
-    if region.res:
-        why = chunk_combine(region)
-        if isinstance(why, str):
-            return why
-    kinds = region.iterator_kinds
-    if not kinds or kinds[0] not in ("parallel", "reduction"):
-        return "its outer dim is neither parallel nor a reduction"
-    if kinds[0] == "reduction" and (not region.res or any(isinstance(op, (stream.StoreOp, stream.AtomicOp)) for op in region.body.block.ops)):
-        return "its outer dim is a reduction whose values are stored, not returned"
+def region_unsafe(region: stream.RegionOp) -> str | None:
+    """Why no dim of ``region`` can be chunked, whichever (None when some might)."""
     ranks = [len(a.type.get_shape()) for a in region.arrays]  # type: ignore[attr-defined]
     if ranks and region.iteration_domain.rank > max(ranks):
         return "its outer dim(s) already run as host loops"
+    return None
+
+
+def _accesses(region: stream.RegionOp) -> tuple[dict[int, list], dict[int, list], dict[int, list]]:
+    """Per array (by its first operand index): its loads, stores and atomics as (map, indirect positions)."""
     args = list(region.array_args)
 
     def array_of(op) -> int:
@@ -83,44 +87,156 @@ def chunk_unsafe(region: stream.RegionOp) -> str | None:
         return next(i for i, a in enumerate(region.arrays) if a is region.arrays[args.index(op.array)])
 
     reads: dict[int, list] = {}
-    writes: dict[int, list] = {}
+    stores: dict[int, list] = {}
+    atomics: dict[int, list] = {}
     for op in region.body.block.ops:
         if not isinstance(op, _ACCESS_OPS) or op.array not in args:
             continue
-        key = array_of(op)
-        entry = (op.access_map(), op.indirect_positions())
-        (reads if isinstance(op, stream.LoadOp) else writes).setdefault(key, []).append(entry)
-    for key, ws in writes.items():
-        name = f"%{region.arrays[key].name_hint or args[key].name_hint or f'array #{key}'}"
+        out = reads if isinstance(op, stream.LoadOp) else stores if isinstance(op, stream.StoreOp) else atomics
+        out.setdefault(array_of(op), []).append((op.access_map(), op.indirect_positions()))
+    return reads, stores, atomics
+
+
+def _interval(e: Affine, box: dict[str, tuple[int, int]], env: Mapping[str, int]) -> tuple[int, int] | None:
+    """The values of ``e`` over the iteration box (per dim ``[lo, hi)``) for the
+    symbols' values ``env``; None when a symbol is unknown."""
+    lo = hi = e.const
+    for n, c in e.terms:
+        if n in box:
+            a, b = box[n]
+            lo, hi = lo + min(c * a, c * (b - 1)), hi + max(c * a, c * (b - 1))
+        elif n in env:
+            lo, hi = lo + c * env[n], hi + c * env[n]
+        else:
+            return None
+    return lo, hi
+
+
+def _apart(m1, m2, box, env) -> bool:
+    """The two maps touch no common cell over the box (an index position whose values do not meet)."""
+    for e1, e2 in zip(m1.results, m2.results):
+        i1, i2 = _interval(e1, box, env), _interval(e2, box, env)
+        if i1 is not None and i2 is not None and (i1[1] < i2[0] or i2[1] < i1[0]):
+            return True
+    return False
+
+
+def _own_position(entries: list, d: int, box, env) -> bool:
+    """Every access of an array has, at one index position, the expression
+    ``c * d + r_i`` (one ``c``, no other dim): chunks of ``d`` touch disjoint cells
+    of it when the ``r_i`` are one expression or, for the symbols' values ``env``,
+    differ by at least the extent of ``d`` (dwt2d's stores ``O[d0, d1]`` and
+    ``O[d0 + H2, d1]``, d0 in ``[0, H2)``)."""
+    if any(ind for _, ind in entries):
+        return False
+    dn = dim_name(d)
+    first = entries[0][0]
+    for p, e in enumerate(first.results):
+        c = e.coeff(dn)
+        if c == 0 or any(dim_index(n) is not None and n != dn for n in e.names):
+            continue
+        exprs = [m.results[p] for m, _ in entries]
+        if any(x.coeff(dn) != c or any(dim_index(n) is not None and n != dn for n in x.names) for x in exprs):
+            continue
+        rests = {x - Affine.of(dn) * c for x in exprs}
+        if len(rests) == 1:
+            return True
+        if env is None or dn not in box:
+            continue
+        vals = [r.evaluate(env) if r.names <= set(env) else None for r in rests]
+        if None in vals:
+            continue
+        lo, hi = box[dn]
+        span = abs(c) * (hi - lo)
+        if all(abs(u - v) >= span for i, u in enumerate(vals) for v in vals[i + 1 :]):
+            return True
+    return False
+
+
+def dim_unsafe(region: stream.RegionOp, d: int, in_order: bool = True, env: Mapping[str, int] | None = None) -> str | None:
+    """Why ``region`` cannot run in chunks of its dim ``d`` (None when it can).
+    ``in_order``: the chunks keep the region's iteration order (the chunked dims
+    are its outermost ones, every one but the innermost chunked one split into
+    single rows), which atomic updates of one cell from several chunks need.
+    ``env``: the values of the region's index symbols, when known (they prove
+    more accesses apart)."""
+    kinds = region.iterator_kinds
+    dn = dim_label(d)
+    if region.res:
+        why = chunk_combine(region, (d,))
+        if isinstance(why, str):
+            return why
+    if kinds[d] not in ("parallel", "reduction"):
+        return f"{dn} is neither parallel nor a reduction"
+    if kinds[d] == "reduction" and (not region.res or any(isinstance(op, (stream.StoreOp, stream.AtomicOp)) for op in region.body.block.ops)):
+        return f"{dn} is a reduction whose values are stored, not returned"
+    box: dict[str, tuple[int, int]] = {}
+    if env is not None:
+        try:
+            box = {dim_name(i): b for i, b in enumerate(region.iteration_domain.evaluate(env))}
+        except LatticeError:
+            box = {}
+    reads, stores, atomics = _accesses(region)
+    for key in sorted({*stores, *atomics}):
+        name = f"%{region.arrays[key].name_hint or region.array_args[key].name_hint or f'array #{key}'}"
+        ws = stores.get(key, []) + atomics.get(key, [])
+        # a read no write of the region can touch (gauss_elim's pivot row A[k, d1], rows k + 1.. written)
+        rs = [r for r in reads.get(key, []) if not (box and not r[1] and all(not w[1] and _apart(r[0], w[0], box, env) for w in ws))]
+        if _own_position(ws + rs, d, box, env):
+            continue  # every chunk has cells of its own
+        if key in atomics and key not in stores and not rs:
+            # updates that commute, applied in the region's order when the chunks keep it
+            if in_order:
+                continue
+            return f"{name} is updated by atomics, whose order only chunks of the outer dims (in order) keep"
         amap, indirect = ws[0]
         if indirect or any(e != ws[0] for e in ws[1:]):
-            return f"{name} is written through an index stream or at two access maps"
-        if 0 not in amap.dims_used():
-            return f"{name} is written at cells that do not move with the outer dim"
-        if any(e != ws[0] for e in reads.get(key, [])):
+            return f"{name} is written through an index stream or at two access maps that do not both move with {dn}"
+        if d not in amap.dims_used():
+            return f"{name} is written at cells that do not move with {dn}"
+        if any(e != ws[0] for e in rs):
             return f"{name} is written and read at another access map (a chunk would read an earlier chunk's writes)"
     return None
 
 
-def chunk_region(region: stream.RegionOp) -> tuple[stream.RegionOp, Block]:
-    """The region over one chunk of its outer dim (module docstring): scalars
-    ``[*region's, CH, XLO]``.  Returns it (detached) and the block holding its
-    two new operands (keep it alive with the region)."""
+def chunk_unsafe(region: stream.RegionOp, dims: tuple[int, ...] = (0,), env: Mapping[str, int] | None = None) -> str | None:
+    """Why ``region`` cannot run in chunks of ``dims`` (None when it can)."""
+    why = region_unsafe(region)
+    if why is not None:
+        return why
+    in_order = dims == tuple(range(len(dims)))
+    for d in dims:
+        why = dim_unsafe(region, d, in_order, env)
+        if why is not None:
+            return why
+    return None
+
+
+def chunk_names(region: stream.RegionOp, dims: tuple[int, ...]) -> list[str]:
+    """The new symbols of ``chunk_region(region, dims)``: per dim its chunk's size and start."""
     taken = set(region.names)
     names = []
-    for base in ("CH", "XLO"):
-        name = base
-        while name in taken:
-            name += "_"
-        taken.add(name)
-        names.append(name)
-    holder = Block(arg_types=[IndexType(), IndexType()])
+    for d in dims:
+        for base in ("CH", "XLO"):
+            name = base if d == 0 else f"{base}{d}"
+            while name in taken:
+                name += "_"
+            taken.add(name)
+            names.append(name)
+    return names
+
+
+def chunk_region(region: stream.RegionOp, dims: tuple[int, ...] = (0,)) -> tuple[stream.RegionOp, Block]:
+    """The region over one chunk of its ``dims`` (module docstring): scalars
+    ``[*region's, CH, XLO]`` per chunked dim.  Returns it (detached) and the block
+    holding its new operands (keep it alive with the region)."""
+    names = chunk_names(region, dims)
+    holder = Block(arg_types=[IndexType()] * len(names))
     for v, n in zip(holder.args, names):
         v.name_hint = n.lower()
-    ch, xlo = names
-    shift = {dim_name(0): Affine.of(dim_name(0)) + Affine.of(xlo)}
+    shift = {dim_name(d): Affine.of(dim_name(d)) + Affine.of(names[2 * i + 1]) for i, d in enumerate(dims)}
     old = region.body.block
-    block = Block(arg_types=[a.type for a in old.args] + [IndexType(), IndexType()])
+    block = Block(arg_types=[a.type for a in old.args] + [IndexType()] * len(names))
     for new, a in zip(block.args, old.args):
         new.name_hint = a.name_hint
     for new, n in zip(block.args[len(old.args) :], names):
@@ -132,9 +248,12 @@ def chunk_region(region: stream.RegionOp) -> tuple[stream.RegionOp, Block]:
             new_op.properties["map"] = MapAttr(new_op.access_map().substitute(shift))
         block.add_op(new_op)
     dom = region.iteration_domain
+    bounds = list(dom.bounds)
+    for i, d in enumerate(dims):
+        bounds[d] = (Affine(0), Affine.of(names[2 * i]))
     chunked = stream.RegionOp(
         region.arrays, [*region.scalars, *holder.args], [*region.names, *names],
-        Domain(((Affine(0), Affine.of(ch)), *dom.bounds[1:])), region.iterator_kinds, Region(block), [r.type for r in region.res],
+        Domain(tuple(bounds)), region.iterator_kinds, Region(block), [r.type for r in region.res],
     )  # fmt: skip
     chunked.location = region.location
     try:
@@ -148,4 +267,14 @@ def chunk_region(region: stream.RegionOp) -> tuple[stream.RegionOp, Block]:
 def chunk_starts(lo: int, hi: int, count: int) -> list[tuple[int, int]]:
     """``count`` chunks of ``[lo, hi)`` as (size, start): equal sizes, the last one shorter."""
     size = -(-(hi - lo) // count)
+    if size <= 0:
+        return []
     return [(min(size, hi - s), s) for s in range(lo, hi, size)]
+
+
+def chunk_grid(ranges: list[tuple[int, int]], counts: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The chunks of a box (one ``[lo, hi)`` per chunked dim, split in ``counts``
+    chunks each), in the region's order (outer dim first): per chunk, its size and
+    start along each dim, ``(CH, XLO, CH1, XLO1, ...)`` as ``chunk_region``'s scalars."""
+    parts = [chunk_starts(lo, hi, c) for (lo, hi), c in zip(ranges, counts)]
+    return [tuple(v for part in combo for v in part) for combo in itertools.product(*parts)]

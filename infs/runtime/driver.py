@@ -54,12 +54,12 @@ from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import LayoutError
 from infs.passes.pim_program import LoweringError
 from infs.passes.tensorize import CompiledRegion, compile_region, host_loop_points, tensorize_region
-from infs.dialects.lattice import LatticeError
+from infs.dialects.lattice import LatticeError, dim_name
 from infs.passes.tdfg_semantics import TdfgSemanticsError
 from infs.runtime import host, jit
 from infs.runtime.base_offsets import BaseOffsets, fold_base_offsets
 from infs.runtime.check import compare_values
-from infs.runtime.chunking import MAX_CHUNKS, chunk_combine, chunk_region, chunk_starts, chunk_unsafe
+from infs.runtime.chunking import MAX_CHUNKS, chunk_combine, chunk_grid, chunk_names, chunk_region, dim_label, dim_unsafe, region_unsafe
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.runtime.reference import aliased_operands, check_domain_memory, evaluate_region, out_of_bounds_access, region_label
 from infs.runtime.region_profile import profile_region
@@ -125,6 +125,7 @@ class RegionRecord:
     # in memory in chunks of the outer dim (infs.runtime.chunking): how many, and the rows of each but the last
     chunks: int = 0
     chunk_rows: int = 0
+    chunk_shape: str = ""  # the first chunk's extent along each chunked dim ("d0:1 x d1:4"; a peeled region's: its inner region's dims)
 
 
 @dataclass
@@ -260,7 +261,7 @@ class RegionRuntime:
                 plan = self.plan_in_memory(region, comp, arrays, scalars)
             except (LayoutError, LoweringError) as e:
                 why_not = str(e).strip().splitlines()[0]
-                if isinstance(e, LayoutError) and self.options.chunk and not comp.peel:
+                if isinstance(e, LayoutError) and self.options.chunk:
                     plan, why_chunks = self.plan_chunked(region, arrays, scalars)
                     if plan is None and why_chunks != why_not:  # (the same error again says nothing new)
                         why_not = f"{why_not}; not in chunks: {why_chunks}"
@@ -316,45 +317,108 @@ class RegionRuntime:
         return alt, f"not in memory ({why_not}); {alt} is faster ({min(near, core):,} cycles)", None, ""
 
     def plan_chunked(self, region, arrays, scalars) -> tuple[dict | None, str]:
-        """The in-memory plan of ``region`` in chunks of its outer dim, the fewest
-        (a power of two) whose chunk lowers for this machine; (None, why) when none does."""
-        comp = self._chunked.get(id(region))
-        if comp is None:
-            comp = self._chunked[id(region)] = self._compile_chunked(region)
-        if isinstance(comp, str):
-            return None, comp
-        env = {n: int(v) for n, v, s in zip(region.names, scalars, region.scalars) if isinstance(s.type, IndexType)}
-        lo, hi = (b.evaluate(env) for b in region.iteration_domain.bounds[0])
-        count, last = 2, "its outer dim has fewer than 2 rows"
-        while count <= hi - lo:
-            if count > MAX_CHUNKS:
-                return None, f"it would need more than {MAX_CHUNKS:,} chunks of its outer dim ({last})"
-            points = chunk_starts(lo, hi, count)
-            try:
-                plan = self.plan_in_memory(region, comp, arrays, scalars, points)
-            except (LayoutError, LoweringError) as e:
-                last = str(e).strip().splitlines()[0]
-                count *= 2
-                continue
-            plan["chunks"] = (len(points), points[0][0])
-            plan["combine"] = comp.combine
-            return plan, ""
-        return None, last
+        """The in-memory plan of ``region`` in chunks (``infs.runtime.chunking``), the
+        fewest whose chunk lowers for this machine; (None, why) when none does.
 
-    def _compile_chunked(self, region) -> _Compiled | str:
-        """The chunked region (``chunk_region``), tensorized, its chunk start folded into array views."""
-        why = chunk_unsafe(region)
+        The chunked dims are the region's dims that can be chunked (``dim_unsafe``),
+        outer first: the first one is split in 2, 4, 8, ... chunks (down to single
+        rows); when single rows of it still do not fit, the next one is split too,
+        and so on (stencil3d on a small machine: single planes of its outer dim, in
+        rows of its second).  A region whose outer dims run as host loops (mm_inner)
+        is chunked inside every host loop point: its inner region's dims."""
+        whole = self.compiled[id(region)]
+        base = whole.inner if whole.peel else region
+        assert base is not None
+        why = region_unsafe(base)
         if why is not None:
-            return why
-        chunked, holder = chunk_region(region)
+            return None, why
+        # the inner region's dims at every host loop point (its bounds may name the host indices)
+        if whole.peel:
+            ranges, _ = host_loop_points(whole, region, scalars)
+            hosts = list(itertools.product(*ranges))
+        else:
+            hosts = [()]
+        envs = [{n: int(v) for n, v, s in zip(base.names, [*scalars, *hp], base.scalars) if isinstance(s.type, IndexType)} for hp in hosts]
+        unsafe: list[str] = []
+
+        def chunkable(dims) -> list[int]:
+            # atomics need the chunks in the region's order: whether the dims before are chunked too matters
+            out: list[int] = []
+            for d in dims:
+                why = next((w for env in envs if (w := dim_unsafe(base, d, out == list(range(d)), env)) is not None), None)
+                if why is None:
+                    out.append(d)
+                else:
+                    unsafe.append(f"{dim_name(d)}: {why}" if base.iteration_domain.rank > 1 else why)
+            return out
+
+        safe = chunkable(range(base.iteration_domain.rank))
+        tried: list[str] = []
+        while safe:
+            plan, why, bad = self._plan_chunks(region, base, safe, hosts, envs, arrays, scalars, whole.peel)
+            if bad is None:
+                return plan, "; ".join([*tried, why])
+            tried.append(f"{dim_name(bad)}: {why}" if base.iteration_domain.rank > 1 else why)
+            safe = chunkable([d for d in safe if d != bad])  # chunks of ``bad`` do not compile: the other dims without it
+        return None, "; ".join(dict.fromkeys([*unsafe, *tried]))
+
+    def _plan_chunks(self, region, base, safe, hosts, envs, arrays, scalars, peel) -> tuple[dict | None, str, int | None]:
+        """``plan_chunked`` over the dims ``safe``: (plan, "", None), (None, why, None),
+        or (None, why, d) when the region chunked along ``d`` does not compile."""
+        boxes = [[tuple(b.evaluate(env) for b in base.iteration_domain.bounds[d]) for d in safe] for env in envs]
+        extent = [max((hi - lo for lo, hi in (box[i] for box in boxes)), default=0) for i in range(len(safe))]
+        last = f"{dim_label(safe[0])} has fewer than 2 rows"
+        for i in range(len(safe)):
+            dims = tuple(safe[: i + 1])
+            counts = []
+            count = 2
+            while count <= extent[i]:
+                counts.append(count)
+                count *= 2
+            if i + 1 < len(safe) and extent[i] >= 2 and (not counts or counts[-1] < extent[i]):
+                counts.append(extent[i])  # single rows, before the next dim is split too
+            for count in counts:
+                split = (*extent[:i], count)  # the dims before: single rows
+                chunks = len(chunk_grid(boxes[0], split)) if boxes else 0
+                if chunks > MAX_CHUNKS:
+                    return None, f"it would need more than {MAX_CHUNKS:,} chunks ({last})", None
+                comp = self._chunked.get((id(region), dims))
+                if comp is None:  # (safe for these symbols' values: checked above)
+                    comp = self._chunked[(id(region), dims)] = self._compile_chunked(region, base, dims)
+                if isinstance(comp, str):
+                    return None, comp, dims[-1]
+                points = [(*hp, *c) for hp, box in zip(hosts, boxes) for c in chunk_grid(box, split)]
+                try:
+                    plan = self.plan_in_memory(region, comp, arrays, scalars, points)
+                except (LayoutError, LoweringError) as e:
+                    last = str(e).strip().splitlines()[0]
+                    continue
+                first = points[0][len(hosts[0]) :] if points else ()
+                plan["chunks"] = (len(points), first[0] if first else 0)
+                plan["chunk_shape"] = " x ".join(f"{dim_name(d)}:{n}" for d, n in zip(dims, first[::2]))
+                plan["chunk_outer"] = dims == (0,) and not peel
+                plan["combine"] = comp.combine
+                return plan, "", None
+        return None, last, None
+
+    def _compile_chunked(self, region, base, dims: tuple[int, ...]) -> _Compiled | str:
+        """``base`` (the region, or its inner region when outer dims are host loops)
+        chunked along ``dims`` (``chunk_region``; ``dim_unsafe`` checked by the
+        caller, for the symbols' values), tensorized, every chunk start folded
+        into array views."""
+        try:
+            chunked, holder = chunk_region(base, dims)
+        except ValueError as e:  # (the verifier cannot prove the chunk's accesses apart: gauss_elim's pivot row)
+            return str(e)
         self._keep.append((chunked, holder))
         comp = _Compiled.of(chunked)
         if comp.graph is None or comp.peel:
             return f"the chunked region does not tensorize ({comp.reason})"
         offsets = self._fold(comp, chunked, floats_may_reassociate(region))
-        if offsets is None or chunked.names[-1] not in offsets.folded:  # (XLO, the chunk's start)
+        starts = chunk_names(base, dims)[1::2]  # (XLO per dim: each chunk's start)
+        if offsets is None or any(x not in offsets.folded for x in starts):
             return "the chunk's start is not only where its streams start, or the chunk over array views does not tensorize"
-        comp.combine = chunk_combine(region) if region.res else ()  # (a tuple: chunk_unsafe checked it)
+        comp.combine = chunk_combine(region, dims) if region.res else ()  # (a tuple: chunk_unsafe checked it)
         return comp
 
     def plan_in_memory(self, region, comp: _Compiled, arrays, scalars, points: list[tuple[int, ...]] | None = None) -> dict:
@@ -444,7 +508,12 @@ class RegionRuntime:
         rec = RegionRecord(self.ids[id(region)], mode, reason, elements=profile.iterations, requested=self.options.mode, not_honoured=not_honoured)
         if plan is not None and "chunks" in plan:
             rec.chunks, rec.chunk_rows = plan["chunks"]
-            rec.reason += f"; in {rec.chunks} chunks of {rec.chunk_rows} rows of its outer dim (too large for the arrays at once)"
+            rec.chunk_shape = plan["chunk_shape"]
+            if plan["chunk_outer"]:
+                rec.reason += f"; in {rec.chunks} chunks of {rec.chunk_rows} rows of its outer dim (too large for the arrays at once)"
+            else:
+                where = " of its inner region at each host loop point" if comp.peel else ""
+                rec.reason += f"; in {rec.chunks} chunks of {rec.chunk_shape}{where} (too large for the arrays at once)"
         if first:
             rec.tdfg_nodes_before, rec.tdfg_nodes_after, rec.optimize_seconds = comp.nodes_before, comp.nodes_after, comp.optimize_seconds
         start = self.machine.cycles
