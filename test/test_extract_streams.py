@@ -10,9 +10,9 @@
   then ``api.run`` in ``--mode auto`` and ``--mode in`` on a small machine;
   the outputs must equal a plain-Python execution of the original loops (the
   oracle: it reads the generator's description, never the MLIR).
-* The loop versions of vec_add, stencil2d and mm_outer
-  (``infs/workloads/loops``) against the hand-written stream workloads: same
-  outputs, same regions, same cycles.
+* The loop versions of all 15 workloads (``infs/workloads/loops``) against
+  the hand-written stream workloads: same outputs, same regions (iterators
+  and in/near/core decision), cycles within 5%.
 * mm as i/j/k loops (the accumulation through a temporary) against numpy; an
   f64 kernel runs in memory with the right values; ``infs-run``
   on an affine file.
@@ -512,27 +512,37 @@ def test_pinned_nests(name: str) -> None:
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["vec_add", "stencil2d", "mm_outer"])
+def test_every_workload_exists_as_plain_loops() -> None:
+    assert sorted(p.stem for p in LOOPS.glob("*.mlir")) == sorted(WORKLOADS)
+
+
+@pytest.mark.parametrize("name", sorted(WORKLOADS))
 @pytest.mark.parametrize("mode", ["auto", "in"])
 def test_loop_workloads_match_the_stream_workloads(name: str, mode: str) -> None:
-    """Same outputs as the hand-written stream program, and the same regions:
-    where each ran, and the same cycles (the loops become the same regions)."""
+    """Issue 14: each workload written as plain loops gives, after
+    extract-streams, the hand-written stream program's outputs and its regions:
+    as many, each run in the same place (in/near/core), each with the same
+    iterators, and total cycles within 5% (today they are equal)."""
     w = WORKLOADS[name]
     sizes = w.sizes("small")
     inputs = w.inputs(sizes, seed=3)
     module = api.parse_file(LOOPS / f"{name}.mlir")
     remarks = extract_streams(module)
-    assert any(r.extracted for r in remarks)
+    assert all(r.extracted or "stays on the host around the region" in r.text for r in remarks if "not extracted as a whole" not in r.text), [str(r) for r in remarks]
     api.verify_module(module)
-    got = api.run(module, {**{k: v.copy() for k, v in inputs.items()}, **sizes}, config="small-16", mode=mode)
-    hand = api.run(w.path, {**{k: v.copy() for k, v in inputs.items()}, **sizes}, config="small-16", mode=mode)
-    for o in w.outputs:
-        np.testing.assert_allclose(got.outputs[o], hand.outputs[o], rtol=1e-5)
+    hand_module = api.parse_file(w.path)
+    kinds = [[op.iterator_kinds for op in m.walk() if isinstance(op, stream.RegionOp)] for m in (module, hand_module)]
+    assert kinds[0] == kinds[1]
+    args = {k: v for k, v in {**inputs, **sizes}.items() if k in w.args}
+    got = api.run(module, args, config="small-16", mode=mode)
+    hand = api.run(w.path, args, config="small-16", mode=mode)
     ref = w.reference(inputs, sizes)
     for o in w.outputs:
-        np.testing.assert_allclose(got.outputs[o], ref[o], rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(got.outputs[o], hand.outputs[o], rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(got.outputs[o], ref[o], rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(np.asarray(got.results, dtype=np.float64), np.asarray(hand.results, dtype=np.float64), rtol=1e-5)
     assert [r.mode for r in got.regions] == [r.mode for r in hand.regions]
-    assert got.cycles == hand.cycles
+    assert abs(got.cycles - hand.cycles) <= 0.05 * hand.cycles, (got.cycles, hand.cycles)
 
 
 MM_IJK = """

@@ -55,6 +55,7 @@ what was extracted, and for every nest (or loop) kept on the host, why.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -171,6 +172,7 @@ class Load(Node):
     amap: AccessMap
     order: int
     src: Operation
+    ind: tuple = ()  # indirect positions: ((position, the Load of the index), ...) -- the map is 0 there
 
 
 @dataclass(eq=False)
@@ -202,7 +204,9 @@ class Store:
     amap: AccessMap
     value: Node
     order: int
-    src: Operation
+    src: Operation | None
+    ind: tuple = ()
+    atomic: str | None = None  # X[idx[p]] op= value: a stream.atomic of this kind
 
 
 # combining ops of reductions (kind names of stream.reduce)
@@ -226,8 +230,8 @@ def _walk_nodes(n: Node, seen: set[int] | None = None, into_reductions: bool = T
         return
     seen.add(id(n))
     yield n
-    if isinstance(n, Op):
-        for a in n.args:
+    if isinstance(n, (Op, Load)):
+        for a in n.args if isinstance(n, Op) else [x for _, x in n.ind]:
             yield from _walk_nodes(a, seen, into_reductions)
     elif isinstance(n, Red) and into_reductions:
         yield from _walk_nodes(n.body, seen, into_reductions)
@@ -430,9 +434,11 @@ class Analysis:
         if isinstance(op, (affine.LoadOp, affine.StoreOp)):
             array = op.memref
             idx = self.map_results(op.map, op.indices)
+            ind: list[tuple[int, Node]] = []
         else:
             array = op.memref  # type: ignore[attr-defined]
-            idx = [self.aff(i) for i in op.indices]  # type: ignore[attr-defined]
+            ind = [(p, n) for p, n in enumerate(map(self.indirect, op.indices)) if n is not None]  # type: ignore[attr-defined]
+            idx = [Affine(0) if any(p == q for q, _ in ind) else self.aff(i) for p, i in enumerate(op.indices)]  # type: ignore[attr-defined]
         t = array.type
         if not isinstance(t, MemRefType):
             raise Refuse(f"'{op.name}' on a {t}")
@@ -442,7 +448,15 @@ class Analysis:
             raise Refuse(f"'{op.name}' of a rank-{len(idx)} array (streams reach up to {stream.MAX_ACCESS_RANK} dims)")
         if not stream.is_scalar_type(t.element_type):
             raise Refuse(f"'{op.name}' of {t.element_type} elements")
-        return array, AccessMap(tuple(idx))
+        return array, AccessMap(tuple(idx)), tuple(ind)
+
+    def indirect(self, v: SSAValue) -> Load | None:
+        """An index that is an integer loaded in this body (through casts): an
+        indirect access (NSC §II-B, ``X[idx[r]]``), the index stream read as is."""
+        while isinstance(v.owner, (arith.IndexCastOp, arith.ExtSIOp)) and isinstance(v.owner.input.type, IntegerType):
+            v = v.owner.input
+        n = self.nodes.get(v)
+        return n if isinstance(n, Load) and isinstance(n.type, IntegerType) else None
 
     def node(self, v: SSAValue) -> Node:
         if v in self.nodes:
@@ -474,24 +488,24 @@ class Analysis:
         forward: dict[tuple[int, AccessMap], Node] = {}  # same-iteration store -> load forwarding
         for op in ops:
             if isinstance(op, (affine.LoadOp, memref.LoadOp)):
-                array, amap = self.access(op)
-                fwd = forward.get((id(array), amap))
+                array, amap, ind = self.access(op)
+                fwd = forward.get((id(array), amap, ind))
                 if fwd is not None:
                     self.nodes[op.results[0]] = fwd
                     continue
-                ld = Load(op.results[0].type, array, amap, self.order, op)
+                ld = Load(op.results[0].type, array, amap, self.order, op, ind)
                 self.order += 1
                 self.loads.append(ld)
                 self.nodes[op.results[0]] = ld
             elif isinstance(op, (affine.StoreOp, memref.StoreOp)):
                 if in_reduction:
                     raise Refuse(f"'{op.name}' inside a reduction loop")
-                array, amap = self.access(op)
+                array, amap, ind = self.access(op)
                 value = self.node(op.value)
                 for key in [k for k in forward if k[0] == id(array)]:
                     del forward[key]
-                forward[(id(array), amap)] = value
-                self.stores.append(Store(array, amap, value, self.order, op))
+                forward[(id(array), amap, ind)] = value
+                self.stores.append(Store(array, amap, value, self.order, op, ind))
                 self.order += 1
             elif isinstance(op, (affine.ForOp, scf.ForOp)) and op.results and not in_reduction:
                 self.reduction_loop(op)
@@ -516,6 +530,8 @@ class Analysis:
         self.body(_ops_of(blk), in_reduction=True)
         term = blk.last_op
         assert term is not None
+        if self.arg_reduction(op, r, accs, inits, list(term.operands)):
+            return
         for j, (acc, init, y, res) in enumerate(zip(accs, inits, term.operands, op.results)):
             comb = y.owner
             kind = _REDUCE_KIND.get(comb.name) if isinstance(comb, Operation) else None
@@ -531,6 +547,28 @@ class Analysis:
                 args: list[Node] = [red, red]
                 args[pos] = init_n
                 self.nodes[res] = Op(y.type, comb, args)
+
+
+    def arg_reduction(self, op: Operation, r: int, accs: list[SSAValue], inits: list[SSAValue], ys: list[SSAValue]) -> bool:
+        """The argmin (argmax) loop ``if (x < best) {best = x; at = i;}``
+        (iter_args best = +inf, at = the first index; strict ``<``: the first
+        index on ties) as ``stream.reduce argmin``.  Only the index may be used."""
+        if len(accs) != 2 or not all(isinstance(y.owner, arith.SelectOp) for y in ys):
+            return False
+        (sv, si), (bv, bi) = [y.owner for y in ys], accs  # type: ignore[misc]
+        cmp, cast = sv.cond.owner, si.lhs.owner
+        kind = {4: "argmin", 2: "argmax"}.get(cmp.predicate.value.data if isinstance(cmp, arith.CmpfOp) else -1)  # (cmpf olt, ogt)  # type: ignore[union-attr]
+        while isinstance(cast, (arith.IndexCastOp, arith.ExtSIOp)):
+            cast = cast.input.owner if cast.input is not _ivs(op)[0] else None  # type: ignore[assignment]
+        x, init_v, init_i = sv.lhs, inits[0].owner, inits[1].owner
+        lo = self.bounds[r][0]
+        if (kind is None or cast is not None or si.cond is not sv.cond or list(cmp.operands) != [x, bv] or sv.rhs is not bv or si.rhs is not bi  # type: ignore[union-attr]
+                or bv.uses.get_length() != 2 or bi.uses.get_length() != 1 or op.results[0].uses.get_length()
+                or not isinstance(init_v, arith.ConstantOp) or init_v.value.value.data != (float("inf") if kind == "argmin" else float("-inf"))  # type: ignore[union-attr]
+                or not (isinstance(init_i, arith.ConstantOp) and lo.is_constant and init_i.value.value.data == lo.const)):  # type: ignore[union-attr]
+            raise Refuse("an argmin/argmax loop that is not 'if (x < best) {best = x; at = i;}' from best = +inf (-inf), at = the loop's first index, with only the index used")
+        self.nodes[op.results[1]] = Red(si.result.type, kind, frozenset({r}), self.node(x))
+        return True
 
 
 class ExtractError(DiagnosticException):
@@ -555,6 +593,9 @@ def classify(a: Analysis) -> frozenset[int]:
         raise Refuse("the loop nest stores nothing and yields nothing")
     for s in a.stores:
         inv = band - s.amap.dims_used()
+        if s.ind:
+            _atomic(a, s)
+            continue
         if not inv:
             continue
         v = s.value
@@ -583,6 +624,8 @@ def classify(a: Analysis) -> frozenset[int]:
     if len(dims) > 1:
         raise Refuse("reductions over different loops in one body")
     red = next(iter(dims)) if dims else frozenset()
+    if red and any(s.atomic for s in a.stores):
+        raise Refuse("an update at a loaded index beside a reduction in one body")
     if red & band:
         # the folded loops enclose every store: a store that is not an
         # accumulation happens only when their range is not empty, which
@@ -593,12 +636,28 @@ def classify(a: Analysis) -> frozenset[int]:
     alld = frozenset(range(len(a.bounds)))
     for s in a.stores:
         used = s.amap.dims_used()
-        if used & red or used != alld - red:
+        if not s.atomic and (used & red or used != alld - red):
             raise Refuse(f"the store to {_array_label(s.array)} does not move with every parallel loop of the nest (an output dependence)")
         for n in _walk_nodes(s.value, into_reductions=False):
             if isinstance(n, Load) and n.amap.dims_used() & red:
                 raise Refuse("a value loaded inside the reduction is used outside it")
     return red
+
+
+def _atomic(a: Analysis, s: Store) -> None:
+    """``X[idx[p]] = X[idx[p]] op f`` (the cell chosen by a loaded index): in
+    any order the same updates, i.e. a ``stream.atomic`` of ``f`` (NSC's
+    indirect atomics).  A plain store at a loaded index is refused: with
+    repeated indices the last writer would depend on the order."""
+    v, ind = s.value, [(p, id(n)) for p, n in s.ind]
+    kind = _REDUCE_KIND.get(v.op.name) if isinstance(v, Op) and len(v.args) == 2 else None
+    pos = [i for i, x in enumerate(v.args) if isinstance(x, Load) and x.array is s.array and x.amap == s.amap and [(p, id(n)) for p, n in x.ind] == ind] if kind else []  # type: ignore[union-attr]
+    if kind not in stream.ATOMIC_KINDS or not pos:
+        raise Refuse(f"the store to {_array_label(s.array)} at an index loaded from memory is not an add/min/max update of that cell (the last writer would depend on the order)")
+    f = v.args[1 - pos[0]]  # type: ignore[union-attr]
+    if any(isinstance(n, Load) and n.array is s.array for n in _walk_nodes(f)) or sum(t.array is s.array for t in a.stores) > 1:
+        raise Refuse(f"the update of {_array_label(s.array)} at a loaded index reads or stores {_array_label(s.array)} elsewhere")
+    s.value, s.atomic = f, kind
 
 
 # ---------------------------------------------------------------------------
@@ -894,20 +953,21 @@ class RegionBuilder:
     def remap(self, amap: AccessMap) -> AccessMap:
         return amap.substitute(self.env)
 
-    def build(self, stores: list[tuple[SSAValue, AccessMap, Node, int, Operation | None]], loads: list[Load], results: list[Node]) -> stream.RegionOp:
-        """``stores``: (array, map in analysis dims, value, order, source op); ``loads``: every load the values use."""
+    def build(self, stores: list[Store], loads: list[Load], results: list[Node]) -> stream.RegionOp:
+        """``stores`` (maps in analysis dims); ``loads``: every load the values use."""
         a = self.a
         arrays: list[SSAValue] = []
         names: list[str] = []
         used_syms: set[str] = set(self.domain.names)
         nodes: list[Node] = []
         seen: set[int] = set()
-        for _, amap, v, _, _ in stores:
-            used_syms |= amap.symbols_used()
-            nodes.extend(_walk_nodes(v, seen))
+        for s in stores:
+            used_syms |= s.amap.symbols_used()
+            for v in [s.value, *(x for _, x in s.ind)]:
+                nodes.extend(_walk_nodes(v, seen))
         for r in results:
             nodes.extend(_walk_nodes(r, seen))
-        accesses = sorted([(s[3], s[0]) for s in stores] + [(n.order, n.array) for n in nodes if isinstance(n, Load)], key=lambda t: t[0])
+        accesses = sorted([(s.order, s.array) for s in stores] + [(n.order, n.array) for n in nodes if isinstance(n, Load)], key=lambda t: t[0])
         for x in [*(x for _, x in accesses), *(n.array for n in nodes if isinstance(n, TmpLoad))]:
             if x not in arrays:
                 arrays.append(x)
@@ -935,15 +995,16 @@ class RegionBuilder:
         self.array_arg = {x: block.args[i] for i, x in enumerate(arrays)}
         self.scalar_arg = {v: block.args[len(arrays) + len(sym_vals) + i] for i, v in enumerate(data)}
         items: list[tuple[int, int, object]] = [(ld.order, 0, ld) for ld in loads if any(ld is n for n in nodes)]
-        items += [(st[3], 1, st) for st in stores]
+        items += [(st.order, 1, st) for st in stores]
         for _, kind, it in sorted(items, key=lambda t: (t[0], t[1])):
             if kind == 0:
                 self.value(it)  # type: ignore[arg-type]
             else:
-                array, amap, v, _, src = it  # type: ignore[misc]
-                st = stream.StoreOp(self.stream(v), self.array_arg[array], self.remap(amap))
-                if src is not None:
-                    st.location = src.location
+                s: Store = it  # type: ignore[assignment]
+                where = (self.array_arg[s.array], self.remap(s.amap), [self.value(x) for _, x in s.ind], [p for p, _ in s.ind])
+                st = stream.AtomicOp(s.atomic, self.stream(s.value), *where) if s.atomic else stream.StoreOp(self.stream(s.value), *where)
+                if s.src is not None:
+                    st.location = s.src.location
                 block.add_op(st)
         block.add_op(stream.YieldOp(*[self.value(r) for r in results]))
         region = stream.RegionOp(arrays, scalar_vals, names, self.domain, self.iterators, Region(block), [r.type for r in results])
@@ -959,7 +1020,8 @@ class RegionBuilder:
         if id(n) in self.memo:
             return self.memo[id(n)]
         if isinstance(n, (Load, TmpLoad)):
-            op = stream.LoadOp(self.array_arg[n.array], self.remap(n.amap))
+            ind = n.ind if isinstance(n, Load) else ()
+            op = stream.LoadOp(self.array_arg[n.array], self.remap(n.amap), [self.value(x) for _, x in ind], [p for p, _ in ind])
             if isinstance(n, Load):
                 op.location = n.src.location
             v = self.add(op)
@@ -1064,10 +1126,6 @@ class Plan:
     note: str = ""
 
 
-def _store_items(stores: list[Store]):
-    return [(s.array, s.amap, s.value, s.order, s.src) for s in stores]
-
-
 def plan_region(a: Analysis) -> Plan:
     """The region(s) for analysed loops, or Refuse."""
     red = classify(a)
@@ -1084,7 +1142,7 @@ def plan_region(a: Analysis) -> Plan:
             # empty, but in one region a store of a value that is not a fold
             # would happen once per point of the fold's range (never, if empty)
             return _plan_two_phase(a, host, dims, par, red, "a store after the accumulation loop does not store only folds")
-        one = RegionBuilder(a, host, dims, red).build(_store_items(a.stores), a.loads, [])
+        one = RegionBuilder(a, host, dims, red).build(a.stores, a.loads, [])
         built.append(one)
         try:
             _dependence(one)
@@ -1154,7 +1212,7 @@ def _plan_two_phase(a: Analysis, host: HostOps, dims: list[int], par: list[int],
         host.after.append(memref.DeallocOp.get(alloc.memref))
         tmps[id(r)] = alloc.memref
         # region 1 stores each fold at its last reduction point (after all reduction loops), so order = last
-        r1_stores.append((alloc.memref, tmap, r, 1 << 30, None))
+        r1_stores.append(Store(alloc.memref, tmap, r, 1 << 30, None))
         region2_map[id(r)] = TmpLoad(r.type, alloc.memref, tmap)
     region1 = RegionBuilder(a, host, dims, red).build(r1_stores, a.loads, [])
     try:
@@ -1176,7 +1234,7 @@ def _plan_two_phase(a: Analysis, host: HostOps, dims: list[int], par: list[int],
         return out
 
     memo: dict[int, Node] = {}
-    stores2 = [(s.array, s.amap, swap(s.value, memo), s.order, s.src) for s in a.stores]
+    stores2 = [dataclasses.replace(s, value=swap(s.value, memo)) for s in a.stores]
     region2 = RegionBuilder(a, host, par, frozenset()).build(stores2, a.loads, [])
     try:
         _dependence(region2)
