@@ -45,10 +45,6 @@ WORD_TYPES: dict[int, type[np.unsignedinteger]] = {64: np.uint64, 32: np.uint32,
 """Unsigned word holding ``bits`` raw register bits (the simulator's storage)."""
 
 
-def element_bits(name: str) -> int:
-    return ELEMENT_BITS[name]
-
-
 def is_float_element(name: str) -> bool:
     return ELEMENT_DTYPES[name].kind == "f"
 

@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
-    AnyFloat,
     ArrayAttr,
     DenseArrayBase,
     FileLineColLoc,
@@ -36,7 +35,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     i64,
 )
-from xdsl.ir import Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -50,26 +49,24 @@ from xdsl.irdl import (
     result_def,
     traits_def,
     var_operand_def,
-    var_result_def,
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import HasAncestor, HasParent, IsolatedFromAbove, IsTerminator, Pure, is_side_effect_free
 from xdsl.utils.exceptions import VerifyException
 
-from infs.dialects.lattice import AccessMap, Affine, Domain, DomainAttr, MapAttr, dim_index, dim_name, verify_domain
+from infs.dialects.lattice import AccessMap, Affine, Domain, DomainAttr, MapAttr, dim_name, parse_domain_body, verify_domain
 from infs.dialects.syntax import (
+    SymbolRegion,
+    is_scalar_type,
     parse_attributes,
     parse_index_list,
     parse_int_list,
-    parse_named_operands,
-    parse_operands_with_types,
     print_attributes,
     print_index_list,
     print_int_list,
-    print_named_operands,
-    print_operands_with_types,
 )
+
 
 MAX_COMPUTE_INPUTS = 8  # NSC/Infinity Stream: near-stream functions take at most 8 operands
 MAX_ACCESS_RANK = 3  # §3.3: up to three dims for affine access
@@ -77,10 +74,6 @@ ITERATOR_KINDS = ("parallel", "reduction")
 REDUCE_KINDS = ("add", "mul", "min", "max", "argmin", "argmax")
 ATOMIC_KINDS = ("add", "min", "max")
 COMPUTE_BODY_DIALECTS = ("arith", "math")
-
-
-def is_scalar_type(t: Attribute) -> bool:
-    return isinstance(t, (IntegerType, IndexType, AnyFloat))
 
 
 @irdl_attr_definition
@@ -127,7 +120,7 @@ def _enclosing_region(op: Operation) -> "RegionOp | None":
 
 
 @irdl_op_definition
-class RegionOp(IRDLOperation):
+class RegionOp(SymbolRegion):
     """One offloadable loop nest (sDFG).
 
     ``stream.region ins(arrays) syms(name = %v : type, ...) domain [..]
@@ -138,17 +131,10 @@ class RegionOp(IRDLOperation):
     """
 
     name = "stream.region"
-
-    arrays = var_operand_def(MemRefType)
-    scalars = var_operand_def()
-    res = var_result_def()
-    sym_names = prop_def(ArrayAttr[StringAttr])
     domain = prop_def(DomainAttr)
     iterators = prop_def(ArrayAttr[StringAttr])
-    body = region_def("single_block")
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(IsolatedFromAbove())
+    DIMS: ClassVar[str] = "iteration"
 
     def __init__(
         self,
@@ -171,11 +157,6 @@ class RegionOp(IRDLOperation):
             regions=[body],
         )
 
-    # -- convenient views -------------------------------------------------
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(s.data for s in self.sym_names.data)
-
     @property
     def iteration_domain(self) -> Domain:
         return self.domain.data
@@ -184,41 +165,9 @@ class RegionOp(IRDLOperation):
     def iterator_kinds(self) -> tuple[str, ...]:
         return tuple(s.data for s in self.iterators.data)
 
-    @property
-    def array_args(self) -> tuple[SSAValue, ...]:
-        return tuple(self.body.block.args[: len(self.arrays)])
-
-    @property
-    def scalar_args(self) -> tuple[SSAValue, ...]:
-        return tuple(self.body.block.args[len(self.arrays) :])
-
-    def symbol_names(self) -> frozenset[str]:
-        """Names of the index-typed scalars (usable in affine expressions)."""
-        return frozenset(n for n, v in zip(self.names, self.scalars) if isinstance(v.type, IndexType))
-
-    def name_of(self, arg: SSAValue) -> str | None:
-        for n, a in zip(self.names, self.scalar_args):
-            if a is arg:
-                return n
-        return None
-
-    # -- verification -----------------------------------------------------
     def verify_(self) -> None:
-        names = self.names
-        if len(names) != len(self.scalars):
-            raise VerifyException(f"'{self.name}' has {len(self.scalars)} scalars but {len(names)} names")
-        if len(set(names)) != len(names):
-            raise VerifyException(f"'{self.name}' has duplicate symbol names {list(names)}")
-        for n in names:
-            if dim_index(n) is not None:
-                raise VerifyException(f"'{self.name}' symbol name '{n}' clashes with iteration dim names d<i>")
-        for v in self.scalars:
-            if not is_scalar_type(v.type):
-                raise VerifyException(f"'{self.name}' scalar operand must be an integer, index or float, got {v.type}")
-        block = self.body.block
-        types = [v.type for v in self.arrays] + [v.type for v in self.scalars]
-        if [a.type for a in block.args] != types:
-            raise VerifyException(f"'{self.name}' block arguments must match the operands (arrays then scalars): expected {len(types)} of types {', '.join(map(str, types)) or 'none'}")
+        self.verify_symbols()
+        self.verify_block_args()
         dom = self.iteration_domain
         verify_domain(dom, "iteration domain")
         kinds = self.iterator_kinds
@@ -230,12 +179,8 @@ class RegionOp(IRDLOperation):
         unknown = dom.names - self.symbol_names()
         if unknown:
             raise VerifyException(f"'{self.name}' domain {dom} uses undeclared symbol(s) {sorted(unknown)}")
-        term = block.last_op
-        if not isinstance(term, YieldOp):
-            raise VerifyException(f"'{self.name}' body must end with 'stream.yield'")
-        if [v.type for v in term.values] != [r.type for r in self.res]:
-            raise VerifyException(f"'{self.name}' yields {[str(v.type) for v in term.values]} but declares results {[str(r.type) for r in self.res]}")
-        for op in block.ops:
+        self.verify_yield()
+        for op in self.body.block.ops:
             if isinstance(op, (LoadOp, StoreOp, AtomicOp, ComputeOp, ReduceOp, YieldOp)):
                 continue
             if op.dialect_name() == "arith" and is_side_effect_free(op):
@@ -245,46 +190,15 @@ class RegionOp(IRDLOperation):
         if carried is not None:
             raise VerifyException(f"'{self.name}' {carried}")
 
-    # -- syntax -----------------------------------------------------------
-    def print(self, printer: Printer) -> None:
-        print_operands_with_types(printer, "ins", self.arrays)
-        print_named_operands(printer, "syms", self.names, self.scalars)
-        printer.print_string(f" domain {self.iteration_domain} iterators [")
-        printer.print_string(", ".join(self.iterator_kinds))
-        printer.print_string("]")
-        if self.res:
-            printer.print_string(" -> ")
-            printer.print_list([r.type for r in self.res], printer.print_attribute)
-        extra = {k: v for k, v in self.attributes.items()}
-        if extra:
-            printer.print_string(" attributes ")
-            printer.print_attr_dict(extra)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=True)
+    def print_head(self, printer: Printer) -> None:
+        printer.print_string(f" domain {self.iteration_domain} iterators [{', '.join(self.iterator_kinds)}]")
 
     @classmethod
-    def parse(cls, parser: Parser) -> "RegionOp":
-        arrays = parse_operands_with_types(parser, "ins")
-        names, scalars = parse_named_operands(parser, "syms")
+    def parse_head(cls, parser: Parser) -> dict:
         parser.parse_keyword("domain")
-        domain = Domain(tuple(_parse_domain(parser).bounds))
+        domain = parse_domain_body(parser)
         parser.parse_keyword("iterators")
-        iterators = parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parser.parse_identifier())
-        result_types: list[Attribute] = []
-        if parser.parse_optional_punctuation("->") is not None:
-            result_types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        body = parser.parse_region()
-        op = cls(arrays, scalars, names, domain, iterators, body, result_types)
-        if attrs is not None:
-            op.attributes |= attrs.data
-        return op
-
-
-def _parse_domain(parser: Parser) -> Domain:
-    from infs.dialects.lattice import parse_domain_body
-
-    return parse_domain_body(parser)
+        return {"domain": domain, "iterators": parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parser.parse_identifier())}
 
 
 # ---------------------------------------------------------------------------
@@ -390,7 +304,7 @@ class LoadOp(_MemoryStreamOp):
     def parse(cls, parser: Parser) -> "LoadOp":
         start = parser.pos
         arr = parser.parse_unresolved_operand()
-        amap, pos, idx = _parse_indices(parser)
+        amap, pos, idx = parse_index_list(parser)
         parser.parse_punctuation(":")
         atype = parser.parse_type()
         parser.parse_punctuation("->")
@@ -398,15 +312,6 @@ class LoadOp(_MemoryStreamOp):
         if not isinstance(atype, MemRefType) or rtype != StreamType(atype.element_type):
             parser.raise_error(f"stream.load of {atype} must return a stream of its element type, got {rtype}", start, parser.pos)
         return parse_attributes(parser, cls(parser.resolve_operand(arr, atype), amap, idx, pos))
-
-
-def _parse_indices(parser: Parser):
-    def parse_operand() -> SSAValue | None:
-        if parser._current_token.text.startswith("%"):  # noqa: SLF001
-            return parser._parse_optional_operand_without_type()  # noqa: SLF001 - index streams are defined earlier in the block
-        return None
-
-    return parse_index_list(parser, parse_operand)
 
 
 def _print_value_to_array(printer: Printer, op: "StoreOp | AtomicOp") -> None:
@@ -462,7 +367,7 @@ class StoreOp(_MemoryStreamOp):
         val = parser.parse_unresolved_operand()
         parser.parse_punctuation("->")
         arr = parser.parse_unresolved_operand()
-        amap, pos, idx = _parse_indices(parser)
+        amap, pos, idx = parse_index_list(parser)
         parser.parse_punctuation(":")
         vtype = parser.parse_type()
         parser.parse_punctuation("->")
@@ -514,7 +419,7 @@ class AtomicOp(_MemoryStreamOp):
         val = parser.parse_unresolved_operand()
         parser.parse_punctuation("->")
         arr = parser.parse_unresolved_operand()
-        amap, pos, idx = _parse_indices(parser)
+        amap, pos, idx = parse_index_list(parser)
         parser.parse_punctuation(":")
         vtype = parser.parse_type()
         parser.parse_punctuation("->")
@@ -742,6 +647,7 @@ class YieldOp(IRDLOperation):
     name = "stream.yield"
     values = var_operand_def()
     traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(RegionOp, ComputeOp), Pure()))
+    assembly_format = "($values^ `:` type($values))? attr-dict"
 
     def __init__(self, *values: SSAValue):
         super().__init__(operands=[list(values)])
@@ -753,23 +659,8 @@ class YieldOp(IRDLOperation):
                 if not is_scalar_type(v.type):
                     raise VerifyException(f"'{self.name}' of a region yields scalars, got {v.type}")
 
-    def print(self, printer: Printer) -> None:
-        if self.values:
-            printer.print_string(" ")
-            printer.print_list(self.values, printer.print_ssa_value)
-            printer.print_string(" : ")
-            printer.print_list([v.type for v in self.values], printer.print_attribute)
-        print_attributes(printer, self)
 
-    @classmethod
-    def parse(cls, parser: Parser) -> "YieldOp":
-        pos = parser.pos
-        names = parser.parse_optional_undelimited_comma_separated_list(parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand)
-        if not names:
-            return parse_attributes(parser, cls())
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-        return parse_attributes(parser, cls(*parser.resolve_operands(names, types, pos)))
+RegionOp.YIELD = YieldOp
 
 
 # ---------------------------------------------------------------------------
@@ -1019,10 +910,6 @@ def loop_carried_dependence(region: RegionOp) -> str | None:
                     f"split it into several regions"
                 )
     return None
-
-
-def region_block(op: RegionOp) -> Block:
-    return op.body.block
 
 
 Stream = Dialect(

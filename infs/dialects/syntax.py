@@ -1,30 +1,21 @@
-"""Parsing/printing helpers shared by the custom assembly formats of infs ops."""
+"""Parsing/printing helpers shared by the custom assembly formats of infs ops,
+and ``SymbolRegion``, the head ``stream.region`` and ``tdfg.graph`` share."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+from collections.abc import Sequence
+from typing import Any, ClassVar, TypeVar
 
-from xdsl.dialects.builtin import StringAttr
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import AnyFloat, ArrayAttr, IndexType, IntegerType, MemRefType, StringAttr
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation, prop_def, region_def, var_operand_def, var_result_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import MultipleSpansParseError, ParseError
+from xdsl.utils.exceptions import MultipleSpansParseError, ParseError, VerifyException
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
-from infs.dialects.lattice import (
-    AccessMap,
-    Affine,
-    Domain,
-    Pattern,
-    parse_affine,
-    I64_MAX,
-    parse_domain_body,
-    parse_int64,
-    parse_pattern_body,
-    short_int,
-)
+from infs.dialects.lattice import I64_MAX, AccessMap, Affine, dim_index, parse_affine, parse_int64, short_int
 
 OperationT = TypeVar("OperationT", bound=Operation)
 
@@ -87,14 +78,6 @@ def print_named_operands(printer: Printer, keyword: str, names: Sequence[str], v
     printer.print_string(")")
 
 
-def parse_domain(parser: Parser) -> Domain:
-    return parse_domain_body(parser)
-
-
-def parse_pattern(parser: Parser) -> Pattern:
-    return parse_pattern_body(parser)
-
-
 def parse_int_list(parser: Parser) -> list[int]:
     return parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parse_int64(parser))
 
@@ -103,20 +86,16 @@ def print_int_list(printer: Printer, values: Sequence[int]) -> None:
     printer.print_string("[" + ", ".join(str(int(v)) for v in values) + "]")
 
 
-def parse_affine_expr(parser: Parser) -> Affine:
-    return parse_affine(parser)
-
-
-def parse_index_list(
-    parser: Parser, parse_operand: Callable[[], SSAValue | None]
-) -> tuple[AccessMap, list[int], list[SSAValue]]:
-    """``[%idx, d1 + 1, k]``: affine entries, or SSA stream operands (indirect)."""
+def parse_index_list(parser: Parser) -> tuple[AccessMap, list[int], list[SSAValue]]:
+    """``[%idx, d1 + 1, k]``: affine entries, or SSA operands (indirect: index
+    streams or tensors, defined earlier in the block)."""
     results: list[Affine] = []
     indirect_pos: list[int] = []
     indirect: list[SSAValue] = []
 
     def parse_entry() -> None:
-        v = parse_operand()
+        # an operand: the lexer's own check (a percent identifier), before any affine parse
+        v = parser._parse_optional_operand_without_type() if parser._current_token.text.startswith("%") else None  # noqa: SLF001
         if v is not None:
             indirect_pos.append(len(results))
             indirect.append(v)
@@ -141,18 +120,6 @@ def print_index_list(printer: Printer, amap: AccessMap, indirect_pos: Sequence[i
     printer.print_string("]")
 
 
-def parse_optional_attr_dict(parser: Parser) -> dict[str, Attribute]:
-    return parser.parse_optional_attr_dict()
-
-
-def string_list(values: Sequence[str]) -> list[StringAttr]:
-    return [StringAttr(v) for v in values]
-
-
-def block_of(region: Region) -> Block:
-    return region.block
-
-
 def print_attributes(printer: Printer, op: Operation) -> None:
     """`` attributes {...}``, the op's discardable attributes, at the end of its
     custom syntax (as MLIR's ``attr-dict-with-keyword``), so that the custom
@@ -166,6 +133,104 @@ def parse_attributes(parser: Parser, op: OperationT) -> OperationT:
     if extra is not None:
         op.attributes |= extra.data
     return op
+
+
+def is_scalar_type(t: Attribute) -> bool:
+    return isinstance(t, (IntegerType, IndexType, AnyFloat))
+
+
+class SymbolRegion(IRDLOperation):
+    """``op ins(arrays) syms(name = %v : T, ...) <HEAD> (-> T...)? (attributes {..})? { ^bb0(arrays..., scalars...): ... }``.
+
+    An isolated region over arrays and named scalars (``stream.region``,
+    ``tdfg.graph``): block arguments are the arrays, then the scalars; the
+    index-typed scalars are symbols, named in affine expressions.  A subclass
+    gives its own properties, ``print_head``/``parse_head`` (the keyword
+    arguments of its ``__init__``) and ``DIMS``/``YIELD``."""
+
+    arrays = var_operand_def(MemRefType)
+    scalars = var_operand_def()
+    res = var_result_def()
+    sym_names = prop_def(ArrayAttr[StringAttr])
+    body = region_def("single_block")
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    DIMS: ClassVar[str] = ""  # what the names d<i> stand for, in messages
+    YIELD: ClassVar[type[Operation]]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.data for s in self.sym_names.data)
+
+    @property
+    def array_args(self) -> tuple[SSAValue, ...]:
+        return tuple(self.body.block.args[: len(self.arrays)])
+
+    @property
+    def scalar_args(self) -> tuple[SSAValue, ...]:
+        return tuple(self.body.block.args[len(self.arrays) :])
+
+    def symbol_names(self) -> frozenset[str]:
+        """Names of the index-typed scalars (usable in affine expressions)."""
+        return frozenset(n for n, v in zip(self.names, self.scalars) if isinstance(v.type, IndexType))
+
+    def verify_symbols(self) -> None:
+        names = self.names
+        if len(names) != len(self.scalars):
+            raise VerifyException(f"'{self.name}' has {len(self.scalars)} scalars but {len(names)} names")
+        if len(set(names)) != len(names):
+            raise VerifyException(f"'{self.name}' has duplicate symbol names {list(names)}")
+        for n in names:
+            if dim_index(n) is not None:
+                raise VerifyException(f"'{self.name}' symbol name '{n}' clashes with {self.DIMS} dim names d<i>")
+        for v in self.scalars:
+            if not is_scalar_type(v.type):
+                raise VerifyException(f"'{self.name}' scalar operand must be an integer, index or float, got {v.type}")
+
+    def verify_block_args(self) -> None:
+        types = [v.type for v in self.arrays] + [v.type for v in self.scalars]
+        if [a.type for a in self.body.block.args] != types:
+            raise VerifyException(f"'{self.name}' block arguments must match the operands (arrays then scalars): expected {len(types)} of types {', '.join(map(str, types)) or 'none'}")
+
+    def verify_yield(self) -> None:
+        term = self.body.block.last_op
+        if not isinstance(term, self.YIELD):
+            raise VerifyException(f"'{self.name}' body must end with '{self.YIELD.name}'")
+        if [v.type for v in term.operands] != [r.type for r in self.res]:
+            raise VerifyException(f"'{self.name}' yields {[str(v.type) for v in term.operands]} but declares results {[str(r.type) for r in self.res]}")
+
+    def print_head(self, printer: Printer) -> None:
+        """What stands between ``syms(..)`` and the result types."""
+
+    @classmethod
+    def parse_head(cls, parser: Parser) -> dict[str, Any]:
+        return {}
+
+    def print(self, printer: Printer) -> None:
+        print_operands_with_types(printer, "ins", self.arrays)
+        print_named_operands(printer, "syms", self.names, self.scalars)
+        self.print_head(printer)
+        if self.res:
+            printer.print_string(" -> ")
+            printer.print_list([r.type for r in self.res], printer.print_attribute)
+        if self.attributes:
+            printer.print_string(" attributes ")
+            printer.print_attr_dict(self.attributes)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=True)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        arrays = parse_operands_with_types(parser, "ins")
+        names, scalars = parse_named_operands(parser, "syms")
+        head = cls.parse_head(parser)
+        result_types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            result_types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(arrays=arrays, scalars=scalars, sym_names=names, body=parser.parse_region(), result_types=result_types, **head)
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
 
 
 class LiteralGuards:

@@ -68,11 +68,9 @@ from xdsl.irdl import (
     opt_operand_def,
     opt_prop_def,
     prop_def,
-    region_def,
     result_def,
     traits_def,
     var_operand_def,
-    var_result_def,
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
@@ -90,29 +88,20 @@ from infs.dialects.lattice import (
     Domain,
     DomainAttr,
     MapAttr,
-    dim_index,
     parse_domain_body,
     parse_int64,
     verify_domain,
 )
 from infs.dialects.syntax import (
+    SymbolRegion,
     parse_attributes,
     parse_index_list,
-    parse_named_operands,
-    parse_operands_with_types,
     print_attributes,
     print_index_list,
-    print_named_operands,
-    print_operands_with_types,
 )
 
 STORE_KINDS = ("store", "add", "min", "max")
 HINT_KEYS = ("shift", "broadcast", "reduce", "primary", "align")
-
-
-def is_supported_element(t: Attribute) -> bool:
-    """Element types a tensor may hold: the machine's (``element_types.ELEMENT_BITS``)."""
-    return is_machine_element(t)
 
 
 @irdl_attr_definition
@@ -140,7 +129,7 @@ class TensorType(ParametrizedAttribute, TypeAttribute):
         printer.print_string(f", {self.rank.data}>")
 
     def verify(self) -> None:
-        if not is_supported_element(self.element_type):
+        if not is_machine_element(self.element_type):
             raise VerifyException(f"tdfg tensors hold {MACHINE_ELEMENTS} elements, got {self.element_type}")
         if self.rank.data < 1:
             raise VerifyException("tdfg tensor rank must be >= 1")
@@ -171,7 +160,7 @@ def _check_symbols(op: Operation, names: frozenset[str], graph: "GraphOp", what:
 
 
 @irdl_op_definition
-class GraphOp(IRDLOperation):
+class GraphOp(SymbolRegion):
     """A tensorized region: ``tdfg.graph ins(..) syms(..) rank R (hints {..})? (-> T..)? { ... tdfg.yield }``.
 
     ``hints`` are the layout hints of §3.4: dims along which tensors are
@@ -181,16 +170,10 @@ class GraphOp(IRDLOperation):
     """
 
     name = "tdfg.graph"
-    arrays = var_operand_def(MemRefType)
-    scalars = var_operand_def()
-    res = var_result_def()
-    sym_names = prop_def(ArrayAttr[StringAttr])
     rank = prop_def(IntegerAttr)
     hints = opt_prop_def(DictionaryAttr)
-    body = region_def("single_block")
-
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(IsolatedFromAbove())
+    DIMS: ClassVar[str] = "lattice"
 
     def __init__(
         self,
@@ -211,36 +194,11 @@ class GraphOp(IRDLOperation):
         super().__init__(operands=[arrays, scalars], result_types=[result_types], properties=props, regions=[body])
 
     @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(s.data for s in self.sym_names.data)
-
-    @property
     def lattice_rank(self) -> int:
         return self.rank.value.data
 
-    @property
-    def array_args(self) -> tuple[SSAValue, ...]:
-        return tuple(self.body.block.args[: len(self.arrays)])
-
-    @property
-    def scalar_args(self) -> tuple[SSAValue, ...]:
-        return tuple(self.body.block.args[len(self.arrays) :])
-
-    def symbol_names(self) -> frozenset[str]:
-        return frozenset(n for n, v in zip(self.names, self.scalars) if isinstance(v.type, IndexType))
-
     def verify_(self) -> None:
-        names = self.names
-        if len(names) != len(self.scalars):
-            raise VerifyException(f"'{self.name}' has {len(self.scalars)} scalars but {len(names)} names")
-        if len(set(names)) != len(names):
-            raise VerifyException(f"'{self.name}' has duplicate symbol names {list(names)}")
-        for n in names:
-            if dim_index(n) is not None:
-                raise VerifyException(f"'{self.name}' symbol name '{n}' clashes with lattice dim names d<i>")
-        for v in self.scalars:
-            if not isinstance(v.type, (IntegerType, IndexType, AnyFloat)):
-                raise VerifyException(f"'{self.name}' scalar operand must be an integer, index or float, got {v.type}")
+        self.verify_symbols()
         rank = self.lattice_rank
         if rank < 1:
             raise VerifyException(f"'{self.name}' lattice rank must be >= 1, got {rank}")
@@ -248,14 +206,8 @@ class GraphOp(IRDLOperation):
             assert isinstance(a.type, MemRefType)
             if len(a.type.get_shape()) > rank:
                 raise VerifyException(f"'{self.name}' array of type {a.type} has more dims than the rank-{rank} lattice")
-        types = [v.type for v in self.arrays] + [v.type for v in self.scalars]
-        if [a.type for a in self.body.block.args] != types:
-            raise VerifyException(f"'{self.name}' block arguments must match the operands (arrays then scalars)")
-        term = self.body.block.last_op
-        if not isinstance(term, YieldOp):
-            raise VerifyException(f"'{self.name}' body must end with 'tdfg.yield'")
-        if [v.type for v in term.values] != [r.type for r in self.res]:
-            raise VerifyException(f"'{self.name}' yields {[str(v.type) for v in term.values]} but declares results {[str(r.type) for r in self.res]}")
+        self.verify_block_args()
+        self.verify_yield()
         if self.hints is not None:
             for key, val in self.hints.data.items():
                 if key not in HINT_KEYS:
@@ -272,43 +224,22 @@ class GraphOp(IRDLOperation):
                     if not isinstance(val, DenseArrayBase) or any(not 0 <= int(i) < len(self.arrays) for i in val.get_values()):
                         raise VerifyException(f"'{self.name}' hint 'align' must list array operand indices")
 
-    def print(self, printer: Printer) -> None:
-        print_operands_with_types(printer, "ins", self.arrays)
-        print_named_operands(printer, "syms", self.names, self.scalars)
+    def print_head(self, printer: Printer) -> None:
         printer.print_string(f" rank {self.lattice_rank}")
         if self.hints is not None:
             printer.print_string(" hints ")
             printer.print_attribute(self.hints)
-        if self.res:
-            printer.print_string(" -> ")
-            printer.print_list([r.type for r in self.res], printer.print_attribute)
-        if self.attributes:
-            printer.print_string(" attributes ")
-            printer.print_attr_dict(self.attributes)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=True)
 
     @classmethod
-    def parse(cls, parser: Parser) -> "GraphOp":
-        arrays = parse_operands_with_types(parser, "ins")
-        names, scalars = parse_named_operands(parser, "syms")
+    def parse_head(cls, parser: Parser) -> dict:
         parser.parse_keyword("rank")
         rank = parse_int64(parser)
-        hints = None
-        if parser.parse_optional_keyword("hints") is not None:
-            h = parser.parse_attribute()
-            if not isinstance(h, DictionaryAttr):
-                parser.raise_error("tdfg.graph hints must be a dictionary attribute")
-            hints = h
-        result_types: list[Attribute] = []
-        if parser.parse_optional_punctuation("->") is not None:
-            result_types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        body = parser.parse_region()
-        op = cls(arrays, scalars, names, rank, body, result_types, hints)
-        if attrs is not None:
-            op.attributes |= attrs.data
-        return op
+        if parser.parse_optional_keyword("hints") is None:
+            return {"rank": rank}
+        hints = parser.parse_attribute()
+        if not isinstance(hints, DictionaryAttr):
+            parser.raise_error("tdfg.graph hints must be a dictionary attribute")
+        return {"rank": rank, "hints": hints}
 
 
 class _GraphNode(IRDLOperation):
@@ -685,15 +616,6 @@ class ReduceOp(_KeywordOp):
 # ---------------------------------------------------------------------------
 
 
-def _parse_tensor_indices(parser: Parser):
-    def parse_operand() -> SSAValue | None:
-        if parser._current_token.text.startswith("%"):  # noqa: SLF001
-            return parser._parse_optional_operand_without_type()  # noqa: SLF001 - index streams are defined earlier in the block
-        return None
-
-    return parse_index_list(parser, parse_operand)
-
-
 def _verify_stream_access(op: Operation, array: SSAValue, amap: AccessMap, pos: Sequence[int], indices: Sequence[SSAValue], g: GraphOp) -> None:
     if array not in g.array_args:
         raise VerifyException(f"'{op.name}' array must be an array argument of the enclosing 'tdfg.graph'")
@@ -760,7 +682,7 @@ class StreamLoadOp(_GraphNode):
     @classmethod
     def parse(cls, parser: Parser) -> "StreamLoadOp":
         arr = parser.parse_unresolved_operand()
-        amap, pos, idx = _parse_tensor_indices(parser)
+        amap, pos, idx = parse_index_list(parser)
         parser.parse_keyword("over")
         dom = parse_domain_body(parser)
         parser.parse_punctuation(":")
@@ -884,7 +806,7 @@ class StreamStoreOp(_GraphNode):
         val = parser.parse_unresolved_operand()
         parser.parse_punctuation("->")
         arr = parser.parse_unresolved_operand()
-        amap, ipos, idx = _parse_tensor_indices(parser)
+        amap, ipos, idx = parse_index_list(parser)
         parser.parse_punctuation(":")
         types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
         parser.parse_punctuation("->")
@@ -935,6 +857,8 @@ class YieldOp(IRDLOperation):
     def __init__(self, *values: SSAValue):
         super().__init__(operands=[list(values)])
 
+
+GraphOp.YIELD = YieldOp
 
 TDFG = Dialect(
     "tdfg",

@@ -171,7 +171,3 @@ PRELUDE = _prelude()
 
 def aff_text(fields: tuple[int, ...]) -> str:
     return "(A " + " ".join(str(v) for v in fields) + ")"
-
-
-def string_text(s: str) -> str:
-    return '"' + s + '"'

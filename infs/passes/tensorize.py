@@ -83,7 +83,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects import stream, tdfg
-from infs.dialects.element_types import MACHINE_ELEMENTS
+from infs.dialects.element_types import MACHINE_ELEMENTS, is_machine_element
 from infs.dialects.lattice import AccessMap, Affine, Domain, DomainAttr, LatticeError, MapAttr, dim_index, dim_name
 from infs.passes.canonicalize_tdfg import canonicalize_graph, layout_hints
 
@@ -107,10 +107,6 @@ class _TV:
 
 # Access classification: per lattice dim ("aligned", j, offset) or ("fixed", coordinate).
 Spec = list[tuple]
-
-
-def _supported_element(t: Attribute) -> bool:
-    return tdfg.is_supported_element(t)
 
 
 _BINARY = {
@@ -156,7 +152,7 @@ class _Builder:
     def _check_types(self) -> None:
         for a in self.region.arrays:
             et = a.type.element_type  # type: ignore[attr-defined]
-            if not _supported_element(et):
+            if not is_machine_element(et):
                 raise NotTensorizable(f"array element type {et} has no tdfg tensor type ({MACHINE_ELEMENTS})")
         for op in self.body_ops:
             if isinstance(op, stream.ReduceOp) and op.kind.data not in tdfg.REDUCE_KINDS:
@@ -257,7 +253,7 @@ class _Builder:
         return op
 
     def ttype(self, elem: Attribute) -> tdfg.TensorType:
-        if not _supported_element(elem):
+        if not is_machine_element(elem):
             raise NotTensorizable(f"element type {elem} has no tdfg tensor type ({MACHINE_ELEMENTS})")
         return tdfg.TensorType(elem, self.R)
 
@@ -338,12 +334,12 @@ class _Builder:
     def scalar_op(self, op: Operation, ins: list[_TV]) -> _TV:
         """One arith/math op on tensor values (compute bodies and region level)."""
         for r in op.results:
-            if not _supported_element(r.type):
+            if not is_machine_element(r.type):
                 raise NotTensorizable(f"'{op.name}' produces {r.type}, which has no tdfg tensor type")
         if isinstance(op, arith.ConstantOp):
             return self.const_literal(op.value)
         for a in op.operands:
-            if not _supported_element(a.type):
+            if not is_machine_element(a.type):
                 raise NotTensorizable(f"'{op.name}' takes {a.type}, which has no tdfg tensor type")
         rtype = op.results[0].type
         kind = _BINARY.get(type(op))  # type: ignore[arg-type]
@@ -431,7 +427,7 @@ class _Builder:
         local: dict[SSAValue, _TV] = {}
         for arg, v in zip(body.args, op.inputs):
             local[arg] = self.stream_tv(v) if isinstance(v.type, stream.StreamType) else self.scalar_tv(v)
-            if not _supported_element(arg.type):
+            if not is_machine_element(arg.type):
                 raise NotTensorizable(f"compute input of type {arg.type} has no tdfg tensor type")
         for inner in body.ops:
             if isinstance(inner, stream.YieldOp):
