@@ -603,7 +603,7 @@ def classify(a: Analysis) -> frozenset[int]:
         pos = None
         if isinstance(v, Op) and v.op.name in _REDUCE_KIND and len(v.args) == 2:
             for i, x in enumerate(v.args):
-                if isinstance(x, Load) and x.array is s.array and x.amap == s.amap:
+                if isinstance(x, Load) and x.array is s.array and x.amap == s.amap and not x.ind:
                     pos = i
         if pos is None:
             raise Refuse(f"the store to {_array_label(s.array)} does not move with the loop(s) at line {loops} and is not an add/mul/min/max accumulation (an output dependence)")
@@ -1266,9 +1266,9 @@ def _plan_scalar(a: Analysis, host: HostOps, dims: list[int], red: frozenset[int
         if id(n) in env:
             return env[id(n)]
         if isinstance(n, Load):
-            idx = []
-            for e in n.amap.results:
-                idx.append(host.affine(e, sym_env, True))
+            idx = [host.affine(e, sym_env, True) for e in n.amap.results]
+            for p, x in n.ind:
+                idx[p] = host.emit(arith.IndexCastOp(hval(x), IndexType()), True)
             v = host.emit(memref.LoadOp.get(n.array, idx), True)
         elif isinstance(n, Scalar):
             v = n.value

@@ -66,7 +66,8 @@ func.func @histogram(%member: memref<?xi32>, %count: memref<?xi32>, %F: memref<?
 
 // Kept on the host: a scatter (with repeated indices the last writer depends
 // on the order), a multiplying update (stream.atomic has no mul), an update
-// whose summand reads the array, an index with an offset.
+// whose summand reads the array, a store at a fixed cell of a value loaded at a
+// loaded index, an index with an offset.
 // CHECK-LABEL: func.func @host
 // CHECK-NOT:     stream.region
 // CHECK:         func.return
@@ -95,6 +96,16 @@ func.func @host(%idx: memref<?xi32>, %A: memref<?xf32>, %X: memref<?xf32>, %n: i
     %x = memref.load %X[%ki] : memref<?xf32>
     %y = arith.addf %x, %a : f32
     memref.store %y, %X[%ki] : memref<?xf32>
+  }
+  // X[0] = X[idx[i]] + A[i] is no accumulation into X[0] (the indirect load's map is 0 too)
+  // REMARK: indirect.mlir:[[# @LINE + 1]]:3: remark: extract-streams: loop nest not extracted: the store to %X does not move with the loop(s) at line [[# @LINE + 1]] and is not an add/mul/min/max accumulation (an output dependence)
+  affine.for %i = 0 to %n {
+    %k = affine.load %idx[%i] : memref<?xi32>
+    %ki = arith.index_cast %k : i32 to index
+    %x = memref.load %X[%ki] : memref<?xf32>
+    %a = affine.load %A[%i] : memref<?xf32>
+    %y = arith.addf %x, %a : f32
+    affine.store %y, %X[0] : memref<?xf32>
   }
   // REMARK: indirect.mlir:[[# @LINE + 1]]:3: remark: extract-streams: loop nest not extracted: an index is computed by 'affine.load', which is not affine in the loop indices
   affine.for %i = 0 to %n {
