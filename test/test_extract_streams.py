@@ -545,6 +545,61 @@ def test_loop_workloads_match_the_stream_workloads(name: str, mode: str) -> None
     assert abs(got.cycles - hand.cycles) <= 0.05 * hand.cycles, (got.cycles, hand.cycles)
 
 
+INDIRECT = """
+func.func @k(%D: memref<?x?xf32>, %at: memref<?xi32>, %idx: memref<?xi32>, %X: memref<?xf32>, %hist: memref<?xi32>, %top: memref<?xf32>, %p: index, %c: index) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %z = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  affine.for %i = 0 to %p {
+    %best:2 = affine.for %j = 0 to %c iter_args(%bv = %ninf, %bi = %z) -> (f32, i32) {
+      %v = affine.load %D[%i, %j] : memref<?x?xf32>
+      %gt = arith.cmpf ogt, %v, %bv : f32
+      %ji = arith.index_cast %j : index to i32
+      %nv = arith.select %gt, %v, %bv : f32
+      %ni = arith.select %gt, %ji, %bi : i32
+      affine.yield %nv, %ni : f32, i32
+    }
+    affine.store %best#1, %at[%i] : memref<?xi32>
+  }
+  affine.for %i = 0 to %p {
+    %k = affine.load %idx[%i] : memref<?xi32>
+    %ki = arith.index_cast %k : i32 to index
+    %h = memref.load %hist[%ki] : memref<?xi32>
+    %h1 = arith.addi %h, %one : i32
+    memref.store %h1, %hist[%ki] : memref<?xi32>
+    %x = memref.load %X[%ki] : memref<?xf32>
+    %t = memref.load %top[%ki] : memref<?xf32>
+    %m = arith.maximumf %t, %x : f32
+    memref.store %m, %top[%ki] : memref<?xf32>
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["auto", "in"])
+def test_argmax_and_updates_at_loaded_indices(mode: str) -> None:
+    """An argmax loop (strict >: the first index on ties) and add/max updates
+    of cells chosen by a loaded index (repeated indices) become regions, with
+    numpy's values."""
+    module = api.parse_text(INDIRECT)
+    remarks = extract_streams(module)
+    assert all(r.extracted for r in remarks), [str(r) for r in remarks]
+    ops = [op.name for op in module.walk()]
+    assert ops.count("stream.reduce") == 1 and ops.count("stream.atomic") == 2
+    rng = np.random.default_rng(5)
+    p, c = 37, 6
+    D = rng.integers(0, 3, (p, c)).astype(np.float32)  # many ties
+    idx = rng.integers(0, 5, p).astype(np.int32)
+    X = rng.uniform(-1, 1, 5).astype(np.float32)
+    top = np.full(5, -2, np.float32)
+    ins = {"D": D, "at": np.zeros(p, np.int32), "idx": idx, "X": X, "hist": np.zeros(5, np.int32), "top": top, "p": p, "c": c}
+    res = api.run(module, ins, config="small-16", mode=mode)
+    np.testing.assert_array_equal(res.outputs["at"], np.argmax(D, axis=1))
+    np.testing.assert_array_equal(res.outputs["hist"], np.bincount(idx, minlength=5))
+    np.testing.assert_array_equal(res.outputs["top"], np.where(np.bincount(idx, minlength=5) > 0, X, -2))
+
+
 MM_IJK = """
 func.func @mm(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>, %m: index, %n: index, %k: index) {
   affine.for %i = 0 to %m {

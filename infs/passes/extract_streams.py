@@ -4,7 +4,9 @@ Takes ``func.func`` bodies written as ordinary loops: ``affine.for`` /
 ``affine.parallel`` / ``scf.for`` / ``scf.parallel`` nests over
 ``affine.load``/``affine.store``/``memref.load``/``memref.store`` with affine
 indices (also through ``affine.apply``, ``arith.index_cast`` and integer
-``addi``/``subi``/``muli`` by a constant), and ``arith``/``math`` bodies.
+``addi``/``subi``/``muli`` by a constant) or loaded in the body
+(``memref.load %X[%idx_i]``: an indirect stream; an add/min/max update of
+such a cell is an indirect ``stream.atomic``), and ``arith``/``math`` bodies.
 
 Gives the same functions with each loop nest that is a stream region (ASPLOS'23
 §3.1: the paper's compiler finds the regions in plain C loops) replaced by one
@@ -19,8 +21,8 @@ How a nest is decided.  The nest's perfectly nested loops ``L1..Ln`` (a band)
 and its innermost body are read into loads, stores and expression trees.  Then,
 for ``p = 0, 1, ..., n-1``, the inner band ``L(p+1)..Ln`` is tried as a region
 with ``L1..Lp`` on the host: its statements are classified (plain stores;
-reductions: an ``iter_args`` accumulation, or ``X[m] = X[m] op f`` with ``m``
-invariant in some loops, op in add/mul/min/max), the region is built, and the
+reductions: an ``iter_args`` accumulation or argmin/argmax loop, or ``X[m] = X[m] op f``
+with ``m`` invariant in some loops, op in add/mul/min/max), the region is built, and the
 stream dialect's own exact dependence test (``stream.loop_carried_dependence``,
 which the region verifier runs: distance/direction vectors over the access maps
 with a GCD test, conservative beyond them) decides whether it equals the
