@@ -600,6 +600,58 @@ def test_argmax_and_updates_at_loaded_indices(mode: str) -> None:
     np.testing.assert_array_equal(res.outputs["top"], np.where(np.bincount(idx, minlength=5) > 0, X, -2))
 
 
+HOST_PARALLEL = """
+func.func @f(%A: memref<?x?xf32>, %B: memref<?xf32>, %C: memref<?xf32>, %S: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f32
+  "affine.parallel"(%n, %n) <{lowerBoundsGroups = dense<1> : vector<2xi32>, upperBoundsGroups = dense<1> : vector<2xi32>, lowerBoundsMap = affine_map<() -> (0, 0)>, upperBoundsMap = affine_map<()[s0, s1] -> (s0, s1)>, reductions = [], steps = [1, 1]}> ({
+  ^bb0(%i: index, %j: index):
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    %a = memref.load %A[%i, %j] : memref<?x?xf32>
+    %s = arith.addf %a, %f : f32
+    memref.store %s, %A[%j, %i] : memref<?x?xf32>
+    "affine.yield"() : () -> ()
+  }) : (index, index) -> ()
+  %r = "scf.parallel"(%c0, %n, %c1, %z) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>}> ({
+  ^bb0(%i: index):
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    %b = memref.load %B[%i] : memref<?xf32>
+    %t = arith.mulf %b, %f : f32
+    "scf.reduce"(%t) ({
+    ^bb1(%x: f32, %y: f32):
+      %q = arith.addf %x, %y : f32
+      "scf.reduce.return"(%q) : (f32) -> ()
+    }) : (f32) -> ()
+  }) : (index, index, index, f32) -> f32
+  memref.store %r, %S[%c0] : memref<?xf32>
+  affine.for %i = 0 to %n {
+    %b = affine.load %B[%i] : memref<?xf32>
+    affine.store %b, %C[%i] : memref<?xf32>
+  }
+  func.return
+}
+"""
+
+
+def test_parallel_loops_kept_on_the_host_run_in_order() -> None:
+    """An affine.parallel and an scf.parallel reduction that stay on the host
+    become nested scf.for loops (one legal order: the sequential one)."""
+    module = api.parse_text(HOST_PARALLEL)
+    assert [r.extracted for r in extract_streams(module)] == [False, False, True]
+    A, B = np.arange(25, dtype=np.float32).reshape(5, 5), np.arange(5, dtype=np.float32)
+    res = api.run(module, {"A": A, "B": B, "C": np.zeros(5, np.float32), "S": np.zeros(1, np.float32), "n": 5}, config="tiny")
+    want = A.copy()
+    for i in range(5):
+        for j in range(5):
+            want[j, i] = want[i, j] + i
+    np.testing.assert_array_equal(res.outputs["A"], want)
+    np.testing.assert_array_equal(res.outputs["S"], [np.dot(B, np.arange(5))])
+    np.testing.assert_array_equal(res.outputs["C"], B)
+
+
 MM_IJK = """
 func.func @mm(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>, %m: index, %n: index, %k: index) {
   affine.for %i = 0 to %m {

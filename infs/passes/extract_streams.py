@@ -620,9 +620,7 @@ def classify(a: Analysis) -> frozenset[int]:
         args = list(v.args)
         args[1 - pos] = Red(v.type, _REDUCE_KIND[v.op.name], frozenset(inv), f)
         s.value = Op(v.type, v.op, args)
-    reds = [n for s in a.stores for n in _walk_nodes(s.value) if isinstance(n, Red)]
-    reds += [n for v in a.escaping.values() for n in _walk_nodes(v) if isinstance(n, Red)]
-    dims = {n.dims for n in reds}
+    dims = {n.dims for n in _reds_of(a)}
     if len(dims) > 1:
         raise Refuse("reductions over different loops in one body")
     red = next(iter(dims)) if dims else frozenset()
@@ -772,26 +770,25 @@ def _scf_body_from(block: Block) -> None:
         Rewriter.replace_op(term, scf.YieldOp(*term.operands))
 
 
-def _lower_parallel_reduce(op: scf.ParallelOp) -> None:
-    """``scf.parallel`` with reductions as nested ``scf.for`` loops carrying the
-    accumulators (a sequential order is one of its legal executions)."""
+def _parallel_as_loops(op: scf.ParallelOp | affine.ParallelOp, lbs: Sequence[SSAValue], ubs: Sequence[SSAValue], steps: Sequence[SSAValue], out: Sequence[Operation] = ()) -> None:
+    """A parallel loop (after the bound ops ``out``) as nested ``scf.for`` loops,
+    carrying the accumulators of an ``scf.parallel``'s reductions (a sequential
+    order is one of its legal executions)."""
     body = op.body.blocks[0]
     red = body.last_op
-    assert isinstance(red, scf.ReduceOp)
+    inits = list(op.initVals) if isinstance(op, scf.ParallelOp) else []
     ivs = list(body.args)
-    types = [v.type for v in op.initVals]
     n = len(ivs)
-    blocks = [Block(arg_types=[IndexType(), *types]) for _ in ivs]
+    blocks = [Block(arg_types=[IndexType(), *(v.type for v in inits)]) for _ in ivs]
     # the innermost block: the body, then each reduction's combiner on (accumulator, value)
     inner = blocks[-1]
-    values = list(red.args)
     for o in list(body.ops):
         if o is red:
             continue
         o.detach()
         inner.add_op(o)
     new_accs = []
-    for j, (r, v) in enumerate(zip(red.reductions, values)):
+    for j, (r, v) in enumerate(zip(red.reductions, red.args) if isinstance(red, scf.ReduceOp) else ()):
         rb = r.blocks[0]
         mapper: dict[SSAValue, SSAValue] = {rb.args[0]: inner.args[1 + j], rb.args[1]: v}
         result = None
@@ -813,13 +810,12 @@ def _lower_parallel_reduce(op: scf.ParallelOp) -> None:
             assert loop is not None
             blk.add_op(loop)
             blk.add_op(scf.YieldOp(*loop.results))
-        inits = list(op.initVals) if k == 0 else list(blocks[k - 1].args[1:])
-        loop = scf.ForOp(op.lowerBound[k], op.upperBound[k], op.step[k], inits, Region(blk))
+        loop = scf.ForOp(lbs[k], ubs[k], steps[k], inits if k == 0 else list(blocks[k - 1].args[1:]), Region(blk))
         loop.location = op.location
     for k, iv in enumerate(ivs):
         iv.replace_all_uses_with(blocks[k].args[0])
     assert loop is not None
-    Rewriter.replace_op(op, [loop], list(loop.results))
+    Rewriter.replace_op(op, [*out, loop], list(loop.results))
 
 
 def lower_host_affine(root: Operation) -> None:
@@ -871,30 +867,8 @@ def lower_host_affine(root: Operation) -> None:
                     out.append(cst)
                     steps.append(cst.result)
             else:
-                if op.initVals:
-                    _lower_parallel_reduce(op)
-                    continue
                 lbs, ubs, steps = list(op.lowerBound), list(op.upperBound), list(op.step)
-            body = op.body.blocks[0]
-            _scf_body_from(body)
-            # the parallel loop as a nest of sequential loops (any order is one of its legal executions)
-            ivs = list(body.args)
-            outer: scf.ForOp | None = None
-            blocks = [Block(arg_types=[IndexType()]) for _ in ivs]
-            for k in reversed(range(len(ivs))):
-                blk = blocks[k]
-                if k == len(ivs) - 1:
-                    for o in list(body.ops):
-                        o.detach()
-                        blk.add_op(o)
-                else:
-                    blk.add_op(outer)  # type: ignore[arg-type]
-                    blk.add_op(scf.YieldOp())
-                outer = scf.ForOp(lbs[k], ubs[k], steps[k], [], Region(blk))
-                outer.location = op.location
-            for k, iv in enumerate(ivs):
-                iv.replace_all_uses_with(blocks[k].args[0])
-            Rewriter.replace_op(op, [*out, outer])  # type: ignore[list-item]
+            _parallel_as_loops(op, lbs, ubs, steps, out)
         elif isinstance(op, affine.IfOp):
             s = op.condition.data
             args = list(op.args)
@@ -1175,11 +1149,11 @@ def _reduced_only(n: Node) -> bool:
 
 
 def _reds_of(a: Analysis) -> list[Red]:
+    """The reductions the stores and the escaping values use, once each."""
     out: list[Red] = []
-    for s in a.stores:
-        for n in _walk_nodes(s.value):
-            if isinstance(n, Red) and n not in out:
-                out.append(n)
+    for n in (x for v in [*(s.value for s in a.stores), *a.escaping.values()] for x in _walk_nodes(v)):
+        if isinstance(n, Red) and n not in out:
+            out.append(n)
     return out
 
 
@@ -1251,10 +1225,7 @@ def _plan_scalar(a: Analysis, host: HostOps, dims: list[int], red: frozenset[int
     """Every loop folds: the region's results are the folds (scalars); the host
     combines them with the initial values and stores."""
     _stored_in_reds(a)
-    reds: list[Red] = []
-    for n in [*(x for s in a.stores for x in _walk_nodes(s.value)), *(x for v in a.escaping.values() for x in _walk_nodes(v))]:
-        if isinstance(n, Red) and n not in reds:
-            reds.append(n)
+    reds = _reds_of(a)
     region = RegionBuilder(a, host, dims, red).build([], a.loads, list(reds))
     try:
         _dependence(region)
@@ -1646,7 +1617,7 @@ def extract_streams(module: ModuleOp) -> list[Remark]:
     for f in [op for op in module.walk() if isinstance(op, func.FuncOp)]:
         # an scf.parallel reduction is read as the loops with iter_args it lowers to
         for p in reversed([o for o in f.walk() if isinstance(o, scf.ParallelOp) and o.initVals]):
-            _lower_parallel_reduce(p)
+            _parallel_as_loops(p, p.lowerBound, p.upperBound, p.step)
         if f.body.blocks:
             for b in f.body.blocks:
                 ex.block(b)
