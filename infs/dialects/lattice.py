@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from xdsl.ir import Data, Dialect
 from xdsl.irdl import irdl_attr_definition
@@ -633,70 +633,57 @@ def verify_pattern(p: Pattern, what: str = "pattern") -> None:
 # ---------------------------------------------------------------------------
 
 
+class _Bracketed:
+    """``#lattice.NAME<text>``: the value parsed by ``PARSE`` inside angle
+    brackets, printed by its ``str`` (which ``PARSE`` reads back)."""
+
+    PARSE: ClassVar[Callable[[AttrParser], Any]]
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> Any:
+        with parser.in_angle_brackets():
+            return cls.PARSE(parser)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data}>")  # type: ignore[attr-defined]
+
+
 @irdl_attr_definition
-class DomainAttr(Data[Domain]):
+class DomainAttr(_Bracketed, Data[Domain]):
     """``#lattice.domain<[p0:q0, ...]>`` -- a hyperrectangle with affine bounds."""
 
     name = "lattice.domain"
-
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> Domain:
-        with parser.in_angle_brackets():
-            return parse_domain_body(parser)
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data}>")
+    PARSE = staticmethod(parse_domain_body)
 
     def verify(self) -> None:
         verify_domain(self.data)
 
 
 @irdl_attr_definition
-class MapAttr(Data[AccessMap]):
+class MapAttr(_Bracketed, Data[AccessMap]):
     """``#lattice.map<[d0 - 1, k]>`` -- an affine access map."""
 
     name = "lattice.map"
-
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> AccessMap:
-        with parser.in_angle_brackets():
-            return parse_map_body(parser)
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data}>")
+    PARSE = staticmethod(parse_map_body)
 
 
 @irdl_attr_definition
-class PatternAttr(Data[Pattern]):
+class PatternAttr(_Bracketed, Data[Pattern]):
     """``#lattice.pattern<start:stride:count...>`` -- a bitline/tile/bank index set."""
 
     name = "lattice.pattern"
-
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> Pattern:
-        with parser.in_angle_brackets():
-            return parse_pattern_body(parser)
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data}>")
+    PARSE = staticmethod(parse_pattern_body)
 
     def verify(self) -> None:
         verify_pattern(self.data)
 
 
 @irdl_attr_definition
-class AffineAttr(Data[Affine]):
+class AffineAttr(_Bracketed, Data[Affine]):
     """``#lattice.expr<N - 1>`` -- one affine expression over symbols."""
 
     name = "lattice.expr"
-
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> Affine:
-        with parser.in_angle_brackets():
-            return parse_affine(parser)
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data}>")
+    PARSE = staticmethod(parse_affine)
 
 
 Lattice = Dialect("lattice", [], [DomainAttr, MapAttr, PatternAttr, AffineAttr])

@@ -88,8 +88,8 @@ from xdsl.utils.exceptions import VerifyException
 from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, ELEMENTWISE_ARITY, REDUCE_KINDS
 from infs.dialects.keyword_syntax import Field, parse_fields, print_fields
 from infs.hardware import MAX_TOTAL_BITLINES, ConfigError, HardwareConfig, is_inline_spec, load_config
-from infs.dialects.lattice import DomainAttr, MapAttr, Pattern, PatternAttr, parse_int64, verify_domain
-from infs.dialects.syntax import parse_attributes, parse_operands_with_types, print_attributes, print_operands_with_types
+from infs.dialects.lattice import DomainAttr, MapAttr, Pattern, PatternAttr, verify_domain
+from infs.dialects.syntax import check_one_of, parse_attributes, parse_operands_with_types, print_attributes, print_operands_with_types
 
 # pimcmd.compute runs the element-wise ops of tdfg.cmp, plus a register copy
 COMPUTE_ARITY = {**ELEMENTWISE_ARITY, "copy": 1}
@@ -344,8 +344,7 @@ def _check_wordlines(op: Operation, prog: ProgramOp, start: int, bits: int, what
 
 
 def _check_type(op: Operation, t: str) -> int:
-    if t not in ELEMENT_BITS:
-        raise VerifyException(f"'{op.name}' element type must be one of {', '.join(ELEMENT_BITS)}, got '{t}'")
+    check_one_of(op, "element type", t, ELEMENT_BITS)
     return ELEMENT_BITS[t]
 
 
@@ -462,18 +461,39 @@ ProgramOp.FIELDS = keyword_fields(ProgramOp)  # type: ignore[attr-defined]
 
 class _KeywordSyntax(Command):
     """``op.name <LEADING bare identifiers> <FIELDS>``: the syntax of most
-    commands, derived from their properties (``keyword_fields``)."""
+    commands, derived from their properties (``keyword_fields``).  A command
+    on an array (``ARRAY_OPERAND``) writes it after its first ``BEFORE_ARRAY``
+    fields (behind ``->`` if there are any) and its type last:
+    ``pimcmd.near_store add f32 in 3 -> %A map [..] : memref<..>``."""
+
+    BEFORE_ARRAY: ClassVar[int] = 0
 
     def print(self, printer: Printer) -> None:
         for prop, _ in self.LEADING:
             printer.print_string(f" {self.properties[prop].data}")  # type: ignore[attr-defined]
-        print_fields(printer, self.FIELDS, dict(self.properties))
+        pre, props = self.BEFORE_ARRAY, dict(self.properties)
+        print_fields(printer, self.FIELDS[:pre], props)
+        if self.ARRAY_OPERAND:
+            printer.print_string(" -> " if pre else " ")
+            printer.print_ssa_value(self.operands[0])
+        print_fields(printer, self.FIELDS[pre:], props)
+        if self.ARRAY_OPERAND:
+            printer.print_string(" : ")
+            printer.print_attribute(self.operands[0].type)
         print_attributes(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser):
-        lead = {prop: StringAttr(parser.parse_identifier(f" ({what})")) for prop, what in cls.LEADING}
-        return parse_attributes(parser, cls.create(properties={**lead, **parse_fields(parser, cls.FIELDS)}))
+        props: dict[str, Attribute] = {prop: StringAttr(parser.parse_identifier(f" ({what})")) for prop, what in cls.LEADING}
+        props |= parse_fields(parser, cls.FIELDS[: cls.BEFORE_ARRAY])
+        if not cls.ARRAY_OPERAND:
+            return parse_attributes(parser, cls.create(properties=props | parse_fields(parser, cls.FIELDS)))
+        if cls.BEFORE_ARRAY:
+            parser.parse_punctuation("->")
+        name = parser.parse_unresolved_operand()
+        props |= parse_fields(parser, cls.FIELDS[cls.BEFORE_ARRAY :])
+        parser.parse_punctuation(":")
+        return parse_attributes(parser, cls.create(operands=[parser.resolve_operand(name, parser.parse_type())], properties=props))
 
 
 class _CommandOp(_KeywordSyntax):
@@ -532,6 +552,16 @@ class _TypedCommandOp(_CommandOp):
 
     LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("type", "element type"),)
 
+    def _verify_move(self, prog: ProgramOp) -> int:
+        """A move's ``dst`` and ``src`` registers of its type, and its ``dim`` (returned)."""
+        bits = _check_type(self, self.properties["type"].data)  # type: ignore[attr-defined]
+        _check_wordlines(self, prog, _int(self.properties["dst"]), bits, "destination")
+        _check_wordlines(self, prog, _int(self.properties["src"]), bits, "source")
+        dim = _int(self.properties["dim"])
+        if not 0 <= dim < len(prog.tile_shape):
+            raise VerifyException(f"'{self.name}' dim {dim} is outside the rank-{len(prog.tile_shape)} lattice")
+        return dim
+
     def _verify_buffer_command(self, prog: ProgramOp, reg: str, what: str) -> None:
         """readout/writein: a register, a box (the buffer's shape), patterns once allocated."""
         bits = _check_type(self, self.properties["type"].data)  # type: ignore[attr-defined]
@@ -557,7 +587,7 @@ def _verify_box(op: Operation, prog: ProgramOp, dom) -> None:
 
 
 @command
-class ArrayOp(Command):
+class ArrayOp(_KeywordSyntax):
     """``pimcmd.array %A shape [4, 4] wordline 0 (transposed)? : memref<..>`` -- a LOT entry."""
 
     name = "pimcmd.array"
@@ -607,22 +637,6 @@ class ArrayOp(Command):
             if s > l:
                 raise VerifyException(f"'{self.name}' shape {list(shape)} exceeds the lattice {list(lat)}")
         _check_wordlines(self, prog, self.wordline_start, self.bits, "register")
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_ssa_value(self.array)
-        print_fields(printer, self.FIELDS, dict(self.properties))
-        printer.print_string(" : ")
-        printer.print_attribute(self.array.type)
-        print_attributes(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> "ArrayOp":
-        name = parser.parse_unresolved_operand()
-        props = parse_fields(parser, cls.FIELDS)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return parse_attributes(parser, cls.create(operands=[parser.resolve_operand(name, t)], properties=props))
 
 
 def _layout_entry(op: Operation, prog: ProgramOp, array: SSAValue) -> ArrayOp:
@@ -743,13 +757,7 @@ class ShiftOp(_TypedCommandOp):
 
 
     def verify_in(self, prog: ProgramOp) -> None:
-        bits = _check_type(self, self.type.data)
-        _check_wordlines(self, prog, _int(self.dst), bits, "destination")
-        _check_wordlines(self, prog, _int(self.src), bits, "source")
-        dim = _int(self.dim)
-        tiles = prog.tile_shape
-        if not 0 <= dim < len(tiles):
-            raise VerifyException(f"'{self.name}' dim {dim} is outside the rank-{len(tiles)} lattice")
+        dim, tiles = self._verify_move(prog), prog.tile_shape
         lo, hi = _vals(self.mask)
         if not 0 <= lo <= hi <= tiles[dim]:
             raise VerifyException(f"'{self.name}' mask [{lo}:{hi}] is not inside the tile extent {tiles[dim]}")
@@ -786,13 +794,7 @@ class BcastOp(_TypedCommandOp):
 
 
     def verify_in(self, prog: ProgramOp) -> None:
-        bits = _check_type(self, self.type.data)
-        _check_wordlines(self, prog, _int(self.dst), bits, "destination")
-        _check_wordlines(self, prog, _int(self.src), bits, "source")
-        dim = _int(self.dim)
-        tiles = prog.tile_shape
-        if not 0 <= dim < len(tiles):
-            raise VerifyException(f"'{self.name}' dim {dim} is outside the rank-{len(tiles)} lattice")
+        dim, tiles = self._verify_move(prog), prog.tile_shape
         for what, (lo, hi) in (("intra", _vals(self.intra)), ("inter", _vals(self.inter))):
             if lo >= hi:
                 raise VerifyException(f"'{self.name}' {what} range [{lo}:{hi}] is empty")
@@ -848,18 +850,15 @@ class _DomainCommandOp(_TypedCommandOp):
     REG_WRITES: ClassVar[tuple[str, ...]] = ("dst",)
     TENSOR_LEVEL: ClassVar[bool] = True
 
-    def _verify_common(self, prog: ProgramOp) -> tuple[ProgramOp, int]:
+    def verify_in(self, prog: ProgramOp) -> None:
         if prog.is_allocated:
             raise VerifyException(f"'{self.name}' is a domain-form command; it needs a 'virtual' program")
-        bits = _check_type(self, self.type.data)  # type: ignore[attr-defined]
-        for f in ("dst", "src"):
-            if f in self.properties:
-                _check_wordlines(self, prog, _int(self.properties[f]), bits, f)
-        dim = _int(self.dim)  # type: ignore[attr-defined]
-        if not 0 <= dim < len(prog.lattice_shape):
-            raise VerifyException(f"'{self.name}' dim {dim} is outside the rank-{len(prog.lattice_shape)} lattice")
+        dim = self._verify_move(prog)
         _verify_box(self, prog, self.domain.data)  # type: ignore[attr-defined]
-        return prog, dim
+        self.verify_box(prog, dim, *self.domain.data.concrete()[dim])  # type: ignore[attr-defined]
+
+    def verify_box(self, prog: ProgramOp, dim: int, p: int, q: int) -> None:
+        """The command's own checks, on the box's range ``[p:q]`` along ``dim``."""
 
 
 @command
@@ -874,9 +873,7 @@ class MoveOp(_DomainCommandOp):
     dist = prop_def(IntegerAttr)
     domain = prop_def(DomainAttr)
 
-    def verify_in(self, prog: ProgramOp) -> None:
-        prog, dim = self._verify_common(prog)
-        (p, q) = self.domain.data.concrete()[dim]
+    def verify_box(self, prog: ProgramOp, dim: int, p: int, q: int) -> None:
         k = _int(self.dist)
         if p + k < 0 or q + k > prog.lattice_shape[dim]:
             raise VerifyException(f"'{self.name}' moves [{p}:{q}] by {k} outside the lattice extent {prog.lattice_shape[dim]}")
@@ -895,11 +892,9 @@ class BroadcastOp(_DomainCommandOp):
     count = prop_def(IntegerAttr)
     domain = prop_def(DomainAttr)
 
-    def verify_in(self, prog: ProgramOp) -> None:
-        prog, dim = self._verify_common(prog)
+    def verify_box(self, prog: ProgramOp, dim: int, p: int, q: int) -> None:
         if _int(self.count) < 1:
             raise VerifyException(f"'{self.name}' count must be >= 1, got {_int(self.count)}")
-        (p, q) = self.domain.data.concrete()[dim]
         lo, hi = p + _int(self.dist), p + _int(self.dist) + _int(self.count) * (q - p)
         if lo < 0 or hi > prog.lattice_shape[dim]:
             raise VerifyException(f"'{self.name}' copies reach [{lo}:{hi}] outside the lattice extent {prog.lattice_shape[dim]}")
@@ -918,10 +913,8 @@ class ReduceOp(_DomainCommandOp):
     dim = prop_def(IntegerAttr)
     domain = prop_def(DomainAttr)
 
-    def verify_in(self, prog: ProgramOp) -> None:
-        self._verify_common(prog)
-        if self.op.data not in REDUCE_KINDS:
-            raise VerifyException(f"'{self.name}' op must be one of {', '.join(REDUCE_KINDS)}, got '{self.op.data}'")
+    def verify_box(self, prog: ProgramOp, dim: int, p: int, q: int) -> None:
+        check_one_of(self, "op", self.op.data, REDUCE_KINDS)
 
 
 @command
@@ -976,8 +969,7 @@ class NearReduceOp(_NearOp):
 
     def verify_in(self, prog: ProgramOp) -> None:
         _check_type(self, self.type.data)
-        if self.op.data not in REDUCE_KINDS:
-            raise VerifyException(f"'{self.name}' op must be one of {', '.join(REDUCE_KINDS)}, got '{self.op.data}'")
+        check_one_of(self, "op", self.op.data, REDUCE_KINDS)
         rank = len(prog.lattice_shape)
         dims = _vals(self.dims)
         if not dims or len(set(dims)) != len(dims) or any(not 0 <= d < rank for d in dims):
@@ -998,7 +990,7 @@ class NearLoadOp(_NearOp):
 
     name = "pimcmd.near_load"
     ARRAY_OPERAND: ClassVar[bool] = True
-    SYNTAX: ClassVar[dict[str, str]] = {"type": ""}  # printed by its own syntax
+    LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("type", "element type"),)
     array = operand_def(MemRefType)
     type = prop_def(StringAttr)
     map = prop_def(MapAttr)
@@ -1011,23 +1003,6 @@ class NearLoadOp(_NearOp):
         _check_type(self, self.type.data)
         _verify_near_access(self, prog, self.array, self.map.data, _vals(self.indirect), _vals(self.indices))
         _verify_box(self, prog, self.domain.data)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.type.data} ")
-        printer.print_ssa_value(self.array)
-        print_fields(printer, self.FIELDS, dict(self.properties))
-        printer.print_string(" : ")
-        printer.print_attribute(self.array.type)
-        print_attributes(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> "NearLoadOp":
-        ty = StringAttr(parser.parse_identifier(" (element type)"))
-        name = parser.parse_unresolved_operand()
-        props = parse_fields(parser, cls.FIELDS)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return parse_attributes(parser, cls.create(operands=[parser.resolve_operand(name, t)], properties={"type": ty, **props}))
 
 
 @command
@@ -1042,7 +1017,9 @@ class NearStoreOp(_NearOp):
 
     name = "pimcmd.near_store"
     ARRAY_OPERAND: ClassVar[bool] = True
-    SYNTAX: ClassVar[dict[str, str]] = {"kind": "", "type": "", "input": ""}  # printed by its own syntax
+    LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("kind", "store kind"), ("type", "element type"))
+    KEYWORDS: ClassVar[dict[str, str]] = {"input": "in"}
+    BEFORE_ARRAY: ClassVar[int] = 1
     array = operand_def(MemRefType)
     kind = prop_def(StringAttr)
     type = prop_def(StringAttr)
@@ -1054,34 +1031,12 @@ class NearStoreOp(_NearOp):
 
     def verify_in(self, prog: ProgramOp) -> None:
         _check_type(self, self.type.data)
-        if self.kind.data not in NEAR_STORE_KINDS:
-            raise VerifyException(f"'{self.name}' kind must be one of {', '.join(NEAR_STORE_KINDS)}, got '{self.kind.data}'")
+        check_one_of(self, "kind", self.kind.data, NEAR_STORE_KINDS)
         _verify_near_access(self, prog, self.array, self.map.data, _vals(self.indirect), _vals(self.indices))
         if self.domain is not None:
             _verify_box(self, prog, self.domain.data)
             if len(self.indirect) > 0:
                 raise VerifyException(f"'{self.name}' with a domain cannot be indirect (its index buffers cover the whole input)")
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.kind.data} {self.type.data} in {_int(self.input)} -> ")
-        printer.print_ssa_value(self.array)
-        print_fields(printer, self.FIELDS, dict(self.properties))
-        printer.print_string(" : ")
-        printer.print_attribute(self.array.type)
-        print_attributes(printer, self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> "NearStoreOp":
-        kind = StringAttr(parser.parse_identifier(" (store kind)"))
-        ty = StringAttr(parser.parse_identifier(" (element type)"))
-        parser.parse_keyword("in")
-        inp = IntegerAttr(parse_int64(parser), i64)
-        parser.parse_punctuation("->")
-        name = parser.parse_unresolved_operand()
-        props = parse_fields(parser, cls.FIELDS)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        return parse_attributes(parser, cls.create(operands=[parser.resolve_operand(name, t)], properties={"kind": kind, "type": ty, "input": inp, **props}))
 
 
 def _verify_near_access(op: Operation, prog: ProgramOp, array: SSAValue, amap, indirect: Sequence[int], indices: Sequence[int]) -> None:

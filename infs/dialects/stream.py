@@ -58,6 +58,7 @@ from xdsl.utils.exceptions import VerifyException
 from infs.dialects.lattice import AccessMap, Affine, Domain, DomainAttr, MapAttr, dim_name, parse_domain_body, verify_domain
 from infs.dialects.syntax import (
     SymbolRegion,
+    check_one_of,
     is_scalar_type,
     parse_attributes,
     parse_index_list,
@@ -174,8 +175,7 @@ class RegionOp(SymbolRegion):
         if len(kinds) != dom.rank:
             raise VerifyException(f"'{self.name}' has {len(kinds)} iterators for a rank-{dom.rank} domain")
         for k in kinds:
-            if k not in ITERATOR_KINDS:
-                raise VerifyException(f"'{self.name}' iterator kind must be one of {ITERATOR_KINDS}, got '{k}'")
+            check_one_of(self, "iterator kind", k, ITERATOR_KINDS)
         unknown = dom.names - self.symbol_names()
         if unknown:
             raise VerifyException(f"'{self.name}' domain {dom} uses undeclared symbol(s) {sorted(unknown)}")
@@ -400,8 +400,7 @@ class AtomicOp(_MemoryStreamOp):
         )
 
     def verify_(self) -> None:
-        if self.kind.data not in ATOMIC_KINDS:
-            raise VerifyException(f"'{self.name}' kind must be one of {ATOMIC_KINDS}, got '{self.kind.data}'")
+        check_one_of(self, "kind", self.kind.data, ATOMIC_KINDS)
         self._verify_access(self.indices)
         mtype = self.array.type
         assert isinstance(mtype, MemRefType)
@@ -570,8 +569,7 @@ class ReduceOp(IRDLOperation):
 
     def verify_(self) -> None:
         kind = self.kind.data
-        if kind not in REDUCE_KINDS:
-            raise VerifyException(f"'{self.name}' kind must be one of {REDUCE_KINDS}, got '{kind}'")
+        check_one_of(self, "kind", kind, REDUCE_KINDS)
         region = _enclosing_region(self)
         if region is None:  # reported by the HasAncestor trait, verified before
             return

@@ -135,6 +135,11 @@ def parse_attributes(parser: Parser, op: OperationT) -> OperationT:
     return op
 
 
+def check_one_of(op: Operation, what: str, value: str, choices: Sequence[str]) -> None:
+    if value not in choices:
+        raise VerifyException(f"'{op.name}' {what} must be one of {', '.join(choices)}, got '{value}'")
+
+
 def is_scalar_type(t: Attribute) -> bool:
     return isinstance(t, (IntegerType, IndexType, AnyFloat))
 

@@ -94,6 +94,7 @@ from infs.dialects.lattice import (
 )
 from infs.dialects.syntax import (
     SymbolRegion,
+    check_one_of,
     parse_attributes,
     parse_index_list,
     print_attributes,
@@ -596,8 +597,7 @@ class ReduceOp(_KeywordOp):
         t = _check_rank(self, self.input.type, g, "input")
         _same_type(self, t, self.result.type)
         _check_dim(self, self.dim.value.data, t.rank.data)
-        if self.kind.data not in REDUCE_KINDS:
-            raise VerifyException(f"'{self.name}' kind must be one of {REDUCE_KINDS}, got '{self.kind.data}'")
+        check_one_of(self, "kind", self.kind.data, REDUCE_KINDS)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.kind.data}")
@@ -719,8 +719,7 @@ class StreamReduceOp(_GraphNode):
 
     def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.input.type, g, "input")
-        if self.kind.data not in REDUCE_KINDS:
-            raise VerifyException(f"'{self.name}' kind must be one of {REDUCE_KINDS}, got '{self.kind.data}'")
+        check_one_of(self, "kind", self.kind.data, REDUCE_KINDS)
         dims = self.dims_list()
         if not dims or len(set(dims)) != len(dims):
             raise VerifyException(f"'{self.name}' needs distinct dims to reduce, got {list(dims)}")
@@ -779,8 +778,7 @@ class StreamStoreOp(_GraphNode):
 
     def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.value.type, g, "value")
-        if self.kind.data not in STORE_KINDS:
-            raise VerifyException(f"'{self.name}' kind must be one of {STORE_KINDS}, got '{self.kind.data}'")
+        check_one_of(self, "kind", self.kind.data, STORE_KINDS)
         _verify_stream_access(self, self.array, self.map.data, tuple(self.indirect_dims.get_values()), self.indices, g)
         mt = self.array.type
         assert isinstance(mt, MemRefType)

@@ -867,7 +867,7 @@ func.func @mv_register_negative(%A: memref<4x4xf32>, %C: memref<16xf32>) {
   // A virtual program (registers not yet allocated).
   pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
   ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.mv' op src register -1 is negative
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.mv' op source register -1 is negative
     pimcmd.mv f32 dst 1 src -1 dim 1 dist 1 domain [0:4, 0:3]
   }
   func.return

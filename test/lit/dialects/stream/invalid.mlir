@@ -93,7 +93,7 @@ func.func @region_iterator_count() {
 // -----
 
 func.func @region_iterator_kind() {
-  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'stream.region' op iterator kind must be one of ('parallel', 'reduction'), got 'serial'
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'stream.region' op iterator kind must be one of parallel, reduction, got 'serial'
   stream.region domain [0:4] iterators [serial] {
     stream.yield
   }
@@ -359,7 +359,7 @@ func.func @atomic_kind(%A: memref<?xf32>) {
   stream.region ins(%A : memref<?xf32>) domain [0:4] iterators [parallel] {
   ^bb0(%a: memref<?xf32>):
     %v = stream.load %a[d0] : memref<?xf32> -> !stream.stream<f32>
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'stream.atomic' op kind must be one of ('add', 'min', 'max'), got 'mul'
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'stream.atomic' op kind must be one of add, min, max, got 'mul'
     stream.atomic mul %v -> %a[d0] : !stream.stream<f32> -> memref<?xf32>
     stream.yield
   }
@@ -511,7 +511,7 @@ func.func @reduce_kind(%A: memref<?xf32>) {
   stream.region ins(%A : memref<?xf32>) domain [0:4] iterators [reduction] {
   ^bb0(%a: memref<?xf32>):
     %v = stream.load %a[d0] : memref<?xf32> -> !stream.stream<f32>
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'stream.reduce' op kind must be one of ('add', 'mul', 'min', 'max', 'argmin', 'argmax'), got 'xor'
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'stream.reduce' op kind must be one of add, mul, min, max, argmin, argmax, got 'xor'
     %s = stream.reduce xor %v over [0] : !stream.stream<f32> -> f32
     stream.yield
   }

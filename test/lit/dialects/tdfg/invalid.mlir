@@ -562,7 +562,7 @@ func.func @reduce_kind(%A: memref<?xf32>) {
   tdfg.graph ins(%A : memref<?xf32>) rank 1 {
   ^bb0(%a: memref<?xf32>):
     %t = tdfg.tensor %a [0:4] : memref<?xf32> -> !tdfg.tensor<f32, 1>
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'tdfg.reduce' op kind must be one of ('add', 'mul', 'min', 'max'), got 'argmax'
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'tdfg.reduce' op kind must be one of add, mul, min, max, got 'argmax'
     %r = tdfg.reduce argmax %t dim 0 : !tdfg.tensor<f32, 1>
     tdfg.yield
   }
@@ -700,7 +700,7 @@ func.func @stream_reduce_kind(%A: memref<?xf32>) {
   %r = tdfg.graph ins(%A : memref<?xf32>) rank 1 -> f32 {
   ^bb0(%a: memref<?xf32>):
     %t = tdfg.tensor %a [0:4] : memref<?xf32> -> !tdfg.tensor<f32, 1>
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'tdfg.stream_reduce' op kind must be one of ('add', 'mul', 'min', 'max'), got 'argmin'
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'tdfg.stream_reduce' op kind must be one of add, mul, min, max, got 'argmin'
     %s = tdfg.stream_reduce argmin %t over [0] : !tdfg.tensor<f32, 1> -> f32
     tdfg.yield %s : f32
   }
@@ -778,7 +778,7 @@ func.func @stream_store_kind(%A: memref<?xf32>) {
   tdfg.graph ins(%A : memref<?xf32>) rank 1 {
   ^bb0(%a: memref<?xf32>):
     %t = tdfg.tensor %a [0:4] : memref<?xf32> -> !tdfg.tensor<f32, 1>
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'tdfg.stream_store' op kind must be one of ('store', 'add', 'min', 'max'), got 'mul'
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'tdfg.stream_store' op kind must be one of store, add, min, max, got 'mul'
     tdfg.stream_store mul %t -> %a[d0] : !tdfg.tensor<f32, 1> -> memref<?xf32>
     tdfg.yield
   }
