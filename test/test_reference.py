@@ -1750,3 +1750,73 @@ def test_views_reduce_a_constant_compute_over_an_empty_or_short_range(n1):
     T = np.full(1, 7.0, np.float32)
     run_function(api.parse_text(text), {"T": T, "n1": n1})
     assert T.tolist() == [float(n1)]
+
+
+# Computes in chunks of the domain (reference.CHUNK_POINTS): the chunked view
+# path must give the general path's bits on any region it takes.
+
+
+@VIEW_SETTINGS
+@given(random_region(), st.integers(0, 2**31), st.sampled_from([1, 2, 3, 7]))
+def test_chunked_computes_match_grids_on_random_regions(case, seed, points):
+    note(case.describe())
+    saved = reference.CHUNK_POINTS
+    reference.CHUNK_POINTS = points  # every region with two or more compute ops of 2 * points cells runs in chunks
+    try:
+        run_both(case.text, _float_values(case, seed))
+    finally:
+        reference.CHUNK_POINTS = saved
+
+
+@VIEW_SETTINGS
+@given(affine_case(), st.sampled_from([1, 2, 5]))
+def test_chunked_computes_match_grids_on_random_affine_maps(case, points):
+    src, args = case
+    note(src)
+    saved = reference.CHUNK_POINTS
+    reference.CHUNK_POINTS = points
+    try:
+        run_both(src, args)
+    finally:
+        reference.CHUNK_POINTS = saved
+
+
+def conv3d_peak(co: int, h: int, w: int) -> tuple[int, int, np.ndarray]:
+    """conv3d (infs/workloads) on the reference evaluator: (bytes of one value
+    of the tap regions' domain, tracemalloc's peak while running, O)."""
+    import tracemalloc
+
+    from infs.workloads import WORKLOADS
+
+    w_ = WORKLOADS["conv3d"]
+    module = _CACHE.get("conv3d")
+    if module is None:
+        module = _CACHE["conv3d"] = api.parse_text(w_.text(), ctx=CTX)
+    sizes = {"ci": 2, "co": co, "h": h, "w": w}
+    args = w_.make_inputs(sizes, np.random.default_rng(0)) | sizes
+    run_function(module, {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in args.items()})  # warm up
+    tracemalloc.start()
+    try:
+        run_function(module, args)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return co * (h - 2) * (w - 2) * 4, peak, args["O"]
+
+
+def test_conv3d_taps_run_in_chunks_of_the_domain():
+    """conv3d's tap region holds three partial sums and the products being
+    added, 5 values of the domain's size, when its computes run on the whole
+    domain (issue 13: 3.4x the arrays near memory); in chunks only the stored
+    sum is whole.  Same bits as the whole-domain evaluation."""
+    value, peak, chunked = conv3d_peak(32, 130, 130)
+    assert 32 * 128 * 128 >= 8 * getattr(reference, "CHUNK_POINTS", 1 << 16)  # the region is chunked
+    assert peak < 2 * value, (peak, value)
+    saved = getattr(reference, "CHUNK_POINTS", 1 << 16)
+    reference.CHUNK_POINTS = 1 << 40  # no chunks
+    try:
+        _, whole_peak, whole = conv3d_peak(32, 130, 130)
+    finally:
+        reference.CHUNK_POINTS = saved
+    assert whole_peak > 4 * value  # what the chunks save
+    assert_bits_equal(chunked, whole)
