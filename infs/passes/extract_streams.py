@@ -554,7 +554,9 @@ class Analysis:
     def arg_reduction(self, op: Operation, r: int, accs: list[SSAValue], inits: list[SSAValue], ys: list[SSAValue]) -> bool:
         """The argmin (argmax) loop ``if (x < best) {best = x; at = i;}``
         (iter_args best = +inf, at = the first index; strict ``<``: the first
-        index on ties) as ``stream.reduce argmin``.  Only the index may be used."""
+        index on ties) as ``stream.reduce argmin``.  Only the index may be used.
+        One difference is not ruled out: the loop never picks a NaN, the
+        reduction (like numpy's argmin) picks the first one."""
         if len(accs) != 2 or not all(isinstance(y.owner, arith.SelectOp) for y in ys):
             return False
         (sv, si), (bv, bi) = [y.owner for y in ys], accs  # type: ignore[misc]
