@@ -259,9 +259,24 @@ class _GraphNode(IRDLOperation):
 
 
 class _KeywordOp(_GraphNode):
-    """``op.name %operands... <FIELDS> : result type`` (single tensor input)."""
+    """``op.name %input <FIELDS> : result type``: a node that keeps its input's
+    type and works along one lattice ``dim``."""
 
+    input = operand_def(TensorType)
+    dim = prop_def(IntegerAttr)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
     FIELDS: ClassVar[tuple[Field, ...]] = ()
+
+    def verify_in(self, g: GraphOp) -> None:
+        t = _check_rank(self, self.input.type, g, "input")
+        if t != self.result.type:
+            raise VerifyException(f"'{self.name}' result type {self.result.type} must equal the input type {t}")
+        _check_dim(self, self.dim.value.data, t.rank.data)
+        self.verify_node(g)
+
+    def verify_node(self, g: GraphOp) -> None:
+        """The node's own checks."""
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -411,30 +426,18 @@ class CmpOp(_GraphNode):
         return parse_attributes(parser, cls(opname, parser.resolve_operands(names, types, pos), rt))
 
 
-def _same_type(op: Operation, a: Attribute, b: Attribute) -> None:
-    if a != b:
-        raise VerifyException(f"'{op.name}' result type {b} must equal the input type {a}")
-
-
 @irdl_op_definition
 class MvOp(_KeywordOp):
     """``%r = tdfg.mv %a dim 1 dist -1 : !tdfg.tensor<f32, 2>`` -- move by ``dist`` along ``dim``."""
 
     name = "tdfg.mv"
-    input = operand_def(TensorType)
-    dim = prop_def(IntegerAttr)
     dist = prop_def(AffineAttr)
-    result = result_def(TensorType)
-    traits = traits_def(Pure())
     FIELDS: ClassVar[tuple[Field, ...]] = (Field("dim", "dim", "int"), Field("dist", "dist", "expr"))
 
     def __init__(self, input: SSAValue, dim: int, dist: Affine | int):
         super().__init__(operands=[input], result_types=[input.type], properties={"dim": IntegerAttr(dim, i64), "dist": AffineAttr(Affine.of(dist))})
 
-    def verify_in(self, g: GraphOp) -> None:
-        t = _check_rank(self, self.input.type, g, "input")
-        _same_type(self, t, self.result.type)
-        _check_dim(self, self.dim.value.data, t.rank.data)
+    def verify_node(self, g: GraphOp) -> None:
         _check_symbols(self, self.dist.data.names, g, "distance")
 
 
@@ -447,12 +450,8 @@ class BcOp(_KeywordOp):
     """
 
     name = "tdfg.bc"
-    input = operand_def(TensorType)
-    dim = prop_def(IntegerAttr)
     dist = prop_def(AffineAttr)
     count = prop_def(AffineAttr)
-    result = result_def(TensorType)
-    traits = traits_def(Pure())
     FIELDS: ClassVar[tuple[Field, ...]] = (Field("dim", "dim", "int"), Field("dist", "dist", "expr"), Field("count", "count", "expr"))
 
     def __init__(self, input: SSAValue, dim: int, dist: Affine | int, count: Affine | int):
@@ -462,10 +461,7 @@ class BcOp(_KeywordOp):
             properties={"dim": IntegerAttr(dim, i64), "dist": AffineAttr(Affine.of(dist)), "count": AffineAttr(Affine.of(count))},
         )
 
-    def verify_in(self, g: GraphOp) -> None:
-        t = _check_rank(self, self.input.type, g, "input")
-        _same_type(self, t, self.result.type)
-        _check_dim(self, self.dim.value.data, t.rank.data)
+    def verify_node(self, g: GraphOp) -> None:
         _check_symbols(self, self.dist.data.names | self.count.data.names, g, "distance/count")
         c = self.count.data
         if c.is_constant and c.const < 0:
@@ -555,11 +551,7 @@ class ShrinkOp(_KeywordOp):
     """``%r = tdfg.shrink %a dim 0 [1:N - 1] : ...`` -- restrict the domain (bookkeeping only)."""
 
     name = "tdfg.shrink"
-    input = operand_def(TensorType)
-    dim = prop_def(IntegerAttr)
     range = prop_def(DomainAttr)
-    result = result_def(TensorType)
-    traits = traits_def(Pure())
     FIELDS: ClassVar[tuple[Field, ...]] = (Field("dim", "dim", "int"), Field("to", "range", "domain"))
 
     def __init__(self, input: SSAValue, dim: int, lo: Affine | int, hi: Affine | int):
@@ -567,10 +559,7 @@ class ShrinkOp(_KeywordOp):
             operands=[input], result_types=[input.type], properties={"dim": IntegerAttr(dim, i64), "range": DomainAttr(Domain.of([(lo, hi)]))}
         )
 
-    def verify_in(self, g: GraphOp) -> None:
-        t = _check_rank(self, self.input.type, g, "input")
-        _same_type(self, t, self.result.type)
-        _check_dim(self, self.dim.value.data, t.rank.data)
+    def verify_node(self, g: GraphOp) -> None:
         r = self.range.data
         if r.rank != 1:
             raise VerifyException(f"'{self.name}' range must be one interval [p:q], got {r}")
@@ -583,20 +572,13 @@ class ReduceOp(_KeywordOp):
     """``%p = tdfg.reduce add %a dim 1 : ...`` -- in-memory partial reduction within each tile."""
 
     name = "tdfg.reduce"
-    input = operand_def(TensorType)
     kind = prop_def(StringAttr)
-    dim = prop_def(IntegerAttr)
-    result = result_def(TensorType)
-    traits = traits_def(Pure())
     FIELDS: ClassVar[tuple[Field, ...]] = (Field("dim", "dim", "int"),)
 
     def __init__(self, kind: str, input: SSAValue, dim: int):
         super().__init__(operands=[input], result_types=[input.type], properties={"kind": StringAttr(kind), "dim": IntegerAttr(dim, i64)})
 
-    def verify_in(self, g: GraphOp) -> None:
-        t = _check_rank(self, self.input.type, g, "input")
-        _same_type(self, t, self.result.type)
-        _check_dim(self, self.dim.value.data, t.rank.data)
+    def verify_node(self, g: GraphOp) -> None:
         check_one_of(self, "kind", self.kind.data, REDUCE_KINDS)
 
     def print(self, printer: Printer) -> None:
