@@ -553,7 +553,7 @@ func.func @k(%D: memref<?x?xf32>, %at: memref<?xi32>, %idx: memref<?xi32>, %X: m
   affine.for %i = 0 to %p {
     %best:2 = affine.for %j = 0 to %c iter_args(%bv = %ninf, %bi = %z) -> (f32, i32) {
       %v = affine.load %D[%i, %j] : memref<?x?xf32>
-      %gt = arith.cmpf ogt, %v, %bv : f32
+      %gt = arith.cmpf ogt, %v, %bv fastmath<nnan> : f32
       %ji = arith.index_cast %j : index to i32
       %nv = arith.select %gt, %v, %bv : f32
       %ni = arith.select %gt, %ji, %bi : i32

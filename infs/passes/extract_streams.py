@@ -554,9 +554,9 @@ class Analysis:
     def arg_reduction(self, op: Operation, r: int, accs: list[SSAValue], inits: list[SSAValue], ys: list[SSAValue]) -> bool:
         """The argmin (argmax) loop ``if (x < best) {best = x; at = i;}``
         (iter_args best = +inf, at = the first index; strict ``<``: the first
-        index on ties) as ``stream.reduce argmin``.  Only the index may be used.
-        One difference is not ruled out: the loop never picks a NaN, the
-        reduction (like numpy's argmin) picks the first one."""
+        index on ties) as ``stream.reduce argmin``.  Only the index may be used,
+        and the compare must say ``fastmath<nnan>`` (C's -ffinite-math-only):
+        the loop never picks a NaN, the reduction (like numpy's) picks the first."""
         if len(accs) != 2 or not all(isinstance(y.owner, arith.SelectOp) for y in ys):
             return False
         (sv, si), (bv, bi) = [y.owner for y in ys], accs  # type: ignore[misc]
@@ -571,6 +571,8 @@ class Analysis:
                 or not isinstance(init_v, arith.ConstantOp) or init_v.value.value.data != (float("inf") if kind == "argmin" else float("-inf"))  # type: ignore[union-attr]
                 or not (isinstance(init_i, arith.ConstantOp) and lo.is_constant and init_i.value.value.data == lo.const)):  # type: ignore[union-attr]
             raise Refuse("an argmin/argmax loop that is not 'if (x < best) {best = x; at = i;}' from best = +inf (-inf), at = the loop's first index, with only the index used")
+        if not {f.value for f in cmp.fastmath.data} & {"nnan", "fast"}:  # type: ignore[union-attr]
+            raise Refuse("an argmin/argmax loop whose compare is not fastmath<nnan>: the loop skips a NaN, stream.reduce picks it")
         self.nodes[op.results[1]] = Red(si.result.type, kind, frozenset({r}), self.node(x))
         return True
 

@@ -25,11 +25,12 @@ func.func @kmeans_inner(%F: memref<?x?xf32>, %Cen: memref<?x?xf32>, %dist: memre
       affine.store %s, %dist[%pp, %cc] : memref<?x?xf32>
     }
   }
-  // Assignment: member[p] = argmin_c dist[p][c] (first index on ties: strict <).
+  // Assignment: member[p] = argmin_c dist[p][c] (first index on ties: strict <; no NaN
+  // distances, as -ffinite-math-only tells a C compiler: fastmath<nnan>).
   affine.for %pp = 0 to %p {
     %best:2 = affine.for %cc = 0 to %c iter_args(%bv = %inf, %bi = %zero_i) -> (f32, i32) {
       %v = affine.load %dist[%pp, %cc] : memref<?x?xf32>
-      %lt = arith.cmpf olt, %v, %bv : f32
+      %lt = arith.cmpf olt, %v, %bv fastmath<nnan> : f32
       %ci = arith.index_cast %cc : index to i32
       %nv = arith.select %lt, %v, %bv : f32
       %ni = arith.select %lt, %ci, %bi : i32
