@@ -116,12 +116,6 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     def tiles_needed(T: tuple[int, ...]) -> int:
         return math.prod(tile_grid(lattice_t, T))
 
-    def tiles_needed_fast(T: tuple[int, ...]) -> int:
-        n = 1
-        for s, t in zip(lattice_t, T):
-            n *= -(-s // t)
-        return n
-
     if force_tiles is not None:
         if len(force_tiles) != rank:
             raise LayoutError(f"tile shape {'x'.join(map(str, force_tiles))} has rank {len(force_tiles)}, the lattice has rank {rank}")
@@ -137,16 +131,12 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     moved = facts.moved_dims
     logs: dict[tuple[int, int], float] = {}  # log2(t / min(t, p2)): few distinct (t, p2)
     for T, rest in _candidates(B, rank, W, L, moved["reduce"], moved["shift"], moved["broadcast"]):
-        n = tiles_needed_fast(T)
+        n = 1
+        for s, t in zip(lattice_t, T):
+            n *= -(-s // t)
         if n > capacity:
             continue
-        terms = []
-        for t, p2 in zip(T, pow2):
-            v = logs.get((t, p2))
-            if v is None:
-                v = logs[(t, p2)] = math.log2(t / min(t, p2))
-            terms.append(v)
-        overshoot = sum(terms)
+        overshoot = sum([logs[x] if x in logs else logs.setdefault(x, math.log2(x[0] / min(x))) for x in zip(T, pow2)])
         key = (round(overshoot, 6), *rest, n)
         if best is None or key < best[0]:
             best = (key, T)

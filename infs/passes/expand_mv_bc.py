@@ -23,9 +23,6 @@ from infs.passes.pim_program import require_virtual, rewrite_programs
 
 def expand_mv_bc(prog: PimProgram) -> PimProgram:
     require_virtual(prog, "expand-mv-bc")
-    kinds = {c.kind for c in prog.cmds}
-    if pc.MoveOp not in kinds and pc.BroadcastOp not in kinds:
-        return prog.with_cmds(list(prog.cmds))  # nothing to expand (checked first: the JIT runs every step)
     out: list[Cmd] = []
     for c in prog.cmds:
         if c.kind is pc.MoveOp and c["dist"] == 0:

@@ -25,6 +25,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
 from infs.dialects.pimcmd_records import PimProgram
 from infs.hardware import HardwareConfig
@@ -44,12 +45,16 @@ from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts
 from infs.passes.tdfg_to_pimcmd import convert_graph, replace_graph
 
 RECORD_STEPS = (expand_mv_bc, decompose, lower_shift, lower_reduce, lower_compute, map_banks, insert_sync, allocate_wordlines)
+# the steps that only rewrite these kinds (no step creates them) pass a program without them unchanged
+_ONLY = {expand_mv_bc: (pc.MoveOp, pc.BroadcastOp), lower_shift: (pc.MoveOp, pc.BroadcastOp), lower_reduce: (pc.ReduceOp,)}
 
 
 def lower_program(prog: PimProgram) -> PimProgram:
-    """Every record-level step after ``tdfg-to-pimcmd``."""
+    """Every record-level step after ``tdfg-to-pimcmd`` (the JIT's; one set of kinds decides the skips)."""
+    kinds = {c.kind for c in prog.cmds}
     for step in RECORD_STEPS:
-        prog = step(prog)
+        if not kinds.isdisjoint(_ONLY.get(step, kinds)):
+            prog = step(prog)
     return prog
 
 

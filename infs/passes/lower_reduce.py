@@ -38,8 +38,6 @@ def _next_reg(prog: PimProgram) -> int:
 
 def lower_reduce(prog: PimProgram) -> PimProgram:
     require_virtual(prog, "lower-reduce")
-    if pc.ReduceOp not in {c.kind for c in prog.cmds}:
-        return prog.with_cmds(list(prog.cmds))  # no reduce (checked first: the JIT runs every step)
     out: list[Cmd] = []
     fresh = _next_reg(prog)
     for c in prog.cmds:

@@ -89,9 +89,6 @@ def _lower_bc(c: Cmd, prog: PimProgram) -> list[Cmd]:
 
 def lower_shift(prog: PimProgram) -> PimProgram:
     require_virtual(prog, "lower-shift")
-    kinds = {c.kind for c in prog.cmds}
-    if pc.MoveOp not in kinds and pc.BroadcastOp not in kinds:
-        return prog.with_cmds(list(prog.cmds))  # no move (checked first: the JIT runs every step)
     out: list[Cmd] = []
     for c in prog.cmds:
         if c.kind is pc.MoveOp:
