@@ -78,21 +78,20 @@ def parse_number_or_special(parser: Parser) -> int | float:
     return v
 
 
+# kinds whose value is a lattice attribute: its parser, and its ``str`` to print
+_LATTICE_KINDS = {"pattern": (PatternAttr, parse_pattern_body), "domain": (DomainAttr, parse_domain_body), "expr": (AffineAttr, parse_affine), "map": (MapAttr, parse_map_body)}
+
+
 def parse_field_value(parser: Parser, kind: str) -> Attribute:
+    if kind in _LATTICE_KINDS:
+        cls, parse = _LATTICE_KINDS[kind]
+        return cls(parse(parser))
     if kind == "int":
         return IntegerAttr(parse_int64(parser), i64)
     if kind == "ints":
         return _ints(parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parse_int64(parser)))
     if kind == "str":
         return StringAttr(parser.parse_identifier_or_str_literal())
-    if kind == "pattern":
-        return PatternAttr(parse_pattern_body(parser))
-    if kind == "domain":
-        return DomainAttr(parse_domain_body(parser))
-    if kind == "expr":
-        return AffineAttr(parse_affine(parser))
-    if kind == "map":
-        return MapAttr(parse_map_body(parser))
     if kind == "range":
         parser.parse_punctuation("[")
         lo = parse_int64(parser)
@@ -107,27 +106,20 @@ def parse_field_value(parser: Parser, kind: str) -> Attribute:
 
 
 def print_field_value(printer: Printer, kind: str, attr: Attribute) -> None:
-    if kind == "int":
-        assert isinstance(attr, IntegerAttr)
-        printer.print_string(str(attr.value.data))
-    elif kind == "ints":
-        assert isinstance(attr, DenseArrayBase)
-        printer.print_string("[" + ", ".join(str(v) for v in attr.get_values()) + "]")
+    if kind in _LATTICE_KINDS:
+        printer.print_string(str(attr.data))  # type: ignore[attr-defined]
     elif kind == "str":
         assert isinstance(attr, StringAttr)
         printer.print_identifier_or_string_literal(attr.data)
-    elif kind in ("pattern", "domain", "expr", "map"):
-        printer.print_string(str(attr.data))  # type: ignore[attr-defined]
-    elif kind == "range":
+    elif kind in ("ints", "range"):
         assert isinstance(attr, DenseArrayBase)
-        lo, hi = attr.get_values()
-        printer.print_string(f"[{lo}:{hi}]")
-    elif kind == "number":
-        if isinstance(attr, FloatAttr):
-            printer.print_string(format_number(float(attr.value.data)))
-        else:
-            assert isinstance(attr, IntegerAttr)
-            printer.print_string(str(attr.value.data))
+        values = [str(v) for v in attr.get_values()]
+        printer.print_string(f"[{':'.join(values)}]" if kind == "range" else f"[{', '.join(values)}]")
+    elif kind == "number" and isinstance(attr, FloatAttr):
+        printer.print_string(format_number(float(attr.value.data)))
+    elif kind in ("int", "number"):
+        assert isinstance(attr, IntegerAttr)
+        printer.print_string(str(attr.value.data))
     else:
         raise ValueError(f"unknown field kind {kind}")
 

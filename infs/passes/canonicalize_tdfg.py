@@ -144,27 +144,19 @@ def layout_hints(graph: tdfg.GraphOp) -> DictionaryAttr:
     ``tensor``) whose tiling all arrays follow; ``align``: the arrays unrolled
     into tensors or written back as tensors, which must stay bitline-aligned.
     """
-    shift: set[int] = set()
-    bcast: set[int] = set()
-    red: set[int] = set()
+    dims: dict[type, set[int]] = {tdfg.MvOp: set(), tdfg.BcOp: set(), tdfg.ReduceOp: set()}
     tensors: list[int] = []
     stores: list[int] = []
     args = list(graph.array_args)
     for op in graph.body.block.ops:
-        if isinstance(op, tdfg.MvOp):
-            shift.add(op.dim.value.data)
-        elif isinstance(op, tdfg.BcOp):
-            bcast.add(op.dim.value.data)
-        elif isinstance(op, tdfg.ReduceOp):
-            red.add(op.dim.value.data)
+        if type(op) in dims:
+            dims[type(op)].add(op.dim.value.data)  # type: ignore[attr-defined]
         elif isinstance(op, tdfg.TensorOp):
             tensors.append(args.index(op.array))
         elif isinstance(op, tdfg.StoreOp):
             stores.append(args.index(op.array))
     hints: dict[str, Attribute] = {
-        "shift": DenseArrayBase.from_list(i64, sorted(shift)),
-        "broadcast": DenseArrayBase.from_list(i64, sorted(bcast)),
-        "reduce": DenseArrayBase.from_list(i64, sorted(red)),
+        key: DenseArrayBase.from_list(i64, sorted(dims[cls])) for key, cls in (("shift", tdfg.MvOp), ("broadcast", tdfg.BcOp), ("reduce", tdfg.ReduceOp))
     }
     primary = stores[0] if stores else (tensors[0] if tensors else None)
     if primary is not None:

@@ -12,18 +12,6 @@ from collections.abc import Callable
 from xdsl.passes import ModulePass
 
 
-def _tensorize() -> type[ModulePass]:
-    from infs.passes.tensorize import TensorizePass
-
-    return TensorizePass
-
-
-def _canonicalize_tdfg() -> type[ModulePass]:
-    from infs.passes.canonicalize_tdfg import CanonicalizeTdfgPass
-
-    return CanonicalizeTdfgPass
-
-
 def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
     def factory() -> type[ModulePass]:
         import importlib
@@ -35,8 +23,8 @@ def _lazy(module: str, cls: str) -> Callable[[], type[ModulePass]]:
 
 INFS_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "extract-streams": _lazy("extract_streams", "ExtractStreamsPass"),
-    "tensorize": _tensorize,
-    "canonicalize-tdfg": _canonicalize_tdfg,
+    "tensorize": _lazy("tensorize", "TensorizePass"),
+    "canonicalize-tdfg": _lazy("canonicalize_tdfg", "CanonicalizeTdfgPass"),
     "optimize-tdfg": _lazy("optimize_tdfg", "OptimizeTdfgPass"),
     # lower-pim and its steps, in pipeline order (infs/passes/lower_pim.py)
     "lower-pim": _lazy("lower_pim", "LowerPimPass"),
