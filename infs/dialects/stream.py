@@ -66,6 +66,8 @@ from infs.dialects.syntax import (
     print_attributes,
     print_index_list,
     print_int_list,
+    parse_typed_operands,
+    print_typed_operands,
 )
 
 
@@ -314,6 +316,18 @@ class LoadOp(_MemoryStreamOp):
         return parse_attributes(parser, cls(parser.resolve_operand(arr, atype), amap, idx, pos))
 
 
+def _parse_value_to_array(parser: Parser) -> tuple[SSAValue, SSAValue, AccessMap, list[SSAValue], list[int]]:
+    """What ``_print_value_to_array`` writes: the value, the array, the map, its index streams and their positions."""
+    val = parser.parse_unresolved_operand()
+    parser.parse_punctuation("->")
+    arr = parser.parse_unresolved_operand()
+    amap, pos, idx = parse_index_list(parser)
+    parser.parse_punctuation(":")
+    vtype = parser.parse_type()
+    parser.parse_punctuation("->")
+    return parser.resolve_operand(val, vtype), parser.resolve_operand(arr, parser.parse_type()), amap, idx, pos
+
+
 def _print_value_to_array(printer: Printer, op: "StoreOp | AtomicOp") -> None:
     """``%v -> %A[map] : <value type> -> <array type> {attrs}``: the tail both write ops print."""
     printer.print_ssa_value(op.value)
@@ -364,15 +378,7 @@ class StoreOp(_MemoryStreamOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> "StoreOp":
-        val = parser.parse_unresolved_operand()
-        parser.parse_punctuation("->")
-        arr = parser.parse_unresolved_operand()
-        amap, pos, idx = parse_index_list(parser)
-        parser.parse_punctuation(":")
-        vtype = parser.parse_type()
-        parser.parse_punctuation("->")
-        atype = parser.parse_type()
-        return parse_attributes(parser, cls(parser.resolve_operand(val, vtype), parser.resolve_operand(arr, atype), amap, idx, pos))
+        return parse_attributes(parser, cls(*_parse_value_to_array(parser)))
 
 
 @irdl_op_definition
@@ -415,15 +421,7 @@ class AtomicOp(_MemoryStreamOp):
     @classmethod
     def parse(cls, parser: Parser) -> "AtomicOp":
         kind = parser.parse_identifier(" (atomic kind)")
-        val = parser.parse_unresolved_operand()
-        parser.parse_punctuation("->")
-        arr = parser.parse_unresolved_operand()
-        amap, pos, idx = parse_index_list(parser)
-        parser.parse_punctuation(":")
-        vtype = parser.parse_type()
-        parser.parse_punctuation("->")
-        atype = parser.parse_type()
-        return parse_attributes(parser, cls(kind, parser.resolve_operand(val, vtype), parser.resolve_operand(arr, atype), amap, idx, pos))
+        return parse_attributes(parser, cls(kind, *_parse_value_to_array(parser)))
 
 
 def live_dims(value: SSAValue, region: RegionOp) -> frozenset[int]:
@@ -508,12 +506,8 @@ class ComputeOp(IRDLOperation):
             raise VerifyException(f"'{self.name}' yields {term.values[0].type} but returns {self.result.type}")
 
     def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_list(self.inputs, printer.print_ssa_value)
-        if self.inputs:
-            printer.print_string(" : ")
-            printer.print_list([v.type for v in self.inputs], printer.print_attribute)
-        printer.print_string(") -> ")
+        print_typed_operands(printer, self.inputs)
+        printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=True)
@@ -521,18 +515,7 @@ class ComputeOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> "ComputeOp":
-        pos = parser.pos
-        parser.parse_punctuation("(")
-        names = []
-        types: list[Attribute] = []
-        if parser.parse_optional_punctuation(")") is None:
-            names = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_unresolved_operand)
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-            parser.parse_punctuation(")")
-        if len(names) != len(types):
-            parser.raise_error(f"{len(names)} inputs but {len(types)} types", pos, parser.pos)
-        inputs = parser.resolve_operands(names, types, pos)
+        inputs = parse_typed_operands(parser, noun="inputs")
         parser.parse_punctuation("->")
         rtype = parser.parse_type()
         body = parser.parse_region()

@@ -20,10 +20,8 @@ from infs.dialects.lattice import I64_MAX, AccessMap, Affine, dim_index, parse_a
 OperationT = TypeVar("OperationT", bound=Operation)
 
 
-def parse_operands_with_types(parser: Parser, keyword: str) -> list[SSAValue]:
-    """``keyword(%a, %b : t0, t1)``; empty when the keyword is absent."""
-    if parser.parse_optional_keyword(keyword) is None:
-        return []
+def parse_typed_operands(parser: Parser, what: str = "", noun: str = "operands") -> list[SSAValue]:
+    """``(%a, %b : t0, t1)`` or ``()``."""
     pos = parser.pos
     parser.parse_punctuation("(")
     if parser.parse_optional_punctuation(")") is not None:
@@ -33,18 +31,28 @@ def parse_operands_with_types(parser: Parser, keyword: str) -> list[SSAValue]:
     types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
     parser.parse_punctuation(")")
     if len(names) != len(types):
-        parser.raise_error(f"{keyword}: {len(names)} operands but {len(types)} types", pos, parser.pos)
+        parser.raise_error(f"{what}{len(names)} {noun} but {len(types)} types", pos, parser.pos)
     return parser.resolve_operands(names, types, pos)
 
 
-def print_operands_with_types(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
-    if not values:
-        return
-    printer.print_string(f" {keyword}(")
-    printer.print_list(values, printer.print_ssa_value)
-    printer.print_string(" : ")
-    printer.print_list([v.type for v in values], printer.print_attribute)
+def print_typed_operands(printer: Printer, values: Sequence[SSAValue]) -> None:
+    printer.print_string("(")
+    if values:
+        printer.print_list(values, printer.print_ssa_value)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in values], printer.print_attribute)
     printer.print_string(")")
+
+
+def parse_operands_with_types(parser: Parser, keyword: str) -> list[SSAValue]:
+    """``keyword(%a, %b : t0, t1)``; empty when the keyword is absent."""
+    return parse_typed_operands(parser, f"{keyword}: ") if parser.parse_optional_keyword(keyword) is not None else []
+
+
+def print_operands_with_types(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
+    if values:
+        printer.print_string(f" {keyword}")
+        print_typed_operands(printer, values)
 
 
 def parse_named_operands(parser: Parser, keyword: str) -> tuple[list[str], list[SSAValue]]:
