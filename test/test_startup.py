@@ -37,6 +37,28 @@ def test_a_run_of_vec_add_loads_no_egglog_no_xdsl_interpreters():
     assert _loaded(code, ("egglog", "black", "xdsl.interpreters", "rich.progress", "matplotlib")) == []
 
 
+def test_a_run_of_vec_add_loads_no_memref_dialect_no_metadata():
+    # vec_add has no memref op: the host's memref functions are built only once parsing
+    # loaded xDSL's memref dialect (15-50 ms); infs-run's context does not go through
+    # xDSL's multiverse, whose entry-point scan imports importlib.metadata (30-80 ms)
+    code = (
+        "import io, contextlib\nfrom infs.tools import infs_run\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert infs_run.main([{str(WORKLOADS['vec_add'].path)!r}, '--sizes', 'n=64', '--mode', 'in', '--config', 'tiny']) == 0"
+    )
+    assert _loaded(code, ("xdsl.dialects.memref", "importlib.metadata", "email")) == []
+
+
+def test_a_program_with_memref_ops_runs_them_on_the_host():
+    # the other side: stencil1d's host loop swaps its buffers through memref ops
+    code = (
+        "import io, contextlib\nfrom infs.tools import infs_run\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert infs_run.main([{str(WORKLOADS['stencil1d'].path)!r}, '--mode', 'near', '--check']) == 0"
+    )
+    assert _loaded(code, ("xdsl.dialects.memref",)) == ["xdsl"]
+
+
 def test_a_run_that_needs_the_e_graph_loads_egglog():
     # the other side of the shortcut: stencil1d's moves are worth optimizing
     code = (

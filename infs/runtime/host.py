@@ -9,13 +9,15 @@ tensorized ahead of time (through the executor the runtime gives).
 
 from __future__ import annotations
 
+import functools
 import math
 import os
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import arith, func, memref
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, MemRefType, ModuleOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.utils.exceptions import InterpretationError
@@ -126,63 +128,72 @@ class HostFloatArith(InterpreterFunctions):
         raise EvaluationError(f"unsupported host constant {v}")
 
 
-@register_impls
-class NumpyMemrefFunctions(InterpreterFunctions):
-    """``memref`` ops on numpy arrays (the host's memory); ``phantom``: allocations
-    are shapes without data (timing-only runs)."""
+@functools.cache
+def numpy_memref_functions() -> type[InterpreterFunctions]:
+    """The host's ``memref`` ops, built on first use: xDSL's memref dialect costs
+    15-50 ms to import, and a program has memref ops only if parsing (or building)
+    it loaded that dialect (``make_interpreter``), as with ``host_ops``' math ops."""
+    from xdsl.dialects import memref
 
-    def __init__(self, phantom: bool = False):
-        self.phantom = phantom
+    @register_impls
+    class NumpyMemrefFunctions(InterpreterFunctions):
+        """``memref`` ops on numpy arrays (the host's memory); ``phantom``: allocations
+        are shapes without data (timing-only runs)."""
 
-    @impl(memref.AllocOp)
-    def run_alloc(self, interpreter: Interpreter, op: memref.AllocOp, args: tuple[Any, ...]):
-        t = op.memref.type
-        assert isinstance(t, MemRefType)
-        dyn = iter(args)
-        shape = [int(next(dyn)) if s < 0 else s for s in t.get_shape()]
-        if any(s < 0 for s in shape):
-            raise EvaluationError(f"'{op.name}' of negative size {shape}")
-        dt = numpy_dtype(t.element_type)
-        if self.phantom:
-            return (phantom_array(shape, dt),)
-        return (checked_alloc(shape, dt, f"'{op.name}'"),)
+        def __init__(self, phantom: bool = False):
+            self.phantom = phantom
 
-    @impl(memref.AllocaOp)
-    def run_alloca(self, interpreter: Interpreter, op: memref.AllocaOp, args: tuple[Any, ...]):
-        return self.run_alloc(interpreter, op, args)  # type: ignore[arg-type]
+        @impl(memref.AllocOp)
+        def run_alloc(self, interpreter: Interpreter, op: memref.AllocOp, args: tuple[Any, ...]):
+            t = op.memref.type
+            assert isinstance(t, MemRefType)
+            dyn = iter(args)
+            shape = [int(next(dyn)) if s < 0 else s for s in t.get_shape()]
+            if any(s < 0 for s in shape):
+                raise EvaluationError(f"'{op.name}' of negative size {shape}")
+            dt = numpy_dtype(t.element_type)
+            if self.phantom:
+                return (phantom_array(shape, dt),)
+            return (checked_alloc(shape, dt, f"'{op.name}'"),)
 
-    @impl(memref.DeallocOp)
-    def run_dealloc(self, interpreter: Interpreter, op: memref.DeallocOp, args: tuple[Any, ...]):
-        return ()
+        @impl(memref.AllocaOp)
+        def run_alloca(self, interpreter: Interpreter, op: memref.AllocaOp, args: tuple[Any, ...]):
+            return self.run_alloc(interpreter, op, args)  # type: ignore[arg-type]
 
-    @impl(memref.LoadOp)
-    def run_load(self, interpreter: Interpreter, op: memref.LoadOp, args: tuple[Any, ...]):
-        arr, *idx = args
-        _check_index(arr, idx, op.name)
-        v = arr[tuple(int(i) for i in idx)]
-        # integers as Python ints: xDSL's integer arith wraps them to the op's
-        # width with Python-int arithmetic, which overflows on a numpy int32
-        return (int(v) if arr.dtype.kind in "iu" else v,)
+        @impl(memref.DeallocOp)
+        def run_dealloc(self, interpreter: Interpreter, op: memref.DeallocOp, args: tuple[Any, ...]):
+            return ()
 
-    @impl(memref.StoreOp)
-    def run_store(self, interpreter: Interpreter, op: memref.StoreOp, args: tuple[Any, ...]):
-        value, arr, *idx = args
-        _check_index(arr, idx, op.name)
-        arr[tuple(int(i) for i in idx)] = value
-        return ()
+        @impl(memref.LoadOp)
+        def run_load(self, interpreter: Interpreter, op: memref.LoadOp, args: tuple[Any, ...]):
+            arr, *idx = args
+            _check_index(arr, idx, op.name)
+            v = arr[tuple(int(i) for i in idx)]
+            # integers as Python ints: xDSL's integer arith wraps them to the op's
+            # width with Python-int arithmetic, which overflows on a numpy int32
+            return (int(v) if arr.dtype.kind in "iu" else v,)
 
-    @impl(memref.DimOp)
-    def run_dim(self, interpreter: Interpreter, op: memref.DimOp, args: tuple[Any, ...]):
-        arr, d = args
-        return (int(arr.shape[int(d)]),)
+        @impl(memref.StoreOp)
+        def run_store(self, interpreter: Interpreter, op: memref.StoreOp, args: tuple[Any, ...]):
+            value, arr, *idx = args
+            _check_index(arr, idx, op.name)
+            arr[tuple(int(i) for i in idx)] = value
+            return ()
 
-    @impl(memref.CopyOp)
-    def run_copy(self, interpreter: Interpreter, op: memref.CopyOp, args: tuple[Any, ...]):
-        src, dst = args
-        if src.shape != dst.shape:
-            raise EvaluationError(f"memref.copy between shapes {list(src.shape)} and {list(dst.shape)}")
-        dst[...] = src
-        return ()
+        @impl(memref.DimOp)
+        def run_dim(self, interpreter: Interpreter, op: memref.DimOp, args: tuple[Any, ...]):
+            arr, d = args
+            return (int(arr.shape[int(d)]),)
+
+        @impl(memref.CopyOp)
+        def run_copy(self, interpreter: Interpreter, op: memref.CopyOp, args: tuple[Any, ...]):
+            src, dst = args
+            if src.shape != dst.shape:
+                raise EvaluationError(f"memref.copy between shapes {list(src.shape)} and {list(dst.shape)}")
+            dst[...] = src
+            return ()
+
+    return NumpyMemrefFunctions
 
 
 def _check_index(arr: np.ndarray, idx: Sequence[Any], opname: str) -> None:
@@ -226,7 +237,8 @@ def make_interpreter(
         interp.register_implementations(fns())
     interp.register_implementations(HostArithExtras())
     interp.register_implementations(HostFloatArith(), override=True)
-    interp.register_implementations(NumpyMemrefFunctions(phantom_alloc), override=True)
+    if "xdsl.dialects.memref" in sys.modules:  # else the module has no memref op
+        interp.register_implementations(numpy_memref_functions()(phantom_alloc), override=True)
     interp.register_implementations(OffloadFunctions(executor, graph_executor))
     return interp
 

@@ -530,12 +530,29 @@ def report_failure(prog: str, e: BaseException) -> int:
     return 70
 
 
+def _context():
+    """``api.make_context()``'s dialects without xDSL's multiverse: that is xDSL's
+    dialects and, through the ``xdsl.universe`` entry point, infs's
+    (``infs/universe.py``), and finding the entry points imports
+    ``importlib.metadata`` (with email, zipfile...) and scans the installed
+    packages, 30-80 ms of every start (issue 13).  (Dialects of other xDSL
+    plugins are not infs-run's business.)"""
+    from xdsl.context import Context
+    from xdsl.dialects import get_all_dialects
+
+    ctx = Context()
+    for name, factory in get_all_dialects().items():
+        ctx.register_dialect(name, factory)
+    api.register_infs_dialects(ctx)
+    return ctx
+
+
 def parse_program(path: Path):
     """The program's module.  A file with no operation (empty, or only
     comments and whitespace) parses as an empty module in infs-opt, as in
     mlir-opt; here it has nothing to run, and says so."""
     try:
-        module = api.parse_file(path)
+        module = api.parse_file(path, ctx=_context())
     except api.InfsError:
         from infs.tools.infs_opt import holds_no_operation
 
