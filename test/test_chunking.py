@@ -17,7 +17,7 @@ from infs import api
 from infs.hardware import load_config
 from infs.runtime import jit
 from infs.runtime.check import compare_values
-from infs.runtime.chunking import chunk_starts, chunk_unsafe
+from infs.runtime.chunking import chunk_starts, chunk_unsafe, dim_unsafe
 from infs.runtime.driver import RunOptions, run_program
 from infs.runtime.host import run_function
 from infs.workloads import WORKLOADS
@@ -256,3 +256,106 @@ def test_random_regions_on_small_machines_chunked_or_not_match_the_reference(cas
     check = compare_values(got, want)
     assert check.ok, f"{[(r.mode, r.chunks, r.reason) for r in rep.regions]}: {check.note}"
     event("chunked" if any(r.chunks for r in rep.regions) else ("in" if all(r.mode == "in" for r in rep.regions) else "refused"))
+
+
+# C[j] = fold_i A[i, j]: the outer dim is a reduction whose values are stored
+COLUMN_FOLD = """func.func @f(%A: memref<?x?x{t}>, %C: memref<?x{t}>, %m: index, %n: index) {{
+  stream.region ins(%A, %C : memref<?x?x{t}>, memref<?x{t}>) syms(M = %m : index, N = %n : index) domain [0:M, 0:N] iterators [reduction, parallel] {{
+  ^bb0(%a: memref<?x?x{t}>, %c: memref<?x{t}>, %M: index, %N: index):
+    %x = stream.load %a[d0, d1] : memref<?x?x{t}> -> !stream.stream<{t}>
+    %s = stream.reduce {kind} %x over [0] : !stream.stream<{t}> -> !stream.stream<{t}>
+    stream.store %s -> %c[d1] : !stream.stream<{t}> -> memref<?x{t}>
+    stream.yield
+  }}
+  func.return
+}}"""
+
+
+def _column_fold(m: int, n: int, kind: str = "add", t: str = "f32", **options):
+    text = COLUMN_FOLD.format(kind=kind, t=t)
+    rng = np.random.default_rng(7)
+    A = rng.standard_normal((m, n)).astype(np.float32) if t == "f32" else rng.integers(-1000, 1000, (m, n)).astype(np.int32)
+    want = np.zeros(n, A.dtype)
+    run_function(api.parse_text(text), {"A": A.copy(), "C": want, "m": m, "n": n})
+    C = np.zeros(n, A.dtype)
+    rep = run_program(api.parse_text(text), {"A": A, "C": C, "m": m, "n": n}, None, RunOptions(config="tiny", mode="in", **options))
+    (r,) = rep.regions
+    return rep, r, C, want
+
+
+def test_an_outer_stored_reduction_is_chunked_along_a_parallel_dim():
+    """The outer dim cannot be chunked (its values are stored): chunks of d1 instead,
+    each reducing whole columns, so nothing is combined across chunks."""
+    rep, r, C, want = _column_fold(8, 64)
+    assert r.mode == "in" and r.chunks >= 2 and r.chunk_shape.startswith("d1:") and "d0" not in r.chunk_shape, (r.reason, r.not_honoured)
+    assert f"in {r.chunks} chunks of {r.chunk_shape} (too large" in r.reason
+    assert "chunk_fold" not in rep.stats.commands
+    assert compare_values({"C": C}, {"C": want}).ok
+
+
+def test_stencil3d_chunks_along_two_dims_with_halos():
+    """Single planes of stencil3d's outer dim do not fit tiny: rows of its second dim too
+    (the halo rows of both dims in each chunk's views); one lowering per chunk shape."""
+    rep = _run("stencil3d", {"l": 6, "m": 10, "n": 12, "t": 2}, "tiny")
+    for r in rep.regions:
+        assert r.mode == "in" and r.chunk_shape.startswith("d0:1 x d1:"), (r.chunk_shape, r.not_honoured)
+        assert r.jit_misses <= 4
+
+
+def test_host_loop_regions_are_chunked_inside_each_point():
+    """mm_inner's rows i are host loops; each row's region [j, k] is chunked along j."""
+    rep = _run("mm_inner", {"m": 4, "n": 12, "k": 40}, "tiny")
+    (r,) = rep.regions
+    assert r.mode == "in" and "of its inner region at each host loop point" in r.reason and r.chunks % 4 == 0, r.reason
+    assert r.chunk_shape.startswith("d0:") and "d1" not in r.chunk_shape  # j split, k (the reduction) whole
+    assert "chunk_fold" not in rep.stats.commands
+
+
+def test_a_stored_reduction_too_large_for_its_other_dims_is_folded_across_chunks():
+    """Single columns of 300 rows do not fit tiny: the reduced dim is chunked too and each
+    later chunk's partials are folded, in order, into what the earlier ones stored (near
+    memory, charged by its model); add on floats, max on integers."""
+    for kind, t in (("add", "f32"), ("max", "i32"), ("mul", "i32")):
+        rep, r, C, want = _column_fold(300, 4, kind, t)
+        assert r.mode == "in" and r.chunk_shape.startswith("d1:1 x d0:"), (kind, r.chunk_shape, r.not_honoured)
+        folds = rep.stats.commands.get("chunk_fold", 0)
+        per_column = r.chunks // 4
+        assert folds == 4 * (per_column - 1), (folds, r.chunks)
+        assert rep.stats.cycles["near_mem"] > 0
+        if t == "f32":
+            assert compare_values({"C": C}, {"C": want}).ok, (C, want)
+        else:
+            assert np.array_equal(C, want), (kind, C, want)
+    # the same run in analysis mode (no data) charges the same cycles
+    rep_a, *_ = _column_fold(300, 4, machine_mode="analysis")
+    rep_f, *_ = _column_fold(300, 4)
+    assert rep_a.stats.total_cycles == rep_f.stats.total_cycles and rep_a.stats.commands == rep_f.stats.commands
+
+
+def test_mm_inner_whose_row_does_not_fit_folds_partials_of_k():
+    rep = _run("mm_inner", {"m": 2, "n": 4, "k": 400}, "tiny")
+    (r,) = rep.regions
+    assert r.mode == "in" and "d1:" in r.chunk_shape and rep.stats.commands.get("chunk_fold", 0) > 0, (r.chunk_shape, r.not_honoured)
+
+
+def test_folding_partials_can_be_turned_off_and_is_refused_for_a_stored_value_not_a_fold():
+    _, r, C, want = _column_fold(300, 4, chunk_folds=False)
+    assert r.mode == "near" and "d0: the outer dim is a reduction whose values are stored, not returned" in r.not_honoured, r.not_honoured
+    # C[j] = (sum_i A[i, j])^2: the squares of partials do not fold into the square of the sum
+    text = COLUMN_FOLD.format(kind="add", t="f32").replace(
+        "    stream.store %s -> %c[d1]",
+        """    %u = stream.compute(%s : !stream.stream<f32>) -> !stream.stream<f32> {
+    ^bb1(%p: f32):
+      %w = arith.mulf %p, %p : f32
+      stream.yield %w : f32
+    }
+    stream.store %u -> %c[d1]""",
+    )
+    (region,) = [op for op in api.parse_text(text).walk() if op.name == "stream.region"]
+    assert "a store is not of an add/mul/min/max reduction over it" in (dim_unsafe(region, 0, fold=True) or "")
+    A = np.ones((300, 4), np.float32)
+    C = np.zeros(4, dtype=np.float32)
+    rep = run_program(api.parse_text(text), {"A": A, "C": C, "m": 300, "n": 4}, None, RunOptions(config="tiny", mode="in"))
+    (r,) = rep.regions
+    assert r.mode == "near" and "d0: the outer dim is a reduction whose values are stored, and a store is not of an add/mul" in r.not_honoured, r.not_honoured
+    assert np.array_equal(C, np.full(4, 300.0 * 300.0))

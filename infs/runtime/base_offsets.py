@@ -188,7 +188,7 @@ def fold_base_offsets(region: stream.RegionOp) -> BaseOffsets | None:
             taken.add(name)
             extra.append(name)
             dims.append((base, name))
-            per_dim.append([(rest, _live_dims(op, region)) for _, rest in split])
+            per_dim.append([(rest, _live_dims(o, region)) for o, (_, rest) in zip(ops, split)])
         if all(x is None for x in dims):
             views.append(None)
             rests.append(per_dim)

@@ -38,7 +38,7 @@ from xdsl.ir import Block, Region
 from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects import stream
-from infs.dialects.lattice import Affine, Domain, LatticeError, MapAttr, dim_index, dim_name
+from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError, MapAttr, dim_index, dim_name
 
 _ACCESS_OPS = (stream.LoadOp, stream.StoreOp, stream.AtomicOp)
 
@@ -153,13 +153,15 @@ def _own_position(entries: list, d: int, box, env) -> bool:
     return False
 
 
-def dim_unsafe(region: stream.RegionOp, d: int, in_order: bool = True, env: Mapping[str, int] | None = None) -> str | None:
+def dim_unsafe(region: stream.RegionOp, d: int, in_order: bool = True, env: Mapping[str, int] | None = None, fold: bool = False) -> str | None:
     """Why ``region`` cannot run in chunks of its dim ``d`` (None when it can).
     ``in_order``: the chunks keep the region's iteration order (the chunked dims
     are its outermost ones, every one but the innermost chunked one split into
     single rows), which atomic updates of one cell from several chunks need.
     ``env``: the values of the region's index symbols, when known (they prove
-    more accesses apart)."""
+    more accesses apart).  ``fold``: a reduction dim whose values are stored may
+    be chunked too, its chunks' partials folded into the stored cells
+    (``stored_folds``)."""
     kinds = region.iterator_kinds
     dn = dim_label(d)
     if region.res:
@@ -169,7 +171,10 @@ def dim_unsafe(region: stream.RegionOp, d: int, in_order: bool = True, env: Mapp
     if kinds[d] not in ("parallel", "reduction"):
         return f"{dn} is neither parallel nor a reduction"
     if kinds[d] == "reduction" and (not region.res or any(isinstance(op, (stream.StoreOp, stream.AtomicOp)) for op in region.body.block.ops)):
-        return f"{dn} is a reduction whose values are stored, not returned"
+        if not fold:
+            return f"{dn} is a reduction whose values are stored, not returned"
+        folds = stored_folds(region, d)
+        return folds if isinstance(folds, str) else None
     box: dict[str, tuple[int, int]] = {}
     if env is not None:
         try:
@@ -199,14 +204,54 @@ def dim_unsafe(region: stream.RegionOp, d: int, in_order: bool = True, env: Mapp
     return None
 
 
-def chunk_unsafe(region: stream.RegionOp, dims: tuple[int, ...] = (0,), env: Mapping[str, int] | None = None) -> str | None:
+def stored_folds(region: stream.RegionOp, d: int) -> list[tuple[int, str, AccessMap]] | str:
+    """A reduction dim ``d`` whose values are stored (mm_inner's ``C[i, j] = sum_k``,
+    ``d`` = k): per store, (array, fold kind, map) when the partials that chunks
+    of ``d`` store can be folded into the stored cells, in chunk order (every store
+    is an add/mul/min/max reduction over ``d`` without an init value, to an array
+    the region stores nothing else to and does not read); or why they cannot."""
+    dn = dim_label(d)
+    if region.res:
+        return f"{dn} is a reduction whose values are stored, in a region with results"
+    reads, stores, atomics = _accesses(region)
+    if atomics:
+        return f"{dn} is a reduction whose values are stored, in a region with atomic updates"
+    out = []
+    keys = []
+    for op in region.body.block.ops:
+        if not isinstance(op, stream.StoreOp):
+            continue
+        red = op.value.owner
+        if not isinstance(red, stream.ReduceOp) or red.kind.data not in COMBINABLE or red.init is not None or d not in red.dims_list():
+            return f"{dn} is a reduction whose values are stored, and a store is not of an add/mul/min/max reduction over it"
+        if op.indirect_positions():
+            return f"{dn} is a reduction whose values are stored through an index stream"
+        keys.append(next(k for k in stores if (op.access_map(), op.indirect_positions()) in stores[k]))
+        out.append((keys[-1], red.kind.data, op.access_map()))
+    for k in keys:
+        if k in reads or len(stores[k]) > 1:
+            name = f"%{region.arrays[k].name_hint or region.array_args[k].name_hint or f'array #{k}'}"
+            return f"{dn} is a reduction whose values are stored to {name}, which the region also reads or stores elsewhere"
+    return out
+
+
+def fold_cells(region: stream.RegionOp, folds: list, env: Mapping[str, int], box: list[tuple[int, int]]) -> list[tuple[int, str, tuple]]:
+    """The cells each store of ``stored_folds`` writes over ``box`` (per dim of the
+    region, ``[lo, hi)``; the folded dims' values do not matter): (array, kind, index arrays)."""
+    import numpy as np
+
+    grids = np.meshgrid(*[np.arange(lo, max(lo + 1, hi)) for lo, hi in box], indexing="ij", sparse=True)
+    return [(key, kind, amap.apply(grids, env)) for key, kind, amap in folds]
+
+
+def chunk_unsafe(region: stream.RegionOp, dims: tuple[int, ...] = (0,), env: Mapping[str, int] | None = None, fold: bool = False) -> str | None:
     """Why ``region`` cannot run in chunks of ``dims`` (None when it can)."""
     why = region_unsafe(region)
     if why is not None:
         return why
     in_order = dims == tuple(range(len(dims)))
     for d in dims:
-        why = dim_unsafe(region, d, in_order, env)
+        why = dim_unsafe(region, d, in_order, env, fold)
         if why is not None:
             return why
     return None

@@ -59,7 +59,7 @@ from infs.passes.tdfg_semantics import TdfgSemanticsError
 from infs.runtime import host, jit
 from infs.runtime.base_offsets import BaseOffsets, fold_base_offsets
 from infs.runtime.check import compare_values
-from infs.runtime.chunking import MAX_CHUNKS, chunk_combine, chunk_grid, chunk_names, chunk_region, dim_label, dim_unsafe, region_unsafe
+from infs.runtime.chunking import MAX_CHUNKS, chunk_combine, chunk_grid, chunk_names, chunk_region, dim_label, dim_unsafe, fold_cells, region_unsafe, stored_folds
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.runtime.reference import aliased_operands, check_domain_memory, evaluate_region, out_of_bounds_access, region_label
 from infs.runtime.region_profile import profile_region
@@ -84,7 +84,8 @@ class RunOptions:
     cross_check: bool = False  # near/core regions: also evaluate the tDFG on the lattice and compare (module docstring)
     optimize: bool = True  # optimize-tdfg on each tensorized graph before the JIT; False: the "Inf-S no e-graph" configuration
     fold_base_offsets: bool = True  # loop indices that only move a stream's start become base addresses: lowered once
-    chunk: bool = True  # a region too large for the SRAM arrays runs in memory in chunks of its outer dim (infs.runtime.chunking)
+    chunk: bool = True  # a region too large for the SRAM arrays runs in memory in chunks (infs.runtime.chunking)
+    chunk_folds: bool = True  # ... also in chunks of a reduction dim whose values are stored, the partials folded near memory
 
 
 # Graph invocations of one region's host-run outer dims that the in-memory path
@@ -185,7 +186,8 @@ class RegionRuntime:
         self._keep: list = []  # keeps folded regions alive
         self._estimates: dict[int, int] = {}
         self._charged: dict[int, jit.Lowered] = {}  # lowerings whose JIT time this run has charged
-        self._chunked: dict[int, _Compiled | str] = {}  # per region: its chunked form, or why it has none
+        self._chunked: dict[tuple, _Compiled | str] = {}  # per (region, chunked dims): its chunked form, or why it has none
+        self._fold_costs: dict[tuple, Any] = {}  # near-memory cost of folding chunks' partials (``_fold_cost``)
 
     # -- compilation (once per region) --------------------------------------------
     def compile(self, region: stream.RegionOp) -> _Compiled:
@@ -342,29 +344,40 @@ class RegionRuntime:
         unsafe: list[str] = []
 
         def chunkable(dims) -> list[int]:
-            # atomics need the chunks in the region's order: whether the dims before are chunked too matters
+            # atomics need the chunks in the region's order: whether the dims before are chunked too matters;
+            # a reduction dim whose values are stored comes last (its chunks' partials are folded: more work)
             out: list[int] = []
+            folded: list[int] = []
             for d in dims:
                 why = next((w for env in envs if (w := dim_unsafe(base, d, out == list(range(d)), env)) is not None), None)
                 if why is None:
                     out.append(d)
-                else:
-                    unsafe.append(f"{dim_name(d)}: {why}" if base.iteration_domain.rank > 1 else why)
-            return out
+                    continue
+                if base.iterator_kinds[d] == "reduction" and self.options.chunk_folds:
+                    fwhy = next((w for env in envs if (w := dim_unsafe(base, d, False, env, fold=True)) is not None), None)
+                    if fwhy is None:
+                        folded.append(d)
+                        continue
+                    why = fwhy
+                unsafe.append(f"{dim_name(d)}: {why}" if base.iteration_domain.rank > 1 else why)
+            fold_dims.update(folded)
+            return out + folded
 
+        fold_dims: set[int] = set()
         safe = chunkable(range(base.iteration_domain.rank))
         tried: list[str] = []
         while safe:
-            plan, why, bad = self._plan_chunks(region, base, safe, hosts, envs, arrays, scalars, whole.peel)
-            if bad is None:
-                return plan, "; ".join([*tried, why])
+            plan, why, bad = self._plan_chunks(region, base, safe, hosts, envs, arrays, scalars, whole.peel, fold_dims)
+            if bad is None:  # (no plan: the last chunks tried did not fit; say why the other dims were not chunked)
+                return plan, "" if plan is not None else "; ".join(dict.fromkeys([*tried, why, *unsafe]))
             tried.append(f"{dim_name(bad)}: {why}" if base.iteration_domain.rank > 1 else why)
             safe = chunkable([d for d in safe if d != bad])  # chunks of ``bad`` do not compile: the other dims without it
         return None, "; ".join(dict.fromkeys([*unsafe, *tried]))
 
-    def _plan_chunks(self, region, base, safe, hosts, envs, arrays, scalars, peel) -> tuple[dict | None, str, int | None]:
+    def _plan_chunks(self, region, base, safe, hosts, envs, arrays, scalars, peel, fold_dims) -> tuple[dict | None, str, int | None]:
         """``plan_chunked`` over the dims ``safe``: (plan, "", None), (None, why, None),
-        or (None, why, d) when the region chunked along ``d`` does not compile."""
+        or (None, why, d) when the region chunked along ``d`` does not compile.
+        ``fold_dims``: those of them whose chunks' stored partials are folded (``_plan_folds``)."""
         boxes = [[tuple(b.evaluate(env) for b in base.iteration_domain.bounds[d]) for d in safe] for env in envs]
         extent = [max((hi - lo for lo, hi in (box[i] for box in boxes)), default=0) for i in range(len(safe))]
         last = f"{dim_label(safe[0])} has fewer than 2 rows"
@@ -393,6 +406,8 @@ class RegionRuntime:
                 except (LayoutError, LoweringError) as e:
                     last = str(e).strip().splitlines()[0]
                     continue
+                if fold_dims & set(dims):  # chunks of a stored reduction dim: partials folded
+                    self._plan_folds(plan, base, dims, [d for d in dims if d in fold_dims], hosts, envs, points)
                 first = points[0][len(hosts[0]) :] if points else ()
                 plan["chunks"] = (len(points), first[0] if first else 0)
                 plan["chunk_shape"] = " x ".join(f"{dim_name(d)}:{n}" for d, n in zip(dims, first[::2]))
@@ -400,6 +415,68 @@ class RegionRuntime:
                 plan["combine"] = comp.combine
                 return plan, "", None
         return None, last, None
+
+    def _plan_folds(self, plan: dict, base, dims: tuple[int, ...], folded: list[int], hosts, envs, points) -> None:
+        """Chunks of a reduction dim whose values are stored (mm_inner's k when one
+        j's row of A does not fit): each chunk stores its partials (its k's); every
+        chunk after the first along the folded dims folds them into the cells the
+        earlier chunks stored, in chunk order (``stored_folds``).  The fold is a
+        near-memory element-wise op over the stored cells, as the final reduction
+        of a tile's partials is (§4.2 "Reduction", Fig. 4b: partials finished near
+        memory): charged by the near-memory model (``near_memory_cost``) as a region
+        reading the stored cells and the new partials and writing the folded ones."""
+        spec = stored_folds(base, folded[0])
+        assert not isinstance(spec, str)
+        width = len(hosts[0]) if hosts else 0
+        envs_of = dict(zip(hosts, envs))
+        folds: list = []
+        extra = 0
+        for point in points:
+            hp, c = point[:width], point[width:]
+            env = envs_of[hp]
+            box = [tuple(b.evaluate(env) for b in bounds) for bounds in base.iteration_domain.bounds]
+            at = {d: (c[2 * i + 1], c[2 * i + 1] + c[2 * i]) for i, d in enumerate(dims)}
+            if all(at[d][0] == box[d][0] for d in folded):
+                folds.append(None)  # the first chunk along the folded dims: its partials stored as they are
+                continue
+            box = [at.get(d, b) for d, b in enumerate(box)]
+            cells = fold_cells(base, spec, env, box)
+            costs = [self._fold_cost(base.arrays[key].type.element_type, kind, int(np.size(idx[0])) if idx else 1) for key, kind, idx in cells]  # type: ignore[attr-defined]
+            extra += sum(cost.cycles for cost in costs)
+            folds.append([(key, kind, idx, cost) for (key, kind, idx), cost in zip(cells, costs)])
+        plan["folds"] = folds
+        plan["estimate"] += extra
+        plan["full"] += extra
+
+    def _fold_cost(self, element_type, kind: str, cells: int):
+        """The near-memory model's cost of folding ``cells`` partials into stored cells (``_plan_folds``)."""
+        key = (str(element_type), kind, cells)
+        hit = self._fold_costs.get(key)
+        if hit is None:
+            t = str(element_type)
+            fl = t.startswith(("f", "bf"))
+            op = {"add": ("addf", "addi"), "mul": ("mulf", "muli"), "min": ("minimumf", "minsi"), "max": ("maximumf", "maxsi")}[kind][0 if fl else 1]
+            text = f"""func.func @fold(%C: memref<?x{t}>, %P: memref<?x{t}>, %n: index) {{
+  stream.region ins(%C, %P : memref<?x{t}>, memref<?x{t}>) syms(N = %n : index) domain [0:N] iterators [parallel] {{
+  ^bb0(%c: memref<?x{t}>, %p: memref<?x{t}>, %N: index):
+    %x = stream.load %c[d0] : memref<?x{t}> -> !stream.stream<{t}>
+    %y = stream.load %p[d0] : memref<?x{t}> -> !stream.stream<{t}>
+    %z = stream.compute(%x, %y : !stream.stream<{t}>, !stream.stream<{t}>) -> !stream.stream<{t}> {{
+    ^bb1(%u: {t}, %v: {t}):
+      %w = arith.{op} %u, %v : {t}
+      stream.yield %w : {t}
+    }}
+    stream.store %z -> %c[d0] : !stream.stream<{t}> -> memref<?x{t}>
+    stream.yield
+  }}
+  func.return
+}}"""
+            from infs import api  # (the parser: loaded only when a region's partials are folded)
+
+            (fold,) = [op for op in api.parse_text(text).walk() if isinstance(op, stream.RegionOp)]
+            dummy = np.zeros(cells, dtype=host.numpy_dtype(element_type))
+            hit = self._fold_costs[key] = near_memory_cost(profile_region(fold, [dummy, dummy], [cells]), self.cfg, cold=False)
+        return hit
 
     def _compile_chunked(self, region, base, dims: tuple[int, ...]) -> _Compiled | str:
         """``base`` (the region, or its inner region when outer dims are host loops)
@@ -567,13 +644,21 @@ class RegionRuntime:
         graph = comp.graph
         assert graph is not None
         results: list[Any] = []
-        for lowered, params, miss, call_arrays in plan["calls"]:
+        functional = self.options.machine_mode != "analysis"
+        for k, (lowered, params, miss, call_arrays) in enumerate(plan["calls"]):
             host_arrays = {i: a for i, a in enumerate(call_arrays)}
             if miss:
                 self._charged[id(lowered)] = lowered  # held: ids stay unique
                 if self.options.jit:
                     self.machine.charge("jit", self.jit_cycles(lowered))
+            folds = plan["folds"][k] if "folds" in plan else None
+            # a later chunk of a stored reduction dim: what the earlier chunks stored, to fold its partials into
+            before = [arrays[key][idx].copy() for key, _, idx, _ in folds] if folds and functional else []
             self.machine.run(lowered.record, host_arrays, scalars=params)
+            for i, (key, kind, idx, cost) in enumerate(folds or ()):
+                if functional:
+                    arrays[key][idx] = REDUCE_UFUNCS[kind](before[i], arrays[key][idx])
+                self.machine.account(cost, "chunk_fold")
             self.programs.append((rec.region, lowered, params, host_arrays))
             rec.graphs += 1
             rec.commands += lowered.commands
