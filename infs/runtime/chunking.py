@@ -1,31 +1,38 @@
 """Arrays larger than the compute ways: a region run in memory in chunks (issue 16; ASPLOS §7, limitation 2).
 
 The paper disables in-memory computing when a region's data does not fit the
-SRAM arrays.  A region whose outermost dim is parallel can instead run as a
-sequence of *chunks* of that dim, each small enough for the machine, in
-increasing order: ``chunk_region(region)`` is the region with its outer range
-``[lo0:hi0)`` replaced by ``[0:CH)`` and every access map's ``d0`` by
-``d0 + XLO`` (two new index symbols).  ``XLO`` then only moves where the
-streams start, so ``infs.runtime.base_offsets`` folds it into array views cut
-to what the chunk touches (the halo of a stencil's neighbour loads included):
-every full chunk is the same tDFG over views of the same shape, lowered once by
-the memoized JIT, plus one lowering for a shorter last chunk.  Each chunk is
-transposed in, computed and its results released back, and the model charges
-all of it (the machine runs every chunk's program).
+SRAM arrays.  infs runs such a region as a sequence of *chunks*, boxes of its
+iteration space small enough for the machine, one after the other:
+``chunk_region(region, dims)`` is the region with each chunked dim's range
+replaced by ``[0:CH)`` and its ``d`` in every access map by ``d + XLO`` (two new
+index symbols per dim).  ``XLO`` then only moves where the streams start, so
+``infs.runtime.base_offsets`` folds it into array views cut to what the chunk
+touches (the halo of a stencil's neighbour loads along every split dim
+included): every chunk of one shape is the same tDFG over views of the same
+shape, lowered once by the memoized JIT, plus one lowering per shorter
+boundary chunk.  Each chunk is transposed in, computed and its results
+released back, and the model charges all of it (the machine runs every
+chunk's program).  The runtime (``RegionRuntime.plan_chunked``) splits the
+first chunkable dim, then, when its single rows still do not fit, the next
+one too; a region whose outer dims run as host loops is chunked inside each
+host loop point (its inner region).
 
-Chunks run one after the other, so the result equals the region's only when
-no chunk reads what an earlier one wrote and every write lands where the
-region's would.  ``chunk_unsafe`` refuses (conservatively):
+Chunks run one after the other, in the region's order, so the result equals
+the region's only when no chunk reads what another one wrote and every write
+lands where the region's would.  ``dim_unsafe`` decides it per dim,
+conservatively:
 
-* a region result that is not an add/mul/min/max fold over the outer dim
-  (those are folded again across the chunks, in order, on the host: the
-  chunks' results are the final near-memory reduction's partials);
-* an outer reduction dim whose values are stored rather than returned, or a
-  region whose iteration space is wider than its arrays (its outer dims
-  already run as host loops);
-* a written array (store or atomic) that is also read, or written again, at
-  any other access map, or through an index stream; a write whose map does not
-  move with ``d0`` (the chunks would overwrite each other's cells).
+* a region result must be an add/mul/min/max fold over the chunked dims (the
+  chunks' results are folded again, in order, on the host: they are the final
+  near-memory reduction's partials);
+* a reduction dim whose values are stored is chunked only as a last resort,
+  its chunks' partials folded into the stored cells (``stored_folds``; the
+  runtime charges the fold near memory);
+* every written array must be written and read at one access map that moves
+  with the dim, or have one index position that is the same function of the
+  dim alone in all its accesses (or such functions far enough apart for the
+  run's symbols), or be updated by atomics only (chunks in the region's
+  order); a read no write can touch (over the region's box) does not count.
 """
 
 from __future__ import annotations
