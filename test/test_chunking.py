@@ -255,7 +255,48 @@ def test_random_regions_on_small_machines_chunked_or_not_match_the_reference(cas
     got = {**{p: named[p] for p in want if p in named}, **{f"r{i}": r for i, r in enumerate(rep.results)}}
     check = compare_values(got, want)
     assert check.ok, f"{[(r.mode, r.chunks, r.reason) for r in rep.regions]}: {check.note}"
-    event("chunked" if any(r.chunks for r in rep.regions) else ("in" if all(r.mode == "in" for r in rep.regions) else "refused"))
+    chunked = [r for r in rep.regions if r.chunks]
+    if chunked:
+        several = any(" x " in r.chunk_shape for r in chunked)
+        event("chunked, partials folded" if "chunk_fold" in rep.stats.commands else "chunked along several dims" if several else "chunked")
+    else:
+        event("in" if all(r.mode == "in" for r in rep.regions) else "refused")
+
+
+# a 2-D reduction of either dim stored into a vector, of any kind, on the micro machines:
+# chunked along the other dim, or along both with the partials folded
+FOLD_REGION = """func.func @f(%A: memref<?x?x{t}>, %C: memref<?x{t}>, %m: index, %n: index) {{
+  stream.region ins(%A, %C : memref<?x?x{t}>, memref<?x{t}>) syms(M = %m : index, N = %n : index) domain [0:M, 0:N] iterators [{kinds}] {{
+  ^bb0(%a: memref<?x?x{t}>, %c: memref<?x{t}>, %M: index, %N: index):
+    %x = stream.load %a[d0, d1] : memref<?x?x{t}> -> !stream.stream<{t}>
+    %s = stream.reduce {kind} %x over [{r}] : !stream.stream<{t}> -> !stream.stream<{t}>
+    stream.store %s -> %c[d{p}] : !stream.stream<{t}> -> memref<?x{t}>
+    stream.yield
+  }}
+  func.return
+}}"""
+
+
+@settings(max_examples=examples(12, "INFS_CHUNK_EXAMPLES"), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(m=st.integers(1, 90), n=st.integers(1, 90), r=st.sampled_from([0, 1]), kind=st.sampled_from(["add", "mul", "min", "max"]),
+       t=st.sampled_from(["f32", "i32"]), machine=st.sampled_from(MICRO), seed=st.integers(0, 99))  # fmt: skip
+def test_random_stored_reductions_in_chunks_match_the_reference(m, n, r, kind, t, machine, seed):
+    kinds = ", ".join("reduction" if d == r else "parallel" for d in range(2))
+    text = FOLD_REGION.format(t=t, kinds=kinds, kind=kind, r=r, p=1 - r)
+    rng = np.random.default_rng(seed)
+    # small magnitudes: a product of 90 floats stays finite, and the reference's order of a float sum is not the machine's
+    A = (rng.uniform(0.9, 1.1, (m, n)) if kind == "mul" else rng.standard_normal((m, n))).astype(np.float32) if t == "f32" else rng.integers(-3, 4, (m, n)).astype(np.int32)
+    out = n if r == 0 else m
+    want = np.zeros(out, A.dtype)
+    run_function(api.parse_text(text), {"A": A.copy(), "C": want, "m": m, "n": n}, "f")
+    C = np.zeros(out, A.dtype)
+    rep = run_program(api.parse_text(text), {"A": A, "C": C, "m": m, "n": n}, "f", RunOptions(config=machine, mode="in"))
+    (rec,) = rep.regions
+    check = compare_values({"C": C}, {"C": want})
+    assert check.ok, f"{rec.mode} {rec.chunk_shape} {rec.not_honoured}: {check.note}"
+    if t == "i32":
+        assert np.array_equal(C, want)
+    event("folded" if "chunk_fold" in rep.stats.commands else "chunked" if rec.chunks else rec.mode)
 
 
 # C[j] = fold_i A[i, j]: the outer dim is a reduction whose values are stored
