@@ -59,7 +59,7 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
                 if r not in first:
                     first[r] = i
                 last[r] = i
-        if not (k is ReadoutOp and box_empty(f["domain"])):  # _reads_nothing
+        if not (k is ReadoutOp and box_empty(f["domain"])):  # an empty readout reads nothing
             for key in k.REG_READS:
                 v = f.get(key)
                 if v is None:
@@ -110,29 +110,25 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
         where[r] = slot
         ends.append((last[r], r))
 
-    def remap(c: Cmd) -> Cmd:
-        keys = c.kind.REGISTERS
-        if not keys:
-            return c  # names no register: the same record (records are not mutated)
+    out: list[Cmd] = []
+    for c in cmds:
+        k = c.kind
+        if not k.REGISTERS:
+            out.append(c)  # names no register: the same record (records are not mutated)
+            continue
         f = dict(c.f)
-        # an empty readout reads no cell: any wordline will do for its source
-        look = (lambda r: where.get(r, 0)) if _reads_nothing(c) else where.__getitem__
-        for key in keys:
+        # a readout of an empty box (an empty buffer) reads no cell: any wordline will do for its source
+        look = (lambda r: where.get(r, 0)) if k is ReadoutOp and box_empty(f["domain"]) else where.__getitem__
+        for key in k.REGISTERS:
             v = f.get(key)
             if isinstance(v, tuple):
                 f[key] = tuple([look(r) for r in v])
             elif v is not None:
                 f[key] = look(v)
-        return Cmd(c.kind, f)
-
-    out = prog.with_cmds([remap(c) for c in cmds])
-    out.virtual = False
-    return out
-
-
-def _reads_nothing(c: Cmd) -> bool:
-    """A readout of an empty box (an empty buffer) reads no register."""
-    return c.kind is pc.ReadoutOp and box_empty(c["domain"])
+        out.append(Cmd(k, f))
+    prog = prog.with_cmds(out)
+    prog.virtual = False
+    return prog
 
 
 def _take(free: list[tuple[int, int]], lo: int, n: int) -> None:

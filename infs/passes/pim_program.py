@@ -80,13 +80,14 @@ def require_virtual(prog: PimProgram, pass_name: str) -> None:
         raise LoweringError(f"'{pass_name}' runs before allocate-wordlines (the program's registers are already wordlines)")
 
 
+# (list comprehensions and conditionals, not generators and max/min: these run per node per lowering)
 def box_intersect(a: Box, b: Box) -> Box:
-    return tuple((max(p0, p1), min(q0, q1)) for (p0, q0), (p1, q1) in zip(a, b))
+    return tuple([(p0 if p0 > p1 else p1, q0 if q0 < q1 else q1) for (p0, q0), (p1, q1) in zip(a, b)])
 
 
 def box_shift(b: Box, dim: int, k: int) -> Box:
-    return tuple((p + k, q + k) if d == dim else (p, q) for d, (p, q) in enumerate(b))
+    return tuple([(p + k, q + k) if d == dim else (p, q) for d, (p, q) in enumerate(b)])
 
 
 def box_with(b: Box, dim: int, p: int, q: int) -> Box:
-    return tuple((p, q) if d == dim else r for d, r in enumerate(b))
+    return tuple([(p, q) if d == dim else r for d, r in enumerate(b)])

@@ -54,11 +54,6 @@ def is_infinite(b: Box) -> bool:
     return False
 
 
-def _meet(a: Box, b: Box) -> Box:
-    """``box_intersect`` (a list comprehension: this runs per node per lowering)."""
-    return tuple([(p0 if p0 > p1 else p1, q0 if q0 < q1 else q1) for (p0, q0), (p1, q1) in zip(a, b)])
-
-
 def element_name(t: Attribute) -> str:
     return checked_element(record_element_name(t))
 
@@ -340,10 +335,9 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CON
         # bounded dims are clipped to the bounding box (an empty result keeps its
         # first coordinate: an empty fold's identity sits there); unbounded
         # ones (constants) stay
-        return tuple([(lo, max(lo, min(q, c1))) if -INF < p and q < INF else (p, q)
-                      for (p, q), (c0, c1) in zip(b, clip) for lo in [max(p, c0)]])  # fmt: skip
+        return tuple([(lo, m if m > lo else lo) if -INF < p and q < INF else (p, q)
+                      for (p, q), (c0, c1) in zip(b, clip) for lo in [p if p > c0 else c0] for m in [q if q < c1 else c1]])  # fmt: skip
 
-    box_intersect = _meet
     inf = infinite_box(rank)
     for n in facts.body:
         k = n.kind
@@ -419,7 +413,7 @@ def needed_boxes(graph: tdfg.GraphOp, at: Bindings = CONCRETE, facts: GraphFacts
         own = boxes[v]
         if own is None or is_infinite(own):
             return  # a scalar, or a constant: it needs no cells of its own
-        b = _meet(b, own)
+        b = box_intersect(b, own)
         for p, q in b:
             if q > p:
                 break
