@@ -55,7 +55,7 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
                 continue
             for r in v if isinstance(v, tuple) else (v,):
                 if r not in bits:
-                    bits[r] = k.dst_bits(c)
+                    bits[r] = k.dst_bits(f)
                 if r not in first:
                     first[r] = i
                 last[r] = i
@@ -68,7 +68,7 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
                     if r not in first:
                         first[r] = i
                     last[r] = i
-        if k.inter_tile(c):
+        if k.inter_tile(f):
             inter.append(i)
     # Inter-tile moves finish when their packets are injected (§4.2): their
     # destination may still be written until the next sync, so its wordlines
@@ -76,7 +76,7 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
     for i in inter:
         c = cmds[i]
         nxt = next((s for s in syncs if s > i), n)
-        last[c["dst"]] = max(last[c["dst"]], nxt)
+        last[c.f["dst"]] = max(last[c.f["dst"]], nxt)
     for r in fixed:
         first[r], last[r] = -1, n
     for r in first:

@@ -74,14 +74,14 @@ def decompose(prog: PimProgram) -> PimProgram:
     out: list[Cmd] = []
     for c in prog.cmds:
         k = c.kind
-        if k is pc.ComputeOp and c.get("domain") is not None and c["dst"] not in exact:
+        if k is pc.ComputeOp and c.f.get("domain") is not None and c.f["dst"] not in exact:
             # An element-wise compute into a temporary may also compute the
             # boundary tiles' unused cells (outside its box they hold nothing
             # anyone reads): one command over the covering tiles, not one per
             # head/middle/tail piece (each would pay the full bit-serial latency).
             out.append(c)
-        elif (k is pc.ComputeOp or k.TENSOR_LEVEL) and c.get("domain") is not None:  # (a readout's/writein's box is its buffer's shape)
-            out.extend(c.with_(domain=b) for b in decompose_box(c["domain"], prog.tiles))
+        elif (k is pc.ComputeOp or k.TENSOR_LEVEL) and c.f.get("domain") is not None:  # (a readout's/writein's box is its buffer's shape)
+            out.extend(c.with_(domain=b) for b in decompose_box(c.f["domain"], prog.tiles))
         else:
             out.append(c)
     return prog.with_cmds(out)

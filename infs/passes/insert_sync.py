@@ -21,7 +21,7 @@ from infs.passes.pim_program import rewrite_programs
 
 
 def insert_sync(prog: PimProgram) -> PimProgram:
-    arrays_of = {c["arr"]: c["wordline"] for c in prog.cmds if c.kind is pc.ArrayOp}
+    arrays_of = {c.f["arr"]: c.f["wordline"] for c in prog.cmds if c.kind is pc.ArrayOp}
     pending: set[int] = set()
     out: list[Cmd] = []
     for c in prog.cmds:
@@ -33,13 +33,13 @@ def insert_sync(prog: PimProgram) -> PimProgram:
             if v is not None:
                 used.update(v if isinstance(v, tuple) else (v,))
         if k is pc.ReleaseOp:  # writes the array's register back to memory
-            used.add(arrays_of.get(c["arr"], -1))
+            used.add(arrays_of.get(c.f["arr"], -1))
         if pending & used:
             out.append(Cmd(pc.SyncOp, {}))
             pending.clear()
         out.append(c)
-        if k.inter_tile(c):
-            pending.update(k.writes(c))
+        if k.inter_tile(f):
+            pending.update(k.writes(f))
     return prog.with_cmds(out)
 
 

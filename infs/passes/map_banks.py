@@ -51,8 +51,8 @@ def bank_pattern(tiles: Pattern, per_bank: int) -> Pattern:
 def map_banks(prog: PimProgram) -> PimProgram:
     out: list[Cmd] = []
     for c in prog.cmds:
-        if c.kind.PATTERNED and c.get("tiles") is not None:
-            out.append(c.with_(banks=bank_pattern(c["tiles"], prog.per_bank)))
+        if c.kind.PATTERNED and c.f.get("tiles") is not None:
+            out.append(c.with_(banks=bank_pattern(c.f["tiles"], prog.per_bank)))
         else:
             out.append(c)
     return prog.with_cmds(out)

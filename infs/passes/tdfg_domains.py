@@ -39,11 +39,11 @@ INF = 1 << 62  # bound of the infinite constant tensors' boxes
 def lattice_cells(rank: int) -> Box:
     """Every cell of the tDFG lattice (``tdfg`` docstring): the non-negative
     orthant; the oracle discards moved data outside it, and nothing else."""
-    return tuple((0, INF) for _ in range(rank))
+    return ((0, INF),) * rank
 
 
 def infinite_box(rank: int) -> Box:
-    return tuple((-INF, INF) for _ in range(rank))
+    return ((-INF, INF),) * rank
 
 
 def is_infinite(b: Box) -> bool:
@@ -384,7 +384,7 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CON
 
 
 def _hull(a: Box, b: Box) -> Box:
-    return tuple((min(p0, p1), max(q0, q1)) for (p0, q0), (p1, q1) in zip(a, b))
+    return tuple([(p0 if p0 < p1 else p1, q0 if q0 > q1 else q1) for (p0, q0), (p1, q1) in zip(a, b)])
 
 
 def needed_boxes(graph: tdfg.GraphOp, at: Bindings = CONCRETE, facts: GraphFacts | None = None,
@@ -476,13 +476,13 @@ def lattice_extent(graph: tdfg.GraphOp, laid_out: Mapping[int, tuple[int, ...]],
     for shape in laid_out.values():
         for j, s in enumerate(shape):
             d = rank - len(shape) + j
-            ext[d] = max(ext[d], s)
+            ext[d] = s if s > ext[d] else ext[d]
     cells = lattice_cells(rank)
     streamed = [box_intersect(at.box(n.domain), cells) for n in facts.body if n.kind is tdfg.StreamLoadOp]
     for b in [*streamed, *needed_boxes(graph, at, facts, shapes).values()]:
         for d, (p, q) in enumerate(b):
-            if q > p:  # an empty range lays nothing out along its dim (the others may: an empty fold's identities)
-                ext[d] = max(ext[d], q)
+            if q > p and q > ext[d]:  # an empty range lays nothing out along its dim (the others may: an empty fold's identities)
+                ext[d] = q
     return ext
 
 

@@ -92,7 +92,7 @@ class _Converter:
         self.layout = layout
         self.at = at
         self.rank = facts.rank
-        self.bbox: Box = tuple((0, s) for s in layout.lattice)
+        self.bbox: Box = tuple([(0, s) for s in layout.lattice])
         self.boxes = infer_boxes(graph, clip=self.bbox, at=at, facts=facts)  # by value number
         self.cmds: list[Cmd] = []
         self.deferred: list[tuple[_Reg | _Buf, int]] = []
@@ -127,7 +127,7 @@ class _Converter:
 
     def box_of_shape(self, shape: tuple[int, ...]) -> Box:
         """An array's cells in the lattice (a rank-r array sits in the trailing dims)."""
-        return tuple((0, 1) for _ in range(self.rank - len(shape))) + tuple((0, s) for s in shape)
+        return ((0, 1),) * (self.rank - len(shape)) + tuple([(0, s) for s in shape])
 
     def empty_fold_box(self, box: Box, dims) -> Box:
         """The (empty) box to read out for a stream_reduce of an empty tensor.
