@@ -86,9 +86,7 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
     free = [(0, prog.wordlines)]  # sorted disjoint runs [lo, hi)
     where: dict[int, int] = {}
     ends: list[tuple[int, int]] = []  # (last use, reg) of live registers
-    order = sorted(first, key=lambda r: (first[r], r))
-    for r in order:
-        start = first[r]
+    for start, r in sorted([(i, r) for r, i in first.items()]):
         # free registers whose last use is before this one's first use
         still = []
         for e, other in ends:

@@ -27,16 +27,17 @@ def insert_sync(prog: PimProgram) -> PimProgram:
     for c in prog.cmds:
         k = c.kind
         f = c.f
-        used = set()
-        for key in k.REG_READS:  # ``Command.reads``, read off the fields directly
-            v = f.get(key)
-            if v is not None:
-                used.update(v if isinstance(v, tuple) else (v,))
-        if k is pc.ReleaseOp:  # writes the array's register back to memory
-            used.add(arrays_of.get(c.f["arr"], -1))
-        if pending & used:
-            out.append(Cmd(pc.SyncOp, {}))
-            pending.clear()
+        if pending:  # (nothing in flight: nothing to wait for)
+            used = set()
+            for key in k.REG_READS:  # ``Command.reads``, read off the fields directly
+                v = f.get(key)
+                if v is not None:
+                    used.update(v if isinstance(v, tuple) else (v,))
+            if k is pc.ReleaseOp:  # writes the array's register back to memory
+                used.add(arrays_of.get(f["arr"], -1))
+            if pending & used:
+                out.append(Cmd(pc.SyncOp, {}))
+                pending.clear()
         out.append(c)
         if k.inter_tile(f):
             pending.update(k.writes(f))
