@@ -390,6 +390,8 @@ class RegionRuntime:
                 count *= 2
             if i + 1 < len(safe) and extent[i] >= 2 and (not counts or counts[-1] < extent[i]):
                 counts.append(extent[i])  # single rows, before the next dim is split too
+            if not any(e >= 2 for e in extent) and i == 0:
+                counts = [1]  # nothing to split: the region over views cut to its box may still fit (a lattice is its arrays' extent)
             for count in counts:
                 split = (*extent[:i], count)  # the dims before: single rows
                 chunks = len(chunk_grid(boxes[0], split)) if boxes else 0
@@ -586,7 +588,9 @@ class RegionRuntime:
         if plan is not None and "chunks" in plan:
             rec.chunks, rec.chunk_rows = plan["chunks"]
             rec.chunk_shape = plan["chunk_shape"]
-            if plan["chunk_outer"]:
+            if rec.chunks == 1:
+                rec.reason += "; in one chunk, over array views cut to its domain (its arrays are too large for the SRAM arrays)"
+            elif plan["chunk_outer"]:
                 rec.reason += f"; in {rec.chunks} chunks of {rec.chunk_rows} rows of its outer dim (too large for the arrays at once)"
             else:
                 where = " of its inner region at each host loop point" if comp.peel else ""
