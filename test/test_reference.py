@@ -1710,6 +1710,25 @@ def test_static_dependence_check_follows_the_ir():
         run_function(module, {"A": A, "N": 4})
 
 
+def test_bounds_and_alias_facts_follow_the_ir():
+    """out_of_bounds_access and aliased_operands read the region's IR once per
+    region op (reference._FACTS, keyed like the static check): a map that
+    changes after a run is read anew."""
+    from infs.dialects import stream as stream_d
+    from infs.dialects.lattice import AccessMap, Affine
+    from infs.dialects.stream import MapAttr
+
+    module = api.parse_text(inplace_program("d0", "d0", "[0:N]", 1), ctx=CTX)
+    region = next(op for op in module.walk() if isinstance(op, stream_d.RegionOp))
+    assert reference.out_of_bounds_access(region, [(4,)], [4]) is None
+    assert region in reference._FACTS
+    load = next(op for op in module.walk() if isinstance(op, stream_d.LoadOp))
+    load.properties["map"] = MapAttr(AccessMap((Affine.of("d0") + 1,)))  # A[i + 1]: index 4 of 4
+    assert reference.out_of_bounds_access(region, [(4,)], [4]) == "'stream.load' accesses index 4 in dim 0 of an array of shape [4]"
+    A = np.zeros(4, np.float32)
+    assert reference.aliased_operands(region, [A]) is None
+
+
 def test_static_dependence_cache_does_not_keep_regions_alive():
     """The cache is weak on the region op, and its key holds the IR's values
     weakly: a module dropped after a run is freed (tests and fuzzers parse

@@ -101,10 +101,10 @@ def aliased_operands(region: stream.RegionOp | tdfg.GraphOp, arrays: Sequence[np
     order) and the in-memory layout see distinct operands as distinct arrays.
     ``same_object=False`` skips operands bound to the very same array (the
     evaluator handles those exactly, cell by cell)."""
-    args = list(region.body.block.args[: len(region.arrays)])
-    written = {args.index(op.array) for op in region.body.block.ops if isinstance(op, _WRITES) and op.array in args}
+    written = _facts(region)[0] if isinstance(region, stream.RegionOp) else _written(region)
     if not written:
         return None
+    args = list(region.body.block.args[: len(region.arrays)])
 
     def name(i: int) -> str:
         v = region.arrays[i]
@@ -132,7 +132,8 @@ def out_of_bounds_access(region: stream.RegionOp, shapes: Sequence[Sequence[int]
     Every mode calls it, so an access the evaluator refuses is never run in
     memory instead (where the lattice would simply drop the cells).  Indirect
     positions are checked by the evaluator on the actual index data."""
-    env = {n: int(v) for n, a, v in zip(region.names, region.scalar_args, scalars) if isinstance(a.type, IndexType)}  # type: ignore[arg-type]
+    index_syms, accesses = _facts(region)[1:]
+    env = {n: int(scalars[i]) for i, n in index_syms if i < len(scalars)}  # type: ignore[arg-type]
     try:
         box = region.iteration_domain.evaluate(env)
     except LatticeError:
@@ -140,22 +141,17 @@ def out_of_bounds_access(region: stream.RegionOp, shapes: Sequence[Sequence[int]
     if any(q <= p for p, q in box):
         return None  # nothing runs
     rank = len(box)
-    args = list(region.array_args)
-    for op in region.body.block.ops:
-        if not isinstance(op, (stream.LoadOp, stream.StoreOp, stream.AtomicOp)):
-            continue
+    for name, arg, live, indirect, results in accesses:
         # a reduced value is stored once, after its reduction loops: at their first coordinate
-        live = range(rank) if isinstance(op, stream.LoadOp) else stream.live_dims(op.value, region)
-        shape = shapes[args.index(op.array)]
-        indirect = set(op.indirect_positions())
+        live = range(rank) if live is None else live
+        shape = shapes[arg]
         extremes = []
-        for e in op.access_map().results:
+        for const, terms, text in results:
             # the extremes of an affine index over the box, exactly (Python ints), term by term
-            if not all(I64_MIN <= v <= I64_MAX for v in (e.const, *(c for _, c in e.terms))):
-                return f"'{op.name}' index {e} is beyond the signed 64-bit range"  # as AccessMap.apply words it
-            lo = hi = e.const
-            for n, c in e.terms:
-                d = dim_index(n)
+            if not all(I64_MIN <= v <= I64_MAX for v in (const, *(c for _, c, _ in terms))):
+                return f"'{name}' index {text} is beyond the signed 64-bit range"  # as AccessMap.apply words it
+            lo = hi = const
+            for n, c, d in terms:
                 if d is None:
                     if n not in env:
                         return None  # the evaluator reports an unbound symbol itself
@@ -167,8 +163,43 @@ def out_of_bounds_access(region: stream.RegionOp, shapes: Sequence[Sequence[int]
             extremes.append((lo, hi))
         for d, (lo, hi) in enumerate(extremes):
             if d not in indirect and (lo < 0 or hi >= shape[d]):
-                return f"'{op.name}' accesses index {lo if lo < 0 else hi} in dim {d} of an array of shape {list(shape)}"
+                return f"'{name}' accesses index {lo if lo < 0 else hi} in dim {d} of an array of shape {list(shape)}"
     return None
+
+
+def _written(region: stream.RegionOp | tdfg.GraphOp) -> frozenset[int]:
+    """Array operands (by position) the region or graph writes."""
+    args = list(region.body.block.args[: len(region.arrays)])
+    return frozenset(args.index(op.array) for op in region.body.block.ops if isinstance(op, _WRITES) and op.array in args)
+
+
+# What aliased_operands and out_of_bounds_access read of a region's IR, per
+# region op with the IR it was read from (as _STATIC_CHECKS): a host loop runs
+# the same region thousands of times (gauss_elim: 4,094 invocations a run),
+# and reading the ops' properties through xDSL took most of the two checks.
+_FACTS: weakref.WeakKeyDictionary[stream.RegionOp, tuple[object, tuple]] = weakref.WeakKeyDictionary()
+
+
+def _facts(region: stream.RegionOp) -> tuple:
+    """(written operands, [(scalar position, name)] of the index symbols, per
+    affine access op: (name, array position, live dims or None for all,
+    indirect positions, per result (const, [(term name, coefficient, dim or None)], text))."""
+    key = _ir_key(region)
+    hit = _FACTS.get(region)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    index_syms = [(i, n) for i, (n, a) in enumerate(zip(region.names, region.scalar_args)) if isinstance(a.type, IndexType)]
+    args = list(region.array_args)
+    accesses = []
+    for op in region.body.block.ops:
+        if not isinstance(op, (stream.LoadOp, stream.StoreOp, stream.AtomicOp)):
+            continue
+        live = None if isinstance(op, stream.LoadOp) else stream.live_dims(op.value, region)
+        results = [(e.const, [(n, c, dim_index(n)) for n, c in e.terms], str(e)) for e in op.access_map().results]
+        accesses.append((op.name, args.index(op.array), live, frozenset(op.indirect_positions()), results))
+    facts = (_written(region), index_syms, accesses)
+    _FACTS[region] = (key, facts)
+    return facts
 
 
 class _RegionState:

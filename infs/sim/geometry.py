@@ -134,12 +134,16 @@ def _progression(a: np.ndarray) -> slice | None:
         return None
     if n == 1:
         return slice(int(a[0]), int(a[0]) + 1)
-    step = int(a[1] - a[0])
-    if step <= 0:
+    first, last = int(a[0]), int(a[-1])
+    step = int(a[1]) - first
+    # the span rules out most non-progressions before any array op; then every
+    # difference (a[1:] - a[:-1], not np.diff/np.all: their Python layers cost
+    # more than the work on the few-hundred-element sets of a plan)
+    if step <= 0 or last - first != step * (n - 1):
         return None
-    if not np.all(np.diff(a) == step):
+    if n > 2 and not ((a[1:] - a[:-1]) == step).all():
         return None
-    return slice(int(a[0]), int(a[-1]) + 1, step)
+    return slice(first, last + 1, step)
 
 
 def _box(a: np.ndarray, shape: tuple[int, ...]) -> tuple[list[np.ndarray], np.ndarray] | None:
@@ -177,7 +181,8 @@ def axis_map(src: np.ndarray, dst: np.ndarray, shape: tuple[int, ...]) -> AxisMa
     n = math.prod(shape)
     if src.size == 0:
         return AxisMap("flat", (n,), (slice(0, 0),), (slice(0, 0),), 0)
-    ss, ds = _progression(src), _progression(dst)
+    ss = _progression(src)
+    ds = ss if dst is src else _progression(dst)
     if ss is not None and ds is not None and ss.step == ds.step:
         return AxisMap("flat", (n,), (ss,), (ds,), int(src.size))
     order = np.argsort(src, kind="stable")
@@ -199,6 +204,14 @@ def axis_map(src: np.ndarray, dst: np.ndarray, shape: tuple[int, ...]) -> AxisMa
 
 def identity_map(sel: np.ndarray, shape: tuple[int, ...]) -> AxisMap:
     return axis_map(sel, sel, shape)
+
+
+@lru_cache(maxsize=4096)
+def pattern_identity_map(p: Pattern, shape: tuple[int, ...]) -> AxisMap:
+    """``identity_map`` of ``pattern_set(p)``, once per pattern: a program's
+    compute commands mostly select the same cells (issue 13: gauss_elim plans
+    12,809 computes on 2,047 x 2 programs)."""
+    return identity_map(pattern_set(p), shape)
 
 
 def combine(tmap: AxisMap, bmap: AxisMap, side: str) -> tuple[tuple[int, ...], tuple]:
@@ -251,6 +264,8 @@ def _last_writer(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, np.ndarr
     """Keep, for each destination, the last (src, dst) pair in order."""
     if dst.size == 0:
         return src, dst
+    if bool((dst[1:] > dst[:-1]).all()):  # no destination twice, already in order (a broadcast
+        return src, dst  # of a row of tiles or bitlines, the common case): np.unique's result
     rev_d = dst[::-1]
     uniq, first = np.unique(rev_d, return_index=True)
     return src[::-1][first], uniq

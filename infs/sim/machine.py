@@ -81,6 +81,7 @@ from infs.sim.geometry import (
     combine,
     gather_box,
     is_contiguous_all,
+    pattern_identity_map,
     pattern_set,
     scatter_box,
     shift_maps,
@@ -539,7 +540,7 @@ class Machine:
         tiles, bls, banks, _ = self._cells(c, geo)
         const = c.get("const") is not None or c.get("const_arg") is not None
         cost = self.costs.of(c.kind)(c["op"], c["type"], const, tiles, bls, banks)
-        tmap, bmap = axis_map(tiles, tiles, (geo.num_tiles,)), axis_map(bls, bls, geo.tiles)
+        tmap, bmap = pattern_identity_map(c["tiles"], (geo.num_tiles,)), pattern_identity_map(c["bitlines"], geo.tiles)
         return Plan(cost, tmap, bmap, full=is_contiguous_all(tmap, bmap, geo))
 
     def _plan_shift(self, c: Cmd, geo: Geometry) -> Plan:

@@ -145,3 +145,44 @@ def test_row_broadcast_to_every_tile_row():
     got = ref.get(32, 32).reshape(2, 4, 4, 4)  # [g0, g1, c0, c1]
     row0 = src.reshape(2, 4, 4, 4)[0, :, 0, :]  # lattice row 0: [g1, c1]
     assert np.array_equal(got, np.broadcast_to(row0[None, :, None, :], got.shape))
+
+
+def test_last_writer_progression_and_identity_maps_match_their_definitions():
+    """The fast paths of the plans (issue 13: gauss_elim's planning) against the
+    definitions: ``_last_writer`` is np.unique of the reversed destinations,
+    ``_progression`` a slice exactly when every difference is one positive
+    step, ``pattern_identity_map`` the identity map of the pattern's cells."""
+    from infs.dialects.lattice import Pattern
+    from infs.sim import geometry as G
+
+    rng = np.random.default_rng(13)
+    for _ in range(2000):
+        n = int(rng.integers(0, 24))
+        kind = rng.integers(0, 3)
+        if kind == 0:
+            dst = np.sort(rng.choice(200, n, replace=False)).astype(np.int64)
+        elif kind == 1:
+            dst = int(rng.integers(0, 9)) + int(rng.integers(1, 4)) * np.arange(n, dtype=np.int64)
+        else:
+            dst = rng.integers(0, 16, n).astype(np.int64)
+        src = rng.integers(0, 200, n).astype(np.int64)
+        got = G._last_writer(src, dst)
+        if n:
+            uniq, first = np.unique(dst[::-1], return_index=True)
+            want = (src[::-1][first], uniq)
+        else:
+            want = (src, dst)
+        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+        d = np.diff(dst)
+        prog = G._progression(dst)
+        if n == 0 or (n > 1 and (d[0] <= 0 or not np.all(d == d[0]))):
+            assert prog is None
+        else:
+            assert np.array_equal(np.arange(prog.start, prog.stop, prog.step or 1), dst)
+    for levels in (((1, 16),), ((16, 4), (1, 3)), ((2, 5),), ((64, 2), (16, 2), (1, 16))):
+        p = Pattern(5, levels)
+        for shape in ((4096,), (16, 16)):
+            a, b = G.pattern_identity_map(p, shape), G.identity_map(G.pattern_set(p), shape)
+            assert (a.kind, a.shape, a.count) == (b.kind, b.shape, b.count)
+            for x, y in zip(a.src + a.dst, b.src + b.dst):
+                assert x == y if isinstance(x, slice) else np.array_equal(x, y)
