@@ -402,3 +402,13 @@ def test_folding_partials_can_be_turned_off_and_is_refused_for_a_stored_value_no
     (r,) = rep.regions
     assert r.mode == "near" and "d0: the outer dim is a reduction whose values are stored, and a store is not of an add/mul" in r.not_honoured, r.not_honoured
     assert np.array_equal(C, np.full(4, 300.0 * 300.0))
+
+
+def test_the_report_shows_a_chunk_of_several_dims_by_its_shape(capsys):
+    from infs.tools import infs_run
+
+    rc = infs_run.main([str(WORKLOADS["stencil3d"].path), "--sizes", "l=6,m=10,n=12,t=2", "--config", "tiny", "--mode", "in"])
+    assert rc == 0
+    out = capsys.readouterr().out
+    (row,) = [ln for ln in out.splitlines() if "in memory in chunks" in ln]
+    assert "2 region run(s): 64 chunks of d0:1 x d1:1 x" in row and "rows" not in row, row

@@ -472,10 +472,11 @@ def print_report(console: Console, path: Path, s: dict[str, Any], cfg_name: str)
     t.add_row("energy", f"{s['total_energy_pj'] / 1e6:,.3f} µJ")
     t.add_row("regions", ", ".join(f"{k}: {v}" for k, v in sorted(s["region_modes"].items())) or "none")
     t.add_row("elements computed in memory", f"{100 * s['elements_in_memory_fraction']:.1f}%")
-    chunked = {(r["chunks"], r["chunk_rows"]) for r in s["regions"] if r.get("chunks")}
+    # (chunks of one dim: its rows; of several: the first chunk's extent per dim, "d0:1 x d1:4")
+    chunked = {(r["chunks"], f"{r['chunk_rows']:,} rows" if " x " not in r.get("chunk_shape", "") else r["chunk_shape"]) for r in s["regions"] if r.get("chunks")}
     if chunked:  # regions too large for the arrays at once (infs.runtime.chunking)
         runs = sum(1 for r in s["regions"] if r.get("chunks"))
-        t.add_row("in memory in chunks", f"{runs} region run(s): " + ", ".join(f"{n} chunks of {rows:,} rows" for n, rows in sorted(chunked)))
+        t.add_row("in memory in chunks", f"{runs} region run(s): " + ", ".join(f"{n} chunks of {what}" for n, what in sorted(chunked)))
     t.add_row("JIT lowerings (not memoized)", str(s["jit"]["misses"]))
     t.add_row("JIT wall time", f"{s['jit']['seconds'] * 1e3:.1f} ms")
     o = s["optimize"]
