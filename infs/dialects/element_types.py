@@ -101,6 +101,7 @@ ELEMENTWISE_ARITY: dict[str, int] = {
     "and": 2, "or": 2, "xor": 2, "not": 1, "abs": 1, "neg": 1, "relu": 1,
 }  # fmt: skip
 COMPARE_OPS = ("cmp_lt", "cmp_le", "cmp_eq")
+COMMUTATIVE = ("add", "mul", "min", "max", "and", "or", "xor", "cmp_eq")  # tdfg-to-pimcmd puts a constant last
 BITWISE_OPS = ("and", "or", "xor", "not")
 
 

@@ -67,16 +67,15 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects import tdfg
 from infs.dialects.lattice import Affine, Domain, LatticeError
-from infs.dialects.element_types import ELEMENT_BITS, element_name, is_float_element
+from infs.dialects.element_types import COMMUTATIVE, ELEMENT_BITS, element_name, is_float_element
 from infs.hardware import CostProfile, HardwareConfig, get_profile, load_config
 from infs.passes.tdfg_domains import postorder
 
-COMMUTATIVE = ("add", "mul", "min", "max", "and", "or", "xor", "cmp_eq")  # as tdfg-to-pimcmd swaps constants
 ASSOCIATIVE = ("add", "mul", "min", "max", "and", "or", "xor")
 FLOAT_INEXACT = ("add", "mul", "min", "max")  # reassociation may change the rounding / the sign of a zero
 DISTRIBUTIVE = (("mul", "add"), ("mul", "sub"))
@@ -637,16 +636,19 @@ class _DagRegisters:
             for d in deps(key):
                 r = register(d)
                 last[r] = max(last.get(r, -1), pos[key])
-        events: list[tuple[int, int]] = []
-        for key in order:
-            fills = key[1] in self.reduces if key[0] == "o" else choice[key[1]].op.startswith(("Cmp", "Mv", "Bc"))
-            if fills and key in last:
-                events += [(pos[key], 1), (last[key], -1)]
-        live = peak = 0
-        for _k, delta in sorted(events, key=lambda e: (e[0], -e[1])):
-            live += delta
-            peak = max(peak, live)
-        return peak
+        fills = lambda key: key[1] in self.reduces if key[0] == "o" else choice[key[1]].op.startswith(("Cmp", "Mv", "Bc"))  # noqa: E731
+        return _peak([(pos[key], last[key]) for key in order if key in last and fills(key)])
+
+
+def _peak(spans: Sequence[tuple[int, int]]) -> int:
+    """The most ``(first, last)`` position spans that overlap (a span ending where
+    another starts overlaps it: the register is read by the op that fills the next)."""
+    events = sorted([(a, 1) for a, _b in spans] + [(b, -1) for _a, b in spans], key=lambda e: (e[0], -e[1]))
+    live = peak = 0
+    for _k, delta in events:
+        live += delta
+        peak = max(peak, live)
+    return peak
 
 
 def live_registers(graph: tdfg.GraphOp) -> int:
@@ -667,15 +669,7 @@ def live_registers(graph: tdfg.GraphOp) -> int:
         for v in op.operands:
             r = owner.get(v, v)
             last[r] = max(last.get(r, -1), pos[op])
-    events: list[tuple[int, int]] = []
-    for op in order:
-        if isinstance(op, (tdfg.CmpOp, tdfg.MvOp, tdfg.BcOp, tdfg.ReduceOp)) and op.results[0] in last:
-            events += [(pos[op], 1), (last[op.results[0]], -1)]
-    live = peak = 0
-    for _k, delta in sorted(events, key=lambda e: (e[0], -e[1])):
-        live += delta
-        peak = max(peak, live)
-    return peak
+    return _peak([(pos[op], last[op.results[0]]) for op in order if isinstance(op, (tdfg.CmpOp, tdfg.MvOp, tdfg.BcOp, tdfg.ReduceOp)) and op.results[0] in last])
 
 
 def _register_room(graph: tdfg.GraphOp, model: CostModel) -> int:
@@ -703,22 +697,15 @@ def original_cost(graph: tdfg.GraphOp, model: CostModel) -> float:
             total += model.compute(op.op.data, _elem(op.inputs[-1].type), ins, any(scalar.get(v, False) for v in op.inputs))
             if all(ins):
                 const[op.result] = True
-        elif isinstance(op, tdfg.MvOp):
-            if const.get(op.input):
-                const[op.result] = True
+        elif isinstance(op, (tdfg.MvOp, tdfg.BcOp, tdfg.ShrinkOp)):
+            # a moved, broadcast or shrunk constant is the same constant
+            const[op.result] = const.get(op.input, False)
+            if const[op.result] or isinstance(op, tdfg.ShrinkOp):
                 total += EPS_NODE
-            else:
+            elif isinstance(op, tdfg.MvOp):
                 total += model.move(_elem(op.input.type), op.dist.data)
-        elif isinstance(op, tdfg.BcOp):
-            if const.get(op.input):
-                const[op.result] = True
-                total += EPS_NODE
             else:
                 total += model.broadcast(_elem(op.input.type), op.count.data)
-        elif isinstance(op, tdfg.ShrinkOp):
-            total += EPS_NODE
-            if const.get(op.input):
-                const[op.result] = True
     return total
 
 
@@ -773,15 +760,9 @@ class _Rebuild:
             elif n.op == "Shrink":
                 new = tdfg.ShrinkOp(ins[0], n.args[0], enc.slots.affine(n.args[1]), enc.slots.affine(n.args[2]))
             assert new is not None
-            Rewriter.insert_op(new, _before(before))
+            Rewriter.insert_op(new, InsertPoint.before(before))
             self.values[cls] = new.results[0]
         return self.values[c]
-
-
-def _before(op: Operation):
-    from xdsl.rewriter import InsertPoint
-
-    return InsertPoint.before(op)
 
 
 # ---------------------------------------------------------------------------

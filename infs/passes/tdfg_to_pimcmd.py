@@ -42,10 +42,8 @@ from infs.passes.choose_layout import Layout, LayoutError, read_layout
 from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, box_empty, to_op
 from infs.passes.pim_program import LoweringError, box_intersect, box_shift, box_with
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, Node, checked_element, collapse, infer_boxes, is_infinite
-from infs.dialects.element_types import numpy_dtype as element_dtype
+from infs.dialects.element_types import COMMUTATIVE, numpy_dtype as element_dtype
 from infs.passes.tdfg_semantics import apply_cmp
-
-COMMUTATIVE = ("add", "mul", "min", "max", "and", "or", "xor", "cmp_eq")
 
 
 @dataclass
