@@ -38,6 +38,7 @@ conservatively:
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping
 
 from xdsl.dialects.builtin import IndexType
@@ -242,13 +243,22 @@ def stored_folds(region: stream.RegionOp, d: int) -> list[tuple[int, str, Access
     return out
 
 
-def fold_cells(region: stream.RegionOp, folds: list, env: Mapping[str, int], box: list[tuple[int, int]]) -> list[tuple[int, str, tuple]]:
+def fold_cells(folds: list, env: Mapping[str, int], box: list[tuple[int, int]], data: bool = True) -> list[tuple[int, str, tuple | None, int]]:
     """The cells each store of ``stored_folds`` writes over ``box`` (per dim of the
-    region, ``[lo, hi)``; the folded dims' values do not matter): (array, kind, index arrays)."""
+    region, ``[lo, hi)``): (array, kind, index arrays -- None without ``data`` --,
+    how many).  A dim the store's map does not use (a folded one) takes one value."""
     import numpy as np
 
-    grids = np.meshgrid(*[np.arange(lo, max(lo + 1, hi)) for lo, hi in box], indexing="ij", sparse=True)
-    return [(key, kind, amap.apply(grids, env)) for key, kind, amap in folds]
+    out = []
+    for key, kind, amap in folds:
+        used = amap.dims_used()
+        extents = [(hi - lo if d in used else 1) for d, (lo, hi) in enumerate(box)]
+        idx = None
+        if data:
+            grids = np.meshgrid(*[np.arange(lo, lo + n) for (lo, _), n in zip(box, extents)], indexing="ij", sparse=True)
+            idx = amap.apply(grids, env)
+        out.append((key, kind, idx, math.prod(extents)))
+    return out
 
 
 def chunk_unsafe(region: stream.RegionOp, dims: tuple[int, ...] = (0,), env: Mapping[str, int] | None = None, fold: bool = False) -> str | None:

@@ -442,10 +442,10 @@ class RegionRuntime:
                 folds.append(None)  # the first chunk along the folded dims: its partials stored as they are
                 continue
             box = [at.get(d, b) for d, b in enumerate(box)]
-            cells = fold_cells(base, spec, env, box)
-            costs = [self._fold_cost(base.arrays[key].type.element_type, kind, int(np.size(idx[0])) if idx else 1) for key, kind, idx in cells]  # type: ignore[attr-defined]
+            cells = fold_cells(spec, env, box, data=self.options.machine_mode != "analysis")
+            costs = [self._fold_cost(base.arrays[key].type.element_type, kind, n) for key, kind, _, n in cells]  # type: ignore[attr-defined]
             extra += sum(cost.cycles for cost in costs)
-            folds.append([(key, kind, idx, cost) for (key, kind, idx), cost in zip(cells, costs)])
+            folds.append([(key, kind, idx, cost) for (key, kind, idx, _), cost in zip(cells, costs)])
         plan["folds"] = folds
         plan["estimate"] += extra
         plan["full"] += extra
