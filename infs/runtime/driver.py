@@ -123,7 +123,7 @@ class RegionRecord:
     tdfg_nodes_before: int = 0
     tdfg_nodes_after: int = 0
     optimize_seconds: float = 0.0
-    # in memory in chunks of the outer dim (infs.runtime.chunking): how many, and the rows of each but the last
+    # in memory in chunks (infs.runtime.chunking): how many (graph invocations), and the rows of each but the last along the first chunked dim
     chunks: int = 0
     chunk_rows: int = 0
     chunk_shape: str = ""  # the first chunk's extent along each chunked dim ("d0:1 x d1:4"; a peeled region's: its inner region's dims)

@@ -627,7 +627,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tiles", help="force the tile shape, e.g. 16x16")
     parser.add_argument("--no-jit-charge", action="store_true", help="do not charge JIT cycles (Inf-S no JIT)")
     parser.add_argument("--no-optimize", action="store_true", help="lower each region's tDFG as tensorized, without optimize-tdfg (Inf-S no e-graph)")
-    parser.add_argument("--no-chunks", action="store_true", help="a region too large for the SRAM arrays runs near memory instead of in memory in chunks of its outer dim")
+    parser.add_argument("--no-chunks", action="store_true", help="a region too large for the SRAM arrays runs near memory instead of in memory in chunks")
     parser.add_argument("--analysis", action="store_true", help="timing only, no data (paper sizes)")
     parser.add_argument("--cold", action="store_true", help="inputs start in DRAM (default: in the L3, as after initialization)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
