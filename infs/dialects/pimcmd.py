@@ -365,11 +365,12 @@ class Command(IRDLOperation):
     SYNTAX: ClassVar[dict[str, str]] = {}
     KEYWORDS: ClassVar[dict[str, str]] = {}
     FIELDS: ClassVar[tuple[Field, ...]] = ()
-    REG_READS: ClassVar[tuple[str, ...]] = ()  # fields naming registers it reads (an int or a tuple of ints)
-    REG_WRITES: ClassVar[tuple[str, ...]] = ()  # fields naming registers it writes
-    REGISTERS: ClassVar[tuple[str, ...]] = ()  # every field naming a register (set by @command)
-    ARRAY_OPERAND: ClassVar[bool] = False  # works on a program argument (its operand; record field ``arr``)
-    PATTERNED: ClassVar[bool] = False  # cells given by bitlines x tiles patterns once lowered (map-banks adds banks)
+    # derived by @command from the properties and operands, as named here:
+    REG_READS: ClassVar[tuple[str, ...]] = ()  # registers it reads: ``src``/``srcs`` (an int or a tuple of ints)
+    REG_WRITES: ClassVar[tuple[str, ...]] = ()  # registers it writes: ``dst``
+    REGISTERS: ClassVar[tuple[str, ...]] = ()  # every field naming a register (reads and writes unless set)
+    ARRAY_OPERAND: ClassVar[bool] = False  # works on a program argument, its ``array`` operand (record field ``arr``)
+    PATTERNED: ClassVar[bool] = False  # ``bitlines`` x ``tiles`` patterns give its cells once lowered (map-banks adds banks)
     TENSOR_LEVEL: ClassVar[bool] = False  # domain form only: expanded by the lower-pim passes, never executed
     traits = traits_def(HasParent(ProgramOp))
 
@@ -451,8 +452,12 @@ def command(cls):
     cls = irdl_op_definition(cls)
     cls.MNEMONIC = cls.name.split(".", 1)[1]
     cls.FIELDS = keyword_fields(cls)
-    if not cls.REGISTERS:
-        cls.REGISTERS = cls.REG_READS + cls.REG_WRITES
+    props = cls.get_irdl_definition().properties
+    cls.REG_READS = tuple(p for p in ("src", "srcs") if p in props)
+    cls.REG_WRITES = ("dst",) if "dst" in props else ()
+    cls.REGISTERS = cls.REGISTERS or cls.REG_READS + cls.REG_WRITES
+    cls.ARRAY_OPERAND = "array" in dict(cls.get_irdl_definition().operands)
+    cls.PATTERNED = "bitlines" in props
     return cls
 
 
@@ -499,12 +504,6 @@ class _KeywordSyntax(Command):
 class _CommandOp(_KeywordSyntax):
     """A command with the ``bitlines``/``tiles`` (and optional ``banks``) patterns."""
 
-    def bitline_pattern(self) -> Pattern:
-        return self.bitlines.data  # type: ignore[attr-defined]
-
-    def tile_pattern(self) -> Pattern:
-        return self.tiles.data  # type: ignore[attr-defined]
-
     def lattice_box(self) -> tuple[tuple[int, int], ...] | None:
         d = self.properties.get("domain")
         return d.data.concrete() if isinstance(d, DomainAttr) else None
@@ -533,7 +532,7 @@ class _CommandOp(_KeywordSyntax):
         # Bounds arithmetically (the largest index of a pattern, its size): a
         # pattern is never expanded here, so a huge one costs nothing to reject.
         banks = self.bank_pattern()
-        checks = [("bitline", self.bitline_pattern(), prog.bitlines), ("tile", self.tile_pattern(), prog.num_tiles)]
+        checks = [("bitline", self.bitlines.data, prog.bitlines), ("tile", self.tiles.data, prog.num_tiles)]  # type: ignore[attr-defined]
         for what, p, n in checks + ([("bank", banks, prog.num_banks)] if banks is not None else []):
             if p.max_index >= n:
                 raise VerifyException(f"'{self.name}' {what} pattern {p} reaches {what} {p.max_index} of {n}")
@@ -593,7 +592,6 @@ class ArrayOp(_KeywordSyntax):
     name = "pimcmd.array"
     SYNTAX: ClassVar[dict[str, str]] = {"transposed": "flag"}
     REGISTERS: ClassVar[tuple[str, ...]] = ("wordline",)
-    ARRAY_OPERAND: ClassVar[bool] = True
     array = operand_def(MemRefType)
     shape = prop_def(DenseArrayBase)
     wordline = prop_def(IntegerAttr)
@@ -647,7 +645,6 @@ def _layout_entry(op: Operation, prog: ProgramOp, array: SSAValue) -> ArrayOp:
 
 
 class _ArrayMoveOp(Command):
-    ARRAY_OPERAND: ClassVar[bool] = True
     array = operand_def(MemRefType)
     assembly_format = "$array attr-dict `:` type($array)"
 
@@ -681,9 +678,6 @@ class ComputeOp(_CommandOp):
     name = "pimcmd.compute"
     LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("op", "compute op"), ("type", "element type"))
     SYNTAX: ClassVar[dict[str, str]] = {"const": "number"}
-    REG_READS: ClassVar[tuple[str, ...]] = ("srcs",)
-    REG_WRITES: ClassVar[tuple[str, ...]] = ("dst",)
-    PATTERNED: ClassVar[bool] = True
     op = prop_def(StringAttr)
     type = prop_def(StringAttr)
     dst = prop_def(IntegerAttr)
@@ -737,9 +731,6 @@ class ShiftOp(_TypedCommandOp):
 
     name = "pimcmd.shift"
     SYNTAX: ClassVar[dict[str, str]] = {"mask": "range"}
-    REG_READS: ClassVar[tuple[str, ...]] = ("src",)
-    REG_WRITES: ClassVar[tuple[str, ...]] = ("dst",)
-    PATTERNED: ClassVar[bool] = True
     type = prop_def(StringAttr)
     dst = prop_def(IntegerAttr)
     src = prop_def(IntegerAttr)
@@ -775,9 +766,6 @@ class BcastOp(_TypedCommandOp):
 
     name = "pimcmd.bcast"
     SYNTAX: ClassVar[dict[str, str]] = {"intra": "range", "inter": "range"}
-    REG_READS: ClassVar[tuple[str, ...]] = ("src",)
-    REG_WRITES: ClassVar[tuple[str, ...]] = ("dst",)
-    PATTERNED: ClassVar[bool] = True
     type = prop_def(StringAttr)
     dst = prop_def(IntegerAttr)
     src = prop_def(IntegerAttr)
@@ -823,8 +811,6 @@ class ReadoutOp(_TypedCommandOp):
     """
 
     name = "pimcmd.readout"
-    REG_READS: ClassVar[tuple[str, ...]] = ("src",)
-    PATTERNED: ClassVar[bool] = True
     type = prop_def(StringAttr)
     src = prop_def(IntegerAttr)
     domain = prop_def(DomainAttr)
@@ -846,8 +832,6 @@ class ReadoutOp(_TypedCommandOp):
 class _DomainCommandOp(_TypedCommandOp):
     """A tensor-level command on a lattice box with virtual registers."""
 
-    REG_READS: ClassVar[tuple[str, ...]] = ("src",)
-    REG_WRITES: ClassVar[tuple[str, ...]] = ("dst",)
     TENSOR_LEVEL: ClassVar[bool] = True
 
     def verify_in(self, prog: ProgramOp) -> None:
@@ -922,8 +906,6 @@ class WriteInOp(_TypedCommandOp):
     """``pimcmd.writein f32 dst R domain [..] id K (bitlines .. tiles ..)?`` -- buffer ``K`` into a register."""
 
     name = "pimcmd.writein"
-    REG_WRITES: ClassVar[tuple[str, ...]] = ("dst",)
-    PATTERNED: ClassVar[bool] = True
     type = prop_def(StringAttr)
     dst = prop_def(IntegerAttr)
     domain = prop_def(DomainAttr)
@@ -989,7 +971,6 @@ class NearLoadOp(_NearOp):
     """
 
     name = "pimcmd.near_load"
-    ARRAY_OPERAND: ClassVar[bool] = True
     LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("type", "element type"),)
     array = operand_def(MemRefType)
     type = prop_def(StringAttr)
@@ -1016,7 +997,6 @@ class NearStoreOp(_NearOp):
     """
 
     name = "pimcmd.near_store"
-    ARRAY_OPERAND: ClassVar[bool] = True
     LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("kind", "store kind"), ("type", "element type"))
     KEYWORDS: ClassVar[dict[str, str]] = {"input": "in"}
     BEFORE_ARRAY: ClassVar[int] = 1
