@@ -115,13 +115,13 @@ _BINARY = {
     arith.MaximumfOp: "max", arith.MaxSIOp: "max", arith.MinimumfOp: "min", arith.MinSIOp: "min",
     arith.AndIOp: "and", arith.OrIOp: "or", arith.XOrIOp: "xor",
 }  # fmt: skip
+_OTHER = {"arith.negf": "neg", "arith.select": "select", "math.absf": "abs", "math.absi": "abs", "math.fma": "fma"}
 _ARITHMETIC = ("add", "sub", "mul", "div")
 # predicate -> (cmp op, swap operands, negate)
 _CMPF = {"olt": ("cmp_lt", False, False), "ogt": ("cmp_lt", True, False), "ole": ("cmp_le", False, False),
          "oge": ("cmp_le", True, False), "oeq": ("cmp_eq", False, False), "une": ("cmp_eq", False, True)}  # fmt: skip
 _CMPI = {"slt": ("cmp_lt", False, False), "sgt": ("cmp_lt", True, False), "sle": ("cmp_le", False, False),
          "sge": ("cmp_le", True, False), "eq": ("cmp_eq", False, False), "ne": ("cmp_eq", False, True)}  # fmt: skip
-_REDUCE_TO_CMP = {"add": "add", "mul": "mul", "min": "min", "max": "max"}
 
 
 class _Builder:
@@ -342,13 +342,9 @@ class _Builder:
             if not is_machine_element(a.type):
                 raise NotTensorizable(f"'{op.name}' takes {a.type}, which has no tdfg tensor type")
         rtype = op.results[0].type
-        kind = _BINARY.get(type(op))  # type: ignore[arg-type]
+        kind = _BINARY.get(type(op)) or _OTHER.get(op.name)  # type: ignore[arg-type]
         if kind is not None:
             return self.cmp(kind, ins, rtype)
-        if isinstance(op, arith.NegfOp):
-            return self.cmp("neg", ins, rtype)
-        if isinstance(op, arith.SelectOp):
-            return self.cmp("select", ins, rtype)
         if isinstance(op, (arith.CmpfOp, arith.CmpiOp)):
             table, names = (_CMPF, arith.CMPF_COMPARISON_OPERATIONS) if isinstance(op, arith.CmpfOp) else (_CMPI, arith.CMPI_COMPARISON_OPERATIONS)
             pred = names[op.predicate.value.data]
@@ -358,10 +354,6 @@ class _Builder:
             args = list(reversed(ins)) if swap else ins
             r = self.cmp(name, args, rtype)
             return self.cmp("not", [r], rtype) if negate else r
-        if op.name in ("math.absf", "math.absi"):
-            return self.cmp("abs", ins, rtype)
-        if op.name == "math.fma":
-            return self.cmp("fma", ins, rtype)
         raise NotTensorizable(f"'{op.name}' has no tdfg element-wise counterpart")
 
     # -- streams ------------------------------------------------------------
@@ -375,14 +367,7 @@ class _Builder:
         if spec is None:
             self.tvs[op.result] = self.stream_load(op, arr)
             return
-        dom = []
-        for ell, s in enumerate(spec):
-            j = self.pi_inv.get(ell)
-            if s[0] == "aligned":
-                dom.append((self.lo(s[1]) + s[2], self.hi(s[1]) + s[2]))
-            else:
-                dom.append((s[1], s[1] + 1))
-        v = self.emit(tdfg.TensorOp(arr, Domain(tuple(dom)), self.R)).results[0]
+        v = self.emit(tdfg.TensorOp(arr, Domain(tuple(self._cells(spec))), self.R)).results[0]
         for ell, s in enumerate(spec):
             j = self.pi_inv.get(ell)
             if s[0] == "aligned":
@@ -455,7 +440,7 @@ class _Builder:
         r = self.emit(tdfg.StreamReduceOp.create(operands=[v], result_types=[self.ttype(elem)], properties=props))
         out = _TV(r.results[0], False, tv.collapsed | frozenset(lat))
         if op.init is not None:
-            out = self.cmp(_REDUCE_TO_CMP[kind], [out, self.scalar_tv(op.init)], elem)
+            out = self.cmp(kind, [out, self.scalar_tv(op.init)], elem)  # tdfg's reduction kinds are element-wise ops
         self.tvs[op.result] = out
 
     def store(self, op: stream.StoreOp) -> None:
@@ -497,18 +482,13 @@ class _Builder:
         self.emit(new)
 
     # -- overlap of stores ------------------------------------------------------
+    def _cells(self, spec: Spec) -> list[tuple[Affine, Affine]]:
+        """The array cells an access of ``spec`` touches, per lattice dim."""
+        return [(self.lo(s[1]) + s[2], self.hi(s[1]) + s[2]) if s[0] == "aligned" else (s[1], s[1] + 1) for s in spec]
+
     def _target_box(self, op) -> list[tuple[Affine, Affine]] | None:
         spec = self.classify(op)
-        if spec is None:
-            return None
-        lead = self.R - self._array_rank(op.array)
-        out = []
-        for s in spec[lead:]:
-            if s[0] == "aligned":
-                out.append((self.lo(s[1]) + s[2], self.hi(s[1]) + s[2]))
-            else:
-                out.append((s[1], s[1] + 1))
-        return out
+        return None if spec is None else self._cells(spec)[self.R - self._array_rank(op.array) :]
 
     def _same_array(self, a: SSAValue, b: SSAValue) -> bool:
         """Two block arguments bound to one region operand are one array."""
