@@ -122,10 +122,6 @@ def _is_loop(op: Operation) -> bool:
     return isinstance(op, _LOOPS)
 
 
-def _loop_word(op: Operation) -> str:
-    return f"'{op.name}'"
-
-
 def _body(op: Operation) -> Block:
     return op.regions[0].blocks[0]
 
@@ -512,7 +508,7 @@ class Analysis:
             elif isinstance(op, (affine.ForOp, scf.ForOp)) and op.results and not in_reduction:
                 self.reduction_loop(op)
             elif _is_loop(op):
-                raise Refuse(f"the body of the innermost loop holds another {_loop_word(op)} (not perfectly nested)")
+                raise Refuse(f"the body of the innermost loop holds another '{op.name}' (not perfectly nested)")
             elif _is_index_op(op):
                 continue  # read on use
             elif op.dialect_name() in stream.COMPUTE_BODY_DIALECTS and not op.regions and is_side_effect_free(op):
@@ -836,22 +832,15 @@ def lower_host_affine(root: Operation) -> None:
         elif isinstance(op, affine.MinOp):
             vals = _host_map(op.map, op.arguments, out)
             Rewriter.replace_op(op, out, [_fold(vals, arith.MinSIOp, out)])
-        elif isinstance(op, affine.LoadOp):
+        elif isinstance(op, (affine.LoadOp, affine.StoreOp)):
             idx = _host_map(op.map, op.indices, out)
-            new = memref.LoadOp.get(op.memref, idx)
-            Rewriter.replace_op(op, [*out, new])
-        elif isinstance(op, affine.StoreOp):
-            idx = _host_map(op.map, op.indices, out)
-            Rewriter.replace_op(op, [*out, memref.StoreOp.get(op.value, op.memref, idx)])
+            Rewriter.replace_op(op, [*out, memref.LoadOp.get(op.memref, idx) if isinstance(op, affine.LoadOp) else memref.StoreOp.get(op.value, op.memref, idx)])
         elif isinstance(op, affine.ForOp):
-            lbs = _host_map(op.lowerBoundMap, op.lowerBoundOperands, out)
-            ubs = _host_map(op.upperBoundMap, op.upperBoundOperands, out)
-            lb = _fold(lbs, arith.MaxSIOp, out)
-            ub = _fold(ubs, arith.MinSIOp, out)
+            lb = _fold(_host_map(op.lowerBoundMap, op.lowerBoundOperands, out), arith.MaxSIOp, out)
+            ub = _fold(_host_map(op.upperBoundMap, op.upperBoundOperands, out), arith.MinSIOp, out)
             step = arith.ConstantOp(IntegerAttr.from_index_int_value(op.step.value.data))
             out.append(step)
-            body = op.body.blocks[0]
-            _scf_body_from(body)
+            _scf_body_from(op.body.blocks[0])
             new = scf.ForOp(lb, ub, step.result, list(op.inits), Rewriter.move_region_contents_to_new_regions(op.body))
             new.location = op.location
             Rewriter.replace_op(op, [*out, new], list(new.results))
