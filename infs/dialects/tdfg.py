@@ -149,6 +149,18 @@ def _check_dim(op: Operation, dim: int, rank: int) -> None:
         raise VerifyException(f"'{op.name}' dim {dim} is outside the rank-{rank} lattice")
 
 
+def _check_array(op: Operation, array: SSAValue, g: "GraphOp", elem: Attribute | None = None, how: str = "") -> MemRefType:
+    """``array`` is an array argument of ``g``, of ``elem``s if given (else ``how``,
+    formatted with both element types, says what the op does with the others)."""
+    if array not in g.array_args:
+        raise VerifyException(f"'{op.name}' array must be an array argument of the enclosing 'tdfg.graph'")
+    mt = array.type
+    assert isinstance(mt, MemRefType)
+    if elem is not None and elem != mt.element_type:
+        raise VerifyException(f"'{op.name}' " + how.format(elem, mt.element_type))
+    return mt
+
+
 def _check_symbols(op: Operation, names: frozenset[str], graph: "GraphOp", what: str) -> None:
     unknown = names - graph.symbol_names()
     if unknown:
@@ -321,12 +333,7 @@ class TensorOp(_GraphNode):
 
     def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.result.type, g)
-        if self.array not in g.array_args:
-            raise VerifyException(f"'{self.name}' array must be an array argument of the enclosing 'tdfg.graph'")
-        mt = self.array.type
-        assert isinstance(mt, MemRefType)
-        if t.element_type != mt.element_type:
-            raise VerifyException(f"'{self.name}' tensor element type {t.element_type} differs from the array's {mt.element_type}")
+        mt = _check_array(self, self.array, g, t.element_type, "tensor element type {} differs from the array's {}")
         dom = self.domain.data
         verify_domain(dom, "tensor domain")
         if dom.rank != t.rank.data:
@@ -599,11 +606,7 @@ class ReduceOp(_KeywordOp):
 
 
 def _verify_stream_access(op: Operation, array: SSAValue, amap: AccessMap, pos: Sequence[int], indices: Sequence[SSAValue], g: GraphOp) -> None:
-    if array not in g.array_args:
-        raise VerifyException(f"'{op.name}' array must be an array argument of the enclosing 'tdfg.graph'")
-    mt = array.type
-    assert isinstance(mt, MemRefType)
-    rank = len(mt.get_shape())
+    rank = len(_check_array(op, array, g).get_shape())
     if amap.rank != rank:
         raise VerifyException(f"'{op.name}' access map {amap} has {amap.rank} results for a rank-{rank} array")
     for d in amap.dims_used():
@@ -638,10 +641,7 @@ class StreamLoadOp(_GraphNode):
     def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.result.type, g)
         _verify_stream_access(self, self.array, self.map.data, tuple(self.indirect_dims.get_values()), self.indices, g)
-        mt = self.array.type
-        assert isinstance(mt, MemRefType)
-        if t.element_type != mt.element_type:
-            raise VerifyException(f"'{self.name}' result element type {t.element_type} differs from the array's {mt.element_type}")
+        _check_array(self, self.array, g, t.element_type, "result element type {} differs from the array's {}")
         dom = self.domain.data
         verify_domain(dom, "stream domain")
         if dom.rank != t.rank.data:
@@ -762,10 +762,7 @@ class StreamStoreOp(_GraphNode):
         t = _check_rank(self, self.value.type, g, "value")
         check_one_of(self, "kind", self.kind.data, STORE_KINDS)
         _verify_stream_access(self, self.array, self.map.data, tuple(self.indirect_dims.get_values()), self.indices, g)
-        mt = self.array.type
-        assert isinstance(mt, MemRefType)
-        if t.element_type != mt.element_type:
-            raise VerifyException(f"'{self.name}' stores {t.element_type} into an array of {mt.element_type}")
+        _check_array(self, self.array, g, t.element_type, "stores {} into an array of {}")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.kind.data} ")
@@ -817,12 +814,7 @@ class StoreOp(_GraphNode):
 
     def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.value.type, g, "value")
-        if self.array not in g.array_args:
-            raise VerifyException(f"'{self.name}' array must be an array argument of the enclosing 'tdfg.graph'")
-        mt = self.array.type
-        assert isinstance(mt, MemRefType)
-        if t.element_type != mt.element_type:
-            raise VerifyException(f"'{self.name}' stores {t.element_type} into an array of {mt.element_type}")
+        _check_array(self, self.array, g, t.element_type, "stores {} into an array of {}")
 
 
 @irdl_op_definition
