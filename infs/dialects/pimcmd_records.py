@@ -18,7 +18,7 @@ program argument.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -37,7 +37,6 @@ Box = tuple[tuple[int, int], ...]
 def box_empty(b: Box) -> bool:
     """No cell: some range is empty (the passes and the simulator ask it)."""
     return any(q <= p for p, q in b)
-
 
 
 class RecordError(DiagnosticException):
@@ -129,24 +128,18 @@ def element_name(t: Attribute) -> str:
 # ---------------------------------------------------------------------------
 
 
+_VALUE_OF: dict[type, Callable[[Any], Any]] = {
+    IntegerAttr: lambda a: a.value.data, FloatAttr: lambda a: float(a.value.data),
+    DenseArrayBase: lambda a: tuple(int(v) for v in a.get_values()), StringAttr: lambda a: a.data,
+    PatternAttr: lambda a: a.data, MapAttr: lambda a: a.data, DomainAttr: lambda a: a.data.concrete(), UnitAttr: lambda a: True,
+}  # fmt: skip
+
+
 def _value_of(attr: Attribute) -> Any:
-    if isinstance(attr, IntegerAttr):
-        return attr.value.data
-    if isinstance(attr, FloatAttr):
-        return float(attr.value.data)
-    if isinstance(attr, DenseArrayBase):
-        return tuple(int(v) for v in attr.get_values())
-    if isinstance(attr, StringAttr):
-        return attr.data
-    if isinstance(attr, PatternAttr):
-        return attr.data
-    if isinstance(attr, DomainAttr):
-        return attr.data.concrete()
-    if isinstance(attr, MapAttr):
-        return attr.data
-    if isinstance(attr, UnitAttr):
-        return True
-    raise RecordError(f"unexpected property {attr}")
+    value_of = _VALUE_OF.get(type(attr))
+    if value_of is None:
+        raise RecordError(f"unexpected property {attr}")
+    return value_of(attr)
 
 
 _ATTR_CACHE: dict[tuple[str, type, Any], Attribute] = {}
