@@ -508,19 +508,16 @@ class _CommandOp(_KeywordSyntax):
         d = self.properties.get("domain")
         return d.data.concrete() if isinstance(d, DomainAttr) else None
 
-    def _verify_cells(self, prog: ProgramOp, domain_form: bool) -> None:
-        """Patterns (lowered form) or a concrete lattice box (domain form)."""
+    def _verify_cells(self, prog: ProgramOp) -> None:
+        """Patterns (lowered form), a concrete lattice box (domain form), or both."""
         has_dom = self.properties.get("domain") is not None
         has_pat = self.properties.get("bitlines") is not None or self.properties.get("tiles") is not None
-        if domain_form:
-            if not has_dom and not has_pat:
-                raise VerifyException(f"'{self.name}' needs a domain or bitlines/tiles patterns")
-            if has_pat and ("bitlines" not in self.properties or "tiles" not in self.properties):
-                raise VerifyException(f"'{self.name}' needs both bitlines and tiles patterns")
+        if not has_dom and not has_pat:
+            raise VerifyException(f"'{self.name}' needs a domain or bitlines/tiles patterns")
+        if has_pat and ("bitlines" not in self.properties or "tiles" not in self.properties):
+            raise VerifyException(f"'{self.name}' needs both bitlines and tiles patterns")
         if has_dom:
             _verify_box(self, prog, self.properties["domain"].data)  # type: ignore[attr-defined]
-        elif domain_form and not has_pat:
-            raise VerifyException(f"'{self.name}' needs a domain")
         if has_pat:
             self._verify_patterns(prog)
 
@@ -561,14 +558,25 @@ class _TypedCommandOp(_CommandOp):
             raise VerifyException(f"'{self.name}' dim {dim} is outside the rank-{len(prog.tile_shape)} lattice")
         return dim
 
-    def _verify_buffer_command(self, prog: ProgramOp, reg: str, what: str) -> None:
-        """readout/writein: a register, a box (the buffer's shape), patterns once allocated."""
+
+class _BufferOp(_TypedCommandOp):
+    """readout/writein: a register's cells over a box (the buffer's shape) and
+    buffer ``id``; the cells' patterns once registers are allocated.  The
+    properties after the register field (``src`` or ``dst``)."""
+
+    domain = prop_def(DomainAttr)
+    id = prop_def(IntegerAttr)
+    bitlines = opt_prop_def(PatternAttr)
+    tiles = opt_prop_def(PatternAttr)
+    banks = opt_prop_def(PatternAttr)
+
+    def verify_in(self, prog: ProgramOp) -> None:
+        (reg,) = self.REGISTERS
         bits = _check_type(self, self.properties["type"].data)  # type: ignore[attr-defined]
-        _check_wordlines(self, prog, _int(self.properties[reg]), bits, what)
-        self._verify_cells(prog, domain_form=True)
-        if prog.is_allocated and self.properties.get("bitlines") is None:
-            dom = self.properties["domain"].data  # type: ignore[attr-defined]
-            if not (isinstance(self, ReadoutOp) and any(q <= p for p, q in dom.concrete())):
+        _check_wordlines(self, prog, _int(self.properties[reg]), bits, "source" if reg == "src" else "destination")
+        self._verify_cells(prog)
+        if prog.is_allocated and self.bitlines is None:
+            if not (isinstance(self, ReadoutOp) and any(q <= p for p, q in self.domain.data.concrete())):
                 raise VerifyException(f"'{self.name}' needs bitlines/tiles patterns once registers are allocated"
                                       " (only a readout of an empty box has none)")  # fmt: skip
 
@@ -718,7 +726,7 @@ class ComputeOp(_CommandOp):
         _check_wordlines(self, prog, _int(self.dst), self.dst_bits(fields), "destination")
         for s, b in zip(srcs, self.src_bits(fields)):
             _check_wordlines(self, prog, s, b, "source")
-        self._verify_cells(prog, domain_form=True)
+        self._verify_cells(prog)
 
 
 @command
@@ -801,7 +809,7 @@ class SyncOp(Command):
 
 
 @command
-class ReadoutOp(_TypedCommandOp):
+class ReadoutOp(_BufferOp):
     """``pimcmd.readout f32 src 64 domain [0:4, 0:1] id 0 bitlines .. tiles ..``.
 
     Reads the register's cells in the lattice box out to the near-memory
@@ -813,15 +821,6 @@ class ReadoutOp(_TypedCommandOp):
     name = "pimcmd.readout"
     type = prop_def(StringAttr)
     src = prop_def(IntegerAttr)
-    domain = prop_def(DomainAttr)
-    id = prop_def(IntegerAttr)
-    bitlines = opt_prop_def(PatternAttr)
-    tiles = opt_prop_def(PatternAttr)
-    banks = opt_prop_def(PatternAttr)
-
-
-    def verify_in(self, prog: ProgramOp) -> None:
-        self._verify_buffer_command(prog, "src", "source")
 
 
 # ---------------------------------------------------------------------------
@@ -833,6 +832,7 @@ class _DomainCommandOp(_TypedCommandOp):
     """A tensor-level command on a lattice box with virtual registers."""
 
     TENSOR_LEVEL: ClassVar[bool] = True
+    domain = prop_def(DomainAttr)  # after the subclass's own properties
 
     def verify_in(self, prog: ProgramOp) -> None:
         if prog.is_allocated:
@@ -855,7 +855,6 @@ class MoveOp(_DomainCommandOp):
     src = prop_def(IntegerAttr)
     dim = prop_def(IntegerAttr)
     dist = prop_def(IntegerAttr)
-    domain = prop_def(DomainAttr)
 
     def verify_box(self, prog: ProgramOp, dim: int, p: int, q: int) -> None:
         k = _int(self.dist)
@@ -874,7 +873,6 @@ class BroadcastOp(_DomainCommandOp):
     dim = prop_def(IntegerAttr)
     dist = prop_def(IntegerAttr)
     count = prop_def(IntegerAttr)
-    domain = prop_def(DomainAttr)
 
     def verify_box(self, prog: ProgramOp, dim: int, p: int, q: int) -> None:
         if _int(self.count) < 1:
@@ -895,28 +893,18 @@ class ReduceOp(_DomainCommandOp):
     dst = prop_def(IntegerAttr)
     src = prop_def(IntegerAttr)
     dim = prop_def(IntegerAttr)
-    domain = prop_def(DomainAttr)
 
     def verify_box(self, prog: ProgramOp, dim: int, p: int, q: int) -> None:
         check_one_of(self, "op", self.op.data, REDUCE_KINDS)
 
 
 @command
-class WriteInOp(_TypedCommandOp):
+class WriteInOp(_BufferOp):
     """``pimcmd.writein f32 dst R domain [..] id K (bitlines .. tiles ..)?`` -- buffer ``K`` into a register."""
 
     name = "pimcmd.writein"
     type = prop_def(StringAttr)
     dst = prop_def(IntegerAttr)
-    domain = prop_def(DomainAttr)
-    id = prop_def(IntegerAttr)
-    bitlines = opt_prop_def(PatternAttr)
-    tiles = opt_prop_def(PatternAttr)
-    banks = opt_prop_def(PatternAttr)
-
-
-    def verify_in(self, prog: ProgramOp) -> None:
-        self._verify_buffer_command(prog, "dst", "destination")
 
 
 # ---------------------------------------------------------------------------
