@@ -53,7 +53,7 @@ def lower_program(prog: PimProgram) -> PimProgram:
     """Every record-level step after ``tdfg-to-pimcmd`` (the JIT's; one set of kinds decides the skips)."""
     kinds = {c.kind for c in prog.cmds}
     for step in RECORD_STEPS:
-        if not kinds.isdisjoint(_ONLY.get(step, kinds)):
+        if step not in _ONLY or not kinds.isdisjoint(_ONLY[step]):  # an empty program is still allocated
             prog = step(prog)
     return prog
 
