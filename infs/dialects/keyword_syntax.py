@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, StringAttr, UnitAttr, f64, i64
 from xdsl.ir import Attribute
@@ -47,8 +48,15 @@ class Field:
     optional: bool = False
 
 
-def _ints(values) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i64, [int(v) for v in values])
+def int_array(values) -> DenseArrayBase:
+    """``array<i64: ...>`` of ``values``, one attribute per tuple of values."""
+    return _int_array(tuple(int(v) for v in values))
+
+
+@lru_cache(maxsize=4096)
+def _int_array(values: tuple[int, ...]) -> DenseArrayBase:
+    # attributes are immutable; building a DenseArrayBase is slow in xDSL 0.74
+    return DenseArrayBase.from_list(i64, list(values))
 
 
 def format_number(v: float) -> str:
@@ -89,7 +97,7 @@ def parse_field_value(parser: Parser, kind: str) -> Attribute:
     if kind == "int":
         return IntegerAttr(parse_int64(parser), i64)
     if kind == "ints":
-        return _ints(parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parse_int64(parser)))
+        return int_array(parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parse_int64(parser)))
     if kind == "str":
         return StringAttr(parser.parse_identifier_or_str_literal())
     if kind == "range":
@@ -98,7 +106,7 @@ def parse_field_value(parser: Parser, kind: str) -> Attribute:
         parser.parse_punctuation(":")
         hi = parse_int64(parser)
         parser.parse_punctuation("]")
-        return _ints([lo, hi])
+        return int_array([lo, hi])
     if kind == "number":
         v = parse_number_or_special(parser)
         return FloatAttr(v, f64) if isinstance(v, float) else IntegerAttr(v, i64)

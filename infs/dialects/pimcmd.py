@@ -86,7 +86,7 @@ from xdsl.traits import HasParent, IsolatedFromAbove, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, ELEMENTWISE_ARITY, REDUCE_KINDS
-from infs.dialects.keyword_syntax import Field, parse_fields, print_fields
+from infs.dialects.keyword_syntax import Field, int_array, parse_fields, print_fields
 from infs.hardware import MAX_TOTAL_BITLINES, ConfigError, HardwareConfig, is_inline_spec, load_config
 from infs.dialects.lattice import DomainAttr, MapAttr, Pattern, PatternAttr, verify_domain
 from infs.dialects.syntax import check_one_of, parse_attributes, parse_operands_with_types, print_attributes, print_operands_with_types
@@ -129,16 +129,6 @@ class TiledLattice:
     def bitlines(self) -> int:
         """Cells of one tile: the bitlines of an SRAM array it fills."""
         return math.prod(self.tiles)
-
-
-def _ints(values) -> DenseArrayBase:
-    return _ints_cached(tuple(int(v) for v in values))
-
-
-@lru_cache(maxsize=4096)
-def _ints_cached(values: tuple[int, ...]) -> DenseArrayBase:
-    # attributes are immutable; building a DenseArrayBase is slow in xDSL 0.74
-    return DenseArrayBase.from_list(i64, list(values))
 
 
 def _int(attr: Attribute) -> int:
@@ -203,8 +193,8 @@ class ProgramOp(IRDLOperation):
             result_types=[result_types],
             properties={
                 "config": StringAttr(config),
-                "lattice": _ints(lattice),
-                "tiles": _ints(tiles),
+                "lattice": int_array(lattice),
+                "tiles": int_array(tiles),
                 "banks": IntegerAttr(banks, i64),
                 "arrays_per_bank": IntegerAttr(arrays_per_bank, i64),
                 "wordlines": IntegerAttr(wordlines, i64),

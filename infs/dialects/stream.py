@@ -33,7 +33,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     StringAttr,
-    i64,
 )
 from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (
@@ -55,6 +54,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasAncestor, HasParent, IsolatedFromAbove, IsTerminator, Pure, is_side_effect_free
 from xdsl.utils.exceptions import VerifyException
 
+from infs.dialects.keyword_syntax import int_array
 from infs.dialects.lattice import AccessMap, Affine, Domain, DomainAttr, MapAttr, dim_name, parse_domain_body, verify_domain
 from infs.dialects.syntax import (
     SymbolRegion,
@@ -106,10 +106,6 @@ class StreamType(ParametrizedAttribute, TypeAttribute):
 
 def elem_type(t: Attribute) -> Attribute:
     return t.element_type if isinstance(t, StreamType) else t
-
-
-def _ints(values: Sequence[int]) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i64, list(values))
 
 
 def _enclosing_region(op: Operation) -> "RegionOp | None":
@@ -282,7 +278,7 @@ class LoadOp(_MemoryStreamOp):
         super().__init__(
             operands=[array, indices],
             result_types=[StreamType(array.type.element_type)],
-            properties={"map": MapAttr(amap), "indirect_dims": _ints(indirect_dims)},
+            properties={"map": MapAttr(amap), "indirect_dims": int_array(indirect_dims)},
         )
 
     def verify_(self) -> None:
@@ -361,7 +357,7 @@ class StoreOp(_MemoryStreamOp):
     def __init__(self, value: SSAValue, array: SSAValue, amap: AccessMap, indices: Sequence[SSAValue] = (), indirect_dims: Sequence[int] = ()):
         super().__init__(
             operands=[value, array, indices],
-            properties={"map": MapAttr(amap), "indirect_dims": _ints(indirect_dims)},
+            properties={"map": MapAttr(amap), "indirect_dims": int_array(indirect_dims)},
         )
 
     def verify_(self) -> None:
@@ -402,7 +398,7 @@ class AtomicOp(_MemoryStreamOp):
     def __init__(self, kind: str, value: SSAValue, array: SSAValue, amap: AccessMap, indices: Sequence[SSAValue] = (), indirect_dims: Sequence[int] = ()):
         super().__init__(
             operands=[value, array, indices],
-            properties={"kind": StringAttr(kind), "map": MapAttr(amap), "indirect_dims": _ints(indirect_dims)},
+            properties={"kind": StringAttr(kind), "map": MapAttr(amap), "indirect_dims": int_array(indirect_dims)},
         )
 
     def verify_(self) -> None:
@@ -544,7 +540,7 @@ class ReduceOp(IRDLOperation):
         super().__init__(
             operands=[input, [init] if init is not None else []],
             result_types=[result_type],
-            properties={"kind": StringAttr(kind), "dims": _ints(dims)},
+            properties={"kind": StringAttr(kind), "dims": int_array(dims)},
         )
 
     def dims_list(self) -> tuple[int, ...]:

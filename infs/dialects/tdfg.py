@@ -271,14 +271,15 @@ class _GraphNode(IRDLOperation):
 
 
 class _KeywordOp(_GraphNode):
-    """``op.name %input <FIELDS> : result type``: a node that keeps its input's
-    type and works along one lattice ``dim``."""
+    """``op.name <LEADING identifiers> %input <FIELDS> : result type``: a node
+    that keeps its input's type and works along one lattice ``dim``."""
 
     input = operand_def(TensorType)
     dim = prop_def(IntegerAttr)
     result = result_def(TensorType)
     traits = traits_def(Pure())
     FIELDS: ClassVar[tuple[Field, ...]] = ()
+    LEADING: ClassVar[tuple[tuple[str, str], ...]] = ()  # string properties: (property, what it is)
 
     def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.input.type, g, "input")
@@ -291,6 +292,8 @@ class _KeywordOp(_GraphNode):
         """The node's own checks."""
 
     def print(self, printer: Printer) -> None:
+        for prop, _ in self.LEADING:
+            printer.print_string(f" {self.properties[prop].data}")  # type: ignore[attr-defined]
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_ssa_value)
         print_fields(printer, self.FIELDS, dict(self.properties))
@@ -300,9 +303,10 @@ class _KeywordOp(_GraphNode):
 
     @classmethod
     def parse(cls, parser: Parser):
+        lead = {prop: StringAttr(parser.parse_identifier(f" ({what})")) for prop, what in cls.LEADING}
         pos = parser.pos
         operand = parser.parse_unresolved_operand()
-        props = parse_fields(parser, cls.FIELDS)
+        props = parse_fields(parser, cls.FIELDS) | lead  # in this order in the generic form
         parser.parse_punctuation(":")
         t = parser.parse_type()
         (val,) = parser.resolve_operands([operand], [t], pos)
@@ -581,23 +585,13 @@ class ReduceOp(_KeywordOp):
     name = "tdfg.reduce"
     kind = prop_def(StringAttr)
     FIELDS: ClassVar[tuple[Field, ...]] = (Field("dim", "dim", "int"),)
+    LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("kind", "reduction kind"),)
 
     def __init__(self, kind: str, input: SSAValue, dim: int):
         super().__init__(operands=[input], result_types=[input.type], properties={"kind": StringAttr(kind), "dim": IntegerAttr(dim, i64)})
 
     def verify_node(self, g: GraphOp) -> None:
         check_one_of(self, "kind", self.kind.data, REDUCE_KINDS)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.kind.data}")
-        super().print(printer)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> "ReduceOp":
-        kind = parser.parse_identifier(" (reduction kind)")
-        op = super().parse(parser)
-        op.properties["kind"] = StringAttr(kind)
-        return op
 
 
 # ---------------------------------------------------------------------------
