@@ -207,9 +207,26 @@ def _const_key(op: tdfg.ConstOp, graph: tdfg.GraphOp) -> tuple:
     return ("literal", str(op.value), op.result.type)  # by spelling: -0.0 stays apart from 0.0
 
 
+def _algebra(op: Operation, slots: _Slots) -> tuple[str, tuple] | None:
+    """A compute, move, broadcast or shrink as an e-node: its constructor and literal
+    arguments (op name and type, dim, affine fields), as ``_EGraphView`` reads them back."""
+    if isinstance(op, tdfg.CmpOp):
+        return f"Cmp{len(op.inputs)}", (op.op.data, _elem(op.inputs[-1].type))
+    if isinstance(op, tdfg.MvOp):
+        return "Mv", (op.dim.value.data, slots.fields(op.dist.data))
+    if isinstance(op, tdfg.BcOp):
+        return "Bc", (op.dim.value.data, slots.fields(op.dist.data), slots.fields(op.count.data))
+    if isinstance(op, tdfg.ShrinkOp):
+        ((lo, hi),) = op.range.data.bounds
+        return "Shrink", (op.dim.value.data, slots.fields(lo), slots.fields(hi))
+    return None
+
+
 def _encode(graph: tdfg.GraphOp, slots: _Slots) -> _Encoding:
     """The graph's tensor algebra as egglog terms (``enc.terms``: value -> a ``$v<k>`` global
     bound by ``enc.program``); every other op stays as it is."""
+    from infs.passes.tdfg_egraph import aff_text
+
     enc = _Encoding(graph, slots, graph.lattice_rank)
     args = list(graph.array_args)
     written: set[SSAValue] = set()
@@ -246,16 +263,12 @@ def _encode(graph: tdfg.GraphOp, slots: _Slots) -> _Encoding:
                 enc.consts.append(op)
                 enc.types[("const", cid)] = _elem(op.result.type)
             bind(op.result, f"(Const {cid})")
-        elif isinstance(op, tdfg.CmpOp):
-            ty = _elem(op.inputs[-1].type)
-            bind(op.result, f'(Cmp{len(op.inputs)} "{op.op.data}" "{ty}" ' + " ".join(term(v) for v in op.inputs) + ")")
-        elif isinstance(op, tdfg.MvOp):
-            bind(op.result, f"(Mv {term(op.input)} {op.dim.value.data} {slots.aff(op.dist.data)})")
-        elif isinstance(op, tdfg.BcOp):
-            bind(op.result, f"(Bc {term(op.input)} {op.dim.value.data} {slots.aff(op.dist.data)} {slots.aff(op.count.data)})")
-        elif isinstance(op, tdfg.ShrinkOp):
-            ((lo, hi),) = op.range.data.bounds
-            bind(op.result, f"(Shrink {term(op.input)} {op.dim.value.data} {slots.aff(lo)} {slots.aff(hi)})")
+        elif (node := _algebra(op, slots)) is not None:
+            ctor, values = node
+            lits = [f'"{a}"' if isinstance(a, str) else aff_text(a) if isinstance(a, tuple) else str(a) for a in values]
+            kids = [term(v) for v in op.operands]
+            # egglog's constructors: a compute's op and type come first, a move's input first
+            bind(op.result, "(" + " ".join([ctor, *(lits + kids if ctor.startswith("Cmp") else kids + lits)]) + ")")
         else:
             enc.opaque.append(op)
             for v in op.operands:
@@ -1052,17 +1065,10 @@ def _own_choice(view: _EGraphView, enc: _Encoding, graph: tdfg.GraphOp, slots: _
             want = ("Read", (enc.read_ids[(args.index(op.array), op.domain.data)],))
         elif isinstance(op, tdfg.ConstOp):
             want = ("Const", (enc.const_ids[_const_key(op, graph)],))
-        elif isinstance(op, tdfg.CmpOp):
-            want = (f"Cmp{len(op.inputs)}", (op.op.data, _elem(op.inputs[-1].type)))
-        elif isinstance(op, tdfg.MvOp):
-            want = ("Mv", (op.dim.value.data, slots.fields(op.dist.data)))
-        elif isinstance(op, tdfg.BcOp):
-            want = ("Bc", (op.dim.value.data, slots.fields(op.dist.data), slots.fields(op.count.data)))
-        elif isinstance(op, tdfg.ShrinkOp):
-            ((lo, hi),) = op.range.data.bounds
-            want = ("Shrink", (op.dim.value.data, slots.fields(lo), slots.fields(hi)))
         else:
-            return None
+            want = _algebra(op, slots)  # type: ignore[assignment]
+            if want is None:
+                return None
         kids = tuple(cls[o] for o in op.operands) if not isinstance(op, (tdfg.TensorOp, tdfg.ConstOp)) else ()
         node = next((n for n in view.classes.get(cls[v], ()) if (n.op, n.args, n.children) == (*want, kids)), None)
         if node is None:
