@@ -49,6 +49,9 @@ linalg.  ``linalg`` structured ops on memrefs (``generic``, ``matmul``,
 ``fill``, ``add``, ...) are first lowered by xDSL's own
 ``convert-linalg-to-loops`` pattern (``lower_linalg``), keeping each op's
 location for the remarks; linalg on tensors is an error (bufferize first).
+A ``linalg.fill`` of a reduction's output with the reduction's identity right
+before it is the reduction's initial value (``_fill_before``): the region
+stores the fold, and the fill is dropped (mm_inner's one region, not three).
 
 ``remarks=true`` prints one line per loop nest on stderr, as MLIR's
 optimization remarks: ``file:line:col: remark: extract-streams: ...`` saying
@@ -65,6 +68,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import affine, arith, func, memref, scf
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
+from xdsl.dialects.linalg.ops import FillOp
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     FloatAttr,
@@ -74,7 +78,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineSymExpr
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -82,6 +86,7 @@ from xdsl.traits import is_side_effect_free
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from infs.dialects import stream
+from infs.dialects.element_types import EvaluationError, numpy_dtype, reduce_identity
 from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError, dim_index, dim_name
 
 # ---------------------------------------------------------------------------
@@ -236,17 +241,14 @@ def _walk_nodes(n: Node, seen: set[int] | None = None, into_reductions: bool = T
 
 
 def _is_identity(n: Node, kind: str) -> bool:
-    if not isinstance(n, Const):
+    """Whether ``n`` is the constant a fold of ``kind`` starts from (0, 1, +-inf
+    or the integer extremes), so ``n op fold`` is the fold.  (-0.0 counts: a
+    zero's sign is all an all-(-0.0) sum can change, and zeros compare equal.)"""
+    v = n.op.value if isinstance(n, Const) else None  # type: ignore[attr-defined]
+    try:  # (not i1: its min/max are signed -1/0, not numpy's bool's)
+        return isinstance(v, (FloatAttr, IntegerAttr)) and n.type != IntegerType(1) and bool(v.value.data == reduce_identity(kind, numpy_dtype(n.type)))
+    except EvaluationError:  # (bf16, i4...: no numpy type)
         return False
-    v = n.op.value  # type: ignore[attr-defined]
-    if isinstance(v, FloatAttr):
-        x = v.value.data
-        # (0.0 + a sum of -0.0s is +0.0 where the fold alone gives -0.0: equal values, numpy and IEEE compare them equal)
-        return (kind == "add" and x == 0.0) or (kind == "mul" and x == 1.0)
-    if isinstance(v, IntegerAttr):
-        x = v.value.data
-        return (kind == "add" and x == 0) or (kind == "mul" and x == 1)
-    return False
 
 
 # ---------------------------------------------------------------------------
@@ -273,6 +275,8 @@ class Analysis:
         self.band_dims: list[int] = []
         self.red_loop: Operation | None = None
         self.escaping: dict[SSAValue, Node] = {}
+        self.fills: dict[Operation, FillFold] = {}  # (lower_linalg's) the load of an output a fill before it set to the identity
+        self.folded: list[FillFold] = []
 
     # -- names -----------------------------------------------------------
     def _name(self, v: SSAValue, default: str) -> str:
@@ -619,7 +623,13 @@ def classify(a: Analysis) -> frozenset[int]:
             raise Refuse(f"{_array_label(s.array)} is accumulated and stored again in one body")
         args = list(v.args)
         args[1 - pos] = Red(v.type, _REDUCE_KIND[v.op.name], frozenset(inv), f)
-        s.value = Op(v.type, v.op, args)
+        fill = a.fills.get(v.args[pos].src)  # type: ignore[union-attr]
+        if fill is not None and fill.acc_root is a.root:
+            # the whole linalg op is the region, so it folds from the fill's value (the identity): the fold alone
+            s.value = args[1 - pos]
+            a.folded.append(fill)
+        else:
+            s.value = Op(v.type, v.op, args)
     dims = {n.dims for n in _reds_of(a)}
     if len(dims) > 1:
         raise Refuse("reductions over different loops in one body")
@@ -1451,15 +1461,31 @@ class Extractor:
         self.remarks: list[Remark] = []
         self.count = 0
         self.parts: dict[Operation, str] = {}
+        self.fills: dict[Operation, FillFold] = {}
 
     def remark(self, op: Operation, text: str, extracted: bool = False) -> None:
         # a distributed statement's nest has the location of the nest it came from: the remark says which statement
         self.remarks.append(Remark(op, self.parts.get(op, "") + text, extracted))
 
     def block(self, block: Block) -> None:
+        skip = {fd.fill_root for fd in self.fills.values()}
+        after = {fd.acc_root: fd for fd in self.fills.values()}
         for op in list(block.ops):
+            if op in skip:
+                continue  # decided after the nest that reduces into its array
             if _is_loop(op):
+                n = len(self.remarks)
                 self.nest(op)
+                fd = after.get(op)
+                if fd is not None:
+                    later, self.remarks[n:] = self.remarks[n:], []
+                    if fd.folded:  # every cell it sets, the reduction sets, from the same value
+                        self.remark(fd.fill_root, f"'linalg.fill' folded into the reduction at line {_line(op)}: it sets its output to the reduction's identity, and linalg's reduction writes every cell of it", True)
+                        for o in reversed(fd.fill):
+                            Rewriter.erase_op(o, safe_erase=False)
+                    else:
+                        self.nest(fd.fill_root)
+                    self.remarks += later
             elif op.regions and op.dialect_name() in ("scf", "affine"):
                 # host control flow (scf.if, affine.if, scf.while): loops inside it are nests of their own
                 for r in op.regions:
@@ -1468,6 +1494,7 @@ class Extractor:
 
     def analyse(self, root: Operation, band: Sequence[Operation], leaf: Sequence[Operation]) -> Analysis:
         a = Analysis(root)
+        a.fills = self.fills
         for loop in band:
             a.band_dims += a.add_loop(loop)
         if not band:
@@ -1545,6 +1572,8 @@ class Extractor:
                         self.nest(o)
             return
         self.apply(root, plan)
+        for fd in a.folded:
+            fd.folded = True
         desc = "; ".join(f"domain {r.iteration_domain} iterators [{', '.join(r.iterator_kinds)}]" for r in plan.regions)
         n = len(plan.regions)
         self.remark(root, f"loop nest extracted into {n} stream.region{'s' if n > 1 else ''}: {desc}{plan.note}", True)
@@ -1568,18 +1597,65 @@ def _is_linalg(op: Operation) -> bool:
     return isinstance(op, LinalgStructuredOperation)
 
 
-def lower_linalg(module: ModuleOp) -> list[Remark]:
+@dataclass(eq=False)
+class FillFold:
+    """A ``linalg.fill`` and the reduction after it (``_fill_before``), as loops."""
+
+    fill: list[Operation]  # the fill's ops: its bounds, then its loop nest
+    fill_root: Operation
+    acc_root: Operation  # the reduction's outermost loop
+    folded: bool = False  # the reduction's region folds from the identity: the fill is dead
+
+
+def _fill_before(g: Operation) -> FillOp | None:
+    """The ``linalg.fill`` that ``g``'s reduction may start from instead of its
+    output's cells, as xDSL's ``memref-stream-fold-fill`` and MLIR-HLO's
+    fuse-fill-into-reduction fold it: the fill is of ``g``'s only output, with
+    the identity of the op ``g`` yields, and only pure ops run between them.
+    Linalg makes operand shapes that disagree with the indexing maps undefined,
+    so an output map of distinct loop dims means ``g`` writes every cell of the
+    output, each after folding over all its other loops (from the identity,
+    once the fill is dropped; an empty fold stores the identity, as the fill
+    did).  Distinct memrefs are distinct arrays, as everywhere in this pass;
+    views, which would alias, are not folded."""
+    if not _is_linalg(g) or isinstance(g, FillOp) or len(g.outputs) != 1:  # type: ignore[attr-defined]
+        return None
+    c, ins, blk = g.outputs[0], list(g.inputs), g.body.block  # type: ignore[attr-defined]
+    out_map = g.get_indexing_maps().data[-1].data  # type: ignore[attr-defined]
+    dims = [e.position for e in out_map.results if isinstance(e, AffineDimExpr)]
+    y = blk.last_op.operands[0].owner if blk.last_op is not None and blk.last_op.operands else None
+    kind = _REDUCE_KIND.get(y.name) if isinstance(y, Operation) and blk.args[len(ins)] in y.operands else None
+    f = g.prev_op
+    while f is not None and not isinstance(f, FillOp) and not f.regions and is_side_effect_free(f):
+        f = f.prev_op
+    if (kind is None or not isinstance(f, FillOp) or f.outputs[0] is not c or c in ins
+            or len(set(dims)) != len(out_map.results) or len(dims) == out_map.num_dims):  # (no reduction loop: nothing to fold)
+        return None
+    v = f.inputs[0]
+    if not (isinstance(v.owner, arith.ConstantOp) and _is_identity(Const(v.type, v.owner), kind)):
+        return None
+    arrays = [m for m in [c, *ins] if isinstance(m.type, MemRefType)]
+    return f if all(isinstance(m, BlockArgument) or isinstance(m.owner, (memref.AllocOp, memref.AllocaOp)) for m in arrays) else None
+
+
+def lower_linalg(module: ModuleOp) -> tuple[list[Remark], dict[Operation, FillFold]]:
     """``linalg`` structured ops on memrefs (``linalg.generic``, ``matmul``,
     ``fill``, ``add``, ...) as loops, by xDSL's own ``convert-linalg-to-loops``
     pattern (issue 14: no second linalg lowering), one op at a time so that the
-    loops keep the op's location (the pass's remarks then point at it)."""
+    loops keep the op's location (the pass's remarks then point at it).  Also
+    the fills a reduction may fold (``_fill_before``), by the load of the
+    output in the reduction's loops."""
     from xdsl.dialects.builtin import TensorType
     from xdsl.pattern_rewriter import PatternRewriter
     from xdsl.transforms.convert_linalg_to_loops import LowerLinalgStructuredOpPattern
 
     remarks: list[Remark] = []
     pattern = LowerLinalgStructuredOpPattern()
-    for op in [o for o in module.walk() if _is_linalg(o)]:
+    ops = [o for o in module.walk() if _is_linalg(o)]
+    pairs = {g: (f, g.outputs[0]) for g in ops if (f := _fill_before(g)) is not None}  # type: ignore[attr-defined]
+    lowered: dict[Operation, list[Operation]] = {}
+    fills: dict[Operation, FillFold] = {}
+    for op in ops:
         if op.results or any(isinstance(v.type, TensorType) for v in op.operands):
             raise ExtractError(f"{location_text(op)}: '{op.name}' on tensors: bufferize it to memrefs first (convert-linalg-to-loops lowers linalg on memrefs only)")
         block, before, after = op.parent_block(), op.prev_op, op.next_op
@@ -1599,14 +1675,22 @@ def lower_linalg(module: ModuleOp) -> list[Remark]:
                     x.location = op.location
         loop = next((o for o in new if _is_loop(o)), None)
         remarks.append(Remark(loop or op, f"'{op.name}' lowered to loops by convert-linalg-to-loops", False))
-    return remarks
+        lowered[op] = new
+        if op in pairs:
+            f, c = pairs[op]
+            f_loop = next((o for o in lowered[f] if _is_loop(o)), None)
+            loads = [x for o in new for x in o.walk() if isinstance(x, memref.LoadOp) and x.memref is c]
+            if loop is not None and f_loop is not None and len(loads) == 1:
+                fills[loads[0]] = FillFold(lowered[f], f_loop, loop)
+    return remarks, fills
 
 
 def extract_streams(module: ModuleOp) -> list[Remark]:
     """Run the pass on ``module`` (in place); its remarks, in program order.
     ``linalg`` ops on memrefs become loops first (``lower_linalg``)."""
     ex = Extractor()
-    ex.remarks += lower_linalg(module)
+    remarks, ex.fills = lower_linalg(module)
+    ex.remarks += remarks
     for f in [op for op in module.walk() if isinstance(op, func.FuncOp)]:
         # an scf.parallel reduction is read as the loops with iter_args it lowers to
         for p in reversed([o for o in f.walk() if isinstance(o, scf.ParallelOp) and o.initVals]):
