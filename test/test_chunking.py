@@ -412,3 +412,112 @@ def test_the_report_shows_a_chunk_of_several_dims_by_its_shape(capsys):
     out = capsys.readouterr().out
     (row,) = [ln for ln in out.splitlines() if "in memory in chunks" in ln]
     assert "2 region run(s): 64 chunks of d0:1 x d1:1 x" in row and "rows" not in row, row
+
+
+def _cycles(name: str, sizes: dict[str, int], config: str, **options):
+    """A chunked run (mode in) checked against the reference: (report, its total cycles)."""
+    w = WORKLOADS[name]
+    sizes = {**w.sizes("small"), **sizes}
+    inputs = w.inputs(sizes, 3)
+    ref = {k: v.copy() for k, v in inputs.items()}
+    ref_res = run_function(api.parse_file(w.path), w.call_args(ref, sizes), w.entry)
+    arrays = {k: v.copy() for k, v in inputs.items()}
+    rep = run_program(api.parse_file(w.path), w.call_args(arrays, sizes), w.entry, RunOptions(config=config, mode="in", **options))
+    if options.get("machine_mode") != "analysis":
+        got = {**{k: arrays[k] for k in w.outputs}, **dict(zip(w.results, rep.results))}
+        want = {**{k: ref[k] for k in w.outputs}, **dict(zip(w.results, ref_res))}
+        check = compare_values(got, want)
+        assert check.ok, f"{name} {sizes} on {config}: {check.note}"
+    return rep, rep.stats.total_cycles
+
+
+# (workload, sizes, config, warm): chunked runs with some input in DRAM and room for the
+# next chunk's inputs beside the running one (vec_add on tiny: C, past the 4 KB L3;
+# stencil2d: both arrays, cold), the fetches of the chunks after the first hidden behind compute
+OVERLAPPING = [
+    ("vec_add", {"n": 500}, "tiny", True),
+    ("stencil2d", {"m": 20, "n": 24, "t": 2}, "tiny", False),
+    ("vec_add", {"n": 30011}, "small-16", True),  # A and B (117 KB each) in its 256 KB L3, C not
+]
+
+
+@pytest.mark.parametrize("name,sizes,config,warm", OVERLAPPING)
+def test_double_buffered_chunks_hide_dram_fetches_and_cost_no_more_than_serial(name, sizes, config, warm):
+    serial, s_cycles = _cycles(name, sizes, config, warm=warm, chunk_overlap=False)
+    over, o_cycles = _cycles(name, sizes, config, warm=warm)
+    hidden = sum(r.dram_hidden for r in over.regions)
+    assert 0 < hidden and o_cycles == s_cycles - hidden, (o_cycles, s_cycles, hidden)
+    assert not any(r.dram_hidden for r in serial.regions)
+    # only DRAM time is hidden: compute, moves, traffic and the bytes moved are the serial run's
+    for k in ("compute", "move", "final_reduce", "near_mem", "jit"):
+        assert over.stats.cycles[k] == serial.stats.cycles[k], k
+    assert over.stats.cycles["dram"] == serial.stats.cycles["dram"] - hidden
+    assert over.stats.traffic == serial.stats.traffic
+    assert any("DRAM fetch overlapped with the previous chunk's compute" in r.reason for r in over.regions)
+    # the analysis mode charges exactly what the functional run does, with and without overlap
+    for ov, cycles in ((True, o_cycles), (False, s_cycles)):
+        rep, c = _cycles(name, sizes, config, warm=warm, chunk_overlap=ov, machine_mode="analysis")
+        assert c == cycles and sum(r.dram_hidden for r in rep.regions) == (hidden if ov else 0)
+
+
+@pytest.mark.parametrize(
+    "name,sizes,config,warm,why",
+    [
+        # every input in the L3 (array_sum's 2 KB, stencil2d's 3.75 KB): nothing to fetch
+        ("array_sum", {"n": 500}, "tiny", True, None),
+        ("stencil2d", {"m": 20, "n": 24, "t": 2}, "tiny", True, None),
+        # all three arrays from DRAM: a chunk's 1,500 bytes do not fit beside the 192 of 256 wordlines the previous one uses
+        ("vec_add", {"n": 500}, "tiny", False, "the chunks' DRAM transfers serial (the next chunk's 1,500 bytes from DRAM do not fit the 1,024 bytes of the L3 beside a chunk's 192 wordlines)"),
+    ],
+)
+def test_chunks_with_nothing_to_overlap_cost_the_serial_cycles_and_say_so(name, sizes, config, warm, why):
+    serial, s_cycles = _cycles(name, sizes, config, warm=warm, chunk_overlap=False)
+    over, o_cycles = _cycles(name, sizes, config, warm=warm)
+    assert o_cycles == s_cycles and not any(r.dram_hidden for r in over.regions)
+    assert all(r.chunks > 1 for r in over.regions)
+    if why:
+        assert all(why in r.reason for r in over.regions), [r.reason for r in over.regions]
+    else:
+        assert not any("DRAM" in r.reason for r in over.regions), [r.reason for r in over.regions]
+
+
+def test_the_chunked_plan_prices_the_run_it_charges(monkeypatch):
+    """Eq. 2's whole-run estimate of a chunked plan (``plan["full"]``, which auto weighs
+    against the near/core models) is the overlapped run's cycles, not the serial ones."""
+    from infs.runtime.driver import RegionRuntime
+
+    plans = []
+    orig = RegionRuntime.plan_chunked
+
+    def spy(self, region, arrays, scalars):
+        plan, why = orig(self, region, arrays, scalars)
+        plans.append(plan)
+        return plan, why
+
+    monkeypatch.setattr(RegionRuntime, "plan_chunked", spy)
+    rep, cycles = _cycles("vec_add", {"n": 500}, "tiny")
+    (r,) = rep.regions
+    (plan,) = plans
+    assert r.dram_hidden > 0 and plan["full"] == r.cycles == cycles
+
+
+def test_warm_inputs_fill_the_l3_in_argument_order_the_rest_start_in_dram():
+    from infs.sim import Machine
+
+    m = Machine("tiny")  # a 4,096-byte L3
+    a, b, c, d = (np.zeros(n, np.float32) for n in (500, 500, 100, 10))
+    assert [x is c for x in m.mark_resident([a, a, b, c, d], capacity=m.cfg.l3_bytes)] == [True, False]
+    assert m.is_resident(a) and m.is_resident(b) and not m.is_resident(c) and not m.is_resident(d)
+    # vec_add at n = 500 on tiny: A and B (2,000 bytes each) fit, C does not
+    w = WORKLOADS["vec_add"]
+    sizes = {**w.sizes("small"), "n": 500}
+    arrays = w.inputs(sizes, 3)
+    rep = run_program(api.parse_file(w.path), w.call_args(arrays, sizes), w.entry, RunOptions(config="tiny", mode="near"))
+    warm = rep.stats.total_cycles
+    rep = run_program(api.parse_file(w.path), w.call_args(w.inputs(sizes, 3), sizes), w.entry, RunOptions(config="tiny", mode="near", warm=False))
+    # near memory: a footprint beyond the L3 comes from DRAM however warm (``near.data_traffic``)
+    assert warm == rep.stats.total_cycles
+    small = {**sizes, "n": 100}  # 1,200 bytes: warm is cheaper
+    warm = run_program(api.parse_file(w.path), w.call_args(w.inputs(small, 3), small), w.entry, RunOptions(config="tiny", mode="near")).stats.total_cycles
+    cold = run_program(api.parse_file(w.path), w.call_args(w.inputs(small, 3), small), w.entry, RunOptions(config="tiny", mode="near", warm=False)).stats.total_cycles
+    assert warm < cold

@@ -340,3 +340,65 @@ def chunk_grid(ranges: list[tuple[int, int]], counts: tuple[int, ...]) -> list[t
     start along each dim, ``(CH, XLO, CH1, XLO1, ...)`` as ``chunk_region``'s scalars."""
     parts = [chunk_starts(lo, hi, c) for (lo, hi), c in zip(ranges, counts)]
     return [tuple(v for part in combo for v in part) for combo in itertools.product(*parts)]
+
+
+# -- chunks double-buffered: the next chunk's DRAM fetch behind this one's compute --------
+#
+# Where the model allows, chunk i+1's inputs come from DRAM into the L3 while
+# chunk i computes, so a step costs max(compute_i, dram_{i+1}) -- plus chunk
+# i+1's transposition into the arrays, which stays serial (the arrays are
+# computing) -- and the run costs the first fill, the steps and the last
+# chunk's compute (its release is lazy, §5.2: nothing to drain).  The join is
+# the Infinity Stream model's: in its gem5 implementation
+# (PolyArch/gem-forge-gem5, branch gem-forge,
+# src/cpu/gem_forge/accelerator/stream/cache/pum/MLCPUMManager.cc),
+# ``kickPUMEngine`` starts the DRAM prefetch of the data a phase (the
+# commands up to the next sync) needs (``fetchPUMDataBeforeSync``) together
+# with the kick that starts the phase's commands, and ``tryKickPUMEngine``
+# moves on only when both the engine's acks and the prefetch
+# (``inFlightPUMPrefetch``) are done: a phase takes the longer of the two.
+# Applying it across chunks is infs's own (the paper has no chunks, §7
+# limitation 2): the machine hides a fetch behind a window the runtime opens
+# (``Machine.overlap_next``), and the runtime opens it only when the fetched
+# bytes, staged in the L3 in their normal layout, have room beside the chunk
+# still computing.
+
+
+def wordlines_used(prog) -> int:
+    """The highest wordline (exclusive) a lowered program's registers occupy."""
+    from infs.dialects import pimcmd as pc
+    from infs.dialects.element_types import ELEMENT_BITS
+
+    top = 0
+    for c in prog.cmds:
+        k, f = c.kind, c.f
+        if k is pc.ArrayOp:
+            top = max(top, f["wordline"] + ELEMENT_BITS[prog.element(f["arr"])])
+            continue
+        for key in k.REG_WRITES:
+            v = f.get(key)
+            for r in (v if isinstance(v, tuple) else (v,)) if v is not None else ():
+                top = max(top, r + k.dst_bits(f))
+    return top
+
+
+def transposed_in(prog) -> list[int]:
+    """The array arguments a lowered program transposes in (what a chunk fetches)."""
+    from infs.dialects import pimcmd as pc
+
+    return sorted({c.f["arr"] for c in prog.cmds if c.kind is pc.TransposeInOp})
+
+
+def overlap_window(prev_prog, prev_compute: int, fetched: int, cfg) -> tuple[int, str]:
+    """The window (cycles) chunk i+1's DRAM fetches may hide behind: chunk i's
+    in-memory time without its own DRAM transfers (``prev_compute``), when the L3
+    has room for chunk i+1's ``fetched`` bytes beside chunk i's registers (the
+    compute ways' wordlines above those chunk i uses, and the other ways); else
+    (0, why)."""
+    if not fetched:
+        return 0, "nothing to fetch from DRAM"
+    used = wordlines_used(prev_prog)
+    room = cfg.l3_bytes - used * cfg.total_bitlines // 8
+    if fetched > room:
+        return 0, f"the next chunk's {fetched:,} bytes from DRAM do not fit the {room:,} bytes of the L3 beside a chunk's {used} wordlines"
+    return prev_compute, ""

@@ -59,7 +59,7 @@ from infs.passes.tdfg_semantics import TdfgSemanticsError
 from infs.runtime import host, jit
 from infs.runtime.base_offsets import BaseOffsets, fold_base_offsets
 from infs.runtime.check import compare_values
-from infs.runtime.chunking import MAX_CHUNKS, chunk_combine, chunk_grid, chunk_names, chunk_region, dim_label, dim_unsafe, fold_cells, region_unsafe, stored_folds
+from infs.runtime.chunking import MAX_CHUNKS, chunk_combine, chunk_grid, chunk_names, chunk_region, dim_label, dim_unsafe, fold_cells, overlap_window, region_unsafe, stored_folds, transposed_in
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.runtime.reference import aliased_operands, check_domain_memory, evaluate_region, out_of_bounds_access, region_label
 from infs.runtime.region_profile import profile_region
@@ -79,13 +79,18 @@ class RunOptions:
     jit: bool = True  # False: the "Inf-S no JIT" configuration (lowering not charged)
     machine_mode: str = "functional"  # functional | analysis (timing only, no data)
     profile: str | None = None  # cost profile of the in-memory commands
-    warm: bool = True  # inputs start in the L3 (initialized by the cores, as in the paper's runs); False: in DRAM
+    # inputs start in the L3 (initialized by the cores, as in the paper's runs), as far as
+    # it holds them: in argument order while their bytes fit ``l3_bytes``, the first that
+    # does not fit and every one after it in DRAM (a 64M-element vec_add's 768 MB on
+    # paper-64's 144 MB L3: all three).  False: every input in DRAM.
+    warm: bool = True
     strict: bool = False  # a forced mode that cannot be honoured is an error (ModeNotHonoured), not a fallback
     cross_check: bool = False  # near/core regions: also evaluate the tDFG on the lattice and compare (module docstring)
     optimize: bool = True  # optimize-tdfg on each tensorized graph before the JIT; False: the "Inf-S no e-graph" configuration
     fold_base_offsets: bool = True  # loop indices that only move a stream's start become base addresses: lowered once
     chunk: bool = True  # a region too large for the SRAM arrays runs in memory in chunks (infs.runtime.chunking)
     chunk_folds: bool = True  # ... also in chunks of a reduction dim whose values are stored, the partials folded near memory
+    chunk_overlap: bool = True  # ... each chunk's DRAM fetch behind the previous chunk's compute, where the L3 has room (False: serial)
 
 
 # Graph invocations of one region's host-run outer dims that the in-memory path
@@ -127,6 +132,7 @@ class RegionRecord:
     chunks: int = 0
     chunk_rows: int = 0
     chunk_shape: str = ""  # the first chunk's extent along each chunked dim ("d0:1 x d1:4"; a peeled region's: its inner region's dims)
+    dram_hidden: int = 0  # DRAM cycles of later chunks hidden behind earlier chunks' compute (double buffering; not in ``cycles``)
 
 
 @dataclass
@@ -505,6 +511,7 @@ class RegionRuntime:
         host loop point, or per extra scalar tuple of ``points`` (chunks: (rows, start))."""
         graph = comp.graph
         assert graph is not None
+        points_given = points is not None
         if points is not None:
             ranges, count = [], len(points)
         else:
@@ -519,6 +526,11 @@ class RegionRuntime:
         calls = []
         estimate = full = 0
         misses = 0
+        # chunks (``points`` given): each after the first may fetch its inputs
+        # from DRAM behind the previous one's compute (``chunking.overlap_window``)
+        windows: list[int] = []
+        serial: set[str] = set()
+        prev = None
         planned: set[int] = set()
         jit_wall = 0.0
         shapes = {i: tuple(a.shape) for i, a in enumerate(arrays)}
@@ -544,22 +556,42 @@ class RegionRuntime:
             misses += miss
             params = [np.asarray(gscalars[i]).item() for i in lowered.scalar_map]
             calls.append((lowered, params, miss, call_arrays))
-            ops, whole = self.estimate_cycles(lowered, params, call_arrays)
+            window = 0
+            if prev is not None and self.options.chunk_overlap:
+                # the bytes this chunk fetches from DRAM (each array once)
+                fetched = {id(call_arrays[i]): call_arrays[i].nbytes for i in transposed_in(lowered.record) if self.machine.residency_of(call_arrays[i]) is None}
+                window, why = overlap_window(prev[0].record, prev[1], sum(fetched.values()), self.cfg)
+                if why:
+                    serial.add(why)
+            windows.append(window)
+            ops, whole = self.estimate_cycles(lowered, params, call_arrays, window)
+            if points_given:
+                prev = (lowered, ops)  # (ops: its time without DRAM transfers, the window it opens)
             jit_charge = self.jit_cycles(lowered) if miss else 0
             estimate += ops + jit_charge
             full += whole + jit_charge
-        return {"calls": calls, "estimate": estimate, "full": full, "misses": misses, "jit_wall": jit_wall}
+        plan = {"calls": calls, "estimate": estimate, "full": full, "misses": misses, "jit_wall": jit_wall, "windows": windows}
+        if len(calls) > 1 and points_given:
+            # what the record says of the chunks' DRAM transfers
+            if any(windows):
+                plan["overlap"] = "each chunk's DRAM fetch overlapped with the previous chunk's compute" + (
+                    f" where the L3 had room (not: {'; '.join(sorted(serial))})" if len(serial - {"nothing to fetch from DRAM"}) else "")
+            elif serial - {"nothing to fetch from DRAM"}:
+                plan["overlap"] = f"the chunks' DRAM transfers serial ({'; '.join(sorted(serial - {'nothing to fetch from DRAM'}))})"
+        return plan
 
-    def estimate_cycles(self, lowered: jit.Lowered, params, arrays) -> tuple[int, int]:
+    def estimate_cycles(self, lowered: jit.Lowered, params, arrays, window: int = 0) -> tuple[int, int]:
         """(the program's command latencies without its DRAM transfers and
         transpositions -- Eq. 2's sum_i Lat_op_i --, its whole time with them),
         from an analysis-mode run (no data) on a probe that knows where the
-        arrays are now, cached per (program, residency of its arrays)."""
+        arrays are now, cached per (program, residency of its arrays, the
+        ``window`` its DRAM fetches may hide behind: ``Machine.overlap_next``)."""
         state = tuple((st[1] if (st := self.machine.residency_of(a)) is not None else None) for a in arrays)
-        key = (id(lowered.record), repr(state))
+        key = (id(lowered.record), repr(state), window)
         if key not in self._estimates:
             probe = Machine(mode="analysis", like=self.machine)  # shares its plans: the run reuses them
             probe.residency = dict(self.machine.residency)
+            probe.overlap_next(window)
             probe.run(lowered.record, {i: a for i, a in enumerate(arrays)}, scalars=params)
             self._estimates[key] = (probe.cycles - probe.stats.cycles["dram"], probe.cycles)
         return self._estimates[key]
@@ -595,6 +627,8 @@ class RegionRuntime:
             else:
                 where = " of its inner region at each host loop point" if comp.peel else ""
                 rec.reason += f"; in {rec.chunks} chunks of {rec.chunk_shape}{where} (too large for the arrays at once)"
+            if "overlap" in plan:
+                rec.reason += f"; {plan['overlap']}"
         if first:
             rec.tdfg_nodes_before, rec.tdfg_nodes_after, rec.optimize_seconds = comp.nodes_before, comp.nodes_after, comp.optimize_seconds
         start = self.machine.cycles
@@ -658,7 +692,10 @@ class RegionRuntime:
             folds = plan["folds"][k] if "folds" in plan else None
             # a later chunk of a stored reduction dim: what the earlier chunks stored, to fold its partials into
             before = [arrays[key][idx].copy() for key, _, idx, _ in folds] if folds and functional else []
+            hidden = self.machine.dram_hidden
+            self.machine.overlap_next(plan["windows"][k] if "windows" in plan else 0)  # the plan's (its estimate's) window
             self.machine.run(lowered.record, host_arrays, scalars=params)
+            rec.dram_hidden += self.machine.dram_hidden - hidden
             for i, (key, kind, idx, cost) in enumerate(folds or ()):
                 if functional:
                     arrays[key][idx] = REDUCE_UFUNCS[kind](before[i], arrays[key][idx])
@@ -772,7 +809,8 @@ def run_program(
     cfg = options.config if isinstance(options.config, HardwareConfig) else load_config(options.config)
     machine = Machine(cfg, mode=options.machine_mode, profile=options.profile)
     if options.warm:
-        machine.mark_resident(args.values() if isinstance(args, Mapping) else args)
+        # as the cores leave them, as far as the L3 holds them (``RunOptions.warm``)
+        machine.mark_resident(args.values() if isinstance(args, Mapping) else args, capacity=cfg.l3_bytes)
     runtime = RegionRuntime(options, machine, progress)
     t0 = time.perf_counter()
     # analysis runs carry no data: host allocations are shapes only

@@ -202,6 +202,7 @@ class _Replay:
     pairs: list  # inter-tile pairs left for a later sync
     lot: dict  # layout entries at the end
     boxes: dict  # buffer boxes at the end
+    hidden: int = 0  # DRAM cycles the run hid behind earlier work (``Machine.overlap_next``)
 
 
 @dataclass
@@ -292,6 +293,11 @@ class Machine:
         self._now = 0
         self._pending = 0  # absolute cycle when in-flight inter-tile data has arrived
         self._pending_pairs: list[np.ndarray] = []
+        # Double-buffered chunks (``overlap_next``): cycles of in-memory work
+        # the next run's DRAM fetches may proceed behind, and the DRAM cycles
+        # hidden so in all (not charged: the bytes, traffic and energy are).
+        self._overlap = 0
+        self.dram_hidden = 0
 
     # -- public helpers ------------------------------------------------------------
     def charge(self, category: str, cycles: int) -> None:
@@ -320,6 +326,7 @@ class Machine:
         self.stats = Stats()
         self._now = self._pending = 0
         self._pending_pairs = []
+        self.dram_hidden = 0
 
     @property
     def cycles(self) -> int:
@@ -345,6 +352,7 @@ class Machine:
             hit = self._replays.get(key)
             if hit is not None and hit.prog is prog:
                 self._replays.move_to_end(key)
+                self._overlap = 0  # the window is this run's only
                 return self._replay(hit, host)
         self.buffers, self._buffer_boxes, self.results = {}, {}, {}
         self.lot = {}  # layout entries are per program: argument i of another program is another array
@@ -356,6 +364,7 @@ class Machine:
         self._dirty = set()
         plans = self._plans_of(prog)
         start = self._now
+        hidden = self.dram_hidden
         self._residency_log = [] if key is not None else None
         try:
             for i, c in enumerate(prog.cmds):
@@ -373,11 +382,12 @@ class Machine:
             if key is not None:
                 self._replays[key] = _Replay(prog, self.stats.copy(), self._now - start, list(self._residency_log or ()),
                                              list(self._pending_pairs), {i: replace(e) for i, e in self.lot.items()},
-                                             dict(self._buffer_boxes))  # fmt: skip
+                                             dict(self._buffer_boxes), self.dram_hidden - hidden)  # fmt: skip
                 if len(self._replays) > REPLAYS:
                     self._replays.popitem(last=False)
         finally:
             self._residency_log = None
+            self._overlap = 0  # the window is this run's only
             run_stats = self.stats
             before.merge(run_stats)
             self.stats = before
@@ -404,7 +414,7 @@ class Machine:
                 base = base.base
             states.append((i, None if st is None else st[1:], same, tuple(bases)))
         pairs = tuple(p.tobytes() for p in self._pending_pairs)
-        return (id(prog), tuple(states), pairs, max(0, self._pending - self._now))
+        return (id(prog), tuple(states), pairs, max(0, self._pending - self._now), self._overlap)
 
     def _replay(self, r: "_Replay", host: dict[int, np.ndarray]) -> Stats:
         """The recorded run ``r`` again on ``host``'s arrays: the same statistics
@@ -421,6 +431,7 @@ class Machine:
         self._now += r.cycles  # any in-flight time ended inside the run (its drain), so _pending stays behind _now
         self._pending_pairs = list(r.pairs)
         self.stats.merge(r.stats)
+        self.dram_hidden += r.hidden
         self.replayed += 1
         return r.stats.copy()
 
@@ -672,13 +683,50 @@ class Machine:
             return Cost("dram") if held_at == e.wordline else Cost("dram", cycles=ELEMENT_BITS[e.element])
         if state is not None:  # in the L3 (normal layout, or another transposed layout)
             return _transpose_only(plan.cost, self.cfg)
+        if self._overlap:
+            # In DRAM, and the runtime opened a window (``overlap_next``): the
+            # DRAM-to-L3 part of the transfer (its cost beyond the transposition
+            # it would cost from the L3) proceeds behind the previous chunk's
+            # compute; the transposition into the arrays does not (the arrays
+            # are busy computing).  Each fetch takes what is left of the window.
+            cost = plan.cost
+            hidden = min(self._overlap, max(0, cost.cycles - _transpose_only(cost, self.cfg).cycles))
+            if hidden:
+                self._overlap -= hidden
+                self.dram_hidden += hidden
+                return replace(cost, cycles=cost.cycles - hidden)  # (same bytes, traffic and energy)
         return plan.cost
 
-    def mark_resident(self, arrays) -> None:
-        """Arrays a near-memory or core region touched are now in the L3 (normal layout)."""
+    def overlap_next(self, window: int) -> None:
+        """Let the next run's DRAM fetches (``transpose_in`` of an array in DRAM)
+        proceed during the last ``window`` cycles of in-memory work: the runtime's
+        double-buffered chunks (``infs.runtime.chunking``), chunk i+1's inputs
+        fetched into the L3 while chunk i computes.  A fetch then charges only
+        what the window does not cover (``max(compute_i, dram_{i+1})`` per step);
+        the window closes at the end of that run."""
+        self._overlap = max(0, int(window))
+
+    def mark_resident(self, arrays, capacity: int | None = None) -> list[np.ndarray]:
+        """Arrays a near-memory or core region touched are now in the L3 (normal layout).
+
+        ``capacity`` (bytes): place them in order while they fit in it (an array
+        given twice counts once); the first that does not fit and every one after
+        it stay where they are (in DRAM for a fresh machine).  Returns those."""
+        left: list[np.ndarray] = []
+        used, seen = 0, set()
         for a in arrays:
-            if isinstance(a, np.ndarray):
-                self.residency[id(a)] = (a, "l3")
+            if not isinstance(a, np.ndarray):
+                continue
+            if capacity is not None and id(a) not in seen:
+                seen.add(id(a))
+                used += a.nbytes
+                if left or used > capacity:
+                    left.append(a)
+                    continue
+            elif capacity is not None and any(b is a for b in left):
+                continue
+            self.residency[id(a)] = (a, "l3")
+        return left
 
     def is_resident(self, a: np.ndarray) -> bool:
         return self.residency_of(a) is not None
