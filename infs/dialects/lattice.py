@@ -494,6 +494,22 @@ class AccessMap:
         return "[" + ", ".join(str(e) for e in self.results) + "]"
 
 
+def verify_access(name: str, amap: AccessMap, rank: int, dims: int, space: str, symbols: frozenset[str], pos: Sequence[int], n_indices: int, indices: str) -> None:
+    """Op ``name``'s access of a rank-``rank`` array: one map result per array dim, map
+    dims below ``dims`` (the rank of its ``space``), only the ``symbols`` declared, and
+    its ``n_indices`` index ``indices`` at ``pos``, distinct array dims."""
+    if amap.rank != rank:
+        raise VerifyException(f"'{name}' access map {amap} has {amap.rank} results for a rank-{rank} array")
+    for d in sorted(amap.dims_used()):
+        if d >= dims:
+            raise VerifyException(f"'{name}' access map {amap} uses d{d} outside the rank-{dims} {space}")
+    unknown = amap.symbols_used() - symbols
+    if unknown:
+        raise VerifyException(f"'{name}' access map {amap} uses undeclared symbol(s) {sorted(unknown)}")
+    if len(pos) != n_indices or len(set(pos)) != len(pos) or any(not 0 <= p < rank for p in pos):
+        raise VerifyException(f"'{name}' indirect positions {list(pos)} do not match its {n_indices} index {indices}")
+
+
 def parse_map_body(parser: AttrParser) -> AccessMap:
     return AccessMap(tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: parse_affine(parser))))
 

@@ -88,7 +88,7 @@ from xdsl.utils.exceptions import VerifyException
 from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, ELEMENTWISE_ARITY, REDUCE_KINDS
 from infs.dialects.keyword_syntax import Field, int_array, parse_fields, print_fields
 from infs.hardware import MAX_TOTAL_BITLINES, ConfigError, HardwareConfig, is_inline_spec, load_config
-from infs.dialects.lattice import DomainAttr, MapAttr, Pattern, PatternAttr, verify_domain
+from infs.dialects.lattice import DomainAttr, MapAttr, Pattern, PatternAttr, verify_access, verify_domain
 from infs.dialects.syntax import check_one_of, parse_attributes, parse_operands_with_types, print_attributes, print_operands_with_types
 
 # pimcmd.compute runs the element-wise ops of tdfg.cmp, plus a register copy
@@ -1002,16 +1002,9 @@ def _verify_near_access(op: Operation, prog: ProgramOp, array: SSAValue, amap, i
         raise VerifyException(f"'{op.name}' array must be an argument of the enclosing 'pimcmd.program'")
     mt = array.type
     assert isinstance(mt, MemRefType)
-    rank = len(mt.get_shape())
-    if amap.rank != rank:
-        raise VerifyException(f"'{op.name}' map {amap} has {amap.rank} results for a rank-{rank} array")
     if amap.symbols_used():
         raise VerifyException(f"'{op.name}' map {amap} must not use symbols (the program is concrete)")
-    for d in amap.dims_used():
-        if d >= len(prog.lattice_shape):
-            raise VerifyException(f"'{op.name}' map {amap} uses d{d} outside the rank-{len(prog.lattice_shape)} lattice")
-    if len(indirect) != len(indices) or len(set(indirect)) != len(indirect) or any(not 0 <= p < rank for p in indirect):
-        raise VerifyException(f"'{op.name}' indirect positions {list(indirect)} do not match its index buffers {list(indices)}")
+    verify_access(op.name, amap, len(mt.get_shape()), len(prog.lattice_shape), "lattice", frozenset(), indirect, len(indices), "buffers")
 
 
 @command

@@ -55,7 +55,7 @@ from xdsl.traits import HasAncestor, HasParent, IsolatedFromAbove, IsTerminator,
 from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects.keyword_syntax import int_array
-from infs.dialects.lattice import AccessMap, Affine, Domain, DomainAttr, MapAttr, dim_name, parse_domain_body, verify_domain
+from infs.dialects.lattice import AccessMap, Affine, Domain, DomainAttr, MapAttr, dim_name, parse_domain_body, verify_access, verify_domain
 from infs.dialects.syntax import (
     SymbolRegion,
     check_one_of,
@@ -225,24 +225,10 @@ class _MemoryStreamOp(IRDLOperation):
             raise VerifyException(f"'{self.name}' array operand must be an array argument of the enclosing 'stream.region'")
         mtype = array.type
         assert isinstance(mtype, MemRefType)
-        amap = self.access_map()
-        rank = len(mtype.get_shape())
-        if amap.rank != rank:
-            raise VerifyException(f"'{self.name}' access map {amap} has {amap.rank} results for a rank-{rank} memref")
+        amap, pos, rank = self.access_map(), self.indirect_positions(), len(mtype.get_shape())
+        verify_access(self.name, amap, rank, region.iteration_domain.rank, "domain", region.symbol_names(), pos, len(indices), "streams")
         if rank > MAX_ACCESS_RANK:
             raise VerifyException(f"'{self.name}' accesses a rank-{rank} array; streams support up to {MAX_ACCESS_RANK} dims")
-        dom_rank = region.iteration_domain.rank
-        for d in amap.dims_used():
-            if d >= dom_rank:
-                raise VerifyException(f"'{self.name}' access map {amap} uses d{d} but the domain has rank {dom_rank}")
-        unknown = amap.symbols_used() - region.symbol_names()
-        if unknown:
-            raise VerifyException(f"'{self.name}' access map {amap} uses undeclared symbol(s) {sorted(unknown)}")
-        pos = self.indirect_positions()
-        if len(pos) != len(indices):
-            raise VerifyException(f"'{self.name}' has {len(indices)} index streams for {len(pos)} indirect positions")
-        if len(set(pos)) != len(pos) or any(p < 0 or p >= rank for p in pos):
-            raise VerifyException(f"'{self.name}' indirect positions {list(pos)} are not distinct dims of the array")
         for p in pos:
             if not amap.results[p].is_constant or amap.results[p].const != 0:
                 raise VerifyException(f"'{self.name}' indirect position {p} must have a zero affine part")

@@ -90,6 +90,7 @@ from infs.dialects.lattice import (
     MapAttr,
     parse_domain_body,
     parse_int64,
+    verify_access,
     verify_domain,
 )
 from infs.dialects.syntax import (
@@ -601,13 +602,7 @@ class ReduceOp(_KeywordOp):
 
 def _verify_stream_access(op: Operation, array: SSAValue, amap: AccessMap, pos: Sequence[int], indices: Sequence[SSAValue], g: GraphOp) -> None:
     rank = len(_check_array(op, array, g).get_shape())
-    if amap.rank != rank:
-        raise VerifyException(f"'{op.name}' access map {amap} has {amap.rank} results for a rank-{rank} array")
-    for d in amap.dims_used():
-        _check_dim(op, d, g.lattice_rank)
-    _check_symbols(op, amap.symbols_used(), g, f"access map {amap}")
-    if len(pos) != len(indices) or len(set(pos)) != len(pos) or any(not 0 <= p < rank for p in pos):
-        raise VerifyException(f"'{op.name}' indirect positions {list(pos)} do not match its {len(indices)} index tensors")
+    verify_access(op.name, amap, rank, g.lattice_rank, "lattice", g.symbol_names(), pos, len(indices), "tensors")
     for v in indices:
         t = _check_rank(op, v.type, g, "index")
         if not isinstance(t.element_type, IntegerType) or t.element_type == i1:

@@ -14,7 +14,7 @@
 //
 // RUN: not infs-opt %S/../Inputs/verify-error.mlir 2>&1 | filecheck %s --check-prefix=VERIFY
 // VERIFY-NOT: Traceback
-// VERIFY: {{^}}{{.*}}Inputs/verify-error.mlir:6:5: error: 'stream.load' op access map [d0] has 1 results for a rank-2 memref
+// VERIFY: {{^}}{{.*}}Inputs/verify-error.mlir:6:5: error: 'stream.load' op access map [d0] has 1 results for a rank-2 array
 // VERIFY-NOT: {{.}}
 //
 // RUN: not infs-opt %S/../Inputs/not-utf8.mlir 2>&1 | filecheck %s --check-prefix=UTF8

@@ -1096,7 +1096,7 @@ func.func @near_load_map_rank(%A: memref<4x4xf32>, %C: memref<16xf32>) {
   // A virtual program (registers not yet allocated).
   pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
   ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_load' op map [d0, d1] has 2 results for a rank-1 array
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_load' op access map [d0, d1] has 2 results for a rank-1 array
     pimcmd.near_load f32 %c map [d0, d1] indirect [] indices [] domain [0:1, 0:4] out 2 : memref<16xf32>
   }
   func.return
@@ -1120,7 +1120,7 @@ func.func @near_load_map_dims(%A: memref<4x4xf32>, %C: memref<16xf32>) {
   // A virtual program (registers not yet allocated).
   pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
   ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_load' op map [d2] uses d2 outside the rank-2 lattice
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_load' op access map [d2] uses d2 outside the rank-2 lattice
     pimcmd.near_load f32 %c map [d2] indirect [] indices [] domain [0:1, 0:4] out 2 : memref<16xf32>
   }
   func.return
@@ -1132,7 +1132,7 @@ func.func @near_load_indirect(%A: memref<4x4xf32>, %C: memref<16xf32>) {
   // A virtual program (registers not yet allocated).
   pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
   ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_load' op indirect positions [0] do not match its index buffers []
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_load' op indirect positions [0] do not match its 0 index buffers
     pimcmd.near_load f32 %c map [0] indirect [0] indices [] domain [0:1, 0:4] out 2 : memref<16xf32>
   }
   func.return
@@ -1192,7 +1192,7 @@ func.func @near_store_indirect(%A: memref<4x4xf32>, %C: memref<16xf32>) {
   // A virtual program (registers not yet allocated).
   pimcmd.program ins(%A, %C : memref<4x4xf32>, memref<16xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 virtual {
   ^bb0(%a: memref<4x4xf32>, %c: memref<16xf32>):
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_store' op indirect positions [1] do not match its index buffers [2]
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.near_store' op indirect positions [1] do not match its 1 index buffers
     pimcmd.near_store add f32 in 0 -> %c map [0] indirect [1] indices [2] : memref<16xf32>
   }
   func.return

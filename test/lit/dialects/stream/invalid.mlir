@@ -182,7 +182,7 @@ func.func @load_foreign_array(%A: memref<?xf32>) {
 func.func @load_map_rank(%A: memref<4x4xf32>) {
   stream.region ins(%A : memref<4x4xf32>) domain [0:4] iterators [parallel] {
   ^bb0(%a: memref<4x4xf32>):
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'stream.load' op access map [d0] has 1 results for a rank-2 memref
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'stream.load' op access map [d0] has 1 results for a rank-2 array
     %v = stream.load %a[d0] : memref<4x4xf32> -> !stream.stream<f32>
     stream.yield
   }
@@ -206,7 +206,7 @@ func.func @load_array_rank(%A: memref<2x2x2x2xf32>) {
 func.func @load_map_dims(%A: memref<?xf32>) {
   stream.region ins(%A : memref<?xf32>) domain [0:4] iterators [parallel] {
   ^bb0(%a: memref<?xf32>):
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'stream.load' op access map [d1] uses d1 but the domain has rank 1
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'stream.load' op access map [d1] uses d1 outside the rank-1 domain
     %v = stream.load %a[d1] : memref<?xf32> -> !stream.stream<f32>
     stream.yield
   }
@@ -230,7 +230,7 @@ func.func @load_map_symbols(%A: memref<?xf32>, %n: index) {
 func.func @load_index_count(%A: memref<?xf32>) {
   stream.region ins(%A : memref<?xf32>) domain [0:4] iterators [parallel] {
   ^bb0(%a: memref<?xf32>):
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'stream.load' op has 0 index streams for 1 indirect positions
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'stream.load' op indirect positions [0] do not match its 0 index streams
     %v = "stream.load"(%a) <{map = #lattice.map<[0]>, indirect_dims = array<i64: 0>}> : (memref<?xf32>) -> !stream.stream<f32>
     stream.yield
   }
@@ -243,7 +243,7 @@ func.func @load_indirect_positions(%A: memref<?xf32>, %I: memref<?xi32>) {
   stream.region ins(%A, %I : memref<?xf32>, memref<?xi32>) domain [0:4] iterators [parallel] {
   ^bb0(%a: memref<?xf32>, %i: memref<?xi32>):
     %idx = stream.load %i[d0] : memref<?xi32> -> !stream.stream<i32>
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'stream.load' op indirect positions [1] are not distinct dims of the array
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'stream.load' op indirect positions [1] do not match its 1 index streams
     %v = "stream.load"(%a, %idx) <{map = #lattice.map<[0]>, indirect_dims = array<i64: 1>}> : (memref<?xf32>, !stream.stream<i32>) -> !stream.stream<f32>
     stream.yield
   }

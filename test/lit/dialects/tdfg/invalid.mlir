@@ -599,7 +599,7 @@ func.func @stream_load_map_rank(%A: memref<4x4xf32>) {
 func.func @stream_load_map_dims(%A: memref<?xf32>) {
   tdfg.graph ins(%A : memref<?xf32>) rank 1 {
   ^bb0(%a: memref<?xf32>):
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'tdfg.stream_load' op dim 1 is outside the rank-1 lattice
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'tdfg.stream_load' op access map [d1] uses d1 outside the rank-1 lattice
     %t = tdfg.stream_load %a[d1] over [0:4] : memref<?xf32> -> !tdfg.tensor<f32, 1>
     tdfg.yield
   }
