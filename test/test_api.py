@@ -205,7 +205,7 @@ def test_verifier_error_names_op_and_location():
         api.parse_text(bad, "v.mlir")
     located(ei.value, "v.mlir", 4, 5)
     assert "'stream.load' op" in str(ei.value)
-    assert "rank-1 memref" in str(ei.value)
+    assert "rank-1 array" in str(ei.value)
     assert ei.value.op == "stream.load"
 
 
