@@ -1081,3 +1081,13 @@ def test_physical_hazard_check_sees_a_missing_sync():
     unsynced = allocate_wordlines(prog.with_cmds([c for c in prog.cmds if c.kind is not pc.SyncOp]))
     with pytest.raises(AssertionError, match="still in flight"):
         check_physical_hazards(unsynced)
+
+
+def test_lower_program_allocates_a_program_without_commands():
+    # lower_program's skip table once skipped every step of a program without
+    # commands (no kind to look up), which then stayed 'virtual' (4cefd64)
+    from infs.passes.lower_pim import lower_program
+
+    empty = PimProgram(arg_types=[], config="unit", lattice=(4,), tiles=(4,), banks=1, per_bank=1, wordlines=256, virtual=True)
+    out = lower_program(empty)
+    assert not out.virtual and out.cmds == []
