@@ -180,6 +180,29 @@ func.func @rowmin(%A: memref<?x?xf32>, %R: memref<?xf32>) {
     assert len(res.regions) == 1
 
 
+def test_fill_folds_inside_a_host_loop() -> None:
+    # the time loop stays on the host (its body is not one nest); inside it, fill + matmul is one region
+    text = """
+func.func @k(%A: memref<?x?xf64>, %B: memref<?x?xf64>, %C: memref<?x?xf64>, %D: memref<?x?xf64>, %t: index) {
+  %zero = arith.constant 0.0 : f64
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %it = %c0 to %t step %c1 {
+    linalg.fill ins(%zero : f64) outs(%C : memref<?x?xf64>)
+    linalg.matmul ins(%A, %B : memref<?x?xf64>, memref<?x?xf64>) outs(%C : memref<?x?xf64>)
+    linalg.add ins(%C, %D : memref<?x?xf64>, memref<?x?xf64>) outs(%D : memref<?x?xf64>)
+  }
+  func.return
+}
+"""
+    rng = np.random.default_rng(5)
+    A, B, C, D = rng.uniform(-1, 1, (5, 4)), rng.uniform(-1, 1, (4, 6)), rng.uniform(-1, 1, (5, 6)), rng.uniform(-1, 1, (5, 6))
+    res = api.run(text, {"A": A, "B": B, "C": C, "D": D.copy(), "t": 3}, config="small-16", mode="auto")
+    np.testing.assert_allclose(res.outputs["C"], A @ B, rtol=1e-12)
+    np.testing.assert_allclose(res.outputs["D"], D + 3 * (A @ B), rtol=1e-12)
+    assert len(res.regions) == 2 * 3  # the matmul's and the add's, per step
+
+
 def test_linalg_lowering_keeps_locations_and_says_so() -> None:
     module = api.parse_text(GEMM, "gemm.mlir")
     remarks = extract_streams(module)

@@ -1467,25 +1467,26 @@ class Extractor:
         # a distributed statement's nest has the location of the nest it came from: the remark says which statement
         self.remarks.append(Remark(op, self.parts.get(op, "") + text, extracted))
 
+    def loop(self, op: Operation) -> None:
+        """``nest(op)``; a fill (``_fill_before``) is decided after the reduction it precedes."""
+        if any(fd.fill_root is op for fd in self.fills.values()):
+            return
+        n = len(self.remarks)
+        self.nest(op)
+        for fd in [fd for fd in self.fills.values() if fd.acc_root is op]:
+            later, self.remarks[n:] = self.remarks[n:], []
+            if fd.folded:  # every cell it sets, the reduction sets, from the same value
+                self.remark(fd.fill_root, f"'linalg.fill' folded into the reduction at line {_line(op)}: it sets its output to the reduction's identity, and linalg's reduction writes every cell of it", True)
+                for o in reversed(fd.fill):
+                    Rewriter.erase_op(o, safe_erase=False)
+            else:
+                self.nest(fd.fill_root)
+            self.remarks += later
+
     def block(self, block: Block) -> None:
-        skip = {fd.fill_root for fd in self.fills.values()}
-        after = {fd.acc_root: fd for fd in self.fills.values()}
         for op in list(block.ops):
-            if op in skip:
-                continue  # decided after the nest that reduces into its array
             if _is_loop(op):
-                n = len(self.remarks)
-                self.nest(op)
-                fd = after.get(op)
-                if fd is not None:
-                    later, self.remarks[n:] = self.remarks[n:], []
-                    if fd.folded:  # every cell it sets, the reduction sets, from the same value
-                        self.remark(fd.fill_root, f"'linalg.fill' folded into the reduction at line {_line(op)}: it sets its output to the reduction's identity, and linalg's reduction writes every cell of it", True)
-                        for o in reversed(fd.fill):
-                            Rewriter.erase_op(o, safe_erase=False)
-                    else:
-                        self.nest(fd.fill_root)
-                    self.remarks += later
+                self.loop(op)
             elif op.regions and op.dialect_name() in ("scf", "affine"):
                 # host control flow (scf.if, affine.if, scf.while): loops inside it are nests of their own
                 for r in op.regions:
@@ -1538,7 +1539,7 @@ class Extractor:
             self.remark(loop, f"loop nest not extracted as a whole: {shape}; its inner loop nests are tried on their own (not distributed: {not_distributed})")
             for o in leaf:
                 if _is_loop(o):
-                    self.nest(o)
+                    self.loop(o)
                 elif o.regions:
                     for r in o.regions:
                         for b in r.blocks:
