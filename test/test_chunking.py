@@ -512,6 +512,8 @@ def test_warm_inputs_fill_the_l3_in_argument_order_the_rest_start_in_dram():
     w = WORKLOADS["vec_add"]
     sizes = {**w.sizes("small"), "n": 500}
     arrays = w.inputs(sizes, 3)
+    rep = run_program(api.parse_file(w.path), w.call_args(arrays, sizes), w.entry, RunOptions(config="tiny", mode="in", machine_mode="analysis"))
+    assert rep.machine.is_resident(arrays["A"]) and rep.machine.is_resident(arrays["B"]) and not rep.machine.is_resident(arrays["C"])
     rep = run_program(api.parse_file(w.path), w.call_args(arrays, sizes), w.entry, RunOptions(config="tiny", mode="near"))
     warm = rep.stats.total_cycles
     rep = run_program(api.parse_file(w.path), w.call_args(w.inputs(sizes, 3), sizes), w.entry, RunOptions(config="tiny", mode="near", warm=False))
