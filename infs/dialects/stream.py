@@ -62,10 +62,10 @@ from infs.dialects.syntax import (
     is_scalar_type,
     parse_attributes,
     parse_index_list,
-    parse_int_list,
     print_attributes,
     print_index_list,
-    print_int_list,
+    print_reduction,
+    parse_reduction,
     parse_typed_operands,
     print_typed_operands,
 )
@@ -573,34 +573,12 @@ class ReduceOp(IRDLOperation):
             raise VerifyException(f"'{self.name}' reduces every dim so its result must be a scalar")
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.kind.data} ")
-        printer.print_ssa_value(self.input)
-        printer.print_string(" over ")
-        print_int_list(printer, self.dims_list())
-        if self.init is not None:
-            printer.print_string(" init ")
-            printer.print_ssa_value(self.init)
-        printer.print_string(" : ")
-        printer.print_attribute(self.input.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-        print_attributes(printer, self)
+        print_reduction(printer, self, self.kind.data, self.input, self.dims_list(), self.init)
 
     @classmethod
     def parse(cls, parser: Parser) -> "ReduceOp":
-        kind = parser.parse_identifier(" (reduction kind)")
-        inp = parser.parse_unresolved_operand()
-        parser.parse_keyword("over")
-        dims = parse_int_list(parser)
-        init = None
-        if parser.parse_optional_keyword("init") is not None:
-            init = parser.parse_unresolved_operand()
-        parser.parse_punctuation(":")
-        itype = parser.parse_type()
-        parser.parse_punctuation("->")
-        rtype = parser.parse_type()
-        init_val = parser.resolve_operand(init, elem_type(itype)) if init is not None else None
-        return parse_attributes(parser, cls(kind, parser.resolve_operand(inp, itype), dims, rtype, init_val))
+        kind, inp, dims, init, rtype = parse_reduction(parser, elem_type)
+        return parse_attributes(parser, cls(kind, inp, dims, rtype, init))
 
 
 @irdl_op_definition

@@ -4,7 +4,7 @@ and ``SymbolRegion``, the head ``stream.region`` and ``tdfg.graph`` share."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from xdsl.dialects.builtin import AnyFloat, ArrayAttr, IndexType, IntegerType, MemRefType, StringAttr
@@ -92,6 +92,39 @@ def parse_int_list(parser: Parser) -> list[int]:
 
 def print_int_list(printer: Printer, values: Sequence[int]) -> None:
     printer.print_string("[" + ", ".join(str(int(v)) for v in values) + "]")
+
+
+def print_reduction(printer: Printer, op: Operation, kind: str, input: SSAValue, dims: Sequence[int], init: SSAValue | None = None) -> None:
+    """``kind %input over [dims] (init %v)? : <input type> -> <result type>``
+    (``stream.reduce``, ``tdfg.stream_reduce``)."""
+    printer.print_string(f" {kind} ")
+    printer.print_ssa_value(input)
+    printer.print_string(" over ")
+    print_int_list(printer, dims)
+    if init is not None:
+        printer.print_string(" init ")
+        printer.print_ssa_value(init)
+    printer.print_string(" : ")
+    printer.print_attribute(input.type)
+    printer.print_string(" -> ")
+    printer.print_attribute(op.results[0].type)
+    print_attributes(printer, op)
+
+
+def parse_reduction(parser: Parser, init_type: Callable[[Attribute], Attribute] | None = None) -> tuple[str, SSAValue, list[int], SSAValue | None, Attribute]:
+    """What ``print_reduction`` writes: kind, input, dims, init (of ``init_type(input
+    type)``; only where the op takes one) and the result type."""
+    kind = parser.parse_identifier(" (reduction kind)")
+    inp = parser.parse_unresolved_operand()
+    parser.parse_keyword("over")
+    dims = parse_int_list(parser)
+    init = parser.parse_unresolved_operand() if init_type is not None and parser.parse_optional_keyword("init") is not None else None
+    parser.parse_punctuation(":")
+    itype = parser.parse_type()
+    parser.parse_punctuation("->")
+    rtype = parser.parse_type()
+    init_val = parser.resolve_operand(init, init_type(itype)) if init is not None and init_type is not None else None
+    return kind, parser.resolve_operand(inp, itype), dims, init_val, rtype
 
 
 def parse_index_list(parser: Parser) -> tuple[AccessMap, list[int], list[SSAValue]]:

@@ -100,6 +100,8 @@ from infs.dialects.syntax import (
     parse_index_list,
     print_attributes,
     print_index_list,
+    print_reduction,
+    parse_reduction,
 )
 
 STORE_KINDS = ("store", "add", "min", "max")
@@ -703,29 +705,13 @@ class StreamReduceOp(_GraphNode):
             raise VerifyException(f"'{self.name}' over some dims returns {t}, got {self.result.type}")
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.kind.data} ")
-        printer.print_ssa_value(self.input)
-        printer.print_string(" over [" + ", ".join(map(str, self.dims_list())) + "] : ")
-        printer.print_attribute(self.input.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-        print_attributes(printer, self)
+        print_reduction(printer, self, self.kind.data, self.input, self.dims_list())
 
     @classmethod
     def parse(cls, parser: Parser) -> "StreamReduceOp":
-        kind = parser.parse_identifier(" (reduction kind)")
-        name = parser.parse_unresolved_operand()
-        parser.parse_keyword("over")
-        dims = parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parse_int64(parser))
-        parser.parse_punctuation(":")
-        it = parser.parse_type()
-        parser.parse_punctuation("->")
-        rt = parser.parse_type()
-        return parse_attributes(parser, cls.create(
-            operands=[parser.resolve_operand(name, it)],
-            result_types=[rt],
-            properties={"kind": StringAttr(kind), "dims": DenseArrayBase.from_list(i64, dims)},
-        ))
+        kind, inp, dims, _init, rt = parse_reduction(parser)
+        props = {"kind": StringAttr(kind), "dims": DenseArrayBase.from_list(i64, dims)}
+        return parse_attributes(parser, cls.create(operands=[inp], result_types=[rt], properties=props))
 
 
 @irdl_op_definition
