@@ -164,6 +164,16 @@ def _check_array(op: Operation, array: SSAValue, g: "GraphOp", elem: Attribute |
     return mt
 
 
+def _check_domain(op: Operation, g: "GraphOp", t: TensorType, what: str) -> Domain:
+    """The op's ``domain``: well-formed, of the tensor's rank, over the graph's symbols."""
+    dom = op.domain.data  # type: ignore[attr-defined]
+    verify_domain(dom, what)
+    if dom.rank != t.rank.data:
+        raise VerifyException(f"'{op.name}' domain {dom} has rank {dom.rank}, expected {t.rank.data}")
+    _check_symbols(op, dom.names, g, f"domain {dom}")
+    return dom
+
+
 def _check_symbols(op: Operation, names: frozenset[str], graph: "GraphOp", what: str) -> None:
     unknown = names - graph.symbol_names()
     if unknown:
@@ -341,11 +351,7 @@ class TensorOp(_GraphNode):
     def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.result.type, g)
         mt = _check_array(self, self.array, g, t.element_type, "tensor element type {} differs from the array's {}")
-        dom = self.domain.data
-        verify_domain(dom, "tensor domain")
-        if dom.rank != t.rank.data:
-            raise VerifyException(f"'{self.name}' domain {dom} has rank {dom.rank}, expected {t.rank.data}")
-        _check_symbols(self, dom.names, g, f"domain {dom}")
+        dom = _check_domain(self, g, t, "tensor domain")
         shape = mt.get_shape()
         lead = dom.rank - len(shape)
         for d in range(dom.rank):
@@ -633,11 +639,7 @@ class StreamLoadOp(_GraphNode):
         t = _check_rank(self, self.result.type, g)
         _verify_stream_access(self, self.array, self.map.data, tuple(self.indirect_dims.get_values()), self.indices, g)
         _check_array(self, self.array, g, t.element_type, "result element type {} differs from the array's {}")
-        dom = self.domain.data
-        verify_domain(dom, "stream domain")
-        if dom.rank != t.rank.data:
-            raise VerifyException(f"'{self.name}' domain {dom} has rank {dom.rank}, expected {t.rank.data}")
-        _check_symbols(self, dom.names, g, f"domain {dom}")
+        _check_domain(self, g, t, "stream domain")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
