@@ -347,12 +347,7 @@ class StoreOp(_MemoryStreamOp):
         )
 
     def verify_(self) -> None:
-        self._verify_access(self.indices)
-        mtype = self.array.type
-        assert isinstance(mtype, MemRefType)
-        if elem_type(self.value.type) != mtype.element_type:
-            raise VerifyException(f"'{self.name}' stores {elem_type(self.value.type)} into a memref of {mtype.element_type}")
-        _verify_store_dims(self, self.value)
+        _verify_write(self, "stores {} into a memref of {}")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -389,12 +384,7 @@ class AtomicOp(_MemoryStreamOp):
 
     def verify_(self) -> None:
         check_one_of(self, "kind", self.kind.data, ATOMIC_KINDS)
-        self._verify_access(self.indices)
-        mtype = self.array.type
-        assert isinstance(mtype, MemRefType)
-        if elem_type(self.value.type) != mtype.element_type:
-            raise VerifyException(f"'{self.name}' updates a memref of {mtype.element_type} with {elem_type(self.value.type)}")
-        _verify_store_dims(self, self.value)
+        _verify_write(self, "updates a memref of {1} with {0}")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.kind.data} ")
@@ -422,11 +412,18 @@ def live_dims(value: SSAValue, region: RegionOp) -> frozenset[int]:
     return frozenset(range(region.iteration_domain.rank))
 
 
-def _verify_store_dims(op: _MemoryStreamOp, value: SSAValue) -> None:
+def _verify_write(op: "StoreOp | AtomicOp", how: str) -> None:
+    """A store's or atomic's access, its value of the array's element type (else
+    ``how``, formatted with both types), and the dims it may index."""
+    op._verify_access(op.indices)
+    mtype = op.array.type
+    assert isinstance(mtype, MemRefType)
+    if elem_type(op.value.type) != mtype.element_type:
+        raise VerifyException(f"'{op.name}' " + how.format(elem_type(op.value.type), mtype.element_type))
     region = _enclosing_region(op)
     if region is None:
         return
-    owner = value.owner
+    value, owner = op.value, op.value.owner
     if isinstance(owner, ReduceOp) or (isinstance(owner, ComputeOp) and any(isinstance(v.owner, ReduceOp) for v in owner.inputs)):
         reduced = frozenset(range(region.iteration_domain.rank)) - live_dims(value, region)
         used = op.access_map().dims_used()
