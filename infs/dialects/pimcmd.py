@@ -205,10 +205,6 @@ class ProgramOp(IRDLOperation):
 
     # -- layout geometry (shared by verifiers, map-banks and the simulator) --
     @property
-    def scalar_args(self) -> tuple[SSAValue, ...]:
-        return tuple(self.body.block.args[len(self.arrays) :])
-
-    @property
     def lattice_shape(self) -> tuple[int, ...]:
         return _vals(self.lattice)
 
@@ -217,12 +213,8 @@ class ProgramOp(IRDLOperation):
         return _vals(self.tiles)
 
     @property
-    def tile_grid(self) -> tuple[int, ...]:
-        return tile_grid(self.lattice_shape, self.tile_shape)
-
-    @property
     def num_tiles(self) -> int:
-        return math.prod(self.tile_grid)
+        return math.prod(tile_grid(self.lattice_shape, self.tile_shape))
 
     @property
     def bitlines(self) -> int:
