@@ -130,6 +130,8 @@ def trunc_quotient(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 REDUCE_KINDS = ("add", "mul", "min", "max")
+ATOMIC_KINDS = ("add", "min", "max")  # read-modify-writes whose order is unobservable
+STORE_KINDS = ("store", *ATOMIC_KINDS)  # a plain store (the last write wins) or an atomic one
 REDUCE_UFUNCS = {"add": np.add, "mul": np.multiply, "min": np.minimum, "max": np.maximum}
 
 

@@ -85,7 +85,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsolatedFromAbove, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, ELEMENTWISE_ARITY, REDUCE_KINDS
+from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, ELEMENTWISE_ARITY, REDUCE_KINDS, STORE_KINDS
 from infs.dialects.keyword_syntax import Field, int_array, parse_fields, print_fields
 from infs.hardware import MAX_TOTAL_BITLINES, ConfigError, HardwareConfig, is_inline_spec, load_config
 from infs.dialects.lattice import DomainAttr, MapAttr, Pattern, PatternAttr, verify_access, verify_domain
@@ -93,7 +93,6 @@ from infs.dialects.syntax import check_one_of, parse_attributes, parse_operands_
 
 # pimcmd.compute runs the element-wise ops of tdfg.cmp, plus a register copy
 COMPUTE_ARITY = {**ELEMENTWISE_ARITY, "copy": 1}
-NEAR_STORE_KINDS = ("store", "add", "min", "max")
 
 
 def ceil_div(a: int, b: int) -> int:
@@ -981,7 +980,7 @@ class NearStoreOp(_NearOp):
 
     def verify_in(self, prog: ProgramOp) -> None:
         _check_type(self, self.type.data)
-        check_one_of(self, "kind", self.kind.data, NEAR_STORE_KINDS)
+        check_one_of(self, "kind", self.kind.data, STORE_KINDS)
         _verify_near_access(self, prog, self.array, self.map.data, _vals(self.indirect), _vals(self.indices))
         if self.domain is not None:
             _verify_box(self, prog, self.domain.data)

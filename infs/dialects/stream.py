@@ -54,6 +54,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasAncestor, HasParent, IsolatedFromAbove, IsTerminator, Pure, is_side_effect_free
 from xdsl.utils.exceptions import VerifyException
 
+from infs.dialects.element_types import ATOMIC_KINDS
 from infs.dialects.keyword_syntax import int_array
 from infs.dialects.lattice import AccessMap, Affine, Domain, DomainAttr, MapAttr, dim_name, parse_domain_body, verify_access, verify_domain
 from infs.dialects.syntax import (
@@ -75,7 +76,6 @@ MAX_COMPUTE_INPUTS = 8  # NSC/Infinity Stream: near-stream functions take at mos
 MAX_ACCESS_RANK = 3  # §3.3: up to three dims for affine access
 ITERATOR_KINDS = ("parallel", "reduction")
 REDUCE_KINDS = ("add", "mul", "min", "max", "argmin", "argmax")
-ATOMIC_KINDS = ("add", "min", "max")
 COMPUTE_BODY_DIALECTS = ("arith", "math")
 
 
