@@ -771,7 +771,10 @@ class _Rebuild:
             elif n.op == "Bc":
                 new = tdfg.BcOp(ins[0], n.args[0], enc.slots.affine(n.args[1]), enc.slots.affine(n.args[2]))
             elif n.op == "Shrink":
-                new = tdfg.ShrinkOp(ins[0], n.args[0], enc.slots.affine(n.args[1]), enc.slots.affine(n.args[2]))
+                lo, hi = enc.slots.affine(n.args[1]), enc.slots.affine(n.args[2])
+                if lo.is_constant and hi.is_constant and lo.const > hi.const:
+                    hi = lo  # Eq. 6b met disjoint ranges (a compute over an empty intersection): empty either way
+                new = tdfg.ShrinkOp(ins[0], n.args[0], lo, hi)
             assert new is not None
             Rewriter.insert_op(new, InsertPoint.before(before))
             self.values[cls] = new.results[0]
