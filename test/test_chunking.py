@@ -523,3 +523,19 @@ def test_warm_inputs_fill_the_l3_in_argument_order_the_rest_start_in_dram():
     warm = run_program(api.parse_file(w.path), w.call_args(w.inputs(small, 3), small), w.entry, RunOptions(config="tiny", mode="near")).stats.total_cycles
     cold = run_program(api.parse_file(w.path), w.call_args(w.inputs(small, 3), small), w.entry, RunOptions(config="tiny", mode="near", warm=False)).stats.total_cycles
     assert warm < cold
+
+
+@pytest.mark.parametrize("dims", [(0,), (1,), (0, 1)])
+def test_a_region_empty_along_a_dim_is_not_split_into_zero_chunks(dims):
+    """Found by test_regress_inmemory's random reductions: a 3x3x0 domain forced onto 1x1x128
+    tiles (too large for tiny's arrays) made the chunk search split an empty dim into 0
+    chunks (ZeroDivisionError).  An empty box is not chunked; the run matches the reference."""
+    import test_regress_inmemory as R
+
+    perm, store = (0, 1, 2), tuple(range(3 - len(dims)))
+    module = api.parse_text(R.reduce_program(3, dims, "add", "f32", perm, (0, 0, 0), store))
+    args = R.make_args(3, dims, (3, 3, 0), "f32", perm, (0, 0, 0), store, "add", 1)
+    want = R.reference(module, args)
+    report, got = R.run_in(module, args, "tiny", (1, 1, 128))
+    R.assert_same(report.results, got, *want, "tiny tiles 1x1x128")
+    assert not any(r.chunks for r in report.regions)

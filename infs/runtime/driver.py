@@ -387,6 +387,8 @@ class RegionRuntime:
         boxes = [[tuple(b.evaluate(env) for b in base.iteration_domain.bounds[d]) for d in safe] for env in envs]
         extent = [max((hi - lo for lo, hi in (box[i] for box in boxes)), default=0) for i in range(len(safe))]
         last = f"{dim_label(safe[0])} has fewer than 2 rows"
+        if 0 in extent:  # an empty box along a dim: nothing to chunk (and no chunk count of 0 to split it in)
+            return None, f"{dim_label(safe[extent.index(0)])} is empty", None
         for i in range(len(safe)):
             dims = tuple(safe[: i + 1])
             counts = []
