@@ -369,25 +369,16 @@ class Domain:
         return Domain(pad + self.bounds)
 
     def intersect(self, other: "Domain") -> "Domain":
-        if self.rank != other.rank:
-            raise LatticeError(f"rank mismatch: {self} and {other}")
-        return Domain(
-            tuple(
-                (affine_max(p0, p1), affine_min(q0, q1))
-                for (p0, q0), (p1, q1) in zip(self.bounds, other.bounds)
-            )
-        )
+        return self._combine(other, affine_max, affine_min)
 
     def hull(self, other: "Domain") -> "Domain":
         """Smallest hyperrectangle containing both (the bounding hyperrectangle)."""
+        return self._combine(other, affine_min, affine_max)
+
+    def _combine(self, other: "Domain", lo: Callable[[Affine, Affine], Affine], hi: Callable[[Affine, Affine], Affine]) -> "Domain":
         if self.rank != other.rank:
             raise LatticeError(f"rank mismatch: {self} and {other}")
-        return Domain(
-            tuple(
-                (affine_min(p0, p1), affine_max(q0, q1))
-                for (p0, q0), (p1, q1) in zip(self.bounds, other.bounds)
-            )
-        )
+        return Domain(tuple((lo(p0, p1), hi(q0, q1)) for (p0, q0), (p1, q1) in zip(self.bounds, other.bounds)))
 
     def contains(self, other: "Domain") -> bool | None:
         if other.is_empty() is True:
