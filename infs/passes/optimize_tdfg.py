@@ -56,6 +56,7 @@ Per graph: tDFG -> e-graph -> saturate -> extract -> tDFG.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -531,32 +532,27 @@ class _Extractor:
         improved = True
         while improved and tried < budget:
             improved = False
-            for c in list(order):
-                for n in self.classes[c]:
-                    if n is choice[c] or not math.isfinite(self.ncost[id(n)]):
-                        continue
-                    tried += 1
-                    trials = []
-                    if excess is not None:
-                        # the switch alone (new e-classes from the best trees): re-picking
-                        # the rest tends to bring back the sharing that needs the registers
-                        trials.append({**self.tree_choice, **choice, c: n})
-                    greedy = self._regreedy({**choice, c: n}, roots, keep=c)
-                    if greedy is not None:
-                        trials.append(greedy)
-                    for trial in trials:
-                        r = self.dag(trial, roots)
-                        if r is not None and r[0] + penalty(trial) < best_p - 1e-9:
-                            choice, (best, order) = trial, r
-                            best_p = best + penalty(choice)
-                            kept.append((best, choice))
-                            improved = True
-                            break
-                    if improved:
+            # the current DAG's switches (an e-class to another of its nodes), within the budget
+            switches = ((c, n) for c in list(order) for n in self.classes[c] if n is not choice[c] and math.isfinite(self.ncost[id(n)]))
+            for c, n in itertools.islice(switches, budget - tried):
+                tried += 1
+                trials = []
+                if excess is not None:
+                    # the switch alone (new e-classes from the best trees): re-picking
+                    # the rest tends to bring back the sharing that needs the registers
+                    trials.append({**self.tree_choice, **choice, c: n})
+                greedy = self._regreedy({**choice, c: n}, roots, keep=c)
+                if greedy is not None:
+                    trials.append(greedy)
+                for trial in trials:
+                    r = self.dag(trial, roots)
+                    if r is not None and r[0] + penalty(trial) < best_p - 1e-9:
+                        choice, (best, order) = trial, r
+                        best_p = best + penalty(choice)
+                        kept.append((best, choice))
+                        improved = True
                         break
-                    if tried >= budget:
-                        break
-                if improved or tried >= budget:
+                if improved:
                     break
         return choice, best, kept
 
