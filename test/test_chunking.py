@@ -539,3 +539,15 @@ def test_a_region_empty_along_a_dim_is_not_split_into_zero_chunks(dims):
     report, got = R.run_in(module, args, "tiny", (1, 1, 128))
     R.assert_same(report.results, got, *want, "tiny tiles 1x1x128")
     assert not any(r.chunks for r in report.regions)
+
+
+def test_a_near_memory_region_beyond_the_l3_leaves_what_does_not_fit_in_dram():
+    """A near-memory region is charged its footprint from DRAM when it exceeds the L3; its
+    arrays then count as in the L3 only while they fit (before: all of them, so a later
+    in-memory region on them skipped their DRAM transfer)."""
+    w = WORKLOADS["vec_add"]
+    for n, resident in ((500, [True, True, False]), (100, [True, True, True])):
+        sizes = {**w.sizes("small"), "n": n}
+        arrays = w.inputs(sizes, 3)
+        rep = run_program(api.parse_file(w.path), w.call_args(arrays, sizes), w.entry, RunOptions(config="tiny", mode="near", warm=False))
+        assert [rep.machine.is_resident(arrays[k]) for k in "ABC"] == resident, n
