@@ -205,16 +205,20 @@ class RegionOp(SymbolRegion):
 
 
 class _MemoryStreamOp(IRDLOperation):
-    """Shared verification of an access ``%A[map]`` with optional indirect indices."""
+    """An access ``%A[map]`` with optional indirect indices, and its verification
+    (its operands and properties follow a subclass's own)."""
 
+    array = operand_def(MemRefType)
+    indices = var_operand_def(StreamType)
+    map = prop_def(MapAttr)
+    indirect_dims = prop_def(DenseArrayBase)
     traits = traits_def(HasAncestor(RegionOp))
 
-
     def access_map(self) -> AccessMap:
-        return self.map.data  # type: ignore[attr-defined]
+        return self.map.data
 
     def indirect_positions(self) -> tuple[int, ...]:
-        return tuple(self.indirect_dims.get_values())  # type: ignore[attr-defined]
+        return tuple(self.indirect_dims.get_values())
 
     def _verify_access(self, indices: Sequence[SSAValue]) -> None:
         region = _enclosing_region(self)
@@ -252,10 +256,6 @@ class LoadOp(_MemoryStreamOp):
     """
 
     name = "stream.load"
-    array = operand_def(MemRefType)
-    indices = var_operand_def(StreamType)
-    map = prop_def(MapAttr)
-    indirect_dims = prop_def(DenseArrayBase)
     result = result_def(StreamType)
     traits = traits_def(Pure())
 
@@ -333,10 +333,6 @@ class StoreOp(_MemoryStreamOp):
 
     name = "stream.store"
     value = operand_def(StreamType)
-    array = operand_def(MemRefType)
-    indices = var_operand_def(StreamType)
-    map = prop_def(MapAttr)
-    indirect_dims = prop_def(DenseArrayBase)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
@@ -368,11 +364,7 @@ class AtomicOp(_MemoryStreamOp):
 
     name = "stream.atomic"
     value = operand_def(StreamType)
-    array = operand_def(MemRefType)
-    indices = var_operand_def(StreamType)
     kind = prop_def(StringAttr)
-    map = prop_def(MapAttr)
-    indirect_dims = prop_def(DenseArrayBase)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
@@ -641,10 +633,13 @@ def _access_ok(op: _MemoryStreamOp, region: RegionOp) -> bool:
 
 
 class _Facts:
-    """Proves ``e >= 0`` from: the domain is non-empty (nothing else is assumed)."""
+    """Proves ``e >= 0`` from: the domain is non-empty, and the region's
+    ``assumptions`` (affine expressions >= 0 for every symbol value the region is
+    run with: a chunk's rows lie inside the region's, ``chunking.chunk_region``,
+    whose runtime checks them on the values it binds); nothing else is assumed."""
 
-    def __init__(self, domain: Domain):
-        self.facts = [domain.hi(d) - domain.lo(d) - 1 for d in range(domain.rank)]
+    def __init__(self, domain: Domain, assumed: Sequence[Affine] = ()):
+        self.facts = [domain.hi(d) - domain.lo(d) - 1 for d in range(domain.rank)] + list(assumed)
 
     def ge0(self, e: Affine) -> bool:
         # e minus a combination of at most two facts (with repetition) is a constant >= 0
@@ -694,7 +689,7 @@ def _flow_dependence(write: _MemoryStreamOp, read: _MemoryStreamOp, wpos: int, r
     None, or when ("in an earlier iteration", "earlier in the same iteration")."""
     dom = region.iteration_domain
     rank = dom.rank
-    facts = _Facts(dom)
+    facts = _Facts(dom, getattr(region, "assumptions", ()))
     earlier = "in an earlier iteration"
     # unknowns: write point @s<d>, read point @t<d>
     s_env = {dim_name(d): Affine.of(f"@s{d}") for d in range(rank)}
