@@ -82,7 +82,6 @@ from infs.dialects.element_types import BITWISE_OPS, COMPARE_OPS, MACHINE_ELEMEN
 from infs.dialects.element_types import ELEMENTWISE_ARITY as CMP_ARITY
 from infs.dialects.keyword_syntax import Field, format_number, parse_fields, parse_number_or_special, print_fields
 from infs.dialects.lattice import (
-    AccessMap,
     Affine,
     AffineAttr,
     Domain,
@@ -607,17 +606,27 @@ class ReduceOp(_KeywordOp):
 # ---------------------------------------------------------------------------
 
 
-def _verify_stream_access(op: Operation, array: SSAValue, amap: AccessMap, pos: Sequence[int], indices: Sequence[SSAValue], g: GraphOp) -> None:
-    rank = len(_check_array(op, array, g).get_shape())
-    verify_access(op.name, amap, rank, g.lattice_rank, "lattice", g.symbol_names(), pos, len(indices), "tensors")
-    for v in indices:
-        t = _check_rank(op, v.type, g, "index")
-        if not isinstance(t.element_type, IntegerType) or t.element_type == i1:
-            raise VerifyException(f"'{op.name}' index tensors must hold integers, got {t.element_type}")
+class _StreamAccessOp(_GraphNode):
+    """An embedded stream's access ``%A[map]``, indirect through index tensors
+    (its operands and properties follow a subclass's own)."""
+
+    array = operand_def(MemRefType)
+    indices = var_operand_def(TensorType)
+    map = prop_def(MapAttr)
+    indirect_dims = prop_def(DenseArrayBase)
+
+    def verify_stream_access(self, g: GraphOp) -> None:
+        rank = len(_check_array(self, self.array, g).get_shape())
+        pos = tuple(self.indirect_dims.get_values())
+        verify_access(self.name, self.map.data, rank, g.lattice_rank, "lattice", g.symbol_names(), pos, len(self.indices), "tensors")
+        for v in self.indices:
+            t = _check_rank(self, v.type, g, "index")
+            if not isinstance(t.element_type, IntegerType) or t.element_type == i1:
+                raise VerifyException(f"'{self.name}' index tensors must hold integers, got {t.element_type}")
 
 
 @irdl_op_definition
-class StreamLoadOp(_GraphNode):
+class StreamLoadOp(_StreamAccessOp):
     """``%t = tdfg.stream_load %A[%idx, d1] over [0:P, 0:D] : memref<..> -> !tdfg.tensor<T, R>``.
 
     An embedded load stream: for every cell ``x`` of the domain, the array
@@ -626,17 +635,13 @@ class StreamLoadOp(_GraphNode):
     """
 
     name = "tdfg.stream_load"
-    array = operand_def(MemRefType)
-    indices = var_operand_def(TensorType)
-    map = prop_def(MapAttr)
-    indirect_dims = prop_def(DenseArrayBase)
     domain = prop_def(DomainAttr)
     result = result_def(TensorType)
     traits = traits_def(Pure())
 
     def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.result.type, g)
-        _verify_stream_access(self, self.array, self.map.data, tuple(self.indirect_dims.get_values()), self.indices, g)
+        self.verify_stream_access(g)
         _check_array(self, self.array, g, t.element_type, "result element type {} differs from the array's {}")
         _check_domain(self, g, t, "stream domain")
 
@@ -716,7 +721,7 @@ class StreamReduceOp(_GraphNode):
 
 
 @irdl_op_definition
-class StreamStoreOp(_GraphNode):
+class StreamStoreOp(_StreamAccessOp):
     """``tdfg.stream_store add %t -> %C[%idx, d1] : ...`` -- tensor to array through a stream.
 
     For every cell ``x`` of ``%t``'s domain, writes (``store``) or atomically
@@ -726,18 +731,14 @@ class StreamStoreOp(_GraphNode):
 
     name = "tdfg.stream_store"
     value = operand_def(TensorType)
-    array = operand_def(MemRefType)
-    indices = var_operand_def(TensorType)
     kind = prop_def(StringAttr)
-    map = prop_def(MapAttr)
-    indirect_dims = prop_def(DenseArrayBase)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.value.type, g, "value")
         check_one_of(self, "kind", self.kind.data, STORE_KINDS)
-        _verify_stream_access(self, self.array, self.map.data, tuple(self.indirect_dims.get_values()), self.indices, g)
+        self.verify_stream_access(g)
         _check_array(self, self.array, g, t.element_type, "stores {} into an array of {}")
 
     def print(self, printer: Printer) -> None:
