@@ -145,6 +145,25 @@ def _ops_of(block: Block) -> list[Operation]:
     return ops
 
 
+def _scf_bounds(op: scf.ForOp | scf.ParallelOp) -> tuple[Sequence[SSAValue], Sequence[SSAValue], Sequence[SSAValue]]:
+    """The lower bounds, upper bounds and steps of an scf loop's ivs."""
+    if isinstance(op, scf.ForOp):
+        return [op.lb], [op.ub], [op.step]
+    return op.lowerBound, op.upperBound, op.step
+
+
+def _one_bound_each(op: affine.ParallelOp) -> bool:
+    """No max/min bound groups: one lower and one upper bound expression per iv."""
+    return all(g == 1 for g in (*op.lowerBoundsGroups.get_values(), *op.upperBoundsGroups.get_values()))
+
+
+def _parallel_bound_operands(op: affine.ParallelOp) -> tuple[Sequence[SSAValue], Sequence[SSAValue]]:
+    """The operands of an ``affine.parallel``'s lower and of its upper bound map."""
+    lm, um = op.lowerBoundsMap.data, op.upperBoundsMap.data
+    n = lm.num_dims + lm.num_symbols
+    return op.map_operands[:n], op.map_operands[n : n + um.num_dims + um.num_symbols]
+
+
 _INDEX_ARITH = (arith.ConstantOp, arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.IndexCastOp, arith.ExtSIOp, arith.TruncIOp, affine.ApplyOp)
 
 
@@ -153,10 +172,15 @@ def _is_index_op(op: Operation) -> bool:
     return isinstance(op, _INDEX_ARITH) and all(isinstance(r.type, (IndexType, IntegerType)) for r in op.results)
 
 
+def _is_compute_op(op: Operation) -> bool:
+    """A side-effect-free arith/math op, which a compute body may hold."""
+    return op.dialect_name() in stream.COMPUTE_BODY_DIALECTS and not op.regions and is_side_effect_free(op)
+
+
 def _is_pure_scalar_op(op: Operation) -> bool:
-    """Index arithmetic, or a side-effect-free arith/math op (read on use, where
-    it becomes part of a compute body, or refused if it uses a loop index as a value)."""
-    return _is_index_op(op) or (op.dialect_name() in stream.COMPUTE_BODY_DIALECTS and not op.regions and is_side_effect_free(op))
+    """Index arithmetic, or a compute op (read on use, where it becomes part of
+    a compute body, or refused if it uses a loop index as a value)."""
+    return _is_index_op(op) or _is_compute_op(op)
 
 
 # ---------------------------------------------------------------------------
@@ -256,6 +280,25 @@ def _is_identity(n: Node, kind: str) -> bool:
 # ---------------------------------------------------------------------------
 
 
+def _product(a: Affine, b: Affine) -> Affine:
+    """``a * b`` where one of them is a constant."""
+    return b * a.const if a.is_constant else a * b.const
+
+
+def _fold_affine(e: AffineExpr, dims: Sequence, syms: Sequence, const, binary):
+    """``e`` bottom-up: a constant as ``const(value)``, a dim or symbol as its
+    entry of ``dims``/``syms``, a binary op as ``binary(e, lhs, rhs)``."""
+    if isinstance(e, AffineConstantExpr):
+        return const(e.value)
+    if isinstance(e, AffineDimExpr):
+        return dims[e.position]
+    if isinstance(e, AffineSymExpr):
+        return syms[e.position]
+    assert isinstance(e, AffineBinaryOpExpr)
+    lhs = _fold_affine(e.lhs, dims, syms, const, binary)
+    return binary(e, lhs, _fold_affine(e.rhs, dims, syms, const, binary))
+
+
 class Analysis:
     """Reads one candidate region: ``root`` (the outermost loop put in the
     region) and the loops whose ivs are the region's dims."""
@@ -325,16 +368,14 @@ class Analysis:
             return a + b if isinstance(owner, arith.AddiOp) else a - b
         if isinstance(owner, arith.MuliOp):
             a, b = self.aff(owner.lhs), self.aff(owner.rhs)
-            if a.is_constant:
-                return b * a.const
-            if b.is_constant:
-                return a * b.const
+            if a.is_constant or b.is_constant:
+                return _product(a, b)
             if not self.inside(v):
                 return self.symbol(v)
             raise Refuse(f"index product {a} * {b} is not affine")
-        if isinstance(owner, (arith.IndexCastOp, arith.ExtSIOp, arith.TruncIOp)) and isinstance(v.type, IndexType) and not self.inside(v):
-            return self.symbol(v)  # a host size cast to index once (cgeist's i32 sizes): the symbol is the index
         if isinstance(owner, (arith.IndexCastOp, arith.ExtSIOp, arith.TruncIOp)):
+            if isinstance(v.type, IndexType) and not self.inside(v):
+                return self.symbol(v)  # a host size cast to index once (cgeist's i32 sizes): the symbol is the index
             # (casts between index and i32/i64 as cgeist emits them: sizes and loop indices are far from overflow)
             if isinstance(owner.input.type, (IndexType, IntegerType)):
                 return self.aff(owner.input)
@@ -348,26 +389,19 @@ class Analysis:
         raise Refuse(f"an index is computed by {what}, which is not affine in the loop indices")
 
     def expr(self, e: AffineExpr, dims: Sequence[Affine], syms: Sequence[Affine]) -> Affine:
-        if isinstance(e, AffineConstantExpr):
-            return Affine(e.value)
-        if isinstance(e, AffineDimExpr):
-            return dims[e.position]
-        if isinstance(e, AffineSymExpr):
-            return syms[e.position]
-        assert isinstance(e, AffineBinaryOpExpr)
-        a, b = self.expr(e.lhs, dims, syms), self.expr(e.rhs, dims, syms)
-        if e.kind == AffineBinaryOpKind.Add:
-            return a + b
-        if e.kind == AffineBinaryOpKind.Mul:
-            if a.is_constant:
-                return b * a.const
-            if b.is_constant:
-                return a * b.const
-            raise Refuse(f"affine product {a} * {b}")
-        if a.is_constant and b.is_constant and b.const > 0:
-            x, y = a.const, b.const
-            return Affine({AffineBinaryOpKind.Mod: x % y, AffineBinaryOpKind.FloorDiv: x // y, AffineBinaryOpKind.CeilDiv: -(-x // y)}[e.kind])
-        raise Refuse(f"'{e.kind.get_token()}' in an index or bound ({e}) has no rectangular domain or affine map")
+        def binary(e: AffineBinaryOpExpr, a: Affine, b: Affine) -> Affine:
+            if e.kind == AffineBinaryOpKind.Add:
+                return a + b
+            if e.kind == AffineBinaryOpKind.Mul:
+                if a.is_constant or b.is_constant:
+                    return _product(a, b)
+                raise Refuse(f"affine product {a} * {b}")
+            if a.is_constant and b.is_constant and b.const > 0:
+                x, y = a.const, b.const
+                return Affine({AffineBinaryOpKind.Mod: x % y, AffineBinaryOpKind.FloorDiv: x // y, AffineBinaryOpKind.CeilDiv: -(-x // y)}[e.kind])
+            raise Refuse(f"'{e.kind.get_token()}' in an index or bound ({e}) has no rectangular domain or affine map")
+
+        return _fold_affine(e, dims, syms, Affine, binary)
 
     def map_results(self, amap: affine.AffineMapAttr, operands: Sequence[SSAValue]) -> list[Affine]:
         m = amap.data
@@ -385,28 +419,20 @@ class Analysis:
             if len(lbs) != 1 or len(ubs) != 1:
                 raise Refuse("a max/min bound (several bound expressions) is not a rectangular domain")
             return [(lbs[0], ubs[0])]
-        if isinstance(op, scf.ForOp):
-            step = self.aff(op.step)
-            if not (step.is_constant and step.const == 1):
-                raise Refuse(f"step {step} (only unit steps map onto a domain)")
-            return [(self.aff(op.lb), self.aff(op.ub))]
         if isinstance(op, affine.ParallelOp):
             if op.reductions.data or op.res:
                 raise Refuse("affine.parallel with reductions")
             if any(s.value.data != 1 for s in op.steps.data):
                 raise Refuse("non-unit steps")
-            if any(g != 1 for g in op.lowerBoundsGroups.get_values()) or any(g != 1 for g in op.upperBoundsGroups.get_values()):
+            if not _one_bound_each(op):
                 raise Refuse("a max/min bound (several bound expressions) is not a rectangular domain")
-            lm, um = op.lowerBoundsMap.data, op.upperBoundsMap.data
-            n = lm.num_dims + lm.num_symbols
-            lbs = self.map_results(op.lowerBoundsMap, op.map_operands[:n])
-            ubs = self.map_results(op.upperBoundsMap, op.map_operands[n : n + um.num_dims + um.num_symbols])
-            return list(zip(lbs, ubs))
-        if isinstance(op, scf.ParallelOp):
-            if op.initVals or op.res:
+            lbs_ops, ubs_ops = _parallel_bound_operands(op)
+            return list(zip(self.map_results(op.lowerBoundsMap, lbs_ops), self.map_results(op.upperBoundsMap, ubs_ops)))
+        if isinstance(op, (scf.ForOp, scf.ParallelOp)):
+            if isinstance(op, scf.ParallelOp) and (op.initVals or op.res):
                 raise Refuse("scf.parallel with reductions")
             out = []
-            for lb, ub, st in zip(op.lowerBound, op.upperBound, op.step):
+            for lb, ub, st in zip(*_scf_bounds(op)):
                 s = self.aff(st)
                 if not (s.is_constant and s.const == 1):
                     raise Refuse(f"step {s} (only unit steps map onto a domain)")
@@ -477,7 +503,7 @@ class Analysis:
                 n = Scalar(v.type, v)
         elif isinstance(owner, arith.ConstantOp):
             n = Const(v.type, owner)
-        elif isinstance(owner, Operation) and owner.dialect_name() in stream.COMPUTE_BODY_DIALECTS and not owner.regions and is_side_effect_free(owner) and len(owner.results) == 1:
+        elif isinstance(owner, Operation) and _is_compute_op(owner) and len(owner.results) == 1:
             n = Op(v.type, owner, [self.node(o) for o in owner.operands])
         else:
             what = f"'{owner.name}'" if isinstance(owner, Operation) else "a block argument"
@@ -513,9 +539,7 @@ class Analysis:
                 self.reduction_loop(op)
             elif _is_loop(op):
                 raise Refuse(f"the body of the innermost loop holds another '{op.name}' (not perfectly nested)")
-            elif _is_index_op(op):
-                continue  # read on use
-            elif op.dialect_name() in stream.COMPUTE_BODY_DIALECTS and not op.regions and is_side_effect_free(op):
+            elif _is_pure_scalar_op(op):
                 continue  # read on use
             else:
                 raise Refuse(f"'{op.name}' in the loop body")
@@ -694,6 +718,14 @@ class HostOps:
         (self.after if after else self.before).append(op)
         return op.results[0] if op.results else None  # type: ignore[return-value]
 
+    def index(self, v: SSAValue) -> SSAValue:
+        """``v`` as an index (a cast before the nest if it is an integer)."""
+        return v if isinstance(v.type, IndexType) else self.emit(arith.IndexCastOp(v, IndexType()))
+
+    def symbols(self, a: Analysis) -> dict[str, SSAValue]:
+        """The analysis's symbols by name, as index values."""
+        return {nm: self.index(v) for v, nm in a.symbols.items()}
+
     def affine(self, e: Affine, env: dict[str, SSAValue], after: bool = False) -> SSAValue:
         acc: SSAValue | None = None
         for n, c in e.terms:
@@ -713,47 +745,32 @@ class HostOps:
         self.before, self.after, self.consts = [], [], {}
 
 
+def _put(out: list[Operation], op: Operation) -> SSAValue:
+    out.append(op)
+    return op.results[0]
+
+
+def _index_const(out: list[Operation], v: int) -> SSAValue:
+    return _put(out, arith.ConstantOp(IntegerAttr.from_index_int_value(v)))
+
+
+_HOST_BINARY = {AffineBinaryOpKind.Add: arith.AddiOp, AffineBinaryOpKind.Mul: arith.MuliOp, AffineBinaryOpKind.FloorDiv: arith.FloorDivSIOp}
+
+
 def host_affine_expr(e: AffineExpr, dims: Sequence[SSAValue], syms: Sequence[SSAValue], out: list[Operation]) -> SSAValue:
     """``e`` as arith ops (affine ``mod`` is non-negative, ``floordiv`` rounds down)."""
 
-    def c(v: int) -> SSAValue:
-        op = arith.ConstantOp(IntegerAttr.from_index_int_value(v))
-        out.append(op)
-        return op.result
+    def binary(x: AffineBinaryOpExpr, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+        if x.kind in _HOST_BINARY:
+            return _put(out, _HOST_BINARY[x.kind](lhs, rhs))
+        if x.kind == AffineBinaryOpKind.CeilDiv:  # ceil(a/b) = -floor(-a/b)
+            fl = _put(out, arith.FloorDivSIOp(_put(out, arith.SubiOp(_index_const(out, 0), lhs)), rhs))
+            return _put(out, arith.SubiOp(_index_const(out, 0), fl))
+        # a mod b = a - b * floor(a/b)
+        mul = _put(out, arith.MuliOp(rhs, _put(out, arith.FloorDivSIOp(lhs, rhs))))
+        return _put(out, arith.SubiOp(lhs, mul))
 
-    def go(x: AffineExpr) -> SSAValue:
-        if isinstance(x, AffineConstantExpr):
-            return c(x.value)
-        if isinstance(x, AffineDimExpr):
-            return dims[x.position]
-        if isinstance(x, AffineSymExpr):
-            return syms[x.position]
-        assert isinstance(x, AffineBinaryOpExpr)
-        lhs, rhs = go(x.lhs), go(x.rhs)
-        k = x.kind
-        if k == AffineBinaryOpKind.Add:
-            op: Operation = arith.AddiOp(lhs, rhs)
-        elif k == AffineBinaryOpKind.Mul:
-            op = arith.MuliOp(lhs, rhs)
-        elif k == AffineBinaryOpKind.FloorDiv:
-            op = arith.FloorDivSIOp(lhs, rhs)
-        elif k == AffineBinaryOpKind.CeilDiv:
-            # ceil(a/b) = -floor(-a/b)
-            neg = arith.SubiOp(c(0), lhs)
-            out.append(neg)
-            fl = arith.FloorDivSIOp(neg.result, rhs)
-            out.append(fl)
-            op = arith.SubiOp(c(0), fl.result)
-        else:  # a mod b = a - b * floor(a/b)
-            fl = arith.FloorDivSIOp(lhs, rhs)
-            out.append(fl)
-            mul = arith.MuliOp(rhs, fl.result)
-            out.append(mul)
-            op = arith.SubiOp(lhs, mul.result)
-        out.append(op)
-        return op.results[0]
-
-    return go(e)
+    return _fold_affine(e, dims, syms, lambda v: _index_const(out, v), binary)
 
 
 def _host_map(amap: affine.AffineMapAttr, operands: Sequence[SSAValue], out: list[Operation]) -> list[SSAValue]:
@@ -765,9 +782,7 @@ def _host_map(amap: affine.AffineMapAttr, operands: Sequence[SSAValue], out: lis
 def _fold(values: list[SSAValue], cls: type[Operation], out: list[Operation]) -> SSAValue:
     acc = values[0]
     for v in values[1:]:
-        op = cls(acc, v)
-        out.append(op)
-        acc = op.results[0]
+        acc = _put(out, cls(acc, v))
     return acc
 
 
@@ -848,29 +863,23 @@ def lower_host_affine(root: Operation) -> None:
         elif isinstance(op, affine.ForOp):
             lb = _fold(_host_map(op.lowerBoundMap, op.lowerBoundOperands, out), arith.MaxSIOp, out)
             ub = _fold(_host_map(op.upperBoundMap, op.upperBoundOperands, out), arith.MinSIOp, out)
-            step = arith.ConstantOp(IntegerAttr.from_index_int_value(op.step.value.data))
-            out.append(step)
+            step = _index_const(out, op.step.value.data)
             _scf_body_from(op.body.blocks[0])
-            new = scf.ForOp(lb, ub, step.result, list(op.inits), Rewriter.move_region_contents_to_new_regions(op.body))
+            new = scf.ForOp(lb, ub, step, list(op.inits), Rewriter.move_region_contents_to_new_regions(op.body))
             new.location = op.location
             Rewriter.replace_op(op, [*out, new], list(new.results))
         elif isinstance(op, (affine.ParallelOp, scf.ParallelOp)):
             if isinstance(op, affine.ParallelOp):
                 if op.reductions.data or op.res:
                     raise ExtractError(f"{location_text(op)}: 'affine.parallel' with reductions cannot stay on the host")
-                lm, um = op.lowerBoundsMap.data, op.upperBoundsMap.data
-                n = lm.num_dims + lm.num_symbols
-                if any(g != 1 for g in op.lowerBoundsGroups.get_values()) or any(g != 1 for g in op.upperBoundsGroups.get_values()):
+                if not _one_bound_each(op):
                     raise ExtractError(f"{location_text(op)}: 'affine.parallel' with max/min bound groups is not supported")
-                lbs = _host_map(op.lowerBoundsMap, op.map_operands[:n], out)
-                ubs = _host_map(op.upperBoundsMap, op.map_operands[n : n + um.num_dims + um.num_symbols], out)
-                steps = []
-                for s in op.steps.data:
-                    cst = arith.ConstantOp(IntegerAttr.from_index_int_value(s.value.data))
-                    out.append(cst)
-                    steps.append(cst.result)
+                lbs_ops, ubs_ops = _parallel_bound_operands(op)
+                lbs = _host_map(op.lowerBoundsMap, lbs_ops, out)
+                ubs = _host_map(op.upperBoundsMap, ubs_ops, out)
+                steps = [_index_const(out, s.value.data) for s in op.steps.data]
             else:
-                lbs, ubs, steps = list(op.lowerBound), list(op.upperBound), list(op.step)
+                lbs, ubs, steps = map(list, _scf_bounds(op))
             _parallel_as_loops(op, lbs, ubs, steps, out)
         elif isinstance(op, affine.IfOp):
             s = op.condition.data
@@ -878,16 +887,10 @@ def lower_host_affine(root: Operation) -> None:
             conds = []
             for con in s.constraints:
                 e = host_affine_expr(con.lhs - con.rhs, args[: s.num_dims], args[s.num_dims :], out)
-                z = arith.ConstantOp(IntegerAttr.from_index_int_value(0))
-                out.append(z)
                 pred = {"==": "eq", ">=": "sge", "<=": "sle"}[con.kind.value]
-                cmp = arith.CmpiOp(e, z.result, pred)
-                out.append(cmp)
-                conds.append(cmp.result)
+                conds.append(_put(out, arith.CmpiOp(e, _index_const(out, 0), pred)))
             if not conds:
-                t = arith.ConstantOp(IntegerAttr(1, IntegerType(1)))
-                out.append(t)
-                conds.append(t.result)
+                conds.append(_put(out, arith.ConstantOp(IntegerAttr(1, IntegerType(1)))))
             cond = _fold(conds, arith.AndIOp, out)
             for r in (op.then_region, op.else_region):
                 if r.blocks:
@@ -956,10 +959,7 @@ class RegionBuilder:
         by_name = {nm: v for v, nm in a.symbols.items()}
         sym_vals: list[SSAValue] = []
         for nm in sorted(used_syms):
-            v = by_name[nm]
-            if not isinstance(v.type, IndexType):
-                v = self.host.emit(arith.IndexCastOp(v, IndexType()))
-            sym_vals.append(v)
+            sym_vals.append(self.host.index(by_name[nm]))
             names.append(nm)
         data = []
         for n in nodes:
@@ -1054,21 +1054,12 @@ class RegionBuilder:
         def emit(x: Node) -> SSAValue:
             if id(x) in env:
                 return env[id(x)]
-            if isinstance(x, Const):
-                c = x.op.clone()
-                blk.add_op(c)
-                r = c.results[0]
-            else:
-                assert isinstance(x, Op)
-                mapper = {}
-                for operand, arg in zip(x.op.operands, x.args):
-                    mapper[operand] = emit(arg)
-                c = x.op.clone(value_mapper=mapper)
-                # two operands of one SSA value mapped to different nodes cannot happen: a node is per SSA value
-                blk.add_op(c)
-                r = c.results[0]
-            env[id(x)] = r
-            return r
+            assert isinstance(x, (Const, Op))
+            # two operands of one SSA value mapped to different nodes cannot happen: a node is per SSA value
+            c = x.op.clone(value_mapper={operand: emit(arg) for operand, arg in zip(x.op.operands, x.args)} if isinstance(x, Op) else None)
+            blk.add_op(c)
+            env[id(x)] = c.results[0]
+            return c.results[0]
 
         out = emit(n)
         blk.add_op(stream.YieldOp(out))
@@ -1114,18 +1105,16 @@ def plan_region(a: Analysis) -> Plan:
     built: list[stream.RegionOp] = []
     try:
         if not par:
-            return _plan_scalar(a, host, dims, red)
+            return _plan_scalar(a, host, dims, red, built)
         if red and not red & set(a.band_dims) and not all(_reduced_only(s.value) for s in a.stores):
             # the fold is an iter_args loop inside the band: a store after it
             # happens once per band point, even when the fold's range is
             # empty, but in one region a store of a value that is not a fold
             # would happen once per point of the fold's range (never, if empty)
-            return _plan_two_phase(a, host, dims, par, red, "a store after the accumulation loop does not store only folds")
+            return _plan_two_phase(a, host, dims, par, red, "a store after the accumulation loop does not store only folds", built)
         one = RegionBuilder(a, host, dims, red).build(a.stores, a.loads, [])
-        built.append(one)
         try:
-            _dependence(one)
-            return Plan(host, [one])
+            return Plan(host, [_checked(one, built)])
         except Refuse as e:
             if not red:
                 raise
@@ -1137,7 +1126,7 @@ def plan_region(a: Analysis) -> Plan:
             # outer-product order (ASPLOS'23 mm/out), which keeps them on the
             # host around an element-wise region rather than a temporary
             raise Refuse(f"{first_why}; the accumulation loop is outermost, so it stays on the host (outer-product order)")
-        return _plan_two_phase(a, host, dims, par, red, first_why)
+        return _plan_two_phase(a, host, dims, par, red, first_why, built)
     except (Refuse, VerifyException, LatticeError):
         _erase(built)
         host.discard()
@@ -1168,13 +1157,20 @@ def _stored_in_reds(a: Analysis) -> None:
                 raise Refuse(f"the reduction reads {_array_label(n.array)}, which the nest also writes")
 
 
-def _plan_two_phase(a: Analysis, host: HostOps, dims: list[int], par: list[int], red: frozenset[int], first_why: str) -> Plan:
+def _checked(region: stream.RegionOp, built: list[stream.RegionOp]) -> stream.RegionOp:
+    """``region``, once the dependence test passes (``built``: for ``plan_region`` to erase if not)."""
+    built.append(region)
+    _dependence(region)
+    return region
+
+
+def _plan_two_phase(a: Analysis, host: HostOps, dims: list[int], par: list[int], red: frozenset[int], first_why: str, built: list[stream.RegionOp]) -> Plan:
     """``X[m] = X[m] op fold(f)``: the folds into temporaries (region 1), then
     the element-wise update (region 2)."""
     _stored_in_reds(a)
     if len(par) > stream.MAX_ACCESS_RANK:
         raise Refuse(f"{first_why}; and the accumulation's {len(par)} parallel loops are too many for a temporary")
-    env = {nm: (v if isinstance(v.type, IndexType) else host.emit(arith.IndexCastOp(v, IndexType()))) for v, nm in a.symbols.items()}
+    env = host.symbols(a)
     extents = []
     for d in par:
         lo, hi = a.bounds[d]
@@ -1193,12 +1189,7 @@ def _plan_two_phase(a: Analysis, host: HostOps, dims: list[int], par: list[int],
         # region 1 stores each fold at its last reduction point (after all reduction loops), so order = last
         r1_stores.append(Store(alloc.memref, tmap, r, 1 << 30, None))
         region2_map[id(r)] = TmpLoad(r.type, alloc.memref, tmap)
-    region1 = RegionBuilder(a, host, dims, red).build(r1_stores, a.loads, [])
-    try:
-        _dependence(region1)
-    except Refuse:
-        region1.erase(safe_erase=False)
-        raise
+    region1 = _checked(RegionBuilder(a, host, dims, red).build(r1_stores, a.loads, []), built)
 
     def swap(n: Node, memo: dict[int, Node]) -> Node:
         if id(n) in memo:
@@ -1214,29 +1205,18 @@ def _plan_two_phase(a: Analysis, host: HostOps, dims: list[int], par: list[int],
 
     memo: dict[int, Node] = {}
     stores2 = [dataclasses.replace(s, value=swap(s.value, memo)) for s in a.stores]
-    region2 = RegionBuilder(a, host, par, frozenset()).build(stores2, a.loads, [])
-    try:
-        _dependence(region2)
-    except Refuse:
-        region1.erase(safe_erase=False)
-        region2.erase(safe_erase=False)
-        raise
+    region2 = _checked(RegionBuilder(a, host, par, frozenset()).build(stores2, a.loads, []), built)
     return Plan(host, [region1, region2], note=" (the accumulation through a temporary: the fold, then the update)")
 
 
-def _plan_scalar(a: Analysis, host: HostOps, dims: list[int], red: frozenset[int]) -> Plan:
+def _plan_scalar(a: Analysis, host: HostOps, dims: list[int], red: frozenset[int], built: list[stream.RegionOp]) -> Plan:
     """Every loop folds: the region's results are the folds (scalars); the host
     combines them with the initial values and stores."""
     _stored_in_reds(a)
     reds = _reds_of(a)
-    region = RegionBuilder(a, host, dims, red).build([], a.loads, list(reds))
-    try:
-        _dependence(region)
-    except Refuse:
-        region.erase(safe_erase=False)
-        raise
+    region = _checked(RegionBuilder(a, host, dims, red).build([], a.loads, list(reds)), built)
     env = {id(r): region.results[i] for i, r in enumerate(reds)}
-    sym_env = {nm: (v if isinstance(v.type, IndexType) else host.emit(arith.IndexCastOp(v, IndexType()))) for v, nm in a.symbols.items()}
+    sym_env = host.symbols(a)
 
     def hval(n: Node) -> SSAValue:
         if id(n) in env:
@@ -1248,12 +1228,9 @@ def _plan_scalar(a: Analysis, host: HostOps, dims: list[int], red: frozenset[int
             v = host.emit(memref.LoadOp.get(n.array, idx), True)
         elif isinstance(n, Scalar):
             v = n.value
-        elif isinstance(n, Const):
-            v = host.emit(n.op.clone(), True)
         else:
-            assert isinstance(n, Op)
-            mapper = {o: hval(x) for o, x in zip(n.op.operands, n.args)}
-            v = host.emit(n.op.clone(value_mapper=mapper), True)
+            assert isinstance(n, (Const, Op))
+            v = host.emit(n.op.clone(value_mapper={o: hval(x) for o, x in zip(n.op.operands, n.args)} if isinstance(n, Op) else None), True)
         env[id(n)] = v
         return v
 
