@@ -144,6 +144,14 @@ def _vals(attr: Attribute) -> tuple[int, ...]:
     return tuple(int(v) for v in attr.get_values())
 
 
+def _range(op: Operation, prop: str) -> tuple[int, int]:
+    """A ``range`` property, ``[lo:hi]``: two ints (the generic form can hold any number)."""
+    vals = _vals(op.properties[prop])
+    if len(vals) != 2:
+        raise VerifyException(f"'{op.name}' {prop} must be a range [lo:hi], got {list(vals)}")
+    return vals[0], vals[1]
+
+
 @lru_cache(maxsize=64)
 def _inline_config(text: str) -> "HardwareConfig | str":
     """The machine of an inline config, or why it is not one (one line)."""
@@ -738,7 +746,7 @@ class ShiftOp(_TypedCommandOp):
 
     def verify_in(self, prog: ProgramOp) -> None:
         dim, tiles = self._verify_move(prog), prog.tile_shape
-        lo, hi = _vals(self.mask)
+        lo, hi = _range(self, "mask")
         if not 0 <= lo <= hi <= tiles[dim]:
             raise VerifyException(f"'{self.name}' mask [{lo}:{hi}] is not inside the tile extent {tiles[dim]}")
         intra = _int(self.intra)
@@ -772,10 +780,10 @@ class BcastOp(_TypedCommandOp):
 
     def verify_in(self, prog: ProgramOp) -> None:
         dim, tiles = self._verify_move(prog), prog.tile_shape
-        for what, (lo, hi) in (("intra", _vals(self.intra)), ("inter", _vals(self.inter))):
+        for what, (lo, hi) in (("intra", _range(self, "intra")), ("inter", _range(self, "inter"))):
             if lo >= hi:
                 raise VerifyException(f"'{self.name}' {what} range [{lo}:{hi}] is empty")
-        lo, hi = _vals(self.intra)
+        lo, hi = _range(self, "intra")
         if hi - lo > tiles[dim] or abs(lo) >= tiles[dim] or abs(hi - 1) >= tiles[dim]:
             raise VerifyException(f"'{self.name}' intra range [{lo}:{hi}] exceeds the tile extent {tiles[dim]}")
         self._verify_patterns(prog)

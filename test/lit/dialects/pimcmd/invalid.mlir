@@ -1259,3 +1259,27 @@ func.func @near_store_domain_and_indirect(%A: memref<4x4xf32>, %C: memref<16xf32
   }
   func.return
 }
+
+// -----
+
+// A range property (written [lo:hi]) of another length in the generic form: an
+// error naming it, not an internal error (found while simplifying the dialect).
+func.func @shift_mask_not_a_range(%A: memref<4x4xf32>) {
+  pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.shift' op mask must be a range [lo:hi], got [1, 2, 3]
+    "pimcmd.shift"() <{type = "f32", dst = 64 : i64, src = 0 : i64, dim = 1 : i64, mask = array<i64: 1, 2, 3>, inter = 0 : i64, intra = 1 : i64, bitlines = #lattice.pattern<0:1:4>, tiles = #lattice.pattern<0:1:4>}> : () -> ()
+  }
+  func.return
+}
+
+// -----
+
+func.func @bcast_inter_not_a_range(%A: memref<4x4xf32>) {
+  pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.bcast' op inter must be a range [lo:hi], got [1]
+    "pimcmd.bcast"() <{type = "f32", dst = 64 : i64, src = 0 : i64, dim = 0 : i64, intra = array<i64: 0, 1>, inter = array<i64: 1>, bitlines = #lattice.pattern<0:1:4>, tiles = #lattice.pattern<0:1:2>}> : () -> ()
+  }
+  func.return
+}
