@@ -13,16 +13,10 @@ the pressure (spilling is not implemented).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
-
 from infs.dialects import pimcmd as pc
 from infs.dialects.pimcmd import ELEMENT_BITS
 from infs.dialects.pimcmd_records import Cmd, PimProgram, box_empty
-from infs.passes.pim_program import LoweringError, rewrite_programs
+from infs.passes.pim_program import LoweringError, record_pass
 
 
 def allocate_wordlines(prog: PimProgram) -> PimProgram:
@@ -148,9 +142,4 @@ def _release(free: list[tuple[int, int]], lo: int, n: int) -> None:
     free[:] = merged
 
 
-@dataclass(frozen=True)
-class AllocateWordlinesPass(ModulePass):
-    name = "allocate-wordlines"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        rewrite_programs(op, allocate_wordlines)
+AllocateWordlinesPass = record_pass("allocate-wordlines", allocate_wordlines)

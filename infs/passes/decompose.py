@@ -15,15 +15,10 @@ broadcast), it is split, so that cells outside the box keep their data.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
-
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
 
 from infs.dialects import pimcmd as pc
 from infs.dialects.pimcmd_records import Box, Cmd, PimProgram
-from infs.passes.pim_program import require_virtual, rewrite_programs
+from infs.passes.pim_program import record_pass, require_virtual
 
 
 def split_interval(p: int, q: int, t: int) -> list[tuple[int, int]]:
@@ -87,9 +82,4 @@ def decompose(prog: PimProgram) -> PimProgram:
     return prog.with_cmds(out)
 
 
-@dataclass(frozen=True)
-class DecomposePass(ModulePass):
-    name = "decompose"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        rewrite_programs(op, decompose)
+DecomposePass = record_pass("decompose", decompose)

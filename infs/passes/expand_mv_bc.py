@@ -10,15 +10,9 @@ slice being expanded into one ``mv`` per copy; a ``mv`` by 0 becomes a copy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
-
 from infs.dialects import pimcmd as pc
 from infs.dialects.pimcmd_records import Cmd, PimProgram
-from infs.passes.pim_program import require_virtual, rewrite_programs
+from infs.passes.pim_program import record_pass, require_virtual
 
 
 def expand_mv_bc(prog: PimProgram) -> PimProgram:
@@ -45,11 +39,4 @@ def expand_mv_bc(prog: PimProgram) -> PimProgram:
     return prog.with_cmds(out)
 
 
-@dataclass(frozen=True)
-class ExpandMvBcPass(ModulePass):
-    name = "expand-mv-bc"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        rewrite_programs(op, expand_mv_bc)
-
-
+ExpandMvBcPass = record_pass("expand-mv-bc", expand_mv_bc)

@@ -9,15 +9,9 @@ get no sync.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
-
 from infs.dialects import pimcmd as pc
 from infs.dialects.pimcmd_records import Cmd, PimProgram
-from infs.passes.pim_program import rewrite_programs
+from infs.passes.pim_program import record_pass
 
 
 def insert_sync(prog: PimProgram) -> PimProgram:
@@ -44,9 +38,4 @@ def insert_sync(prog: PimProgram) -> PimProgram:
     return prog.with_cmds(out)
 
 
-@dataclass(frozen=True)
-class InsertSyncPass(ModulePass):
-    name = "insert-sync"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        rewrite_programs(op, insert_sync)
+InsertSyncPass = record_pass("insert-sync", insert_sync)

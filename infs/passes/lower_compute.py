@@ -10,16 +10,10 @@ box stays: it is the buffer's shape).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
-
 from infs.dialects import pimcmd as pc
 from infs.passes.decompose import decompose_box, written_exactly
 from infs.dialects.pimcmd_records import Cmd, PimProgram
-from infs.passes.pim_program import LoweringError, require_virtual, rewrite_programs
+from infs.passes.pim_program import LoweringError, record_pass, require_virtual
 from infs.passes.tile_patterns import box_patterns
 
 
@@ -53,9 +47,4 @@ def lower_compute(prog: PimProgram) -> PimProgram:
     return prog.with_cmds(out)
 
 
-@dataclass(frozen=True)
-class LowerComputePass(ModulePass):
-    name = "lower-compute"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        rewrite_programs(op, lower_compute)
+LowerComputePass = record_pass("lower-compute", lower_compute)

@@ -16,16 +16,10 @@ The final rounds across tiles are left to ``near_reduce`` (Fig. 4b).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
-
 from infs.dialects import pimcmd as pc
 from infs.dialects.lattice import Domain
 from infs.dialects.pimcmd_records import Cmd, PimProgram
-from infs.passes.pim_program import LoweringError, require_virtual, rewrite_programs
+from infs.passes.pim_program import LoweringError, record_pass, require_virtual
 from infs.passes.tile_patterns import is_product_form, patterns, tile_ranges
 
 
@@ -73,9 +67,4 @@ def lower_reduce(prog: PimProgram) -> PimProgram:
     return prog.with_cmds(out)
 
 
-@dataclass(frozen=True)
-class LowerReducePass(ModulePass):
-    name = "lower-reduce"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        rewrite_programs(op, lower_reduce)
+LowerReducePass = record_pass("lower-reduce", lower_reduce)

@@ -11,18 +11,11 @@ whole tiles in the middle, the tail tile).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
-
 from infs.dialects import pimcmd as pc
 from infs.dialects.lattice import Domain
 from infs.dialects.pimcmd_records import Cmd, PimProgram
-from infs.passes.pim_program import require_virtual, rewrite_programs
+from infs.passes.pim_program import LoweringError, record_pass, require_virtual
 from infs.passes.tile_patterns import is_product_form, patterns, tile_ranges
-from infs.passes.pim_program import LoweringError
 
 
 def alg2_shifts(t: int, d: int) -> list[tuple[tuple[int, int], int, int]]:
@@ -100,9 +93,4 @@ def lower_shift(prog: PimProgram) -> PimProgram:
     return prog.with_cmds(out)
 
 
-@dataclass(frozen=True)
-class LowerShiftPass(ModulePass):
-    name = "lower-shift"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        rewrite_programs(op, lower_shift)
+LowerShiftPass = record_pass("lower-shift", lower_shift)

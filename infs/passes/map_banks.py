@@ -9,17 +9,13 @@ covering range (a bank with no selected tile then just does nothing).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
 
 from infs.dialects.lattice import Pattern
 from infs.dialects.pimcmd_records import Cmd, PimProgram
-from infs.passes.pim_program import rewrite_programs
+from infs.passes.pim_program import record_pass
 
 
 def bank_set(tiles: Pattern, per_bank: int) -> np.ndarray:
@@ -58,9 +54,4 @@ def map_banks(prog: PimProgram) -> PimProgram:
     return prog.with_cmds(out)
 
 
-@dataclass(frozen=True)
-class MapBanksPass(ModulePass):
-    name = "map-banks"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        rewrite_programs(op, map_banks)
+MapBanksPass = record_pass("map-banks", map_banks)

@@ -11,8 +11,12 @@ lowering error, error locations, and box arithmetic shared by the passes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
+from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.utils.exceptions import DiagnosticException
 
@@ -47,6 +51,19 @@ def rewrite_programs(module: Operation, step: Callable[[PimProgram], PimProgram]
             raise LoweringError.about(op, e) from None
         new.location = op.location
         Rewriter.replace_op(op, new, new_results=list(new.res))
+
+
+def record_pass(pass_name: str, step: Callable[[PimProgram], PimProgram]) -> type[ModulePass]:
+    """The ``ModulePass`` named ``pass_name`` that runs ``step`` on every program (``rewrite_programs``)."""
+
+    @dataclass(frozen=True)
+    class RecordStepPass(ModulePass):
+        name = pass_name
+
+        def apply(self, ctx: Context, op: ModuleOp) -> None:
+            rewrite_programs(op, step)
+
+    return RecordStepPass
 
 
 def location_text(op: Operation) -> str | None:
