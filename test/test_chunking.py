@@ -26,7 +26,6 @@ from infs.workloads import WORKLOADS
 # per workload: sizes whose largest region needs 2-5x the bitlines of the machine
 # (tiny: 128, small-16: 8,192), and, for each region too large for the machine
 # that is not chunked, the reason it is refused (None: every such region runs in chunks)
-GAUSS_WHY = "not in chunks: d0: the chunked region is not valid: 'stream.region' has a loop-carried dependence"
 OVER = {
     "tiny": {
         "vec_add": ({"n": 500}, None),
@@ -35,12 +34,13 @@ OVER = {
         "stencil2d": ({"m": 20, "n": 24, "t": 2}, None),
         "stencil3d": ({"l": 6, "m": 10, "n": 12, "t": 2}, None),  # single planes of d0 do not fit: rows of d1 too
         # A -> T along d0 (its even/odd stores T[d0, d1], T[d0, d1 + W2] own their rows);
-        # T -> O's stores O[d0, d1], O[d0 + H2, d1] along d0 are apart, but tensorize cannot
-        # tell for a symbolic chunk, and chunks of d1 (columns of 1-12) do not lay out
-        "dwt2d": ({"h": 20, "w": 24}, "not in chunks: d0: the chunked region does not tensorize (two stores to one array may overlap"),
-        # the update below the pivot reads row k (never written, so chunks of d0 are safe) but the
-        # region's verifier cannot prove that for a chunk's symbolic rows; columns do not lay out
-        "gauss_elim": ({"n": 24}, GAUSS_WHY),
+        # T -> O's stores O[d0, d1], O[d0 + H2, d1] apart for tensorize because a chunk's
+        # rows [XLO, XLO + CH) lie inside [0, H2) (chunk_region's assumptions)
+        "dwt2d": ({"h": 20, "w": 24}, None),
+        # the update below the pivot in rows: row k outside [XLO, XLO + CH) inside [k + 1, n)
+        # for the verifier, read through its own row view (chunk_region); the last pivots'
+        # regions have fewer than 2 rows (one chunk over views)
+        "gauss_elim": ({"n": 24}, None),
         "conv2d": ({"h": 18, "w": 20}, None),
         "conv3d": ({"ci": 2, "co": 4, "h": 10, "w": 12}, None),  # single output channels do not fit: rows too
         "mm_inner": ({"m": 4, "n": 12, "k": 40}, None),  # rows i on the host, each in chunks of its j
@@ -551,3 +551,154 @@ def test_a_near_memory_region_beyond_the_l3_leaves_what_does_not_fit_in_dram():
         arrays = w.inputs(sizes, 3)
         rep = run_program(api.parse_file(w.path), w.call_args(arrays, sizes), w.entry, RunOptions(config="tiny", mode="near", warm=False))
         assert [rep.machine.is_resident(arrays[k]) for k in "ABC"] == resident, n
+
+
+# Two stores to one array at row offsets (dwt2d's T -> O): O[d0 + C1, d1] and
+# O[d0 + H + C2, d1] over d0 in [0, H).  Apart when C2 >= C1 (chunks of d0: their
+# start and size symbolic, tensorize proves them apart from the chunk's rows lying
+# in [0, H)); when C2 < C1 the stores overlap and the later one wins: chunks of d0
+# MUST be refused (their order would not be the region's).
+OFFSET_STORES = """func.func @f(%A: memref<?x?xf32>, %O: memref<?x?xf32>, %h: index, %w: index, %p: index) {{
+  stream.region ins(%A, %O : memref<?x?xf32>, memref<?x?xf32>) syms(H = %h : index, W = %w : index, P = %p : index) domain [0:H, 0:W] iterators [parallel, parallel] {{
+  ^bb0(%a: memref<?x?xf32>, %o: memref<?x?xf32>, %H: index, %W: index, %P: index):
+    %x = stream.load %a[d0, d1] : memref<?x?xf32> -> !stream.stream<f32>
+    %y = stream.compute(%x : !stream.stream<f32>) -> !stream.stream<f32> {{
+    ^bb1(%u: f32):
+      %c = arith.constant 2.0 : f32
+      %v = arith.mulf %u, %c : f32
+      stream.yield %v : f32
+    }}
+    stream.store %x -> %o[d0 + {first}, d1] : !stream.stream<f32> -> memref<?x?xf32>
+    stream.store %y -> %o[d0 + {second}, d1] : !stream.stream<f32> -> memref<?x?xf32>
+    stream.yield
+  }}
+  func.return
+}}"""
+
+
+@settings(max_examples=examples(10, "INFS_CHUNK_EXAMPLES"), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(h=st.integers(6, 40), w=st.sampled_from([16, 32]), c1=st.integers(0, 3), c2=st.integers(-3, 3), p=st.integers(0, 3),
+       symbolic=st.booleans(), swap=st.booleans())  # fmt: skip
+def test_random_offset_stores_in_chunks_match_the_reference_and_overlapping_ones_are_refused(h, w, c1, c2, p, symbolic, swap):
+    c2 = max(c2, -h)  # (rows stay >= 0)
+    base = "P + " if symbolic else ""
+    first, second = f"{base}{c1}", f"{base}H + {c2}"
+    if swap:  # the store at the higher rows first
+        first, second = second, first
+    text = OFFSET_STORES.format(first=first, second=second)
+    rng = np.random.default_rng(h * 100 + w)
+    A = rng.standard_normal((h, w)).astype(np.float32)
+    rows = (p if symbolic else 0) + h + max(c1, h + c2) + 1
+    want = np.full((rows, w), -1.0, np.float32)
+    run_function(api.parse_text(text), {"A": A.copy(), "O": want, "h": h, "w": w, "p": p}, "f")
+    O = np.full((rows, w), -1.0, np.float32)
+    rep = run_program(api.parse_text(text), {"A": A, "O": O, "h": h, "w": w, "p": p}, "f", RunOptions(config="tiny", mode="in"))
+    (rec,) = rep.regions
+    assert np.array_equal(O, want), (rec.mode, rec.chunk_shape, rec.not_honoured)
+    if c2 < c1:  # the stores overlap: chunks of d0 would reorder them
+        assert "d0" not in rec.chunk_shape, (rec.chunk_shape, rec.reason)
+        event("overlap: " + ("chunks of d1" if rec.chunks else rec.mode))
+    else:
+        # apart: chunks of d0 are not refused as unsound (they may not lay out: a chunk's
+        # lattice spans the rows between its two stores)
+        for why in ("may overlap", "at two access maps", "not valid"):
+            assert why not in rec.not_honoured, rec.not_honoured
+        event(f"apart: {'chunks ' + rec.chunk_shape.split(':')[0] if rec.chunks else rec.mode}")
+
+
+# A pivot row read beside the rows a region updates (gauss_elim's A[k, d1]):
+# below them (rows [K + 1 + E, N)), above them (rows [0, K - E)) -- chunks of d0
+# are sound, the verifier proving row K outside a chunk's symbolic rows -- or
+# the last row the region updates ([0, K + 1): only an anti-dependence, which the
+# region's order keeps), where chunks of d0 MUST be refused: one of them holds the
+# pivot row.
+PIVOT = """func.func @f(%A: memref<?x?xf32>, %n: index, %w: index, %k: index) {{
+  stream.region ins(%A : memref<?x?xf32>) syms(N = %n : index, W = %w : index, K = %k : index) domain [{rows}, 0:W] iterators [parallel, parallel] {{
+  ^bb0(%a: memref<?x?xf32>, %N: index, %W: index, %K: index):
+    %p = stream.load %a[K, d1] : memref<?x?xf32> -> !stream.stream<f32>
+    %x = stream.load %a[d0, d1] : memref<?x?xf32> -> !stream.stream<f32>
+    %y = stream.compute(%x, %p : !stream.stream<f32>, !stream.stream<f32>) -> !stream.stream<f32> {{
+    ^bb1(%u: f32, %v: f32):
+      %c = arith.constant 0.5 : f32
+      %t = arith.mulf %v, %c : f32
+      %r = arith.subf %u, %t : f32
+      stream.yield %r : f32
+    }}
+    stream.store %y -> %a[d0, d1] : !stream.stream<f32> -> memref<?x?xf32>
+    stream.yield
+  }}
+  func.return
+}}"""
+
+
+@settings(max_examples=examples(10, "INFS_CHUNK_EXAMPLES"), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(where=st.sampled_from(["below", "above", "last"]), n=st.integers(8, 48), w=st.sampled_from([16, 32]), e=st.integers(0, 3), data=st.data())
+def test_random_pivot_rows_in_chunks_match_the_reference_and_a_pivot_inside_is_refused(where, n, w, e, data):
+    if where == "below":
+        k = data.draw(st.integers(0, n - e - 2), label="k")
+        rows = f"K + {e + 1}:N"
+    elif where == "above":
+        k = data.draw(st.integers(e + 1, n - 1), label="k")
+        rows = f"0:K - {e}" if e else "0:K"
+    else:
+        k = data.draw(st.integers(1, n - 1), label="k")
+        rows = "0:K + 1"
+    text = PIVOT.format(rows=rows)
+    rng = np.random.default_rng(n * 10 + k)
+    A = rng.standard_normal((n, w)).astype(np.float32)
+    want = A.copy()
+    run_function(api.parse_text(text), {"A": want, "n": n, "w": w, "k": k}, "f")
+    rep = run_program(api.parse_text(text), {"A": A, "n": n, "w": w, "k": k}, "f", RunOptions(config="tiny", mode="in"))
+    (rec,) = rep.regions
+    assert np.array_equal(A, want), (rec.mode, rec.chunk_shape, rec.not_honoured)
+    if where == "last":
+        assert "d0" not in rec.chunk_shape, (rec.chunk_shape, rec.reason)
+        event("inside: " + ("chunks of d1" if rec.chunks else rec.mode))
+    else:
+        for why in ("loop-carried", "another access map", "not valid", "does not tensorize", "not only where"):
+            assert why not in rec.not_honoured, rec.not_honoured
+        event(f"{where}: {'chunks ' + rec.chunk_shape.split(':')[0] if rec.chunks else rec.mode}")
+
+
+def _region(text: str):
+    (region,) = [op for op in api.parse_text(text).walk() if op.name == "stream.region"]
+    return region
+
+
+def test_the_checks_accept_a_chunk_only_by_its_assumptions_and_only_true_ones():
+    """What proves a chunk sound is the chunk's rows inside the region's
+    (``chunk_assumptions``): without them the verifier sees gauss_elim's pivot row
+    inside the chunk and tensorize sees dwt2d's two stores overlap; a wrong
+    assumption proves nothing, and the runtime checks the true ones on every chunk."""
+    from infs.dialects import stream
+    from infs.passes.tensorize import tensorize_region
+    from infs.runtime.chunking import _chunk_region, assumptions_unmet, chunk_assumptions, chunk_names, chunk_region
+
+    below = _region(PIVOT.format(rows="K + 1:N"))
+    names = chunk_names(below, (0,))
+    proof, _ = _chunk_region(below, (0,), names, {})  # the pivot row read on the array itself
+    assert proof.assumptions and stream.loop_carried_dependence(proof) is None
+    saved = proof.assumptions
+    proof.assumptions = ()
+    assert "loop-carried dependence" in (stream.loop_carried_dependence(proof) or "")
+    from infs.dialects.lattice import Affine
+
+    proof.assumptions = (Affine.of("XLO") - Affine.of("K"), saved[1])  # XLO >= K: row K may be the chunk's first
+    assert "loop-carried dependence" in (stream.loop_carried_dependence(proof) or "")
+    # the chunk the runtime runs reads the pivot row through its own view
+    chunked, _ = chunk_region(below, (0,))
+    assert [src for src, _ in chunked.array_sources] == [0, 0] and chunked.array_sources[1][1]
+    env, facts = {"N": 20, "W": 16, "K": 4, "CH": 5}, chunk_assumptions(below, (0,))
+    assert assumptions_unmet(facts, {**env, "XLO": 5}) is None and assumptions_unmet(facts, {**env, "XLO": 15}) is None
+    assert "XLO" in (assumptions_unmet(facts, {**env, "XLO": 4}) or "")  # the pivot row inside
+    assert "XLO" in (assumptions_unmet(facts, {**env, "XLO": 16}) or "")  # past the region's last row
+
+    stores = _region(OFFSET_STORES.format(first="0", second="H"))
+    chunked, _ = chunk_region(stores, (0,))
+    assert tensorize_region(chunked)[1] is None
+    chunked.assumptions = ()
+    assert "may overlap" in (tensorize_region(chunked)[1] or "")
+    overlapping = _region(OFFSET_STORES.format(first="1", second="H"))
+    chunked, _ = chunk_region(overlapping, (0,))  # (dim_unsafe refuses it first; tensorize would too)
+    assert "may overlap" in (tensorize_region(chunked)[1] or "")
+    assert "two access maps" in (dim_unsafe(overlapping, 0, env={"H": 10, "W": 16, "P": 0}) or "")

@@ -512,7 +512,7 @@ class _Builder:
             if same:
                 continue  # one iteration writes both cells: program order decides, as in the graph
             ba, bb = self._target_box(a), self._target_box(b)
-            if ba is None or bb is None or not _disjoint(ba, bb):
+            if ba is None or bb is None or not (_disjoint(ba, bb) or _disjoint_given(ba, bb, self.region)):
                 raise NotTensorizable("two stores to one array may overlap in an order tensors cannot express")
 
     # -- driver -------------------------------------------------------------
@@ -561,6 +561,17 @@ def _disjoint(a: Sequence[tuple[Affine, Affine]], b: Sequence[tuple[Affine, Affi
         if (c0 is not None and c0 <= 0) or (c1 is not None and c1 <= 0):
             return True
     return False
+
+
+def _disjoint_given(a: Sequence[tuple[Affine, Affine]], b: Sequence[tuple[Affine, Affine]], region: stream.RegionOp) -> bool:
+    """``_disjoint`` from the region's ``assumptions`` too (a chunk's rows inside the
+    region's: dwt2d's ``O[d0 + XLO, d1]`` ends before ``O[d0 + XLO + H2, d1]`` starts
+    because ``XLO + CH <= H2``; ``chunking.chunk_region``, checked by the runtime)."""
+    assumed = getattr(region, "assumptions", ())
+    if not assumed:
+        return False
+    facts = stream._Facts(region.iteration_domain, assumed)
+    return any(facts.ge0(p1 - q0) or facts.ge0(p0 - q1) for (p0, q0), (p1, q1) in zip(a, b))
 
 
 def tensorize_region(region: stream.RegionOp) -> tuple[tdfg.GraphOp | None, str | None]:

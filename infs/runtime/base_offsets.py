@@ -121,8 +121,10 @@ def _foldable_symbols(region: stream.RegionOp) -> set[str]:
         if isinstance(op, _ACCESS_OPS):
             used_in_maps |= op.access_map().symbols_used()
     out = set()
+    # (a chunk of a region keeps its region's domain symbols: dwt2d's H2 in O[d0 + XLO + H2, d1], chunking.chunk_region)
+    domain = region.iteration_domain.names | getattr(region, "domain_symbols", frozenset())
     for name, arg in zip(region.names, region.scalar_args):
-        if isinstance(arg.type, IndexType) and name in used_in_maps and not arg.uses and name not in region.iteration_domain.names:
+        if isinstance(arg.type, IndexType) and name in used_in_maps and not arg.uses and name not in domain:
             out.add(name)
     return out
 

@@ -33,6 +33,13 @@ conservatively:
   dim alone in all its accesses (or such functions far enough apart for the
   run's symbols), or be updated by atomics only (chunks in the region's
   order); a read no write can touch (over the region's box) does not count.
+
+The chunked region is checked again, for symbolic chunks, by the region
+verifier and tensorize, under its ``assumptions`` (``chunk_assumptions``: the
+chunk's rows ``[XLO, XLO + CH)`` lie inside the region's ``[lo, hi)``), which
+the runtime checks on every chunk's values (``assumptions_unmet``): they prove
+gauss_elim's pivot row ``k`` (``lo = k + 1``) outside a chunk, and dwt2d's
+stores ``O[d0 + XLO, d1]``, ``O[d0 + XLO + H2, d1]`` apart (``XLO + CH <= H2``).
 """
 
 from __future__ import annotations
@@ -41,7 +48,7 @@ import itertools
 import math
 from collections.abc import Mapping
 
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType
 from xdsl.ir import Block, Region
 from xdsl.utils.exceptions import VerifyException
 
@@ -291,39 +298,129 @@ def chunk_names(region: stream.RegionOp, dims: tuple[int, ...]) -> list[str]:
 def chunk_region(region: stream.RegionOp, dims: tuple[int, ...] = (0,)) -> tuple[stream.RegionOp, Block]:
     """The region over one chunk of its ``dims`` (module docstring): scalars
     ``[*region's, CH, XLO]`` per chunked dim.  Returns it (detached) and the block
-    holding its new operands (keep it alive with the region)."""
+    holding its new operands (keep it alive with the region).
+
+    A load of a written array at cells that move with no chunked dim, at an index
+    that is no dim at all (gauss_elim's pivot row ``A[k, d1]``), reads a new
+    operand instead, bound by the runtime to the view of those cells
+    (``A[k:k+1, :]``, read at ``[0, d1]``; ``array_sources``): the chunk's start
+    then folds into the view of the cells that move (``base_offsets``).  That it
+    is sound to read the row apart from the chunk's writes is checked first, by
+    the region verifier on the chunked region with the load on the array itself
+    (the row ``k`` is outside ``[XLO, XLO + CH)`` by ``assumptions``)."""
     names = chunk_names(region, dims)
-    holder = Block(arg_types=[IndexType()] * len(names))
+    old = region.body.block
+    written = {op.array for op in old.ops if isinstance(op, (stream.StoreOp, stream.AtomicOp))}
+    cuts: dict[stream.LoadOp, tuple[tuple[int, Affine], ...]] = {}
+    for op in old.ops:
+        if isinstance(op, stream.LoadOp) and op.array in written and not op.indirect_positions() and not set(dims) & op.access_map().dims_used():
+            cut = tuple((p, e) for p, e in enumerate(op.access_map().results) if not any(dim_index(n) is not None for n in e.names))
+            if cut:
+                cuts[op] = cut
+    # the proof: the chunk with every load on its own array
+    proof, holder = _chunk_region(region, dims, names, {})
+    if not cuts:
+        return proof, holder
+    proof.drop_all_references()
+    return _chunk_region(region, dims, names, cuts)
+
+
+def _chunk_region(region, dims, names, cuts) -> tuple[stream.RegionOp, Block]:
+    rows = list(cuts)
+    holder = Block(arg_types=[IndexType()] * len(names) + [MemRefType(op.array.type.element_type, [DYNAMIC_INDEX] * len(op.array.type.get_shape())) for op in rows])  # type: ignore[attr-defined]
     for v, n in zip(holder.args, names):
         v.name_hint = n.lower()
+    row_vals = list(holder.args[len(names) :])
     shift = {dim_name(d): Affine.of(dim_name(d)) + Affine.of(names[2 * i + 1]) for i, d in enumerate(dims)}
     old = region.body.block
-    block = Block(arg_types=[a.type for a in old.args] + [IndexType()] * len(names))
-    for new, a in zip(block.args, old.args):
+    na = len(region.arrays)
+    block = Block(arg_types=[a.type for a in old.args[:na]] + [v.type for v in row_vals] + [a.type for a in old.args[na:]] + [IndexType()] * len(names))
+    olds = [*old.args[:na], *(op.array for op in rows), *old.args[na:]]
+    for new, a in zip(block.args, olds):
         new.name_hint = a.name_hint
-    for new, n in zip(block.args[len(old.args) :], names):
+    for new, n in zip(block.args[len(olds) :], names):
         new.name_hint = n
     vmap = dict(zip(old.args, block.args))
     for op in old.ops:
         new_op = op.clone(value_mapper=vmap)
         if isinstance(new_op, _ACCESS_OPS):
-            new_op.properties["map"] = MapAttr(new_op.access_map().substitute(shift))
+            amap = new_op.access_map().substitute(shift)
+            if op in cuts:  # the row's own view, read at index 0 where it is cut
+                new_op.operands = [block.args[na + rows.index(op)], *new_op.operands[1:]]
+                at = dict(cuts[op])
+                amap = AccessMap(tuple(Affine(0) if p in at else e for p, e in enumerate(amap.results)))
+            new_op.properties["map"] = MapAttr(amap)
         block.add_op(new_op)
     dom = region.iteration_domain
     bounds = list(dom.bounds)
     for i, d in enumerate(dims):
         bounds[d] = (Affine(0), Affine.of(names[2 * i]))
     chunked = stream.RegionOp(
-        region.arrays, [*region.scalars, *holder.args], [*region.names, *names],
+        [*region.arrays, *row_vals], [*region.scalars, *holder.args[: len(names)]], [*region.names, *names],
         Domain(tuple(bounds)), region.iterator_kinds, Region(block), [r.type for r in region.res],
     )  # fmt: skip
     chunked.location = region.location
+    # per operand: the region's operand it is bound to, and the cut (index
+    # position, expression of the symbols) of a row's view (``bind_rows``)
+    args = list(region.array_args)
+    chunked.array_sources = [*((i, ()) for i in range(na)), *((args.index(op.array), cuts[op]) for op in rows)]  # type: ignore[attr-defined]
+    # What the checks may assume of every chunk the runtime runs (``chunk_grid``
+    # cuts the region's box; ``assumptions_unmet`` checks the values bound): its
+    # rows [XLO, XLO + CH) lie inside the region's [lo, hi).  This is what proves
+    # gauss_elim's pivot row k (< lo = k + 1) outside a chunk's rows for the
+    # verifier, and dwt2d's stores O[d0 + XLO, d1], O[d0 + XLO + H2, d1] apart for
+    # tensorize (XLO + CH <= H2).
+    chunked.assumptions = chunk_assumptions(region, dims)  # type: ignore[attr-defined]
+    # the region's domain symbols stay bounds, not base addresses to fold (base_offsets)
+    chunked.domain_symbols = frozenset(region.iteration_domain.names)  # type: ignore[attr-defined]
     try:
         chunked.verify()
     except VerifyException as e:  # (a region it cannot be: chunk_unsafe is checked first)
         chunked.drop_all_references()
         raise ValueError(f"the chunked region is not valid: {str(e).splitlines()[0]}") from None
     return chunked, holder
+
+
+def bind_rows(chunked: stream.RegionOp, arrays: list, env: Mapping[str, int]) -> list | str:
+    """The arrays of ``chunked`` (``chunk_region``) from its region's ``arrays`` for
+    the symbols' values ``env``: a cut row's operand is the view of its row(s); or
+    why not (a row outside its array)."""
+    out = []
+    for src, cut in chunked.array_sources:  # type: ignore[attr-defined]
+        a = arrays[src]
+        if cut:
+            index = [slice(None)] * a.ndim
+            for p, e in cut:
+                v = e.evaluate(env)
+                if not 0 <= v < a.shape[p]:
+                    return f"a chunk reads index {v} of an array dim of {a.shape[p]}"
+                index[p] = slice(v, v + 1)
+            a = a[tuple(index)]
+        out.append(a)
+    return out
+
+
+def chunk_assumptions(region: stream.RegionOp, dims: tuple[int, ...]) -> tuple[Affine, ...]:
+    """Per chunked dim ``d`` over ``[lo, hi)``: ``XLO - lo >= 0`` and ``hi - XLO - CH >= 0``
+    (as the expressions that are >= 0), in ``chunk_region``'s symbols."""
+    names = chunk_names(region, dims)
+    out = []
+    for i, d in enumerate(dims):
+        lo, hi = region.iteration_domain.bounds[d]
+        size, start = Affine.of(names[2 * i]), Affine.of(names[2 * i + 1])
+        out += [start - lo, hi - start - size]
+    return tuple(out)
+
+
+def assumptions_unmet(facts: tuple[Affine, ...], env: Mapping[str, int]) -> str | None:
+    """Which of a chunked region's assumptions ``facts`` (``chunk_assumptions``)
+    the symbol values ``env`` (the region's, and one chunk's CH, XLO, ...) break,
+    or None: the runtime checks it for every chunk before running any (the checks
+    that passed the chunked region relied on them)."""
+    for e in facts:
+        if e.evaluate(env) < 0:
+            return f"a chunk breaks {e} >= 0 (its rows are not inside the region's)"
+    return None
 
 
 def chunk_starts(lo: int, hi: int, count: int) -> list[tuple[int, int]]:

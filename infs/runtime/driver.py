@@ -59,7 +59,7 @@ from infs.passes.tdfg_semantics import TdfgSemanticsError
 from infs.runtime import host, jit
 from infs.runtime.base_offsets import BaseOffsets, fold_base_offsets
 from infs.runtime.check import compare_values
-from infs.runtime.chunking import MAX_CHUNKS, chunk_combine, chunk_grid, chunk_names, chunk_region, dim_label, dim_unsafe, fold_cells, overlap_window, region_unsafe, stored_folds, transposed_in
+from infs.runtime.chunking import MAX_CHUNKS, assumptions_unmet, bind_rows, chunk_assumptions, chunk_combine, chunk_grid, chunk_names, chunk_region, dim_label, dim_unsafe, fold_cells, overlap_window, region_unsafe, stored_folds, transposed_in
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.runtime.reference import aliased_operands, check_domain_memory, evaluate_region, out_of_bounds_access, region_label
 from infs.runtime.region_profile import profile_region
@@ -218,6 +218,8 @@ class RegionRuntime:
         if offsets is None:
             return None
         self._keep.append(offsets)
+        # a chunk's assumptions (``chunking.chunk_region``) hold of the folded region too: same symbols
+        offsets.region.assumptions = getattr(source, "assumptions", ())  # type: ignore[attr-defined]
         folded, _ = tensorize_region(offsets.region)
         if folded is None:
             return None
@@ -411,6 +413,12 @@ class RegionRuntime:
                 if isinstance(comp, str):
                     return None, comp, dims[-1]
                 points = [(*hp, *c) for hp, box in zip(hosts, boxes) for c in chunk_grid(box, split)]
+                # the facts the chunked region was checked under, on every chunk's values
+                names, facts = chunk_names(base, dims), chunk_assumptions(base, dims)
+                unmet = next((w for env, box in zip(envs, boxes) for c in chunk_grid(box, split)
+                              if (w := assumptions_unmet(facts, {**env, **dict(zip(names, c))})) is not None), None)  # fmt: skip
+                if unmet is not None:
+                    return None, unmet, None
                 try:
                     plan = self.plan_in_memory(region, comp, arrays, scalars, points)
                 except (LayoutError, LoweringError) as e:
@@ -536,12 +544,19 @@ class RegionRuntime:
         planned: set[int] = set()
         jit_wall = 0.0
         shapes = {i: tuple(a.shape) for i, a in enumerate(arrays)}
+        rows = comp.fold is not None and any(cut for _, cut in getattr(comp.fold[0], "array_sources", ()))
         for point in points:
             gscalars = [*scalars, *point]
             g, call_arrays, call_shapes = graph, arrays, shapes
+            if rows:  # a chunk reading a written array's row apart: the row's view (chunking.chunk_region)
+                env = {n: int(np.asarray(v).item()) for n, v, s in zip(comp.fold[0].names, gscalars, comp.fold[0].scalars) if isinstance(s.type, IndexType)}
+                call_arrays = bind_rows(comp.fold[0], arrays, env)
+                if isinstance(call_arrays, str):
+                    raise LayoutError(call_arrays)
+                call_shapes = {i: tuple(a.shape) for i, a in enumerate(call_arrays)}
             if comp.fold is not None:
                 source, offsets, folded = comp.fold
-                bound = offsets.bind(source, arrays, gscalars)
+                bound = offsets.bind(source, call_arrays, gscalars)
                 if bound is not None:  # the loop indices are the views' base addresses: the same graph every time
                     g, (call_arrays, gscalars) = folded, bound
                     call_shapes = {i: tuple(a.shape) for i, a in enumerate(call_arrays)}
