@@ -19,13 +19,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DictionaryAttr, FloatAttr, IndexType, IntegerAttr, MemRefType, ModuleOp, f32, i64
+from xdsl.dialects.builtin import DictionaryAttr, FloatAttr, IndexType, IntegerAttr, ModuleOp, f32, i64
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects import tdfg
 from infs.dialects.lattice import Affine, AffineAttr, Domain, DomainAttr, LatticeError, MapAttr
+from infs.passes.tdfg_domains import full_extents
 
 
 class SpecializeError(DiagnosticException):
@@ -53,23 +54,13 @@ def infer_from_static_shapes(graph: tdfg.GraphOp, bound: frozenset[str] | set[st
     """Symbols that are the full extent ``[0:N]`` of a statically sized array dim
     (those not ``bound`` already: a binding wins over the shapes)."""
     found: dict[str, int] = {}
-    for op in graph.body.block.ops:
-        if not isinstance(op, tdfg.TensorOp):
+    tensors = [op for op in graph.body.block.ops if isinstance(op, tdfg.TensorOp)]
+    for name, size in full_extents((op.domain.data, op.array.type.get_shape()) for op in tensors):  # type: ignore[attr-defined]
+        if name in bound:
             continue
-        mt = op.array.type
-        assert isinstance(mt, MemRefType)
-        shape = mt.get_shape()
-        dom = op.domain.data
-        lead = dom.rank - len(shape)
-        for d, size in enumerate(shape):
-            p, q = dom.bounds[lead + d]
-            if size >= 0 and p == Affine(0) and len(q.terms) == 1 and q.terms[0][1] == 1 and q.const == 0:
-                name = q.terms[0][0]
-                if name in bound:
-                    continue
-                if found.get(name, size) != size:
-                    raise SpecializeError(f"symbol '{name}' is the extent of arrays of sizes {found[name]} and {size}")
-                found[name] = size
+        if found.get(name, size) != size:
+            raise SpecializeError(f"symbol '{name}' is the extent of arrays of sizes {found[name]} and {size}")
+        found[name] = size
     return found
 
 

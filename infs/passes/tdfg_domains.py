@@ -239,7 +239,7 @@ class GraphFacts:
             has_stream_load=any(n.kind is tdfg.StreamLoadOp for n in body),
             arg_types=tuple(a.type for a in args),
             result_types=tuple(r.type for r in graph.res),
-            static_extents=tuple(_static_extents(body, args)),
+            static_extents=tuple(full_extents((n.domain, args[n.arr].type.get_shape()) for n in body if n.kind is tdfg.TensorOp)),
             primary=_primary(graph),
             arg_names=tuple(a.name_hint for a in args),
         )
@@ -250,15 +250,11 @@ def _primary(graph: tdfg.GraphOp) -> int | None:
     return p.value.data if isinstance(p, IntegerAttr) else None
 
 
-def _static_extents(body, args) -> list[tuple[str, int]]:
+def full_extents(reads) -> list[tuple[str, int]]:
+    """(symbol, size) per dim of a statically sized array that a tensor reads
+    whole ([0:N]); ``reads``: (domain, array shape) of each ``tdfg.tensor``."""
     out = []
-    for n in body:
-        if n.kind is not tdfg.TensorOp:
-            continue
-        mt = args[n.arr].type
-        assert isinstance(mt, MemRefType)
-        shape = mt.get_shape()
-        dom = n.domain
+    for dom, shape in reads:
         lead = dom.rank - len(shape)
         for d, size in enumerate(shape):
             p, q = dom.bounds[lead + d]
@@ -350,18 +346,13 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CON
             for v in n.ins:
                 out = box_intersect(out, boxes[v])
             boxes[n.res] = clipped(out)
-        elif k is tdfg.MvOp:
+        elif k is tdfg.MvOp or k is tdfg.BcOp:
             b = boxes[n.ins[0]]
             d = n.dim
             if b[d][0] <= -INF or b[d][1] >= INF:
                 boxes[n.res] = b  # unbounded along the move: the same constant
-            else:
+            elif k is tdfg.MvOp:
                 boxes[n.res] = clipped(box_shift(b, d, value(n.dist)))
-        elif k is tdfg.BcOp:
-            b = boxes[n.ins[0]]
-            d = n.dim
-            if b[d][0] <= -INF or b[d][1] >= INF:
-                boxes[n.res] = b
             else:
                 p, q = b[d]
                 dist, count = value(n.dist), value(n.count)

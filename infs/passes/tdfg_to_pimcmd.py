@@ -25,11 +25,12 @@ be decomposed and lowered by the next passes of ``lower-pim``.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -95,8 +96,8 @@ class _Converter:
         self.cmds: list[Cmd] = []
         self.deferred: list[tuple[_Reg | _Buf, int]] = []
         self.near_after: list[dict] = []  # the stream_stores' near_stores, after the stores
-        self.next_reg = 0
-        self.next_buf = 0
+        self.reg = itertools.count().__next__  # a fresh virtual register
+        self.buf = itertools.count().__next__  # a fresh near-memory buffer id
         self.values: list[_Reg | _Const | _Buf | int | None] = [None] * facts.values  # by value number
         self.args = list(facts.args)
         self.array_reg: dict[int, int] = {}
@@ -109,14 +110,6 @@ class _Converter:
         return self.scalars.index(arg)
 
     # -- helpers ---------------------------------------------------------------
-    def reg(self) -> int:
-        self.next_reg += 1
-        return self.next_reg - 1
-
-    def buf(self) -> int:
-        self.next_buf += 1
-        return self.next_buf - 1
-
     def emit(self, cmd_kind: type[pc.Command], /, **f) -> None:
         self.cmds.append(Cmd(cmd_kind, f))
 
@@ -380,16 +373,15 @@ class _Converter:
         if box_empty(src.box) or count <= 0 or box_empty(r.box):
             return
         lo_l, hi_l = self.bbox[d]
-        # copies j whose cells all land inside the bounding box stay one 'bc';
-        # a copy cut by the box's edge becomes a 'mv' of its inside part
-        full = [j for j in range(count) if p + dist + j * w >= lo_l and q + dist + j * w <= hi_l] if w > 1 else None
         if w == 1:
             j0 = max(0, lo_l - (p + dist))
             j1 = min(count, hi_l - (p + dist))
             if j1 > j0:
                 self.emit(pc.BroadcastOp, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=dist + j0, count=j1 - j0, domain=src.box)
             return
-        assert full is not None
+        # copies j whose cells all land inside the bounding box stay one 'bc';
+        # a copy cut by the box's edge becomes a 'mv' of its inside part
+        full = [j for j in range(count) if p + dist + j * w >= lo_l and q + dist + j * w <= hi_l]
         if full:
             j0, j1 = full[0], full[-1] + 1
             self.emit(pc.BroadcastOp, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=dist + j0 * w, count=j1 - j0, domain=src.box)
