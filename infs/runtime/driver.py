@@ -503,7 +503,7 @@ class RegionRuntime:
         into array views."""
         try:
             chunked, holder = chunk_region(base, dims)
-        except ValueError as e:  # (the verifier cannot prove the chunk's accesses apart: gauss_elim's pivot row)
+        except ValueError as e:  # (the verifier cannot prove the chunk's accesses apart, even under its assumptions)
             return str(e)
         self._keep.append((chunked, holder))
         comp = _Compiled.of(chunked)
