@@ -43,22 +43,15 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
             continue
         if k is SyncOp:
             syncs.append(i)
-        for key in k.REG_WRITES:
-            v = f.get(key)
-            if v is None:
-                continue
-            for r in v if isinstance(v, tuple) else (v,):
-                if r not in bits:
-                    bits[r] = k.dst_bits(f)
-                if r not in first:
-                    first[r] = i
-                last[r] = i
-        if not (k is ReadoutOp and box_empty(f["domain"])):  # an empty readout reads nothing
-            for key in k.REG_READS:
+        reads = () if k is ReadoutOp and box_empty(f["domain"]) else k.REG_READS  # an empty readout reads nothing
+        for keys, written in ((k.REG_WRITES, True), (reads, False)):
+            for key in keys:
                 v = f.get(key)
                 if v is None:
                     continue
                 for r in v if isinstance(v, tuple) else (v,):
+                    if written and r not in bits:
+                        bits[r] = k.dst_bits(f)
                     if r not in first:
                         first[r] = i
                     last[r] = i

@@ -69,13 +69,12 @@ def decompose(prog: PimProgram) -> PimProgram:
     out: list[Cmd] = []
     for c in prog.cmds:
         k = c.kind
-        if k is pc.ComputeOp and c.f.get("domain") is not None and c.f["dst"] not in exact:
-            # An element-wise compute into a temporary may also compute the
-            # boundary tiles' unused cells (outside its box they hold nothing
-            # anyone reads): one command over the covering tiles, not one per
-            # head/middle/tail piece (each would pay the full bit-serial latency).
-            out.append(c)
-        elif (k is pc.ComputeOp or k.TENSOR_LEVEL) and c.f.get("domain") is not None:  # (a readout's/writein's box is its buffer's shape)
+        # A compute is split only into a register written exactly: an
+        # element-wise compute into a temporary may also compute the
+        # boundary tiles' unused cells (outside its box they hold nothing
+        # anyone reads): one command over the covering tiles, not one per
+        # head/middle/tail piece (each would pay the full bit-serial latency).
+        if (k.TENSOR_LEVEL or (k is pc.ComputeOp and c.f["dst"] in exact)) and c.f.get("domain") is not None:  # (a readout's/writein's box is its buffer's shape)
             out.extend(c.with_(domain=b) for b in decompose_box(c.f["domain"], prog.tiles))
         else:
             out.append(c)

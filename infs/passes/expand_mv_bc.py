@@ -15,25 +15,22 @@ from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.pim_program import record_pass, require_virtual
 
 
+def _move(c: Cmd, dim: int, dist: int) -> Cmd:
+    """``c``'s source box moved by ``dist`` along ``dim`` into its destination (by 0: a copy in place)."""
+    if dist == 0:
+        return Cmd(pc.ComputeOp, dict(op="copy", type=c["type"], dst=c["dst"], srcs=(c["src"],), domain=c["domain"]))
+    return Cmd(pc.MoveOp, dict(type=c["type"], dst=c["dst"], src=c["src"], dim=dim, dist=dist, domain=c["domain"]))
+
+
 def expand_mv_bc(prog: PimProgram) -> PimProgram:
     require_virtual(prog, "expand-mv-bc")
     out: list[Cmd] = []
     for c in prog.cmds:
         if c.kind is pc.MoveOp and c["dist"] == 0:
-            out.append(Cmd(pc.ComputeOp, dict(op="copy", type=c["type"], dst=c["dst"], srcs=(c["src"],), domain=c["domain"])))
-        elif c.kind is pc.BroadcastOp:
-            d = c["dim"]
-            p, q = c["domain"][d]
-            w = q - p
-            if w == 1:
-                out.append(c)
-                continue
-            for j in range(c["count"]):
-                k = c["dist"] + j * w
-                if k == 0:  # the copy in place
-                    out.append(Cmd(pc.ComputeOp, dict(op="copy", type=c["type"], dst=c["dst"], srcs=(c["src"],), domain=c["domain"])))
-                else:
-                    out.append(Cmd(pc.MoveOp, dict(type=c["type"], dst=c["dst"], src=c["src"], dim=d, dist=k, domain=c["domain"])))
+            out.append(_move(c, c["dim"], 0))
+        elif c.kind is pc.BroadcastOp and c["domain"][c["dim"]][1] - c["domain"][c["dim"]][0] != 1:
+            p, q = c["domain"][c["dim"]]
+            out.extend(_move(c, c["dim"], c["dist"] + j * (q - p)) for j in range(c["count"]))
         else:
             out.append(c)
     return prog.with_cmds(out)

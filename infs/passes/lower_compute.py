@@ -25,10 +25,7 @@ def lower_compute(prog: PimProgram) -> PimProgram:
         kind = c.kind
         if kind is pc.ComputeOp and c.f.get("domain") is not None:
             bl, tl = box_patterns(c.f["domain"], prog, exact=c.f["dst"] in exact)
-            f = {k: v for k, v in c.f.items() if k != "domain"}
-            f["bitlines"] = bl
-            f["tiles"] = tl
-            out.append(Cmd(pc.ComputeOp, f))
+            out.append(Cmd(pc.ComputeOp, {k: v for k, v in c.f.items() if k != "domain"} | {"bitlines": bl, "tiles": tl}))
         elif (kind is pc.ReadoutOp or kind is pc.WriteInOp) and c.f.get("bitlines") is None:
             pieces = decompose_box(c.f["domain"], prog.tiles)
             if not pieces:  # empty box: a writein does nothing, a readout gives an empty buffer

@@ -24,10 +24,7 @@ from infs.passes.tile_patterns import is_product_form, patterns, tile_ranges
 
 
 def _next_reg(prog: PimProgram) -> int:
-    regs = [0]
-    for c in prog.cmds:
-        regs.extend(r + 1 for r in c.kind.registers(c))
-    return max(regs)
+    return max((r + 1 for c in prog.cmds for r in c.kind.registers(c)), default=0)
 
 
 def lower_reduce(prog: PimProgram) -> PimProgram:
