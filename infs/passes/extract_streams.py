@@ -71,6 +71,7 @@ from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    FileLineColLoc,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -88,6 +89,7 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 from infs.dialects import stream
 from infs.dialects.element_types import EvaluationError, numpy_dtype, reduce_identity
 from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError, dim_index, dim_name
+from infs.passes import pim_program
 
 # ---------------------------------------------------------------------------
 # Remarks
@@ -95,11 +97,7 @@ from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError, dim_i
 
 
 def location_text(op: Operation) -> str:
-    loc = op.location
-    try:
-        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"  # type: ignore[attr-defined]
-    except AttributeError:
-        return "<unknown>"
+    return pim_program.location_text(op) or "<unknown>"
 
 
 @dataclass
@@ -709,9 +707,7 @@ class HostOps:
 
     def const(self, v: int) -> SSAValue:
         if v not in self.consts:
-            op = arith.ConstantOp(IntegerAttr.from_index_int_value(v))
-            self.before.append(op)
-            self.consts[v] = op.result
+            self.consts[v] = _index_const(self.before, v)
         return self.consts[v]
 
     def emit(self, op: Operation, after: bool = False) -> SSAValue:
@@ -938,7 +934,6 @@ class RegionBuilder:
     def build(self, stores: list[Store], loads: list[Load], results: list[Node]) -> stream.RegionOp:
         """``stores`` (maps in analysis dims); ``loads``: every load the values use."""
         a = self.a
-        arrays: list[SSAValue] = []
         names: list[str] = []
         used_syms: set[str] = set(self.domain.names)
         nodes: list[Node] = []
@@ -950,9 +945,7 @@ class RegionBuilder:
         for r in results:
             nodes.extend(_walk_nodes(r, seen))
         accesses = sorted([(s.order, s.array) for s in stores] + [(n.order, n.array) for n in nodes if isinstance(n, Load)], key=lambda t: t[0])
-        for x in [*(x for _, x in accesses), *(n.array for n in nodes if isinstance(n, TmpLoad))]:
-            if x not in arrays:
-                arrays.append(x)
+        arrays = list(dict.fromkeys([*(x for _, x in accesses), *(n.array for n in nodes if isinstance(n, TmpLoad))]))
         for n in nodes:
             if isinstance(n, (Load, TmpLoad)):
                 used_syms |= n.amap.symbols_used()
@@ -961,10 +954,7 @@ class RegionBuilder:
         for nm in sorted(used_syms):
             sym_vals.append(self.host.index(by_name[nm]))
             names.append(nm)
-        data = []
-        for n in nodes:
-            if isinstance(n, Scalar) and n.value not in data:
-                data.append(n.value)
+        data = list(dict.fromkeys(n.value for n in nodes if isinstance(n, Scalar)))
         names += [a.scalars[v] for v in data]
         scalar_vals = sym_vals + data
         block = Block(arg_types=[x.type for x in arrays] + [v.type for v in scalar_vals])
@@ -973,13 +963,11 @@ class RegionBuilder:
         self.block = block
         self.array_arg = {x: block.args[i] for i, x in enumerate(arrays)}
         self.scalar_arg = {v: block.args[len(arrays) + len(sym_vals) + i] for i, v in enumerate(data)}
-        items: list[tuple[int, int, object]] = [(ld.order, 0, ld) for ld in loads if any(ld is n for n in nodes)]
-        items += [(st.order, 1, st) for st in stores]
-        for _, kind, it in sorted(items, key=lambda t: (t[0], t[1])):
-            if kind == 0:
-                self.value(it)  # type: ignore[arg-type]
+        used_loads = [ld for ld in loads if any(ld is n for n in nodes)]
+        for s in sorted([*used_loads, *stores], key=lambda x: (x.order, isinstance(x, Store))):
+            if isinstance(s, Load):
+                self.value(s)
             else:
-                s: Store = it  # type: ignore[assignment]
                 where = (self.array_arg[s.array], self.remap(s.amap), [self.value(x) for _, x in s.ind], [p for p, _ in s.ind])
                 st = stream.AtomicOp(s.atomic, self.stream(s.value), *where) if s.atomic else stream.StoreOp(self.stream(s.value), *where)
                 if s.src is not None:
@@ -1142,11 +1130,7 @@ def _reduced_only(n: Node) -> bool:
 
 def _reds_of(a: Analysis) -> list[Red]:
     """The reductions the stores and the escaping values use, once each."""
-    out: list[Red] = []
-    for n in (x for v in [*(s.value for s in a.stores), *a.escaping.values()] for x in _walk_nodes(v)):
-        if isinstance(n, Red) and n not in out:
-            out.append(n)
-    return out
+    return list(dict.fromkeys(n for v in [*(s.value for s in a.stores), *a.escaping.values()] for n in _walk_nodes(v) if isinstance(n, Red)))
 
 
 def _stored_in_reds(a: Analysis) -> None:
@@ -1427,10 +1411,7 @@ def distribute(root: Operation, band: Sequence[Operation], leaf: Sequence[Operat
 
 def _line(op: Operation) -> str:
     loc = op.location
-    try:
-        return str(loc.line.data)  # type: ignore[attr-defined]
-    except AttributeError:
-        return "?"
+    return str(loc.line.data) if isinstance(loc, FileLineColLoc) else "?"
 
 
 class Extractor:
