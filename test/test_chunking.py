@@ -61,18 +61,20 @@ OVER = {
 }
 
 
-def _run(name: str, sizes: dict[str, int], config: str, chunk: bool = True):
+def _run(name: str, sizes: dict[str, int], config: str, **options):
+    """A run (mode in; ``RunOptions`` fields) checked against the reference (not in analysis mode)."""
     w = WORKLOADS[name]
     sizes = {**w.sizes("small"), **sizes}
     inputs = w.inputs(sizes, 3)
     ref = {k: v.copy() for k, v in inputs.items()}
     ref_res = run_function(api.parse_file(w.path), w.call_args(ref, sizes), w.entry)
     arrays = {k: v.copy() for k, v in inputs.items()}
-    rep = run_program(api.parse_file(w.path), w.call_args(arrays, sizes), w.entry, RunOptions(config=config, mode="in", chunk=chunk))
-    got = {**{k: arrays[k] for k in w.outputs}, **dict(zip(w.results, rep.results))}
-    want = {**{k: ref[k] for k in w.outputs}, **dict(zip(w.results, ref_res))}
-    check = compare_values(got, want)
-    assert check.ok, f"{name} {sizes} on {config}: {check.note}"
+    rep = run_program(api.parse_file(w.path), w.call_args(arrays, sizes), w.entry, RunOptions(config=config, mode="in", **options))
+    if options.get("machine_mode") != "analysis":
+        got = {**{k: arrays[k] for k in w.outputs}, **dict(zip(w.results, rep.results))}
+        want = {**{k: ref[k] for k in w.outputs}, **dict(zip(w.results, ref_res))}
+        check = compare_values(got, want)
+        assert check.ok, f"{name} {sizes} on {config}: {check.note}"
     return rep
 
 
@@ -416,18 +418,7 @@ def test_the_report_shows_a_chunk_of_several_dims_by_its_shape(capsys):
 
 def _cycles(name: str, sizes: dict[str, int], config: str, **options):
     """A chunked run (mode in) checked against the reference: (report, its total cycles)."""
-    w = WORKLOADS[name]
-    sizes = {**w.sizes("small"), **sizes}
-    inputs = w.inputs(sizes, 3)
-    ref = {k: v.copy() for k, v in inputs.items()}
-    ref_res = run_function(api.parse_file(w.path), w.call_args(ref, sizes), w.entry)
-    arrays = {k: v.copy() for k, v in inputs.items()}
-    rep = run_program(api.parse_file(w.path), w.call_args(arrays, sizes), w.entry, RunOptions(config=config, mode="in", **options))
-    if options.get("machine_mode") != "analysis":
-        got = {**{k: arrays[k] for k in w.outputs}, **dict(zip(w.results, rep.results))}
-        want = {**{k: ref[k] for k in w.outputs}, **dict(zip(w.results, ref_res))}
-        check = compare_values(got, want)
-        assert check.ok, f"{name} {sizes} on {config}: {check.note}"
+    rep = _run(name, sizes, config, **options)
     return rep, rep.stats.total_cycles
 
 
