@@ -235,7 +235,9 @@ class _Converter:
 
     def convert(self, n: Node) -> None:
         boxes, k, values = self.boxes, n.kind, self.values
-        if k is tdfg.TensorOp:
+        if (k is tdfg.MvOp or k is tdfg.BcOp or k is tdfg.ShrinkOp) and isinstance(values[n.ins[0]], _Const):
+            values[n.res] = values[n.ins[0]]  # the same constant: its (moved, spanned, restricted) box is in self.boxes
+        elif k is tdfg.TensorOp:
             values[n.res] = _Reg(self.array_reg[n.arr], boxes[n.res], checked_element(n.elem))  # type: ignore[arg-type]
         elif k is tdfg.ConstOp:
             if n.scalar is not None:
@@ -247,9 +249,6 @@ class _Converter:
             self.convert_cmp(n)
         elif k is tdfg.MvOp:
             src = values[n.ins[0]]
-            if isinstance(src, _Const):
-                values[n.res] = src  # its (moved) box is in self.boxes
-                return
             dst_box = boxes[n.res]
             d, dist = n.dim, self.at.value(n.dist)
             if isinstance(src, _Buf) and box_shift(src.box, d, dist) == dst_box and not box_empty(dst_box):
@@ -269,9 +268,6 @@ class _Converter:
             self.convert_bc(n)
         elif k is tdfg.ShrinkOp:
             src = values[n.ins[0]]
-            if isinstance(src, _Const):
-                values[n.res] = src  # its box (restricted along dim) is in self.boxes
-                return
             if not isinstance(src, _Reg):
                 src = self.as_reg(src, boxes[n.res])
             d = n.dim
@@ -359,11 +355,7 @@ class _Converter:
         self.values[n.res] = r
 
     def convert_bc(self, n: Node) -> None:
-        src = self.values[n.ins[0]]
-        if isinstance(src, _Const):
-            self.values[n.res] = src
-            return
-        src = self.as_reg(src)
+        src = self.as_reg(self.values[n.ins[0]])
         d = n.dim
         dist, count = self.at.value(n.dist), self.at.value(n.count)
         p, q = src.box[d]
