@@ -51,25 +51,12 @@ class Layout(TiledLattice):
     other_shapes: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
 
-def _divisors(n: int) -> list[int]:
-    """Divisors of ``n`` in increasing order, by trial division up to sqrt(n)."""
-    small, large = [], []
-    d = 1
-    while d * d <= n:
-        if n % d == 0:
-            small.append(d)
-            if d * d != n:
-                large.append(n // d)
-        d += 1
-    return small + large[::-1]
-
-
 @lru_cache(maxsize=256)
 def _factorizations(n: int, rank: int) -> list[tuple[int, ...]]:
     """Every ``rank``-tuple of positive ints whose product is ``n`` (tile shapes)."""
     if rank == 1:
         return [(n,)]
-    return [(d, *rest) for d in _divisors(n) for rest in _factorizations(n // d, rank - 1)]
+    return [(d, *rest) for d in range(1, n + 1) if n % d == 0 for rest in _factorizations(n // d, rank - 1)]
 
 
 def parse_tiles(text: str) -> tuple[int, ...]:
@@ -131,9 +118,7 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     moved = facts.moved_dims
     logs: dict[tuple[int, int], float] = {}  # log2(t / min(t, p2)): few distinct (t, p2)
     for T, rest in _candidates(B, rank, W, L, moved["reduce"], moved["shift"], moved["broadcast"]):
-        n = 1
-        for s, t in zip(lattice_t, T):
-            n *= -(-s // t)
+        n = tiles_needed(T)
         if n > capacity:
             continue
         overshoot = sum([logs[x] if x in logs else logs.setdefault(x, math.log2(x[0] / min(x))) for x in zip(T, pow2)])

@@ -36,6 +36,11 @@ from infs.passes.pim_program import LoweringError, box_intersect, box_shift, box
 INF = 1 << 62  # bound of the infinite constant tensors' boxes
 
 
+def box_of_shape(shape: tuple[int, ...], rank: int) -> Box:
+    """An array's cells in the lattice (a rank-r array sits in the trailing dims)."""
+    return ((0, 1),) * (rank - len(shape)) + tuple([(0, s) for s in shape])
+
+
 def lattice_cells(rank: int) -> Box:
     """Every cell of the tDFG lattice (``tdfg`` docstring): the non-negative
     orthant; the oracle discards moved data outside it, and nothing else."""
@@ -422,7 +427,7 @@ def needed_boxes(graph: tdfg.GraphOp, at: Bindings = CONCRETE, facts: GraphFacts
             shape = (shapes or {}).get(n.arr)
             own = boxes[n.ins[0]]
             if own is not None:
-                add(n.ins[0], own if shape is None else tuple([(0, 1)] * (rank - len(shape)) + [(0, s) for s in shape]))
+                add(n.ins[0], own if shape is None else box_of_shape(shape, rank))
         elif k is tdfg.StreamStoreOp:
             own = boxes[n.ins[0]]
             for v in n.ins:

@@ -42,7 +42,7 @@ from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import Layout, LayoutError, read_layout
 from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, box_empty, to_op
 from infs.passes.pim_program import LoweringError, box_intersect, box_shift, box_with
-from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, Node, checked_element, collapse, infer_boxes, is_infinite
+from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, Node, box_of_shape, checked_element, collapse, infer_boxes, is_infinite
 from infs.dialects.element_types import COMMUTATIVE, numpy_dtype as element_dtype
 from infs.passes.tdfg_semantics import apply_cmp
 
@@ -114,11 +114,7 @@ class _Converter:
         self.cmds.append(Cmd(cmd_kind, f))
 
     def array_box(self, i: int) -> Box:
-        return self.box_of_shape(self.layout.shapes[i])
-
-    def box_of_shape(self, shape: tuple[int, ...]) -> Box:
-        """An array's cells in the lattice (a rank-r array sits in the trailing dims)."""
-        return ((0, 1),) * (self.rank - len(shape)) + tuple([(0, s) for s in shape])
+        return box_of_shape(self.layout.shapes[i], self.rank)
 
     def empty_fold_box(self, box: Box, dims) -> Box:
         """The (empty) box to read out for a stream_reduce of an empty tensor.
@@ -443,7 +439,7 @@ class _Converter:
         """A store into an array that is not laid out: the stream engines write
         the value's cells that lie inside the array (when its shape is known)."""
         shape = self.layout.other_shapes.get(i)
-        box = None if shape is None else box_intersect(v.box, self.box_of_shape(shape))
+        box = None if shape is None else box_intersect(v.box, box_of_shape(shape, self.rank))
         if box is not None and box_empty(box):
             return
         if isinstance(v, _Reg) and box is not None:
