@@ -65,7 +65,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, i1
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -78,7 +78,6 @@ from infs.hardware import CostProfile, HardwareConfig, get_profile, load_config
 from infs.passes.tdfg_domains import postorder
 
 ASSOCIATIVE = ("add", "mul", "min", "max", "and", "or", "xor")
-FLOAT_INEXACT = ("add", "mul", "min", "max")  # reassociation may change the rounding / the sign of a zero
 DISTRIBUTIVE = (("mul", "add"), ("mul", "sub"))
 EPS_NODE = 1e-3  # every node with inputs costs something: the best tree is acyclic
 EPS_READ = 1e-2  # a read that has an expanded form: prefer the form other nodes can share
@@ -198,6 +197,23 @@ class _Encoding:
     roots: list[SSAValue] = field(default_factory=list)  # algebra values the opaque ops use
     types: dict[tuple[str, int], str] = field(default_factory=dict)  # (kind, id) -> element type
 
+    def read_id(self, array: SSAValue, dom: Domain, ty: str = "") -> int:
+        """The id of the read of ``array`` over ``dom``, numbered when first seen (of type ``ty``)."""
+        key = (list(self.graph.array_args).index(array), dom)
+        if key not in self.read_ids:
+            self.read_ids[key] = len(self.reads)
+            self.reads.append((array, dom))
+            self.types[("read", self.read_ids[key])] = ty
+        return self.read_ids[key]
+
+    def const_id(self, op: tdfg.ConstOp) -> int:
+        key = _const_key(op, self.graph)
+        if key not in self.const_ids:
+            self.const_ids[key] = len(self.consts)
+            self.consts.append(op)
+            self.types[("const", self.const_ids[key])] = _elem(op.result.type)
+        return self.const_ids[key]
+
 
 def _const_key(op: tdfg.ConstOp, graph: tdfg.GraphOp) -> tuple:
     if op.scalar is not None:
@@ -229,7 +245,6 @@ def _encode(graph: tdfg.GraphOp, slots: _Slots) -> _Encoding:
     from infs.passes.tdfg_egraph import aff_text
 
     enc = _Encoding(graph, slots, graph.lattice_rank)
-    args = list(graph.array_args)
     written: set[SSAValue] = set()
 
     def bind(v: SSAValue, text: str) -> None:
@@ -249,21 +264,9 @@ def _encode(graph: tdfg.GraphOp, slots: _Slots) -> _Encoding:
 
     for op in graph.body.block.ops:
         if isinstance(op, tdfg.TensorOp) and op.array not in written:
-            key = (args.index(op.array), op.domain.data)
-            rid = enc.read_ids.get(key)
-            if rid is None:
-                rid = enc.read_ids[key] = len(enc.reads)
-                enc.reads.append((op.array, op.domain.data))
-                enc.types[("read", rid)] = _elem(op.result.type)
-            bind(op.result, f"(Read {rid})")
+            bind(op.result, f"(Read {enc.read_id(op.array, op.domain.data, _elem(op.result.type))})")
         elif isinstance(op, tdfg.ConstOp):
-            key = _const_key(op, graph)
-            cid = enc.const_ids.get(key)
-            if cid is None:
-                cid = enc.const_ids[key] = len(enc.consts)
-                enc.consts.append(op)
-                enc.types[("const", cid)] = _elem(op.result.type)
-            bind(op.result, f"(Const {cid})")
+            bind(op.result, f"(Const {enc.const_id(op)})")
         elif (node := _algebra(op, slots)) is not None:
             ctor, values = node
             lits = [f'"{a}"' if isinstance(a, str) else aff_text(a) if isinstance(a, tuple) else str(a) for a in values]
@@ -287,13 +290,7 @@ def _expand(enc: _Encoding, graph: tdfg.GraphOp, slots: _Slots) -> list[str]:
     # Eq. 5: T(.., p, q, ..) <=> S(i, p, q, T(.., p', q', ..)) towards the hull of the array's reads
     for rid, hull in _expansions(enc):
         arr, dom = enc.reads[rid]
-        key = (list(graph.array_args).index(arr), hull)
-        hid = enc.read_ids.get(key)
-        if hid is None:
-            hid = enc.read_ids[key] = len(enc.reads)
-            enc.reads.append((arr, hull))
-            enc.types[("read", hid)] = enc.types[("read", rid)]
-        t = f"(Read {hid})"
+        t = f"(Read {enc.read_id(arr, hull, enc.types[('read', rid)])})"
         for d, ((p, q), (hp, hq)) in enumerate(zip(dom.bounds, hull.bounds)):
             if (p, q) != (hp, hq):
                 t = f"(Shrink {t} {d} {slots.aff(p)} {slots.aff(q)})"
@@ -355,7 +352,7 @@ class _EGraphView:
             if n["op"] == "A":
                 affs[n["eclass"]] = tuple(prim[c] for c in n["children"])  # type: ignore[misc]
         self.classes: dict[str, list[_Node]] = {}
-        self.roots: dict[str, list[_Node]] = {}
+        self.root_class: dict[int, str] = {}  # Root id -> its e-class
         for nid, n in nodes.items():
             op = n["op"]
             if nid.startswith("primitive-") or (op not in _TN_OPS and op != "Root"):
@@ -369,11 +366,10 @@ class _EGraphView:
                     args.append(affs[self.eclass_of[c]])
                 else:
                     kids.append(self.eclass_of[c])
-            node = _Node(op, tuple(kids), tuple(args))
             if op == "Root":
-                self.roots.setdefault(n["eclass"], []).append(node)
+                self.root_class[args[0]] = n["eclass"]
             else:
-                self.classes.setdefault(n["eclass"], []).append(node)
+                self.classes.setdefault(n["eclass"], []).append(_Node(op, tuple(kids), tuple(args)))
 
 
 _TN_OPS = ("Read", "Const", "Leaf", "Cmp1", "Cmp2", "Cmp3", "Mv", "Bc", "Shrink")
@@ -393,15 +389,11 @@ class _Extractor:
         self.scalar: dict[str, bool] = {}
         for c, nodes in self.classes.items():
             for n in nodes:
+                if n.op in ("Const", "Read", "Leaf"):
+                    self.ty[c] = enc.types[(n.op.lower(), n.args[0])]
                 if n.op == "Const":
                     self.const[c] = True
-                    op = enc.consts[n.args[0]]
-                    self.scalar[c] = self.scalar.get(c, False) or op.scalar is not None
-                    self.ty[c] = enc.types[("const", n.args[0])]
-                elif n.op == "Read":
-                    self.ty[c] = enc.types[("read", n.args[0])]
-                elif n.op == "Leaf":
-                    self.ty[c] = enc.types[("leaf", n.args[0])]
+                    self.scalar[c] = self.scalar.get(c, False) or enc.consts[n.args[0]].scalar is not None
                 elif n.op.startswith("Cmp"):
                     self.ty[c] = "i1" if n.args[0] in tdfg.COMPARE_OPS else n.args[1]
         changed = True
@@ -742,26 +734,18 @@ class _Rebuild:
                 stack.extend((k, False) for k in n.children if k not in self.values)
                 continue
             ins = [self.values[k] for k in n.children]
-            t = tdfg.TensorType
             new: Operation | None = None
             if n.op == "Read":
                 arr, dom = enc.reads[n.args[0]]
                 new = tdfg.TensorOp(arr, dom, enc.rank)
             elif n.op == "Const":
-                src = enc.consts[n.args[0]]
-                new = src.clone()
+                new = enc.consts[n.args[0]].clone()
             elif n.op == "Leaf":
                 self.values[cls] = enc.leaves[n.args[0]]  # defined earlier (``_leaves_in_order``)
                 continue
             elif n.op.startswith("Cmp"):
-                opname, ty = n.args[0], n.args[1]
-                rt = ins[-1].type
-                assert isinstance(rt, t)
-                if opname in tdfg.COMPARE_OPS:
-                    from xdsl.dialects.builtin import i1
-
-                    rt = t(i1, enc.rank)
-                new = tdfg.CmpOp(opname, ins, rt)
+                opname = n.args[0]
+                new = tdfg.CmpOp(opname, ins, tdfg.TensorType(i1, enc.rank) if opname in tdfg.COMPARE_OPS else ins[-1].type)
             elif n.op == "Mv":
                 new = tdfg.MvOp(ins[0], n.args[0], enc.slots.affine(n.args[1]))
             elif n.op == "Bc":
@@ -867,10 +851,10 @@ def optimize_graph(
         return GraphReport(False, f"the e-graph's 64-bit arithmetic failed ({why[:80]})", before, before)
     t_sat = time.perf_counter()
     view = _EGraphView(data)
-    root_classes = _root_classes(view, len(enc.roots))
+    root_classes = [view.root_class.get(k) for k in range(len(enc.roots))]
     ex = _Extractor(view, enc, model)
     choice = ex.best_tree()
-    if root_classes is None or any(r not in choice for r in root_classes):
+    if any(r not in choice for r in root_classes):
         return GraphReport(False, "no finite-cost extraction", before, before, enodes, iterations, time.perf_counter() - start)
     shared = ex.best_tree(amortized=True)
     if all(r in shared for r in root_classes):
@@ -937,16 +921,14 @@ def _no_rule_can_improve(enc: _Encoding) -> bool:
     used by the graph's other ops (the DAG would drop a dead one), and (c) no compute has
     constants only (``original_cost`` counts its result as a constant, the extractor does
     not).  No DAG is then cheaper than the graph, and ``optimize_graph`` keeps it."""
-    graph_args = list(enc.graph.array_args)
-
     def kind(v: SSAValue) -> object:
         op = v.owner
         if v not in enc.terms:
             return ("leaf", enc.leaf_ids.get(v))
         if isinstance(op, tdfg.TensorOp):
-            return ("read", enc.read_ids[(graph_args.index(op.array), op.domain.data)])
+            return ("read", enc.read_id(op.array, op.domain.data))
         if isinstance(op, tdfg.ConstOp):
-            return ("const", enc.const_ids[_const_key(op, enc.graph)])
+            return ("const", enc.const_id(op))
         return None
 
     if _expansions(enc):
@@ -1030,10 +1012,7 @@ def _engine(reassociate_floats: bool):
 def _size(eg) -> int:
     """Tensor e-nodes in the e-graph."""
     (out,) = eg.run_program(*eg.parse_program("(print-size)"))
-    return sum(n for name, n in out.sizes if name in _COUNTED)
-
-
-_COUNTED = ("Read", "Const", "Leaf", "Cmp1", "Cmp2", "Cmp3", "Mv", "Bc", "Shrink")
+    return sum(n for name, n in out.sizes if name in _TN_OPS)
 
 
 _MARK_VALUE = 1 << 40  # Root ids marking the graph's own values (the extracted roots are 0..)
@@ -1043,7 +1022,7 @@ _MARK_LEAF = 1 << 41
 def _own_choice(view: _EGraphView, enc: _Encoding, graph: tdfg.GraphOp, slots: _Slots) -> dict[str, _Node] | None:
     """The graph itself as an extraction: each e-class of one of its values picks the node
     of the first op that computes it; None if one is not found."""
-    found = {n.args[0]: c for c, nodes in view.roots.items() for n in nodes}
+    found = view.root_class
     cls: dict[SSAValue, str] = {}
     for j, v in enumerate(enc.terms):
         if _MARK_VALUE + j not in found:
@@ -1057,13 +1036,12 @@ def _own_choice(view: _EGraphView, enc: _Encoding, graph: tdfg.GraphOp, slots: _
             return None
         cls[v] = c
         choice.setdefault(c, leaf)
-    args = list(graph.array_args)
     for v in enc.terms:
         op = v.owner
         if isinstance(op, tdfg.TensorOp):
-            want = ("Read", (enc.read_ids[(args.index(op.array), op.domain.data)],))
+            want = ("Read", (enc.read_id(op.array, op.domain.data),))
         elif isinstance(op, tdfg.ConstOp):
-            want = ("Const", (enc.const_ids[_const_key(op, graph)],))
+            want = ("Const", (enc.const_id(op),))
         else:
             want = _algebra(op, slots)  # type: ignore[assignment]
             if want is None:
@@ -1074,12 +1052,6 @@ def _own_choice(view: _EGraphView, enc: _Encoding, graph: tdfg.GraphOp, slots: _
             return None
         choice.setdefault(cls[v], node)
     return choice
-
-
-def _root_classes(view: _EGraphView, count: int) -> list[str] | None:
-    """E-class ids of ``Tn.root(0..count-1)``."""
-    found = {n.args[0]: c for c, nodes in view.roots.items() for n in nodes}
-    return [found[k] for k in range(count)] if all(k in found for k in range(count)) else None
 
 
 def _replace(graph: tdfg.GraphOp, enc: _Encoding, choice: Mapping[str, _Node], root_class: Mapping[SSAValue, str]) -> None:
