@@ -61,6 +61,7 @@ iteration space wider than its arrays whose outer dims are reductions.
 from __future__ import annotations
 
 import itertools
+import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -86,6 +87,7 @@ from infs.dialects import stream, tdfg
 from infs.dialects.element_types import MACHINE_ELEMENTS, is_machine_element
 from infs.dialects.lattice import AccessMap, Affine, Domain, DomainAttr, LatticeError, MapAttr, dim_index, dim_name
 from infs.passes.canonicalize_tdfg import canonicalize_graph, layout_hints
+from infs.passes.pim_program import location_text
 
 NOT_TENSORIZED = "infs.not_tensorized"
 
@@ -318,10 +320,7 @@ class _Builder:
         if isinstance(owner, Block):
             if v not in self.region.scalar_args:
                 raise NotTensorizable("a compute input is neither a stream nor a region scalar")
-            idx = self.region.body.block.args.index(v)  # type: ignore[arg-type]
-            arg = self.graph_args[idx]
-            rt = self.ttype(v.type)
-            tv = _TV(self.emit(tdfg.ConstOp(rt, scalar=arg)).results[0], inf=True)
+            tv = _TV(self.emit(tdfg.ConstOp(self.ttype(v.type), scalar=self.graph_array(v))).results[0], inf=True)
         elif isinstance(owner, stream.ReduceOp):
             raise NotTensorizable("a scalar reduction result is used inside its region")
         elif isinstance(owner, Operation) and owner.dialect_name() == "arith":
@@ -357,9 +356,9 @@ class _Builder:
         raise NotTensorizable(f"'{op.name}' has no tdfg element-wise counterpart")
 
     # -- streams ------------------------------------------------------------
-    def graph_array(self, array: SSAValue) -> SSAValue:
-        idx = self.region.body.block.args.index(array)  # type: ignore[arg-type]
-        return self.graph_args[idx]
+    def graph_array(self, arg: SSAValue) -> SSAValue:
+        """The graph's block argument for the region's (an array or a scalar)."""
+        return self.graph_args[self.region.body.block.args.index(arg)]  # type: ignore[arg-type]
 
     def load(self, op: stream.LoadOp) -> None:
         arr = self.graph_array(op.array)
@@ -428,16 +427,14 @@ class _Builder:
         for ell in lat:
             v = self.emit(tdfg.ReduceOp(kind, v, ell)).results[0]
         elem = stream.elem_type(op.input.type)
-        props = {"kind": StringAttr(kind)}
-        if not isinstance(op.result.type, stream.StreamType):
-            if op.init is not None:
-                raise NotTensorizable("a reduction to a scalar with an 'init' value has no tdfg counterpart")
-            props["dims"] = DenseArrayBase.from_list(i64, list(range(self.R)))
-            r = self.emit(tdfg.StreamReduceOp.create(operands=[v], result_types=[elem], properties=props))
+        to_scalar = not isinstance(op.result.type, stream.StreamType)
+        if to_scalar and op.init is not None:
+            raise NotTensorizable("a reduction to a scalar with an 'init' value has no tdfg counterpart")
+        props = {"kind": StringAttr(kind), "dims": DenseArrayBase.from_list(i64, list(range(self.R)) if to_scalar else lat)}
+        r = self.emit(tdfg.StreamReduceOp.create(operands=[v], result_types=[elem if to_scalar else self.ttype(elem)], properties=props))
+        if to_scalar:
             self.scalar_results[op.result] = r.results[0]
             return
-        props["dims"] = DenseArrayBase.from_list(i64, lat)
-        r = self.emit(tdfg.StreamReduceOp.create(operands=[v], result_types=[self.ttype(elem)], properties=props))
         out = _TV(r.results[0], False, tv.collapsed | frozenset(lat))
         if op.init is not None:
             out = self.cmp(kind, [out, self.scalar_tv(op.init)], elem)  # tdfg's reduction kinds are element-wise ops
@@ -725,10 +722,7 @@ def host_loop_points(comp: CompiledRegion, region: stream.RegionOp, scalars: Seq
     values, and how many graph invocations they make (1 with no host loop)."""
     env = {n: int(v) for n, v, s in zip(region.names, scalars, region.scalars) if isinstance(s.type, IndexType)}
     ranges = [range(lo.evaluate(env), hi.evaluate(env)) for lo, hi in comp.bounds]
-    count = 1
-    for r in ranges:
-        count *= len(r)
-    return ranges, count
+    return ranges, math.prod(len(r) for r in ranges)
 
 
 def _host_loop_nest(region: stream.RegionOp, comp: CompiledRegion, blocks: list[Block]) -> list[Operation]:
@@ -761,14 +755,6 @@ def tensorize_module(module: ModuleOp) -> ModuleOp:
     return out
 
 
-def _location(op: Operation) -> str:
-    loc = op.location
-    try:
-        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}: "  # type: ignore[attr-defined]
-    except AttributeError:
-        return ""
-
-
 @dataclass(frozen=True)
 class TensorizePass(ModulePass):
     """Replace tensorizable ``stream.region`` ops by ``tdfg.graph`` ops (see module docstring)."""
@@ -791,8 +777,9 @@ class TensorizePass(ModulePass):
             if graph is None:
                 region.attributes[NOT_TENSORIZED] = StringAttr(reason or "unknown")
                 if self.verbose:
-                    print(f"{_location(region)}remark: stream.region not tensorized: {reason}", file=sys.stderr)
+                    loc = location_text(region)
+                    print(f"{loc + ': ' if loc else ''}remark: stream.region not tensorized: {reason}", file=sys.stderr)
                 continue
             region.attributes.pop(NOT_TENSORIZED, None)
-            graph.attributes.update({k: v for k, v in region.attributes.items()})
+            graph.attributes.update(region.attributes)
             Rewriter.replace_op(region, graph, graph.results)
