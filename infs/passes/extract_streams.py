@@ -736,8 +736,7 @@ class HostOps:
         return acc
 
     def discard(self) -> None:
-        for op in reversed(self.after + self.before):
-            op.erase(safe_erase=False)
+        _erase(self.after + self.before)
         self.before, self.after, self.consts = [], [], {}
 
 
@@ -817,10 +816,7 @@ def _parallel_as_loops(op: scf.ParallelOp | affine.ParallelOp, lbs: Sequence[SSA
             if isinstance(o, scf.ReduceReturnOp):
                 result = mapper.get(o.result, o.result)
                 break
-            c = o.clone(value_mapper=mapper)
-            inner.add_op(c)
-            for a, b in zip(o.results, c.results):
-                mapper[a] = b
+            inner.add_op(o.clone(value_mapper=mapper))  # (clone maps o's results to the copy's in mapper)
         assert result is not None
         new_accs.append(result)
     inner.add_op(scf.YieldOp(*new_accs))
