@@ -214,6 +214,14 @@ class _Encoding:
             self.types[("const", self.const_ids[key])] = _elem(op.result.type)
         return self.const_ids[key]
 
+    def node(self, op: Operation) -> tuple[str, tuple] | None:
+        """A read, constant or algebra op as its e-node: constructor and literal arguments."""
+        if isinstance(op, tdfg.TensorOp):
+            return "Read", (self.read_id(op.array, op.domain.data),)
+        if isinstance(op, tdfg.ConstOp):
+            return "Const", (self.const_id(op),)
+        return _algebra(op, self.slots)
+
 
 def _const_key(op: tdfg.ConstOp, graph: tdfg.GraphOp) -> tuple:
     if op.scalar is not None:
@@ -869,7 +877,7 @@ def optimize_graph(
     if excess(choice):
         # the cheapest DAGs need too many registers: search again from the graph itself
         # (which fits), keeping only DAGs that fit
-        own = _own_choice(view, enc, graph, slots)
+        own = _own_choice(view, enc)
         if own is not None and ex.dag(own, root_classes) is not None:
             _c, _a, kept2 = ex.improve(own, root_classes, _IMPROVE_BUDGET, excess)
             kept += kept2
@@ -921,16 +929,6 @@ def _no_rule_can_improve(enc: _Encoding) -> bool:
     used by the graph's other ops (the DAG would drop a dead one), and (c) no compute has
     constants only (``original_cost`` counts its result as a constant, the extractor does
     not).  No DAG is then cheaper than the graph, and ``optimize_graph`` keeps it."""
-    def kind(v: SSAValue) -> object:
-        op = v.owner
-        if v not in enc.terms:
-            return ("leaf", enc.leaf_ids.get(v))
-        if isinstance(op, tdfg.TensorOp):
-            return ("read", enc.read_id(op.array, op.domain.data))
-        if isinstance(op, tdfg.ConstOp):
-            return ("const", enc.const_id(op))
-        return None
-
     if _expansions(enc):
         return False
     canon: dict[SSAValue, object] = {}
@@ -940,7 +938,7 @@ def _no_rule_can_improve(enc: _Encoding) -> bool:
         if isinstance(op, (tdfg.MvOp, tdfg.BcOp, tdfg.ShrinkOp)):
             return False
         if not isinstance(op, tdfg.CmpOp):
-            canon[v] = kind(v)
+            canon[v] = enc.node(op)  # a read or a constant
             continue
         ins = list(op.inputs)
         if all(isinstance(u.owner, tdfg.ConstOp) for u in ins):
@@ -951,7 +949,7 @@ def _no_rule_can_improve(enc: _Encoding) -> bool:
                 return False  # Eq. 3a
             if kids[0] is not None and kids[1] is not None and kids[0].op.data == kids[1].op.data:
                 return False  # Eq. 3c
-        args = [canon[u] if u in canon else kind(u) for u in ins]
+        args = [canon[u] if u in canon else ("Leaf", enc.leaf_ids.get(u)) for u in ins]
         if len(ins) == 2:
             args.sort(key=repr)  # equal up to Eq. 3b
         canon[v] = (op.op.data, _elem(op.inputs[-1].type), tuple(args))
@@ -1019,7 +1017,7 @@ _MARK_VALUE = 1 << 40  # Root ids marking the graph's own values (the extracted 
 _MARK_LEAF = 1 << 41
 
 
-def _own_choice(view: _EGraphView, enc: _Encoding, graph: tdfg.GraphOp, slots: _Slots) -> dict[str, _Node] | None:
+def _own_choice(view: _EGraphView, enc: _Encoding) -> dict[str, _Node] | None:
     """The graph itself as an extraction: each e-class of one of its values picks the node
     of the first op that computes it; None if one is not found."""
     found = view.root_class
@@ -1038,14 +1036,7 @@ def _own_choice(view: _EGraphView, enc: _Encoding, graph: tdfg.GraphOp, slots: _
         choice.setdefault(c, leaf)
     for v in enc.terms:
         op = v.owner
-        if isinstance(op, tdfg.TensorOp):
-            want = ("Read", (enc.read_id(op.array, op.domain.data),))
-        elif isinstance(op, tdfg.ConstOp):
-            want = ("Const", (enc.const_id(op),))
-        else:
-            want = _algebra(op, slots)  # type: ignore[assignment]
-            if want is None:
-                return None
+        want = enc.node(op)  # type: ignore[arg-type]
         kids = tuple(cls[o] for o in op.operands) if not isinstance(op, (tdfg.TensorOp, tdfg.ConstOp)) else ()
         node = next((n for n in view.classes.get(cls[v], ()) if (n.op, n.args, n.children) == (*want, kids)), None)
         if node is None:
@@ -1141,11 +1132,9 @@ class OptimizeTdfgPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # named as the user writes them (node-limit), not as the fields are
-        for k, v in (("node-limit", self.node_limit), ("iter-limit", self.iter_limit)):
-            if v < 0:
+        for k, v in (("node-limit", self.node_limit), ("iter-limit", self.iter_limit), ("time-limit", self.time_limit)):
+            if not v >= 0:  # not "v < 0": a NaN time limit is refused too
                 raise OptimizeError(f"option {k} must be >= 0, got {v}")
-        if not self.time_limit >= 0:
-            raise OptimizeError(f"option time-limit must be >= 0, got {self.time_limit}")
         try:
             model = CostModel.of(self.config)
         except ValueError as e:
