@@ -339,13 +339,7 @@ class Analysis:
         return name
 
     def inside(self, v: SSAValue) -> bool:
-        owner = v.owner
-        op = owner if isinstance(owner, Operation) else owner.parent_op()
-        while op is not None:
-            if op is self.root:
-                return True
-            op = op.parent_op()
-        return False
+        return self.root.is_ancestor(v.owner)
 
     def symbol(self, v: SSAValue) -> Affine:
         if v not in self.symbols:
@@ -1229,15 +1223,12 @@ def _band(loop: Operation) -> tuple[list[Operation], list[Operation]]:
     if loop.results:
         return [], [loop]  # a host-level accumulation loop: its results escape to the host
     band = [loop]
-    cur = loop
     while True:
-        ops = _ops_of(_body(cur))
+        ops = _ops_of(_body(band[-1]))
         loops = [o for o in ops if _is_loop(o)]
-        if len(loops) == 1 and not loops[0].results and all(o is loops[0] or _is_pure_scalar_op(o) for o in ops):
-            cur = loops[0]
-            band.append(cur)
-            continue
-        return band, ops
+        if not (len(loops) == 1 and not loops[0].results and all(o is loops[0] or _is_pure_scalar_op(o) for o in ops)):
+            return band, ops
+        band.append(loops[0])
 
 
 # ---------------------------------------------------------------------------
@@ -1372,12 +1363,11 @@ def distribution_refused(band: Sequence[Operation], leaf: Sequence[Operation], p
     return None
 
 
-def distribute(root: Operation, band: Sequence[Operation], leaf: Sequence[Operation], parts: list[list[int]]) -> list[Operation]:
+def distribute(root: Operation, leaf: Sequence[Operation], parts: list[list[int]]) -> list[Operation]:
     """One copy of the nest per part, each keeping only that part's ops (and
     the pure scalar ops they use), in order before ``root``, which goes."""
     pos = {op: i for i, op in enumerate(leaf)}
     floating = {i for i, op in enumerate(leaf) if not _is_loop(op) and _is_pure_scalar_op(op)}
-    depth = len(band)
     out: list[Operation] = []
     for part in parts:
         keep = set(part)
@@ -1391,10 +1381,7 @@ def distribute(root: Operation, band: Sequence[Operation], leaf: Sequence[Operat
                         keep.add(j)
                         todo.append(j)
         copy = root.clone()
-        cur = copy
-        for _ in range(depth - 1):
-            cur = next(o for o in _ops_of(_body(cur)) if _is_loop(o))
-        ops = _ops_of(_body(cur))
+        _, ops = _band(copy)  # (the copy of root's band: its leaf is a copy of leaf)
         assert len(ops) == len(leaf)
         for i in reversed(range(len(ops))):
             if i not in keep:
@@ -1473,7 +1460,7 @@ class Extractor:
         refused = distribution_refused(band, leaf, parts)
         if refused is not None:
             return refused
-        copies = distribute(loop, band, leaf, parts)
+        copies = distribute(loop, leaf, parts)
         self.remark(loop, f"loop nest distributed into {len(copies)} nests, one per statement ({why}; no array one statement writes is shared with another between iterations)")
         for n, c in enumerate(copies):
             self.parts[c] = f"statement {n + 1} of {len(copies)}: "
