@@ -911,7 +911,6 @@ class RegionBuilder:
     def __init__(self, a: Analysis, host: HostOps, dims: Sequence[int], red: frozenset[int]):
         self.a, self.host = a, host
         self.dims = list(dims)
-        self.red = red
         self.env = {dim_name(d): Affine.of(dim_name(i)) for i, d in enumerate(self.dims)}
         self.domain = Domain(tuple(a.bounds[d] for d in self.dims))
         self.iterators = ["reduction" if d in red else "parallel" for d in self.dims]
@@ -924,7 +923,6 @@ class RegionBuilder:
     def build(self, stores: list[Store], loads: list[Load], results: list[Node]) -> stream.RegionOp:
         """``stores`` (maps in analysis dims); ``loads``: every load the values use."""
         a = self.a
-        names: list[str] = []
         used_syms: set[str] = set(self.domain.names)
         nodes: list[Node] = []
         seen: set[int] = set()
@@ -940,12 +938,10 @@ class RegionBuilder:
             if isinstance(n, (Load, TmpLoad)):
                 used_syms |= n.amap.symbols_used()
         by_name = {nm: v for v, nm in a.symbols.items()}
-        sym_vals: list[SSAValue] = []
-        for nm in sorted(used_syms):
-            sym_vals.append(self.host.index(by_name[nm]))
-            names.append(nm)
+        sym_names = sorted(used_syms)
+        sym_vals = [self.host.index(by_name[nm]) for nm in sym_names]
         data = list(dict.fromkeys(n.value for n in nodes if isinstance(n, Scalar)))
-        names += [a.scalars[v] for v in data]
+        names = sym_names + [a.scalars[v] for v in data]
         scalar_vals = sym_vals + data
         block = Block(arg_types=[x.type for x in arrays] + [v.type for v in scalar_vals])
         for arg, x in zip(block.args, [*arrays, *scalar_vals]):
@@ -964,8 +960,7 @@ class RegionBuilder:
                     st.location = s.src.location
                 block.add_op(st)
         block.add_op(stream.YieldOp(*[self.value(r) for r in results]))
-        region = stream.RegionOp(arrays, scalar_vals, names, self.domain, self.iterators, Region(block), [r.type for r in results])
-        return region
+        return stream.RegionOp(arrays, scalar_vals, names, self.domain, self.iterators, Region(block), [r.type for r in results])
 
     # -- values -----------------------------------------------------------
     def add(self, op: Operation) -> SSAValue:
@@ -1400,7 +1395,6 @@ def _line(op: Operation) -> str:
 class Extractor:
     def __init__(self) -> None:
         self.remarks: list[Remark] = []
-        self.count = 0
         self.parts: dict[Operation, str] = {}
         self.fills: dict[Operation, FillFold] = {}
 
@@ -1487,8 +1481,7 @@ class Extractor:
                             self.block(b)
             return
         reasons: list[str] = []
-        levels = range(len(band)) if band else range(1)
-        for p in levels:
+        for p in range(max(len(band), 1)):  # (no band: the one accumulation loop)
             root = band[p] if band else leaf[0]
             try:
                 a = self.analyse(root, band[p:], leaf)
@@ -1532,7 +1525,6 @@ class Extractor:
         for old, new in plan.replace.items():
             old.replace_all_uses_with(new)
         Rewriter.erase_op(root, safe_erase=False)
-        self.count += len(plan.regions)
 
 
 def _is_linalg(op: Operation) -> bool:
