@@ -65,7 +65,9 @@ from infs.dialects.syntax import (
     parse_index_list,
     print_attributes,
     print_index_list,
+    print_signature,
     print_reduction,
+    parse_signature,
     parse_reduction,
     parse_typed_operands,
     print_typed_operands,
@@ -278,21 +280,14 @@ class LoadOp(_MemoryStreamOp):
         printer.print_string(" ")
         printer.print_ssa_value(self.array)
         print_index_list(printer, self.map.data, self.indirect_positions(), self.indices)
-        printer.print_string(" : ")
-        printer.print_attribute(self.array.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-        print_attributes(printer, self)
+        print_signature(printer, self, [self.array.type], self.result.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> "LoadOp":
         start = parser.pos
         arr = parser.parse_unresolved_operand()
         amap, pos, idx = parse_index_list(parser)
-        parser.parse_punctuation(":")
-        atype = parser.parse_type()
-        parser.parse_punctuation("->")
-        rtype = parser.parse_type()
+        (atype,), rtype = parse_signature(parser, 1)
         if not isinstance(atype, MemRefType) or rtype != StreamType(atype.element_type):
             parser.raise_error(f"stream.load of {atype} must return a stream of its element type, got {rtype}", start, parser.pos)
         return parse_attributes(parser, cls(parser.resolve_operand(arr, atype), amap, idx, pos))
@@ -304,10 +299,8 @@ def _parse_value_to_array(parser: Parser) -> tuple[SSAValue, SSAValue, AccessMap
     parser.parse_punctuation("->")
     arr = parser.parse_unresolved_operand()
     amap, pos, idx = parse_index_list(parser)
-    parser.parse_punctuation(":")
-    vtype = parser.parse_type()
-    parser.parse_punctuation("->")
-    return parser.resolve_operand(val, vtype), parser.resolve_operand(arr, parser.parse_type()), amap, idx, pos
+    (vtype,), atype = parse_signature(parser, 1)
+    return parser.resolve_operand(val, vtype), parser.resolve_operand(arr, atype), amap, idx, pos
 
 
 def _print_value_to_array(printer: Printer, op: "StoreOp | AtomicOp") -> None:
@@ -316,11 +309,7 @@ def _print_value_to_array(printer: Printer, op: "StoreOp | AtomicOp") -> None:
     printer.print_string(" -> ")
     printer.print_ssa_value(op.array)
     print_index_list(printer, op.map.data, op.indirect_positions(), op.indices)
-    printer.print_string(" : ")
-    printer.print_attribute(op.value.type)
-    printer.print_string(" -> ")
-    printer.print_attribute(op.array.type)
-    print_attributes(printer, op)
+    print_signature(printer, op, [op.value.type], op.array.type)
 
 
 @irdl_op_definition

@@ -94,6 +94,27 @@ def print_int_list(printer: Printer, values: Sequence[int]) -> None:
     printer.print_string("[" + ", ".join(str(int(v)) for v in values) + "]")
 
 
+def print_signature(printer: Printer, op: Operation, inputs: Sequence[Attribute], result: Attribute) -> None:
+    """`` : <input types> -> <result type>`` and the op's attributes: how most custom forms end."""
+    printer.print_string(" : ")
+    printer.print_list(inputs, printer.print_attribute)
+    printer.print_string(" -> ")
+    printer.print_attribute(result)
+    print_attributes(printer, op)
+
+
+def parse_signature(parser: Parser, inputs: int | None = None) -> tuple[list[Attribute], Attribute]:
+    """What ``print_signature`` writes before the attributes: ``inputs`` input types
+    (any number if None) and the result type."""
+    parser.parse_punctuation(":")
+    if inputs is None:
+        types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+    else:
+        types = [parser.parse_type() for _ in range(inputs)]
+    parser.parse_punctuation("->")
+    return types, parser.parse_type()
+
+
 def print_reduction(printer: Printer, op: Operation, kind: str, input: SSAValue, dims: Sequence[int], init: SSAValue | None = None) -> None:
     """``kind %input over [dims] (init %v)? : <input type> -> <result type>``
     (``stream.reduce``, ``tdfg.stream_reduce``)."""
@@ -104,11 +125,7 @@ def print_reduction(printer: Printer, op: Operation, kind: str, input: SSAValue,
     if init is not None:
         printer.print_string(" init ")
         printer.print_ssa_value(init)
-    printer.print_string(" : ")
-    printer.print_attribute(input.type)
-    printer.print_string(" -> ")
-    printer.print_attribute(op.results[0].type)
-    print_attributes(printer, op)
+    print_signature(printer, op, [input.type], op.results[0].type)
 
 
 def parse_reduction(parser: Parser, init_type: Callable[[Attribute], Attribute] | None = None) -> tuple[str, SSAValue, list[int], SSAValue | None, Attribute]:
@@ -119,10 +136,7 @@ def parse_reduction(parser: Parser, init_type: Callable[[Attribute], Attribute] 
     parser.parse_keyword("over")
     dims = parse_int_list(parser)
     init = parser.parse_unresolved_operand() if init_type is not None and parser.parse_optional_keyword("init") is not None else None
-    parser.parse_punctuation(":")
-    itype = parser.parse_type()
-    parser.parse_punctuation("->")
-    rtype = parser.parse_type()
+    (itype,), rtype = parse_signature(parser, 1)
     init_val = parser.resolve_operand(init, init_type(itype)) if init is not None and init_type is not None else None
     return kind, parser.resolve_operand(inp, itype), dims, init_val, rtype
 

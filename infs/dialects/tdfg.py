@@ -101,6 +101,8 @@ from infs.dialects.syntax import (
     print_index_list,
     print_reduction,
     parse_reduction,
+    parse_signature,
+    print_signature,
 )
 
 HINT_KEYS = ("shift", "broadcast", "reduce", "primary", "align")
@@ -363,20 +365,14 @@ class TensorOp(_GraphNode):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_ssa_value(self.array)
-        printer.print_string(f" {self.domain.data} : ")
-        printer.print_attribute(self.array.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-        print_attributes(printer, self)
+        printer.print_string(f" {self.domain.data}")
+        print_signature(printer, self, [self.array.type], self.result.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> "TensorOp":
         arr = parser.parse_unresolved_operand()
         dom = parse_domain_body(parser)
-        parser.parse_punctuation(":")
-        at = parser.parse_type()
-        parser.parse_punctuation("->")
-        rt = parser.parse_type()
+        (at,), rt = parse_signature(parser, 1)
         array = parser.resolve_operand(arr, at)
         return parse_attributes(parser, cls.create(operands=[array], result_types=[rt], properties={"domain": DomainAttr(dom)}))
 
@@ -424,21 +420,15 @@ class CmpOp(_GraphNode):
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.op.data}(")
         printer.print_list(self.inputs, printer.print_ssa_value)
-        printer.print_string(") : ")
-        printer.print_list([v.type for v in self.inputs], printer.print_attribute)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-        print_attributes(printer, self)
+        printer.print_string(")")
+        print_signature(printer, self, [v.type for v in self.inputs], self.result.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> "CmpOp":
         opname = parser.parse_identifier(" (element-wise op)")
         pos = parser.pos
         names = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_unresolved_operand)
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-        parser.parse_punctuation("->")
-        rt = parser.parse_type()
+        types, rt = parse_signature(parser)
         if len(names) != len(types):
             parser.raise_error(f"{len(names)} inputs but {len(types)} types", pos, parser.pos)
         return parse_attributes(parser, cls(opname, parser.resolve_operands(names, types, pos), rt))
@@ -525,17 +515,12 @@ class ConstOp(_GraphNode):
         printer.print_string(" ")
         if self.scalar is not None:
             printer.print_ssa_value(self.scalar)
-        else:
-            v = self.value
-            if isinstance(v, FloatAttr):
-                printer.print_string(format_number(float(v.value.data)))
-            else:
-                assert isinstance(v, IntegerAttr)
-                printer.print_string(str(v.value.data))
+            print_signature(printer, self, [self.scalar.type], self.result.type)
+            return
+        v = self.value
+        assert isinstance(v, (FloatAttr, IntegerAttr))
+        printer.print_string(format_number(float(v.value.data)) if isinstance(v, FloatAttr) else str(v.value.data))
         printer.print_string(" : ")
-        if self.scalar is not None:
-            printer.print_attribute(self.scalar.type)
-            printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
         print_attributes(printer, self)
 
@@ -544,10 +529,7 @@ class ConstOp(_GraphNode):
         start = parser.pos
         if parser._current_token.text.startswith("%"):  # noqa: SLF001
             name = parser.parse_unresolved_operand()
-            parser.parse_punctuation(":")
-            st = parser.parse_type()
-            parser.parse_punctuation("->")
-            rt = parser.parse_type()
+            (st,), rt = parse_signature(parser, 1)
             return parse_attributes(parser, cls.create(operands=[parser.resolve_operand(name, st)], result_types=[rt]))
         num = parse_number_or_special(parser)
         parser.parse_punctuation(":")
@@ -649,14 +631,8 @@ class StreamLoadOp(_StreamAccessOp):
         printer.print_string(" ")
         printer.print_ssa_value(self.array)
         print_index_list(printer, self.map.data, tuple(self.indirect_dims.get_values()), self.indices)
-        printer.print_string(f" over {self.domain.data} : ")
-        if self.indices:
-            printer.print_list([v.type for v in self.indices], printer.print_attribute)
-            printer.print_string(", ")
-        printer.print_attribute(self.array.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-        print_attributes(printer, self)
+        printer.print_string(f" over {self.domain.data}")
+        print_signature(printer, self, [*(v.type for v in self.indices), self.array.type], self.result.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> "StreamLoadOp":
@@ -664,10 +640,7 @@ class StreamLoadOp(_StreamAccessOp):
         amap, pos, idx = parse_index_list(parser)
         parser.parse_keyword("over")
         dom = parse_domain_body(parser)
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-        parser.parse_punctuation("->")
-        rt = parser.parse_type()
+        types, rt = parse_signature(parser)
         array = parser.resolve_operand(arr, types[-1])
         return parse_attributes(parser, cls.create(
             operands=[array, *idx],
@@ -747,11 +720,7 @@ class StreamStoreOp(_StreamAccessOp):
         printer.print_string(" -> ")
         printer.print_ssa_value(self.array)
         print_index_list(printer, self.map.data, tuple(self.indirect_dims.get_values()), self.indices)
-        printer.print_string(" : ")
-        printer.print_list([self.value.type, *[v.type for v in self.indices]], printer.print_attribute)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.array.type)
-        print_attributes(printer, self)
+        print_signature(printer, self, [self.value.type, *[v.type for v in self.indices]], self.array.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> "StreamStoreOp":
@@ -761,10 +730,7 @@ class StreamStoreOp(_StreamAccessOp):
         parser.parse_punctuation("->")
         arr = parser.parse_unresolved_operand()
         amap, ipos, idx = parse_index_list(parser)
-        parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-        parser.parse_punctuation("->")
-        at = parser.parse_type()
+        types, at = parse_signature(parser)
         (value,) = parser.resolve_operands([val], types[:1], pos)
         return parse_attributes(parser, cls.create(
             operands=[value, parser.resolve_operand(arr, at), *idx],
