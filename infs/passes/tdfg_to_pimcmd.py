@@ -156,12 +156,9 @@ class _Converter:
         if isinstance(v, _Reg):
             return v
         if isinstance(v, _Buf):
-            r = _Reg(self.reg(), v.box, v.type)
             if not box_empty(v.box) and box_intersect(v.box, self.bbox) != v.box:
                 raise LoweringError(f"near-memory values on the cells {Domain.of(v.box)} do not fit the lattice {list(self.layout.lattice)}")
-            if not box_empty(v.box):
-                self.emit(pc.WriteInOp, type=v.type, dst=r.reg, domain=v.box, id=v.id)
-            return r
+            return self.write_in(v, v.box)
         if isinstance(v, _Const):
             if box is None or is_infinite(box):
                 raise LoweringError("a constant tensor is used where its extent is unknown")
@@ -170,6 +167,13 @@ class _Converter:
                 self.emit(pc.ComputeOp, op="copy", type=v.type, dst=r.reg, srcs=(), domain=box, **v.fields())
             return r
         raise LoweringError(f"value {v!r} cannot live in a register")
+
+    def write_in(self, b: _Buf, box: Box) -> _Reg:
+        """A new register holding buffer ``b``'s values on the cells ``box``."""
+        r = _Reg(self.reg(), box, b.type)
+        if not box_empty(box):
+            self.emit(pc.WriteInOp, type=b.type, dst=r.reg, domain=box, id=b.id)
+        return r
 
     def as_buf(self, v, box: Box | None = None) -> _Buf:
         """A near-memory buffer holding the value (reading registers out)."""
@@ -251,9 +255,7 @@ class _Converter:
                 # near-memory data moved whole into the lattice: written in where
                 # it lands (its own cells may lie outside, e.g. the identity row
                 # of an empty reduction at a domain's lower bound)
-                r = _Reg(self.reg(), dst_box, src.type)  # type: ignore[arg-type]
-                self.emit(pc.WriteInOp, type=src.type, dst=r.reg, domain=dst_box, id=src.id)
-                values[n.res] = r
+                values[n.res] = self.write_in(src, dst_box)  # type: ignore[arg-type]
                 return
             src = self.as_reg(src)
             r = _Reg(self.reg(), dst_box, src.type)  # type: ignore[arg-type]
