@@ -200,11 +200,10 @@ class Affine:
                 parts.append(body if c > 0 else f"-{body}")
             else:
                 parts.append(("+ " if c > 0 else "- ") + body)
-        if self.const or not parts:
-            if not parts:
-                parts.append(str(self.const))
-            else:
-                parts.append(("+ " if self.const > 0 else "- ") + str(abs(self.const)))
+        if not parts:
+            parts.append(str(self.const))
+        elif self.const:
+            parts.append(("+ " if self.const > 0 else "- ") + str(abs(self.const)))
         return " ".join(parts)
 
     def __repr__(self) -> str:
@@ -304,10 +303,7 @@ class Domain:
 
     @property
     def names(self) -> frozenset[str]:
-        out: set[str] = set()
-        for p, q in self.bounds:
-            out |= p.names | q.names
-        return frozenset(out)
+        return frozenset().union(*(p.names | q.names for p, q in self.bounds))
 
     @property
     def is_concrete(self) -> bool:
@@ -333,26 +329,17 @@ class Domain:
 
     def is_empty(self) -> bool | None:
         """True/False when provable, None when it depends on the symbols."""
-        unknown = False
-        for p, q in self.bounds:
-            c = q.compare(p)
-            if c is not None and c <= 0:
-                return True
-            if c is None and p != q:
-                unknown = True
-            if p == q:
-                return True
-        return None if unknown else False
+        signs = [q.compare(p) for p, q in self.bounds]  # 0 where p == q
+        if any(c is not None and c <= 0 for c in signs):
+            return True
+        return None if None in signs else False
 
     def volume(self, env: Mapping[str, int] | None = None) -> int:
         box = self.evaluate(env or {})
         return math.prod(max(0, q - p) for p, q in box)
 
     def shift(self, dim: int, dist: Affine | int) -> "Domain":
-        b = list(self.bounds)
-        p, q = b[dim]
-        b[dim] = (p + dist, q + dist)
-        return Domain(tuple(b))
+        return self.with_dim(dim, self.lo(dim) + dist, self.hi(dim) + dist)
 
     def with_dim(self, dim: int, lo: Affine | int, hi: Affine | int) -> "Domain":
         b = list(self.bounds)
@@ -445,13 +432,7 @@ class AccessMap:
         return len(self.results)
 
     def dims_used(self) -> frozenset[int]:
-        out: set[int] = set()
-        for e in self.results:
-            for n in e.names:
-                i = dim_index(n)
-                if i is not None:
-                    out.add(i)
-        return frozenset(out)
+        return frozenset(i for e in self.results for n in e.names if (i := dim_index(n)) is not None)
 
     def symbols_used(self) -> frozenset[str]:
         return frozenset(n for e in self.results for n in e.names if dim_index(n) is None)
