@@ -65,8 +65,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, StringAttr, UnitAttr, i32, i64
-from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, StringAttr, UnitAttr, i32
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -86,7 +86,7 @@ from xdsl.traits import HasParent, IsolatedFromAbove, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, ELEMENTWISE_ARITY, REDUCE_KINDS, STORE_KINDS
-from infs.dialects.keyword_syntax import Field, int_array, parse_fields, print_fields
+from infs.dialects.keyword_syntax import Field, parse_fields, print_fields
 from infs.hardware import MAX_TOTAL_BITLINES, ConfigError, HardwareConfig, is_inline_spec, load_config
 from infs.dialects.lattice import DomainAttr, MapAttr, Pattern, PatternAttr, verify_access, verify_domain
 from infs.dialects.syntax import check_one_of, parse_attributes, parse_operands_with_types, print_attributes, print_operands_with_types
@@ -180,36 +180,6 @@ class ProgramOp(IRDLOperation):
     traits = traits_def(IsolatedFromAbove(), NoTerminator())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-
-    def __init__(
-        self,
-        arrays: list[SSAValue],
-        config: str,
-        lattice: tuple[int, ...],
-        tiles: tuple[int, ...],
-        banks: int,
-        arrays_per_bank: int,
-        wordlines: int,
-        body: Region,
-        result_types: Sequence[Attribute] = (),
-        virtual: bool = False,
-        scalars: Sequence[SSAValue] = (),
-    ):
-        super().__init__(
-            operands=[arrays, scalars],
-            result_types=[result_types],
-            properties={
-                "config": StringAttr(config),
-                "lattice": int_array(lattice),
-                "tiles": int_array(tiles),
-                "banks": IntegerAttr(banks, i64),
-                "arrays_per_bank": IntegerAttr(arrays_per_bank, i64),
-                "wordlines": IntegerAttr(wordlines, i64),
-                **({"virtual": UnitAttr()} if virtual else {}),
-            },
-            regions=[body],
-        )
-
     # -- layout geometry (shared by verifiers, map-banks and the simulator) --
     @property
     def lattice_shape(self) -> tuple[int, ...]:
@@ -272,13 +242,8 @@ class ProgramOp(IRDLOperation):
             if isinstance(op, (MoveOp, BroadcastOp, ReduceOp)) or op.properties.get("domain") is not None and not isinstance(op, (ReadoutOp, WriteInOp, NearLoadOp, NearStoreOp)):
                 raise VerifyException(f"'{self.name}' has wordlines allocated but still holds the domain-form '{op.name}'")
         # Registers of the LOT entries must not overlap.
-        spans = []
-        for op in self.body.block.ops:
-            if isinstance(op, ArrayOp):
-                lo = op.wordline_start
-                spans.append((lo, lo + op.bits, op))
-        spans.sort(key=lambda s: s[0])
-        for (lo0, hi0, _), (lo1, _, _) in zip(spans, spans[1:]):
+        spans = sorted(((op.wordline_start, op.wordline_start + op.bits) for op in self.body.block.ops if isinstance(op, ArrayOp)), key=lambda s: s[0])
+        for (_lo0, hi0), (lo1, _hi1) in zip(spans, spans[1:]):
             if lo1 < hi0:
                 raise VerifyException(f"'{self.name}' layout entries overlap on wordlines [{lo1}, {hi0})")
 

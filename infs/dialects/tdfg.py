@@ -209,12 +209,9 @@ class GraphOp(SymbolRegion):
         rank: int,
         body: Region,
         result_types: Sequence[Attribute] = (),
-        hints: DictionaryAttr | None = None,
+        hints: DictionaryAttr | None = None,  # from the custom syntax (SymbolRegion.parse)
     ):
-        props: dict[str, Attribute] = {
-            "sym_names": ArrayAttr([StringAttr(n) for n in sym_names]),
-            "rank": IntegerAttr(rank, i64),
-        }
+        props: dict[str, Attribute] = {"sym_names": ArrayAttr([StringAttr(n) for n in sym_names]), "rank": IntegerAttr(rank, i64)}
         if hints is not None:
             props["hints"] = hints
         super().__init__(operands=[arrays, scalars], result_types=[result_types], properties=props, regions=[body])
