@@ -80,16 +80,15 @@ def _lower_bc(c: Cmd, prog: PimProgram) -> list[Cmd]:
     return out
 
 
+_LOWER = {pc.MoveOp: _lower_mv, pc.BroadcastOp: _lower_bc}
+
+
 def lower_shift(prog: PimProgram) -> PimProgram:
     require_virtual(prog, "lower-shift")
     out: list[Cmd] = []
     for c in prog.cmds:
-        if c.kind is pc.MoveOp:
-            out.extend(_lower_mv(c, prog))
-        elif c.kind is pc.BroadcastOp:
-            out.extend(_lower_bc(c, prog))
-        else:
-            out.append(c)
+        lower = _LOWER.get(c.kind)
+        out.extend(lower(c, prog) if lower is not None else (c,))
     return prog.with_cmds(out)
 
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from infs.dialects.lattice import Pattern
-from infs.dialects.pimcmd_records import Cmd, PimProgram
+from infs.dialects.pimcmd_records import PimProgram
 from infs.passes.pim_program import record_pass
 
 
@@ -45,13 +45,10 @@ def bank_pattern(tiles: Pattern, per_bank: int) -> Pattern:
 
 
 def map_banks(prog: PimProgram) -> PimProgram:
-    out: list[Cmd] = []
-    for c in prog.cmds:
-        if c.kind.PATTERNED and c.f.get("tiles") is not None:
-            out.append(c.with_(banks=bank_pattern(c.f["tiles"], prog.per_bank)))
-        else:
-            out.append(c)
-    return prog.with_cmds(out)
+    return prog.with_cmds([
+        c.with_(banks=bank_pattern(c.f["tiles"], prog.per_bank)) if c.kind.PATTERNED and c.f.get("tiles") is not None else c
+        for c in prog.cmds
+    ])  # fmt: skip
 
 
 MapBanksPass = record_pass("map-banks", map_banks)
