@@ -123,13 +123,10 @@ def _share_constants(graph: tdfg.GraphOp) -> None:
     for op in list(graph.body.block.ops):
         if not isinstance(op, tdfg.ConstOp):
             continue
-        if op.scalar is not None:
-            key: tuple = ("scalar", op.scalar, op.result.type)
-        else:
-            key = ("literal", str(op.value), op.result.type)  # by spelling: keeps -0.0 apart from 0.0
-        first = seen.get(key)
-        if first is None:
-            seen[key] = op
+        # literals by spelling: keeps -0.0 apart from 0.0
+        key = ("scalar", op.scalar) if op.scalar is not None else ("literal", str(op.value))
+        first = seen.setdefault((*key, op.result.type), op)
+        if first is op:
             continue
         op.result.replace_all_uses_with(first.results[0])
         op.detach()
@@ -144,23 +141,21 @@ def layout_hints(graph: tdfg.GraphOp) -> DictionaryAttr:
     ``tensor``) whose tiling all arrays follow; ``align``: the arrays unrolled
     into tensors or written back as tensors, which must stay bitline-aligned.
     """
-    dims: dict[type, set[int]] = {tdfg.MvOp: set(), tdfg.BcOp: set(), tdfg.ReduceOp: set()}
+    kinds = {tdfg.MvOp: "shift", tdfg.BcOp: "broadcast", tdfg.ReduceOp: "reduce"}
+    dims: dict[str, set[int]] = {key: set() for key in kinds.values()}
     tensors: list[int] = []
     stores: list[int] = []
     args = list(graph.array_args)
     for op in graph.body.block.ops:
-        if type(op) in dims:
-            dims[type(op)].add(op.dim.value.data)  # type: ignore[attr-defined]
+        if type(op) in kinds:
+            dims[kinds[type(op)]].add(op.dim.value.data)  # type: ignore[attr-defined]
         elif isinstance(op, tdfg.TensorOp):
             tensors.append(args.index(op.array))
         elif isinstance(op, tdfg.StoreOp):
             stores.append(args.index(op.array))
-    hints: dict[str, Attribute] = {
-        key: DenseArrayBase.from_list(i64, sorted(dims[cls])) for key, cls in (("shift", tdfg.MvOp), ("broadcast", tdfg.BcOp), ("reduce", tdfg.ReduceOp))
-    }
-    primary = stores[0] if stores else (tensors[0] if tensors else None)
-    if primary is not None:
-        hints["primary"] = IntegerAttr(primary, i64)
+    hints: dict[str, Attribute] = {key: DenseArrayBase.from_list(i64, sorted(ds)) for key, ds in dims.items()}
+    if stores or tensors:
+        hints["primary"] = IntegerAttr((stores + tensors)[0], i64)
     align = sorted(set(tensors) | set(stores))
     if align:
         hints["align"] = DenseArrayBase.from_list(i64, align)
