@@ -796,9 +796,7 @@ def _parallel_as_loops(op: scf.ParallelOp | affine.ParallelOp, lbs: Sequence[SSA
     blocks = [Block(arg_types=[IndexType(), *(v.type for v in inits)]) for _ in ivs]
     # the innermost block: the body, then each reduction's combiner on (accumulator, value)
     inner = blocks[-1]
-    for o in list(body.ops):
-        if o is red:
-            continue
+    for o in list(body.ops)[:-1]:  # (all but the terminator, red)
         o.detach()
         inner.add_op(o)
     new_accs = []
