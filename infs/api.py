@@ -172,6 +172,11 @@ def parse_text(
         # error in the input, reported at the token the parser stopped on
         line, col = _line_col(text, parser._current_token.span.start if parser is not None else 0)  # noqa: SLF001
         raise InfsError(_one_line(str(e)) or type(e).__name__, f"{name}:{line}:{col}") from None
+    except IndexError as e:
+        # xDSL 0.74's linalg parsers build an op's hidden region from operands that a
+        # truncated op lacks (``linalg.fill i``, found by make fuzz): an input error
+        line, col = _line_col(text, parser._current_token.span.start if parser is not None else 0)  # noqa: SLF001
+        raise InfsError(f"xDSL's parser could not build this op ({type(e).__name__}: {_one_line(str(e))}); is it complete?", f"{name}:{line}:{col}") from None
     if verify:
         verify_module(module)
     return module

@@ -193,6 +193,15 @@ def test_parse_error_unknown_op():
     assert "foo.bar" in str(ei.value)
 
 
+def test_a_truncated_linalg_op_is_an_error_of_its_line():
+    """xDSL 0.74's linalg.fill parser indexes operands a truncated op lacks (IndexError;
+    found by make fuzz as an infs-opt internal error)."""
+    with pytest.raises(InfsError) as ei:
+        api.parse_text("func.func @f() {\n  linalg.fill i", "t.mlir")
+    located(ei.value, "t.mlir", 2)
+    assert "is it complete?" in str(ei.value)
+
+
 def test_parse_error_line_offset():
     with pytest.raises(InfsError) as ei:
         api.parse_text("func.func @f(", "split.mlir", line_offset=10)
