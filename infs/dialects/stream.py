@@ -383,13 +383,9 @@ def live_dims(value: SSAValue, region: RegionOp) -> frozenset[int]:
     if isinstance(owner, ReduceOp):
         return live_dims(owner.input, region) - frozenset(owner.dims_list())
     if isinstance(owner, ComputeOp):
-        out: frozenset[int] = frozenset()
         stream_inputs = [v for v in owner.inputs if isinstance(v.type, StreamType)]
-        if not stream_inputs:
-            return frozenset(range(region.iteration_domain.rank))
-        for v in stream_inputs:
-            out |= live_dims(v, region)
-        return out
+        if stream_inputs:
+            return frozenset().union(*(live_dims(v, region) for v in stream_inputs))
     return frozenset(range(region.iteration_domain.rank))
 
 
@@ -445,11 +441,8 @@ class ComputeOp(IRDLOperation):
         if region is None:  # reported by the HasAncestor trait, verified before
             return
         for v in self.inputs:
-            if isinstance(v.type, StreamType):
-                continue
-            if is_scalar_type(v.type):
-                continue
-            raise VerifyException(f"'{self.name}' input must be a stream or a scalar, got {v.type}")
+            if not isinstance(v.type, StreamType) and not is_scalar_type(v.type):
+                raise VerifyException(f"'{self.name}' input must be a stream or a scalar, got {v.type}")
         block = self.body.block
         expected = [elem_type(v.type) for v in self.inputs]
         if [a.type for a in block.args] != expected:
@@ -633,25 +626,14 @@ class _Facts:
     def ge0(self, e: Affine) -> bool:
         # e minus a combination of at most two facts (with repetition) is a constant >= 0
         cands = [Affine(0)] + self.facts + [f + g for i, f in enumerate(self.facts) for g in self.facts[i:]]
-        for c in cands:
-            r = e - c
-            if r.is_constant and r.const >= 0:
-                return True
-        return False
+        return any((r := e - c).is_constant and r.const >= 0 for c in cands)
 
     def never_zero(self, e: Affine) -> bool:
         return self.ge0(e - 1) or self.ge0(-e - 1)
 
     def signs(self, e: Affine) -> set[int]:
         """The signs ``e`` may take (an over-approximation)."""
-        out = set()
-        if not self.ge0(e):
-            out.add(-1)
-        if not self.never_zero(e):
-            out.add(0)
-        if not self.ge0(-e):
-            out.add(1)
-        return out
+        return {sign for sign, possible in ((-1, not self.ge0(e)), (0, not self.never_zero(e)), (1, not self.ge0(-e))) if possible}
 
 
 def _exact_div(e: Affine, c: int) -> Affine | None:
