@@ -32,10 +32,8 @@ def lower_compute(prog: PimProgram) -> PimProgram:
                 if kind is pc.ReadoutOp:
                     out.append(c)
                 continue
-            if len(pieces) == 1:
-                bl, tl = box_patterns(pieces[0], prog)
-            else:  # several pieces: the covering patterns (cost only; the box says which cells)
-                bl, tl = box_patterns(c.f["domain"], prog, exact=False)
+            # several pieces: the covering patterns (cost only; the box says which cells)
+            bl, tl = box_patterns(pieces[0], prog) if len(pieces) == 1 else box_patterns(c.f["domain"], prog, exact=False)
             out.append(c.with_(bitlines=bl, tiles=tl))
         elif kind.TENSOR_LEVEL:
             raise LoweringError(f"'{kind.MNEMONIC}' left in the program: run lower-shift and lower-reduce first")
