@@ -1289,26 +1289,19 @@ def _outer_index(a: Analysis, op: Operation) -> tuple[SSAValue, list[Affine | No
     band's loops (None where it moves with a loop inside the band's body, or
     is not affine)."""
 
-    def val(v: SSAValue) -> Affine | None:
+    def attempt(read, *args) -> Affine | None:
         try:
-            return a.aff(v)
+            return read(*args)
         except Refuse:
             return None
 
     if isinstance(op, (affine.LoadOp, affine.StoreOp)):
         m = op.map.data
         inner = Affine.of("inner-")  # an operand that moves inside the body: a result using it is None
-        ops = [x if x is not None else inner for x in (val(o) for o in op.indices)]
-        out: list[Affine | None] = []
-        for e in m.results:
-            try:
-                r = a.expr(e, ops[: m.num_dims], ops[m.num_dims :])
-            except Refuse:
-                out.append(None)
-                continue
-            out.append(None if "inner-" in r.names else r)
-        return op.memref, out
-    return op.memref, [val(i) for i in op.indices]  # type: ignore[attr-defined]
+        ops = [x if x is not None else inner for x in (attempt(a.aff, o) for o in op.indices)]
+        out = [attempt(a.expr, e, ops[: m.num_dims], ops[m.num_dims :]) for e in m.results]
+        return op.memref, [None if r is None or "inner-" in r.names else r for r in out]
+    return op.memref, [attempt(a.aff, i) for i in op.indices]  # type: ignore[attr-defined]
 
 
 def distribution_refused(band: Sequence[Operation], leaf: Sequence[Operation], parts: list[list[int]]) -> str | None:
