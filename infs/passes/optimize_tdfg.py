@@ -616,17 +616,8 @@ class _DagRegisters:
         size: dict = {}
 
         def subtree(key) -> int:
-            stack = [(key, False)]
-            while stack:
-                cur, ready = stack.pop()
-                if cur in size:
-                    continue
-                kids = deps(cur)
-                if ready:
-                    size[cur] = 1 + sum(size[k] for k in kids)
-                    continue
-                stack.append((cur, True))
-                stack.extend((k, False) for k in kids if k not in size)
+            for cur in postorder([] if key in size else [key], lambda k: [d for d in deps(k) if d not in size], _no_order):
+                size[cur] = 1 + sum(size[k] for k in deps(cur))
             return size[key]
 
         order = postorder([("o", sink) for sink in self.sinks], deps, subtree)
@@ -647,6 +638,11 @@ class _DagRegisters:
                 last[r] = max(last.get(r, -1), pos[key])
         fills = lambda key: key[1] in self.reduces if key[0] == "o" else choice[key[1]].op.startswith(("Cmp", "Mv", "Bc"))  # noqa: E731
         return _peak([(pos[key], last[key]) for key in order if key in last and fills(key)])
+
+
+def _no_order(_node) -> int:
+    """``postorder``'s subtree size where any order of the dependences will do."""
+    return 0
 
 
 def _peak(spans: Sequence[tuple[int, int]]) -> int:
@@ -731,16 +727,10 @@ class _Rebuild:
     def emit(self, c: str, before: Operation) -> SSAValue:
         """The value of e-class ``c`` (building its ops before ``before``)."""
         enc = self.enc
-        stack = [(c, False)]
-        while stack:
-            cls, ready = stack.pop()
-            if cls in self.values:
+        for cls in postorder([c], lambda k: [d for d in self.choice[k].children if d not in self.values], _no_order):
+            if cls in self.values:  # ``c`` itself, built for an earlier use
                 continue
             n = self.choice[cls]
-            if not ready:
-                stack.append((cls, True))
-                stack.extend((k, False) for k in n.children if k not in self.values)
-                continue
             ins = [self.values[k] for k in n.children]
             new: Operation | None = None
             if n.op == "Read":
