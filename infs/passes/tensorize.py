@@ -652,24 +652,17 @@ def peel_region(region: stream.RegionOp, ivs: Sequence[SSAValue]) -> tuple[strea
 def _materialize(expr: Affine, symbols: dict[str, SSAValue], ops: list[Operation]) -> SSAValue:
     """Host arith computing an affine expression of the region's symbols."""
 
+    def emit(op: Operation) -> SSAValue:
+        ops.append(op)
+        return op.results[0]
+
     def const(v: int) -> SSAValue:
-        c = arith.ConstantOp(IntegerAttr(v, IndexType()))
-        ops.append(c)
-        return c.result
+        return emit(arith.ConstantOp(IntegerAttr(v, IndexType())))
 
     acc: SSAValue | None = const(expr.const) if expr.const or not expr.terms else None
     for name, c in expr.terms:
-        v = symbols[name]
-        if c != 1:
-            m = arith.MuliOp(v, const(c))
-            ops.append(m)
-            v = m.result
-        if acc is None:
-            acc = v
-        else:
-            a = arith.AddiOp(acc, v)
-            ops.append(a)
-            acc = a.result
+        v = symbols[name] if c == 1 else emit(arith.MuliOp(symbols[name], const(c)))
+        acc = v if acc is None else emit(arith.AddiOp(acc, v))
     assert acc is not None
     return acc
 
