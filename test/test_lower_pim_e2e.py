@@ -972,6 +972,32 @@ def test_specialize_accepts_a_partial_domain_of_a_static_array():
     np.testing.assert_array_equal(got, expected)
 
 
+def test_specialize_and_the_jit_refuse_a_symbol_that_is_the_extent_of_arrays_of_two_sizes():
+    """[0:N] over a memref<4x6> and a memref<8x6> with N unbound: N cannot be both extents.
+    One line from the pass and from the JIT (which repeats the check on runtime shapes)."""
+    T = "!tdfg.tensor<f32, 2>"
+    text = f"""func.func @conflict(%A: memref<4x6xf32>, %B: memref<8x6xf32>, %C: memref<?x?xf32>, %n: index, %m: index) {{
+  tdfg.graph ins(%A, %B, %C : memref<4x6xf32>, memref<8x6xf32>, memref<?x?xf32>) syms(N = %n : index, M = %m : index) rank 2 {{
+  ^bb0(%a: memref<4x6xf32>, %b: memref<8x6xf32>, %c: memref<?x?xf32>, %N: index, %M: index):
+    %0 = tdfg.tensor %a [0:N, 0:M] : memref<4x6xf32> -> {T}
+    %1 = tdfg.tensor %b [0:N, 0:M] : memref<8x6xf32> -> {T}
+    %2 = tdfg.cmp add(%0, %1) : {T}, {T} -> {T}
+    tdfg.store %2 -> %c : {T} -> memref<?x?xf32>
+    tdfg.yield
+  }}
+  func.return
+}}"""
+    from xdsl.context import Context
+
+    from infs.passes.specialize import SpecializePass
+
+    with pytest.raises(SpecializeError, match=r"^the tdfg.graph at <input>:2:3 in @conflict: symbol 'N' is the extent of arrays of sizes 4 and 8$"):
+        SpecializePass().apply(Context(), api.parse_text(text))
+    (g,) = [op for op in api.parse_text(text).walk() if isinstance(op, tdfg.GraphOp)]
+    with pytest.raises(SpecializeError, match=r"^symbol 'N' is the extent of arrays of sizes 4 and 8$"):
+        jit.lower(g, {}, "small-16", shapes={0: (4, 6), 1: (8, 6), 2: (8, 6)})
+
+
 def test_bounding_box_covers_arrays_that_are_not_laid_out():
     T = "!tdfg.tensor<i32, 2>"
     text = f"""func.func @g(%A: memref<2x3xi32>, %B: memref<2xi32>) {{
