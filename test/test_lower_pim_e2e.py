@@ -991,10 +991,10 @@ def test_specialize_and_the_jit_refuse_a_symbol_that_is_the_extent_of_arrays_of_
 
     from infs.passes.specialize import SpecializePass
 
-    with pytest.raises(SpecializeError, match=r"^the tdfg.graph at <input>:2:3 in @conflict: symbol 'N' is the extent of arrays of sizes 4 and 8$"):
+    with pytest.raises(SpecializeError, match=r"^'tdfg.tensor' domains \[0:N\] over arrays of sizes 4 and 8: symbol 'N' cannot be the extent of both$"):
         SpecializePass().apply(Context(), api.parse_text(text))
     (g,) = [op for op in api.parse_text(text).walk() if isinstance(op, tdfg.GraphOp)]
-    with pytest.raises(SpecializeError, match=r"^symbol 'N' is the extent of arrays of sizes 4 and 8$"):
+    with pytest.raises(SpecializeError, match=r"^the tdfg.graph at <input>:2:3 in @conflict: 'tdfg.tensor' domains \[0:N\] over arrays of sizes 4 and 8: symbol 'N' cannot be the extent of both$"):
         jit.lower(g, {}, "small-16", shapes={0: (4, 6), 1: (8, 6), 2: (8, 6)})
 
 

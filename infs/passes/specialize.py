@@ -59,7 +59,7 @@ def infer_from_static_shapes(graph: tdfg.GraphOp, bound: frozenset[str] | set[st
         if name in bound:
             continue
         if found.get(name, size) != size:
-            raise SpecializeError(f"symbol '{name}' is the extent of arrays of sizes {found[name]} and {size}")
+            raise SpecializeError(f"'tdfg.tensor' domains [0:{name}] over arrays of sizes {found[name]} and {size}: symbol '{name}' cannot be the extent of both")
         found[name] = size
     return found
 

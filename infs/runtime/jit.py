@@ -191,7 +191,7 @@ def _lower(graph, sizes, cfg, tiles, shapes, t0, facts: GraphFacts | None = None
         if name in env:
             continue
         if found.get(name, size) != size:
-            raise SpecializeError(f"symbol '{name}' is the extent of arrays of sizes {found[name]} and {size}")
+            raise SpecializeError(f"'tdfg.tensor' domains [0:{name}] over arrays of sizes {found[name]} and {size}: symbol '{name}' cannot be the extent of both")
         found[name] = size
     for name, size in found.items():
         env.setdefault(name, size)
