@@ -85,17 +85,12 @@ def _reason(op: Operation, index: int, value: SSAValue) -> str:
 
 def verify_dominance(root: Operation) -> DominanceError | None:
     """The first operand (in program order) not visible where it is used, or None."""
-    visible: set[SSAValue] = set()
-    return _check_op_regions(root, visible)
+    return _check_op_regions(root, set())
 
 
 def _check_op_regions(op: Operation, visible: set[SSAValue]) -> DominanceError | None:
     scope = set() if op.has_trait(IsolatedFromAbove) else visible
-    for region in op.regions:
-        err = _check_region(region, scope)
-        if err is not None:
-            return err
-    return None
+    return next((err for region in op.regions if (err := _check_region(region, scope)) is not None), None)
 
 
 def _check_region(region: Region, outer: set[SSAValue]) -> DominanceError | None:
