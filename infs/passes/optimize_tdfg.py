@@ -544,15 +544,12 @@ class _Extractor:
                 greedy = self._regreedy({**choice, c: n}, roots, keep=c)
                 if greedy is not None:
                     trials.append(greedy)
-                for trial in trials:
-                    r = self.dag(trial, roots)
-                    if r is not None and r[0] + penalty(trial) < best_p - 1e-9:
-                        choice, (best, order) = trial, r
-                        best_p = best + penalty(choice)
-                        kept.append((best, choice))
-                        improved = True
-                        break
-                if improved:
+                found = next(((t, r) for t in trials if (r := self.dag(t, roots)) is not None and r[0] + penalty(t) < best_p - 1e-9), None)
+                if found is not None:
+                    choice, (best, order) = found
+                    best_p = best + penalty(choice)
+                    kept.append((best, choice))
+                    improved = True
                     break
         return choice, best, kept
 
@@ -1089,21 +1086,14 @@ _PURE = (tdfg.TensorOp, tdfg.ConstOp, tdfg.CmpOp, tdfg.MvOp, tdfg.BcOp, tdfg.Shr
 def _leaves_in_order(enc: _Encoding, choice: Mapping[str, _Node], root_class: Mapping[SSAValue, str]) -> bool:
     """Every leaf an extracted DAG uses is defined before the op that consumes the DAG."""
     available: set[int] = set()
-    seen: set[str] = set()
+    seen: set[str] = set()  # checked under an earlier op: fewer leaves were available there
     for op in enc.opaque:
-        for v in op.operands:
-            if v not in root_class:
-                continue
-            stack = [root_class[v]]
-            while stack:
-                c = stack.pop()
-                if c in seen:
-                    continue
-                seen.add(c)
-                n = choice[c]
-                if n.op == "Leaf" and n.args[0] not in available:
-                    return False
-                stack.extend(n.children)
+        roots = [root_class[v] for v in op.operands if v in root_class and root_class[v] not in seen]
+        for c in postorder(roots, lambda k: [d for d in choice[k].children if d not in seen], _no_order):
+            seen.add(c)
+            n = choice[c]
+            if n.op == "Leaf" and n.args[0] not in available:
+                return False
         available.update(enc.leaf_ids[r] for r in op.results if r in enc.leaf_ids)
     return True
 
