@@ -194,14 +194,12 @@ class _Builder:
         return spec
 
     def _choose_placement(self) -> tuple[dict[int, int], dict[int, int]]:
-        best = None
-        for combo in itertools.combinations(range(self.R), self.n):
+        def score(combo: tuple[int, ...]) -> int:
             pi_inv = {ell: j for j, ell in enumerate(combo)}
-            score = sum(1 for op in self._memory_ops() if not isinstance(op, stream.AtomicOp) and self.classify(op, pi_inv) is not None)
-            if best is None or score >= best[0]:  # ties: the most trailing placement
-                best = (score, combo)
-        assert best is not None
-        combo = best[1]
+            return sum(1 for op in self._memory_ops() if not isinstance(op, stream.AtomicOp) and self.classify(op, pi_inv) is not None)
+
+        # the best-scoring placement; ties: the most trailing one (max keeps the first it meets)
+        combo = max(reversed(list(itertools.combinations(range(self.R), self.n))), key=score)
         return {j: ell for j, ell in enumerate(combo)}, {ell: j for j, ell in enumerate(combo)}
 
     def _anchor(self) -> list[Affine]:
@@ -211,18 +209,13 @@ class _Builder:
         o: list[Affine] = []
         for ell in range(self.R):
             j = self.pi_inv.get(ell)
+            if j is None:  # every access fixes this dim (classify): the first one's coordinate
+                o.append(specs[0][ell][1] if specs else Affine(0))
+                continue
             # an iteration dim no access lines up with starts at the lattice's
             # origin: the lattice has no negative cells (tdfg docstring), and a
             # domain [-2:N] or [1:N + 1] then needs no cell beyond its extent
-            val = Affine(0) if j is None else Affine(0) - self.lo(j)
-            for s in specs:
-                if j is not None and s[ell][0] == "aligned":
-                    val = s[ell][2]
-                    break
-                if j is None:
-                    val = s[ell][1]
-                    break
-            o.append(val)
+            o.append(next((s[ell][2] for s in specs if s[ell][0] == "aligned"), Affine(0) - self.lo(j)))
         return o
 
     # -- geometry -------------------------------------------------------------
