@@ -350,15 +350,9 @@ class _EGraphView:
     def __init__(self, data: dict):
         nodes = data["nodes"]
         self.eclass_of = {nid: n["eclass"] for nid, n in nodes.items()}
-        prim: dict[str, object] = {}
-        affs: dict[str, tuple[int, ...]] = {}
-        for nid, n in nodes.items():
-            if nid.startswith("primitive-"):
-                s = n["op"]
-                prim[nid] = json.loads(s) if s.startswith('"') else int(s)
-        for nid, n in nodes.items():
-            if n["op"] == "A":
-                affs[n["eclass"]] = tuple(prim[c] for c in n["children"])  # type: ignore[misc]
+        # literals: strings (JSON-quoted) and i64s; affine fields: the literals of an ``A`` node
+        prim = {nid: json.loads(n["op"]) if n["op"].startswith('"') else int(n["op"]) for nid, n in nodes.items() if nid.startswith("primitive-")}
+        affs = {n["eclass"]: tuple(prim[c] for c in n["children"]) for n in nodes.values() if n["op"] == "A"}
         self.classes: dict[str, list[_Node]] = {}
         self.root_class: dict[int, str] = {}  # Root id -> its e-class
         for nid, n in nodes.items():
@@ -1008,11 +1002,9 @@ def _own_choice(view: _EGraphView, enc: _Encoding) -> dict[str, _Node] | None:
     """The graph itself as an extraction: each e-class of one of its values picks the node
     of the first op that computes it; None if one is not found."""
     found = view.root_class
-    cls: dict[SSAValue, str] = {}
-    for j, v in enumerate(enc.terms):
-        if _MARK_VALUE + j not in found:
-            return None
-        cls[v] = found[_MARK_VALUE + j]
+    if any(_MARK_VALUE + j not in found for j in range(len(enc.terms))):
+        return None
+    cls = {v: found[_MARK_VALUE + j] for j, v in enumerate(enc.terms)}
     choice: dict[str, _Node] = {}
     for i, v in enumerate(enc.leaves):
         c = found.get(_MARK_LEAF + i)
