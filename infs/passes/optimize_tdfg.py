@@ -970,19 +970,11 @@ def _engine(reassociate_floats: bool):
     gates = [E.PRELUDE]
     for ty in ELEMENT_BITS:
         exact = not is_float_element(ty) or reassociate_floats
-        for f in COMMUTATIVE:
-            # IEEE add and mul commute exactly; min/max may pick the other signed zero
-            if exact or f not in ("min", "max"):
-                gates.append(f'(comm_ok "{f}" "{ty}")')
-        for f in ASSOCIATIVE:
-            if exact and not (is_float_element(ty) and f in ("and", "or", "xor")):
-                gates.append(f'(assoc_ok "{f}" "{ty}")')
-        for outer, inner in DISTRIBUTIVE:
-            if exact:
-                gates.append(f'(distrib_ok "{outer}" "{inner}" "{ty}")')
-        for f in tdfg.CMP_ARITY:
-            if not (f == "div" and not is_float_element(ty)):
-                gates.append(f'(spread_ok "{f}" "{ty}")')
+        # IEEE add and mul commute exactly; min/max may pick the other signed zero
+        gates += [f'(comm_ok "{f}" "{ty}")' for f in COMMUTATIVE if exact or f not in ("min", "max")]
+        gates += [f'(assoc_ok "{f}" "{ty}")' for f in ASSOCIATIVE if exact and not (is_float_element(ty) and f in ("and", "or", "xor"))]
+        gates += [f'(distrib_ok "{outer}" "{inner}" "{ty}")' for outer, inner in DISTRIBUTIVE if exact]
+        gates += [f'(spread_ok "{f}" "{ty}")' for f in tdfg.CMP_ARITY if not (f == "div" and not is_float_element(ty))]
     eg.run_program(*eg.parse_program("\n".join(gates)))
     _ENGINES[reassociate_floats] = eg
     return eg
