@@ -181,11 +181,9 @@ class RegionOp(SymbolRegion):
             raise VerifyException(f"'{self.name}' domain {dom} uses undeclared symbol(s) {sorted(unknown)}")
         self.verify_yield()
         for op in self.body.block.ops:
-            if isinstance(op, (LoadOp, StoreOp, AtomicOp, ComputeOp, ReduceOp, YieldOp)):
-                continue
-            if op.dialect_name() == "arith" and is_side_effect_free(op):
-                continue  # scalar constants / symbol arithmetic
-            raise VerifyException(f"'{self.name}' body may only hold stream ops and pure arith ops, found '{op.name}'")
+            # besides stream ops, pure arith: scalar constants / symbol arithmetic
+            if not isinstance(op, (LoadOp, StoreOp, AtomicOp, ComputeOp, ReduceOp, YieldOp)) and not (op.dialect_name() == "arith" and is_side_effect_free(op)):
+                raise VerifyException(f"'{self.name}' body may only hold stream ops and pure arith ops, found '{op.name}'")
         carried = loop_carried_dependence(self)
         if carried is not None:
             raise VerifyException(f"'{self.name}' {carried}")
