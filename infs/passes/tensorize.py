@@ -489,18 +489,14 @@ class _Builder:
         stores = [op for op in self.body_ops if isinstance(op, stream.StoreOp)]
         # the graph applies every store before every atomic: an atomic that may
         # land on a cell a later store overwrites needs the other order
-        for a in self.body_ops:
-            if not isinstance(a, stream.AtomicOp):
-                continue
+        for a in [op for op in self.body_ops if isinstance(op, stream.AtomicOp)]:
             for b in stores:
                 if self._same_array(a.array, b.array) and stream.may_write_before(a, b, self.region):
                     raise NotTensorizable("an atomic may update a cell that a later store overwrites, and a graph applies stores before atomics")
         for a, b in itertools.combinations(stores, 2):
-            if not self._same_array(a.array, b.array):
-                continue
             same = a.access_map() == b.access_map() and list(a.indices) == list(b.indices) and a.indirect_positions() == b.indirect_positions()
-            if same:
-                continue  # one iteration writes both cells: program order decides, as in the graph
+            if same or not self._same_array(a.array, b.array):
+                continue  # the same access: one iteration writes both cells, program order decides, as in the graph
             ba, bb = self._target_box(a), self._target_box(b)
             if ba is None or bb is None or not (_disjoint(ba, bb) or _disjoint_given(ba, bb, self.region)):
                 raise NotTensorizable("two stores to one array may overlap in an order tensors cannot express")
