@@ -379,9 +379,18 @@ _TN_OPS = ("Read", "Const", "Leaf", "Cmp1", "Cmp2", "Cmp3", "Mv", "Bc", "Shrink"
 
 class _Extractor:
     def __init__(self, view: _EGraphView, enc: _Encoding, model: CostModel):
-        self.view, self.enc, self.model = view, enc, model
+        self.enc, self.model = enc, model
         self.classes = view.classes
         self._class_facts()
+        self.ncost = {id(n): self.node_cost(n) for nodes in self.classes.values() for n in nodes}
+        parents: dict[str, set[str]] = {}  # the e-classes with a node using each e-class
+        self.users: dict[str, list[tuple[str, _Node]]] = {}  # and those nodes
+        for c, nodes in self.classes.items():
+            for n in nodes:
+                for k in dict.fromkeys(n.children):
+                    parents.setdefault(k, set()).add(c)
+                    self.users.setdefault(k, []).append((c, n))
+        self.parents = {k: len(v) for k, v in parents.items()}
 
     # -- per-class facts: element type, constant-ness -----------------------------------
     def _class_facts(self) -> None:
@@ -439,17 +448,6 @@ class _Extractor:
         guess at sharing that the DAG cost then checks."""
         cost = {c: math.inf for c in self.classes}
         choice: dict[str, _Node] = {}
-        if not hasattr(self, "ncost"):
-            self.ncost = {id(n): self.node_cost(n) for nodes in self.classes.values() for n in nodes}
-            parents: dict[str, set[str]] = {}
-            users: dict[str, list[tuple[str, _Node]]] = {}
-            for c, nodes in self.classes.items():
-                for n in nodes:
-                    for k in dict.fromkeys(n.children):
-                        parents.setdefault(k, set()).add(c)
-                        users.setdefault(k, []).append((c, n))
-            self.parents = {k: len(v) for k, v in parents.items()}
-            self.users = users
         ncost = self.ncost
         share = {k: max(1, v) for k, v in self.parents.items()} if amortized else {}
         # Sweeps in e-class order (the first node to reach an e-class's least cost keeps
