@@ -509,7 +509,6 @@ class _Builder:
             new.name_hint = old.name_hint
         self.graph_args = list(block.args)
         self.check_store_order()
-        writes: list[Operation] = []
         results: list[SSAValue] = []
         for op in self.body_ops:
             if isinstance(op, stream.LoadOp):
@@ -518,25 +517,21 @@ class _Builder:
                 self.compute(op)
             elif isinstance(op, stream.ReduceOp):
                 self.reduce(op)
-            elif isinstance(op, (stream.StoreOp, stream.AtomicOp)):
-                writes.append(op)
             elif isinstance(op, stream.YieldOp):
                 for v in op.values:
                     if v not in self.scalar_results:
                         raise NotTensorizable("a region result that is not a reduction over every dim has no tdfg counterpart")
                     results.append(self.scalar_results[v])
-            # other region-level arith ops are mapped on demand (scalar_tv)
-        for op in writes:
+            # other region-level arith ops are mapped on demand (scalar_tv); writes come last
+        for op in self.body_ops:
             if isinstance(op, stream.StoreOp):
                 self.store(op)
-        for op in writes:
+        for op in self.body_ops:
             if isinstance(op, stream.AtomicOp):
                 self.stream_store(op.kind.data, op, self.graph_array(op.array), self.stream_tv(op.value))
         self.ops.append(tdfg.YieldOp(*results))
         block.add_ops(self.ops)
-        graph = tdfg.GraphOp(
-            region.arrays, region.scalars, region.names, self.R, Region(block), [r.type for r in region.res]
-        )
+        graph = tdfg.GraphOp(region.arrays, region.scalars, region.names, self.R, Region(block), [r.type for r in region.res])
         graph.location = region.location
         return graph
 
