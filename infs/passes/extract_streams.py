@@ -622,11 +622,7 @@ def classify(a: Analysis) -> frozenset[int]:
             continue
         v = s.value
         loops = ", ".join(_line(a.dim_loops[d]) for d in sorted(inv))
-        pos = None
-        if isinstance(v, Op) and v.op.name in _REDUCE_KIND and len(v.args) == 2:
-            for i, x in enumerate(v.args):
-                if isinstance(x, Load) and x.array is s.array and x.amap == s.amap and not x.ind:
-                    pos = i
+        pos = _updated_cell(s)
         if pos is None:
             raise Refuse(f"the store to {_array_label(s.array)} does not move with the loop(s) at line {loops} and is not an add/mul/min/max accumulation (an output dependence)")
         f = v.args[1 - pos]
@@ -670,17 +666,27 @@ def classify(a: Analysis) -> frozenset[int]:
     return red
 
 
+def _updated_cell(s: Store) -> int | None:
+    """Which operand of the stored value ``X[m] op f`` (op in add/mul/min/max)
+    is the load of the stored cell ``X[m]`` (at the same loaded indices); None
+    if the value is not such an update."""
+    v = s.value
+    if not (isinstance(v, Op) and v.op.name in _REDUCE_KIND and len(v.args) == 2):
+        return None
+    ind = [(p, id(n)) for p, n in s.ind]
+    return next((i for i, x in enumerate(v.args) if isinstance(x, Load) and x.array is s.array and x.amap == s.amap and [(p, id(n)) for p, n in x.ind] == ind), None)
+
+
 def _atomic(a: Analysis, s: Store) -> None:
     """``X[idx[p]] = X[idx[p]] op f`` (the cell chosen by a loaded index): in
     any order the same updates, i.e. a ``stream.atomic`` of ``f`` (NSC's
     indirect atomics).  A plain store at a loaded index is refused: with
     repeated indices the last writer would depend on the order."""
-    v, ind = s.value, [(p, id(n)) for p, n in s.ind]
-    kind = _REDUCE_KIND.get(v.op.name) if isinstance(v, Op) and len(v.args) == 2 else None
-    pos = [i for i, x in enumerate(v.args) if isinstance(x, Load) and x.array is s.array and x.amap == s.amap and [(p, id(n)) for p, n in x.ind] == ind] if kind else []  # type: ignore[union-attr]
-    if kind not in stream.ATOMIC_KINDS or not pos:
+    pos = _updated_cell(s)
+    kind = _REDUCE_KIND[s.value.op.name] if pos is not None else None  # type: ignore[union-attr]
+    if kind not in stream.ATOMIC_KINDS:
         raise Refuse(f"the store to {_array_label(s.array)} at an index loaded from memory is not an add/min/max update of that cell (the last writer would depend on the order)")
-    f = v.args[1 - pos[0]]  # type: ignore[union-attr]
+    f = s.value.args[1 - pos]  # type: ignore[union-attr, operator]
     if any(isinstance(n, Load) and n.array is s.array for n in _walk_nodes(f)) or sum(t.array is s.array for t in a.stores) > 1:
         raise Refuse(f"the update of {_array_label(s.array)} at a loaded index reads or stores {_array_label(s.array)} elsewhere")
     s.value, s.atomic = f, kind
@@ -1143,7 +1149,6 @@ def _plan_two_phase(a: Analysis, host: HostOps, dims: list[int], par: list[int],
         lo, hi = a.bounds[d]
         e = host.affine(hi - lo, env)
         extents.append(host.emit(arith.MaxSIOp(e, host.const(0))))
-    tmps: dict[int, SSAValue] = {}
     r1_stores = []
     tmap = AccessMap(tuple(Affine.of(dim_name(d)) - a.bounds[d][0] for d in par))
     region2_map = {}
@@ -1152,7 +1157,6 @@ def _plan_two_phase(a: Analysis, host: HostOps, dims: list[int], par: list[int],
         alloc = memref.AllocOp(extents, [], t)
         host.before.append(alloc)
         host.after.append(memref.DeallocOp.get(alloc.memref))
-        tmps[id(r)] = alloc.memref
         # region 1 stores each fold at its last reduction point (after all reduction loops), so order = last
         r1_stores.append(Store(alloc.memref, tmap, r, 1 << 30, None))
         region2_map[id(r)] = TmpLoad(r.type, alloc.memref, tmap)
@@ -1518,10 +1522,6 @@ class Extractor:
         Rewriter.erase_op(root, safe_erase=False)
 
 
-def _is_linalg(op: Operation) -> bool:
-    return isinstance(op, LinalgStructuredOperation)
-
-
 @dataclass(eq=False)
 class FillFold:
     """A ``linalg.fill`` and the reduction after it (``_fill_before``), as loops."""
@@ -1543,7 +1543,7 @@ def _fill_before(g: Operation) -> FillOp | None:
     once the fill is dropped; an empty fold stores the identity, as the fill
     did).  Distinct memrefs are distinct arrays, as everywhere in this pass;
     views, which would alias, are not folded."""
-    if not _is_linalg(g) or isinstance(g, FillOp) or len(g.outputs) != 1:  # type: ignore[attr-defined]
+    if not isinstance(g, LinalgStructuredOperation) or isinstance(g, FillOp) or len(g.outputs) != 1:  # type: ignore[attr-defined]
         return None
     c, ins, blk = g.outputs[0], list(g.inputs), g.body.block  # type: ignore[attr-defined]
     out_map = g.get_indexing_maps().data[-1].data  # type: ignore[attr-defined]
@@ -1576,24 +1576,21 @@ def lower_linalg(module: ModuleOp) -> tuple[list[Remark], dict[Operation, FillFo
 
     remarks: list[Remark] = []
     pattern = LowerLinalgStructuredOpPattern()
-    ops = [o for o in module.walk() if _is_linalg(o)]
+    ops = [o for o in module.walk() if isinstance(o, LinalgStructuredOperation)]
     pairs = {g: (f, g.outputs[0]) for g in ops if (f := _fill_before(g)) is not None}  # type: ignore[attr-defined]
     lowered: dict[Operation, list[Operation]] = {}
     fills: dict[Operation, FillFold] = {}
     for op in ops:
         if op.results or any(isinstance(v.type, TensorType) for v in op.operands):
             raise ExtractError(f"{location_text(op)}: '{op.name}' on tensors: bufferize it to memrefs first (convert-linalg-to-loops lowers linalg on memrefs only)")
-        block, before, after = op.parent_block(), op.prev_op, op.next_op
+        block = op.parent_block()
+        assert block is not None
+        old = set(block.ops)
         try:
             pattern.match_and_rewrite(op, PatternRewriter(op))
         except (NotImplementedError, DiagnosticException, VerifyException) as e:
             raise ExtractError(f"{location_text(op)}: '{op.name}': convert-linalg-to-loops cannot lower it: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
-        assert block is not None
-        cur = before.next_op if before is not None else block.first_op
-        new: list[Operation] = []
-        while cur is not None and cur is not after:
-            new.append(cur)
-            cur = cur.next_op
+        new = [o for o in block.ops if o not in old]  # (the op's loops, where it stood)
         for o in new:
             for x in o.walk():
                 if location_text(x) == "<unknown>":
@@ -1629,7 +1626,7 @@ def extract_streams(module: ModuleOp) -> list[Remark]:
 
 def has_plain_loops(module: ModuleOp) -> bool:
     """Loops (or linalg ops, which become loops) for the pass to read."""
-    return any(_is_loop(op) or _is_linalg(op) for op in module.walk())
+    return any(_is_loop(op) or isinstance(op, LinalgStructuredOperation) for op in module.walk())
 
 
 @dataclass(frozen=True)
