@@ -1244,13 +1244,8 @@ def _statements(leaf: Sequence[Operation]) -> list[list[int]]:
     the body (distribution keeps every op's order within an iteration)."""
     pos = {op: i for i, op in enumerate(leaf)}
     floating = {i for i, op in enumerate(leaf) if not _is_loop(op) and _is_pure_scalar_op(op)}
-    parent = {i: i for i in range(len(leaf)) if i not in floating}
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
+    # each statement op -> the furthest op joined to it by a def-use chain
+    reach = {i: i for i in range(len(leaf)) if i not in floating}
 
     def sources(v: SSAValue, seen: set[int]) -> set[int]:
         """The statement ops (not floating) ``v`` is computed from, within the body."""
@@ -1268,23 +1263,18 @@ def _statements(leaf: Sequence[Operation]) -> list[list[int]]:
             out |= sources(o, seen)
         return out
 
-    for i, op in enumerate(leaf):
-        if i in floating:
-            continue
-        for inner in op.walk():
+    for i in reach:
+        for inner in leaf[i].walk():
             for o in inner.operands:
                 for j in sources(o, set()):
-                    parent[find(j)] = find(i)
-    groups: dict[int, list[int]] = {}
-    for i in parent:
-        groups.setdefault(find(i), []).append(i)
-    spans = sorted([min(g), max(g)] for g in groups.values())
+                    reach[min(i, j)] = max(reach[min(i, j)], i, j)
+    # joined ops and the ops between them are one stretch: merge the overlapping [i, reach[i]]
     merged: list[list[int]] = []
-    for lo, hi in spans:
-        if merged and lo < merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], hi)
+    for lo in sorted(reach):
+        if merged and lo <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], reach[lo])
         else:
-            merged.append([lo, hi])
+            merged.append([lo, reach[lo]])
     return [[i for i in range(lo, hi + 1) if i not in floating] for lo, hi in merged]
 
 
@@ -1413,15 +1403,17 @@ class Extractor:
                 self.nest(fd.fill_root)
             self.remarks += later
 
-    def block(self, block: Block) -> None:
-        for op in list(block.ops):
+    def block(self, ops: Sequence[Operation], any_region: bool = False) -> None:
+        """Each loop of ``ops`` as a nest; the blocks of host control flow
+        (``scf.if``, ``affine.if``, ``scf.while``; with ``any_region``, of any
+        op) likewise: loops inside it are nests of their own."""
+        for op in list(ops):
             if _is_loop(op):
                 self.loop(op)
-            elif op.regions and op.dialect_name() in ("scf", "affine"):
-                # host control flow (scf.if, affine.if, scf.while): loops inside it are nests of their own
+            elif op.regions and (any_region or op.dialect_name() in ("scf", "affine")):
                 for r in op.regions:
                     for b in r.blocks:
-                        self.block(b)
+                        self.block(b.ops)
 
     def analyse(self, root: Operation, band: Sequence[Operation], leaf: Sequence[Operation]) -> Analysis:
         a = Analysis(root)
@@ -1467,13 +1459,7 @@ class Extractor:
             if not_distributed is None:
                 return
             self.remark(loop, f"loop nest not extracted as a whole: {shape}; its inner loop nests are tried on their own (not distributed: {not_distributed})")
-            for o in leaf:
-                if _is_loop(o):
-                    self.loop(o)
-                elif o.regions:
-                    for r in o.regions:
-                        for b in r.blocks:
-                            self.block(b)
+            self.block(leaf, any_region=True)
             return
         reasons: list[str] = []
         for p in range(max(len(band), 1)):  # (no band: the one accumulation loop)
@@ -1619,7 +1605,7 @@ def extract_streams(module: ModuleOp) -> list[Remark]:
             _parallel_as_loops(p, p.lowerBound, p.upperBound, p.step)
         if f.body.blocks:
             for b in f.body.blocks:
-                ex.block(b)
+                ex.block(b.ops)
             lower_host_affine(f)
     return ex.remarks
 
