@@ -61,6 +61,7 @@ what was extracted, and for every nest (or loop) kept on the host, why.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -437,8 +438,7 @@ class Analysis:
         out = []
         for iv, (lo, hi) in zip(_ivs(op), bounds):
             for b in (lo, hi):
-                inner = [n for n in b.names if dim_index(n) is not None]
-                if inner:
+                if any(dim_index(n) is not None for n in b.names):
                     raise Refuse(f"a bound ({b}) depends on an enclosing loop of the region: not a rectangular domain")
             if lo.is_constant and hi.is_constant and lo.const > hi.const:
                 raise Refuse(f"the loop never runs (bounds {lo} to {hi})")
@@ -483,18 +483,15 @@ class Analysis:
             return self.nodes[v]
         if v in self.dims or (isinstance(v.type, IndexType) and self.inside(v)):
             raise Refuse("a loop index is used as a value (streams carry array elements, not their coordinates)")
-        owner = v.owner
-        if not self.inside(v):
-            if isinstance(v.type, MemRefType) or not stream.is_scalar_type(v.type):
-                raise Refuse(f"a {v.type} value from outside the nest is used as a value")
-            if isinstance(owner, arith.ConstantOp):
-                n: Node = Const(v.type, owner)
-            else:
-                if v not in self.scalars:
-                    self.scalars[v] = self._name(v, "x")
-                n = Scalar(v.type, v)
-        elif isinstance(owner, arith.ConstantOp):
-            n = Const(v.type, owner)
+        owner, outside = v.owner, not self.inside(v)
+        if outside and (isinstance(v.type, MemRefType) or not stream.is_scalar_type(v.type)):
+            raise Refuse(f"a {v.type} value from outside the nest is used as a value")
+        if isinstance(owner, arith.ConstantOp):
+            n: Node = Const(v.type, owner)
+        elif outside:
+            if v not in self.scalars:
+                self.scalars[v] = self._name(v, "x")
+            n = Scalar(v.type, v)
         elif isinstance(owner, Operation) and _is_compute_op(owner) and len(owner.results) == 1:
             n = Op(v.type, owner, [self.node(o) for o in owner.operands])
         else:
@@ -775,10 +772,7 @@ def _host_map(amap: affine.AffineMapAttr, operands: Sequence[SSAValue], out: lis
 
 
 def _fold(values: list[SSAValue], cls: type[Operation], out: list[Operation]) -> SSAValue:
-    acc = values[0]
-    for v in values[1:]:
-        acc = _put(out, cls(acc, v))
-    return acc
+    return functools.reduce(lambda acc, v: _put(out, cls(acc, v)), values)
 
 
 def _scf_body_from(block: Block) -> None:
@@ -938,9 +932,7 @@ class RegionBuilder:
             nodes.extend(_walk_nodes(r, seen))
         accesses = sorted([(s.order, s.array) for s in stores] + [(n.order, n.array) for n in nodes if isinstance(n, Load)], key=lambda t: t[0])
         arrays = list(dict.fromkeys([*(x for _, x in accesses), *(n.array for n in nodes if isinstance(n, TmpLoad))]))
-        for n in nodes:
-            if isinstance(n, (Load, TmpLoad)):
-                used_syms |= n.amap.symbols_used()
+        used_syms.update(*(n.amap.symbols_used() for n in nodes if isinstance(n, (Load, TmpLoad))))
         by_name = {nm: v for v, nm in a.symbols.items()}
         sym_names = sorted(used_syms)
         sym_vals = [self.host.index(by_name[nm]) for nm in sym_names]
@@ -1062,7 +1054,7 @@ def _dependence(region: stream.RegionOp) -> None:
 
 def _erase(ops: Sequence[Operation]) -> None:
     for op in reversed(ops):
-        op.erase(safe_erase=False)
+        Rewriter.erase_op(op, safe_erase=False)
 
 
 @dataclass
@@ -1258,10 +1250,7 @@ def _statements(leaf: Sequence[Operation]) -> list[list[int]]:
         if i in seen:
             return set()
         seen.add(i)
-        out: set[int] = set()
-        for o in owner.operands:
-            out |= sources(o, seen)
-        return out
+        return set().union(*(sources(o, seen) for o in owner.operands))
 
     for i in reach:
         for inner in leaf[i].walk():
@@ -1363,9 +1352,7 @@ def distribute(root: Operation, leaf: Sequence[Operation], parts: list[list[int]
         copy = root.clone()
         _, ops = _band(copy)  # (the copy of root's band: its leaf is a copy of leaf)
         assert len(ops) == len(leaf)
-        for i in reversed(range(len(ops))):
-            if i not in keep:
-                Rewriter.erase_op(ops[i], safe_erase=False)
+        _erase([o for i, o in enumerate(ops) if i not in keep])
         out.append(copy)
     Rewriter.insert_op(out, InsertPoint.before(root))
     Rewriter.erase_op(root, safe_erase=False)
@@ -1397,8 +1384,7 @@ class Extractor:
             later, self.remarks[n:] = self.remarks[n:], []
             if fd.folded:  # every cell it sets, the reduction sets, from the same value
                 self.remark(fd.fill_root, f"'linalg.fill' folded into the reduction at line {_line(op)}: it sets its output to the reduction's identity, and linalg's reduction writes every cell of it", True)
-                for o in reversed(fd.fill):
-                    Rewriter.erase_op(o, safe_erase=False)
+                _erase(fd.fill)
             else:
                 self.nest(fd.fill_root)
             self.remarks += later
