@@ -373,9 +373,7 @@ class Analysis:
             if isinstance(owner.input.type, (IndexType, IntegerType)):
                 return self.aff(owner.input)
         if isinstance(owner, affine.ApplyOp):
-            m = owner.map.data
-            ops = [self.aff(o) for o in owner.mapOperands]
-            return self.expr(m.results[0], ops[: m.num_dims], ops[m.num_dims :])
+            return self.map_results(owner.map, owner.mapOperands)[0]
         if not self.inside(v):
             return self.symbol(v)
         what = f"'{owner.name}'" if isinstance(owner, Operation) else "a block argument"
@@ -519,8 +517,7 @@ class Analysis:
                     raise Refuse(f"'{op.name}' inside a reduction loop")
                 array, amap, ind = self.access(op)
                 value = self.node(op.value)
-                for key in [k for k in forward if k[0] == id(array)]:
-                    del forward[key]
+                forward = {k: n for k, n in forward.items() if k[0] != id(array)}
                 forward[(id(array), amap, ind)] = value
                 self.stores.append(Store(array, amap, value, self.order, op, ind))
                 self.order += 1
@@ -915,9 +912,6 @@ class RegionBuilder:
         self.memo: dict[int, SSAValue] = {}
         self.block: Block | None = None
 
-    def remap(self, amap: AccessMap) -> AccessMap:
-        return amap.substitute(self.env)
-
     def build(self, stores: list[Store], loads: list[Load], results: list[Node]) -> stream.RegionOp:
         """``stores`` (maps in analysis dims); ``loads``: every load the values use."""
         a = self.a
@@ -950,7 +944,7 @@ class RegionBuilder:
             if isinstance(s, Load):
                 self.value(s)
             else:
-                where = (self.array_arg[s.array], self.remap(s.amap), [self.value(x) for _, x in s.ind], [p for p, _ in s.ind])
+                where = (self.array_arg[s.array], s.amap.substitute(self.env), [self.value(x) for _, x in s.ind], [p for p, _ in s.ind])
                 st = stream.AtomicOp(s.atomic, self.stream(s.value), *where) if s.atomic else stream.StoreOp(self.stream(s.value), *where)
                 if s.src is not None:
                     st.location = s.src.location
@@ -969,7 +963,7 @@ class RegionBuilder:
             return self.memo[id(n)]
         if isinstance(n, (Load, TmpLoad)):
             ind = n.ind if isinstance(n, Load) else ()
-            op = stream.LoadOp(self.array_arg[n.array], self.remap(n.amap), [self.value(x) for _, x in ind], [p for p, _ in ind])
+            op = stream.LoadOp(self.array_arg[n.array], n.amap.substitute(self.env), [self.value(x) for _, x in ind], [p for p, _ in ind])
             if isinstance(n, Load):
                 op.location = n.src.location
             v = self.add(op)
@@ -1589,10 +1583,9 @@ def extract_streams(module: ModuleOp) -> list[Remark]:
         # an scf.parallel reduction is read as the loops with iter_args it lowers to
         for p in reversed([o for o in f.walk() if isinstance(o, scf.ParallelOp) and o.initVals]):
             _parallel_as_loops(p, p.lowerBound, p.upperBound, p.step)
-        if f.body.blocks:
-            for b in f.body.blocks:
-                ex.block(b.ops)
-            lower_host_affine(f)
+        for b in f.body.blocks:
+            ex.block(b.ops)
+        lower_host_affine(f)
     return ex.remarks
 
 
