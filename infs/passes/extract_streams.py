@@ -789,7 +789,6 @@ def _parallel_as_loops(op: scf.ParallelOp | affine.ParallelOp, lbs: Sequence[SSA
     red = body.last_op
     inits = list(op.initVals) if isinstance(op, scf.ParallelOp) else []
     ivs = list(body.args)
-    n = len(ivs)
     blocks = [Block(arg_types=[IndexType(), *(v.type for v in inits)]) for _ in ivs]
     # the innermost block: the body, then each reduction's combiner on (accumulator, value)
     inner = blocks[-1]
@@ -800,23 +799,17 @@ def _parallel_as_loops(op: scf.ParallelOp | affine.ParallelOp, lbs: Sequence[SSA
     for j, (r, v) in enumerate(zip(red.reductions, red.args) if isinstance(red, scf.ReduceOp) else ()):
         rb = r.blocks[0]
         mapper: dict[SSAValue, SSAValue] = {rb.args[0]: inner.args[1 + j], rb.args[1]: v}
-        result = None
-        for o in rb.ops:
-            if isinstance(o, scf.ReduceReturnOp):
-                result = mapper.get(o.result, o.result)
-                break
+        *combine, ret = rb.ops
+        assert isinstance(ret, scf.ReduceReturnOp)
+        for o in combine:
             inner.add_op(o.clone(value_mapper=mapper))  # (clone maps o's results to the copy's in mapper)
-        assert result is not None
-        new_accs.append(result)
+        new_accs.append(mapper.get(ret.result, ret.result))
     inner.add_op(scf.YieldOp(*new_accs))
     loop: scf.ForOp | None = None
-    for k in reversed(range(n)):
-        blk = blocks[k]
-        if k < n - 1:
-            assert loop is not None
-            blk.add_op(loop)
-            blk.add_op(scf.YieldOp(*loop.results))
-        loop = scf.ForOp(lbs[k], ubs[k], steps[k], inits if k == 0 else list(blocks[k - 1].args[1:]), Region(blk))
+    for k in reversed(range(len(ivs))):
+        if loop is not None:
+            blocks[k].add_ops([loop, scf.YieldOp(*loop.results)])
+        loop = scf.ForOp(lbs[k], ubs[k], steps[k], inits if k == 0 else list(blocks[k - 1].args[1:]), Region(blocks[k]))
         loop.location = op.location
     for k, iv in enumerate(ivs):
         iv.replace_all_uses_with(blocks[k].args[0])
@@ -1137,7 +1130,7 @@ def _plan_two_phase(a: Analysis, host: HostOps, dims: list[int], par: list[int],
         extents.append(host.emit(arith.MaxSIOp(e, host.const(0))))
     r1_stores = []
     tmap = AccessMap(tuple(Affine.of(dim_name(d)) - a.bounds[d][0] for d in par))
-    region2_map = {}
+    swapped: dict[int, Node] = {}  # each node of the update, with the folds read back from their temporaries
     for r in _reds_of(a):
         t = MemRefType(r.type, [DYNAMIC_INDEX] * len(par))
         alloc = memref.AllocOp(extents, [], t)
@@ -1145,23 +1138,15 @@ def _plan_two_phase(a: Analysis, host: HostOps, dims: list[int], par: list[int],
         host.after.append(memref.DeallocOp.get(alloc.memref))
         # region 1 stores each fold at its last reduction point (after all reduction loops), so order = last
         r1_stores.append(Store(alloc.memref, tmap, r, 1 << 30, None))
-        region2_map[id(r)] = TmpLoad(r.type, alloc.memref, tmap)
+        swapped[id(r)] = TmpLoad(r.type, alloc.memref, tmap)
     region1 = _checked(RegionBuilder(a, host, dims, red).build(r1_stores, a.loads, []), built)
 
-    def swap(n: Node, memo: dict[int, Node]) -> Node:
-        if id(n) in memo:
-            return memo[id(n)]
-        if id(n) in region2_map:
-            out: Node = region2_map[id(n)]
-        elif isinstance(n, Op):
-            out = Op(n.type, n.op, [swap(x, memo) for x in n.args])
-        else:
-            out = n
-        memo[id(n)] = out
-        return out
+    def swap(n: Node) -> Node:
+        if id(n) not in swapped:
+            swapped[id(n)] = Op(n.type, n.op, [swap(x) for x in n.args]) if isinstance(n, Op) else n
+        return swapped[id(n)]
 
-    memo: dict[int, Node] = {}
-    stores2 = [dataclasses.replace(s, value=swap(s.value, memo)) for s in a.stores]
+    stores2 = [dataclasses.replace(s, value=swap(s.value)) for s in a.stores]
     region2 = _checked(RegionBuilder(a, host, par, frozenset()).build(stores2, a.loads, []), built)
     return Plan(host, [region1, region2], note=" (the accumulation through a temporary: the fold, then the update)")
 
