@@ -166,20 +166,17 @@ def _parallel_bound_operands(op: affine.ParallelOp) -> tuple[Sequence[SSAValue],
 _INDEX_ARITH = (arith.ConstantOp, arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.IndexCastOp, arith.ExtSIOp, arith.TruncIOp, affine.ApplyOp)
 
 
-def _is_index_op(op: Operation) -> bool:
-    """Pure integer/index arithmetic a band may hold between its loops (analysed lazily)."""
-    return isinstance(op, _INDEX_ARITH) and all(isinstance(r.type, (IndexType, IntegerType)) for r in op.results)
-
-
 def _is_compute_op(op: Operation) -> bool:
     """A side-effect-free arith/math op, which a compute body may hold."""
     return op.dialect_name() in stream.COMPUTE_BODY_DIALECTS and not op.regions and is_side_effect_free(op)
 
 
 def _is_pure_scalar_op(op: Operation) -> bool:
-    """Index arithmetic, or a compute op (read on use, where it becomes part of
+    """Pure integer/index arithmetic a band may hold between its loops
+    (analysed lazily), or a compute op (read on use, where it becomes part of
     a compute body, or refused if it uses a loop index as a value)."""
-    return _is_index_op(op) or _is_compute_op(op)
+    index_arith = isinstance(op, _INDEX_ARITH) and all(isinstance(r.type, (IndexType, IntegerType)) for r in op.results)
+    return index_arith or _is_compute_op(op)
 
 
 # ---------------------------------------------------------------------------
@@ -1176,14 +1173,11 @@ def _plan_scalar(a: Analysis, host: HostOps, dims: list[int], red: frozenset[int
         env[id(n)] = v
         return v
 
-    plan = Plan(host, [region])
     for s in a.stores:
         v = hval(s.value)
         idx = [host.affine(e, sym_env, True) for e in s.amap.results]
         host.emit(memref.StoreOp.get(v, s.array, idx), True)
-    for res, n in a.escaping.items():
-        plan.replace[res] = hval(n)
-    return plan
+    return Plan(host, [region], {res: hval(n) for res, n in a.escaping.items()})
 
 
 def _band(loop: Operation) -> tuple[list[Operation], list[Operation]]:
@@ -1286,7 +1280,6 @@ def distribution_refused(band: Sequence[Operation], leaf: Sequence[Operation], p
         for iv in _ivs(loop):
             a.dims[iv] = len(loop_of)
             loop_of.append(loop)
-    k = len(loop_of)
     touched: dict[SSAValue, list[tuple[int, Operation, bool]]] = {}
     for n, part in enumerate(parts):
         for i in part:
@@ -1304,10 +1297,10 @@ def distribution_refused(band: Sequence[Operation], leaf: Sequence[Operation], p
         if len({len(x) for x in idx}) != 1:
             return f"{_array_label(array)} is accessed with different ranks"
         same = [r for r in range(len(idx[0])) if idx[0][r] is not None and all(x[r] == idx[0][r] for x in idx)]
-        for d in range(k):
+        for d, loop in enumerate(loop_of):
             dn = dim_name(d)
             if not any(idx[0][r].coeff(dn) in (1, -1) and all(n == dn or dim_index(n) is None for n in idx[0][r].names) for r in same):  # type: ignore[union-attr]
-                return f"{_array_label(array)}, written by one statement and accessed by another, is shared between iterations of the loop at line {_line(loop_of[d])}"
+                return f"{_array_label(array)}, written by one statement and accessed by another, is shared between iterations of the loop at line {_line(loop)}"
     return None
 
 
