@@ -131,10 +131,8 @@ def _body(op: Operation) -> Block:
 
 
 def _ivs(op: Operation) -> list[SSAValue]:
-    b = _body(op)
-    if isinstance(op, (affine.ForOp, scf.ForOp)):
-        return [b.args[0]]
-    return list(b.args)
+    args = _body(op).args
+    return list(args[:1] if isinstance(op, (affine.ForOp, scf.ForOp)) else args)
 
 
 def _ops_of(block: Block) -> list[Operation]:
@@ -979,27 +977,22 @@ class RegionBuilder:
         return self.add(stream.ComputeOp([v], stream.StreamType(v.type), Region(blk)))
 
     def compute(self, n: Node) -> SSAValue:
-        leaves: list[Node] = []
-
-        def collect(x: Node, seen: set[int]) -> None:
+        def leaves_of(x: Node, seen: set[int]) -> list[Node]:
             if id(x) in seen:
-                return
+                return []
             seen.add(id(x))
             if isinstance(x, (Load, TmpLoad, Red, Scalar)) or (id(x) in self.memo and x is not n):
-                leaves.append(x)
-            elif isinstance(x, Op):
-                for y in x.args:
-                    collect(y, seen)
+                return [x]
+            return [leaf for y in x.args for leaf in leaves_of(y, seen)] if isinstance(x, Op) else []
 
-        collect(n, set())
+        leaves = leaves_of(n, set())
         if len(leaves) > stream.MAX_COMPUTE_INPUTS:
             # NSC: a near-stream function takes at most 8 inputs: compute the operands first
             assert isinstance(n, Op)
             for y in n.args:
                 if isinstance(y, Op):
                     self.value(y)
-            leaves = []
-            collect(n, set())
+            leaves = leaves_of(n, set())
         inputs = [self.value(x) for x in leaves]
         blk = Block(arg_types=[stream.elem_type(v.type) for v in inputs])
         env: dict[int, SSAValue] = {id(x): blk.args[i] for i, x in enumerate(leaves)}
@@ -1120,11 +1113,7 @@ def _plan_two_phase(a: Analysis, host: HostOps, dims: list[int], par: list[int],
     if len(par) > stream.MAX_ACCESS_RANK:
         raise Refuse(f"{first_why}; and the accumulation's {len(par)} parallel loops are too many for a temporary")
     env = host.symbols(a)
-    extents = []
-    for d in par:
-        lo, hi = a.bounds[d]
-        e = host.affine(hi - lo, env)
-        extents.append(host.emit(arith.MaxSIOp(e, host.const(0))))
+    extents = [host.emit(arith.MaxSIOp(host.affine(a.bounds[d][1] - a.bounds[d][0], env), host.const(0))) for d in par]
     r1_stores = []
     tmap = AccessMap(tuple(Affine.of(dim_name(d)) - a.bounds[d][0] for d in par))
     swapped: dict[int, Node] = {}  # each node of the update, with the folds read back from their temporaries
