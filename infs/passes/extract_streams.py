@@ -154,11 +154,11 @@ def _one_bound_each(op: affine.ParallelOp) -> bool:
     return all(g == 1 for g in (*op.lowerBoundsGroups.get_values(), *op.upperBoundsGroups.get_values()))
 
 
-def _parallel_bound_operands(op: affine.ParallelOp) -> tuple[Sequence[SSAValue], Sequence[SSAValue]]:
-    """The operands of an ``affine.parallel``'s lower and of its upper bound map."""
+def _parallel_bounds(op: affine.ParallelOp, read):
+    """``read(map, its operands)`` of an ``affine.parallel``'s lower, then of its upper bound map."""
     lm, um = op.lowerBoundsMap.data, op.upperBoundsMap.data
     n = lm.num_dims + lm.num_symbols
-    return op.map_operands[:n], op.map_operands[n : n + um.num_dims + um.num_symbols]
+    return read(op.lowerBoundsMap, op.map_operands[:n]), read(op.upperBoundsMap, op.map_operands[n : n + um.num_dims + um.num_symbols])
 
 
 _INDEX_ARITH = (arith.ConstantOp, arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.IndexCastOp, arith.ExtSIOp, arith.TruncIOp, affine.ApplyOp)
@@ -412,8 +412,7 @@ class Analysis:
                 raise Refuse("non-unit steps")
             if not _one_bound_each(op):
                 raise Refuse("a max/min bound (several bound expressions) is not a rectangular domain")
-            lbs_ops, ubs_ops = _parallel_bound_operands(op)
-            return list(zip(self.map_results(op.lowerBoundsMap, lbs_ops), self.map_results(op.upperBoundsMap, ubs_ops)))
+            return list(zip(*_parallel_bounds(op, self.map_results)))
         if isinstance(op, (scf.ForOp, scf.ParallelOp)):
             if isinstance(op, scf.ParallelOp) and (op.initVals or op.res):
                 raise Refuse("scf.parallel with reductions")
@@ -606,8 +605,7 @@ def classify(a: Analysis) -> frozenset[int]:
         inv = band - s.amap.dims_used()
         if s.ind:
             _atomic(a, s)
-            continue
-        if not inv:
+        if s.ind or not inv:
             continue
         v = s.value
         loops = ", ".join(_line(a.dim_loops[d]) for d in sorted(inv))
@@ -724,10 +722,6 @@ class HostOps:
             acc = self.emit(arith.AddiOp(acc, self.const(e.const)), after)
         return acc
 
-    def discard(self) -> None:
-        _erase(self.after + self.before)
-        self.before, self.after, self.consts = [], [], {}
-
 
 def _put(out: list[Operation], op: Operation) -> SSAValue:
     out.append(op)
@@ -843,9 +837,7 @@ def lower_host_affine(root: Operation) -> None:
                     raise ExtractError(f"{location_text(op)}: 'affine.parallel' with reductions cannot stay on the host")
                 if not _one_bound_each(op):
                     raise ExtractError(f"{location_text(op)}: 'affine.parallel' with max/min bound groups is not supported")
-                lbs_ops, ubs_ops = _parallel_bound_operands(op)
-                lbs = _host_map(op.lowerBoundsMap, lbs_ops, out)
-                ubs = _host_map(op.upperBoundsMap, ubs_ops, out)
+                lbs, ubs = _parallel_bounds(op, lambda m, operands: _host_map(m, operands, out))
                 steps = [_index_const(out, s.value.data) for s in op.steps.data]
             else:
                 lbs, ubs, steps = map(list, _scf_bounds(op))
@@ -1075,7 +1067,7 @@ def plan_region(a: Analysis) -> Plan:
         return _plan_two_phase(a, host, dims, par, red, first_why, built)
     except (Refuse, VerifyException, LatticeError):
         _erase(built)
-        host.discard()
+        _erase(host.after + host.before)
         raise
 
 
