@@ -761,13 +761,14 @@ def _fold(values: list[SSAValue], cls: type[Operation], out: list[Operation]) ->
     return functools.reduce(lambda acc, v: _put(out, cls(acc, v)), values)
 
 
-def _scf_body_from(block: Block) -> None:
-    """Replace the block's affine/scf.reduce terminator by scf.yield."""
-    term = block.last_op
+def _scf_region(region: Region) -> Region:
+    """The region's contents moved to a new region, its affine/scf.reduce terminator replaced by scf.yield."""
+    term = region.blocks[0].last_op if region.blocks else None
     if term is not None and term.name in ("affine.yield", "scf.reduce"):
         if term.name == "scf.reduce" and term.operands:
             raise ExtractError(f"{location_text(term)}: 'scf.parallel' with reductions cannot stay on the host")
         Rewriter.replace_op(term, scf.YieldOp(*term.operands))
+    return Rewriter.move_region_contents_to_new_regions(region)
 
 
 def _parallel_as_loops(op: scf.ParallelOp | affine.ParallelOp, lbs: Sequence[SSAValue], ubs: Sequence[SSAValue], steps: Sequence[SSAValue], out: Sequence[Operation] = ()) -> None:
@@ -814,11 +815,9 @@ def lower_host_affine(root: Operation) -> None:
         if op.parent is None:
             continue
         out: list[Operation] = []
-        if isinstance(op, affine.ApplyOp):
-            (v,) = _host_map(op.map, op.mapOperands, out)
-            Rewriter.replace_op(op, out, [v])
-        elif isinstance(op, affine.MinOp):
-            vals = _host_map(op.map, op.arguments, out)
+        if isinstance(op, (affine.ApplyOp, affine.MinOp)):
+            # (an apply's map has one result, which is the min of it alone)
+            vals = _host_map(op.map, op.mapOperands if isinstance(op, affine.ApplyOp) else op.arguments, out)
             Rewriter.replace_op(op, out, [_fold(vals, arith.MinSIOp, out)])
         elif isinstance(op, (affine.LoadOp, affine.StoreOp)):
             idx = _host_map(op.map, op.indices, out)
@@ -827,8 +826,7 @@ def lower_host_affine(root: Operation) -> None:
             lb = _fold(_host_map(op.lowerBoundMap, op.lowerBoundOperands, out), arith.MaxSIOp, out)
             ub = _fold(_host_map(op.upperBoundMap, op.upperBoundOperands, out), arith.MinSIOp, out)
             step = _index_const(out, op.step.value.data)
-            _scf_body_from(op.body.blocks[0])
-            new = scf.ForOp(lb, ub, step, list(op.inits), Rewriter.move_region_contents_to_new_regions(op.body))
+            new = scf.ForOp(lb, ub, step, list(op.inits), _scf_region(op.body))
             new.location = op.location
             Rewriter.replace_op(op, [*out, new], list(new.results))
         elif isinstance(op, (affine.ParallelOp, scf.ParallelOp)):
@@ -853,11 +851,7 @@ def lower_host_affine(root: Operation) -> None:
             if not conds:
                 conds.append(_put(out, arith.ConstantOp(IntegerAttr(1, IntegerType(1)))))
             cond = _fold(conds, arith.AndIOp, out)
-            for r in (op.then_region, op.else_region):
-                if r.blocks:
-                    _scf_body_from(r.blocks[0])
-            then_r = Rewriter.move_region_contents_to_new_regions(op.then_region)
-            else_r = Rewriter.move_region_contents_to_new_regions(op.else_region)
+            then_r, else_r = _scf_region(op.then_region), _scf_region(op.else_region)
             new = scf.IfOp(cond, [r.type for r in op.res], then_r, else_r if else_r.blocks else None)
             new.location = op.location
             Rewriter.replace_op(op, [*out, new], list(new.results))
