@@ -51,12 +51,26 @@ class Layout(TiledLattice):
     other_shapes: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
 
+def _divisors(n: int) -> list[int]:
+    """Divisors of ``n`` in increasing order, by trial division up to sqrt(n)
+    (a machine may have 2^31 - 1 bitlines: test_divisor_enumeration_is_not_linear_in_the_width)."""
+    small, large = [], []
+    d = 1
+    while d * d <= n:
+        if n % d == 0:
+            small.append(d)
+            if d * d != n:
+                large.append(n // d)
+        d += 1
+    return small + large[::-1]
+
+
 @lru_cache(maxsize=256)
 def _factorizations(n: int, rank: int) -> list[tuple[int, ...]]:
     """Every ``rank``-tuple of positive ints whose product is ``n`` (tile shapes)."""
     if rank == 1:
         return [(n,)]
-    return [(d, *rest) for d in range(1, n + 1) if n % d == 0 for rest in _factorizations(n // d, rank - 1)]
+    return [(d, *rest) for d in _divisors(n) for rest in _factorizations(n // d, rank - 1)]
 
 
 def parse_tiles(text: str) -> tuple[int, ...]:
