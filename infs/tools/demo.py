@@ -95,7 +95,8 @@ def readme_block(analysis: bool = False) -> str:
     lines = compiler_lines()
     clip = lambda ln: ln if len(ln) <= 110 else ln[:106] + " ..."  # noqa: E731
     out = [_rule(COMPILER_RULE), f"$ infs-opt --tensorize --lower-pim='{LOWER}' {rel}"]
-    out += [clip(ln) for ln in lines[:5]] + ["..."] + [clip(ln) for ln in lines[-2:]]
+    # an excerpt of what main() prints: its first lines, then its count line
+    out += [clip(ln) for ln in lines[:5]] + ["...", f"... {len(lines)} pimcmd lines in all"]
     out += [_rule(RUNTIME_RULE), f"$ infs-run {rel} {' '.join(RUN)} --check", "(per mode: cycle breakdown as Fig. 14, traffic as Fig. 12/13, energy, offload, JIT, then)"]
     env = dict(os.environ, COLUMNS=str(WIDTH), TERM="dumb")
     proc = subprocess.run(
