@@ -404,7 +404,8 @@ class RegionRuntime:
                 counts = [1]  # nothing to split: the region over views cut to its box may still fit (a lattice is its arrays' extent)
             for count in counts:
                 split = (*extent[:i], count)  # the dims before: single rows
-                chunks = len(chunk_grid(boxes[0], split)) if boxes else 0
+                grids = [chunk_grid(box, split) for box in boxes]  # per host loop point: its chunks
+                chunks = len(grids[0]) if grids else 0
                 if chunks > MAX_CHUNKS:
                     return None, f"it would need more than {MAX_CHUNKS:,} chunks ({last})", None
                 comp = self._chunked.get((id(region), dims))
@@ -412,10 +413,10 @@ class RegionRuntime:
                     comp = self._chunked[(id(region), dims)] = self._compile_chunked(region, base, dims)
                 if isinstance(comp, str):
                     return None, comp, dims[-1]
-                points = [(*hp, *c) for hp, box in zip(hosts, boxes) for c in chunk_grid(box, split)]
+                points = [(*hp, *c) for hp, grid in zip(hosts, grids) for c in grid]
                 # the facts the chunked region was checked under, on every chunk's values
                 names, facts = chunk_names(base, dims), chunk_assumptions(base, dims)
-                unmet = next((w for env, box in zip(envs, boxes) for c in chunk_grid(box, split)
+                unmet = next((w for env, grid in zip(envs, grids) for c in grid
                               if (w := assumptions_unmet(facts, {**env, **dict(zip(names, c))})) is not None), None)  # fmt: skip
                 if unmet is not None:
                     return None, unmet, None
