@@ -15,7 +15,7 @@ An unbound symbol is an error naming the symbol and the op using it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -53,9 +53,16 @@ def parse_bindings(text: str) -> dict[str, float | int]:
 def infer_from_static_shapes(graph: tdfg.GraphOp, bound: frozenset[str] | set[str] = frozenset()) -> dict[str, int]:
     """Symbols that are the full extent ``[0:N]`` of a statically sized array dim
     (those not ``bound`` already: a binding wins over the shapes)."""
-    found: dict[str, int] = {}
     tensors = [op for op in graph.body.block.ops if isinstance(op, tdfg.TensorOp)]
-    for name, size in full_extents((op.domain.data, op.array.type.get_shape()) for op in tensors):  # type: ignore[attr-defined]
+    return symbol_extents(full_extents((op.domain.data, op.array.type.get_shape()) for op in tensors), bound)  # type: ignore[attr-defined]
+
+
+def symbol_extents(extents, bound: Container[str] = frozenset()) -> dict[str, int]:
+    """The size of each symbol not in ``bound`` from (symbol, static extent) pairs
+    (``full_extents``; the JIT has them as ``GraphFacts.static_extents``); two
+    different extents of one symbol are an error."""
+    found: dict[str, int] = {}
+    for name, size in extents:
         if name in bound:
             continue
         if found.get(name, size) != size:

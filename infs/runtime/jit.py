@@ -35,7 +35,7 @@ from infs.passes.choose_layout import LayoutError
 from infs.passes.lower_pim import lower_graph
 from infs.dialects.pimcmd_records import PimProgram, to_op
 from infs.passes.pim_program import LoweringError, where
-from infs.passes.specialize import SpecializeError
+from infs.passes.specialize import SpecializeError, symbol_extents
 from infs.passes.tdfg_domains import Bindings, GraphFacts
 
 
@@ -186,14 +186,7 @@ def _lower(graph, sizes, cfg, tiles, shapes, t0, facts: GraphFacts | None = None
     env = {n: int(sizes[n]) for n in facts.symbols if n in sizes}
     # the symbols that are the full extent of a static array dim (a binding
     # wins), as specialize.infer_from_static_shapes, from the graph's facts
-    found: dict[str, int] = {}
-    for name, size in facts.static_extents:
-        if name in env:
-            continue
-        if found.get(name, size) != size:
-            raise SpecializeError(f"'tdfg.tensor' domains [0:{name}] over arrays of sizes {found[name]} and {size}: symbol '{name}' cannot be the extent of both")
-        found[name] = size
-    for name, size in found.items():
+    for name, size in symbol_extents(facts.static_extents, env).items():
         env.setdefault(name, size)
     record, scalar_map = lower_graph(graph, cfg, tuple(tiles) if tiles else None, shapes, Bindings(env), facts)
     return Lowered(record, scalar_map, facts.nodes, time.perf_counter() - t0)
