@@ -165,18 +165,18 @@ def parse_text(
         module = parser.parse_module(implicit_module)
     except ParseError as e:
         raise _parse_error(e) from None
-    except (VerifyException, LatticeError, ValueError, OverflowError) as e:
+    except (VerifyException, LatticeError, ValueError, OverflowError, IndexError) as e:
         # attribute verifiers run while parsing (e.g. a top-level attribute alias);
         # xDSL's parser lets a bare ValueError/OverflowError escape from a few
-        # builders (an out-of-range value packed into an attribute): each is an
+        # builders (an out-of-range value packed into an attribute), and its linalg
+        # parsers an IndexError when they build an op's hidden region from operands
+        # a truncated op lacks (``linalg.fill i``, found by make fuzz): each is an
         # error in the input, reported at the token the parser stopped on
         line, col = _line_col(text, parser._current_token.span.start if parser is not None else 0)  # noqa: SLF001
-        raise InfsError(_one_line(str(e)) or type(e).__name__, f"{name}:{line}:{col}") from None
-    except IndexError as e:
-        # xDSL 0.74's linalg parsers build an op's hidden region from operands that a
-        # truncated op lacks (``linalg.fill i``, found by make fuzz): an input error
-        line, col = _line_col(text, parser._current_token.span.start if parser is not None else 0)  # noqa: SLF001
-        raise InfsError(f"xDSL's parser could not build this op ({type(e).__name__}: {_one_line(str(e))}); is it complete?", f"{name}:{line}:{col}") from None
+        what = _one_line(str(e)) or type(e).__name__
+        if isinstance(e, IndexError):
+            what = f"xDSL's parser could not build this op (IndexError: {what}); is it complete?"
+        raise InfsError(what, f"{name}:{line}:{col}") from None
     if verify:
         verify_module(module)
     return module
