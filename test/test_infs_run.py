@@ -305,3 +305,18 @@ def test_no_chunks_flag_runs_a_too_large_region_near_memory(capsys):
     assert rc == 0
     s = out[0] if isinstance(out, list) else out
     assert s["region_modes"] == {"near": 1} and "SRAM arrays" in s["not_honoured"][0]["reason"]
+
+
+def test_report_shows_the_dram_cycles_chunks_hide(capsys):
+    # issue 16: the DRAM cycles a chunk's fetch hides behind the previous chunk's compute
+    # (RegionRecord.dram_hidden) were only in --json and the region's reason
+    argv = [str(WORKLOADS["vec_add"].path), "--sizes", "n=1000", "--config", "tiny", "--mode", "in"]
+    assert infs_run.main(argv + ["--json"]) == 0
+    hidden = sum(r["dram_hidden"] for r in json.loads(capsys.readouterr().out)["regions"])
+    assert hidden > 0
+    assert infs_run.main(argv) == 0
+    (row,) = [ln for ln in capsys.readouterr().out.splitlines() if "DRAM hidden" in ln]
+    assert f"{hidden:,} cycles" in row and "not in total" in row, row
+    # a run that hides nothing has no such row
+    assert infs_run.main([str(WORKLOADS["vec_add"].path), "--sizes", "n=100", "--config", "tiny", "--mode", "in"]) == 0
+    assert "DRAM hidden" not in capsys.readouterr().out
