@@ -626,3 +626,25 @@ def test_workloads_as_python_kernels_equal_the_stream_versions(name, kern, mode)
         assert got.value == pytest.approx(float(hand.results[0]), rel=1e-5)
     assert got.modes == [r.mode for r in hand.regions]
     assert abs(got.cycles - hand.cycles) <= 0.05 * hand.cycles, (got.cycles, hand.cycles)
+
+
+@infs.kernel
+def _shifted_add(A, B, n):
+    for i in range(n):
+        t = A[i]
+        B[i] = t + A[i + 1]  # out of bounds at i = n - 1 when len(A) == n
+
+
+@pytest.mark.parametrize("mode", ["in", "near", "core"])
+def test_an_out_of_bounds_access_names_its_own_line_not_the_loops(mode):
+    # the error named only the region, i.e. the line of the loop it came from
+    src, first = inspect.getsourcelines(_shifted_add)
+    loop = first + next(i for i, ln in enumerate(src) if "for i" in ln)
+    access = first + next(i for i, ln in enumerate(src) if "A[i + 1]" in ln)
+    A, B = np.arange(8, dtype=np.float32), np.zeros(8, np.float32)
+    with pytest.raises(api.InfsError) as e:
+        _shifted_add(A, B, 8, config="tiny", mode=mode)
+    msg = str(e.value)
+    assert len(msg.splitlines()) == 1, msg
+    assert f"'stream.load' at line {access} accesses index 8 in dim 0 of an array of shape [8]" in msg, msg
+    assert f"at line {loop})" in msg, msg  # the region is still named by its loop

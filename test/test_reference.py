@@ -1204,7 +1204,7 @@ def test_out_of_bounds_load_is_rejected(program_text, args, index):
 
 def test_out_of_bounds_store_and_indirect_are_rejected():
     src = DIAGONAL
-    with pytest.raises(EvaluationError, match=r"stream.store' accesses index 4 in dim 0"):
+    with pytest.raises(EvaluationError, match=r"stream.store' at line 5 accesses index 4 in dim 0"):
         run(src, X=np.zeros((2, 4), np.float32), B=np.zeros(4, np.float32), M=2, N=4)
     with pytest.raises(EvaluationError, match="accesses index -1"):
         run(GATHER, A=np.zeros((3, 2), np.float32), I=np.array([0, -1], np.int32), B=np.zeros((2, 2), np.float32), V=np.zeros(3, np.float32), W=np.zeros(2, np.float32), N=2, K=2)
@@ -1724,7 +1724,7 @@ def test_bounds_and_alias_facts_follow_the_ir():
     assert region in reference._FACTS
     load = next(op for op in module.walk() if isinstance(op, stream_d.LoadOp))
     load.properties["map"] = MapAttr(AccessMap((Affine.of("d0") + 1,)))  # A[i + 1]: index 4 of 4
-    assert reference.out_of_bounds_access(region, [(4,)], [4]) == "'stream.load' accesses index 4 in dim 0 of an array of shape [4]"
+    assert reference.out_of_bounds_access(region, [(4,)], [4]) == f"'stream.load' at line {load.location.line.data} accesses index 4 in dim 0 of an array of shape [4]"
     A = np.zeros(4, np.float32)
     assert reference.aliased_operands(region, [A]) is None
 

@@ -57,7 +57,7 @@ from infs.dialects.lattice import AccessMap, LatticeError
 from infs.passes.tdfg_domains import lattice_cells
 from infs.passes.tdfg_semantics import TdfgSemanticsError, apply_cmp
 from infs.runtime import host
-from infs.runtime.reference import evaluate_region
+from infs.runtime.reference import evaluate_region, op_label
 
 Box = tuple[tuple[int, int] | None, ...]
 GroupSize = int | Mapping[int, int] | None
@@ -212,7 +212,7 @@ class _GraphState:
         try:
             idx = list(amap.apply(_grids(box), self.env))
         except LatticeError as e:
-            raise EvaluationError(f"'{op.name}': {e}") from None
+            raise EvaluationError(f"{op_label(op)}: {e}") from None
         for p, v in zip(pos, indices):
             it = self.tensor(v)
             inter = intersect_boxes([it.box, box])
@@ -225,7 +225,7 @@ class _GraphState:
                 lo, hi = int(i.min()), int(i.max())
                 if lo < 0 or hi >= arr.shape[d]:
                     bad = lo if lo < 0 else hi
-                    raise EvaluationError(f"'{op.name}' accesses index {bad} in dim {d} of an array of shape {list(arr.shape)}")
+                    raise EvaluationError(f"{op_label(op)} accesses index {bad} in dim {d} of an array of shape {list(arr.shape)}")
         return tuple(idx)
 
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import FileLineColLoc, IndexType, MemRefType
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 
 from infs.dialects import stream, tdfg
 from infs.dialects.element_types import reduce_identity
@@ -52,9 +52,15 @@ from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype
 BYTES_PER_POINT = 8
 
 
+def op_label(op: Operation) -> str:
+    """An op by name and, when known, the source line it came from (of an
+    ``@infs.kernel``, the Python line: the front end's locations survive extract-streams)."""
+    loc = op.location
+    return f"'{op.name}' at line {loc.line.data}" if isinstance(loc, FileLineColLoc) else f"'{op.name}'"
+
+
 def region_label(region: stream.RegionOp | tdfg.GraphOp) -> str:
-    loc = region.location
-    return f"'{region.name}' at line {loc.line.data}" if isinstance(loc, FileLineColLoc) else f"'{region.name}'"
+    return op_label(region)
 
 
 def evaluated_points(region: stream.RegionOp, box: Sequence[tuple[int, int]]) -> int:
@@ -141,7 +147,7 @@ def out_of_bounds_access(region: stream.RegionOp, shapes: Sequence[Sequence[int]
     if any(q <= p for p, q in box):
         return None  # nothing runs
     rank = len(box)
-    for name, arg, live, indirect, results in accesses:
+    for name, label, arg, live, indirect, results in accesses:
         # a reduced value is stored once, after its reduction loops: at their first coordinate
         live = range(rank) if live is None else live
         shape = shapes[arg]
@@ -163,7 +169,7 @@ def out_of_bounds_access(region: stream.RegionOp, shapes: Sequence[Sequence[int]
             extremes.append((lo, hi))
         for d, (lo, hi) in enumerate(extremes):
             if d not in indirect and (lo < 0 or hi >= shape[d]):
-                return f"'{name}' accesses index {lo if lo < 0 else hi} in dim {d} of an array of shape {list(shape)}"
+                return f"{label} accesses index {lo if lo < 0 else hi} in dim {d} of an array of shape {list(shape)}"
     return None
 
 
@@ -182,7 +188,7 @@ _FACTS: weakref.WeakKeyDictionary[stream.RegionOp, tuple[object, tuple]] = weakr
 
 def _facts(region: stream.RegionOp) -> tuple:
     """(written operands, [(scalar position, name)] of the index symbols, per
-    affine access op: (name, array position, live dims or None for all,
+    affine access op: (name, its label with its line for errors, array position, live dims or None for all,
     indirect positions, per result (const, [(term name, coefficient, dim or None)], text))."""
     key = _ir_key(region)
     hit = _FACTS.get(region)
@@ -196,7 +202,7 @@ def _facts(region: stream.RegionOp) -> tuple:
             continue
         live = None if isinstance(op, stream.LoadOp) else stream.live_dims(op.value, region)
         results = [(e.const, [(n, c, dim_index(n)) for n, c in e.terms], str(e)) for e in op.access_map().results]
-        accesses.append((op.name, args.index(op.array), live, frozenset(op.indirect_positions()), results))
+        accesses.append((op.name, op_label(op), args.index(op.array), live, frozenset(op.indirect_positions()), results))
     facts = (_written(region), index_syms, accesses)
     _FACTS[region] = (key, facts)
     return facts
@@ -259,14 +265,14 @@ class _RegionState:
         try:
             idx = list(amap.apply(grids, self.env)) if self.rank else [np.asarray(e.evaluate(self.env)) for e in amap.results]
         except LatticeError as e:
-            raise EvaluationError(f"'{op.name}': {e}") from None
+            raise EvaluationError(f"{op_label(op)}: {e}") from None
         for p, v in zip(indirect_pos, indirect):
             idx[p] = self.values[v].astype(np.int64)
         bshape = np.broadcast_shapes(*(np.shape(i) for i in idx)) if idx else ()
         for d, i in enumerate(idx):
             if size and np.size(i) and (np.min(i) < 0 or np.max(i) >= array.shape[d]):
                 bad = int(np.min(i)) if np.min(i) < 0 else int(np.max(i))
-                raise EvaluationError(f"'{op.name}' accesses index {bad} in dim {d} of an array of shape {list(array.shape)}")
+                raise EvaluationError(f"{op_label(op)} accesses index {bad} in dim {d} of an array of shape {list(array.shape)}")
         return tuple(np.broadcast_to(i, bshape) for i in idx)
 
     def iteration_ids(self, shape: tuple[int, ...]) -> np.ndarray:
