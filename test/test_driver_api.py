@@ -94,6 +94,25 @@ def test_api_run_and_lower_errors_are_one_line():
         api.lower(api.parse_text(TWO_FUNCS), {}, "tiny")
 
 
+def test_api_run_refuses_keys_the_function_does_not_take():
+    """A size that is not an argument (gather_mlp's ``r`` only shapes the inputs)
+    is one line naming it and the arguments the function takes, before a missing
+    argument is reported (a misspelt name is both)."""
+    from infs.workloads import WORKLOADS
+
+    w = WORKLOADS["gather_mlp_inner"]
+    inputs = w.make_inputs(w.small, np.random.default_rng(0))
+    takes = "(it takes %X, %idx, %G, %Wt, %Y, %m, %n, %k)"
+    with pytest.raises(api.InfsError) as e:
+        api.run(w.path, inputs | w.small, config="tiny")
+    assert str(e.value) == f"error: @gather_mlp_inner has no argument 'r' {takes}"
+    with pytest.raises(api.InfsError) as e:  # 'N' for 'n', 'r' as well: both named, n not bound
+        api.run(w.path, inputs | {"m": 32, "N": 8, "k": 12, "r": 16}, config="tiny")
+    assert str(e.value) == f"error: @gather_mlp_inner has no argument 'N', 'r' {takes}"
+    with pytest.raises(api.InfsError, match=r"^error: no value bound for argument %n of @gather_mlp_inner$"):
+        api.run(w.path, inputs | {"m": 32, "k": 12}, config="tiny")
+
+
 def test_api_lower_graph_and_module_agree():
     module = api.parse_file(STENCIL2D)
     api.PassManager.parse("builtin.module(tensorize)").run(module)

@@ -260,15 +260,17 @@ def bind_arguments(fn: func.FuncOp, args: Mapping[str, Any] | Sequence[Any]) -> 
     """Order arguments by the function's parameter names (the SSA names of its entry block)."""
     block = fn.body.block
     if isinstance(args, Mapping):
+        # unknown keys first: a misspelt name is also a missing one, and the list says which to use
+        extra = [k for k in args if k not in {a.name_hint for a in block.args}]
+        if extra:
+            takes = ", ".join(f"%{a.name_hint}" for a in block.args)
+            raise EvaluationError(f"@{fn.sym_name.data} has no argument {', '.join(map(repr, extra))} (it takes {takes})")
         out = []
         for a in block.args:
             name = a.name_hint
             if name not in args:
                 raise EvaluationError(f"no value bound for argument %{name} of @{fn.sym_name.data}")
             out.append(args[name])
-        extra = set(args) - {a.name_hint for a in block.args}
-        if extra:
-            raise EvaluationError(f"@{fn.sym_name.data} has no argument(s) {sorted(extra)}")
         args = out
     if len(args) != len(block.args):
         raise EvaluationError(f"@{fn.sym_name.data} takes {len(block.args)} arguments, got {len(args)}")
