@@ -70,7 +70,8 @@ def evaluated_points(region: stream.RegionOp, box: Sequence[tuple[int, int]]) ->
     shape = [max(0, q - p) for p, q in box]
     size = math.prod(shape)
     if size:
-        return size
+        rows = _row_parts(region, shape)
+        return size if rows is None else rows * math.prod(shape[1:])
     work = 0
     for op in region.body.block.ops:
         if isinstance(op, stream.ReduceOp):
@@ -79,13 +80,14 @@ def evaluated_points(region: stream.RegionOp, box: Sequence[tuple[int, int]]) ->
     return work
 
 
-def check_domain_memory(region: stream.RegionOp, box: Sequence[tuple[int, int]], label: str | None = None) -> int:
+def check_domain_memory(region: stream.RegionOp, box: Sequence[tuple[int, int]], label: str | None = None, *, whole: bool = False) -> int:
     """The host can hold what evaluating ``region`` over ``box`` materializes
     (checked before anything is allocated); else one EvaluationError line
-    naming the region and its domain.  Returns the points."""
+    naming the region and its domain.  Returns the points.  ``whole``: the
+    whole domain at once, not in rows (``_row_parts``)."""
     from infs.runtime.host import available_memory, human_bytes  # host imports this module
 
-    points = evaluated_points(region, box)
+    points = math.prod(max(0, q - p) for p, q in box) if whole else evaluated_points(region, box)
     need = points * BYTES_PER_POINT
     avail = available_memory()
     if avail is not None and need > avail:
@@ -95,6 +97,48 @@ def check_domain_memory(region: stream.RegionOp, box: Sequence[tuple[int, int]],
             f"{human_bytes(need)} of host memory, this host has {human_bytes(avail)} available: use smaller sizes, or --analysis (timing only)"
         )
     return points
+
+
+# Large domains in rows of the outermost dim.  A region whose domain holds more
+# than ROW_POINTS points (mm_inner at paper size: 2048^3, 64 GB of products)
+# runs as consecutive sub-boxes of its outermost dim, in order, when that is the
+# loop nest's own order for every effect: no array it reads is one it writes (so
+# a row reads nothing an earlier row wrote), it yields no value, has no
+# atomics (their float rounding follows the order of all points) and no
+# indirect access, and no reduction spans the outermost dim.  Each row then stores what the loop nest's
+# iterations of that row store, the last row's stores landing last; a reduction
+# over inner dims folds each output's inputs in the same layout as on the whole
+# domain, so the bits are the same (test_reference: rows vs whole).
+ROW_POINTS = 1 << 24
+
+
+def _row_parts(region: stream.RegionOp, shape: Sequence[int]) -> int | None:
+    """Rows of the outermost dim per sub-box when ``region`` runs in rows over
+    a domain of ``shape`` (above), else None."""
+    size = math.prod(shape)
+    if size <= ROW_POINTS or shape[0] < 2:
+        return None
+    for op in region.body.block.ops:
+        if isinstance(op, stream.AtomicOp) or (isinstance(op, stream.YieldOp) and op.values):
+            return None
+        if isinstance(op, (stream.LoadOp, stream.StoreOp)) and op.indirect_positions():
+            return None  # index data is checked per invocation: an error must not follow half the rows' stores
+        if isinstance(op, stream.ReduceOp) and 0 in op.dims_list():
+            return None
+    if any(region.arrays[i] is region.arrays[j] for i, j in _read_write_pairs(region)):
+        return None  # one operand read and written: a row may read what an earlier row wrote
+    return max(1, ROW_POINTS // (size // shape[0]))
+
+
+def _read_write_pairs(region: stream.RegionOp) -> list[tuple[int, int]]:
+    """(written, read) array operand positions of ``region``."""
+    read = [j for j, a in enumerate(region.array_args) if any(isinstance(u.operation, stream.LoadOp) for u in a.uses)]
+    return [(i, j) for i in _facts(region)[0] for j in read]
+
+
+def _reads_what_it_writes(region: stream.RegionOp, arrays: Sequence[np.ndarray]) -> bool:
+    """An array the region writes is, at run time, one it reads."""
+    return any(arrays[i] is arrays[j] for i, j in _read_write_pairs(region))
 
 
 _WRITES = (stream.StoreOp, stream.AtomicOp, tdfg.StoreOp, tdfg.StreamStoreOp)
@@ -242,6 +286,15 @@ class _RegionState:
         check_domain_memory(region, self.box, label)
         self._grids: dict[int, np.ndarray] = {}
 
+    def restricted(self, box: list[tuple[int, int]]) -> "_RegionState":
+        """This invocation over a sub-box of its domain (``_row_parts``)."""
+        sub = object.__new__(_RegionState)
+        sub.__dict__.update(self.__dict__)
+        sub.values, sub._grids = dict(self.values), {}
+        sub.box, sub.shape = box, tuple(max(0, q - p) for p, q in box)
+        sub.size = math.prod(sub.shape)
+        return sub
+
     def grid(self, i: int, full: bool = True) -> np.ndarray:
         """The open grid of dim ``i`` (varies along dim i only); not ``full``: its
         first coordinate only (a reduced dim's, unused by the store's map) --
@@ -340,8 +393,18 @@ def evaluate_region(
     bad = out_of_bounds_access(region, [a.shape for a in arrays], scalars)
     if bad is not None:
         raise EvaluationError(bad)
+    evaluate = _evaluate_views if views else _evaluate_grids
     try:
-        return _evaluate_views(region, st) if views else _evaluate_grids(region, st)
+        rows = _row_parts(region, st.shape)
+        if rows is not None and _reads_what_it_writes(region, arrays):
+            check_domain_memory(region, st.box, label, whole=True)
+            rows = None
+        if rows is None:
+            return evaluate(region, st)
+        p0, q0 = st.box[0]
+        for r0 in range(p0, q0, rows):  # in order: the outermost loop's
+            evaluate(region, st.restricted([(r0, min(r0 + rows, q0)), *st.box[1:]]))
+        return []
     except MemoryError:  # past the lower bound of check_domain_memory
         dom = ", ".join(f"{p}:{q}" for p, q in st.box)
         raise EvaluationError(f"{label or region_label(region)}: the host ran out of memory evaluating its iteration domain [{dom}] ({st.size:,} points): use smaller sizes") from None
