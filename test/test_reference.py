@@ -1566,10 +1566,45 @@ def affine_case(draw):
 
 @VIEW_SETTINGS
 @given(affine_case())
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # numpy's float warnings are noise here: fail on them
 def test_views_match_grids_on_random_affine_maps(case):
     src, args = case
     note(src)
     run_both(src, args)
+
+
+PRODUCT_ROWS = program(
+    {"A": mt(2), "Z": mt(1)},
+    {"M": "index", "N": "index"},
+    "[0:M, 0:N]",
+    "parallel, reduction",
+    """    %a = stream.load %mem_A[d0, d1] : memref<?x?xf32> -> !stream.stream<f32>
+    %r = stream.reduce mul %a over [1] : !stream.stream<f32> -> !stream.stream<f32>
+    stream.store %r -> %mem_Z[d0] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield""",
+)
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_a_product_that_overflows_and_then_meets_zero_is_nan_without_a_warning():
+    """The fold of the sequential loop: a row whose product reaches inf before a 0
+    is inf * 0 = NaN in IEEE f32, one whose 0 comes first stays 0 (the random
+    affine test met it: i8 products cast to f32, multiplied over 629 points).
+    numpy computed the same bits but warned 'invalid value encountered in reduce'."""
+    A = np.array([[1e30, 1e30, 0.0, 2.0], [1e30, 0.0, 1e30, 2.0], [-1e30, 1e30, 1e30, 1.0]], np.float32)
+    args = {"A": A, "Z": np.zeros(3, np.float32), "M": 3, "N": 4}
+    run_both(PRODUCT_ROWS, args)
+    Z = np.zeros(3, np.float32)
+    run(PRODUCT_ROWS, A=A, Z=Z, M=3, N=4)
+    want = []
+    for row in A:  # the loop nest, in f32, in order
+        acc = np.float32(1)
+        with np.errstate(over="ignore", invalid="ignore"):
+            for x in row:
+                acc = np.float32(acc * x)
+        want.append(acc)
+    assert_bits_equal(Z, np.array(want, np.float32))
+    assert np.isnan(Z[0]) and Z[1] == 0 and Z[2] == -np.inf
 
 
 TRANSPOSED_SUM = program(
