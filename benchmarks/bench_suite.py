@@ -1,6 +1,6 @@
 """The paper-size suite in analysis mode, three modes, timed (issue 13).
 
-    .venv/bin/python benchmarks/bench_suite.py [--repeat 3] [--jobs 2]
+    .venv/bin/python benchmarks/bench_suite.py [--repeat 3] [--jobs 2] [--functional]
                                                [--configs base,near,in]
                                                [--workloads a,b] [--keep DIR]
                                                [--diff BASELINE.csv]
@@ -8,10 +8,12 @@
 
 Runs ``infs-bench --configs base,near,in --tiles-study none --jobs 2`` (every
 workload at its paper size, ASPLOS Table 3, plus the Fig. 2 vec_add sizes;
-timing only: ``--analysis``) ``--repeat`` times, each in a fresh process, and
-prints the wall time of the whole command (process start, parsing, inputs,
-every run, the plots) as min / median / max, then each workload's run time
-(the CSV's ``wall_s`` summed over the configurations) likewise.
+timing only, or with ``--functional`` the data too) ``--repeat`` times, each
+in a fresh process, and prints the wall time of the whole command (process
+start, parsing, inputs, every run, the plots) as min / median / max, then each
+workload's run time (the CSV's ``wall_s`` summed over the configurations)
+likewise.  A run that failed (a row with an error) is listed, and the script
+exits 1: the goal counts every workload.
 
 ``--diff BASELINE.csv`` compares the last repetition's ``bench.csv`` with an
 earlier one, every column but the wall times (cycles, traffic, commands,
@@ -42,8 +44,10 @@ BENCH = ROOT / ".venv" / "bin" / "infs-bench"
 WALL_COLUMNS = {"wall_s", "jit_lowering_ms", "jit_wall_s", "optimize_wall_s"}
 
 
-def run_suite(configs: str, jobs: int, workloads: str | None, out: Path) -> float:
+def run_suite(configs: str, jobs: int, workloads: str | None, out: Path, functional: bool = False) -> float:
     cmd = [str(BENCH), "--configs", configs, "--tiles-study", "none", "--jobs", str(jobs), "--out", str(out), "--quiet"]
+    if functional:
+        cmd.append("--functional")
     if workloads:
         cmd += ["--workloads", workloads]
     t0 = time.perf_counter()
@@ -105,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--configs", default="base,near,in")
     ap.add_argument("--workloads", default=None, help="comma-separated (default: all)")
+    ap.add_argument("--functional", action="store_true", help="compute the data too (infs-bench --functional)")
     ap.add_argument("--keep", default=None, help="directory for each repetition's bench.csv (default: a temporary one)")
     ap.add_argument("--diff", default=None, help="a baseline bench.csv to compare the last repetition's with")
     ap.add_argument("--profile", default=None, help="WORKLOAD:CONFIG: cProfile one benchmark instead")
@@ -119,11 +124,15 @@ def main(argv: list[str] | None = None) -> int:
     per: dict[str, list[float]] = {}
     per_config: dict[str, list[float]] = {}
     last = None
+    failed: list[str] = []
     for i in range(args.repeat):
         out = root / f"run{i + 1}"
-        wall = run_suite(args.configs, args.jobs, args.workloads, out)
+        wall = run_suite(args.configs, args.jobs, args.workloads, out, args.functional)
         totals.append(wall)
         rows = rows_of(out / "bench.csv")
+        for r in rows:  # a run that failed is not a figure: every workload must be included
+            if r.get("error"):
+                failed.append(f"run {i + 1}: {r['workload']} {r['config']}: {r['error']}")
         sums: dict[str, float] = {}
         csums: dict[str, float] = {}
         for r in rows:
@@ -135,15 +144,17 @@ def main(argv: list[str] | None = None) -> int:
             per_config.setdefault(k, []).append(v)
         print(f"run {i + 1}: {wall:.1f} s wall, {len(rows)} benchmarks, runs {sum(sums.values()):.1f} s", flush=True)
         last = out / "bench.csv"
-    print(f"\npaper-size suite, analysis, configs {args.configs}, --jobs {args.jobs}, {args.repeat} runs")
+    print(f"\npaper-size suite, {'functional' if args.functional else 'analysis'}, configs {args.configs}, --jobs {args.jobs}, {args.repeat} runs")
     print(f"{'':28} {'min':>7} {'median':>7} {'max':>7}  (s)")
     print(f"{'whole command (wall)':28} {mmm(totals)}")
     for c, xs in per_config.items():
         print(f"{'  runs of ' + c:28} {mmm(xs)}")
     for w, xs in sorted(per.items(), key=lambda kv: -statistics.median(kv[1])):
         print(f"{'  ' + w:28} {mmm(xs)}")
+    for line in failed:
+        print(f"FAILED {line}")
     bad = diff(Path(args.diff), last) if args.diff and last is not None else 0
-    return 1 if bad else 0
+    return 1 if bad or failed else 0
 
 
 if __name__ == "__main__":
