@@ -1356,10 +1356,11 @@ class Extractor:
         if not band:
             (loop,) = leaf
             a.reduction_loop(loop)
-            missing = [r for r in loop.results if r not in a.nodes]
+            # (an argmin loop's best value has no node: arg_reduction checks nothing uses it)
+            missing = [r for r in loop.results if r not in a.nodes and r.uses]
             if missing:  # e.g. an iter_args loop whose body lost its yield (found by make fuzz)
                 raise Refuse(f"{len(missing)} result(s) of the loop are not yielded by its body")
-            a.escaping = {r: a.nodes[r] for r in loop.results}
+            a.escaping = {r: a.nodes[r] for r in loop.results if r in a.nodes}
         else:
             a.body(leaf)
         return a
