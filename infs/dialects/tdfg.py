@@ -82,6 +82,7 @@ from infs.dialects.element_types import BITWISE_OPS, COMPARE_OPS, MACHINE_ELEMEN
 from infs.dialects.element_types import ELEMENTWISE_ARITY as CMP_ARITY
 from infs.dialects.keyword_syntax import Field, format_number, parse_fields, parse_number_or_special, print_fields
 from infs.dialects.lattice import (
+    AccessMap,
     Affine,
     AffineAttr,
     Domain,
@@ -618,6 +619,10 @@ class StreamLoadOp(_StreamAccessOp):
     result = result_def(TensorType)
     traits = traits_def(Pure())
 
+    def __init__(self, array: SSAValue, indices: Sequence[SSAValue], amap: AccessMap, indirect_dims: Sequence[int], domain: Domain, result_type: Attribute):
+        props = {"map": MapAttr(amap), "indirect_dims": DenseArrayBase.from_list(i64, list(indirect_dims)), "domain": DomainAttr(domain)}
+        super().__init__(operands=[array, list(indices)], result_types=[result_type], properties=props)
+
     def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.result.type, g)
         self.verify_stream_access(g)
@@ -638,12 +643,7 @@ class StreamLoadOp(_StreamAccessOp):
         parser.parse_keyword("over")
         dom = parse_domain_body(parser)
         types, rt = parse_signature(parser)
-        array = parser.resolve_operand(arr, types[-1])
-        return parse_attributes(parser, cls.create(
-            operands=[array, *idx],
-            result_types=[rt],
-            properties={"map": MapAttr(amap), "indirect_dims": DenseArrayBase.from_list(i64, pos), "domain": DomainAttr(dom)},
-        ))
+        return parse_attributes(parser, cls(parser.resolve_operand(arr, types[-1]), idx, amap, pos, dom, rt))
 
 
 @irdl_op_definition
@@ -662,6 +662,9 @@ class StreamReduceOp(_GraphNode):
     dims = prop_def(DenseArrayBase)
     result = result_def()
     traits = traits_def(Pure())
+
+    def __init__(self, kind: str, input: SSAValue, dims: Sequence[int], result_type: Attribute):
+        super().__init__(operands=[input], result_types=[result_type], properties={"kind": StringAttr(kind), "dims": DenseArrayBase.from_list(i64, list(dims))})
 
     def dims_list(self) -> tuple[int, ...]:
         return tuple(int(d) for d in self.dims.get_values())
@@ -686,8 +689,7 @@ class StreamReduceOp(_GraphNode):
     @classmethod
     def parse(cls, parser: Parser) -> "StreamReduceOp":
         kind, inp, dims, _init, rt = parse_reduction(parser)
-        props = {"kind": StringAttr(kind), "dims": DenseArrayBase.from_list(i64, dims)}
-        return parse_attributes(parser, cls.create(operands=[inp], result_types=[rt], properties=props))
+        return parse_attributes(parser, cls(kind, inp, dims, rt))
 
 
 @irdl_op_definition
@@ -704,6 +706,10 @@ class StreamStoreOp(_StreamAccessOp):
     kind = prop_def(StringAttr)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(self, kind: str, value: SSAValue, array: SSAValue, indices: Sequence[SSAValue], amap: AccessMap, indirect_dims: Sequence[int]):
+        props = {"kind": StringAttr(kind), "map": MapAttr(amap), "indirect_dims": DenseArrayBase.from_list(i64, list(indirect_dims))}
+        super().__init__(operands=[value, array, list(indices)], properties=props)  # (and operandSegmentSizes)
 
     def verify_in(self, g: GraphOp) -> None:
         t = _check_rank(self, self.value.type, g, "value")
@@ -729,15 +735,7 @@ class StreamStoreOp(_StreamAccessOp):
         amap, ipos, idx = parse_index_list(parser)
         types, at = parse_signature(parser)
         (value,) = parser.resolve_operands([val], types[:1], pos)
-        return parse_attributes(parser, cls.create(
-            operands=[value, parser.resolve_operand(arr, at), *idx],
-            properties={
-                "kind": StringAttr(kind),
-                "map": MapAttr(amap),
-                "indirect_dims": DenseArrayBase.from_list(i64, ipos),
-                "operandSegmentSizes": DenseArrayBase.from_list(IntegerType(32), [1, 1, len(idx)]),
-            },
-        ))
+        return parse_attributes(parser, cls(kind, value, parser.resolve_operand(arr, at), idx, amap, ipos))
 
 
 @irdl_op_definition

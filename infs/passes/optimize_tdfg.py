@@ -430,10 +430,8 @@ class _Extractor:
             scalar = any(self.scalar.get(k, False) for k in n.children)
             return m.compute(n.args[0], n.args[1], ins, scalar)
         child = n.children[0]
-        if n.op == "Shrink":
-            return EPS_NODE
-        if self.const.get(child, False):
-            return EPS_NODE  # a moved / broadcast constant is the same constant
+        if n.op == "Shrink" or self.const.get(child, False):
+            return EPS_NODE  # (a moved / broadcast constant is the same constant)
         ty = self.ty.get(child)
         if ty is None:
             return math.inf
@@ -487,15 +485,11 @@ class _Extractor:
                 s = state.get(c)
                 if s == 2:
                     continue
-                if s == 1:
-                    return None  # a cycle
-                if c not in choice:
-                    return None
+                if s == 1 or c not in choice:
+                    return None  # a cycle (``c`` is on the path to it), or an e-class with no node
                 state[c] = 1
                 stack.append((c, True))
                 for k in choice[c].children:
-                    if state.get(k) == 1:
-                        return None
                     if state.get(k) != 2:
                         stack.append((k, False))
         return total, order

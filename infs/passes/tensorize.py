@@ -383,15 +383,7 @@ class _Builder:
     def stream_load(self, op: stream.LoadOp, arr: SSAValue) -> _TV:
         idx = self.index_tensors(op)
         rt = self.ttype(op.array.type.element_type)  # type: ignore[attr-defined]
-        new = tdfg.StreamLoadOp.create(
-            operands=[arr, *idx],
-            result_types=[rt],
-            properties={
-                "map": MapAttr(self.lattice_map(op.access_map())),
-                "indirect_dims": DenseArrayBase.from_list(i64, list(op.indirect_positions())),
-                "domain": DomainAttr(self.lattice_box()),
-            },
-        )
+        new = tdfg.StreamLoadOp(arr, idx, self.lattice_map(op.access_map()), op.indirect_positions(), self.lattice_box(), rt)
         return _TV(self.emit(new).results[0])
 
     def stream_tv(self, v: SSAValue) -> _TV:
@@ -423,8 +415,7 @@ class _Builder:
         to_scalar = not isinstance(op.result.type, stream.StreamType)
         if to_scalar and op.init is not None:
             raise NotTensorizable("a reduction to a scalar with an 'init' value has no tdfg counterpart")
-        props = {"kind": StringAttr(kind), "dims": DenseArrayBase.from_list(i64, list(range(self.R)) if to_scalar else lat)}
-        r = self.emit(tdfg.StreamReduceOp.create(operands=[v], result_types=[elem if to_scalar else self.ttype(elem)], properties=props))
+        r = self.emit(tdfg.StreamReduceOp(kind, v, list(range(self.R)) if to_scalar else lat, elem if to_scalar else self.ttype(elem)))
         if to_scalar:
             self.scalar_results[op.result] = r.results[0]
             return
@@ -460,16 +451,7 @@ class _Builder:
     def stream_store(self, kind: str, op, arr: SSAValue, value: _TV) -> None:
         v = self.bounded(value).value
         idx = self.index_tensors(op)
-        new = tdfg.StreamStoreOp.create(
-            operands=[v, arr, *idx],
-            properties={
-                "kind": StringAttr(kind),
-                "map": MapAttr(self.lattice_map(op.access_map())),
-                "indirect_dims": DenseArrayBase.from_list(i64, list(op.indirect_positions())),
-                "operandSegmentSizes": DenseArrayBase.from_list(IntegerType(32), [1, 1, len(idx)]),
-            },
-        )
-        self.emit(new)
+        self.emit(tdfg.StreamStoreOp(kind, v, arr, idx, self.lattice_map(op.access_map()), op.indirect_positions()))
 
     # -- overlap of stores ------------------------------------------------------
     def _cells(self, spec: Spec) -> list[tuple[Affine, Affine]]:
