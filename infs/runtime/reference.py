@@ -16,6 +16,9 @@ sequential loop nest (``infs.dialects.stream`` docstring):
   and float rounding then follows that order);
 * reductions fold with ``keepdims`` so results keep broadcasting; f32 sums
   use numpy's pairwise order (tests compare f32 with a tolerance);
+* a domain of more than ``ROW_POINTS`` points runs in rows of its outermost
+  dim where that order is the loop nest's for every effect (``_row_parts``),
+  with the same bits as the whole domain at once;
 * a region in which an iteration may read a cell written by an earlier
   iteration (a loop-carried dependence) is not a stream region: the verifier
   rejects it (``stream.loop_carried_dependence``, the one check every path
