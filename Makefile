@@ -47,7 +47,8 @@ browser:
 	@command -v chromium >/dev/null 2>&1 && echo "chromium: $$(command -v chromium)" || \
 	{ SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO apt-get update && $$SUDO apt-get install -y chromium; }
 
-# Every benchmark of benchmarks/README.md, one after the other (about 20 minutes on 2 cores).
+# Every benchmark of benchmarks/README.md, one after the other (about 40 minutes on 2 idle cores;
+# the functional suite, three runs of every workload with data, is 15 of them).
 # bench_process.py's PIMeval row needs PIMeval-PIMbench built outside this repository:
 #   make bench PIMEVAL=/path/to/PIMeval-PIMbench PIMEVAL_REPO=/path/to/its/git/dir
 # (without PIMEVAL the row is skipped with a note; README "Whole process vs PIMeval").
@@ -56,7 +57,8 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_sim.py
 	$(PY) benchmarks/bench_jit.py
 	$(PY) benchmarks/bench_reference.py
-	$(if $(wildcard benchmarks/bench_suite.py),$(PY) benchmarks/bench_suite.py)
+	$(PY) benchmarks/bench_suite.py
+	$(PY) benchmarks/bench_suite.py --functional
 	$(PY) benchmarks/bench_process.py $(if $(PIMEVAL),--pimeval $(PIMEVAL)) $(if $(PIMEVAL_REPO),--pimeval-repo $(PIMEVAL_REPO))
 
 clean:
