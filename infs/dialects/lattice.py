@@ -53,10 +53,6 @@ class LatticeError(ValueError):
     """An operation on domains/patterns that cannot be carried out."""
 
 
-class IndexRangeError(LatticeError):
-    """An access map whose constants or coefficients are beyond int64."""
-
-
 # Every integer of the infs attributes is a signed 64-bit value (as MLIR's
 # i64/index): the passes, records and the simulator compute on int64.
 I64_MIN, I64_MAX = -(1 << 63), (1 << 63) - 1
@@ -104,12 +100,10 @@ class Affine:
     def of(value: "Affine | int | str") -> "Affine":
         if isinstance(value, Affine):
             return value
-        if isinstance(value, int):
+        if isinstance(value, int) or _is_numpy_integer(value):
             return Affine(int(value))
         if isinstance(value, str):
             return Affine(0, ((value, 1),))
-        if _is_numpy_integer(value):
-            return Affine(int(value))
         raise TypeError(f"cannot make an affine expression of {value!r}")
 
     @staticmethod
@@ -449,7 +443,7 @@ class AccessMap:
             if not all(I64_MIN <= v <= I64_MAX for v in (e.const, *(c for _, c in e.terms))):
                 # a map built by a pass from upstream IR (affine.load %A[%i - 99999999999999999999]),
                 # not parsed: numpy would overflow (found by make fuzz)
-                raise IndexRangeError(f"index {e} is beyond the signed 64-bit range")
+                raise LatticeError(f"index {e} is beyond the signed 64-bit range")
             acc: np.ndarray | int = e.const
             for n, c in e.terms:
                 i = dim_index(n)

@@ -95,14 +95,10 @@ from infs.dialects.syntax import check_one_of, parse_attributes, parse_operands_
 COMPUTE_ARITY = {**ELEMENTWISE_ARITY, "copy": 1}
 
 
-def ceil_div(a: int, b: int) -> int:
-    return -(-a // b)
-
-
 def tile_grid(lattice: Sequence[int], tiles: Sequence[int]) -> tuple[int, ...]:
     """Tiles per lattice dim (the last one may be partly used): the one place
     the compiler's layout, the lowering records and the simulator get it from."""
-    return tuple(ceil_div(s, t) for s, t in zip(lattice, tiles))
+    return tuple(-(-s // t) for s, t in zip(lattice, tiles))  # (ceil(s / t))
 
 
 class TiledLattice:
@@ -708,7 +704,6 @@ class ShiftOp(_TypedCommandOp):
     def inter_tile(cls, f) -> bool:
         return f["inter"] != 0
 
-
     def verify_in(self, prog: ProgramOp) -> None:
         dim, tiles = self._verify_move(prog), prog.tile_shape
         lo, hi = _range(self, "mask")
@@ -741,7 +736,6 @@ class BcastOp(_TypedCommandOp):
     @classmethod
     def inter_tile(cls, f) -> bool:
         return tuple(f["inter"]) != (0, 1)
-
 
     def verify_in(self, prog: ProgramOp) -> None:
         dim, tiles = self._verify_move(prog), prog.tile_shape

@@ -86,14 +86,6 @@ def print_named_operands(printer: Printer, keyword: str, names: Sequence[str], v
     printer.print_string(")")
 
 
-def parse_int_list(parser: Parser) -> list[int]:
-    return parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parse_int64(parser))
-
-
-def print_int_list(printer: Printer, values: Sequence[int]) -> None:
-    printer.print_string("[" + ", ".join(str(int(v)) for v in values) + "]")
-
-
 def print_signature(printer: Printer, op: Operation, inputs: Sequence[Attribute], result: Attribute) -> None:
     """`` : <input types> -> <result type>`` and the op's attributes: how most custom forms end."""
     printer.print_string(" : ")
@@ -120,8 +112,7 @@ def print_reduction(printer: Printer, op: Operation, kind: str, input: SSAValue,
     (``stream.reduce``, ``tdfg.stream_reduce``)."""
     printer.print_string(f" {kind} ")
     printer.print_ssa_value(input)
-    printer.print_string(" over ")
-    print_int_list(printer, dims)
+    printer.print_string(" over [" + ", ".join(str(int(d)) for d in dims) + "]")
     if init is not None:
         printer.print_string(" init ")
         printer.print_ssa_value(init)
@@ -134,7 +125,7 @@ def parse_reduction(parser: Parser, init_type: Callable[[Attribute], Attribute] 
     kind = parser.parse_identifier(" (reduction kind)")
     inp = parser.parse_unresolved_operand()
     parser.parse_keyword("over")
-    dims = parse_int_list(parser)
+    dims = parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, lambda: parse_int64(parser))
     init = parser.parse_unresolved_operand() if init_type is not None and parser.parse_optional_keyword("init") is not None else None
     (itype,), rtype = parse_signature(parser, 1)
     init_val = parser.resolve_operand(init, init_type(itype)) if init is not None and init_type is not None else None
@@ -272,9 +263,7 @@ class SymbolRegion(IRDLOperation):
         if self.res:
             printer.print_string(" -> ")
             printer.print_list([r.type for r in self.res], printer.print_attribute)
-        if self.attributes:
-            printer.print_string(" attributes ")
-            printer.print_attr_dict(self.attributes)
+        print_attributes(printer, self)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=True)
 

@@ -80,7 +80,7 @@ from xdsl.utils.exceptions import VerifyException
 # tdfg.cmp's ops are the element-wise ops (§3.2 compute nodes)
 from infs.dialects.element_types import BITWISE_OPS, COMPARE_OPS, MACHINE_ELEMENTS, REDUCE_KINDS, STORE_KINDS, is_machine_element
 from infs.dialects.element_types import ELEMENTWISE_ARITY as CMP_ARITY
-from infs.dialects.keyword_syntax import Field, format_number, parse_fields, parse_number_or_special, print_fields
+from infs.dialects.keyword_syntax import Field, format_number, int_array, parse_fields, parse_number_or_special, print_fields
 from infs.dialects.lattice import (
     AccessMap,
     Affine,
@@ -212,9 +212,8 @@ class GraphOp(SymbolRegion):
         result_types: Sequence[Attribute] = (),
         hints: DictionaryAttr | None = None,  # from the custom syntax (SymbolRegion.parse)
     ):
-        props: dict[str, Attribute] = {"sym_names": ArrayAttr([StringAttr(n) for n in sym_names]), "rank": IntegerAttr(rank, i64)}
-        if hints is not None:
-            props["hints"] = hints
+        # (xDSL's op init drops a None property: no hints)
+        props = {"sym_names": ArrayAttr([StringAttr(n) for n in sym_names]), "rank": IntegerAttr(rank, i64), "hints": hints}
         super().__init__(operands=[arrays, scalars], result_types=[result_types], properties=props, regions=[body])
 
     @property
@@ -535,13 +534,9 @@ class ConstOp(_GraphNode):
         if not isinstance(rt, TensorType):
             parser.raise_error(f"tdfg.const result must be a !tdfg.tensor, got {rt}", start, parser.pos)
         et = rt.element_type
-        if isinstance(et, AnyFloat):
-            val: Attribute = FloatAttr(float(num), et)
-        elif isinstance(et, IntegerType) and isinstance(num, int):
-            val = IntegerAttr(num, et)
-        else:
+        if not (isinstance(et, AnyFloat) or (isinstance(et, IntegerType) and isinstance(num, int))):
             parser.raise_error(f"literal {num} does not fit a tensor of {et}", start, parser.pos)
-        return parse_attributes(parser, cls.create(result_types=[rt], properties={"value": val}))
+        return parse_attributes(parser, cls(rt, value=num))
 
 
 @irdl_op_definition
@@ -620,7 +615,7 @@ class StreamLoadOp(_StreamAccessOp):
     traits = traits_def(Pure())
 
     def __init__(self, array: SSAValue, indices: Sequence[SSAValue], amap: AccessMap, indirect_dims: Sequence[int], domain: Domain, result_type: Attribute):
-        props = {"map": MapAttr(amap), "indirect_dims": DenseArrayBase.from_list(i64, list(indirect_dims)), "domain": DomainAttr(domain)}
+        props = {"map": MapAttr(amap), "indirect_dims": int_array(indirect_dims), "domain": DomainAttr(domain)}
         super().__init__(operands=[array, list(indices)], result_types=[result_type], properties=props)
 
     def verify_in(self, g: GraphOp) -> None:
@@ -664,7 +659,7 @@ class StreamReduceOp(_GraphNode):
     traits = traits_def(Pure())
 
     def __init__(self, kind: str, input: SSAValue, dims: Sequence[int], result_type: Attribute):
-        super().__init__(operands=[input], result_types=[result_type], properties={"kind": StringAttr(kind), "dims": DenseArrayBase.from_list(i64, list(dims))})
+        super().__init__(operands=[input], result_types=[result_type], properties={"kind": StringAttr(kind), "dims": int_array(dims)})
 
     def dims_list(self) -> tuple[int, ...]:
         return tuple(int(d) for d in self.dims.get_values())
@@ -708,7 +703,7 @@ class StreamStoreOp(_StreamAccessOp):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(self, kind: str, value: SSAValue, array: SSAValue, indices: Sequence[SSAValue], amap: AccessMap, indirect_dims: Sequence[int]):
-        props = {"kind": StringAttr(kind), "map": MapAttr(amap), "indirect_dims": DenseArrayBase.from_list(i64, list(indirect_dims))}
+        props = {"kind": StringAttr(kind), "map": MapAttr(amap), "indirect_dims": int_array(indirect_dims)}
         super().__init__(operands=[value, array, list(indices)], properties=props)  # (and operandSegmentSizes)
 
     def verify_in(self, g: GraphOp) -> None:
