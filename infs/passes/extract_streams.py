@@ -554,7 +554,6 @@ class Analysis:
                 args[pos] = init_n
                 self.nodes[res] = Op(y.type, comb, args)
 
-
     def arg_reduction(self, op: Operation, r: int, accs: list[SSAValue], inits: list[SSAValue], ys: list[SSAValue]) -> bool:
         """The argmin (argmax) loop ``if (x < best) {best = x; at = i;}``
         (iter_args best = +inf, at = the first index; strict ``<``: the first

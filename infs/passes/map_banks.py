@@ -38,10 +38,7 @@ def bank_set(tiles: Pattern, per_bank: int) -> np.ndarray:
 @lru_cache(maxsize=65536)
 def bank_pattern(tiles: Pattern, per_bank: int) -> Pattern:
     banks = bank_set(tiles, per_bank)
-    exact = Pattern.from_indices(banks)
-    if exact is not None:
-        return exact
-    return Pattern.range(int(banks[0]), int(banks[-1]) + 1)
+    return Pattern.from_indices(banks) or Pattern.range(int(banks[0]), int(banks[-1]) + 1)  # exact, or the covering range
 
 
 def map_banks(prog: PimProgram) -> PimProgram:

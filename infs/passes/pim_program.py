@@ -79,14 +79,13 @@ def location_text(op: Operation) -> str | None:
 def where(op: Operation) -> str:
     """'the program at f.mlir:3:5 in @fn' -- which graph/program an error is about."""
     from xdsl.dialects.func import FuncOp
+    from xdsl.traits import HasAncestor
 
     parts = [f"the {op.name}"]
     loc = location_text(op)
     if loc is not None:
         parts.append(f"at {loc}")
-    fn = op.parent_op()
-    while fn is not None and not isinstance(fn, FuncOp):
-        fn = fn.parent_op()
+    fn = HasAncestor(FuncOp).get_ancestor(op)  # (op itself, a graph or a program, is no function)
     if fn is not None:
         parts.append(f"in @{fn.sym_name.data}")
     return " ".join(parts)

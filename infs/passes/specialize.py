@@ -80,8 +80,7 @@ def specialize_graph(graph: tdfg.GraphOp, bindings: Mapping[str, float | int]) -
             if not isinstance(val, int):
                 raise SpecializeError(f"symbol '{name}' is an index; got {val}")
             env[name] = val
-    for name, size in infer_from_static_shapes(graph, set(env)).items():
-        env.setdefault(name, size)
+    env |= infer_from_static_shapes(graph, set(env))  # (only symbols env does not bind)
 
     def concrete(e: Affine, op: Operation, what: str) -> Affine:
         try:

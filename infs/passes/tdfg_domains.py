@@ -47,16 +47,9 @@ def lattice_cells(rank: int) -> Box:
     return ((0, INF),) * rank
 
 
-def infinite_box(rank: int) -> Box:
-    return ((-INF, INF),) * rank
-
-
 def is_infinite(b: Box) -> bool:
     """True when some dim is unbounded (a constant tensor, possibly shrunk along other dims)."""
-    for p, q in b:
-        if p <= -INF or q >= INF:
-            return True
-    return False
+    return any(p <= -INF or q >= INF for p, q in b)
 
 
 def element_name(t: Attribute) -> str:
@@ -73,11 +66,6 @@ def checked_element(name: str) -> str:
 def _int(a: Attribute) -> int:
     assert isinstance(a, IntegerAttr)
     return a.value.data
-
-
-def array_rank(v: SSAValue) -> int:
-    assert isinstance(v.type, MemRefType)
-    return len(v.type.get_shape())
 
 
 class Bindings:
@@ -179,7 +167,7 @@ class Node:
             self.map, self.indirect = op.map.data, tuple(op.indirect_dims.get_values())
         elif k is tdfg.StoreOp:
             self.ins, self.arr = (vid[op.value],), args.index(op.array)
-            self.near_value = isinstance(op.value.owner, (tdfg.StreamReduceOp, tdfg.StreamLoadOp))
+            self.near_value = isinstance(op.value.owner, _NEAR)
         elif k is tdfg.YieldOp:
             self.ins = tuple(vid.get(v, -1) for v in op.values)
 
@@ -219,10 +207,7 @@ class GraphFacts:
     def of(graph: tdfg.GraphOp) -> "GraphFacts":
         ops = tuple(graph.body.block.ops)
         args = graph.array_args
-        vid: dict[SSAValue, int] = {}
-        for op in ops:
-            for r in op.results:
-                vid[r] = len(vid)
+        vid = {r: k for k, r in enumerate(r for op in ops for r in op.results)}
         body = tuple(Node(op, vid, args) for op in ops)
         node_of = {n.op: n for n in body}
         order = tuple(schedule(ops))
@@ -339,7 +324,7 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CON
         return tuple([(lo, m if m > lo else lo) if -INF < p and q < INF else (p, q)
                       for (p, q), (c0, c1) in zip(b, clip) for lo in [p if p > c0 else c0] for m in [q if q < c1 else c1]])  # fmt: skip
 
-    inf = infinite_box(rank)
+    inf = ((-INF, INF),) * rank  # a constant's box
     for n in facts.body:
         k = n.kind
         if k is tdfg.TensorOp or k is tdfg.StreamLoadOp:
@@ -410,10 +395,7 @@ def needed_boxes(graph: tdfg.GraphOp, at: Bindings = CONCRETE, facts: GraphFacts
         if own is None or is_infinite(own):
             return  # a scalar, or a constant: it needs no cells of its own
         b = box_intersect(b, own)
-        for p, q in b:
-            if q > p:
-                break
-        else:
+        if not any(q > p for p, q in b):
             return
         # a box empty along some dim has no cells, but its other ranges reach
         # the side effect through an empty fold's identities (a reduce over an
@@ -493,16 +475,14 @@ def collapse(b: Box, dims) -> Box:
     return b
 
 
+# ops whose results are computed near memory (a store of one is a store near memory)
+_NEAR = (tdfg.StreamReduceOp, tdfg.StreamLoadOp)
+
+
 def laid_out_arrays(ops, arg_tuple) -> list[int]:
     """Indices of the graph's arrays that live in memory (read as tensors or stored to)."""
     args = list(arg_tuple)
-    used = set()
-    for op in ops:
-        if isinstance(op, tdfg.TensorOp):
-            used.add(args.index(op.array))
-        elif isinstance(op, tdfg.StoreOp) and not isinstance(op.value.owner, (tdfg.StreamReduceOp, tdfg.StreamLoadOp)):
-            used.add(args.index(op.array))  # results computed near memory are stored near memory
-    return sorted(used)
+    return sorted({args.index(op.array) for op in ops if isinstance(op, tdfg.TensorOp) or (isinstance(op, tdfg.StoreOp) and not isinstance(op.value.owner, _NEAR))})
 
 
 def array_shapes(graph: tdfg.GraphOp, known: dict[int, tuple[int, ...]] | None = None, at: Bindings = CONCRETE,

@@ -71,8 +71,6 @@ class _Const:
 def _canonical_empty(box: Box) -> Box:
     """An empty box as a valid domain: its empty dims become [0:0] (a box moved
     out of the lattice may have crossed bounds, e.g. [2:1])."""
-    if not box_empty(box):
-        return box
     return tuple((0, 0) if q <= p else (p, q) for p, q in box)
 
 
