@@ -2,8 +2,8 @@
 
 Ops whose syntax is a fixed sequence of ``keyword value`` pairs (all of
 ``pimcmd`` and several ``tdfg`` ops) declare ``FIELDS``, a tuple of
-``Field(keyword, property, kind, optional)``; ``KeywordSyntaxMixin`` then
-parses and prints them.  Kinds:
+``Field(keyword, property, kind, optional)``; ``parse_fields``/``print_fields`` then
+parse and print them.  Kinds:
 
 ``int`` ``IntegerAttr(i64)``; ``ints`` ``[1, 2]`` as ``DenseArrayBase(i64)``;
 ``str`` a bare identifier or a string literal (``\"paper-64\"``) as ``StringAttr``; ``pattern`` ``1:2:2`` as

@@ -533,9 +533,7 @@ class Pattern:
                 merged[-1] = (ps, pc * c)
             else:
                 merged.append((s, c))
-        if not merged:
-            merged = [(1, 1)]
-        return Pattern(self.start, tuple(merged))
+        return Pattern(self.start, tuple(merged or [(1, 1)]))
 
     def expand(self) -> np.ndarray:
         """All indices, in element order (vectorized)."""
@@ -599,9 +597,8 @@ def parse_pattern_body(parser: AttrParser) -> Pattern:
 def verify_pattern(p: Pattern, what: str = "pattern") -> None:
     if not p.levels:
         raise VerifyException(f"{what} {p} has no stride:count level")
-    for s, c in p.levels:
-        if c <= 0:
-            raise VerifyException(f"{what} {p} has a count <= 0")
+    if any(c <= 0 for _, c in p.levels):
+        raise VerifyException(f"{what} {p} has a count <= 0")
     if p.start < 0:
         raise VerifyException(f"{what} {p} starts below 0")
     if p.min_index < 0:

@@ -446,9 +446,7 @@ class ComputeOp(IRDLOperation):
         if [a.type for a in block.args] != expected:
             raise VerifyException(f"'{self.name}' body arguments {[str(a.type) for a in block.args]} must be the element types {[str(t) for t in expected]}")
         for op in block.ops:
-            if isinstance(op, YieldOp):
-                continue
-            if op.dialect_name() not in COMPUTE_BODY_DIALECTS or op.regions or not is_side_effect_free(op):
+            if not isinstance(op, YieldOp) and (op.dialect_name() not in COMPUTE_BODY_DIALECTS or op.regions or not is_side_effect_free(op)):
                 raise VerifyException(f"'{self.name}' body may only hold side-effect-free arith/math ops, found '{op.name}'")
         term = block.last_op
         if not isinstance(term, YieldOp) or len(term.values) != 1:

@@ -129,8 +129,7 @@ def _share_constants(graph: tdfg.GraphOp) -> None:
         if first is op:
             continue
         op.result.replace_all_uses_with(first.results[0])
-        op.detach()
-        op.erase()
+        graph.body.block.erase_op(op)
 
 
 def layout_hints(graph: tdfg.GraphOp) -> DictionaryAttr:

@@ -62,7 +62,6 @@ def _lower_bc(c: Cmd, prog: PimProgram) -> list[Cmd]:
     bl, tl = patterns(tr, ir, prog)
     tp, l = p // t, p % t
     lo, hi = p + c["dist"], p + c["dist"] + c["count"]
-    out = []
     # destination runs: head tile, whole tiles, tail tile
     runs = []
     first_full, last_full = -(-lo // t), hi // t
@@ -75,9 +74,8 @@ def _lower_bc(c: Cmd, prog: PimProgram) -> list[Cmd]:
             runs.append((first_full, last_full, 0, t))
         if hi % t:
             runs.append((hi // t, hi // t + 1, 0, hi % t))
-    for ta, tb, r0, r1 in runs:
-        out.append(Cmd(pc.BcastOp, dict(type=c["type"], dst=c["dst"], src=c["src"], dim=k, intra=(r0 - l, r1 - l), inter=(ta - tp, tb - tp), bitlines=bl, tiles=tl)))
-    return out
+    return [Cmd(pc.BcastOp, dict(type=c["type"], dst=c["dst"], src=c["src"], dim=k, intra=(r0 - l, r1 - l), inter=(ta - tp, tb - tp), bitlines=bl, tiles=tl))
+            for ta, tb, r0, r1 in runs]
 
 
 _LOWER = {pc.MoveOp: _lower_mv, pc.BroadcastOp: _lower_bc}

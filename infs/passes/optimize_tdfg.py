@@ -1035,8 +1035,7 @@ def _replace(graph: tdfg.GraphOp, enc: _Encoding, choice: Mapping[str, _Node], r
     # the old algebra nodes are dead now
     for op in reversed(list(block.ops)):
         if isinstance(op, _PURE) and not any(r.uses for r in op.results):
-            op.detach()
-            op.erase()
+            block.erase_op(op)
     if graph.hints is not None:
         graph.hints = layout_hints(graph)
 
@@ -1047,8 +1046,7 @@ def _restore(graph: tdfg.GraphOp, saved: tdfg.GraphOp) -> None:
     for a, b in zip(block.args, old.args):
         b.replace_all_uses_with(a)
     for op in reversed(list(block.ops)):
-        op.detach()
-        op.erase(safe_erase=False)
+        block.erase_op(op, safe_erase=False)
     for op in list(old.ops):
         op.detach()
         block.add_op(op)

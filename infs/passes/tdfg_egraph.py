@@ -136,8 +136,7 @@ def _prelude() -> str:
 
     # Eq. 8a/8b
     lo, lov = _aff()
-    _n2, nv = _aff()
-    cnt = "(A " + " ".join(nv) + ")"
+    cnt, nv = _aff()
     out += [
         # a broadcast's copy width is the extent along its own dim: other dims commute
         _rule("eq8", "8a", f"(= x (Bc (Shrink a i {p} {q}) j {d} {cnt})) (!= i j)", f"(union x (Shrink (Bc a j {d} {cnt}) i {p} {q}))"),

@@ -263,9 +263,7 @@ class _Converter:
         elif k is tdfg.BcOp:
             self.convert_bc(n)
         elif k is tdfg.ShrinkOp:
-            src = values[n.ins[0]]
-            if not isinstance(src, _Reg):
-                src = self.as_reg(src, boxes[n.res])
+            src = self.as_reg(values[n.ins[0]], boxes[n.res])
             d = n.dim
             if d in src.partial_dims and boxes[n.res][d] != src.box[d]:
                 # the tiles' partial results need not lie in the narrower range
@@ -308,8 +306,7 @@ class _Converter:
         elif k is tdfg.StoreOp:
             v = values[n.ins[0]]
             if isinstance(v, _Const):
-                b = boxes[n.ins[0]]
-                v = self.as_reg(v, box_intersect(b, self.array_box(n.arr)))
+                v = self.as_reg(v, box_intersect(boxes[n.ins[0]], self.array_box(n.arr)))
             self.deferred.append((v, n.arr))  # type: ignore[arg-type]
         else:
             raise LoweringError(f"cannot lower '{n.op.name}' to in-memory commands")
