@@ -563,9 +563,7 @@ def peel_count(region: stream.RegionOp) -> int:
     """How many outermost dims must go to the host for the iteration space to
     fit the lattice of the region's arrays (0 when it fits)."""
     ranks = [len(a.type.get_shape()) for a in region.arrays]  # type: ignore[attr-defined]
-    if not ranks:
-        return 0
-    return max(0, region.iteration_domain.rank - max(ranks))
+    return max(0, region.iteration_domain.rank - max(ranks)) if ranks else 0
 
 
 def peel_region(region: stream.RegionOp, ivs: Sequence[SSAValue]) -> tuple[stream.RegionOp, list[str], list[tuple[Affine, Affine]]]:
