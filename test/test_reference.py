@@ -1969,3 +1969,55 @@ func.func @f(%A: memref<?x4xf32>, %B: memref<?x4xf32>, %n: index) {
             reference.evaluate_region(region, [A, A], [5])
     finally:
         reference.ROW_POINTS = saved
+
+
+def test_rows_are_not_taken_when_a_compute_can_fail_on_some_points():
+    """An integer division fails on the points whose divisor is 0.  The whole
+    domain evaluates each op over every point before any store: the first op
+    (in program order) that fails anywhere is the error, and nothing is
+    written.  Rows would store row 0 before row 1's zero divisor is seen, and
+    name the op that fails first in row 0 (here arith.remsi, not
+    arith.divsi): the same error and the same arrays either way."""
+    text = """
+func.func @f(%A: memref<?x4xi32>, %B: memref<?x4xi32>, %C: memref<?x4xi32>, %O: memref<?x4xi32>, %n: index) {
+  stream.region ins(%A, %B, %C, %O : memref<?x4xi32>, memref<?x4xi32>, memref<?x4xi32>, memref<?x4xi32>) syms(N = %n : index) domain [0:N, 0:4] iterators [parallel, parallel] {
+  ^bb0(%a: memref<?x4xi32>, %b: memref<?x4xi32>, %c: memref<?x4xi32>, %o: memref<?x4xi32>, %N: index):
+    %x = stream.load %a[d0, d1] : memref<?x4xi32> -> !stream.stream<i32>
+    %y = stream.load %b[d0, d1] : memref<?x4xi32> -> !stream.stream<i32>
+    %z = stream.load %c[d0, d1] : memref<?x4xi32> -> !stream.stream<i32>
+    %q = stream.compute(%x, %y : !stream.stream<i32>, !stream.stream<i32>) -> !stream.stream<i32> {
+    ^bb1(%u: i32, %v: i32):
+      %r = arith.divsi %u, %v : i32
+      stream.yield %r : i32
+    }
+    %s = stream.compute(%q, %z : !stream.stream<i32>, !stream.stream<i32>) -> !stream.stream<i32> {
+    ^bb1(%u: i32, %v: i32):
+      %r = arith.remsi %u, %v : i32
+      stream.yield %r : i32
+    }
+    stream.store %s -> %o[d0, d1] : !stream.stream<i32> -> memref<?x4xi32>
+    stream.yield
+  }
+  func.return
+}"""
+    n = 5
+    A = np.arange(1, 4 * n + 1, dtype=np.int32).reshape(n, 4)
+    B = np.ones((n, 4), np.int32)
+    B[n - 1, 2] = 0  # divsi fails in the last row only
+    C = np.full((n, 4), 3, np.int32)
+    C[0, 1] = 0  # remsi fails in the first row only
+    outs = []
+    saved = reference.ROW_POINTS
+    try:
+        for row_points in (1 << 62, 4):  # whole; rows of one i
+            reference.ROW_POINTS = row_points
+            O = np.full((n, 4), -1, np.int32)
+            with pytest.raises(EvaluationError) as e:
+                run_function(api.parse_text(text, ctx=CTX), {"A": A, "B": B, "C": C, "O": O, "n": n}, executor=reference.evaluate_region)
+            outs.append((str(e.value), O))
+    finally:
+        reference.ROW_POINTS = saved
+    (msg0, O0), (msg1, O1) = outs
+    assert "arith.divsi" in msg0 and (O0 == -1).all()  # the whole domain: the first op's error, nothing stored
+    assert msg1 == msg0
+    np.testing.assert_array_equal(O1, O0)

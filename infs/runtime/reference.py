@@ -108,11 +108,14 @@ def check_domain_memory(region: stream.RegionOp, box: Sequence[tuple[int, int]],
 # loop nest's own order for every effect: no array it reads is one it writes (so
 # a row reads nothing an earlier row wrote), it yields no value, has no
 # atomics (their float rounding follows the order of all points) and no
-# indirect access, and no reduction spans the outermost dim.  Each row then stores what the loop nest's
+# indirect access, no reduction spans the outermost dim, and no compute can fail
+# on some points only (a division).  Each row then stores what the loop nest's
 # iterations of that row store, the last row's stores landing last; a reduction
 # over inner dims folds each output's inputs in the same layout as on the whole
 # domain, so the bits are the same (test_reference: rows vs whole).
 ROW_POINTS = 1 << 24
+# compute ops that fail on some points only (a zero divisor: scalar_ops._check_nonzero)
+_FAILS_ON_SOME_POINTS = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp)
 
 
 def _row_parts(region: stream.RegionOp, shape: Sequence[int]) -> int | None:
@@ -127,6 +130,10 @@ def _row_parts(region: stream.RegionOp, shape: Sequence[int]) -> int | None:
         if isinstance(op, (stream.LoadOp, stream.StoreOp)) and op.indirect_positions():
             return None  # index data is checked per invocation: an error must not follow half the rows' stores
         if isinstance(op, stream.ReduceOp) and 0 in op.dims_list():
+            return None
+        if isinstance(op, stream.ComputeOp) and any(isinstance(inner, _FAILS_ON_SOME_POINTS) for inner in op.body.block.ops):
+            # the whole domain fails before any store, at the first op failing anywhere: rows would
+            # store the rows before the failing one, and may name another op (as _chunk_plan)
             return None
     if any(region.arrays[i] is region.arrays[j] for i, j in _read_write_pairs(region)):
         return None  # one operand read and written: a row may read what an earlier row wrote
