@@ -1374,17 +1374,22 @@ def run_both(text: str, args: dict, seed: int = 0) -> None:
             outs.append(("ok", a, res))
         except EvaluationError as e:
             outs.append(("error", str(e), None))
-    (k1, a1, r1), (k2, a2, r2) = outs
+    assert_same_outcome(*outs)
+
+
+def assert_same_outcome(first: tuple, other: tuple) -> None:
+    """Two runs' ("ok", arrays, results) or ("error", message, None): the same bits, or the same error."""
+    (k1, a1, r1), (k2, a2, r2) = first, other
     assert k1 == k2, (k1, a1, k2, a2)
     if k1 == "error":
         assert a1 == a2
         return
     for name in a1:
         if isinstance(a1[name], np.ndarray):
-            assert_bits_equal(a1[name], a2[name])
+            assert_bits_equal(a2[name], a1[name])
     assert len(r1) == len(r2)
     for x, y in zip(r1, r2):
-        assert_bits_equal(np.asarray(x), np.asarray(y))
+        assert_bits_equal(np.asarray(y), np.asarray(x))
 
 
 def _float_values(case, seed: int) -> dict:
@@ -1898,18 +1903,9 @@ def run_rows_and_whole(text: str, args: dict, points: int) -> None:
                 outs.append(("error", str(e), None))
     finally:
         reference.ROW_POINTS = saved
-    (k0, a0, r0), *rest = outs
-    for k, a, r in rest:
-        assert k == k0, (k0, a0, k, a)
-        if k0 == "error":
-            assert a == a0
-            continue
-        for name in a0:
-            if isinstance(a0[name], np.ndarray):
-                assert_bits_equal(a[name], a0[name])
-        assert len(r) == len(r0)
-        for x, y in zip(r, r0):
-            assert_bits_equal(np.asarray(x), np.asarray(y))
+    whole, *rows = outs
+    for out in rows:
+        assert_same_outcome(whole, out)
 
 
 @VIEW_SETTINGS
