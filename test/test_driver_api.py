@@ -274,3 +274,14 @@ def test_readme_demo_block_is_current():
     drop = lambda text: [ln for ln in text.splitlines() if not ln.startswith("check:")]  # noqa: E731
     assert drop(readme) == drop(fresh), "README.md's demo block is stale: run `python -m infs.tools.demo --update-readme`"
     assert any(ln.startswith("check: outputs match") for ln in readme.splitlines())
+
+
+def test_api_run_names_an_unnamed_argument_by_its_position():
+    """``%0``-style arguments have no name xDSL keeps: binding by name says so
+    (it said 'has no argument ... (it takes %None, %n)')."""
+    text = """func.func @f(%0: memref<?xf32>, %n: index) {
+  func.return
+}"""
+    with pytest.raises(api.InfsError) as e:
+        api.run(text, {"X": np.zeros(4, np.float32), "n": 4}, config="tiny")
+    assert str(e.value) == "error: argument #0 of @f has no name (%0): name the arguments (%A, %n, ...) to bind them by name"

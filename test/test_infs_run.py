@@ -129,6 +129,7 @@ BAD = [
     (["{noregion}"], "no stream.region"),
     (["{generic}", "--shape", "A=8"], "never bound"),
     (["{generic}", "--sizes", "n=8"], "dynamic shape"),
+    (["{unnamed}", "--sizes", "n=8"], "argument #0 of @g has no name (%0)"),  # it said 'argument % has a dynamic shape'
 ]
 
 
@@ -149,7 +150,9 @@ def test_bad_inputs_one_line_nonzero_exit(argv, message, tmp_path, capsys):
 }
 """
     )
-    args = [a.format(wl=WORKLOADS["vec_add"].path, noregion=noregion, generic=generic) for a in argv]
+    unnamed = tmp_path / "unnamed.mlir"
+    unnamed.write_text(generic.read_text().replace("%A", "%0"))
+    args = [a.format(wl=WORKLOADS["vec_add"].path, noregion=noregion, generic=generic, unnamed=unnamed) for a in argv]
     try:
         rc = infs_run.main(args)
     except SystemExit as e:  # argparse errors

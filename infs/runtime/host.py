@@ -260,6 +260,9 @@ def bind_arguments(fn: func.FuncOp, args: Mapping[str, Any] | Sequence[Any]) -> 
     """Order arguments by the function's parameter names (the SSA names of its entry block)."""
     block = fn.body.block
     if isinstance(args, Mapping):
+        unnamed = next((i for i, a in enumerate(block.args) if a.name_hint is None), None)
+        if unnamed is not None:  # %0, %1, ...: xDSL keeps no name to bind by
+            raise EvaluationError(f"argument #{unnamed} of @{fn.sym_name.data} has no name (%{unnamed}): name the arguments (%A, %n, ...) to bind them by name")
         # unknown keys first: a misspelt name is also a missing one, and the list says which to use
         extra = [k for k in args if k not in {a.name_hint for a in block.args}]
         if extra:

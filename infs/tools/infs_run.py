@@ -180,6 +180,9 @@ def build_arguments(path: Path, fn, args: argparse.Namespace, phantom: bool = Fa
     scalars_given = _parse_kv(args.scalar, "scalar") if args.scalar else {}
     copied = may_write(fn) if args.check else set()
     params = [a.name_hint for a in fn.body.block.args]
+    if None in params:  # %0, %1, ...: inputs, shapes and sizes are given by name
+        i = params.index(None)
+        raise UsageError(f"argument #{i} of @{fn.sym_name.data} has no name (%{i}): name the arguments (%A, %n, ...) to give them by name")
     w = _workload_for(path)
     if w is not None:
         for flag, given in (("--input", inputs_given), ("--shape", shapes_given), ("--scalar", scalars_given)):
