@@ -256,13 +256,20 @@ def find_function(module: ModuleOp, name: str | None = None) -> func.FuncOp:
     raise EvaluationError(f"no function named '{name}' (have: {', '.join(f.sym_name.data for f in funcs)})")
 
 
+def unnamed_argument(fn: func.FuncOp) -> str | None:
+    """Why ``fn``'s arguments cannot be given by name: one of them is ``%0``
+    style, a name xDSL does not keep (None when all have names)."""
+    i = next((i for i, a in enumerate(fn.body.block.args) if a.name_hint is None), None)
+    return None if i is None else f"argument #{i} of @{fn.sym_name.data} has no name (%{i}): name the arguments (%A, %n, ...) to bind them by name"
+
+
 def bind_arguments(fn: func.FuncOp, args: Mapping[str, Any] | Sequence[Any]) -> list[Any]:
     """Order arguments by the function's parameter names (the SSA names of its entry block)."""
     block = fn.body.block
     if isinstance(args, Mapping):
-        unnamed = next((i for i, a in enumerate(block.args) if a.name_hint is None), None)
-        if unnamed is not None:  # %0, %1, ...: xDSL keeps no name to bind by
-            raise EvaluationError(f"argument #{unnamed} of @{fn.sym_name.data} has no name (%{unnamed}): name the arguments (%A, %n, ...) to bind them by name")
+        unnamed = unnamed_argument(fn)
+        if unnamed is not None:
+            raise EvaluationError(unnamed)
         # unknown keys first: a misspelt name is also a missing one, and the list says which to use
         extra = [k for k in args if k not in {a.name_hint for a in block.args}]
         if extra:

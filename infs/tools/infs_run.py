@@ -39,7 +39,7 @@ from infs.hardware import ConfigError, load_config
 from infs.runtime.check import compare_values
 from infs.runtime import jit
 from infs.runtime.driver import MODES, ModeNotHonoured, RegionRecord, RunOptions, RunReport, run_program
-from infs.runtime.host import available_memory, find_function, human_bytes, phantom_array, run_function
+from infs.runtime.host import available_memory, find_function, human_bytes, phantom_array, run_function, unnamed_argument
 from infs.runtime.scalar_ops import EvaluationError, numpy_dtype
 from infs.sim import SimError
 
@@ -180,9 +180,9 @@ def build_arguments(path: Path, fn, args: argparse.Namespace, phantom: bool = Fa
     scalars_given = _parse_kv(args.scalar, "scalar") if args.scalar else {}
     copied = may_write(fn) if args.check else set()
     params = [a.name_hint for a in fn.body.block.args]
-    if None in params:  # %0, %1, ...: inputs, shapes and sizes are given by name
-        i = params.index(None)
-        raise UsageError(f"argument #{i} of @{fn.sym_name.data} has no name (%{i}): name the arguments (%A, %n, ...) to give them by name")
+    unnamed = unnamed_argument(fn)  # inputs, shapes and sizes are given by name
+    if unnamed is not None:
+        raise UsageError(unnamed)
     w = _workload_for(path)
     if w is not None:
         for flag, given in (("--input", inputs_given), ("--shape", shapes_given), ("--scalar", scalars_given)):
