@@ -47,7 +47,7 @@ from xdsl.ir import Operation, SSAValue
 from infs.dialects import stream, tdfg
 from infs.dialects.element_types import reduce_identity
 from infs.dialects.lattice import I64_MAX, I64_MIN, AccessMap, LatticeError, dim_index
-from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype
+from infs.runtime.scalar_ops import FAILS_ON_SOME_POINTS, EvaluationError, eval_scalar_op, numpy_dtype
 
 # What the evaluator holds per iteration point at least: one int64 (a cell's
 # flat index, or the point's iteration number); it holds several, so a domain
@@ -114,8 +114,6 @@ def check_domain_memory(region: stream.RegionOp, box: Sequence[tuple[int, int]],
 # over inner dims folds each output's inputs in the same layout as on the whole
 # domain, so the bits are the same (test_reference: rows vs whole).
 ROW_POINTS = 1 << 24
-# compute ops that fail on some points only (a zero divisor: scalar_ops._check_nonzero)
-_FAILS_ON_SOME_POINTS = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp)
 
 
 def _row_parts(region: stream.RegionOp, shape: Sequence[int]) -> int | None:
@@ -131,7 +129,7 @@ def _row_parts(region: stream.RegionOp, shape: Sequence[int]) -> int | None:
             return None  # index data is checked per invocation: an error must not follow half the rows' stores
         if isinstance(op, stream.ReduceOp) and 0 in op.dims_list():
             return None
-        if isinstance(op, stream.ComputeOp) and any(isinstance(inner, _FAILS_ON_SOME_POINTS) for inner in op.body.block.ops):
+        if isinstance(op, stream.ComputeOp) and any(isinstance(inner, FAILS_ON_SOME_POINTS) for inner in op.body.block.ops):
             # the whole domain fails before any store, at the first op failing anywhere: rows would
             # store the rows before the failing one, and may name another op (as _chunk_plan)
             return None

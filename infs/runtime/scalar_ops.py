@@ -19,6 +19,7 @@ def _unsigned(a: np.ndarray) -> np.ndarray:
 
 
 def _check_nonzero(b: np.ndarray, opname: str) -> None:
+    """The one point-dependent failure of ``eval_scalar_op`` (its ops: ``FAILS_ON_SOME_POINTS``)."""
     if np.any(np.asarray(b) == 0):
         raise EvaluationError(f"division by zero in '{opname}'")
 
@@ -41,6 +42,11 @@ def _divui(a, b):
 def _remui(a, b):
     _check_nonzero(b, "arith.remui")
     return (_unsigned(a) % _unsigned(b)).view(a.dtype)
+
+
+# ops that fail on some points only (a zero divisor): which error a run reports,
+# and whether any store happened first, depends on the order points are evaluated in
+FAILS_ON_SOME_POINTS = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp)
 
 
 def _fdiv(a, b):
