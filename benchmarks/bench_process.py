@@ -11,6 +11,10 @@ Times, N times each (default 3), as separate processes started from here:
   functional run over all 4,194,304 bitlines of paper-64 (inputs generated,
   parsed, tensorized, optimized, JIT-lowered, simulated, report printed);
 * the same with ``--analysis`` (timing only, no data);
+* three floors, no infs code: ``python -c pass``; a Python process that
+  imports numpy, makes vec_add's two 4M f32 inputs as ``infs.workloads`` does
+  and adds them (``NUMPY_FLOOR``: what any Python run of vec_add must at least
+  do); and the imports xDSL needs to parse vec_add.mlir (``XDSL_IMPORTS``);
 * PIMeval-PIMbench's ``vec-add.out -l 4194304`` with
   ``PIMEVAL_SIM_TARGET=PIM_DEVICE_BITSIMD_V`` (its bit-serial vertical device),
   when ``--pimeval`` names its binary (or the PIMeval-PIMbench directory it was
@@ -76,6 +80,35 @@ def _git_commit(gitdir: str | None) -> str | None:
     return out.stdout.strip()
 
 
+# The least any Python process must do to produce vec_add's result the way infs-run
+# does (not infs): start the interpreter, import numpy, make the two 4M f32 inputs
+# as ``infs.workloads``' vec_add does (uniform in [-1, 1) from default_rng(0)), add
+# them into a third array.  No simulation, no IR.  A lower bound for infs-run.
+NUMPY_FLOOR = (
+    "import numpy as np\n"
+    f"n = {N}\n"
+    "rng = np.random.default_rng(0)\n"
+    "a = (rng.random(n, dtype=np.float32) * np.float32(2) + np.float32(-1)).astype(np.float32)\n"
+    "b = (rng.random(n, dtype=np.float32) * np.float32(2) + np.float32(-1)).astype(np.float32)\n"
+    "c = np.zeros(n, np.float32)\n"
+    "np.add(a, b, out=c)\n"
+)
+# What parsing an MLIR file with xDSL needs loaded (the parser and the dialects of
+# vec_add.mlir's host code), on top of the floor above: infs parses with xDSL.
+XDSL_IMPORTS = "import numpy, xdsl.parser, xdsl.dialects.builtin, xdsl.dialects.arith, xdsl.dialects.func, xdsl.dialects.scf"
+
+
+def floor_cases() -> list[dict]:
+    """Lower bounds measured beside the rows: what any Python process, and any
+    Python process that parses with xDSL, costs before doing infs's work."""
+    py = sys.executable
+    return [
+        {"name": "floor: python -c pass", "argv": [py, "-c", "pass"], "floor": True},
+        {"name": "floor: python + numpy, vec_add's inputs, one np.add (no infs)", "argv": [py, "-c", NUMPY_FLOOR], "floor": True},
+        {"name": "floor: python + numpy + xDSL's parser and vec_add's dialects (no infs)", "argv": [py, "-c", XDSL_IMPORTS], "floor": True},
+    ]
+
+
 def infs_cases(tree: Path, label: str = "") -> list[dict]:
     py = sys.executable
     wl = str(tree / "infs/workloads/vec_add.mlir")
@@ -91,6 +124,7 @@ def cases(tree: Path, pimeval: Path | None, baseline: Path | None = None) -> lis
     out = infs_cases(tree)
     if baseline is not None:
         out += infs_cases(baseline, f" [baseline {_head(baseline)}]")
+    out += floor_cases()
     if pimeval is not None:
         out.append({"name": "PIMeval vec-add -l 4194304 (BITSIMD_V)", "argv": [str(pimeval), "-l", str(N)], "cwd": str(pimeval.parent), "env": {"PIMEVAL_SIM_TARGET": "PIM_DEVICE_BITSIMD_V"}})
     return out
@@ -190,6 +224,12 @@ def main(argv: list[str] | None = None) -> int:
         )
     else:
         print(f"goal: infs-run vs PIMeval: not measured ({note})")
+    floors = [c for c in todo if c.get("floor")]
+    base = res[floors[0]["name"]]["wall_median_s"]
+    for c in floors[1:]:
+        f = res[c["name"]]
+        versus = f"; {f['wall_median_s'] / pim['wall_median_s']:.2f}x PIMeval's" if pimeval is not None else ""
+        print(f"{c['name']}: median {f['wall_median_s']:.2f} s wall ({f['wall_median_s'] - base:.2f} s over an empty interpreter{versus})")
     if args.baseline:
         for c, b in zip(todo[:3], todo[3:6]):
             r0, r1 = res[b["name"]], res[c["name"]]
