@@ -141,6 +141,16 @@ def _loc_text(loc: object) -> str | None:
     return None
 
 
+def source_file(module: Operation) -> str | None:
+    """The file ``module``'s ops were read from (an ``.mlir`` file, an
+    ``@infs.kernel``'s ``.py``), from the first op with a file location; a
+    runtime error names it, its message gives the lines."""
+    for op in module.walk():
+        if isinstance(op.location, FileLineColLoc):
+            return op.location.filename.data
+    return None
+
+
 def _parse_error(e: ParseError, line_offset: int = 0) -> InfsError:
     span = dataclasses.replace(e.span, line_offset=e.span.line_offset + line_offset) if line_offset else e.span
     loc = span.get_location()
@@ -739,8 +749,8 @@ def run(program, inputs: dict, config="paper-64", mode: str = "auto", function: 
     values = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
     try:
         report = run_program(module, values, function, RunOptions(config=config, mode=mode, **options))
-    except EvaluationError as e:
-        raise InfsError(_one_line(str(e))) from None
+    except EvaluationError as e:  # the program's values: its file, and its lines in the message
+        raise InfsError(_one_line(str(e)), source_file(module)) from None
     except (OSError, ValueError, KeyError) as e:
         raise InfsError(_one_line(str(e)) or type(e).__name__) from None
     outputs = {k: v for k, v in values.items() if isinstance(v, np.ndarray)}

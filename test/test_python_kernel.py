@@ -648,3 +648,25 @@ def test_an_out_of_bounds_access_names_its_own_line_not_the_loops(mode):
     assert len(msg.splitlines()) == 1, msg
     assert f"'stream.load' at line {access} accesses index 8 in dim 0 of an array of shape [8]" in msg, msg
     assert f"at line {loop})" in msg, msg  # the region is still named by its loop
+    assert msg.startswith(f"{__file__}: error: "), msg  # and the file those lines are in
+
+
+@infs.kernel
+def _floor_quotient(A, B, n):
+    for i in range(n):
+        B[i] = A[i] // B[i]
+
+
+@pytest.mark.parametrize("mode", ["in", "core"])
+def test_a_division_by_zero_names_the_file_and_the_line(mode):
+    # it was "division by zero in 'arith.remsi'": no file, no line
+    src, first = inspect.getsourcelines(_floor_quotient)
+    line = first + next(i for i, ln in enumerate(src) if "//" in ln)
+    A, B = np.arange(8, dtype=np.int32), np.ones(8, np.int32)
+    B[5] = 0
+    with pytest.raises(api.InfsError) as e:
+        _floor_quotient(A, B, 8, config="tiny", mode=mode)
+    msg = str(e.value)
+    assert len(msg.splitlines()) == 1, msg
+    assert msg.startswith(f"{__file__}: error: division by zero in 'arith."), msg
+    assert msg.endswith(f"at line {line}"), msg

@@ -370,6 +370,7 @@ def test_out_of_bounds_store_is_one_error_in_every_mode(mode, analysis, tmp_path
     assert rc not in (0, 70) and len(err) == 1, err
     line = 1 + next(i for i, ln in enumerate(path.read_text().splitlines()) if "stream.store" in ln)  # the access's line, not the region's
     assert f"'stream.store' at line {line} accesses index 8 in dim 1 of an array of shape [3, 3]" in err[0]
+    assert err[0].startswith(f"infs-run: {path}: error: "), err  # the file the lines are in
 
 
 @settings(max_examples=60, deadline=None)

@@ -41,25 +41,18 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FileLineColLoc, IndexType, MemRefType
+from xdsl.dialects.builtin import IndexType, MemRefType
 from xdsl.ir import Operation, SSAValue
 
 from infs.dialects import stream, tdfg
 from infs.dialects.element_types import reduce_identity
 from infs.dialects.lattice import I64_MAX, I64_MIN, AccessMap, LatticeError, dim_index
-from infs.runtime.scalar_ops import FAILS_ON_SOME_POINTS, EvaluationError, eval_scalar_op, numpy_dtype
+from infs.runtime.scalar_ops import FAILS_ON_SOME_POINTS, EvaluationError, eval_scalar_op, numpy_dtype, op_label
 
 # What the evaluator holds per iteration point at least: one int64 (a cell's
 # flat index, or the point's iteration number); it holds several, so a domain
 # refused by this bound would certainly not fit.
 BYTES_PER_POINT = 8
-
-
-def op_label(op: Operation) -> str:
-    """An op by name and, when known, the source line it came from (of an
-    ``@infs.kernel``, the Python line: the front end's locations survive extract-streams)."""
-    loc = op.location
-    return f"'{op.name}' at line {loc.line.data}" if isinstance(loc, FileLineColLoc) else f"'{op.name}'"
 
 
 def region_label(region: stream.RegionOp | tdfg.GraphOp) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr
+from xdsl.dialects.builtin import FileLineColLoc, FloatAttr, IntegerAttr
 from xdsl.ir import Operation
 
 from infs.dialects.element_types import EvaluationError, numpy_dtype, trunc_quotient, wrapping_add
@@ -18,29 +18,28 @@ def _unsigned(a: np.ndarray) -> np.ndarray:
     return a.view(np.dtype(f"u{a.dtype.itemsize}")) if a.dtype != np.bool_ else a
 
 
-def _check_nonzero(b: np.ndarray, opname: str) -> None:
-    """The one point-dependent failure of ``eval_scalar_op`` (its ops: ``FAILS_ON_SOME_POINTS``)."""
-    if np.any(np.asarray(b) == 0):
-        raise EvaluationError(f"division by zero in '{opname}'")
+def op_label(op: Operation) -> str:
+    """An op by name and, when known, the source line it came from (of an
+    ``@infs.kernel``, the Python line: the front end's locations survive extract-streams)."""
+    loc = op.location
+    return f"'{op.name}' at line {loc.line.data}" if isinstance(loc, FileLineColLoc) else f"'{op.name}'"
 
 
+# The division helpers take a divisor with no zero: ``eval_scalar_op`` checks it
+# first (the one point-dependent failure of these ops), naming the op's line.
 def _divsi(a, b):
-    _check_nonzero(b, "arith.divsi")
     return trunc_quotient(a, b).astype(a.dtype)
 
 
 def _remsi(a, b):
-    _check_nonzero(b, "arith.remsi")
     return (a.astype(np.int64) - _divsi(a, b).astype(np.int64) * b.astype(np.int64)).astype(a.dtype)
 
 
 def _divui(a, b):
-    _check_nonzero(b, "arith.divui")
     return (_unsigned(a) // _unsigned(b)).view(a.dtype) if a.dtype != np.bool_ else a
 
 
 def _remui(a, b):
-    _check_nonzero(b, "arith.remui")
     return (_unsigned(a) % _unsigned(b)).view(a.dtype)
 
 
@@ -123,6 +122,8 @@ def eval_scalar_op(op: Operation, args: Sequence[np.ndarray]) -> np.ndarray:
         f = _BINARY.get(type(op))
         if f is not None:
             a, b = args
+            if isinstance(op, FAILS_ON_SOME_POINTS) and np.any(np.asarray(b) == 0):
+                raise EvaluationError(f"division by zero in {op_label(op)}")
             return np.asarray(f(a, b)).astype(rtype, copy=False)
         if isinstance(op, arith.NegfOp):
             return np.negative(args[0]).astype(rtype, copy=False)

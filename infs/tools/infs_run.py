@@ -520,13 +520,19 @@ def errors_in_one_line(parser: argparse.ArgumentParser, prog: str) -> None:
     parser.error = one_line_error  # type: ignore[method-assign]
 
 
-def report_failure(prog: str, e: BaseException) -> int:
+def report_failure(prog: str, e: BaseException, source: str | None = None) -> int:
     """One line on stderr for an exception that ends a run, and its exit code:
     1 for bad input or a refused run, 130 for Ctrl-C, 70 for a bug in infs
-    (``INFS_DEBUG=1`` re-raises it with its traceback)."""
+    (``INFS_DEBUG=1`` re-raises it with its traceback).  ``source``: the program's
+    file, named by an error of its values (``EvaluationError``: the lines are in
+    its message)."""
     if isinstance(e, (api.InfsError, EvaluationError, ConfigError, SimError, ValueError)):
         text = str(e).strip()
-        print(f"{prog}: {e}" if isinstance(e, api.InfsError) else f"{prog}: error: {text.splitlines()[0] if text else type(e).__name__}", file=sys.stderr)
+        first = text.splitlines()[0] if text else type(e).__name__
+        if isinstance(e, api.InfsError):
+            print(f"{prog}: {e}", file=sys.stderr)
+        else:
+            print(f"{prog}: {source + ': ' if source and isinstance(e, EvaluationError) else ''}error: {first}", file=sys.stderr)
         return 1
     if isinstance(e, KeyboardInterrupt):
         print(f"{prog}: interrupted", file=sys.stderr)
@@ -687,7 +693,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
     except (KeyboardInterrupt, Exception) as e:
-        return report_failure(PROG, e)
+        return report_failure(PROG, e, args.file)
     if args.json:
         print(json.dumps(outs if len(outs) > 1 else outs[0], indent=2, default=float))
     else:

@@ -297,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
     except (KeyboardInterrupt, Exception) as e:
-        return infs_run.report_failure(PROG, e)
+        return infs_run.report_failure(PROG, e, args.file)
     n = len(data["programs"])
     print(f"{PROG}: wrote {html}" + (f" and {png}" if png else "") + f" ({n} in-memory program{'s' if n != 1 else ''}, {sum(len(p['cmds']) for p in data['programs']):,} commands)")
     return 0
