@@ -53,10 +53,22 @@ def _fdiv(a, b):
         return np.divide(a, b)
 
 
+def _unordered(a, b):
+    return np.isnan(a) | np.isnan(b)
+
+
+# arith.cmpf: an ordered predicate is false and an unordered one true when an
+# operand is NaN (MLIR's LangRef, as LLVM's fcmp); numpy's comparisons are all
+# false on NaN except not_equal, so 'one' and the 'u' predicates add the test
 _CMPF = {
     "oeq": np.equal, "ogt": np.greater, "oge": np.greater_equal, "olt": np.less, "ole": np.less_equal,
-    "one": np.not_equal, "ueq": np.equal, "ugt": np.greater, "uge": np.greater_equal, "ult": np.less,
-    "ule": np.less_equal, "une": np.not_equal,
+    "one": lambda a, b: np.not_equal(a, b) & ~_unordered(a, b),
+    "ueq": lambda a, b: np.equal(a, b) | _unordered(a, b),
+    "ugt": lambda a, b: np.greater(a, b) | _unordered(a, b),
+    "uge": lambda a, b: np.greater_equal(a, b) | _unordered(a, b),
+    "ult": lambda a, b: np.less(a, b) | _unordered(a, b),
+    "ule": lambda a, b: np.less_equal(a, b) | _unordered(a, b),
+    "une": np.not_equal,
 }  # fmt: skip
 _CMPI_SIGNED = {"eq": np.equal, "ne": np.not_equal, "slt": np.less, "sle": np.less_equal, "sgt": np.greater, "sge": np.greater_equal}
 _CMPI_UNSIGNED = {"ult": np.less, "ule": np.less_equal, "ugt": np.greater, "uge": np.greater_equal}
