@@ -68,3 +68,41 @@ func.func @k(%A: memref<?xf32>, %n: index) {
         want[i] = a if (np.isnan(a) or np.isnan(p) or a < p) else p
     r = api.run(text, {"A": A, "n": len(A)}, config="tiny", mode="auto")
     np.testing.assert_array_equal(r.outputs["A"], want)
+
+
+_CAST = """
+func.func @k(%A: memref<?xi32>, %B: memref<?xi32>, %C: memref<?xOT>, %n: index) {
+  affine.for %i = 0 to %n {
+    %a = affine.load %A[%i] : memref<?xi32>
+    %b = affine.load %B[%i] : memref<?xi32>
+    BODY
+    affine.store %s, %C[%i] : memref<?xOT>
+  }
+  func.return
+}
+"""
+_IA = np.array([1, 2, 3, -4, 5, 0, 7, -128, 300], np.int32)
+_IB = np.array([2, 2, 1, -4, 0, 0, 9, 1, 44], np.int32)
+_LT = _IA < _IB
+
+
+@pytest.mark.parametrize(
+    "body, otype, want",
+    [
+        # a signed i1 is 0 or -1 (LLVM's sext/sitofp of i1 true: all ones, -1.0)
+        ("%c = arith.cmpi slt, %a, %b : i32\n    %s = arith.extsi %c : i1 to i32", "i32", np.where(_LT, -1, 0).astype(np.int32)),
+        ("%c = arith.cmpi slt, %a, %b : i32\n    %s = arith.sitofp %c : i1 to f32", "f32", np.where(_LT, -1.0, 0.0).astype(np.float32)),
+        ("%c = arith.cmpi slt, %a, %b : i32\n    %s = arith.extui %c : i1 to i32", "i32", _LT.astype(np.int32)),
+        # trunci keeps the low bit: 2 -> 0, not "nonzero"
+        ("%t = arith.trunci %a : i32 to i1\n    %s = arith.extui %t : i1 to i32", "i32", (_IA & 1).astype(np.int32)),
+    ],
+    ids=["extsi_i1", "sitofp_i1", "extui_i1", "trunci_i1"],
+)
+@pytest.mark.parametrize("mode", ["auto", "in", "core"])
+def test_i1_casts(body, otype, want, mode):
+    dt = np.int32 if otype == "i32" else np.float32
+    inputs = {"A": _IA, "B": _IB, "C": np.ones(len(_IA), dt), "n": len(_IA)}
+    r = api.run(_CAST.replace("BODY", body).replace("OT", otype), inputs, config="tiny", mode=mode)
+    np.testing.assert_array_equal(r.outputs["C"], want)
+    if otype == "f32":  # sitofp of false is +0.0
+        assert not np.signbit(r.outputs["C"][~_LT]).any()

@@ -155,6 +155,11 @@ def eval_scalar_op(op: Operation, args: Sequence[np.ndarray]) -> np.ndarray:
             return _CMPI_UNSIGNED[pred](_unsigned(args[0]), _unsigned(args[1]))
         if isinstance(op, arith.SelectOp):
             return np.where(args[0], args[1], args[2]).astype(rtype, copy=False)
+        if isinstance(op, (arith.SIToFPOp, arith.IndexCastOp, arith.ExtSIOp)) and np.asarray(args[0]).dtype == np.bool_:
+            # a signed i1 is 0 or -1: true sign-extends to all ones (numpy's bool casts to 1)
+            return np.where(args[0], -1, 0).astype(rtype)
+        if isinstance(op, arith.TruncIOp) and rtype == np.bool_:
+            return (np.asarray(args[0]) & 1).astype(rtype)  # the low bit, not "nonzero"
         if isinstance(op, (arith.SIToFPOp, arith.ExtFOp, arith.TruncFOp, arith.IndexCastOp, arith.ExtSIOp, arith.TruncIOp)):
             return np.asarray(args[0]).astype(rtype)
         if isinstance(op, (arith.UIToFPOp, arith.ExtUIOp)):
