@@ -106,3 +106,24 @@ def test_i1_casts(body, otype, want, mode):
     np.testing.assert_array_equal(r.outputs["C"], want)
     if otype == "f32":  # sitofp of false is +0.0
         assert not np.signbit(r.outputs["C"][~_LT]).any()
+
+
+def test_kernel_whose_carried_scalar_changes_type():
+    # `s = 0.0` is a Python float (f64); `s * 0.5 + A[i]` is f32 (numpy 2), so the
+    # loop body is read again with an f32 carry; dropping the first reading's
+    # hoisted constants erased attached ops (an AssertionError from xDSL)
+    import infs
+
+    @infs.kernel
+    def decay(A, n: int):
+        s = 0.0
+        for i in range(n):
+            s = s * 0.5 + A[i]
+        return s
+
+    A = np.array([0.0, 1.0, 2.0, 3.0, -1.5], np.float32)
+    want = np.float32(0.0)
+    for a in A:  # C: s = s * 0.5f + A[i] in float
+        want = np.float32(want * np.float32(0.5) + a)
+    run = decay(A, len(A), config="tiny", mode="auto")
+    assert run.value == want

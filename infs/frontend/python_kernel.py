@@ -1152,7 +1152,7 @@ def _drop_unused_hoisted(entry: Block) -> None:
         changed = False
         for op in list(entry.ops):
             if isinstance(op, (arith.ConstantOp, arith.IndexCastOp, arith.SIToFPOp, arith.ExtFOp, arith.TruncFOp, arith.ExtSIOp, arith.TruncIOp, arith.FPToSIOp, memref.DimOp)) and not any(r.uses for r in op.results):
-                op.erase()
+                entry.erase_op(op)
                 changed = True
 
 
