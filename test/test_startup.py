@@ -22,7 +22,7 @@ def _loaded(code: str, prefixes: tuple[str, ...]) -> list[str]:
 def test_import_infs_api_loads_no_numpy_no_dialect_no_metadata():
     # numpy: 0.1 s (infs.dialects.lattice needs it only to compute); the infs dialects:
     # parsing loads those it meets; importlib.metadata: infs.__version__ on first use
-    got = _loaded("import infs.api", ("numpy", "importlib.metadata", "infs.dialects.tdfg", "infs.dialects.stream", "infs.dialects.pimcmd", "egglog"))
+    got = _loaded("import infs.api", ("numpy", "importlib.metadata", "infs.dialects.tdfg", "infs.dialects.stream", "infs.dialects.pimcmd", "egglog", "numba", "llvmlite"))
     assert got == []
 
 
@@ -34,7 +34,18 @@ def test_a_run_of_vec_add_loads_no_egglog_no_xdsl_interpreters():
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         f"    assert infs_run.main([{str(WORKLOADS['vec_add'].path)!r}, '--sizes', 'n=64', '--mode', 'in', '--config', 'tiny']) == 0"
     )
-    assert _loaded(code, ("egglog", "black", "xdsl.interpreters", "rich.progress", "matplotlib")) == []
+    # numba (0.2-0.3 s to import, bit-level mode's kernels): a word-level run does not load it
+    assert _loaded(code, ("egglog", "black", "xdsl.interpreters", "rich.progress", "matplotlib", "numba", "llvmlite")) == []
+
+
+def test_numba_is_loaded_by_the_first_bit_level_command_only():
+    # the other side: infs.sim.bitlevel is imported with the machine, its kernels on first use
+    code = (
+        "import numpy as np\nfrom infs.sim.bitlevel import BitSerial\n"
+        "import sys\nassert 'numba' not in sys.modules\n"
+        "BitSerial(64).run('add', 'i32', [np.arange(64, dtype=np.uint32)] * 2)"
+    )
+    assert _loaded(code, ("numba", "infs.sim.bit_kernels")) == ["infs.sim.bit_kernels", "numba"]
 
 
 def test_a_run_of_vec_add_loads_no_memref_dialect_no_metadata():

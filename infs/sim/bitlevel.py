@@ -26,21 +26,24 @@ arithmetic and compares are not bit-serialized; ``BitSerial.run`` returns
 fallback).
 
 ``reads``/``writes``/``logic`` count plane reads, plane writes and logic steps
-of the model above, one per plane per gate.  The numpy code does the same gates
-on whole planes, grouping the ones that do not depend on each other where that
-is faster: in ``add`` the ``a ^ b`` and ``a & b`` of all bits are one call
-each, only the carry ripples bit by bit, and the sums are one call once the
-carries are known; ``mul`` goes bit by bit (its rows then stay in cache).  A
-gate whose result is known without computing it (an AND with a zero carry-in,
-the carry out of the top bit nobody reads) is counted but not executed.  Loops
-run over the <= 64 bits of an element, never over bitlines.
+of the model above, one per plane per gate, here in Python.  The hot gates run
+as compiled kernels (``bit_kernels``, numba; imported on the first bit-level
+command): ``add`` (the ripple) and ``mul`` do the same gates in the same order,
+over blocks of ``bit_kernels.BLK`` words of every plane, so the rows stay in
+cache (numpy, one call a gate over a whole plane, was memory-bound:
+benchmarks/README.md).  A gate whose result is known without computing it (in
+mul, an AND with a zero carry-in, the carry out of the top bit nobody reads) is
+counted all the same; the kernels may skip it.  The rest (compares, select,
+logic, div's control) are numpy calls over whole planes.  Loops in Python run
+over the <= 64 bits of an element, never over bitlines.
 
 Words <-> planes is a bit-matrix transpose (``Layout``), done for all bits and
 bitlines at once with the delta swaps of Hacker's Delight §7-3: the words of a
 ``w``-bit register are laid out as ``w`` rows and each ``w x w`` block is
-transposed in place by log2(w) rounds of shift/xor/mask over whole rows.  Which
-bitline a bit of a plane stands for is the layout's business (any fixed order
-works for element-wise gates); the inverse transpose puts every bit back.
+transposed in place by log2(w) rounds of shift/xor/mask over the rows
+(``bit_kernels.transpose``).  Which bitline a bit of a plane stands for is the
+layout's business (any fixed order works for element-wise gates); the inverse
+transpose puts every bit back.
 """
 
 from __future__ import annotations
@@ -53,20 +56,26 @@ FP_BITWISE = {"and", "or", "xor", "not", "copy", "select", "neg", "abs", "relu"}
 
 _U64 = np.uint64
 _ALL = _U64(0xFFFFFFFFFFFFFFFF)
-# delta-swap masks: bit positions p with (p & j) == 0.  The same 64-bit mask
-# serves w-bit lanes for any w >= 2j (w divides 64), so lanes never mix.
-_MASK = {j: _U64(sum(1 << p for p in range(64) if not p & j)) for j in (32, 16, 8, 4, 2, 1)}
-_SHIFT = {j: _U64(j) for j in _MASK}
+_ZERO = _U64(0)
 
 _SCRATCH: dict[str, np.ndarray] = {}
+
+
+def kernels():
+    """The compiled kernels (``infs.sim.bit_kernels``), imported on the first
+    bit-level command: importing numba costs a few hundred ms that word-level
+    runs and ``import infs.api`` must not pay (test/test_startup.py)."""
+    from infs.sim import bit_kernels
+
+    return bit_kernels
 
 
 def scratch(name: str, rows: int, cols: int) -> np.ndarray:
     """A contiguous ``[rows, cols]`` ``uint64`` buffer kept between commands.
 
-    A chunk's planes are a few hundred KB each; fresh arrays would cost a page
+    A chunk's planes are up to about a MB each; fresh arrays would cost a page
     fault per 4 KB in every chunk of every command.  One flat buffer per name,
-    grown to the largest chunk seen (about ``BitSerial.CHUNK_BYTES``; some 15 MB
+    grown to the largest chunk seen (about ``BitSerial.CHUNK_BYTES``; a few MB
     in all).  Module state, like the machine: one command at a time per process."""
     flat = _SCRATCH.get(name)
     if flat is None or flat.size < rows * cols:
@@ -102,27 +111,12 @@ class Layout:
         step = max(1, chunk_bytes // (8 * self.width))
         return [(l0, min(self.L, l0 + step)) for l0 in range(0, self.L, step)]
 
-    def _transpose(self, src: np.ndarray, dst: np.ndarray) -> None:
-        """Each ``w x w`` bit block of the ``[w, Lc]`` rows ``src`` transposed into
-        ``dst`` (may be ``src``): round ``j`` swaps the bits at columns ``p + j``
-        of rows ``k`` with those at columns ``p`` of rows ``k + j`` (``p``, ``k``
-        with bit ``j`` clear).  6 row operations on half the rows per round."""
-        w, lc = self.width, src.shape[1]
-        tmp = scratch("transpose", w // 2, lc)
-        j, s = w // 2, src
-        while j:
-            groups = w // (2 * j)
-            # splitting the row axis is always a view, whatever the row stride
-            sv, dv = s.reshape(groups, 2, j, lc), dst.reshape(groups, 2, j, lc)
-            lo, hi = sv[:, 0], sv[:, 1]
-            t = tmp.reshape(groups, j, lc)
-            np.right_shift(lo, _SHIFT[j], out=t)
-            t ^= hi
-            t &= _MASK[j]
-            np.bitwise_xor(hi, t, out=dv[:, 1])
-            t <<= _SHIFT[j]
-            np.bitwise_xor(lo, t, out=dv[:, 0])
-            j, s = j // 2, dst
+    def _transpose(self, src: np.ndarray, s0: int, dst: np.ndarray, d0: int, nl: int) -> None:
+        """Each ``w x w`` bit block of lanes ``s0 .. s0 + nl`` of the ``[w, *]``
+        rows ``src`` transposed into lanes ``d0 ..`` of ``dst``: the delta swaps of
+        Hacker's Delight §7-3, compiled (``bit_kernels.transpose``)."""
+        bk = kernels()
+        bk.transpose(src, s0, dst, d0, nl, bk.MASKS)
 
     def _padded(self, raw: np.ndarray) -> np.ndarray:
         if raw.size == self.npad and raw.flags.c_contiguous:
@@ -151,7 +145,7 @@ class Layout:
             per = 64 // self.width  # columns per lane
             packed = np.packbits(rows[:, l0 * per : l1 * per].T, axis=1, bitorder="little")
             return packed.reshape(1, -1).view(_U64)
-        self._transpose(rows[:, l0:l1], out)
+        self._transpose(rows, l0, out, 0, l1 - l0)
         return out
 
     def destination(self, bits: int, out: np.ndarray | None) -> np.ndarray:
@@ -167,7 +161,7 @@ class Layout:
             b8 = np.unpackbits(planes.reshape(-1).view(np.uint8).reshape(-1, self.width // 8), axis=1, bitorder="little")
             dest.reshape(self.width, self.M)[:, l0 * per : l1 * per] = b8.T
         else:
-            self._transpose(planes, dest.reshape(bits, self.M).view(_U64)[:, l0:l1])
+            self._transpose(planes, 0, dest.reshape(bits, self.M).view(_U64), l0, l1 - l0)
 
     def finish(self, dest: np.ndarray, bits: int, out: np.ndarray | None) -> np.ndarray:
         if dest is out:
@@ -184,9 +178,11 @@ class Layout:
 class BitSerial:
     """Bit-serial ALU over the planes of ``ncells`` bitlines; counts steps."""
 
-    CHUNK_BYTES = 1 << 21
-    """Bytes of one operand's planes per chunk (see ``Layout.chunks``); measured
-    on paper-64 (benchmarks/README.md, bench_sim)."""
+    CHUNK_BYTES = 1 << 20
+    """Bytes of one operand's planes per chunk (see ``Layout.chunks``).  Measured
+    with the kernels on 4M-bitline i32 add / mul, CPU ms (chunks of 256 KB /
+    512 KB / 1 MB / 2 MB / 4 MB): add 6.2 / 6.0 / 5.5 / 5.7 / 6.1, mul 13.4 /
+    13.2 / 12.7 / 12.7 / 15.7 (benchmarks/README.md, "Bit-level mode")."""
 
     def __init__(self, ncells: int):
         self.ncells = ncells
@@ -207,79 +203,37 @@ class BitSerial:
 
     # -- arithmetic on planes (row k = bit k) ----------------------------------
     def add(self, a: np.ndarray, b: np.ndarray, carry: np.ndarray | None = None, out: np.ndarray | None = None,
-            need_carry: bool = False, need_sum: bool = True) -> tuple[np.ndarray | None, np.ndarray | None]:
-        """Ripple-carry ``a + b (+ carry)``; returns (sum planes, carry out).
+            need_carry: bool = False, need_sum: bool = True,
+            invert_b: bool = False) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """Ripple-carry ``a + b (+ carry)``, LSB first; returns (sum planes, carry out).
 
         Per bit: ``t = a ^ b``, ``s = t ^ c``, ``c' = (a & b) | (c & t)`` -- 5
-        steps.  ``out`` may be ``a`` or ``b`` (both are read before it is written)."""
-        m = a.shape[0]
-        t = np.bitwise_xor(a, b, out=self._buf("t", m))
-        g = np.bitwise_and(a, b, out=self._buf("g", m))
-        return self._ripple(t, g, carry, out, need_carry, need_sum)
-
-    def _ripple(self, t: np.ndarray, g: np.ndarray, carry: np.ndarray | None, out: np.ndarray | None,
-                need_carry: bool, need_sum: bool) -> tuple[np.ndarray | None, np.ndarray | None]:
-        """The adder given ``t = a ^ b`` and ``g = a & b`` of every bit (counted
-        here, with the rest of the 5 steps a bit); ``g[k]`` becomes the carry out
-        of bit ``k``, then the sums are ``t ^ carries`` in one call."""
-        m = t.shape[0]
+        steps, counted here; ``bit_kernels.add`` computes them.  ``invert_b``:
+        ``a + ~b`` (the caller counts the NOTs).  ``out`` may be ``a`` or ``b``."""
+        m, nw = a.shape
         self.logic += 5 * m
-        tmp = self._buf("c", 1)[0]
-        c = carry
-        for k in range(m if need_carry else m - 1):
-            if c is not None:  # c' = g | (c & t); with no carry in, c' = g
-                np.bitwise_and(c, t[k], out=tmp)
-                np.bitwise_or(g[k], tmp, out=g[k])
-            c = g[k]
-        s = None
-        if need_sum:
-            s = np.empty_like(t) if out is None else out
-            if carry is None:
-                s[0] = t[0]
-            else:
-                np.bitwise_xor(t[0], carry, out=s[0])
-            np.bitwise_xor(t[1:], g[: m - 1], out=s[1:])
-        return s, (g[m - 1].copy() if need_carry else None)
+        s = out if out is not None else (np.empty_like(a) if need_sum else a)
+        cout = np.empty(nw, _U64) if need_carry else self._buf("cout", 1)[0]
+        flip = _ALL if invert_b else _ZERO
+        kernels().add(a, b, flip, cout if carry is None else carry, carry is not None, s, need_sum, cout, need_carry)
+        return (s if need_sum else None), (cout if need_carry else None)
 
     def sub(self, a: np.ndarray, b: np.ndarray, need_carry: bool = False, need_sum: bool = True):
         """``a - b`` as ``a + ~b + 1``; the carry out is 1 iff ``a >= b`` (unsigned)."""
         self.logic += a.shape[0]
-        return self.add(a, ~b, self.ones(), need_carry=need_carry, need_sum=need_sum)
+        return self.add(a, b, self.ones(), need_carry=need_carry, need_sum=need_sum, invert_b=True)
 
     def neg(self, a: np.ndarray) -> np.ndarray:
         return self.sub(self.zeros(a.shape[0]), a)[0]  # type: ignore[return-value]
 
     def mul(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Shift-add: ``acc = a & b[0]``, then partial product ``i`` (``a & b[i]``,
-        bits ``i..n-1``) rippled into ``acc`` -- 1 + 5 steps a bit.
-
-        Bit by bit, not grouped like ``add``: the five rows a full adder touches
-        stay in cache, where the grouped calls stream ``[n - i, words]`` arrays
-        (measured: about 1.5x faster on paper-64, benchmarks/README.md)."""
+        bits ``i..n-1``) rippled into ``acc`` -- 1 + 5 steps a bit, n(n+1)/2
+        full-adder steps in all; ``bit_kernels.mul`` computes them."""
         n = a.shape[0]
-        acc = np.bitwise_and(a, b[0], out=self._buf("acc", n))
         self.logic += n + 6 * (n * (n - 1) // 2)
-        rows, arows = list(acc), list(a)
-        pp, t, c, x = self._buf("mul", 4)
-        for i in range(1, n):  # partial product i only touches bits i..n-1
-            bi = b[i]
-            for k in range(i, n):
-                s = rows[k]
-                np.bitwise_and(arows[k - i], bi, out=pp)
-                if k == i:  # no carry in: s' = s ^ pp, c' = s & pp
-                    if k < n - 1:
-                        np.bitwise_and(s, pp, out=c)
-                    s ^= pp
-                    continue
-                np.bitwise_xor(s, pp, out=t)
-                if k < n - 1:  # the top bit's carry out is not needed
-                    np.bitwise_and(s, pp, out=x)
-                    np.bitwise_and(c, t, out=s)  # s is free until its sum: c & t
-                    np.bitwise_or(x, s, out=x)  # the carry out
-                    np.bitwise_xor(t, c, out=s)
-                    c, x = x, c
-                else:
-                    np.bitwise_xor(t, c, out=s)
+        acc = self._buf("acc", n)
+        kernels().mul(a, b, acc)
         return acc
 
     def lt(self, a: np.ndarray, b: np.ndarray, signed: bool) -> np.ndarray:

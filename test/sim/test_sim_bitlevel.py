@@ -225,3 +225,152 @@ def test_bitlevel_matches_word_level_on_drawn_values(op, ty, data):
         BitSerial.CHUNK_BYTES = old
     assert np.array_equal(got["bitlevel"][0], got["functional"][0])
     assert got["bitlevel"][1].same_costs(got["functional"][1]) and got["bitlevel"][1].bitlevel_fallbacks == 0
+
+
+# -- compiled kernels (infs/sim/bit_kernels.py, numba) ---------------------------------
+
+SIGNED = {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
+INT_WIDTHS = ("i8", "i16", "i32", "i64")
+
+
+def numpy_wrapped(op, bits, srcs):
+    """numpy's result of ``op`` on ``bits``-bit two's complement raw words (wrapping
+    like the hardware; division truncates, a zero divisor gives 0, MIN / -1 = MIN)."""
+    u, s = WORD[bits], SIGNED[bits]
+    if op == "select":
+        return np.where(srcs[0] != 0, srcs[1], srcs[2])
+    x = [v.view(s) for v in srcs]
+    if op.startswith("cmp_"):
+        return {"cmp_lt": np.less, "cmp_le": np.less_equal, "cmp_eq": np.equal}[op](x[0], x[1]).astype(np.uint8)
+    if op == "div":
+        a, b = srcs
+        neg_a, neg_b = x[0] < 0, x[1] < 0
+        ma, mb = np.where(neg_a, -a, a), np.where(neg_b, -b, b)  # magnitudes, unsigned (MIN's fits)
+        q = ma // np.where(mb == 0, u(1), mb)
+        q = np.where(neg_a != neg_b, -q, q)
+        return np.where(mb == 0, u(0), q).astype(u)
+    with np.errstate(over="ignore"):
+        r = {
+            "add": lambda: x[0] + x[1], "sub": lambda: x[0] - x[1], "mul": lambda: x[0] * x[1],
+            "fma": lambda: x[0] * x[1] + x[2], "neg": lambda: -x[0], "abs": lambda: np.abs(x[0]),
+            "min": lambda: np.minimum(x[0], x[1]), "max": lambda: np.maximum(x[0], x[1]),
+            "relu": lambda: np.maximum(x[0], s(0)), "and": lambda: x[0] & x[1], "or": lambda: x[0] | x[1],
+            "xor": lambda: x[0] ^ x[1], "not": lambda: ~x[0], "copy": lambda: x[0].copy(),
+        }[op]()  # fmt: skip
+    return r.astype(s).view(u)
+
+
+def _with_edges(rng, bits, n):
+    raw = raw_words(rng, bits, n)
+    edge = np.array([0, 1, -1, 2, -2, -(1 << (bits - 1)), (1 << (bits - 1)) - 1], np.int64).astype(SIGNED[bits]).view(WORD[bits])
+    pick = rng.random(n) < 0.3
+    raw[pick] = edge[rng.integers(0, len(edge), int(pick.sum()))]
+    return raw
+
+
+@pytest.mark.parametrize("ty", INT_WIDTHS)
+@pytest.mark.parametrize("op", [op for op in COMPUTE_ARITY if op != "div"])
+def test_kernels_give_numpys_wrapped_result_at_every_width(op, ty, monkeypatch):
+    """Every op that goes through the transposes and the add / mul kernels, at
+    every width, on odd lane counts (words that fill no block, lanes that fill
+    no chunk) with edge values, one chunk and ragged chunks."""
+    from infs.sim import bit_kernels
+
+    bits = ELEMENT_BITS[ty]
+    rng = np.random.default_rng(bits)
+    blk = bit_kernels.BLK
+    for n in (1, 63, 1001):
+        srcs = [raw_words(rng, 1, n) if op == "select" and i == 0 else _with_edges(rng, bits, n) for i in range(COMPUTE_ARITY[op])]
+        want = numpy_wrapped(op, bits, srcs)
+        assert np.array_equal(BitSerial(n).run(op, ty, srcs), want), (op, ty, n)
+    # a block boundary: L = npad / 64 lanes = BLK + 1, and chunks of BLK - 1 lanes
+    n = 64 * blk + 1
+    srcs = [raw_words(rng, 1, n) if op == "select" and i == 0 else _with_edges(rng, bits, n) for i in range(COMPUTE_ARITY[op])]
+    want = numpy_wrapped(op, bits, srcs)
+    assert np.array_equal(BitSerial(n).run(op, ty, srcs), want), (op, ty, n)
+    monkeypatch.setattr(BitSerial, "CHUNK_BYTES", 8 * bits * (blk - 1))
+    assert np.array_equal(BitSerial(n).run(op, ty, srcs), want), (op, ty, n, "chunks")
+
+
+@pytest.mark.parametrize("ty", INT_WIDTHS)
+def test_div_gives_numpys_result_at_every_width(ty):
+    bits = ELEMENT_BITS[ty]
+    rng = np.random.default_rng(bits)
+    n = 131
+    a, b = _with_edges(rng, bits, n), _with_edges(rng, bits, n)
+    b[:7] = 0
+    assert np.array_equal(BitSerial(n).run("div", ty, [a, b]), numpy_wrapped("div", bits, [a, b]))
+
+
+def _bits_of(planes):
+    """``[n, L]`` planes -> the value (bits 0..n-1) on each of the ``64 L`` bitlines."""
+    p = np.ascontiguousarray(planes)
+    b = np.unpackbits(p.view(np.uint8), axis=1, bitorder="little").astype(np.uint64)
+    return (b << np.arange(p.shape[0], dtype=np.uint64)[:, None]).sum(axis=0, dtype=np.uint64)
+
+
+def _block_transposed(rows, w):
+    """Reference transpose of every ``w x w`` bit block of ``[w, L]`` rows via unpackbits:
+    bit ``r`` of w-bit column ``g`` of output row ``k`` = bit ``k`` of column ``g`` of row ``r``."""
+    x = np.unpackbits(np.ascontiguousarray(rows).view(np.uint8), axis=1, bitorder="little").reshape(w, -1, w)
+    packed = np.packbits(x.transpose(2, 1, 0), axis=2, bitorder="little")
+    return np.ascontiguousarray(packed).reshape(w, -1).view(np.uint64)
+
+
+def _strided(rng, rows, lanes, offset):
+    """Random ``[rows, lanes]`` planes as a non-contiguous view (row stride larger than a row)."""
+    big = rng.integers(0, 2**64, (rows, lanes + offset + 5), dtype=np.uint64)
+    return big[:, offset : offset + lanes]
+
+
+@settings(max_examples=25, deadline=None)
+@given(w=st.sampled_from([8, 16, 32, 64]), lanes=st.sampled_from([1, 3, 511, 512, 513, 1030]),
+       s0=st.integers(0, 3), d0=st.integers(0, 3), seed=st.integers(0, 99))  # fmt: skip
+def test_transpose_kernel_is_the_block_transpose_on_strided_rows(w, lanes, s0, d0, seed):
+    """Lanes ``s0..`` of a row-strided view into lanes ``d0..`` of another: each
+    ``w x w`` bit block transposed, nothing outside the lanes written; twice = identity."""
+    from infs.sim import bit_kernels as bk
+
+    rng = np.random.default_rng(seed)
+    src = _strided(rng, w, lanes + s0, 2)
+    dst = _strided(rng, w, lanes + d0 + 2, 1)
+    before = dst.copy()
+    bk.transpose(src, s0, dst, d0, lanes, bk.MASKS)
+    want = before.copy()
+    want[:, d0 : d0 + lanes] = _block_transposed(src[:, s0 : s0 + lanes], w)
+    assert np.array_equal(dst, want)
+    back = np.empty((w, lanes), np.uint64)
+    bk.transpose(dst, d0, back, 0, lanes, bk.MASKS)
+    assert np.array_equal(back, src[:, s0 : s0 + lanes])
+    bk.transpose(back, 0, back, 0, lanes, bk.MASKS)  # in place
+    assert np.array_equal(back, dst[:, d0 : d0 + lanes])
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.sampled_from([1, 2, 8, 16, 32, 64]), lanes=st.sampled_from([1, 5, 511, 513]),
+       carry=st.booleans(), flip=st.booleans(), seed=st.integers(0, 99))  # fmt: skip
+def test_add_and_mul_kernels_on_strided_planes(n, lanes, carry, flip, seed):
+    """The kernels' planes decode to numpy's ``a + b (+1)``, ``a + ~b``, carry
+    out and ``a * b`` mod 2^n on every bitline, from row-strided views."""
+    from infs.sim import bit_kernels as bk
+
+    rng = np.random.default_rng(seed)
+    a, b = _strided(rng, n, lanes, 1), _strided(rng, n, lanes, 3)
+    cin = _strided(rng, 1, lanes, 2)[0]
+    va, vb, vc = _bits_of(a), _bits_of(b), _bits_of(cin[None])
+    mask = np.uint64((1 << n) - 1)
+    vb2 = (~vb & mask) if flip else vb
+    full = va.astype(object) + vb2.astype(object) + (vc.astype(object) if carry else 0)
+    s = _strided(rng, n, lanes, 2)
+    cout = np.zeros(lanes, np.uint64)
+    bk.add(a, b, np.uint64(2**64 - 1 if flip else 0), cin, carry, s, True, cout, True)
+    assert np.array_equal(_bits_of(s).astype(object), full & int(mask))
+    assert np.array_equal(_bits_of(cout[None]).astype(object), full >> n)
+    cout2 = np.zeros(lanes, np.uint64)  # carry only, no sums written
+    s_before = s.copy()
+    bk.add(a, b, np.uint64(2**64 - 1 if flip else 0), cin, carry, s, False, cout2, True)
+    assert np.array_equal(cout2, cout) and np.array_equal(s, s_before)
+    acc = _strided(rng, n, lanes, 4)
+    bk.mul(a, b, acc)
+    with np.errstate(over="ignore"):
+        assert np.array_equal(_bits_of(acc), (va * vb) & mask)
