@@ -25,8 +25,8 @@ from numba import njit
 BLK = 512
 """Words of each plane in one block (4 KB a row; the 3 x 32 rows of an i32 mul
 take 384 KB, in L2). Measured on 4M-bitline i32 add / mul, CPU ms (blocks of
-128 / 512 / 1024 words): add 7.3 / 5.6 / 5.0, mul 14.8 / 13.6 / 15.0
-(benchmarks/README.md, "Bit-level mode")."""
+64 / 128 / 256 / 512 / 1024 words): add 9.0 / 7.4 / 7.6 / 5.5 / 5.1, mul
+16.7 / 15.3 / 17.1 / 13.3 / 14.9 (benchmarks/README.md, "Bit-level mode")."""
 
 # Delta-swap masks for Hacker's Delight §7-3, indexed by log2(j): the bit
 # positions p with (p & j) == 0. The same 64-bit mask works for w-bit lanes for
