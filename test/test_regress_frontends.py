@@ -127,3 +127,32 @@ def test_kernel_whose_carried_scalar_changes_type():
         want = np.float32(want * np.float32(0.5) + a)
     run = decay(A, len(A), config="tiny", mode="auto")
     assert run.value == want
+
+
+_DIV = """
+func.func @k(%A: memref<?xi32>, %B: memref<?xi32>, %C: memref<?xi32>, %n: index) {
+  affine.for %i = 0 to %n {
+    %a = affine.load %A[%i] : memref<?xi32>
+    %b = affine.load %B[%i] : memref<?xi32>
+    %s = arith.divsi %a, %b : i32
+    affine.store %s, %C[%i] : memref<?xi32>
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["in", "auto", "near", "core"])
+def test_integer_division_by_zero_is_an_error_in_every_mode(mode):
+    # in memory the machine's quotient for a zero divisor is 0 (a silent
+    # answer where near, core and the host stop with the op's line)
+    A = np.array([5, -5, 7, 3], np.int32)
+    inputs = {"A": A, "B": np.array([2, 0, 1, -1], np.int32), "C": np.zeros(4, np.int32), "n": 4}
+    with pytest.raises(api.InfsError, match=r"division by zero in 'arith.divsi' at line 6"):
+        api.run(_DIV, inputs, config="small-16", mode=mode)
+    # without a zero divisor it still runs where asked, C's truncating quotient
+    inputs["B"] = np.array([2, -3, 1, -1], np.int32)
+    r = api.run(_DIV, inputs, config="small-16", mode=mode)
+    np.testing.assert_array_equal(r.outputs["C"], [2, 1, 7, -3])
+    if mode == "in":
+        assert [g.mode for g in r.regions] == ["in"]

@@ -63,7 +63,7 @@ from infs.runtime.chunking import MAX_CHUNKS, assumptions_unmet, bind_rows, chun
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.runtime.reference import aliased_operands, check_domain_memory, evaluate_region, out_of_bounds_access, region_label
 from infs.runtime.region_profile import profile_region
-from infs.runtime.scalar_ops import EvaluationError
+from infs.runtime.scalar_ops import FAILS_ON_SOME_POINTS, EvaluationError
 from infs.sim import Machine
 from infs.sim.core import core_cost
 from infs.sim.near import near_memory_cost, not_offloadable, vector_lanes
@@ -651,6 +651,7 @@ class RegionRuntime:
             rec.tdfg_nodes_before, rec.tdfg_nodes_after, rec.optimize_seconds = comp.nodes_before, comp.nodes_after, comp.optimize_seconds
         start = self.machine.cycles
         if mode == "in":
+            self.check_divisors(region, arrays, scalars)
             results = self.run_in_memory(comp, plan, arrays, rec)
         else:
             results = self.run_near_or_core(region, mode, arrays, scalars, profile, comp, rec)
@@ -659,6 +660,19 @@ class RegionRuntime:
         if self.progress:
             self.progress(rec)
         return results
+
+    def check_divisors(self, region: stream.RegionOp, arrays, scalars) -> None:
+        """An integer division by zero is the program's error in every mode
+        (the reference's, naming the op), not the machine's quotient 0: a
+        region that divides integers and runs in memory is first evaluated
+        by the reference on copies of its arrays, which raises it (host work
+        only, nothing charged; no other region pays for it)."""
+        if self.options.machine_mode == "analysis" or not any(
+            isinstance(inner, FAILS_ON_SOME_POINTS) for op in region.body.block.ops if isinstance(op, stream.ComputeOp) for inner in op.body.block.ops
+        ):
+            return
+        copies: dict[int, np.ndarray] = {}  # one copy per distinct array (an array passed twice stays aliased)
+        evaluate_region(region, [copies.setdefault(id(a), a.copy()) for a in arrays], scalars)
 
     def run_graph(self, graph: tdfg.GraphOp, arrays: list[np.ndarray], scalars: list[Any]) -> list[Any]:
         """A ``tdfg.graph`` in the host code (a program tensorized ahead of time,
