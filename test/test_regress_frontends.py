@@ -156,3 +156,10 @@ def test_integer_division_by_zero_is_an_error_in_every_mode(mode):
     np.testing.assert_array_equal(r.outputs["C"], [2, 1, 7, -3])
     if mode == "in":
         assert [g.mode for g in r.regions] == ["in"]
+
+
+def test_unsupported_compute_op_names_its_line():
+    text = _DIV.replace("arith.divsi", "arith.floordivsi")
+    inputs = {"A": np.ones(4, np.int32), "B": np.ones(4, np.int32), "C": np.zeros(4, np.int32), "n": 4}
+    with pytest.raises(api.InfsError, match=r"'arith.floordivsi' at line 6 is not supported"):
+        api.run(text, inputs, config="tiny", mode="auto")

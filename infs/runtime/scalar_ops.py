@@ -168,4 +168,4 @@ def eval_scalar_op(op: Operation, args: Sequence[np.ndarray]) -> np.ndarray:
             return np.trunc(args[0]).astype(rtype)
         if op.name in _MATH:
             return np.asarray(_MATH[op.name](*args)).astype(rtype, copy=False)
-    raise EvaluationError(f"'{op.name}' is not supported in stream computations")
+    raise EvaluationError(f"{op_label(op)} is not supported in stream computations")
