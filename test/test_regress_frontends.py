@@ -163,3 +163,43 @@ def test_unsupported_compute_op_names_its_line():
     inputs = {"A": np.ones(4, np.int32), "B": np.ones(4, np.int32), "C": np.zeros(4, np.int32), "n": 4}
     with pytest.raises(api.InfsError, match=r"'arith.floordivsi' at line 6 is not supported"):
         api.run(text, inputs, config="tiny", mode="auto")
+
+
+_I1_SIGNED = """
+func.func @k(%A: memref<?xi32>, %B: memref<?xi32>, %C: memref<?xi32>, %n: index) {
+  affine.for %i = 0 to %n {
+    %a = affine.load %A[%i] : memref<?xi32>
+    %b = affine.load %B[%i] : memref<?xi32>
+    %z = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %p = arith.cmpi sgt, %a, %z : i32
+    %q = arith.cmpi sgt, %b, %z : i32
+    BODY
+    %s = arith.select %r, %one, %z : i32
+    affine.store %s, %C[%i] : memref<?xi32>
+  }
+  func.return
+}
+"""
+# the four (p, q) pairs; as signed i1 values true is -1, false 0
+_P = np.array([True, True, False, False])
+_Q = np.array([True, False, True, False])
+_SP, _SQ = -_P.astype(int), -_Q.astype(int)
+
+
+@pytest.mark.parametrize(
+    "body, want",
+    [
+        ("%r = arith.cmpi slt, %p, %q : i1", _SP < _SQ),
+        ("%r = arith.cmpi sge, %p, %q : i1", _SP >= _SQ),
+        ("%r = arith.maxsi %p, %q : i1", np.maximum(_SP, _SQ) != 0),
+        ("%r = arith.minsi %p, %q : i1", np.minimum(_SP, _SQ) != 0),
+    ],
+    ids=["slt", "sge", "maxsi", "minsi"],
+)
+@pytest.mark.parametrize("mode", ["in", "core"])
+def test_signed_i1_compares_and_min_max(body, want, mode):
+    inputs = {"A": _P.astype(np.int32), "B": _Q.astype(np.int32), "C": np.full(4, 7, np.int32), "n": 4}
+    r = api.run(_I1_SIGNED.replace("BODY", body), inputs, config="tiny", mode=mode)
+    np.testing.assert_array_equal(r.outputs["C"], want.astype(np.int32))
+    assert [g.mode for g in r.regions] == [mode]

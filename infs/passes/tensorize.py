@@ -334,8 +334,13 @@ class _Builder:
             if not is_machine_element(a.type):
                 raise NotTensorizable(f"'{op.name}' takes {a.type}, which has no tdfg tensor type")
         rtype = op.results[0].type
+        # a signed i1 is 0 or -1 (true is the smaller), the machine's i1 is 0/1
+        # (unsigned compares, min = and, max = or): signed i1 ops swap their sense
+        signed_i1 = isinstance(op, (arith.MaxSIOp, arith.MinSIOp, arith.CmpiOp)) and op.operands[0].type == IntegerType(1)
         kind = _BINARY.get(type(op)) or _OTHER.get(op.name)  # type: ignore[arg-type]
         if kind is not None:
+            if signed_i1:
+                kind = {"max": "min", "min": "max"}[kind]
             return self.cmp(kind, ins, rtype)
         if isinstance(op, (arith.CmpfOp, arith.CmpiOp)):
             table, names = (_CMPF, arith.CMPF_COMPARISON_OPERATIONS) if isinstance(op, arith.CmpfOp) else (_CMPI, arith.CMPI_COMPARISON_OPERATIONS)
@@ -343,6 +348,8 @@ class _Builder:
             if pred not in table:
                 raise NotTensorizable(f"'{op.name}' predicate '{pred}' has no tdfg counterpart")
             name, swap, negate = table[pred]
+            if signed_i1 and pred in ("slt", "sle", "sgt", "sge"):
+                swap = not swap  # slt(a, b) = ult(b, a) on 0/-1
             args = list(reversed(ins)) if swap else ins
             r = self.cmp(name, args, rtype)
             return self.cmp("not", [r], rtype) if negate else r

@@ -132,6 +132,8 @@ def eval_scalar_op(op: Operation, args: Sequence[np.ndarray]) -> np.ndarray:
         if isinstance(op, arith.ConstantOp):
             return constant_value(op)
         f = _BINARY.get(type(op))
+        if isinstance(op, (arith.MaxSIOp, arith.MinSIOp)) and np.asarray(args[0]).dtype == np.bool_:
+            f = _BINARY[arith.MinSIOp if isinstance(op, arith.MaxSIOp) else arith.MaxSIOp]  # a signed i1 is 0 or -1
         if f is not None:
             a, b = args
             if isinstance(op, FAILS_ON_SOME_POINTS) and np.any(np.asarray(b) == 0):
@@ -151,6 +153,8 @@ def eval_scalar_op(op: Operation, args: Sequence[np.ndarray]) -> np.ndarray:
         if isinstance(op, arith.CmpiOp):
             pred = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
             if pred in _CMPI_SIGNED:
+                if pred not in ("eq", "ne") and np.asarray(args[0]).dtype == np.bool_:
+                    return _CMPI_SIGNED[pred](args[1], args[0])  # a signed i1 is 0 or -1: slt(a, b) = ult(b, a)
                 return _CMPI_SIGNED[pred](args[0], args[1])
             return _CMPI_UNSIGNED[pred](_unsigned(args[0]), _unsigned(args[1]))
         if isinstance(op, arith.SelectOp):
