@@ -203,3 +203,31 @@ def test_signed_i1_compares_and_min_max(body, want, mode):
     r = api.run(_I1_SIGNED.replace("BODY", body), inputs, config="tiny", mode=mode)
     np.testing.assert_array_equal(r.outputs["C"], want.astype(np.int32))
     assert [g.mode for g in r.regions] == [mode]
+
+
+_I1_FOLD = """
+func.func @k(%A: memref<?xi1>, %n: index) -> i1 {
+  %init = arith.constant INIT
+  %s = affine.for %i = 0 to %n iter_args(%acc = %init) -> (i1) {
+    %a = affine.load %A[%i] : memref<?xi1>
+    %t = arith.OP %acc, %a : i1
+    affine.yield %t : i1
+  }
+  func.return %s : i1
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "op, init, want",
+    [
+        ("addi", "false", False),  # 1 + 0 + 1 wraps to 0 (parity), not "any"
+        ("maxsi", "true", False),  # signed: max(-1, 0) = 0
+        ("minsi", "false", True),  # signed: min(-1, 0) = -1
+    ],
+)
+@pytest.mark.parametrize("mode", ["auto", "in", "core"])
+def test_i1_folds(op, init, want, mode):
+    A = np.array([True, False, True])
+    r = api.run(_I1_FOLD.replace("INIT", init).replace("OP", op), {"A": A, "n": 3}, config="small-16", mode=mode)
+    assert bool(np.asarray(r.results[0])) is want

@@ -243,6 +243,15 @@ _REDUCE_KIND = {
 }
 
 
+def _reduce_kind(op: Operation) -> str | None:
+    """The stream.reduce kind ``op`` combines with, if any.  None on i1: there
+    add is xor and the signed min/max are and/or (true is -1), which no kind
+    means (the reference and the machine fold i1 as 0/1 with or/and)."""
+    if op.results and op.results[0].type == IntegerType(1):
+        return None
+    return _REDUCE_KIND.get(op.name)
+
+
 def _walk_nodes(n: Node, seen: set[int] | None = None, into_reductions: bool = True):
     """Every node reachable from ``n`` once (``into_reductions=False``: not
     inside a reduction's body -- the reduction itself is yielded)."""
@@ -540,7 +549,7 @@ class Analysis:
             return
         for j, (acc, init, y, res) in enumerate(zip(accs, inits, term.operands, op.results)):
             comb = y.owner
-            kind = _REDUCE_KIND.get(comb.name) if isinstance(comb, Operation) else None
+            kind = _reduce_kind(comb) if isinstance(comb, Operation) else None
             if kind is None or len(comb.operands) != 2 or acc not in comb.operands or acc.uses.get_length() != 1:
                 raise Refuse(f"iter_arg #{j} of the reduction loop is not an add/mul/min/max accumulation")
             pos = list(comb.operands).index(acc)
@@ -657,7 +666,7 @@ def _updated_cell(s: Store) -> int | None:
     is the load of the stored cell ``X[m]`` (at the same loaded indices); None
     if the value is not such an update."""
     v = s.value
-    if not (isinstance(v, Op) and v.op.name in _REDUCE_KIND and len(v.args) == 2):
+    if not (isinstance(v, Op) and _reduce_kind(v.op) is not None and len(v.args) == 2):
         return None
     ind = [(p, id(n)) for p, n in s.ind]
     return next((i for i, x in enumerate(v.args) if isinstance(x, Load) and x.array is s.array and x.amap == s.amap and [(p, id(n)) for p, n in x.ind] == ind), None)
@@ -1468,7 +1477,7 @@ def _fill_before(g: Operation) -> FillOp | None:
     out_map = g.get_indexing_maps().data[-1].data  # type: ignore[attr-defined]
     dims = [e.position for e in out_map.results if isinstance(e, AffineDimExpr)]
     y = blk.last_op.operands[0].owner if blk.last_op is not None and blk.last_op.operands else None
-    kind = _REDUCE_KIND.get(y.name) if isinstance(y, Operation) and blk.args[len(ins)] in y.operands else None
+    kind = _reduce_kind(y) if isinstance(y, Operation) and blk.args[len(ins)] in y.operands else None
     f = g.prev_op
     while f is not None and not isinstance(f, FillOp) and not f.regions and is_side_effect_free(f):
         f = f.prev_op
