@@ -231,3 +231,39 @@ def test_i1_folds(op, init, want, mode):
     A = np.array([True, False, True])
     r = api.run(_I1_FOLD.replace("INIT", init).replace("OP", op), {"A": A, "n": 3}, config="small-16", mode=mode)
     assert bool(np.asarray(r.results[0])) is want
+
+
+_HOST_MATH = """
+func.func @k(%A: memref<?xf64>, %n: index) {
+  affine.for %i = 1 to %n {
+    %p = affine.load %A[%i - 1] : memref<?xf64>
+    %a = affine.load %A[%i] : memref<?xf64>
+    %f = OP %p : f64
+    %s = arith.addf %f, %a : f64
+    affine.store %s, %A[%i] : memref<?xf64>
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "op, first, fn",
+    [
+        ("math.sqrt", -4.0, np.sqrt),  # NaN, not "math domain error"
+        ("math.log", 0.0, np.log),  # -inf
+        ("math.exp", 800.0, np.exp),  # inf, not an OverflowError traceback
+        ("math.absf", -4.0, np.abs),  # the host had no absf/tanh
+        ("math.tanh", -4.0, np.tanh),
+    ],
+)
+def test_math_on_the_host_as_in_regions(op, first, fn):
+    # A[i] = f(A[i - 1]) + A[i] carries a dependence: the loop runs on the host
+    A = np.array([first, 1.0, 2.0])
+    want = A.copy()
+    with np.errstate(all="ignore"):
+        for i in range(1, 3):
+            want[i] = fn(want[i - 1]) + want[i]
+    r = api.run(_HOST_MATH.replace("OP", op), {"A": A, "n": 3}, config="tiny", mode="auto")
+    assert r.regions == []
+    np.testing.assert_array_equal(r.outputs["A"], want)

@@ -129,6 +129,27 @@ class HostFloatArith(InterpreterFunctions):
 
 
 @functools.cache
+def host_math_functions() -> type[InterpreterFunctions]:
+    """``math`` ops on the host with the regions' numpy semantics, in the op's own
+    type (overrides ``host_ops``' Python-double exp/sqrt/log, which raised on
+    sqrt(-1), log(0) -- "math domain error", no line -- and exp(800) -- an
+    OverflowError: NaN and inf, as in a region); also absf/absi/tanh/fma/powf,
+    which the host lacked.  Built on first use, as ``host_ops``' math ops."""
+    from xdsl.dialects import math as math_dialect
+
+    ops = (math_dialect.AbsFOp, math_dialect.AbsIOp, math_dialect.SqrtOp, math_dialect.ExpOp, math_dialect.LogOp,
+           math_dialect.TanhOp, math_dialect.FmaOp, math_dialect.PowFOp)  # fmt: skip
+
+    @register_impls
+    class HostMathNumpy(InterpreterFunctions):
+        for _op in ops:
+            locals()[f"run_{_op.__name__}"] = impl(_op)(_host_scalar_op)
+        del _op
+
+    return HostMathNumpy
+
+
+@functools.cache
 def numpy_memref_functions() -> type[InterpreterFunctions]:
     """The host's ``memref`` ops, built on first use: xDSL's memref dialect costs
     15-50 ms to import, and a program has memref ops only if parsing (or building)
@@ -237,6 +258,8 @@ def make_interpreter(
         interp.register_implementations(fns())
     interp.register_implementations(HostArithExtras())
     interp.register_implementations(HostFloatArith(), override=True)
+    if "xdsl.dialects.math" in sys.modules:  # else the module has no math op
+        interp.register_implementations(host_math_functions()(), override=True)
     if "xdsl.dialects.memref" in sys.modules:  # else the module has no memref op
         interp.register_implementations(numpy_memref_functions()(phantom_alloc), override=True)
     interp.register_implementations(OffloadFunctions(executor, graph_executor))

@@ -128,7 +128,7 @@ _MATH = _math_ops()
 def eval_scalar_op(op: Operation, args: Sequence[np.ndarray]) -> np.ndarray:
     """One arith/math op on broadcastable numpy arrays; result in the op's type."""
     rtype = numpy_dtype(op.results[0].type)
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         if isinstance(op, arith.ConstantOp):
             return constant_value(op)
         f = _BINARY.get(type(op))
