@@ -267,3 +267,34 @@ def test_math_on_the_host_as_in_regions(op, first, fn):
     r = api.run(_HOST_MATH.replace("OP", op), {"A": A, "n": 3}, config="tiny", mode="auto")
     assert r.regions == []
     np.testing.assert_array_equal(r.outputs["A"], want)
+
+
+_HOST_UNSIGNED = """
+func.func @k(%A: memref<?xTY>, %B: memref<?xTY>, %n: index) {
+  affine.for %i = 1 to %n {
+    %a = affine.load %A[%i - 1] : memref<?xTY>
+    %b = affine.load %B[%i] : memref<?xTY>
+    %s = arith.OP %a, %b : TY
+    affine.store %s, %A[%i] : memref<?xTY>
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("ty, dt", [("i8", np.int8), ("i16", np.int16), ("i32", np.int32)])
+@pytest.mark.parametrize("op", ["shrui", "remui", "divui"])
+def test_unsigned_ops_on_the_host(ty, dt, op):
+    # a carried loop runs on the host, whose integers are Python ints: an
+    # unsigned op read them as int64 (-25 >> 3 unsigned in i8 gave -1, not 28)
+    bits = np.iinfo(dt).bits
+    A = np.array([-25, 0, 0, 0], dt)
+    B = np.array([0, 3, 5, 2], dt) if op == "shrui" else np.array([0, 7, -3, 9], dt)
+    want = A.copy()
+    for i in range(1, 4):
+        ua, ub = int(want[i - 1]) % (1 << bits), int(B[i]) % (1 << bits)
+        r = {"shrui": ua >> ub, "remui": ua % ub, "divui": ua // ub}[op]
+        want[i] = r - (1 << bits) if r >= 1 << (bits - 1) else r
+    r = api.run(_HOST_UNSIGNED.replace("TY", ty).replace("OP", op), {"A": A, "B": B, "n": 4}, config="tiny", mode="auto")
+    assert r.regions == []
+    np.testing.assert_array_equal(r.outputs["A"], want)

@@ -78,8 +78,20 @@ def _as_scalar(v: Any) -> Any:
     return np.asarray(v)[()]
 
 
+def _operand(a: Any, t: Any) -> np.ndarray:
+    """A host value as a numpy scalar of its operand's type: host integers are
+    Python ints (signed), so an unsigned op (shrui, remui, extui, ...) must see
+    them at their own width, not as int64."""
+    try:
+        dtype = numpy_dtype(t)
+    except EvaluationError:  # a type numpy cannot hold: the op's evaluation says so
+        return np.asarray(a)
+    with np.errstate(over="ignore"):
+        return np.asarray(a).astype(dtype) if np.asarray(a).dtype != dtype else np.asarray(a)
+
+
 def _host_scalar_op(self: InterpreterFunctions, interpreter: Interpreter, op: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
-    v = _as_scalar(eval_scalar_op(op, [np.asarray(a) for a in args]))
+    v = _as_scalar(eval_scalar_op(op, [_operand(a, x.type) for a, x in zip(args, op.operands)]))
     # integers as Python ints: xDSL's own integer ops (addi, index_cast, ...)
     # overflow on a numpy int32 when they wrap the result to its width
     return (int(v) if isinstance(v, np.integer) else v,)
