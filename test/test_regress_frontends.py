@@ -298,3 +298,48 @@ def test_unsigned_ops_on_the_host(ty, dt, op):
     r = api.run(_HOST_UNSIGNED.replace("TY", ty).replace("OP", op), {"A": A, "B": B, "n": 4}, config="tiny", mode="auto")
     assert r.regions == []
     np.testing.assert_array_equal(r.outputs["A"], want)
+
+
+_HIST = """
+func.func @k(%idx: memref<?xi32>, %V: memref<?xi32>, %H: memref<?xi32>, %n: index) {
+  affine.for %i = 0 to %n {
+    %x = affine.load %idx[%i] : memref<?xi32>
+    %j = arith.index_cast %x : i32 to index
+    %h = memref.load %H[%j] : memref<?xi32>
+    %v = affine.load %V[%i] : memref<?xi32>
+    %s = arith.addi %h, %v : i32
+    memref.store %s, %H[%j] : memref<?xi32>
+  }
+  func.return
+}
+"""
+
+_GATHER = """
+func.func @k(%idx: memref<?xi32>, %X: memref<?x?xf32>, %Y: memref<?x?xf32>, %n: index, %d: index) {
+  affine.for %i = 0 to %n {
+    affine.for %k = 0 to %d {
+      %x = affine.load %idx[%i] : memref<?xi32>
+      %j = arith.index_cast %x : i32 to index
+      %v = memref.load %X[%j, %k] : memref<?x?xf32>
+      %w = affine.load %Y[%i, %k] : memref<?x?xf32>
+      %s = arith.addf %v, %w : f32
+      affine.store %s, %Y[%i, %k] : memref<?x?xf32>
+    }
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("bad", [-1, 4])
+@pytest.mark.parametrize("mode", ["in", "near"])
+def test_loaded_index_outside_its_array_is_the_programs_error(bad, mode):
+    # in memory the stream engines raised the simulator's SimError ('pimcmd.near_store'
+    # reaches index 4), not an InfsError naming the program's op
+    idx = np.array([0, bad, 1], np.int32)
+    inputs = {"idx": idx, "V": np.ones(3, np.int32), "H": np.zeros(4, np.int32), "n": 3}
+    with pytest.raises(api.InfsError, match=rf"'stream.atomic' at line 9 accesses index {bad} in dim 0 of an array of shape \[4\]"):
+        api.run(_HIST, inputs, config="tiny", mode=mode)
+    inputs = {"idx": idx, "X": np.ones((4, 3), np.float32), "Y": np.zeros((3, 3), np.float32), "n": 3, "d": 3}
+    with pytest.raises(api.InfsError, match=rf"accesses index {bad} in dim 0 of an array of shape \[4, 3\]"):
+        api.run(_GATHER, inputs, config="small-16", mode=mode)

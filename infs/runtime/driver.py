@@ -64,7 +64,7 @@ from infs.runtime.lattice_eval import evaluate_graph
 from infs.runtime.reference import aliased_operands, check_domain_memory, evaluate_region, out_of_bounds_access, region_label
 from infs.runtime.region_profile import profile_region
 from infs.runtime.scalar_ops import FAILS_ON_SOME_POINTS, EvaluationError
-from infs.sim import Machine
+from infs.sim import Machine, SimError
 from infs.sim.core import core_cost
 from infs.sim.near import near_memory_cost, not_offloadable, vector_lanes
 
@@ -652,7 +652,16 @@ class RegionRuntime:
         start = self.machine.cycles
         if mode == "in":
             self.check_divisors(region, arrays, scalars)
-            results = self.run_in_memory(comp, plan, arrays, rec)
+            try:
+                results = self.run_in_memory(comp, plan, arrays, rec)
+            except SimError:
+                # an index loaded from memory outside its array stops the stream
+                # engines (the machine names its pimcmd op): the program's error is
+                # the reference's, naming the stream op and index, as near/core say it
+                if any(isinstance(op, stream.LoadOp | stream.StoreOp | stream.AtomicOp) and op.indirect_positions() for op in region.body.block.ops):
+                    copies: dict[int, np.ndarray] = {}
+                    evaluate_region(region, [copies.setdefault(id(a), a.copy()) for a in arrays], scalars)
+                raise
         else:
             results = self.run_near_or_core(region, mode, arrays, scalars, profile, comp, rec)
         rec.cycles = self.machine.cycles - start
