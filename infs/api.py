@@ -715,6 +715,15 @@ class RunResult:
         return self.report.regions  # type: ignore[attr-defined]
 
 
+def _shares_memory(a, b) -> bool:
+    import numpy as np
+
+    try:
+        return bool(np.shares_memory(a, b, max_work=1 << 20))
+    except np.exceptions.TooHardError:
+        return True  # cannot tell: as if they did
+
+
 def run(program, inputs: dict, config="paper-64", mode: str = "auto", function: str | None = None, **options) -> RunResult:
     """Run the host function of ``program`` (a module, ``.mlir`` path or MLIR
     text) on the simulated machine; ``inputs`` maps argument names to arrays
@@ -746,7 +755,16 @@ def run(program, inputs: dict, config="paper-64", mode: str = "auto", function: 
     unknown = sorted(set(options) - fields)
     if unknown:
         raise InfsError(f"unknown run option {', '.join(map(repr, unknown))} (options: {', '.join(sorted(fields - {'config', 'mode'}))})")
-    values = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
+    # one copy per array object: an array passed for two arguments stays one array
+    # (the runtime then runs or refuses the aliasing, "pass distinct arrays"); two
+    # different views of the same memory cannot be copied as such: an error
+    arrays = [(k, v) for k, v in inputs.items() if isinstance(v, np.ndarray)]
+    for i, (k, v) in enumerate(arrays):
+        for k2, v2 in arrays[:i]:
+            if v is not v2 and np.may_share_memory(v, v2) and _shares_memory(v, v2):
+                raise InfsError(f"arguments '{k2}' and '{k}' are different views of the same memory: pass distinct arrays (or the same array object)")
+    copies: dict[int, np.ndarray] = {}
+    values = {k: (copies.setdefault(id(v), v.copy()) if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
     try:
         report = run_program(module, values, function, RunOptions(config=config, mode=mode, **options))
     except EvaluationError as e:  # the program's values: its file, and its lines in the message

@@ -343,3 +343,32 @@ def test_loaded_index_outside_its_array_is_the_programs_error(bad, mode):
     inputs = {"idx": idx, "X": np.ones((4, 3), np.float32), "Y": np.zeros((3, 3), np.float32), "n": 3, "d": 3}
     with pytest.raises(api.InfsError, match=rf"accesses index {bad} in dim 0 of an array of shape \[4, 3\]"):
         api.run(_GATHER, inputs, config="small-16", mode=mode)
+
+
+_PREFIX_AB = """
+func.func @k(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
+  affine.for %i = 1 to %n {
+    %b = affine.load %B[%i - 1] : memref<?xf32>
+    %a = affine.load %A[%i] : memref<?xf32>
+    %s = arith.addf %a, %b : f32
+    affine.store %s, %A[%i] : memref<?xf32>
+  }
+  func.return
+}
+"""
+
+
+def test_api_run_keeps_an_array_passed_twice_one_array():
+    # k(X, X, n) in C is a prefix sum of X; api.run copied each argument on its
+    # own, so the region saw two arrays and returned X[i] + X_old[i - 1]
+    X = np.arange(6, dtype=np.float32)
+    with pytest.raises(api.InfsError, match="share memory at run time"):
+        api.run(_PREFIX_AB, {"A": X, "B": X, "n": 5}, config="tiny", mode="auto")
+    with pytest.raises(api.InfsError, match="arguments 'A' and 'B' are different views of the same memory"):
+        api.run(_PREFIX_AB, {"A": X[1:], "B": X[:-1], "n": 4}, config="tiny", mode="auto")
+    # distinct arrays, and one array only read twice, still run
+    r = api.run(_PREFIX_AB, {"A": X, "B": X.copy(), "n": 5}, config="tiny", mode="auto")
+    np.testing.assert_array_equal(r.outputs["A"], [0, 1, 3, 5, 7, 5])
+    ro = "func.func @k(%A: memref<?xf32>, %B: memref<?xf32>, %C: memref<?xf32>, %n: index) {\n  affine.for %i = 0 to %n {\n    %a = affine.load %A[%i] : memref<?xf32>\n    %b = affine.load %B[%i] : memref<?xf32>\n    %s = arith.addf %a, %b : f32\n    affine.store %s, %C[%i] : memref<?xf32>\n  }\n  func.return\n}"
+    r = api.run(ro, {"A": X, "B": X, "C": np.zeros(6, np.float32), "n": 6}, config="tiny", mode="in")
+    np.testing.assert_array_equal(r.outputs["C"], 2 * X)
