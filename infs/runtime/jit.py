@@ -24,13 +24,14 @@ import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from xdsl.ir import Block, Region
 from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
-from infs.hardware import HardwareConfig, load_config
+from infs.hardware import BUILTIN, HardwareConfig, is_inline_spec, load_config
 from infs.passes.choose_layout import LayoutError
 from infs.passes.lower_pim import lower_graph
 from infs.dialects.pimcmd_records import PimProgram, to_op
@@ -90,14 +91,23 @@ _CACHE: dict[tuple, tuple[tdfg.GraphOp, Lowered]] = {}
 _STATS = {"hits": 0, "misses": 0}
 
 
-_NAMED: dict[str, HardwareConfig] = {}
+_NAMED: dict[str | Path | tuple[str, bytes], HardwareConfig] = {}
 
 
-def _named_config(name: str) -> HardwareConfig:
-    """A built-in or file config, loaded once per process."""
-    if name not in _NAMED:
-        _NAMED[name] = load_config(name)
-    return _NAMED[name]
+def _named_config(name: str | Path) -> HardwareConfig:
+    """A built-in or inline config, loaded once per process; a config file,
+    once per text: a file edited between two lowerings is the new machine
+    (its path alone would hand back the old one, silently)."""
+    key: str | Path | tuple[str, bytes] = name
+    if str(name) not in BUILTIN and not (isinstance(name, str) and is_inline_spec(name)):
+        try:
+            key = (str(name), Path(name).read_bytes())
+        except OSError:
+            return load_config(name)  # not a file: load_config's one-line error
+    hit = _NAMED.get(key)
+    if hit is None:
+        hit = _NAMED[key] = load_config(name)
+    return hit
 
 
 def cache_stats() -> dict[str, int]:
