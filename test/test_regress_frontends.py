@@ -372,3 +372,29 @@ def test_api_run_keeps_an_array_passed_twice_one_array():
     ro = "func.func @k(%A: memref<?xf32>, %B: memref<?xf32>, %C: memref<?xf32>, %n: index) {\n  affine.for %i = 0 to %n {\n    %a = affine.load %A[%i] : memref<?xf32>\n    %b = affine.load %B[%i] : memref<?xf32>\n    %s = arith.addf %a, %b : f32\n    affine.store %s, %C[%i] : memref<?xf32>\n  }\n  func.return\n}"
     r = api.run(ro, {"A": X, "B": X, "C": np.zeros(6, np.float32), "n": 6}, config="tiny", mode="in")
     np.testing.assert_array_equal(r.outputs["C"], 2 * X)
+
+
+def test_memref_alloca_scratch_array():
+    # cgeist prints a C local array as memref.alloca; the host's alloca called
+    # the @impl-wrapped run_alloc and returned its (results, terminator) pair:
+    # "Number of operation results (1) doesn't match ... (2)"
+    text = """
+func.func @k(%A: memref<?xf32>, %n: index) {
+  %tmp = memref.alloca(%n) : memref<?xf32>
+  affine.for %i = 0 to %n {
+    %a = affine.load %A[%i] : memref<?xf32>
+    affine.store %a, %tmp[%i] : memref<?xf32>
+  }
+  affine.for %i = 1 to %n {
+    %a = affine.load %tmp[%i - 1] : memref<?xf32>
+    %b = affine.load %A[%i] : memref<?xf32>
+    %s = arith.addf %a, %b : f32
+    affine.store %s, %A[%i] : memref<?xf32>
+  }
+  func.return
+}
+"""
+    A = np.array([1.0, 2.0, 4.0, 8.0], np.float32)
+    for mode in ("auto", "in"):
+        r = api.run(text, {"A": A, "n": 4}, config="tiny", mode=mode)
+        np.testing.assert_array_equal(r.outputs["A"], [1.0, 3.0, 6.0, 12.0])

@@ -178,6 +178,14 @@ def numpy_memref_functions() -> type[InterpreterFunctions]:
 
         @impl(memref.AllocOp)
         def run_alloc(self, interpreter: Interpreter, op: memref.AllocOp, args: tuple[Any, ...]):
+            return self.allocate(op, args)
+
+        @impl(memref.AllocaOp)
+        def run_alloca(self, interpreter: Interpreter, op: memref.AllocaOp, args: tuple[Any, ...]):
+            # not through run_alloc: @impl wraps it into (results, terminator value)
+            return self.allocate(op, args)
+
+        def allocate(self, op: Any, args: tuple[Any, ...]) -> tuple[np.ndarray]:
             t = op.memref.type
             assert isinstance(t, MemRefType)
             dyn = iter(args)
@@ -188,10 +196,6 @@ def numpy_memref_functions() -> type[InterpreterFunctions]:
             if self.phantom:
                 return (phantom_array(shape, dt),)
             return (checked_alloc(shape, dt, f"'{op.name}'"),)
-
-        @impl(memref.AllocaOp)
-        def run_alloca(self, interpreter: Interpreter, op: memref.AllocaOp, args: tuple[Any, ...]):
-            return self.run_alloc(interpreter, op, args)  # type: ignore[arg-type]
 
         @impl(memref.DeallocOp)
         def run_dealloc(self, interpreter: Interpreter, op: memref.DeallocOp, args: tuple[Any, ...]):
