@@ -398,3 +398,35 @@ func.func @k(%A: memref<?xf32>, %n: index) {
     for mode in ("auto", "in"):
         r = api.run(text, {"A": A, "n": 4}, config="tiny", mode=mode)
         np.testing.assert_array_equal(r.outputs["A"], [1.0, 3.0, 6.0, 12.0])
+
+
+def test_memref_globals_and_casts_on_the_host():
+    # cgeist's static arrays are memref.global + memref.get_global, and it casts
+    # static memrefs to dynamic ones: the host had no implementation of either
+    # ("Could not find interpretation function for op memref.get_global")
+    text = """
+"memref.global"() <{sym_name = "W", sym_visibility = "private", type = memref<4xf32>, initial_value = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>, constant}> : () -> ()
+"memref.global"() <{sym_name = "T", sym_visibility = "private", type = memref<4xf32>, initial_value}> : () -> ()
+func.func @k(%A: memref<4xf32>, %B: memref<?xf32>, %n: index) {
+  %w = memref.get_global @W : memref<4xf32>
+  %t = memref.get_global @T : memref<4xf32>
+  %a2 = "memref.cast"(%A) : (memref<4xf32>) -> memref<?xf32>
+  affine.for %i = 0 to %n {
+    %a = affine.load %a2[%i] : memref<?xf32>
+    %b = affine.load %w[%i] : memref<4xf32>
+    %s = arith.mulf %a, %b : f32
+    affine.store %s, %t[%i] : memref<4xf32>
+  }
+  %t2 = memref.get_global @T : memref<4xf32>
+  affine.for %i = 0 to %n {
+    %x = affine.load %t2[%i] : memref<4xf32>
+    %y = arith.addf %x, %x : f32
+    affine.store %y, %B[%i] : memref<?xf32>
+  }
+  func.return
+}
+"""
+    A = np.array([1.0, -1.0, 0.5, 2.0], np.float32)
+    for mode in ("auto", "in", "core"):
+        r = api.run(text, {"A": A, "B": np.zeros(4, np.float32), "n": 4}, config="tiny", mode=mode)
+        np.testing.assert_array_equal(r.outputs["B"], 2 * A * np.array([1, 2, 3, 4], np.float32))

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IndexType, IntegerAttr, MemRefType, ModuleOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.utils.exceptions import InterpretationError
 
@@ -175,6 +175,31 @@ def numpy_memref_functions() -> type[InterpreterFunctions]:
 
         def __init__(self, phantom: bool = False):
             self.phantom = phantom
+            self.globals: dict[str, np.ndarray] = {}  # memref.global: one array per run
+
+        @impl(memref.GetGlobalOp)
+        def run_get_global(self, interpreter: Interpreter, op: memref.GetGlobalOp, args: tuple[Any, ...]):
+            # cgeist's static arrays (a C global or a constant table): the module's
+            # memref.global, made once per run from its initial value (zeros if none)
+            name = op.name_.root_reference.data
+            if name not in self.globals:
+                glob = next((g for g in interpreter.module.walk() if isinstance(g, memref.GlobalOp) and g.sym_name.data == name), None)
+                if glob is None:
+                    raise EvaluationError(f"'{op.name}' of @{name}: the module has no memref.global @{name}")
+                t = glob.type
+                dt = numpy_dtype(t.element_type)
+                shape = tuple(t.get_shape())
+                init = glob.initial_value
+                if isinstance(init, DenseIntOrFPElementsAttr):
+                    vals = np.asarray(init.get_values(), dtype=dt)
+                    self.globals[name] = (np.full(shape, vals.item(), dt) if vals.size == 1 else vals.reshape(shape)).copy()
+                else:
+                    self.globals[name] = checked_alloc(shape, dt, f"'{op.name}' of @{name}")
+            return (self.globals[name],)
+
+        @impl(memref.CastOp)
+        def run_cast(self, interpreter: Interpreter, op: memref.CastOp, args: tuple[Any, ...]):
+            return (args[0],)  # the same memory, its static/dynamic dims relabelled
 
         @impl(memref.AllocOp)
         def run_alloc(self, interpreter: Interpreter, op: memref.AllocOp, args: tuple[Any, ...]):
