@@ -430,3 +430,30 @@ func.func @k(%A: memref<4xf32>, %B: memref<?xf32>, %n: index) {
     for mode in ("auto", "in", "core"):
         r = api.run(text, {"A": A, "B": np.zeros(4, np.float32), "n": 4}, config="tiny", mode=mode)
         np.testing.assert_array_equal(r.outputs["B"], 2 * A * np.array([1, 2, 3, 4], np.float32))
+
+
+def test_kernel_int_argument_that_does_not_fit_the_array_element():
+    # the program casts an ``int`` argument to the element type it meets
+    # (index_cast wraps: 300 became 44 in int8): a silent answer where plain
+    # Python (numpy 2) raises OverflowError, or compares past the type
+    import infs
+
+    @infs.kernel
+    def addk(A, B, n: int, k: int):
+        for i in range(n):
+            B[i] = A[i] + k
+
+    @infs.kernel
+    def below(A, B, n: int, k: int):
+        for i in range(n):
+            B[i] = A[i] if A[i] < k else 0
+
+    A = np.array([100, -2, 3], np.int8)
+    for kern in (addk, below):
+        B = np.zeros(3, np.int8)
+        with pytest.raises(api.InfsError, match="argument 'k' = 300 does not fit int8"):
+            kern(A, B, 3, 300, config="tiny")
+        assert not B.any()
+    B = np.zeros(3, np.int8)
+    addk(A, B, 3, -128, config="tiny")  # in range: int8 arithmetic wraps, as numpy's
+    np.testing.assert_array_equal(B, (A.astype(np.int16) - 128).astype(np.int8))

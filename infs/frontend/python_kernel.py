@@ -1364,6 +1364,22 @@ class Kernel:
         """extract-streams' remarks for these arguments: what became a region, and why the rest did not."""
         return list(self._compile(self._bind(args, kwargs)).remarks)
 
+    def _check_narrowed(self, compiled: _Compiled, bound: dict[str, Any]) -> None:
+        # numpy 2 raises OverflowError for a Python int that does not fit the
+        # array element it meets, as the kernel does for such a literal; an
+        # ``int`` argument's value is known at the call only (the program is
+        # made per signature), so it is checked here, not wrapped by index_cast
+        values = list(bound.items())
+        for pos, t, cast in _narrowed_int_arguments(compiled.loops):
+            name, v = values[pos]
+            info = np.iinfo(f"int{t.width.data}") if t.width.data > 1 else None
+            if info is not None and not info.min <= int(v) <= info.max:
+                loc = cast.location
+                where = f"{loc.filename.data}:{loc.line.data}:{loc.column.data}" if isinstance(loc, FileLineColLoc) else None
+                message = (f"argument '{name}' = {int(v)} does not fit int{t.width.data}, the array element type it meets "
+                           "(numpy raises OverflowError in arithmetic and stores; the kernel converts it to that type)")
+                raise KernelError(message, where) if where else self._def_error(message)
+
     def __call__(self, *args, config: Any = "paper-64", mode: str = "auto", remarks: bool = False, **kwargs) -> KernelResult:
         """Run on the simulated machine; arrays are updated in place.  Keywords
         beyond the kernel's own parameters are ``config``, ``mode``, ``remarks``
@@ -1379,6 +1395,7 @@ class Kernel:
             for b in names[i + 1 :]:
                 if np.may_share_memory(arrays[a], arrays[b]):
                     raise self._def_error(f"arguments '{a}' and '{b}' share memory (the kernel's arrays are distinct memrefs)")
+        self._check_narrowed(compiled, bound)
         inputs = {n: (v if isinstance(v, (np.ndarray, np.generic)) else int(v) if isinstance(v, int) else float(v)) for n, v in bound.items()}
         if remarks:
             for r in compiled.remarks:
@@ -1391,6 +1408,18 @@ class Kernel:
                     raise self._def_error(f"argument '{n}' is read-only, and the kernel writes it")
                 a[...] = out
         return KernelResult(dict(arrays), res.results, res.report, list(compiled.remarks), compiled.returns)
+
+
+def _narrowed_int_arguments(loops: ModuleOp) -> list[tuple[int, IntegerType, Operation]]:
+    """(argument position, type, cast) of each ``int`` argument the program
+    casts to a narrower integer (``A[i] + k`` on an int8 ``A``)."""
+    out = []
+    for op in loops.walk():
+        if isinstance(op, arith.IndexCastOp) and isinstance(op.input, BlockArgument) and isinstance(op.input.owner.parent_op(), func.FuncOp):
+            t = op.result.type
+            if isinstance(t, IntegerType) and t.width.data < 64:
+                out.append((op.input.index, t, op))
+    return out
 
 
 def kernel(fn: Callable) -> Kernel:
