@@ -105,10 +105,10 @@ def test_api_run_refuses_keys_the_function_does_not_take():
     takes = "(it takes %X, %idx, %G, %Wt, %Y, %m, %n, %k)"
     with pytest.raises(api.InfsError) as e:
         api.run(w.path, inputs | w.small, config="tiny")
-    assert str(e.value) == f"error: @gather_mlp_inner has no argument 'r' {takes}"
+    assert str(e.value) == f"{w.path}: error: @gather_mlp_inner has no argument 'r' {takes}"
     with pytest.raises(api.InfsError) as e:  # 'N' for 'n', 'r' as well: both named, n not bound
         api.run(w.path, inputs | {"m": 32, "N": 8, "k": 12, "r": 16}, config="tiny")
-    assert str(e.value) == f"error: @gather_mlp_inner has no argument 'N', 'r' {takes}"
+    assert str(e.value) == f"{w.path}: error: @gather_mlp_inner has no argument 'N', 'r' {takes}"
     with pytest.raises(api.InfsError, match=r"^error: no value bound for argument %n of @gather_mlp_inner$"):
         api.run(w.path, inputs | {"m": 32, "k": 12}, config="tiny")
 
@@ -284,4 +284,4 @@ def test_api_run_names_an_unnamed_argument_by_its_position():
 }"""
     with pytest.raises(api.InfsError) as e:
         api.run(text, {"X": np.zeros(4, np.float32), "n": 4}, config="tiny")
-    assert str(e.value) == "error: argument #0 of @f has no name (%0): name the arguments (%A, %n, ...) to bind them by name"
+    assert str(e.value) == "<input>: error: argument #0 of @f has no name (%0): name the arguments (%A, %n, ...) to bind them by name"
