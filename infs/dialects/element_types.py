@@ -135,6 +135,24 @@ STORE_KINDS = ("store", *ATOMIC_KINDS)  # a plain store (the last write wins) or
 REDUCE_UFUNCS = {"add": np.add, "mul": np.multiply, "min": np.minimum, "max": np.maximum}
 
 
+def reduce_ufunc(kind: str, dtype: np.dtype) -> np.ufunc:
+    """The ufunc a tdfg/pimcmd reduction of ``kind`` folds ``dtype`` with: the
+    machine's i1 is 0/1 with mod-2 arithmetic, so its add is xor (``np.add``
+    on bools is or); mul is and, min and, max or (unsigned), numpy's bool ops."""
+    if kind == "add" and np.dtype(dtype) == np.bool_:
+        return np.bitwise_xor
+    return REDUCE_UFUNCS[kind]
+
+
+def signed_atomic_ufunc(kind: str, dtype: np.dtype) -> np.ufunc:
+    """The ufunc a stream-level atomic (or fold) of ``kind`` applies to
+    ``dtype``: arith's semantics, where min/max are signed and an i1 is signed
+    too (true is -1): on bools add is xor, min is or, max is and."""
+    if np.dtype(dtype) == np.bool_:
+        return {"add": np.bitwise_xor, "mul": np.logical_and, "min": np.logical_or, "max": np.logical_and}[kind]
+    return REDUCE_UFUNCS[kind]
+
+
 def reduce_identity(kind: str, dtype: np.dtype) -> np.ndarray:
     """Neutral element of a reduction kind in ``dtype``: what a reduction of
     nothing gives (the oracles' and the machine's folds start from it)."""

@@ -479,6 +479,11 @@ class ReduceOp(IRDLOperation):
     kind (add, mul, min, max; argmin/argmax over one dim give the iteration
     coordinate of the extremum, the first one on ties).  ``init`` defaults to the kind's identity.  The result
     is a stream over the remaining dims, or a scalar when none remain.
+
+    On integers the kinds are ``arith``'s: add/mul wrap (addi, muli), min/max
+    and argmin/argmax are signed (minsi, maxsi).  An i1 is signed too (true is
+    -1), so over i1 add is xor, mul is and, min is or, max is and, and argmin
+    finds the first true.
     """
 
     name = "stream.reduce"

@@ -413,12 +413,16 @@ class _Builder:
 
     def reduce(self, op: stream.ReduceOp) -> None:
         kind = op.kind.data
+        elem = stream.elem_type(op.input.type)
+        if elem == IntegerType(1) and kind in ("min", "max"):
+            # stream.reduce's min/max are signed (an i1 true is -1: min is or,
+            # max is and); the machine's i1 is 0/1 (min is and, max is or)
+            kind = "max" if kind == "min" else "min"
         tv = self.bounded(self.stream_tv(op.input))
         lat = sorted(self.pi[d] for d in op.dims_list())
         v = tv.value
         for ell in lat:
             v = self.emit(tdfg.ReduceOp(kind, v, ell)).results[0]
-        elem = stream.elem_type(op.input.type)
         to_scalar = not isinstance(op.result.type, stream.StreamType)
         if to_scalar and op.init is not None:
             raise NotTensorizable("a reduction to a scalar with an 'init' value has no tdfg counterpart")
@@ -517,7 +521,10 @@ class _Builder:
                 self.store(op)
         for op in self.body_ops:
             if isinstance(op, stream.AtomicOp):
-                self.stream_store(op.kind.data, op, self.graph_array(op.array), self.stream_tv(op.value))
+                kind = op.kind.data
+                if stream.elem_type(op.value.type) == IntegerType(1) and kind in ("min", "max"):
+                    kind = "max" if kind == "min" else "min"  # signed i1 (true is -1) on the machine's 0/1 i1
+                self.stream_store(kind, op, self.graph_array(op.array), self.stream_tv(op.value))
         self.ops.append(tdfg.YieldOp(*results))
         block.add_ops(self.ops)
         graph = tdfg.GraphOp(region.arrays, region.scalars, region.names, self.R, Region(block), [r.type for r in region.res])

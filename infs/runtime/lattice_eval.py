@@ -52,7 +52,7 @@ from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, MemRefType,
 from xdsl.ir import SSAValue
 
 from infs.dialects import stream, tdfg
-from infs.dialects.element_types import REDUCE_UFUNCS, EvaluationError, numpy_dtype, reduce_identity
+from infs.dialects.element_types import EvaluationError, numpy_dtype, reduce_identity, reduce_ufunc
 from infs.dialects.lattice import AccessMap, LatticeError
 from infs.passes.tdfg_domains import lattice_cells
 from infs.passes.tdfg_semantics import TdfgSemanticsError, apply_cmp
@@ -353,7 +353,7 @@ def _eval_op(op, st: _GraphState, group_size: GroupSize) -> None:
             uniq, first = np.unique(rev, return_index=True)
             flat[uniq] = vals[::-1][first]
         else:
-            ufunc = {"add": np.add, "min": np.minimum, "max": np.maximum}[kind]
+            ufunc = reduce_ufunc(kind, arr.dtype)  # the machine's i1 add is xor
             with np.errstate(over="ignore"):
                 ufunc.at(flat, cells, vals)
     elif isinstance(op, tdfg.StoreOp):
@@ -379,7 +379,7 @@ def _partial_reduce(t: LTensor, kind: str, d: int, group: int | None) -> LTensor
     vals = t.values
     if vals.shape[d] != n:
         vals = np.broadcast_to(vals, tuple(n if i == d else s for i, s in enumerate(vals.shape)))
-    ufunc = REDUCE_UFUNCS[kind]
+    ufunc = reduce_ufunc(kind, vals.dtype)
     out = np.empty(vals.shape, vals.dtype)
     out[...] = reduce_identity(kind, vals.dtype)
     if n == 0:
@@ -402,9 +402,9 @@ def _stream_reduce(t: LTensor, kind: str, dims: Sequence[int]) -> Any:
     for d in dims:
         if t.box[d] is None:
             raise EvaluationError("'tdfg.stream_reduce' over a dim along which the tensor is unbounded")
-    ufunc = REDUCE_UFUNCS[kind]
     shape = tuple(1 if b is None else b[1] - b[0] for b in t.box)
     vals = np.broadcast_to(t.values, shape)
+    ufunc = reduce_ufunc(kind, vals.dtype)
     ident = reduce_identity(kind, vals.dtype)
     with np.errstate(over="ignore", invalid="ignore"):
         r = ufunc.reduce(vals, axis=tuple(dims), keepdims=True, dtype=vals.dtype, initial=ident)

@@ -45,7 +45,7 @@ from xdsl.dialects.builtin import IndexType, MemRefType
 from xdsl.ir import Operation, SSAValue
 
 from infs.dialects import stream, tdfg
-from infs.dialects.element_types import reduce_identity
+from infs.dialects.element_types import reduce_identity, signed_atomic_ufunc
 from infs.dialects.lattice import I64_MAX, I64_MIN, AccessMap, LatticeError, dim_index
 from infs.runtime.scalar_ops import FAILS_ON_SOME_POINTS, EvaluationError, eval_scalar_op, numpy_dtype, op_label
 
@@ -481,6 +481,18 @@ def _eval_reduce(op: stream.ReduceOp, st: _RegionState, v: np.ndarray) -> np.nda
     # broadcast only along the reduced dims (others may stay size-1)
     target = tuple(st.shape[d] if d in dims else v.shape[d] for d in range(st.rank))
     v = np.broadcast_to(v, target)
+    init = st.values[op.init] if op.init is not None else None
+    if v.dtype != np.bool_:
+        return _fold(op, st, kind, dims, v, init)
+    # an i1 is signed (true is -1, as arith's i1): fold its 0/-1 values as i8
+    # (add and mul wrap, min/max/argmin/argmax are signed) and keep the low
+    # bit -- add is xor, mul and, min or, max and (stream.reduce's docstring)
+    init8 = None if init is None else -np.asarray(init).astype(np.int8)
+    r = _fold(op, st, kind, dims, -v.astype(np.int8), init8)
+    return r if kind in ("argmin", "argmax") else (r & 1).astype(np.bool_)
+
+
+def _fold(op: stream.ReduceOp, st: _RegionState, kind: str, dims: tuple[int, ...], v: np.ndarray, init) -> np.ndarray:
     if kind in ("argmin", "argmax"):
         (d,) = dims
         if st.shape[d] == 0:
@@ -489,7 +501,8 @@ def _eval_reduce(op: stream.ReduceOp, st: _RegionState, v: np.ndarray) -> np.nda
         out = f(v, axis=d, keepdims=True) + st.box[d][0]  # the coordinate, not the position
         return out.astype(numpy_dtype(stream.elem_type(op.result.type)))
     dtype = v.dtype
-    init = st.values[op.init] if op.init is not None else reduce_identity(kind, dtype)
+    if init is None:
+        init = reduce_identity(kind, dtype)
     # IEEE float folds as the loop nest's: a product that overflows to inf and
     # then meets a 0 is NaN (inf - inf too).  numpy's product over the C-ordered
     # domain is that sequential fold, bit for bit; its warning is no error of
@@ -984,7 +997,7 @@ def _apply_view_writes(st: _RegionState, arr: np.ndarray, writes) -> bool:
             last = tuple(slice(None) if d in acc.used else slice(n - 1, n) for d, n in enumerate(wshape))
             acc.view[...] = v[last]
         return True
-    ufunc = {"add": np.add, "min": np.minimum, "max": np.maximum}[kind]
+    ufunc = signed_atomic_ufunc(kind, arr.dtype)  # i1: xor, or, and (true is -1)
     loops = []
     for _, _, val, _, wshape, _, acc in writes:
         v = np.broadcast_to(np.asarray(val, dtype=arr.dtype), wshape)
@@ -1076,6 +1089,6 @@ def _apply_writes(st: _RegionState, arr: np.ndarray, writes, n_ops: int) -> None
     if kinds:
         (kind,) = kinds
         after = ~is_store & (keys > last_store[cells])
-        ufunc = {"add": np.add, "min": np.minimum, "max": np.maximum}[kind]
+        ufunc = signed_atomic_ufunc(kind, arr.dtype)  # i1: xor, or, and (true is -1)
         with np.errstate(over="ignore", invalid="ignore"):  # inf + -inf: NaN, as the loop gives (as above)
             ufunc.at(flat, cells[after], vals[after])

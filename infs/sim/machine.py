@@ -63,6 +63,7 @@ from infs.dialects.element_types import (
     ELEMENT_BITS,
     ELEMENT_DTYPES,
     REDUCE_UFUNCS,
+    reduce_ufunc,
     WORD_TYPES,
     is_float_element,
     reduce_identity,
@@ -968,7 +969,7 @@ class Machine:
             target[uniq] = vals[::-1][first]
         else:
             with np.errstate(all="ignore"):
-                {"add": np.add, "min": np.minimum, "max": np.maximum}[kind].at(target, flat, vals)
+                reduce_ufunc(kind, np.bool_ if ty == "i1" else target.dtype).at(target, flat, vals)  # i1: add is xor (mod 2)
         if write_back is not None:
             write_back[0][...] = write_back[1]
 

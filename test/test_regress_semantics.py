@@ -1,0 +1,133 @@
+"""Regressions of the semantics the oracles (reference, lattice evaluator) and
+the machine must agree on, each checked against an independent numpy oracle."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from infs import api
+
+# ---------------------------------------------------------------------------
+# stream.reduce over i1: an i1 is signed (true is -1), so add is xor (mod 2),
+# mul and, min or, max and; argmin finds the first true.  The reference and
+# the lattice evaluator folded add with or, and every path took min/max as
+# unsigned (min = and).
+# ---------------------------------------------------------------------------
+
+_I1_REDUCE_SCALAR = """
+func.func @k(%A: memref<?xi1>, %n: index) -> i1 {
+  %r = stream.region ins(%A : memref<?xi1>) syms(N = %n : index) domain [0:N] iterators [reduction] -> i1 {
+  ^bb0(%a: memref<?xi1>, %N: index):
+    %l = stream.load %a[d0] : memref<?xi1> -> !stream.stream<i1>
+    %s = stream.reduce KIND %l over [0] : !stream.stream<i1> -> i1
+    stream.yield %s : i1
+  }
+  func.return %r : i1
+}
+"""
+
+_I1_REDUCE_ROWS = """
+func.func @k(%A: memref<?x?xi1>, %B: memref<?xi1>, %n: index, %m: index, %c: i1) {
+  stream.region ins(%A, %B : memref<?x?xi1>, memref<?xi1>) syms(N = %n : index, M = %m : index, c = %c : i1) domain [0:N, 0:M] iterators [parallel, reduction] {
+  ^bb0(%a: memref<?x?xi1>, %b: memref<?xi1>, %N: index, %M: index, %cc: i1):
+    %l = stream.load %a[d0, d1] : memref<?x?xi1> -> !stream.stream<i1>
+    %s = stream.reduce KIND %l over [1] init %cc : !stream.stream<i1> -> !stream.stream<i1>
+    stream.store %s -> %b[d0] : !stream.stream<i1> -> memref<?xi1>
+    stream.yield
+  }
+  func.return
+}
+"""
+
+
+def _signed_i1_fold(kind: str, rows: np.ndarray, init: bool | None) -> np.ndarray:
+    """Python-int fold of the signed values (true = -1), keeping the low bit."""
+    out = []
+    for row in np.atleast_2d(rows):
+        vals = [-int(x) for x in row] + ([-int(init)] if init is not None else [])
+        if kind == "add":
+            r = sum(vals)
+        elif kind == "mul":
+            r = 1
+            for x in vals:
+                r *= x
+        else:
+            r = (min if kind == "min" else max)(vals, default=0 if kind == "min" else -1)
+        out.append(bool(r & 1))
+    return np.array(out)
+
+
+_A1 = np.array([True, False, True])
+_A2 = np.array([[True, False, True], [True, True, True], [False, False, False], [False, True, False]])
+
+
+@pytest.mark.parametrize("mode", ["near", "core", "in"])
+@pytest.mark.parametrize("kind", ["add", "mul", "min", "max"])
+def test_i1_stream_reduce_to_a_scalar(kind, mode):
+    want = bool(_signed_i1_fold(kind, _A1, None)[0])
+    r = api.run(_I1_REDUCE_SCALAR.replace("KIND", kind), {"A": _A1, "n": 3}, config="small-16", mode=mode, strict=True, cross_check=mode != "in")
+    assert bool(np.asarray(r.results[0])) is want
+    _lattice_agrees(r, mode)
+
+
+def _lattice_agrees(r, mode: str) -> None:
+    # near/core: the tDFG on the lattice evaluator gave the reference's values
+    if mode != "in":
+        assert [(rec.check, rec.check_error) for rec in r.regions] == [("lattice", "")]
+
+
+@pytest.mark.parametrize("init", [False, True])
+@pytest.mark.parametrize("mode", ["near", "in"])
+@pytest.mark.parametrize("kind", ["add", "mul", "min", "max"])
+def test_i1_stream_reduce_rows_with_init(kind, mode, init):
+    B = np.zeros(4, bool)
+    if kind in ("add", "mul") and mode == "in":  # the init's element-wise i1 add/mul has no tdfg op: refused
+        with pytest.raises(api.InfsError, match=f"'{kind}' on i1 values has no tdfg counterpart"):
+            api.run(_I1_REDUCE_ROWS.replace("KIND", kind), {"A": _A2, "B": B, "n": 4, "m": 3, "c": init}, config="small-16", mode=mode, strict=True)
+        return
+    r = api.run(
+        _I1_REDUCE_ROWS.replace("KIND", kind),
+        {"A": _A2, "B": B, "n": 4, "m": 3, "c": init},
+        config="small-16",
+        mode=mode,
+        strict=True,
+        cross_check=mode != "in",
+    )
+    np.testing.assert_array_equal(r.outputs["B"], _signed_i1_fold(kind, _A2, init))
+    if kind in ("min", "max"):  # an add/mul init has no tdfg op: no graph to check
+        _lattice_agrees(r, mode)
+
+
+@pytest.mark.parametrize("kind, want", [("argmin", 1), ("argmax", 0)])
+def test_i1_stream_argmin_argmax_are_signed(kind, want):
+    # [false, true, true, false]: the signed minimum is true (-1), first at 1
+    src = _I1_REDUCE_SCALAR.replace("-> i1 {\n  %r", "-> i32 {\n  %r").replace("-> i1 {\n  ^bb0", "-> i32 {\n  ^bb0")
+    src = src.replace("-> i1\n", "-> i32\n").replace("yield %s : i1", "yield %s : i32").replace("func.return %r : i1", "func.return %r : i32")
+    r = api.run(src.replace("KIND", kind), {"A": np.array([False, True, True, False]), "n": 4}, config="small-16", mode="near")
+    assert int(np.asarray(r.results[0])) == want
+
+
+_I1_ATOMIC_ROWS = """
+func.func @k(%A: memref<?x?xi1>, %B: memref<?xi1>, %n: index, %m: index) {
+  stream.region ins(%A, %B : memref<?x?xi1>, memref<?xi1>) syms(N = %n : index, M = %m : index) domain [0:N, 0:M] iterators [parallel, reduction] {
+  ^bb0(%a: memref<?x?xi1>, %b: memref<?xi1>, %N: index, %M: index):
+    %l = stream.load %a[d0, d1] : memref<?x?xi1> -> !stream.stream<i1>
+    stream.atomic KIND %l -> %b[d0] : !stream.stream<i1> -> memref<?xi1>
+    stream.yield
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["near", "core", "in"])
+@pytest.mark.parametrize("kind", ["add", "min", "max"])
+def test_i1_atomics_are_signed_and_mod_2(kind, mode):
+    # B[i] = B[i] KIND A[i, j] for every j: the same signed i1 folds as stream.reduce
+    # (every path applied add as or and min/max as unsigned)
+    B0 = np.array([False, True, False, True])
+    r = api.run(_I1_ATOMIC_ROWS.replace("KIND", kind), {"A": _A2, "B": B0, "n": 4, "m": 3}, config="small-16", mode=mode, strict=True, cross_check=mode != "in")
+    want = np.array([_signed_i1_fold(kind, row, b)[0] for row, b in zip(_A2, B0)])
+    np.testing.assert_array_equal(r.outputs["B"], want)
+    _lattice_agrees(r, mode)
