@@ -131,3 +131,32 @@ def test_i1_atomics_are_signed_and_mod_2(kind, mode):
     want = np.array([_signed_i1_fold(kind, row, b)[0] for row, b in zip(_A2, B0)])
     np.testing.assert_array_equal(r.outputs["B"], want)
     _lattice_agrees(r, mode)
+
+
+# ---------------------------------------------------------------------------
+# A tdfg.graph in the host code (infs-opt --tensorize, run ahead of time): an
+# integer division by zero is the lattice evaluator's error, not the machine's
+# quotient 0 (as a stream.region run in memory reports it, driver.check_divisors)
+# ---------------------------------------------------------------------------
+
+_GRAPH_DIV = """func.func @k(%A: memref<?xi32>, %B: memref<?xi32>, %C: memref<?xi32>, %n: index) {
+  tdfg.graph ins(%A, %B, %C : memref<?xi32>, memref<?xi32>, memref<?xi32>) syms(n = %n : index) rank 1 {
+  ^bb0(%A_1: memref<?xi32>, %B_1: memref<?xi32>, %C_1: memref<?xi32>, %n_1: index):
+    %0 = tdfg.tensor %A_1 [0:n] : memref<?xi32> -> !tdfg.tensor<i32, 1>
+    %1 = tdfg.tensor %B_1 [0:n] : memref<?xi32> -> !tdfg.tensor<i32, 1>
+    %2 = tdfg.cmp div(%0, %1) : !tdfg.tensor<i32, 1>, !tdfg.tensor<i32, 1> -> !tdfg.tensor<i32, 1>
+    tdfg.store %2 -> %C_1 : !tdfg.tensor<i32, 1> -> memref<?xi32>
+    tdfg.yield
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["in", "auto"])
+def test_graph_integer_division_by_zero_is_an_error(mode):
+    A, C = np.array([7, -8, 9, 10], np.int32), np.zeros(4, np.int32)
+    r = api.run(_GRAPH_DIV, {"A": A, "B": np.array([2, 3, -3, 1], np.int32), "C": C, "n": 4}, config="tiny", mode=mode)
+    np.testing.assert_array_equal(r.outputs["C"], [3, -2, -3, 10])  # toward zero
+    with pytest.raises(api.InfsError, match=r"integer division by zero in 'tdfg.cmp' div at line 6$"):
+        api.run(_GRAPH_DIV, {"A": A, "B": np.array([2, 0, 3, 1], np.int32), "C": C, "n": 4}, config="tiny", mode=mode)

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, ModuleOp
+from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
 
 from infs.dialects import stream, tdfg
 from infs.dialects.element_types import REDUCE_UFUNCS
@@ -703,6 +703,14 @@ class RegionRuntime:
         alias = aliased_operands(graph, arrays)
         if alias is not None:
             raise EvaluationError(f"{where}: {alias}")
+        if self.options.machine_mode != "analysis" and any(
+            isinstance(op, tdfg.CmpOp) and op.op.data == "div" and isinstance(op.results[0].type.element_type, IntegerType) for op in graph.body.block.ops
+        ):
+            # an integer division by zero is the program's error (the lattice
+            # evaluator's semantics, as check_divisors gives a region's), not
+            # the machine's quotient 0: the graph is first evaluated on copies
+            copies: dict[int, np.ndarray] = {}
+            evaluate_graph(graph, [copies.setdefault(id(a), a.copy()) for a in arrays], scalars)
         try:
             plan = self.plan_in_memory(graph, comp, arrays, scalars)
         except (LayoutError, LoweringError) as e:

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import FileLineColLoc, FloatAttr, IndexType, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import SSAValue
 
 from infs.dialects import stream, tdfg
@@ -244,7 +244,8 @@ def evaluate_graph(graph: tdfg.GraphOp, arrays: Sequence[np.ndarray], scalars: S
                 return [st.values[v] for v in op.values]
             _eval_op(op, st, group_size)
     except TdfgSemanticsError as e:
-        raise EvaluationError(str(e)) from None
+        loc = getattr(op, "location", None)  # the op's source line, as the reference names its op's
+        raise EvaluationError(f"{e} at line {loc.line.data}" if isinstance(loc, FileLineColLoc) else str(e)) from None
     except MemoryError as e:
         # a tensor the sizes make larger than the host (a bc count of 1e11): numpy
         # refuses the allocation up front; one line naming the op
