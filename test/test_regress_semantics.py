@@ -160,3 +160,44 @@ def test_graph_integer_division_by_zero_is_an_error(mode):
     np.testing.assert_array_equal(r.outputs["C"], [3, -2, -3, 10])  # toward zero
     with pytest.raises(api.InfsError, match=r"integer division by zero in 'tdfg.cmp' div at line 6$"):
         api.run(_GRAPH_DIV, {"A": A, "B": np.array([2, 0, 3, 1], np.int32), "C": C, "n": 4}, config="tiny", mode=mode)
+
+
+# ---------------------------------------------------------------------------
+# api.run / @infs.kernel tiles: validated as infs-run's --tiles (a tile shape
+# of 0 was quietly not honoured: the region ran near memory)
+# ---------------------------------------------------------------------------
+
+_DOUBLE = """
+func.func @k(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
+  affine.for %i = 0 to %n {
+    %a = affine.load %A[%i] : memref<?xf32>
+    %s = arith.addf %a, %a : f32
+    affine.store %s, %B[%i] : memref<?xf32>
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("tiles", [(0,), (-16,), (16.0,), (True,), 16, "16", ()])
+def test_bad_tiles_are_a_one_line_error(tiles):
+    import infs
+
+    @infs.kernel
+    def double(A, B, n: int):
+        for i in range(n):
+            B[i] = A[i] + A[i]
+
+    A, B = np.ones(16, np.float32), np.zeros(16, np.float32)
+    with pytest.raises(api.InfsError, match=r"bad tiles .*: expected a tuple of positive integers, e.g. \(16, 16\)$") as e:
+        api.run(_DOUBLE, {"A": A, "B": B, "n": 16}, config="tiny", mode="in", tiles=tiles)
+    assert "\n" not in str(e.value)
+    with pytest.raises(api.InfsError, match=r"bad tiles"):
+        double(A, B, 16, config="tiny", mode="in", tiles=tiles)
+
+
+def test_good_tiles_are_honoured():
+    A, B = np.arange(16, dtype=np.float32), np.zeros(16, np.float32)
+    r = api.run(_DOUBLE, {"A": A, "B": B, "n": 16}, config="tiny", mode="in", strict=True, tiles=(16,))
+    np.testing.assert_array_equal(r.outputs["B"], A + A)
+    assert [x.mode for x in r.regions] == ["in"]

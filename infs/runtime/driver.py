@@ -857,6 +857,14 @@ def run_program(
     options = options or RunOptions()
     if options.mode not in MODES:
         raise EvaluationError(f"unknown mode '{options.mode}' (choose from {', '.join(MODES)})")
+    if options.tiles is not None and (
+        isinstance(options.tiles, str)
+        or not isinstance(options.tiles, Sequence)
+        or not options.tiles
+        or any(isinstance(t, bool) or not isinstance(t, (int, np.integer)) or t <= 0 for t in options.tiles)
+    ):
+        # as infs-run's --tiles: a tile shape of 0 was quietly not honoured (the region ran near memory)
+        raise EvaluationError(f"bad tiles {options.tiles!r}: expected a tuple of positive integers, e.g. (16, 16)")
     cfg = options.config if isinstance(options.config, HardwareConfig) else load_config(options.config)
     machine = Machine(cfg, mode=options.machine_mode, profile=options.profile)
     if options.warm:
