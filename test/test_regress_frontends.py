@@ -159,9 +159,9 @@ def test_integer_division_by_zero_is_an_error_in_every_mode(mode):
 
 
 def test_unsupported_compute_op_names_its_line():
-    text = _DIV.replace("arith.divsi", "arith.floordivsi")
+    text = _DIV.replace("arith.divsi", "arith.ceildivui")
     inputs = {"A": np.ones(4, np.int32), "B": np.ones(4, np.int32), "C": np.zeros(4, np.int32), "n": 4}
-    with pytest.raises(api.InfsError, match=r"'arith.floordivsi' at line 6 is not supported"):
+    with pytest.raises(api.InfsError, match=r"'arith.ceildivui' at line 6 is not supported"):
         api.run(text, inputs, config="tiny", mode="auto")
 
 

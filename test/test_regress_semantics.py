@@ -201,3 +201,71 @@ def test_good_tiles_are_honoured():
     r = api.run(_DOUBLE, {"A": A, "B": B, "n": 16}, config="tiny", mode="in", strict=True, tiles=(16,))
     np.testing.assert_array_equal(r.outputs["B"], A + A)
     assert [x.mode for x in r.regions] == ["in"]
+
+
+# ---------------------------------------------------------------------------
+# math.floor/ceil/cos/copysign/fpowi and arith.floordivsi/ceildivsi: the host
+# stopped with "Could not find interpretation function", and a region could
+# not evaluate them ("... is not supported"); MLIR's semantics, checked
+# against numpy/Python on values whose results are exact
+# ---------------------------------------------------------------------------
+
+_OPS_LOOP = """
+func.func @k(%A: memref<?xf32>, %K: memref<?xi32>, %B: memref<?xf32>, %n: index) {
+  affine.for %i = 1 to %n {
+    %p = affine.load %B[%i - 1] : memref<?xf32>
+    %a = affine.load %A[%i] : memref<?xf32>
+    %k = affine.load %K[%i] : memref<?xi32>
+    BODY
+    %s = arith.addf %r, CARRY : f32
+    affine.store %s, %B[%i] : memref<?xf32>
+  }
+  func.return
+}
+"""
+_F = np.array([0.0, -2.5, 1.5, 3.75, -0.5, 2.0, -0.0, 0.5], np.float32)
+_K = np.array([0, -7, 7, 2, -3, 3, 0, -2], np.int32)
+_OP_CASES = {
+    "math.floor": ("%r = math.floor %a : f32", lambda a, k: np.floor(a)),
+    "math.ceil": ("%r = math.ceil %a : f32", lambda a, k: np.ceil(a)),
+    "math.cos": ("%r = math.cos %a : f32", lambda a, k: np.cos(a)),
+    "math.copysign": ("%m = arith.sitofp %k : i32 to f32\n    %r = math.copysign %a, %m : f32", lambda a, k: np.copysign(a, np.float32(k))),
+    "math.fpowi": ("%r = math.fpowi %a, %k : f32, i32", lambda a, k: np.float32(float(a) ** int(k)) if a != 0 or k >= 0 else np.float32(np.inf)),
+    "arith.floordivsi": ("%c3 = arith.constant 3 : i32\n    %x = arith.floordivsi %k, %c3 : i32\n    %r = arith.sitofp %x : i32 to f32", lambda a, k: np.float32(int(k) // 3)),
+    "arith.ceildivsi": ("%c3 = arith.constant 3 : i32\n    %x = arith.ceildivsi %k, %c3 : i32\n    %r = arith.sitofp %x : i32 to f32", lambda a, k: np.float32(-(-int(k) // 3))),
+}
+
+
+@pytest.mark.parametrize("where", ["host", "near", "core"])
+@pytest.mark.parametrize("op", list(_OP_CASES))
+def test_more_math_and_division_ops(op, where):
+    body, fn = _OP_CASES[op]
+    carried = where == "host"  # B[i] = f(...) + B[i - 1] carries a dependence: a host loop
+    src = _OPS_LOOP.replace("BODY", body).replace("CARRY", "%p" if carried else "%r")
+    B = np.zeros(8, np.float32)
+    want = B.copy()
+    with np.errstate(all="ignore"):
+        for i in range(1, 8):
+            f = np.float32(fn(_F[i], _K[i]))
+            want[i] = f + (want[i - 1] if carried else f)
+    r = api.run(src, {"A": _F, "K": _K, "B": B, "n": 8}, config="tiny", mode="auto" if carried else where)
+    assert [g.mode for g in r.regions] == ([] if carried else [where])
+    np.testing.assert_array_equal(r.outputs["B"], want)
+
+
+@pytest.mark.parametrize("where", ["host", "near", "core", "auto"])
+@pytest.mark.parametrize("op", ["arith.floordivsi", "arith.ceildivsi"])
+def test_floordivsi_ceildivsi_by_zero_is_the_programs_error(op, where):
+    body = f"%x = {op} %k, %k : i32\n    %r = arith.sitofp %x : i32 to f32"  # K[6] = 0
+    src = _OPS_LOOP.replace("BODY", body).replace("CARRY", "%p" if where == "host" else "%r")
+    with pytest.raises(api.InfsError) as e:
+        api.run(src, {"A": _F, "K": _K, "B": np.zeros(8, np.float32), "n": 8}, config="tiny", mode="auto" if where == "host" else where)
+    assert str(e.value) == f"<input>: error: division by zero in '{op}' at line 7"
+
+
+def test_host_divsi_by_zero_names_its_line():
+    # the host's integer division said "@k: AssertionError: (for_loop/k/root)('arith.divsi' divides by zero)"
+    src = _OPS_LOOP.replace("BODY", "%x = arith.divsi %k, %k : i32\n    %r = arith.sitofp %x : i32 to f32").replace("CARRY", "%p")
+    with pytest.raises(api.InfsError) as e:
+        api.run(src, {"A": _F, "K": _K, "B": np.zeros(8, np.float32), "n": 8}, config="tiny")
+    assert str(e.value) == "<input>: error: division by zero in 'arith.divsi' at line 7"

@@ -105,6 +105,7 @@ _HOST_EXTRA_ARITH = (
     arith.SIToFPOp, arith.UIToFPOp, arith.FPToSIOp, arith.ExtFOp, arith.TruncFOp,
     arith.ExtSIOp, arith.ExtUIOp, arith.TruncIOp, arith.MaxSIOp, arith.MinSIOp,
     arith.MaxUIOp, arith.MinUIOp, arith.MaxnumfOp, arith.MinnumfOp,
+    arith.FloorDivSIOp, arith.CeilDivSIOp,
 )  # fmt: skip
 
 
@@ -146,11 +147,12 @@ def host_math_functions() -> type[InterpreterFunctions]:
     type (overrides ``host_ops``' Python-double exp/sqrt/log, which raised on
     sqrt(-1), log(0) -- "math domain error", no line -- and exp(800) -- an
     OverflowError: NaN and inf, as in a region); also absf/absi/tanh/fma/powf,
-    which the host lacked.  Built on first use, as ``host_ops``' math ops."""
+    which the host lacked, and floor/ceil/sin/cos/copysign/fpowi.  Built on first use, as ``host_ops``' math ops."""
     from xdsl.dialects import math as math_dialect
 
     ops = (math_dialect.AbsFOp, math_dialect.AbsIOp, math_dialect.SqrtOp, math_dialect.ExpOp, math_dialect.LogOp,
-           math_dialect.TanhOp, math_dialect.FmaOp, math_dialect.PowFOp)  # fmt: skip
+           math_dialect.TanhOp, math_dialect.FmaOp, math_dialect.PowFOp, math_dialect.FloorOp, math_dialect.CeilOp,
+           math_dialect.SinOp, math_dialect.CosOp, math_dialect.CopySignOp, math_dialect.FPowIOp)  # fmt: skip
 
     @register_impls
     class HostMathNumpy(InterpreterFunctions):

@@ -10,7 +10,8 @@ package's ``__init__`` (it would mean planting a fake package in
 ``sys.modules``), so this module implements those ops itself, with xDSL 0.74's
 semantics op for op (signless integers wrapped to the width of their type with
 ``to_signed``; ``index`` is ``interpreter.index_bitwidth`` wide; division
-truncates, ``floordivsi`` floors); ``test/test_host_ops.py`` runs both on the
+truncates; ``floordivsi``/``ceildivsi`` run in ``infs.runtime.host``, with the
+regions' semantics); ``test/test_host_ops.py`` runs both on the
 same inputs.  Where xDSL asserts (a negative shift amount, a zero divisor) the
 host says so in one line instead of an ``AssertionError``.
 
@@ -40,6 +41,8 @@ from xdsl.interpreter import (
 )
 from xdsl.utils.comparisons import to_signed, to_unsigned
 
+from infs.runtime.scalar_ops import EvaluationError, op_label
+
 
 def _width(interpreter: Interpreter, t: Any) -> int:
     if isinstance(t, builtin.IntegerType):
@@ -68,9 +71,9 @@ _WRAPPING_OPS: dict[type, Callable[[int, int], int]] = {
 _CMPI = (operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge, operator.lt, operator.le, operator.gt, operator.ge)
 
 
-def _truncated_quotient(lhs: int, rhs: int, interpreter: Interpreter, opname: str) -> int:
-    if rhs == 0:
-        interpreter.raise_error(f"'{opname}' divides by zero")
+def _truncated_quotient(lhs: int, rhs: int, op: Any) -> int:
+    if rhs == 0:  # the program's error naming the op's line, as in a region (scalar_ops)
+        raise EvaluationError(f"division by zero in {op_label(op)}")
     q = abs(lhs) // abs(rhs)
     return -q if (lhs > 0) != (rhs > 0) else q
 
@@ -109,21 +112,13 @@ class HostIntegerArith(InterpreterFunctions):
     @impl(arith.DivSIOp)
     def run_divsi(self, interpreter: Interpreter, op: arith.DivSIOp, args: tuple[Any, ...]):
         w = _width(interpreter, op.result.type)
-        return (to_signed(_truncated_quotient(to_signed(args[0], w), to_signed(args[1], w), interpreter, op.name), w),)
+        return (to_signed(_truncated_quotient(to_signed(args[0], w), to_signed(args[1], w), op), w),)
 
     @impl(arith.RemSIOp)
     def run_remsi(self, interpreter: Interpreter, op: arith.RemSIOp, args: tuple[Any, ...]):
         w = _width(interpreter, op.result.type)
         lhs, rhs = to_signed(args[0], w), to_signed(args[1], w)
-        return (lhs - _truncated_quotient(lhs, rhs, interpreter, op.name) * rhs,)
-
-    @impl(arith.FloorDivSIOp)
-    def run_floordivsi(self, interpreter: Interpreter, op: arith.FloorDivSIOp, args: tuple[Any, ...]):
-        w = _width(interpreter, op.result.type)
-        lhs, rhs = to_signed(args[0], w), to_signed(args[1], w)
-        if rhs == 0:
-            interpreter.raise_error(f"'{op.name}' divides by zero")
-        return (to_signed(lhs // rhs, w),)
+        return (lhs - _truncated_quotient(lhs, rhs, op) * rhs,)
 
     @impl(arith.SelectOp)
     def run_select(self, interpreter: Interpreter, op: arith.SelectOp, args: tuple[Any, ...]):

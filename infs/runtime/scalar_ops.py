@@ -43,9 +43,28 @@ def _remui(a, b):
     return (_unsigned(a) % _unsigned(b)).view(a.dtype)
 
 
+def _floordivsi(a, b):
+    # MLIR's floordivsi rounds toward -inf (numpy's floor_divide, in int64 so
+    # that MIN / -1 wraps back to MIN in the type, as divsi); a signed i1's only
+    # nonzero divisor is -1 (true), and -x wraps back to x
+    if a.dtype == np.bool_:
+        return a
+    with np.errstate(all="ignore"):
+        return np.floor_divide(a.astype(np.int64), b.astype(np.int64)).astype(a.dtype)
+
+
+def _ceildivsi(a, b):
+    # toward +inf: the floor quotient, one more when the division is inexact
+    if a.dtype == np.bool_:
+        return a
+    a64, b64 = a.astype(np.int64), b.astype(np.int64)
+    with np.errstate(all="ignore"):
+        return (np.floor_divide(a64, b64) + (np.remainder(a64, b64) != 0)).astype(a.dtype)
+
+
 # ops that fail on some points only (a zero divisor): which error a run reports,
 # and whether any store happened first, depends on the order points are evaluated in
-FAILS_ON_SOME_POINTS = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp)
+FAILS_ON_SOME_POINTS = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp, arith.FloorDivSIOp, arith.CeilDivSIOp)
 
 
 def _fdiv(a, b):
@@ -89,6 +108,8 @@ _BINARY: dict[type[Operation], Callable[[np.ndarray, np.ndarray], np.ndarray]] =
     arith.DivUIOp: _divui,
     arith.RemSIOp: _remsi,
     arith.RemUIOp: _remui,
+    arith.FloorDivSIOp: _floordivsi,
+    arith.CeilDivSIOp: _ceildivsi,
     arith.AndIOp: np.bitwise_and,
     arith.OrIOp: np.bitwise_or,
     arith.XOrIOp: np.bitwise_xor,
@@ -119,7 +140,31 @@ def _math_ops() -> dict[str, Callable[..., np.ndarray]]:
         "math.tanh": np.tanh,
         "math.fma": lambda a, b, c: a * b + c,
         "math.powf": np.power,
+        "math.floor": np.floor,
+        "math.ceil": np.ceil,
+        "math.sin": np.sin,
+        "math.cos": np.cos,
+        "math.copysign": np.copysign,
+        "math.fpowi": _fpowi,
     }
+
+
+def _fpowi(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``math.fpowi`` as LLVM's ``llvm.powi`` (compiler-rt's ``__powisf2``/``__powidf2``):
+    square-and-multiply over the bits of ``|b|`` in ``a``'s type, then the
+    reciprocal for a negative ``b`` -- not ``pow``, whose rounding can differ."""
+    a = np.asarray(a)
+    b = np.asarray(b).astype(np.int64)
+    a, b = np.broadcast_arrays(a, b)
+    x = a.copy()
+    r = np.ones_like(a)
+    n = np.abs(b)  # |INT64_MIN| stays negative: no i32 exponent reaches it
+    while np.any(n > 0):
+        odd = (n & 1) == 1
+        r = np.where(odd, r * x, r)
+        n = n >> 1
+        x = np.where(n > 0, x * x, x)
+    return np.where(b < 0, np.divide(np.ones_like(r), r), r)
 
 
 _MATH = _math_ops()
