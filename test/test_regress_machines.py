@@ -34,3 +34,25 @@ def test_a_config_file_edited_between_two_lowerings_is_the_new_machine(tmp_path)
     assert jit.lower(graph, {"N": 64}, str(machine)) is first
     machine.write_text('base = "tiny"\nbitlines = 16\n')
     assert "bitlines=16," in jit.lower(graph, {"N": 64}, str(machine)).record.config
+
+
+def test_a_tdfg_graph_too_large_for_the_machine_does_not_blame_strict(tmp_path, capsys):
+    """A program tensorized ahead of time whose graph does not fit the machine
+    (stencil2d's 16 x 24 lattice on tiny's 128 bitlines, which only chunking of the
+    stream region could run) is an error in every mode; ``infs-run --mode auto``
+    (no ``--strict``, which auto refuses anyway) said '--mode in cannot be honoured
+    (--strict)'.  Fixed: the error says why a graph has no fallback."""
+    from infs.tools import infs_run
+
+    module = api.parse_file(ROOT / "infs" / "workloads" / "stencil2d.mlir")
+    api.run_pipeline(module, "tensorize")
+    src = tmp_path / "s2d.mlir"
+    src.write_text(api.to_text(module))
+    argv = [str(src), "--config", "tiny", "--sizes", "m=16,n=24,t=2", "--shape", "A=16x24,B=16x24,W=2"]
+    for mode in ("auto", "in"):
+        assert infs_run.main([*argv, "--mode", mode]) == 1
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and "--strict" not in err, err
+        assert "tensorized ahead of time" in err and "needs at least 24 SRAM arrays" in err, err
+    assert infs_run.main([*argv, "--mode", "in", "--strict"]) == 1
+    assert "(--strict)" in capsys.readouterr().err
