@@ -269,3 +269,51 @@ def test_host_divsi_by_zero_names_its_line():
     with pytest.raises(api.InfsError) as e:
         api.run(src, {"A": _F, "K": _K, "B": np.zeros(8, np.float32), "n": 8}, config="tiny")
     assert str(e.value) == "<input>: error: division by zero in 'arith.divsi' at line 7"
+
+
+# ---------------------------------------------------------------------------
+# arith.minimumf/maximumf (and tdfg/pimcmd min/max on floats): -0.0 < +0.0
+# whatever the operands' order.  np.minimum gives its second operand on a tie,
+# and the lowering puts a constant last: minimumf(0.0, -0.0) was -0.0 near
+# memory and +0.0 in memory
+# ---------------------------------------------------------------------------
+
+_MINMAX = """
+func.func @k(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
+  %c = arith.constant CONST : f32
+  affine.for %i = 0 to %n {
+    %a = affine.load %A[%i] : memref<?xf32>
+    %s = arith.OP ARGS : f32
+    affine.store %s, %B[%i] : memref<?xf32>
+  }
+  func.return
+}
+"""
+
+
+def _ieee(op: str, a: float, b: float) -> float:
+    import math
+
+    if math.isnan(a) or math.isnan(b):
+        return math.nan
+    if a == b == 0:  # signed zeros: -0.0 is the smaller
+        neg = math.copysign(1, a) < 0 or math.copysign(1, b) < 0
+        pos = math.copysign(1, a) > 0 or math.copysign(1, b) > 0
+        return -0.0 if (neg if op == "minimumf" else not pos) else 0.0
+    return min(a, b) if op == "minimumf" else max(a, b)
+
+
+@pytest.mark.parametrize("mode", ["near", "core", "in"])
+@pytest.mark.parametrize("const", ["0.0", "-0.0"])
+@pytest.mark.parametrize("args", ["%c, %a", "%a, %c"])
+@pytest.mark.parametrize("op", ["minimumf", "maximumf"])
+def test_float_min_max_order_signed_zeros(op, args, const, mode):
+    A = np.array([-0.0, 0.0, np.nan, -1.0, 2.0], np.float32)
+    src = _MINMAX.replace("OP", op).replace("ARGS", args).replace("CONST", const)
+    r = api.run(src, {"A": A, "B": np.ones(5, np.float32), "n": 5}, config="tiny", mode=mode, strict=True, cross_check=mode != "in")
+    want = np.array([_ieee(op, float(a), float(const)) for a in A], np.float32)
+    got = r.outputs["B"]
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    np.testing.assert_array_equal(got, want)
+    _lattice_agrees(r, mode)

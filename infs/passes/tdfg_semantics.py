@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from infs.dialects.element_types import trunc_quotient, wrapping_add
+from infs.dialects.element_types import elementwise_max, elementwise_min, trunc_quotient, wrapping_add
 
 
 class TdfgSemanticsError(ValueError):
@@ -44,8 +44,8 @@ _FUNCS = {
     "mul": np.multiply,
     "div": _div,
     "fma": lambda a, b, c: (a & b) ^ c if a.dtype == np.bool_ else a * b + c,
-    "min": np.minimum,
-    "max": np.maximum,
+    "min": elementwise_min,  # floats: arith.minimumf (-0.0 < +0.0), whatever the operands' order
+    "max": elementwise_max,
     "cmp_lt": np.less,
     "cmp_le": np.less_equal,
     "cmp_eq": np.equal,

@@ -11,7 +11,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import FileLineColLoc, FloatAttr, IntegerAttr
 from xdsl.ir import Operation
 
-from infs.dialects.element_types import EvaluationError, numpy_dtype, trunc_quotient, wrapping_add
+from infs.dialects.element_types import EvaluationError, float_maximum, float_minimum, numpy_dtype, trunc_quotient, wrapping_add
 
 
 def _unsigned(a: np.ndarray) -> np.ndarray:
@@ -97,8 +97,8 @@ _BINARY: dict[type[Operation], Callable[[np.ndarray, np.ndarray], np.ndarray]] =
     arith.SubfOp: np.subtract,
     arith.MulfOp: np.multiply,
     arith.DivfOp: _fdiv,
-    arith.MaximumfOp: np.maximum,
-    arith.MinimumfOp: np.minimum,
+    arith.MaximumfOp: float_maximum,  # -0.0 < +0.0, NaN-propagating
+    arith.MinimumfOp: float_minimum,
     arith.MaxnumfOp: np.fmax,
     arith.MinnumfOp: np.fmin,
     arith.AddiOp: wrapping_add,  # i1 wraps: mod 2

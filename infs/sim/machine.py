@@ -63,6 +63,8 @@ from infs.dialects.element_types import (
     ELEMENT_BITS,
     ELEMENT_DTYPES,
     REDUCE_UFUNCS,
+    float_maximum,
+    float_minimum,
     reduce_ufunc,
     WORD_TYPES,
     is_float_element,
@@ -1123,6 +1125,10 @@ def _arith(name: str, v: list, out):
     if name == "fma":
         t = np.multiply(v[0], v[1])
         return np.add(t, v[2], out=out)
+    if name in ("min", "max") and v[0].dtype.kind == "f":
+        # arith.minimumf/maximumf: -0.0 < +0.0 in either operand order (np.minimum
+        # gives its second operand on a tie; the lowering puts a constant last)
+        return (float_minimum if name == "min" else float_maximum)(v[0], v[1])
     if name == "min":
         return np.minimum(v[0], v[1], out=out)
     if name == "max":
