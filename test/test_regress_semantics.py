@@ -317,3 +317,73 @@ def test_float_min_max_order_signed_zeros(op, args, const, mode):
     np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
     np.testing.assert_array_equal(got, want)
     _lattice_agrees(r, mode)
+
+
+_F_REDUCE = _I1_REDUCE_SCALAR.replace("i1", "f32")
+_F_ATOMIC = _I1_ATOMIC_ROWS.replace("i1", "f32")
+
+
+@pytest.mark.parametrize("mode", ["near", "core", "in"])
+@pytest.mark.parametrize("kind", ["min", "max"])
+@pytest.mark.parametrize("vals", [[0.0, -0.0], [-0.0, 0.0], [0.0, -0.0, 0.0, 0.0, 0.0], [-0.0] * 3 + [0.0] * 40 + [-0.0], [2.0, -0.0, 1.0, 0.0]])
+def test_float_min_max_reductions_are_order_free_on_signed_zeros(vals, kind, mode):
+    # np.minimum.reduce kept the sign of the zero its order met last: the
+    # sequential reference and the machine's tree disagreed
+    import functools
+
+    A = np.array(vals, np.float32)
+    op = "minimumf" if kind == "min" else "maximumf"
+    want = functools.reduce(lambda a, b: _ieee(op, a, b), map(float, A))
+    r = api.run(_F_REDUCE.replace("KIND", kind), {"A": A, "n": len(A)}, config="small-16", mode=mode, strict=True, cross_check=mode != "in")
+    got = float(np.asarray(r.results[0]))
+    assert (got, np.signbit(got)) == (want, np.signbit(want))
+    _lattice_agrees(r, mode)
+
+
+@pytest.mark.parametrize("mode", ["near", "core", "in"])
+@pytest.mark.parametrize("kind", ["min", "max"])
+def test_float_min_max_atomics_are_order_free_on_signed_zeros(kind, mode):
+    import functools
+
+    A = np.array([[0.0, -0.0, 0.0], [-0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [1.0, -0.0, 2.0]], np.float32)
+    B0 = np.array([-0.0, 0.0, -0.0, 0.0], np.float32)
+    op = "minimumf" if kind == "min" else "maximumf"
+    want = np.array([functools.reduce(lambda a, b: _ieee(op, a, b), map(float, [b, *row])) for row, b in zip(A, B0)], np.float32)
+    r = api.run(_F_ATOMIC.replace("KIND", kind), {"A": A, "B": B0, "n": 4, "m": 3}, config="small-16", mode=mode, strict=True, cross_check=mode != "in")
+    np.testing.assert_array_equal(np.signbit(r.outputs["B"]), np.signbit(want))
+    np.testing.assert_array_equal(r.outputs["B"], want)
+    _lattice_agrees(r, mode)
+
+
+_F_GRAPH_FOLDS = """func.func @g(%A: memref<?xf32>, %H: memref<1xf32>, %n: index) {
+  %r = tdfg.graph ins(%A, %H : memref<?xf32>, memref<1xf32>) syms(N = %n : index) rank 1 -> f32 {
+  ^bb0(%a: memref<?xf32>, %h: memref<1xf32>, %N: index):
+    %t = tdfg.tensor %a [0:N] : memref<?xf32> -> !tdfg.tensor<f32, 1>
+    %p = tdfg.reduce KIND %t dim 0 : !tdfg.tensor<f32, 1>
+    %s = tdfg.stream_reduce KIND %p over [0] : !tdfg.tensor<f32, 1> -> f32
+    tdfg.stream_store KIND %t -> %h[0] : !tdfg.tensor<f32, 1> -> memref<1xf32>
+    tdfg.yield %s : f32
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("group", [None, 2])
+@pytest.mark.parametrize("kind", ["min", "max"])
+@pytest.mark.parametrize("vals", [[0.0, -0.0, 0.0, 0.0], [-0.0, 0.0, -0.0, -0.0], [0.0, 0.0, -0.0, 0.0]])
+def test_lattice_float_min_max_folds_are_order_free_on_signed_zeros(vals, kind, group):
+    import functools
+
+    from infs.dialects import tdfg
+    from infs.runtime.lattice_eval import evaluate_graph
+
+    (graph,) = [op for op in api.parse_text(_F_GRAPH_FOLDS.replace("KIND", kind)).walk() if isinstance(op, tdfg.GraphOp)]
+    A = np.array(vals, np.float32)
+    H = np.array([-0.0 if kind == "max" else 0.0], np.float32)
+    op = "minimumf" if kind == "min" else "maximumf"
+    want = functools.reduce(lambda a, b: _ieee(op, a, b), map(float, A))
+    (s,) = evaluate_graph(graph, [A, H], [len(A)], group_size=group)
+    assert (float(s), bool(np.signbit(s))) == (want, bool(np.signbit(want)))
+    want_h = _ieee(op, float(np.array([-0.0 if kind == "max" else 0.0])[0]), want)
+    assert (float(H[0]), bool(np.signbit(H[0]))) == (want_h, bool(np.signbit(want_h)))

@@ -169,6 +169,37 @@ def reduce_ufunc(kind: str, dtype: np.dtype) -> np.ufunc:
     return REDUCE_UFUNCS[kind]
 
 
+def zero_of_kind(kind: str, x: np.ndarray) -> np.ndarray:
+    """Where ``x`` is the zero a float min (-0.0) / max (+0.0) prefers."""
+    return (x == 0) & (np.signbit(x) if kind == "min" else ~np.signbit(x))
+
+
+def float_fold(kind: str, x: np.ndarray, axis, keepdims: bool = True, initial=None) -> np.ndarray:
+    """``ufunc.reduce`` of a reduction kind over ``axis``; a float min/max
+    folds as ``arith.minimumf``/``maximumf`` (-0.0 < +0.0), which is
+    order-free: ``np.minimum.reduce`` kept the sign of the zero its order met
+    last, so the sequential reference and the machine's tree disagreed."""
+    x = np.asarray(x)
+    r = REDUCE_UFUNCS[kind].reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype, initial=initial)
+    if kind in ("min", "max") and x.dtype.kind == "f":
+        hit = np.any(zero_of_kind(kind, x), axis=axis, keepdims=keepdims)
+        r = np.where((r == 0) & hit, x.dtype.type(-0.0 if kind == "min" else 0.0), r)
+    return r
+
+
+def float_fold_at(kind: str, target: np.ndarray, cells: np.ndarray, vals: np.ndarray, ufunc: np.ufunc | None = None) -> None:
+    """``ufunc.at(target, cells, vals)`` (a flat ``target``) for an atomic of
+    ``kind``; float min/max as ``arith.minimumf``/``maximumf`` (see float_fold)."""
+    ufunc = ufunc or REDUCE_UFUNCS[kind]
+    if kind not in ("min", "max") or target.dtype.kind != "f":
+        ufunc.at(target, cells, vals)
+        return
+    hit = zero_of_kind(kind, target)
+    np.logical_or.at(hit, cells, zero_of_kind(kind, np.asarray(vals)))
+    ufunc.at(target, cells, vals)
+    target[(target == 0) & hit] = -0.0 if kind == "min" else 0.0
+
+
 def signed_atomic_ufunc(kind: str, dtype: np.dtype) -> np.ufunc:
     """The ufunc a stream-level atomic (or fold) of ``kind`` applies to
     ``dtype``: arith's semantics, where min/max are signed and an i1 is signed

@@ -52,7 +52,7 @@ from xdsl.dialects.builtin import FileLineColLoc, FloatAttr, IndexType, IntegerA
 from xdsl.ir import SSAValue
 
 from infs.dialects import stream, tdfg
-from infs.dialects.element_types import EvaluationError, numpy_dtype, reduce_identity, reduce_ufunc
+from infs.dialects.element_types import REDUCE_UFUNCS, EvaluationError, zero_of_kind, float_fold, float_fold_at, numpy_dtype, reduce_identity, reduce_ufunc
 from infs.dialects.lattice import AccessMap, LatticeError
 from infs.passes.tdfg_domains import lattice_cells
 from infs.passes.tdfg_semantics import TdfgSemanticsError, apply_cmp
@@ -356,7 +356,7 @@ def _eval_op(op, st: _GraphState, group_size: GroupSize) -> None:
         else:
             ufunc = reduce_ufunc(kind, arr.dtype)  # the machine's i1 add is xor
             with np.errstate(over="ignore"):
-                ufunc.at(flat, cells, vals)
+                float_fold_at(kind, flat, cells, vals, ufunc)
     elif isinstance(op, tdfg.StoreOp):
         t = st.tensor(op.value)
         arr = st.arrays[op.array]
@@ -393,6 +393,9 @@ def _partial_reduce(t: LTensor, kind: str, d: int, group: int | None) -> LTensor
         starts = np.flatnonzero(np.r_[True, gid[1:] != gid[:-1]])
     with np.errstate(over="ignore", invalid="ignore"):
         partial = ufunc.reduceat(vals, starts, axis=d)
+    if kind in ("min", "max") and vals.dtype.kind == "f":  # -0.0 < +0.0, in any order (float_fold)
+        hit = np.logical_or.reduceat(zero_of_kind(kind, vals), starts, axis=d)
+        partial = np.where((partial == 0) & hit, vals.dtype.type(-0.0 if kind == "min" else 0.0), partial)
     index = [slice(None)] * vals.ndim
     index[d] = starts
     out[tuple(index)] = partial
@@ -408,7 +411,10 @@ def _stream_reduce(t: LTensor, kind: str, dims: Sequence[int]) -> Any:
     ufunc = reduce_ufunc(kind, vals.dtype)
     ident = reduce_identity(kind, vals.dtype)
     with np.errstate(over="ignore", invalid="ignore"):
-        r = ufunc.reduce(vals, axis=tuple(dims), keepdims=True, dtype=vals.dtype, initial=ident)
+        if ufunc is REDUCE_UFUNCS[kind]:
+            r = float_fold(kind, vals, tuple(dims), True, ident)  # float min/max: -0.0 < +0.0
+        else:
+            r = ufunc.reduce(vals, axis=tuple(dims), keepdims=True, dtype=vals.dtype, initial=ident)
     if len(dims) == t.rank:
         return np.asarray(r, vals.dtype).reshape(())
     # each folded dim collapses to its first coordinate; an empty range folds

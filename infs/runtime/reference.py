@@ -45,7 +45,7 @@ from xdsl.dialects.builtin import IndexType, MemRefType
 from xdsl.ir import Operation, SSAValue
 
 from infs.dialects import stream, tdfg
-from infs.dialects.element_types import reduce_identity, signed_atomic_ufunc
+from infs.dialects.element_types import elementwise_max, elementwise_min, float_fold, float_fold_at, reduce_identity, signed_atomic_ufunc
 from infs.dialects.lattice import I64_MAX, I64_MIN, AccessMap, LatticeError, dim_index
 from infs.runtime.scalar_ops import FAILS_ON_SOME_POINTS, EvaluationError, eval_scalar_op, numpy_dtype, op_label
 
@@ -513,10 +513,9 @@ def _fold(op: stream.ReduceOp, st: _RegionState, kind: str, dims: tuple[int, ...
             r = (r + init).astype(dtype)
         elif kind == "mul":
             r = (np.multiply.reduce(v, axis=dims, keepdims=True, dtype=dtype) * init).astype(dtype)
-        elif kind == "min":
-            r = np.minimum(np.min(v, axis=dims, keepdims=True, initial=reduce_identity("min", dtype)), init).astype(dtype)
-        else:
-            r = np.maximum(np.max(v, axis=dims, keepdims=True, initial=reduce_identity("max", dtype)), init).astype(dtype)
+        else:  # floats: arith.minimumf/maximumf, -0.0 < +0.0 (float_fold)
+            combine = elementwise_min if kind == "min" else elementwise_max
+            r = np.asarray(combine(float_fold(kind, v, dims, True, reduce_identity(kind, dtype)), np.asarray(init, dtype))).astype(dtype)
     return r
 
 
@@ -1005,6 +1004,9 @@ def _apply_view_writes(st: _RegionState, arr: np.ndarray, writes) -> bool:
         if free and _is_float(arr.dtype) and math.prod(wshape[d] for d in free) > _LOOP_ATOMIC_LIMIT:
             return False
         loops.append((v, free, acc))
+    if _is_float(arr.dtype) and kind in ("min", "max"):  # arith.minimumf/maximumf: -0.0 < +0.0
+        f = elementwise_min if kind == "min" else elementwise_max
+        ufunc = lambda a, b, out: np.copyto(out, f(a, b))  # noqa: E731
     with np.errstate(over="ignore", invalid="ignore"):
         for v, free, acc in loops:
             if not free:
@@ -1091,4 +1093,4 @@ def _apply_writes(st: _RegionState, arr: np.ndarray, writes, n_ops: int) -> None
         after = ~is_store & (keys > last_store[cells])
         ufunc = signed_atomic_ufunc(kind, arr.dtype)  # i1: xor, or, and (true is -1)
         with np.errstate(over="ignore", invalid="ignore"):  # inf + -inf: NaN, as the loop gives (as above)
-            ufunc.at(flat, cells[after], vals[after])
+            float_fold_at(kind, flat, cells[after], vals[after], ufunc)

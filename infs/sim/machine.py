@@ -62,13 +62,14 @@ from infs.dialects.element_types import (
     COMPARE_OPS,
     ELEMENT_BITS,
     ELEMENT_DTYPES,
-    REDUCE_UFUNCS,
+    WORD_TYPES,
+    float_fold,
+    float_fold_at,
     float_maximum,
     float_minimum,
-    reduce_ufunc,
-    WORD_TYPES,
     is_float_element,
     reduce_identity,
+    reduce_ufunc,
     trunc_quotient,
 )
 from infs.dialects.pimcmd_records import Cmd, PimProgram, box_empty, from_op
@@ -971,7 +972,8 @@ class Machine:
             target[uniq] = vals[::-1][first]
         else:
             with np.errstate(all="ignore"):
-                reduce_ufunc(kind, np.bool_ if ty == "i1" else target.dtype).at(target, flat, vals)  # i1: add is xor (mod 2)
+                # i1: add is xor (mod 2); floats: min/max with -0.0 < +0.0
+                float_fold_at(kind, target, flat, vals, reduce_ufunc(kind, np.bool_ if ty == "i1" else target.dtype))
         if write_back is not None:
             write_back[0][...] = write_back[1]
 
@@ -1185,9 +1187,8 @@ def _reduce(op: str, ty: str, x: np.ndarray, dims: tuple[int, ...]) -> np.ndarra
         f = {"add": np.bitwise_xor, "mul": np.bitwise_and, "min": np.minimum, "max": np.maximum}[op]
         initial = np.uint8(1 if op in ("mul", "min") else 0)
         return (f.reduce(x, axis=dims, keepdims=True, initial=initial) & 1).astype(np.bool_)
-    f = REDUCE_UFUNCS[op]
-    with np.errstate(all="ignore"):
-        return f.reduce(x, axis=dims, keepdims=True, dtype=x.dtype, initial=reduce_identity(op, x.dtype))
+    with np.errstate(all="ignore"):  # float min/max: -0.0 < +0.0 (float_fold)
+        return float_fold(op, x, dims, True, reduce_identity(op, x.dtype))
 
 
 def _array_cells(geo: Geometry, shape: tuple[int, ...], coords: list[np.ndarray]) -> np.ndarray:
