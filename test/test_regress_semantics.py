@@ -387,3 +387,33 @@ def test_lattice_float_min_max_folds_are_order_free_on_signed_zeros(vals, kind, 
     assert (float(s), bool(np.signbit(s))) == (want, bool(np.signbit(want)))
     want_h = _ieee(op, float(np.array([-0.0 if kind == "max" else 0.0])[0]), want)
     assert (float(H[0]), bool(np.signbit(H[0]))) == (want_h, bool(np.signbit(want_h)))
+
+
+_RELU_GRAPH = """func.func @g(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
+  tdfg.graph ins(%A, %B : memref<?xf32>, memref<?xf32>) syms(N = %n : index) rank 1 {
+  ^bb0(%a: memref<?xf32>, %b: memref<?xf32>, %N: index):
+    %t = tdfg.tensor %a [0:N] : memref<?xf32> -> !tdfg.tensor<f32, 1>
+    %r = tdfg.cmp relu(%t) : !tdfg.tensor<f32, 1> -> !tdfg.tensor<f32, 1>
+    tdfg.store %r -> %b : !tdfg.tensor<f32, 1> -> memref<?xf32>
+    tdfg.yield
+  }
+  func.return
+}
+"""
+
+
+def test_float_relu_on_the_lattice_is_the_machines():
+    # relu is +0 where the sign bit is set (pimcmd, the machine); the lattice
+    # evaluator's np.maximum(x, 0) kept a negative NaN
+    from infs.dialects import tdfg
+    from infs.runtime.lattice_eval import evaluate_graph
+
+    A = np.array([-0.0, 0.0, -1.5, 2.0, np.nan, np.inf, -np.inf], np.float32)
+    A = np.concatenate([A, np.array([0xFFC00000], np.uint32).view(np.float32)])  # a negative NaN
+    want = np.where(np.signbit(A), np.float32(0), A)
+    r = api.run(_RELU_GRAPH, {"A": A, "B": np.ones_like(A), "n": len(A)}, config="tiny", mode="in")
+    (graph,) = [op for op in api.parse_text(_RELU_GRAPH).walk() if isinstance(op, tdfg.GraphOp)]
+    B = np.ones_like(A)
+    evaluate_graph(graph, [A.copy(), B], [len(A)])
+    for got in (r.outputs["B"], B):
+        np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))

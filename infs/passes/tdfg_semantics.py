@@ -35,6 +35,8 @@ def _not(a: np.ndarray) -> np.ndarray:
 
 
 def _relu(a: np.ndarray) -> np.ndarray:
+    if a.dtype.kind == "f":  # the machine's float relu: +0 when the sign bit is set (-0.0, -NaN too)
+        return np.where(np.signbit(a), np.zeros((), a.dtype), a)
     return np.maximum(a, np.zeros((), a.dtype))
 
 
