@@ -669,6 +669,10 @@ def lower(program, sizes: dict[str, int], config="paper-64", tiles: tuple[int, .
     from infs.passes.pim_program import LoweringError
     from infs.passes.specialize import SpecializeError
     from infs.runtime import jit
+    from infs.runtime.driver import tiles_error
+
+    if tiles_error(tiles):
+        raise InfsError(tiles_error(tiles))
 
     def one(graph):
         try:

@@ -417,3 +417,10 @@ def test_float_relu_on_the_lattice_is_the_machines():
     evaluate_graph(graph, [A.copy(), B], [len(A)])
     for got in (r.outputs["B"], B):
         np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+@pytest.mark.parametrize("tiles", [(0,), 16, (2.5,)])
+def test_api_lower_bad_tiles_are_a_one_line_error(tiles):
+    # tiles=16 raised a TypeError traceback from the JIT's cache key
+    with pytest.raises(api.InfsError, match=r"^error: bad tiles .*: expected a tuple of positive integers, e.g. \(16, 16\)$"):
+        api.lower(_GRAPH_DIV, {"n": 16}, config="tiny", tiles=tiles)

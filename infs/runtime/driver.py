@@ -846,6 +846,20 @@ def floats_may_reassociate(region: stream.RegionOp) -> bool:
     return True
 
 
+def tiles_error(tiles) -> str | None:
+    """Why ``tiles`` (RunOptions.tiles, api.lower's) is no tile shape, as
+    infs-run's --tiles says it: ``(0,)`` was quietly not honoured (the region
+    ran near memory), ``16`` a TypeError traceback.  None when it is one."""
+    if tiles is None or (
+        isinstance(tiles, Sequence)
+        and not isinstance(tiles, str)
+        and tiles
+        and all(isinstance(t, (int, np.integer)) and not isinstance(t, bool) and t > 0 for t in tiles)
+    ):
+        return None
+    return f"bad tiles {tiles!r}: expected a tuple of positive integers, e.g. (16, 16)"
+
+
 def run_program(
     module: ModuleOp,
     args: Mapping[str, Any] | Sequence[Any],
@@ -857,14 +871,9 @@ def run_program(
     options = options or RunOptions()
     if options.mode not in MODES:
         raise EvaluationError(f"unknown mode '{options.mode}' (choose from {', '.join(MODES)})")
-    if options.tiles is not None and (
-        isinstance(options.tiles, str)
-        or not isinstance(options.tiles, Sequence)
-        or not options.tiles
-        or any(isinstance(t, bool) or not isinstance(t, (int, np.integer)) or t <= 0 for t in options.tiles)
-    ):
-        # as infs-run's --tiles: a tile shape of 0 was quietly not honoured (the region ran near memory)
-        raise EvaluationError(f"bad tiles {options.tiles!r}: expected a tuple of positive integers, e.g. (16, 16)")
+    bad = tiles_error(options.tiles)
+    if bad:
+        raise EvaluationError(bad)
     cfg = options.config if isinstance(options.config, HardwareConfig) else load_config(options.config)
     machine = Machine(cfg, mode=options.machine_mode, profile=options.profile)
     if options.warm:
