@@ -480,9 +480,16 @@ class _Builder:
 
     def check_store_order(self) -> None:
         stores = [op for op in self.body_ops if isinstance(op, stream.StoreOp)]
+        atomics = [op for op in self.body_ops if isinstance(op, stream.AtomicOp)]
+        # two atomic kinds on one array do not commute with each other (add
+        # then max per iteration is not all adds then all maxes, the graph's
+        # order); the reference refuses such a region, so it stays a stream
+        for a, b in itertools.combinations(atomics, 2):
+            if a.kind.data != b.kind.data and self._same_array(a.array, b.array):
+                raise NotTensorizable(f"'stream.region' mixes atomic kinds {sorted({a.kind.data, b.kind.data})} on one array")
         # the graph applies every store before every atomic: an atomic that may
         # land on a cell a later store overwrites needs the other order
-        for a in [op for op in self.body_ops if isinstance(op, stream.AtomicOp)]:
+        for a in atomics:
             for b in stores:
                 if self._same_array(a.array, b.array) and stream.may_write_before(a, b, self.region):
                     raise NotTensorizable("an atomic may update a cell that a later store overwrites, and a graph applies stores before atomics")
