@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+import pytest
+
 from infs import api
 from infs.dialects import tdfg
 from infs.runtime import jit
@@ -56,3 +59,8 @@ def test_a_tdfg_graph_too_large_for_the_machine_does_not_blame_strict(tmp_path, 
         assert "tensorized ahead of time" in err and "needs at least 24 SRAM arrays" in err, err
     assert infs_run.main([*argv, "--mode", "in", "--strict"]) == 1
     assert "(--strict)" in capsys.readouterr().err
+    # api.run said "region 0: mode 'in' cannot be honoured" under mode="auto" (the driver's words)
+    ones = {"A": np.ones((16, 24), np.float32), "B": np.ones((16, 24), np.float32), "W": np.ones(2, np.float32), "m": 16, "n": 24, "t": 2}
+    with pytest.raises(api.InfsError) as e:
+        api.run(module, ones, config="tiny", mode="auto")
+    assert "runs in memory or not at all" in str(e.value) and "cannot be honoured" not in str(e.value), e.value

@@ -714,7 +714,11 @@ class RegionRuntime:
         try:
             plan = self.plan_in_memory(graph, comp, arrays, scalars)
         except (LayoutError, LoweringError) as e:
-            raise ModeNotHonoured(self.ids[key], "in", str(e).strip().splitlines()[0], e) from None
+            reason = str(e).strip().splitlines()[0]
+            if self.options.strict:
+                raise ModeNotHonoured(self.ids[key], "in", reason, e) from None
+            # not a forced mode refused: a graph has no near-memory or core fallback
+            raise EvaluationError(f"region {self.ids[key]}: a tdfg.graph (tensorized ahead of time) runs in memory or not at all: {reason}") from None
         cells = sum(math.prod(lowered.record.lattice) for lowered, *_ in plan["calls"])
         rec = RegionRecord(self.ids[key], "in", "a tdfg.graph runs in memory", elements=cells, requested=self.options.mode)
         if first:

@@ -687,10 +687,7 @@ def main(argv: list[str] | None = None) -> int:
             except infs_view.ViewError as e:
                 raise UsageError(str(e)) from None
     except ModeNotHonoured as e:
-        if args.strict:
-            print(f"{PROG}: error: region {e.region}: --mode {e.mode} cannot be honoured (--strict): {e.reason}", file=sys.stderr)
-        else:  # not --strict: only a tdfg.graph (driver.run_graph) has no near-memory or core fallback
-            print(f"{PROG}: error: region {e.region}: a tdfg.graph (tensorized ahead of time) runs in memory or not at all: {e.reason}", file=sys.stderr)
+        print(f"{PROG}: error: region {e.region}: --mode {e.mode} cannot be honoured (--strict): {e.reason}", file=sys.stderr)
         return 1
     except UsageError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
