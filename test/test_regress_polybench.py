@@ -5,6 +5,8 @@ kmeans_*, hand-written streams) against oracles written from the C.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -45,3 +47,40 @@ def test_tensorize_leaves_two_atomic_kinds_on_one_array_a_stream_region():
     assert "stream.region" in names and "tdfg.graph" not in names
     region = next(op for op in module.walk() if op.name == "stream.region")
     assert "mixes atomic kinds ['add', 'max'] on one array" in str(region.attributes)
+
+
+# An indirect atomic into an empty array: every index is outside it, the
+# program's one-line error.  The core model's cost (computed by --mode auto's
+# decision before the reference names the error) divided the indirect
+# stream's lines over the banks by their sum, 0 for an empty array: numpy's
+# "RuntimeWarning: invalid value encountered in divide" and its source line
+# went to stderr before infs-run's error (three lines, not one).
+EMPTY_TARGET = """
+func.func @f(%V: memref<?xf64>, %idx: memref<?xi32>, %H: memref<?xf64>, %n: index) {
+  stream.region ins(%V, %idx, %H : memref<?xf64>, memref<?xi32>, memref<?xf64>) syms(N = %n : index) domain [0:N] iterators [parallel] {
+  ^bb0(%v: memref<?xf64>, %ix: memref<?xi32>, %h: memref<?xf64>, %N: index):
+    %m = stream.load %ix[d0] : memref<?xi32> -> !stream.stream<i32>
+    %x = stream.load %v[d0] : memref<?xf64> -> !stream.stream<f64>
+    stream.atomic max %x -> %h[%m] : !stream.stream<f64> -> memref<?xf64>
+    stream.yield
+  }
+  func.return
+}
+"""
+
+
+def test_indirect_atomic_into_an_empty_array_is_one_line(tmp_path, capsys):
+    from infs.tools.infs_run import main
+
+    prog = tmp_path / "empty.mlir"
+    prog.write_text(EMPTY_TARGET)
+    for name, value in (("V", np.ones(2)), ("idx", np.zeros(2, np.int32)), ("H", np.zeros(0))):
+        np.save(tmp_path / f"{name}.npy", value)
+    argv = [str(prog), "--config", "tiny", "--scalar", "n=2"] + [f"--input={n}={tmp_path / n}.npy" for n in ("V", "idx", "H")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning numpy would print to stderr fails the run
+        code = main(argv)
+    err = capsys.readouterr().err
+    assert code == 1
+    assert err.splitlines() == [f"infs-run: {prog}: error: 'stream.atomic' at line 7 accesses index 0 in dim 0 of an array of shape [0]"]
+

@@ -100,7 +100,10 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False)
             vector_ops += s.accesses / lanes
         if s.indirect:
             per_bank = stream_bank_lines(s, ext, cfg)
-            per_bank = per_bank / per_bank.sum() * s.lines
+            total = per_bank.sum()
+            # an empty target array has no lines (every index is outside it:
+            # the program's error, which the reference reports after this cost)
+            per_bank = per_bank / total * s.lines if total else per_bank
             ind_lines += s.lines
             read_b += per_bank * L
             if s.is_write:
