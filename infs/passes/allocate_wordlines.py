@@ -22,6 +22,13 @@ from infs.passes.pim_program import LoweringError, record_pass
 def allocate_wordlines(prog: PimProgram) -> PimProgram:
     if not prog.virtual:  # its "registers" are wordlines: reading them as registers would be wrong
         raise LoweringError("the program's wordlines are already allocated (it is not 'virtual'); allocate-wordlines runs once")
+    for c in prog.cmds:
+        # an allocated program holds pattern-form commands only (the verifier's rule): refuse a
+        # domain-form one here, naming the missing pass, rather than emit IR that fails to verify
+        if c.kind.TENSOR_LEVEL:
+            raise LoweringError(f"'{c.kind.MNEMONIC}' left in the program: run lower-shift and lower-reduce, then lower-compute, first")
+        if c.kind is pc.ComputeOp and c.f.get("domain") is not None:
+            raise LoweringError("the domain-form 'compute' is left in the program: run lower-compute first")
     cmds = prog.cmds
     n = len(cmds)
     bits: dict[int, int] = {}

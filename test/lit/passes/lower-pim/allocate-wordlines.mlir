@@ -132,4 +132,38 @@ func.func @allocated(%A: memref<4x4xf32>) {
   }
   func.return
 }
+
+// -----
+// A program still in domain form (lower-compute not run): allocation must
+// refuse it and name the pass that is missing, not hand the verifier an
+// allocated program holding a domain-form 'compute'.
+// CHECK:       error: pass 'allocate-wordlines' failed: the pimcmd.program at {{.*}}allocate-wordlines.mlir:[[# @LINE + 2]]:3 in @domain_form: the domain-form 'compute' is left in the program: run lower-compute first
+func.func @domain_form(%A: memref<64xf32>, %B: memref<64xf32>) {
+  pimcmd.program ins(%A, %B : memref<64xf32>, memref<64xf32>) config "small-16" lattice [64] tiles [64] banks 16 arrays_per_bank 8 wordlines 256 virtual {
+  ^bb0(%0: memref<64xf32>, %1: memref<64xf32>):
+    pimcmd.array %0 shape [64] wordline 0 transposed : memref<64xf32>
+    pimcmd.array %1 shape [64] wordline 1 transposed : memref<64xf32>
+    pimcmd.transpose_in %0 : memref<64xf32>
+    pimcmd.compute neg f32 dst 2 srcs [0] domain [0:64]
+    pimcmd.compute copy f32 dst 1 srcs [2] domain [0:64]
+    pimcmd.release %1 : memref<64xf32>
+  }
+  func.return
+}
+
+// -----
+// A program still holding a tensor-level move (lower-shift not run).
+// CHECK:       error: pass 'allocate-wordlines' failed: the pimcmd.program at {{.*}}allocate-wordlines.mlir:[[# @LINE + 2]]:3 in @tensor_level: 'mv' left in the program: run lower-shift and lower-reduce, then lower-compute, first
+func.func @tensor_level(%A: memref<64xf32>, %B: memref<64xf32>) {
+  pimcmd.program ins(%A, %B : memref<64xf32>, memref<64xf32>) config tiny lattice [64] tiles [16] banks 4 arrays_per_bank 2 wordlines 256 virtual {
+  ^bb0(%0: memref<64xf32>, %1: memref<64xf32>):
+    pimcmd.array %0 shape [64] wordline 0 transposed : memref<64xf32>
+    pimcmd.array %1 shape [64] wordline 1 transposed : memref<64xf32>
+    pimcmd.transpose_in %0 : memref<64xf32>
+    pimcmd.mv f32 dst 2 src 0 dim 0 dist 3 domain [0:48]
+    pimcmd.compute copy f32 dst 1 srcs [2] bitlines 3:1:13 tiles 0:1:1
+    pimcmd.release %1 : memref<64xf32>
+  }
+  func.return
+}
 // CHECK-NOT:   Traceback
