@@ -886,12 +886,16 @@ def main(argv: list[str] | None = None) -> int:
         if not readonly and table.lines != len(table.rows):
             table.rewrite()  # retried cells: keep each key's last row only
         rows = typed_rows(table, keys)
+        if args.plot and not rows:  # plotting an absent table would "succeed" having drawn nothing
+            raise SpecError(f"--plot: {tpath} holds none of this spec's {len(keys)} cells: run the sweep first")
         fig = plot(spec, rows, out)
         failed = sum(1 for r in rows if r.get("status") != "ok")
         if not args.plot:
             _say(f"{len(keys)} cells: {len(keys) - counts['computed']} already in the table, {counts['computed']} computed "
                  f"({counts['failed']} failed, {counts['engine']} lost with their worker) in {time.perf_counter() - t0:.1f} s", args.quiet)  # fmt: skip
-        _say(f"wrote {tpath}" + (f" and {fig}" if fig else "") + (f"; {failed} cell(s) failed (their one-line errors are in the table's 'error' column)" if failed else ""),
+        wrote = (f"plotted {len(rows)} of {len(keys)} cells of {tpath}: " + (f"wrote {fig}" if fig else "no plot (no baseline cell succeeded)")
+                 if args.plot else f"wrote {tpath}" + (f" and {fig}" if fig else ""))  # --plot writes no table
+        _say(wrote + (f"; {failed} cell(s) failed (their one-line errors are in the table's 'error' column)" if failed else ""),
              args.quiet)  # fmt: skip
         if args.markdown:
             print(markdown(spec, rows))
