@@ -288,7 +288,8 @@ class ProgramOp(IRDLOperation):
 
 def _check_wordlines(op: Operation, prog: ProgramOp, start: int, bits: int, what: str) -> None:
     if start < 0:
-        raise VerifyException(f"'{op.name}' {what} register {start} is negative")
+        noun = what if what == "register" else f"{what} register"  # (an array's start is "register", not "register register")
+        raise VerifyException(f"'{op.name}' {noun} {start} is negative")
     if prog.is_allocated and start + bits > prog.num_wordlines:
         raise VerifyException(f"'{op.name}' {what} wordlines [{start}, {start + bits}) leave the array's {prog.num_wordlines} wordlines")
 

@@ -222,6 +222,17 @@ func.func @array_wordlines(%A: memref<4x4xf32>) {
 
 // -----
 
+func.func @array_negative_wordline(%A: memref<4x4xf32>) {
+  pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
+  ^bb0(%a: memref<4x4xf32>):
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'pimcmd.array' op register -32 is negative{{$}}
+    pimcmd.array %a shape [4, 4] wordline -32 : memref<4x4xf32>
+  }
+  func.return
+}
+
+// -----
+
 func.func @array_syntax_shape(%A: memref<4x4xf32>) {
   pimcmd.program ins(%A : memref<4x4xf32>) config tiny lattice [4, 4] tiles [2, 2] banks 2 arrays_per_bank 2 wordlines 256 {
   ^bb0(%a: memref<4x4xf32>):
