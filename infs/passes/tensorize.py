@@ -71,6 +71,7 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     FloatAttr,
+    FileLineColLoc,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -366,7 +367,16 @@ class _Builder:
         if spec is None:
             self.tvs[op.result] = self.stream_load(op, arr)
             return
-        v = self.emit(tdfg.TensorOp(arr, Domain(tuple(self._cells(spec))), self.R)).results[0]
+        cells = self._cells(spec)
+        lead = self.R - self._array_rank(op.array)
+        for d, (p, _q) in enumerate(cells):
+            # a tensor cannot start below its array (the tdfg verifier's rule): the region stays on
+            # the stream path, whose evaluator names the access, instead of becoming an invalid graph
+            if p.is_constant and p.const < 0:
+                loc = op.location
+                where = f"'{op.name}' at line {loc.line.data}" if isinstance(loc, FileLineColLoc) else f"'{op.name}'"
+                raise NotTensorizable(f"{where} reads from index {p.const} in dim {d - lead} of its array, below its start")
+        v = self.emit(tdfg.TensorOp(arr, Domain(tuple(cells)), self.R)).results[0]
         for ell, s in enumerate(spec):
             j = self.pi_inv.get(ell)
             if s[0] == "aligned":

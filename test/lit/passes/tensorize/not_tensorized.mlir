@@ -88,3 +88,22 @@ func.func @overlap(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
   }
   func.return
 }
+
+// -----
+// A load below the array's start (a[i - 5] from i = 0) has no tensor: the
+// region stays a stream region (the runtime names the access it makes),
+// rather than becoming a graph that fails to verify.
+// REMARK: remark: stream.region not tensorized: 'stream.load' at line [[# @LINE + 8]] reads from index -5 in dim 0 of its array, below its start
+// CHECK-LABEL: func.func @below_start
+// CHECK:         stream.region
+// CHECK-SAME:    infs.not_tensorized = "'stream.load' at line [[# @LINE + 5]] reads from index -5 in dim 0 of its array, below its start"
+// CHECK-NOT:     tdfg.graph
+func.func @below_start(%A: memref<?xf32>, %C: memref<?xf32>, %n: index) {
+  stream.region ins(%A, %C : memref<?xf32>, memref<?xf32>) syms(N = %n : index) domain [0:N] iterators [parallel] {
+  ^bb0(%a: memref<?xf32>, %c: memref<?xf32>, %N: index):
+    %x = stream.load %a[d0 - 5] : memref<?xf32> -> !stream.stream<f32>
+    stream.store %x -> %c[d0] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield
+  }
+  func.return
+}
