@@ -23,3 +23,27 @@ def test_sweep_plot_without_a_table_is_a_one_line_error(tmp_path: Path, capsys) 
     assert "run the sweep first" in err[0]
     assert "wrote" not in cap.out + cap.err
     assert not (out / "sweep.csv").exists()
+
+
+def test_specialize_rejects_a_negative_index_symbol(tmp_path: Path) -> None:
+    # The tdfg lattice's symbols are non-negative (canonicalize-tdfg's and optimize-tdfg's
+    # rewrites are proved for those values only); specialize bound N=-1 and silently
+    # clamped [0:N] to the empty [0:0], so lower-pim then did nothing, with exit 0.
+    import subprocess
+    import sys
+
+    src = tmp_path / "g.mlir"
+    src.write_text(
+        "func.func @f(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {\n"
+        "  tdfg.graph ins(%A, %B : memref<?xf32>, memref<?xf32>) syms(N = %n : index) rank 1 {\n"
+        "  ^bb0(%a: memref<?xf32>, %b: memref<?xf32>, %N: index):\n"
+        "    %0 = tdfg.tensor %a [0:N] : memref<?xf32> -> !tdfg.tensor<f32, 1>\n"
+        "    tdfg.store %0 -> %b : !tdfg.tensor<f32, 1> -> memref<?xf32>\n"
+        "    tdfg.yield\n  }\n  func.return\n}\n"
+    )
+    opt = str(Path(sys.executable).parent / "infs-opt")
+    for flag in ("--specialize=sizes=N=-1", "--lower-pim=sizes=N=-1 config=small-16"):
+        p = subprocess.run([opt, flag, str(src)], capture_output=True, text=True)
+        assert p.returncode == 1, (flag, p.stdout)
+        err = p.stderr.strip().splitlines()
+        assert len(err) == 1 and "symbol 'N' is a size (an index)" in err[0] and "-1" in err[0], (flag, p.stderr)

@@ -79,6 +79,8 @@ def specialize_graph(graph: tdfg.GraphOp, bindings: Mapping[str, float | int]) -
             val = bindings[name]
             if not isinstance(val, int):
                 raise SpecializeError(f"symbol '{name}' is an index; got {val}")
+            if val < 0:  # the lattice's symbols are non-negative: the tDFG rewrites are proved for those only
+                raise SpecializeError(f"symbol '{name}' is a size (an index) and cannot be negative; got {val}")
             env[name] = val
     env |= infer_from_static_shapes(graph, set(env))  # (only symbols env does not bind)
 
