@@ -47,3 +47,26 @@ def test_specialize_rejects_a_negative_index_symbol(tmp_path: Path) -> None:
         assert p.returncode == 1, (flag, p.stdout)
         err = p.stderr.strip().splitlines()
         assert len(err) == 1 and "symbol 'N' is a size (an index)" in err[0] and "-1" in err[0], (flag, p.stderr)
+
+
+def test_optimize_tdfg_takes_a_whole_number_time_limit(tmp_path: Path) -> None:
+    # time-limit is seconds (a float); `time-limit=2` was refused by the option
+    # parser ("Incompatible types: given (2,), expected <class 'float'>").
+    import subprocess
+    import sys
+
+    src = tmp_path / "g.mlir"
+    src.write_text(
+        "func.func @f(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {\n"
+        "  tdfg.graph ins(%A, %B : memref<?xf32>, memref<?xf32>) syms(N = %n : index) rank 1 {\n"
+        "  ^bb0(%a: memref<?xf32>, %b: memref<?xf32>, %N: index):\n"
+        "    %0 = tdfg.tensor %a [0:N] : memref<?xf32> -> !tdfg.tensor<f32, 1>\n"
+        "    %1 = tdfg.cmp add(%0, %0) : !tdfg.tensor<f32, 1>, !tdfg.tensor<f32, 1> -> !tdfg.tensor<f32, 1>\n"
+        "    tdfg.store %1 -> %b : !tdfg.tensor<f32, 1> -> memref<?xf32>\n"
+        "    tdfg.yield\n  }\n  func.return\n}\n"
+    )
+    opt = str(Path(sys.executable).parent / "infs-opt")
+    p = subprocess.run([opt, "--optimize-tdfg=time-limit=2", str(src)], capture_output=True, text=True)
+    assert p.returncode == 0 and "tdfg.graph" in p.stdout, p.stderr
+    p = subprocess.run([opt, "--optimize-tdfg=time-limit=-1", str(src)], capture_output=True, text=True)
+    assert p.returncode == 1 and p.stderr.strip() == "infs-opt: error: pass 'optimize-tdfg' failed: option time-limit must be >= 0, got -1", p.stderr

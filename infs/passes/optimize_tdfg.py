@@ -1080,7 +1080,7 @@ class OptimizeTdfgPass(ModulePass):
     config: str = "paper-64"
     node_limit: int = 1500
     iter_limit: int = 10
-    time_limit: float = 1.0
+    time_limit: float | int = 1.0  # (int too: the option parser refuses `time-limit=2` for a float)
     reassociate_floats: bool = True
     rules: str = ""  # comma-separated rule families (eq3,eq4,eq6,eq7,eq8,eq9); empty: all
 
