@@ -70,3 +70,26 @@ def test_optimize_tdfg_takes_a_whole_number_time_limit(tmp_path: Path) -> None:
     assert p.returncode == 0 and "tdfg.graph" in p.stdout, p.stderr
     p = subprocess.run([opt, "--optimize-tdfg=time-limit=-1", str(src)], capture_output=True, text=True)
     assert p.returncode == 1 and p.stderr.strip() == "infs-opt: error: pass 'optimize-tdfg' failed: option time-limit must be >= 0, got -1", p.stderr
+
+
+def test_lower_pim_on_a_lowered_program_says_so(tmp_path: Path) -> None:
+    # lower-pim runs its record steps on a pimcmd.program already in the module;
+    # on an allocated one the error blamed 'decompose', a step the user never named.
+    import subprocess
+    import sys
+
+    src = tmp_path / "p.mlir"
+    src.write_text(
+        "func.func @allocated(%A: memref<4x4xf32>) {\n"
+        "  pimcmd.program ins(%A : memref<4x4xf32>) config fig9 lattice [4, 4] tiles [2, 2] banks 4 arrays_per_bank 1 wordlines 128 {\n"
+        "  ^bb0(%0: memref<4x4xf32>):\n"
+        "    pimcmd.array %0 shape [4, 4] wordline 0 transposed : memref<4x4xf32>\n"
+        "    pimcmd.transpose_in %0 : memref<4x4xf32>\n"
+        "    pimcmd.compute neg f32 dst 32 srcs [0] bitlines 0:1:4 tiles 0:1:4 banks 0:1:4\n"
+        "    pimcmd.release %0 : memref<4x4xf32>\n  }\n  func.return\n}\n"
+    )
+    opt = str(Path(sys.executable).parent / "infs-opt")
+    p = subprocess.run([opt, "--lower-pim=config=fig9", str(src)], capture_output=True, text=True)
+    assert p.returncode == 1, p.stdout
+    assert p.stderr.strip() == (f"infs-opt: error: pass 'lower-pim' failed: the pimcmd.program at {src}:2:3 in @allocated: "
+                                "the program is already lowered (its wordlines are allocated); lower-pim runs once"), p.stderr

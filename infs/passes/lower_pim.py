@@ -51,6 +51,8 @@ _ONLY = {expand_mv_bc: (pc.MoveOp, pc.BroadcastOp), lower_shift: (pc.MoveOp, pc.
 
 def lower_program(prog: PimProgram) -> PimProgram:
     """Every record-level step after ``tdfg-to-pimcmd`` (the JIT's; one set of kinds decides the skips)."""
+    if not prog.virtual:  # (the first step that applies would name itself, a step the user never asked for)
+        raise LoweringError("the program is already lowered (its wordlines are allocated); lower-pim runs once")
     kinds = {c.kind for c in prog.cmds}
     for step in RECORD_STEPS:
         if step not in _ONLY or not kinds.isdisjoint(_ONLY[step]):  # an empty program is still allocated
