@@ -217,6 +217,7 @@ class Red(Node):
     kind: str
     dims: frozenset[int]
     body: Node
+    src: Operation | None = None  # the reduction loop (or accumulating op): the stream.reduce's location
 
 
 @dataclass(eq=False)
@@ -554,7 +555,7 @@ class Analysis:
                 raise Refuse(f"iter_arg #{j} of the reduction loop is not an add/mul/min/max accumulation")
             pos = list(comb.operands).index(acc)
             # the accumulator is a block argument inside the nest: node() refuses any other use of it
-            red = Red(y.type, kind, frozenset({r}), self.node(comb.operands[1 - pos]))
+            red = Red(y.type, kind, frozenset({r}), self.node(comb.operands[1 - pos]), op)
             init_n = self.node(init)
             if _is_identity(init_n, kind):
                 self.nodes[res] = red
@@ -585,7 +586,7 @@ class Analysis:
             raise Refuse("an argmin/argmax loop that is not 'if (x < best) {best = x; at = i;}' from best = +inf (-inf), at = the loop's first index, with only the index used")
         if not {f.value for f in cmp.fastmath.data} & {"nnan", "fast"}:  # type: ignore[union-attr]
             raise Refuse("an argmin/argmax loop whose compare is not fastmath<nnan>: the loop skips a NaN, stream.reduce picks it")
-        self.nodes[op.results[1]] = Red(si.result.type, kind, frozenset({r}), self.node(x))
+        self.nodes[op.results[1]] = Red(si.result.type, kind, frozenset({r}), self.node(x), op)
         return True
 
 
@@ -629,7 +630,7 @@ def classify(a: Analysis) -> frozenset[int]:
         if sum(1 for t in a.stores if t.array is s.array) > 1:
             raise Refuse(f"{_array_label(s.array)} is accumulated and stored again in one body")
         args = list(v.args)
-        args[1 - pos] = Red(v.type, _REDUCE_KIND[v.op.name], frozenset(inv), f)
+        args[1 - pos] = Red(v.type, _REDUCE_KIND[v.op.name], frozenset(inv), f, v.op)
         fill = a.fills.get(v.args[pos].src)  # type: ignore[union-attr]
         if fill is not None and fill.acc_root is a.root:
             # the whole linalg op is the region, so it folds from the fill's value (the identity): the fold alone
@@ -953,7 +954,10 @@ class RegionBuilder:
             body = self.stream(n.body)
             rdims = [i for i, d in enumerate(self.dims) if d in n.dims]
             whole = len(rdims) == len(self.dims)
-            v = self.add(stream.ReduceOp(n.kind, body, rdims, n.type if whole else stream.StreamType(n.type)))
+            red = stream.ReduceOp(n.kind, body, rdims, n.type if whole else stream.StreamType(n.type))
+            if n.src is not None:
+                red.location = n.src.location
+            v = self.add(red)
         elif isinstance(n, Scalar):
             v = self.scalar_arg[n.value]
         else:

@@ -496,7 +496,7 @@ def _fold(op: stream.ReduceOp, st: _RegionState, kind: str, dims: tuple[int, ...
     if kind in ("argmin", "argmax"):
         (d,) = dims
         if st.shape[d] == 0:
-            raise EvaluationError(f"'{op.name}' {kind} over an empty range")
+            raise EvaluationError(f"{kind} over an empty range in {op_label(op)}")
         f = np.argmin if kind == "argmin" else np.argmax
         out = f(v, axis=d, keepdims=True) + st.box[d][0]  # the coordinate, not the position
         return out.astype(numpy_dtype(stream.elem_type(op.result.type)))
