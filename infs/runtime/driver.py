@@ -659,8 +659,7 @@ class RegionRuntime:
                 # engines (the machine names its pimcmd op): the program's error is
                 # the reference's, naming the stream op and index, as near/core say it
                 if any(isinstance(op, stream.LoadOp | stream.StoreOp | stream.AtomicOp) and op.indirect_positions() for op in region.body.block.ops):
-                    copies: dict[int, np.ndarray] = {}
-                    evaluate_region(region, [copies.setdefault(id(a), a.copy()) for a in arrays], scalars)
+                    evaluate_region(region, private_copies(arrays), scalars)
                 raise
         else:
             results = self.run_near_or_core(region, mode, arrays, scalars, profile, comp, rec)
@@ -680,8 +679,7 @@ class RegionRuntime:
             isinstance(inner, FAILS_ON_SOME_POINTS) for op in region.body.block.ops if isinstance(op, stream.ComputeOp) for inner in op.body.block.ops
         ):
             return
-        copies: dict[int, np.ndarray] = {}  # one copy per distinct array (an array passed twice stays aliased)
-        evaluate_region(region, [copies.setdefault(id(a), a.copy()) for a in arrays], scalars)
+        evaluate_region(region, private_copies(arrays), scalars)
 
     def run_graph(self, graph: tdfg.GraphOp, arrays: list[np.ndarray], scalars: list[Any]) -> list[Any]:
         """A ``tdfg.graph`` in the host code (a program tensorized ahead of time,
@@ -709,8 +707,7 @@ class RegionRuntime:
             # an integer division by zero is the program's error (the lattice
             # evaluator's semantics, as check_divisors gives a region's), not
             # the machine's quotient 0: the graph is first evaluated on copies
-            copies: dict[int, np.ndarray] = {}
-            evaluate_graph(graph, [copies.setdefault(id(a), a.copy()) for a in arrays], scalars)
+            evaluate_graph(graph, private_copies(arrays), scalars)
         try:
             plan = self.plan_in_memory(graph, comp, arrays, scalars)
         except (LayoutError, LoweringError) as e:
@@ -790,8 +787,7 @@ class RegionRuntime:
             check_domain_memory(region, box, f"region {self.ids[id(region)]} ({region_label(region)})")
         if not (self.options.cross_check and comp is not None and rec is not None):
             return evaluate_region(region, arrays, scalars)
-        copies: dict[int, np.ndarray] = {}  # one copy per distinct array (an array passed twice stays aliased)
-        shadow = [copies.setdefault(id(a), a.copy()) for a in arrays]
+        shadow = private_copies(arrays)
         results = evaluate_region(region, arrays, scalars)
         if profile.iterations == 0:
             # no iteration: the reference read and computed nothing, and the
@@ -848,6 +844,13 @@ def floats_may_reassociate(region: stream.RegionOp) -> bool:
         if isinstance(op, _FLOAT_ARITH) and arith.FastMathFlag.REASSOC not in op.fastmath.data:
             return False
     return True
+
+
+def private_copies(arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Copies of ``arrays`` to evaluate on without touching them: one copy per
+    distinct array, so an array passed twice stays one (aliased) array."""
+    copies: dict[int, np.ndarray] = {}
+    return [copies.setdefault(id(a), a.copy()) for a in arrays]
 
 
 def tiles_error(tiles) -> str | None:
