@@ -102,10 +102,12 @@ MAX_HOST_POINTS = 1 << 20
 class ModeNotHonoured(EvaluationError):
     """``strict``: a region cannot run in the forced mode."""
 
-    def __init__(self, region: int, mode: str, reason: str, error: Exception | None = None):
-        self.region, self.mode, self.reason = region, mode, reason
+    def __init__(self, region: int, mode: str, reason: str, error: Exception | None = None, strict: bool = True):
+        self.region, self.mode, self.reason, self.strict = region, mode, reason, strict
         self.error = error  # the lowering's own exception (LayoutError, LoweringError, ...), when there is one
-        super().__init__(f"region {region}: mode '{mode}' cannot be honoured: {reason}")
+        # not strict: a tdfg.graph that cannot run in memory (it has no near-memory or core fallback)
+        what = f"mode '{mode}' cannot be honoured" if strict else "a tdfg.graph (tensorized ahead of time) runs in memory or not at all"
+        super().__init__(f"region {region}: {what}: {reason}")
 
 
 @dataclass
@@ -711,11 +713,7 @@ class RegionRuntime:
         try:
             plan = self.plan_in_memory(graph, comp, arrays, scalars)
         except (LayoutError, LoweringError) as e:
-            reason = str(e).strip().splitlines()[0]
-            if self.options.strict:
-                raise ModeNotHonoured(self.ids[key], "in", reason, e) from None
-            # not a forced mode refused: a graph has no near-memory or core fallback
-            raise EvaluationError(f"region {self.ids[key]}: a tdfg.graph (tensorized ahead of time) runs in memory or not at all: {reason}") from None
+            raise ModeNotHonoured(self.ids[key], "in", str(e).strip().splitlines()[0], e, self.options.strict) from None
         cells = sum(math.prod(lowered.record.lattice) for lowered, *_ in plan["calls"])
         rec = RegionRecord(self.ids[key], "in", "a tdfg.graph runs in memory", elements=cells, requested=self.options.mode)
         if first:

@@ -687,6 +687,8 @@ def main(argv: list[str] | None = None) -> int:
             except infs_view.ViewError as e:
                 raise UsageError(str(e)) from None
     except ModeNotHonoured as e:
+        if not e.strict:  # a tdfg.graph that cannot run in memory: the driver's own words
+            return report_failure(PROG, e, args.file)
         print(f"{PROG}: error: region {e.region}: --mode {e.mode} cannot be honoured (--strict): {e.reason}", file=sys.stderr)
         return 1
     except UsageError as e:
