@@ -59,6 +59,7 @@ from infs.passes.tdfg_semantics import TdfgSemanticsError
 from infs.runtime import host, jit
 from infs.runtime.base_offsets import BaseOffsets, fold_base_offsets
 from infs.runtime.check import compare_values
+from infs.runtime.heap import frozen_heap
 from infs.runtime.chunking import MAX_CHUNKS, assumptions_unmet, bind_rows, chunk_assumptions, chunk_combine, chunk_grid, chunk_names, chunk_region, dim_label, dim_unsafe, fold_cells, overlap_window, region_unsafe, stored_folds, transposed_in
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.runtime.reference import aliased_operands, check_domain_memory, evaluate_region, out_of_bounds_access, region_label
@@ -887,5 +888,6 @@ def run_program(
     runtime = RegionRuntime(options, machine, progress)
     t0 = time.perf_counter()
     # analysis runs carry no data: host allocations are shapes only
-    results = host.run_function(module, args, name, executor=runtime, phantom_alloc=options.machine_mode == "analysis", graph_executor=runtime.run_graph)
+    with frozen_heap():  # collections skip the program's IR (infs.runtime.heap)
+        results = host.run_function(module, args, name, executor=runtime, phantom_alloc=options.machine_mode == "analysis", graph_executor=runtime.run_graph)
     return RunReport(results, machine, runtime.records, time.perf_counter() - t0, runtime.programs)
