@@ -85,6 +85,26 @@ def chunk_combine(region: stream.RegionOp, dims: tuple[int, ...] = (0,)) -> tupl
     return tuple(kinds)
 
 
+def fold_partials(kind: str, a, b):
+    """``a`` (what the earlier chunks folded) and ``b`` (this chunk's partials)
+    folded as the region's own reduction folds its values: an i1 is signed (true
+    is -1: add is xor, min or, max and -- ``np.add``/``np.minimum`` on bools are
+    or/and), and a float min/max is ``arith.minimumf``/``maximumf``, where -0.0 <
+    +0.0 (``np.minimum`` keeps whichever zero comes first)."""
+    import numpy as np
+
+    from infs.dialects.element_types import REDUCE_UFUNCS, signed_atomic_ufunc, zero_of_kind
+
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype == np.bool_:
+        return signed_atomic_ufunc(kind, a.dtype)(a, b)
+    r = REDUCE_UFUNCS[kind](a, b)
+    if kind in ("min", "max") and a.dtype.kind == "f":
+        hit = zero_of_kind(kind, a) | zero_of_kind(kind, b)
+        r = np.where((r == 0) & hit, a.dtype.type(-0.0 if kind == "min" else 0.0), r)
+    return r
+
+
 def region_unsafe(region: stream.RegionOp) -> str | None:
     """Why no dim of ``region`` can be chunked, whichever (None when some might)."""
     ranks = [len(a.type.get_shape()) for a in region.arrays]  # type: ignore[attr-defined]

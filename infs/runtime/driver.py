@@ -49,7 +49,6 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
 
 from infs.dialects import stream, tdfg
-from infs.dialects.element_types import REDUCE_UFUNCS
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import LayoutError
 from infs.passes.pim_program import LoweringError
@@ -60,7 +59,7 @@ from infs.runtime import host, jit
 from infs.runtime.base_offsets import BaseOffsets, fold_base_offsets
 from infs.runtime.check import compare_values
 from infs.runtime.heap import frozen_heap
-from infs.runtime.chunking import MAX_CHUNKS, assumptions_unmet, bind_rows, chunk_assumptions, chunk_combine, chunk_grid, chunk_names, chunk_region, dim_label, dim_unsafe, fold_cells, overlap_window, region_unsafe, stored_folds, transposed_in
+from infs.runtime.chunking import MAX_CHUNKS, assumptions_unmet, bind_rows, chunk_assumptions, chunk_combine, chunk_grid, chunk_names, chunk_region, dim_label, dim_unsafe, fold_cells, fold_partials, overlap_window, region_unsafe, stored_folds, transposed_in
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.runtime.reference import aliased_operands, check_domain_memory, evaluate_region, out_of_bounds_access, region_label
 from infs.runtime.region_profile import profile_region
@@ -747,7 +746,7 @@ class RegionRuntime:
             rec.dram_hidden += self.machine.dram_hidden - hidden
             for i, (key, kind, idx, cost) in enumerate(folds or ()):
                 if functional:
-                    arrays[key][idx] = REDUCE_UFUNCS[kind](before[i], arrays[key][idx])
+                    arrays[key][idx] = fold_partials(kind, before[i], arrays[key][idx])
                 self.machine.account(cost, "chunk_fold")
             self.programs.append((rec.region, lowered, params, host_arrays))
             rec.graphs += 1
@@ -758,7 +757,7 @@ class RegionRuntime:
                 mine = [np.asarray(self.machine.results[i], dtype=host.numpy_dtype(r.type))[()] for i, r in enumerate(graph.res)]
                 # chunks: each result folds the previous chunks' (in order); else the last call's
                 combine = plan.get("combine", ())
-                results = [REDUCE_UFUNCS[k](a, b) for k, a, b in zip(combine, results, mine)] if combine and results else mine
+                results = [fold_partials(k, a, b)[()] for k, a, b in zip(combine, results, mine)] if combine and results else mine
         rec.jit_misses = plan["misses"]
         rec.jit_seconds = plan["jit_wall"]
         return results

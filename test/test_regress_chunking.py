@@ -1,0 +1,118 @@
+"""Regressions of chunked in-memory runs (issue 16, ``infs.runtime.chunking``):
+adversarial regions on machines of a few 16- or 64-bitline arrays, so that
+small arrays already need many chunks, each run forced in memory and compared
+bit for bit (the sign of a zero included) with the stream reference."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from infs import api
+from infs.hardware import load_config
+from infs.runtime.driver import RunOptions, run_program
+from infs.runtime.host import run_function
+
+# one bank of two 16-bitline arrays; one bank of two 64-bitline arrays (an i1
+# lattice needs 64 elements per cache line in a bank: 16-bitline arrays refuse it)
+MICRO = load_config("tiny", name="micro-32", banks=1, mesh_rows=1, mesh_cols=1, mem_ctrls=1)
+WIDE = load_config("tiny", name="wide-128", bitlines=64, banks=1, mesh_rows=1, mesh_cols=1, mem_ctrls=1)
+
+
+def _copy(args: dict) -> dict:
+    return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in args.items()}
+
+
+def _same(a, b) -> bool:
+    """Equal values of one dtype, a float's zero sign and NaNs included."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    if a.dtype.kind == "f":
+        return bool(np.array_equal(a, b, equal_nan=True) and np.array_equal(np.signbit(a), np.signbit(b)))
+    return bool(np.array_equal(a, b))
+
+
+def _run_both(text: str, args: dict, config, **options):
+    """(reference arrays and results, in-memory arrays and results, the regions' records)."""
+    ref = _copy(args)
+    want = run_function(api.parse_text(text), ref, None)
+    got = _copy(args)
+    rep = run_program(api.parse_text(text), got, None, RunOptions(config=config, mode="in", **options))
+    return (ref, list(want)), (got, list(rep.results)), rep.regions
+
+
+def _assert_same(text: str, args: dict, config, chunked: bool = True, **options):
+    (ref, want), (got, res), regions = _run_both(text, args, config, **options)
+    if chunked:
+        assert all(r.mode == "in" and r.chunks >= 2 for r in regions), [(r.mode, r.chunks, r.not_honoured) for r in regions]
+    for k, v in ref.items():
+        if isinstance(v, np.ndarray):
+            assert _same(got[k], v), (k, got[k], v)
+    for i, (x, y) in enumerate(zip(res, want)):
+        assert _same(x, y), (i, x, y)
+    return regions
+
+
+SCALAR_FOLD = """func.func @f(%A: memref<?x{t}>, %n: index) -> {t} {{
+  %s = stream.region ins(%A : memref<?x{t}>) syms(N = %n : index) domain [0:N] iterators [reduction] -> {t} {{
+  ^bb0(%a: memref<?x{t}>, %N: index):
+    %x = stream.load %a[d0] : memref<?x{t}> -> !stream.stream<{t}>
+    %r = stream.reduce {kind} %x over [0] : !stream.stream<{t}> -> {t}
+    stream.yield %r : {t}
+  }}
+  func.return %s : {t}
+}}"""
+
+COLUMN_FOLD = """func.func @f(%A: memref<?x?x{t}>, %C: memref<?x{t}>, %m: index, %n: index) {{
+  stream.region ins(%A, %C : memref<?x?x{t}>, memref<?x{t}>) syms(M = %m : index, N = %n : index) domain [0:M, 0:N] iterators [reduction, parallel] {{
+  ^bb0(%a: memref<?x?x{t}>, %c: memref<?x{t}>, %M: index, %N: index):
+    %x = stream.load %a[d0, d1] : memref<?x?x{t}> -> !stream.stream<{t}>
+    %s = stream.reduce {kind} %x over [0] : !stream.stream<{t}> -> !stream.stream<{t}>
+    stream.store %s -> %c[d1] : !stream.stream<{t}> -> memref<?x{t}>
+    stream.yield
+  }}
+  func.return
+}}"""
+
+
+@pytest.mark.parametrize("kind", ["min", "max"])
+def test_float_min_max_results_keep_the_sign_of_zero_across_chunks(kind):
+    """A float min (max) over chunks is arith.minimumf (maximumf): -0.0 < +0.0.  The
+    chunks' results were folded with np.minimum, which keeps whichever zero comes
+    first: a min over +0.0s with one -0.0 in a middle chunk gave +0.0."""
+    n = 301
+    zero, other = (np.float32(0.0), np.float32(-0.0)) if kind == "min" else (np.float32(-0.0), np.float32(0.0))
+    A = np.full(n, zero, np.float32)
+    A[250] = other
+    _assert_same(SCALAR_FOLD.format(t="f32", kind=kind), {"A": A, "n": n}, MICRO)
+
+
+@pytest.mark.parametrize("kind", ["add", "min", "max"])
+def test_i1_results_fold_across_chunks_as_signed_bits(kind):
+    """An i1 fold is signed (true is -1): add is xor, min or, max and.  The chunks'
+    results were folded with np.add/np.minimum/np.maximum on bools (or, and, or):
+    two trues in two chunks summed to true, a min with one true chunk to false."""
+    n = 1001
+    base = kind == "max"
+    A = np.full(n, base, bool)
+    A[[3, 600]] = not base
+    _assert_same(SCALAR_FOLD.format(t="i1", kind=kind), {"A": A, "n": n}, WIDE)
+
+
+@pytest.mark.parametrize("t,kind", [("f32", "min"), ("f32", "max"), ("i1", "add"), ("i1", "min"), ("i1", "max")])
+def test_stored_partials_fold_as_the_region_folds(t, kind):
+    """The stored partials of a chunked reduction dim (C[j] = fold_i A[i, j], i too
+    long for one chunk) are folded into the stored cells with the region's own
+    semantics: the sign of a float zero, an i1's signed bits."""
+    m, n = (300, 4) if t == "f32" else (700, 2)
+    dt = np.float32 if t == "f32" else np.bool_
+    if t == "f32":
+        zero, other = (0.0, -0.0) if kind == "min" else (-0.0, 0.0)
+        A = np.full((m, n), zero, dt)
+        A[[5, 250], :] = other
+    else:
+        A = np.full((m, n), kind == "max", dt)
+        A[[3, 600], :] = kind != "max"
+    regions = _assert_same(COLUMN_FOLD.format(t=t, kind=kind), {"A": A, "C": np.zeros(n, dt), "m": m, "n": n}, MICRO if t == "f32" else WIDE)
+    assert "d0:" in regions[0].chunk_shape, regions[0].chunk_shape  # the reduced dim is chunked: partials folded
