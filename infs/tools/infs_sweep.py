@@ -222,8 +222,9 @@ def _load_spec(p: Path, out: str | None) -> Spec:
             raise SpecError(f"not valid TOML: {' '.join(str(e).split())}") from None
     _unknown("top level", d, _TOP)
     name = d.get("name", p.stem)
-    if not isinstance(name, str) or not name or "/" in name:
-        raise SpecError(f"name: expected a non-empty string without '/', got {_show(name)}")
+    # (the name is the default output directory's: no separator, and no NUL, which no path may hold)
+    if not isinstance(name, str) or not name or "/" in name or "\0" in name:
+        raise SpecError(f"name: expected a non-empty string without '/' or NUL, got {_show(name)}")
     if "workloads" not in d:
         raise SpecError(f"workloads: missing (a list of names from infs/workloads: {', '.join(WORKLOADS)})")
     workloads = _strings("workloads", d["workloads"], tuple(WORKLOADS))
@@ -276,8 +277,8 @@ def _load_spec(p: Path, out: str | None) -> Spec:
             raise SpecError(f"plot.baseline: {_show(baseline)} is neither a mode nor a value of {x} in this sweep ({', '.join(map(_show, sorted(xs, key=str)))})")
     if out is None:
         o = d.get("out", f"out/{name}")
-        if not isinstance(o, str) or not o:
-            raise SpecError(f"out: expected a directory path, got {_show(o)}")
+        if not isinstance(o, str) or not o or "\0" in o:
+            raise SpecError(f"out: expected a directory path (without NUL), got {_show(o)}")
         out_dir = Path(os.path.normpath(spec_dir / o))
     else:
         out_dir = Path(out)

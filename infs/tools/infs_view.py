@@ -275,16 +275,22 @@ def main(argv: list[str] | None = None) -> int:
         path = Path(args.file)
         html = check_output(args.output or (path.stem + ".html"), "-o")
         png = check_output(args.png, "--png") if args.png else None
-        module = api.parse_file(path)
+        module = infs_run.parse_program(path)
         title = path.name
-        if not any(True for _ in module.walk() if _.name == "stream.region"):
-            if not any(True for _ in module.walk() if _.name == "pimcmd.program"):
-                raise ViewError(f"'{path}' has no stream.region and no pimcmd.program: nothing to view")
+        names = {op.name for op in module.walk()}
+        if not names & {"stream.region", "tdfg.graph"} and "pimcmd.program" in names:
             data = _pimcmd_data(module, path, args.config, title)
         else:
+            # what infs-run runs, infs-view shows: stream regions, graphs tensorized ahead of
+            # time, and plain affine/scf/linalg loops (through extract-streams, as infs-run)
+            from infs.passes.extract_streams import has_plain_loops
+
+            if not names & {"stream.region", "tdfg.graph"} and not has_plain_loops(module):
+                raise ViewError(f"'{path}' has no stream.region, no loop nest and no pimcmd.program: nothing to view")
             args.config = args.config or "paper-64"
             cfg = load_config(args.config)
             fn = infs_run.find_function(module, args.entry)
+            infs_run.extract_plain_loops(module, path)
             if args.mode in ("near", "core") and (args.tiles or args.no_jit_charge):
                 raise ViewError(f"{'--tiles' if args.tiles else '--no-jit-charge'} applies to in-memory execution; --mode {args.mode} runs nothing in memory")
             out = infs_run.run_once(module, path, fn, args, args.mode, None)
