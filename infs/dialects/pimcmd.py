@@ -60,13 +60,14 @@ atomic), and ``result`` (buffer -> the program's scalar result).
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, StringAttr, UnitAttr, i32
-from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.dialects.builtin import DenseArrayBase, FileLineColLoc, IntegerAttr, MemRefType, StringAttr, UnitAttr, i32
+from xdsl.ir import Attribute, BlockArgument, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -242,6 +243,40 @@ class ProgramOp(IRDLOperation):
         for (_lo0, hi0), (lo1, _hi1) in zip(spans, spans[1:]):
             if lo1 < hi0:
                 raise VerifyException(f"'{self.name}' layout entries overlap on wordlines [{lo1}, {hi0})")
+        self._verify_array_registers()
+
+    def _verify_array_registers(self) -> None:
+        """A command that names an array's register (allocated: registers are
+        wordlines) uses all of it, as the array's element type: the simulator
+        reads the wordlines as the command's type, so an i32 add of an f32
+        array, a write of 16 of its 32 wordlines, or a register that starts
+        inside it gave wrong values without an error.  Array registers are
+        fixed for the whole program (allocate-wordlines), so the rule holds at
+        every command.  Here, in one pass over the program, not per command
+        (each would scan the layout); the message names the command and its line."""
+        entries = sorted((op.wordline_start, op.bits, op.element, op) for op in self.body.block.ops if isinstance(op, ArrayOp) and op.bits)
+        if not entries:
+            return
+        starts = [e[0] for e in entries]
+        for op in self.body.block.ops:
+            for reg, t, written in _typed_registers(op):
+                bits = ELEMENT_BITS[t]
+                if reg < 0 or reg + bits > self.num_wordlines:
+                    continue  # the command's own verifier says so, after this one
+                i = bisect.bisect_right(starts, reg) - 1  # the entry starting at or below reg
+                hit = entries[i] if i >= 0 and reg < entries[i][0] + entries[i][1] else None
+                if hit is None and i + 1 < len(entries) and entries[i + 1][0] < reg + bits:
+                    hit = entries[i + 1]  # it starts below an array's register and runs into it
+                if hit is None:
+                    continue
+                lo, n, elem, arr = hit
+                verb = "writes" if written else "reads"
+                name = f"%{arr.array.name_hint}" if isinstance(arr.array, BlockArgument) and arr.array.name_hint else "an array"
+                where = f"'{op.name}' at {_line_of(op)}"
+                if reg == lo and t != elem:
+                    raise VerifyException(f"'{self.name}' {where} {verb} {name}'s register ({elem}) as {t}")
+                if reg != lo or bits != n:
+                    raise VerifyException(f"'{self.name}' {where} {verb} wordlines [{reg}, {reg + bits}), which cut {name}'s register [{lo}, {lo + n}) ({elem})")
 
     def _verify_config(self) -> None:
         """An inline machine (``NAME{field=value,...}``, what lower-pim records
@@ -284,6 +319,35 @@ class ProgramOp(IRDLOperation):
         body = parser.parse_region()
         props["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(arrays), len(scalars)])
         return parse_attributes(parser, cls.create(operands=[*arrays, *scalars], result_types=result_types, properties=props, regions=[body]))
+
+
+def _line_of(op: Operation) -> str:
+    """``line N`` of the op's location, or its position in its block (an op built in memory)."""
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        return f"line {loc.line.data}"
+    block = op.parent
+    return f"command {block.get_operation_index(op)} of the program" if block is not None else "an unknown line"
+
+
+def _typed_registers(op: Operation) -> list[tuple[int, str, bool]]:
+    """(register, element type, written) of each register a lowered command
+    names; nothing for a command whose own verifier will refuse its type or op
+    (the program is verified first, outermost first: its error comes then)."""
+    props = op.properties
+    t = props.get("type")
+    if not isinstance(op, Command) or not isinstance(t, StringAttr) or t.data not in ELEMENT_BITS:
+        return []
+    t = t.data
+    if isinstance(op, ComputeOp):
+        name = op.op.data
+        if name not in COMPUTE_ARITY:
+            return []
+        out = [(_int(op.dst), "i1" if name in COMPARE_OPS else t, True)]
+        return out + [(s, "i1" if name == "select" and i == 0 else t, False) for i, s in enumerate(_vals(op.srcs))]
+    if isinstance(op, (ShiftOp, BcastOp, ReadoutOp, WriteInOp)):
+        return [(_int(props[k]), t, k == "dst") for k in type(op).REGISTERS if isinstance(props.get(k), IntegerAttr)]
+    return []
 
 
 def _check_wordlines(op: Operation, prog: ProgramOp, start: int, bits: int, what: str) -> None:
@@ -577,6 +641,15 @@ class ArrayOp(_KeywordSyntax):
     def verify_in(self, prog: ProgramOp) -> None:
         if self.array not in prog.body.block.args:
             raise VerifyException(f"'{self.name}' must describe an argument of the enclosing 'pimcmd.program'")
+        # One LOT row per array (§4.2): with two, transpose_in and release would
+        # pick one register and the commands might name the other.  The
+        # entries come first in a program, so the scan up to this one is short.
+        for other in prog.body.block.ops:
+            if other is self:
+                break
+            if isinstance(other, ArrayOp) and other.array is self.array:
+                name = f"%{self.array.name_hint}" if self.array.name_hint else "its array"
+                raise VerifyException(f"'{self.name}' places {name} a second time: it already has the layout entry at {_line_of(other)} (one per array)")
         mt = self.array.type
         assert isinstance(mt, MemRefType)
         _check_type(self, self.element)

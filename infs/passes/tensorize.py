@@ -70,8 +70,8 @@ from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
     DenseArrayBase,
-    FloatAttr,
     FileLineColLoc,
+    FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
@@ -91,6 +91,15 @@ from infs.passes.canonicalize_tdfg import canonicalize_graph, layout_hints
 from infs.passes.pim_program import location_text
 
 NOT_TENSORIZED = "infs.not_tensorized"
+
+
+def atomic_lines(atomics: Sequence[Operation]) -> str:
+    """``'stream.atomic' at lines 6 and 7``: the atomics a mixed-kinds error names
+    (here and in the reference evaluator, which refuses such a region at run time)."""
+    lines = [str(op.location.line.data) for op in atomics if isinstance(op.location, FileLineColLoc)]
+    if len(lines) < len(atomics):
+        return "'stream.atomic'"
+    return f"'stream.atomic' at lines {', '.join(lines[:-1])} and {lines[-1]}"
 
 
 class NotTensorizable(Exception):
@@ -496,7 +505,7 @@ class _Builder:
         # order); the reference refuses such a region, so it stays a stream
         for a, b in itertools.combinations(atomics, 2):
             if a.kind.data != b.kind.data and self._same_array(a.array, b.array):
-                raise NotTensorizable(f"'stream.region' mixes atomic kinds {sorted({a.kind.data, b.kind.data})} on one array")
+                raise NotTensorizable(f"'stream.region' mixes atomic kinds {sorted({a.kind.data, b.kind.data})} on one array ({atomic_lines([a, b])})")
         # the graph applies every store before every atomic: an atomic that may
         # land on a cell a later store overwrites needs the other order
         for a in atomics:

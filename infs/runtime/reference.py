@@ -1073,7 +1073,11 @@ def _apply_writes(st: _RegionState, arr: np.ndarray, writes, n_ops: int) -> None
     """
     kinds = {k for *_, k, _ in writes if k != "store"}
     if len(kinds) > 1:
-        raise EvaluationError(f"'stream.region' mixes atomic kinds {sorted(kinds)} on one array")
+        from infs.passes.tensorize import atomic_lines
+
+        ops = list(st.region.body.block.ops)
+        lines = sorted({ops[pos] for pos, *_, k, _ in writes if k != "store"}, key=ops.index)
+        raise EvaluationError(f"{region_label(st.region)} mixes atomic kinds {sorted(kinds)} on one array ({atomic_lines(lines)})")
     cells_l, keys_l, vals_l, is_store_l = [], [], [], []
     for pos, idx, val, kind, wshape in writes:
         cells_l.append(_flat_cells(arr, idx, wshape).ravel())
