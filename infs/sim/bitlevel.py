@@ -48,6 +48,8 @@ transpose puts every bit back.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, WORD_TYPES, is_float_element
@@ -58,7 +60,7 @@ _U64 = np.uint64
 _ALL = _U64(0xFFFFFFFFFFFFFFFF)
 _ZERO = _U64(0)
 
-_SCRATCH: dict[str, np.ndarray] = {}
+_SCRATCH = threading.local()  # .bufs: this thread's buffers (``scratch``)
 
 
 def kernels():
@@ -76,10 +78,14 @@ def scratch(name: str, rows: int, cols: int) -> np.ndarray:
     A chunk's planes are up to about a MB each; fresh arrays would cost a page
     fault per 4 KB in every chunk of every command.  One flat buffer per name,
     grown to the largest chunk seen (about ``BitSerial.CHUNK_BYTES``; a few MB
-    in all).  Module state, like the machine: one command at a time per process."""
-    flat = _SCRATCH.get(name)
+    in all).  One set per thread: the kernels release the GIL, so two threads
+    running machines would otherwise write each other's planes mid-command."""
+    bufs = getattr(_SCRATCH, "bufs", None)
+    if bufs is None:
+        bufs = _SCRATCH.bufs = {}
+    flat = bufs.get(name)
     if flat is None or flat.size < rows * cols:
-        flat = _SCRATCH[name] = np.empty(rows * cols, _U64)
+        flat = bufs[name] = np.empty(rows * cols, _U64)
     return flat[: rows * cols].reshape(rows, cols)
 
 
