@@ -116,3 +116,37 @@ def test_stored_partials_fold_as_the_region_folds(t, kind):
         A[[3, 600], :] = kind != "max"
     regions = _assert_same(COLUMN_FOLD.format(t=t, kind=kind), {"A": A, "C": np.zeros(n, dt), "m": m, "n": n}, MICRO if t == "f32" else WIDE)
     assert "d0:" in regions[0].chunk_shape, regions[0].chunk_shape  # the reduced dim is chunked: partials folded
+
+
+# B[j] = X[i, j] (cells that do not move with i: chunks of i refused) and
+# A[i + j] = X[i, j] (a cell written by several iterations: the region's last
+# write, the largest i, wins)
+LAST_WRITE = """func.func @f(%X: memref<?x?xf32>, %A: memref<?xf32>, %B: memref<?xf32>, %n: index, %m: index) {
+  stream.region ins(%X, %A, %B : memref<?x?xf32>, memref<?xf32>, memref<?xf32>) syms(N = %n : index, M = %m : index) domain [0:N, 0:M] iterators [parallel, parallel] {
+  ^bb0(%x: memref<?x?xf32>, %a: memref<?xf32>, %b: memref<?xf32>, %N: index, %M: index):
+    %v = stream.load %x[d0, d1] : memref<?x?xf32> -> !stream.stream<f32>
+    stream.store %v -> %b[d1] : !stream.stream<f32> -> memref<?xf32>
+    stream.store %v -> %a[{cell}] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield
+  }
+  func.return
+}"""
+
+
+def test_a_cell_written_by_iterations_in_two_chunks_of_an_inner_dim_is_not_chunked_there():
+    """Chunks of d1 alone do not keep the region's order: A[d0 + d1] is written last by
+    the largest d0, but the last chunk of d1 writing it has the smallest.  They were run
+    (the store 'written at one access map that moves with d1'), leaving A[k] from the
+    wrong iteration; now the region is refused in chunks, with the reason, and runs
+    near memory with the right values."""
+    n, m = 4, 40
+    rng = np.random.default_rng(1)
+    args = {"X": rng.standard_normal((n, m)).astype(np.float32), "A": np.zeros(n + m, np.float32), "B": np.zeros(m, np.float32), "n": n, "m": m}
+    (ref, _), (got, _), (r,) = _run_both(LAST_WRITE.replace("{cell}", "d0 + d1"), args, MICRO)
+    assert _same(got["A"], ref["A"]) and _same(got["B"], ref["B"])
+    assert r.mode == "near" and "%A is written at [d0 + d1], where iterations in different rows of dim d1 write one cell" in r.not_honoured, r.not_honoured
+    # a cell per iteration (A[d1 + 40 * d0], d1 in [0, 40): d1 told apart by the cell) still runs in chunks of d1
+    args["A"] = np.zeros(n * m, np.float32)
+    (ref, _), (got, _), (r,) = _run_both(LAST_WRITE.replace("{cell}", "d1 + d0 * 40"), args, MICRO)
+    assert _same(got["A"], ref["A"]) and _same(got["B"], ref["B"])
+    assert r.mode == "in" and r.chunks >= 2 and r.chunk_shape.startswith("d1:"), (r.mode, r.chunk_shape, r.not_honoured)

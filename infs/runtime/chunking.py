@@ -188,6 +188,35 @@ def _own_position(entries: list, d: int, box, env) -> bool:
     return False
 
 
+def _separates(amap: AccessMap, d: int, rank: int, box: Mapping[str, tuple[int, int]]) -> bool:
+    """Iterations that ``amap`` sends to one cell have the same value of dim ``d``:
+    the column of ``d`` in the map's linear part is not in the span of the other
+    dims' columns (a kernel vector, two iterations writing one cell, then moves
+    no ``d``), whatever the bounds; or, over the iteration ``box`` (when known),
+    one index position tells every dim in it apart as the digits of a mixed-radix
+    number (``A[d1 + 40*d0]``, d1 in [0, 40): each coefficient exceeds the reach
+    of the smaller ones)."""
+    import numpy as np
+
+    m = np.array([[e.coeff(dim_name(j)) for j in range(rank)] for e in amap.results], dtype=float).reshape(len(amap.results), rank)
+    others = np.delete(m, d, axis=1)
+    if np.linalg.matrix_rank(m) > (np.linalg.matrix_rank(others) if others.size else 0):
+        return True
+    dn = dim_name(d)
+    for e in amap.results:
+        dims = [n for n in e.names if dim_index(n) is not None]
+        if e.coeff(dn) == 0 or any(n not in box for n in dims):
+            continue
+        reach = 0  # the most the smaller-coefficient dims move the index
+        for c, n in sorted((abs(e.coeff(n)), n) for n in dims):
+            if c <= reach:
+                break
+            reach += c * (box[n][1] - box[n][0] - 1)
+        else:
+            return True
+    return False
+
+
 def dim_unsafe(region: stream.RegionOp, d: int, in_order: bool = True, env: Mapping[str, int] | None = None, fold: bool = False) -> str | None:
     """Why ``region`` cannot run in chunks of its dim ``d`` (None when it can).
     ``in_order``: the chunks keep the region's iteration order (the chunked dims
@@ -234,6 +263,10 @@ def dim_unsafe(region: stream.RegionOp, d: int, in_order: bool = True, env: Mapp
             return f"{name} is written through an index stream or at two access maps that do not both move with {dn}"
         if d not in amap.dims_used():
             return f"{name} is written at cells that do not move with {dn}"
+        if not in_order and not _separates(amap, d, region.iteration_domain.rank, box):
+            # a cell written by iterations in two chunks of d (A[d0 + d1] in chunks of
+            # d1): the later chunk's write would win, not the region's last one
+            return f"{name} is written at {amap}, where iterations in different rows of {dn} write one cell; only chunks of the outer dims (in order) keep which write is last"
         if any(e != ws[0] for e in rs):
             return f"{name} is written and read at another access map (a chunk would read an earlier chunk's writes)"
     return None
