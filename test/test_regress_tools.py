@@ -65,3 +65,22 @@ def test_sweep_nul_in_name_or_out_is_one_line(tmp_path, capsys, line, what):
     assert infs_sweep.main([str(spec), "--dry-run"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and str(spec) in err and what in err and "NUL" in err
+
+
+def test_infs_view_region_shows_that_regions_programs_as_they_ran(tmp_path, capsys):
+    """--region N replayed only region N's programs: with --cold, region 1's first
+    command found its arrays in DRAM though region 0 had brought them into the L3
+    (its DRAM cycles were not the run's), and the page's note said the replay
+    disagreed with the run (the whole run's totals against a part of it)."""
+    src = str(ROOT / "infs/workloads/stencil2d.mlir")
+    flags = ["--config", "small-16", "--cold"]
+    assert infs_view.main([src, *flags, "-o", str(tmp_path / "all.html")]) == 0
+    assert infs_view.main([src, *flags, "--region", "1", "-o", str(tmp_path / "r1.html")]) == 0, capsys.readouterr().err
+    whole, part = (_page_data((tmp_path / f).read_text()) for f in ("all.html", "r1.html"))
+    assert whole["run"]["replay_note"] == "" and part["run"]["replay_note"] == ""
+    want = [p for p in whole["programs"] if 1 in p["regions"]]
+    assert [p["regions"] for p in part["programs"]] == [p["regions"] for p in want] and want
+    for got, exp in zip(part["programs"], want):
+        assert got["cycles"] == exp["cycles"] and got["cost"] == exp["cost"]
+    assert [p["id"] for p in part["programs"]] == list(range(len(part["programs"])))
+    assert part["run"] == whole["run"]

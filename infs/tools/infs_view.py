@@ -67,13 +67,22 @@ def data_of_report(report, cfg: HardwareConfig, title: str, warm: bool = True, r
     """The page's data for a ``RunReport`` (``regions``: only those regions'
     programs; ``inputs``: the run's arguments, in the L3 at the start when ``warm``)."""
     runs = [(r, low.record, params, arrays) for r, low, params, arrays in report.programs]
+    resident = [v for v in inputs.values() if isinstance(v, np.ndarray)] if inputs is not None else None
+    data = view_data(runs, report.stats, cfg, title, warm, region_rows(report), resident)
     if regions is not None:
         known = {r.region for r in report.regions}
         for k in sorted(regions - known):
             raise ViewError(f"--region {k}: the program has regions {', '.join(map(str, sorted(known))) or 'none'}")
-        runs = [x for x in runs if x[0] in regions]
-    resident = [v for v in inputs.values() if isinstance(v, np.ndarray)] if inputs is not None else None
-    return view_data(runs, report.stats, cfg, title, warm, region_rows(report), resident)
+        # only those regions' programs, taken from the replay of the whole run: replayed
+        # alone, a later region's programs found the L3 as if the earlier regions had not
+        # run (another DRAM cost per command than the run's), and the run's totals, checked
+        # against the part, read as a disagreement that is not there
+        keep = [p for p in data["programs"] if set(p["regions"]) & regions]
+        for k, p in enumerate(keep):
+            p["id"] = k  # the page finds a program by its place in the list
+        data["programs"] = keep
+        data["omitted_programs"] = [p for p in data["omitted_programs"] if set(p["regions"]) & regions]
+    return data
 
 
 def write_view(data: dict[str, Any], html: Path | None, png: Path | None) -> None:
