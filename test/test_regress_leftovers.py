@@ -151,3 +151,44 @@ def test_tensorize_names_the_lines_of_two_atomic_kinds(tmp_path: Path, capsys) -
     code, out, err = opt(capsys, ["--tensorize", src])
     assert code == 0, err
     assert "mixes atomic kinds ['add', 'max'] on one array ('stream.atomic' at lines 6 and 7)" in out, out
+
+
+# ---------------------------------------------------------------------------
+# Item 4: a size beyond 64 bits in the sizes option
+# ---------------------------------------------------------------------------
+
+VEC_ADD_TDFG = """\
+func.func @f(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
+  tdfg.graph ins(%A, %B : memref<?xf32>, memref<?xf32>) syms(N = %n : index) rank 1 {
+  ^bb0(%a: memref<?xf32>, %b: memref<?xf32>, %N: index):
+    %0 = tdfg.tensor %a [0:N] : memref<?xf32> -> !tdfg.tensor<f32, 1>
+    tdfg.store %0 -> %b : !tdfg.tensor<f32, 1> -> memref<?xf32>
+    tdfg.yield
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("value", [2**63, 2**70])
+@pytest.mark.parametrize("flag", ["--specialize=sizes=N={v}", "--lower-pim=sizes=N={v} config=small-16"])
+def test_a_size_beyond_64_bits_names_the_option_and_the_bound(tmp_path: Path, capsys, flag, value) -> None:
+    # 2^70 gave xDSL's "Integer value ... is out of range for type i64 which
+    # supports values in the range [-9223372036854775808, 18446744073709551616)"
+    # (no option named, and a range that is not the sizes'); 2^63 was recorded
+    # as infs.sizes {N = -9223372036854775808}, with exit 0.
+    src = tmp_path / "g.mlir"
+    src.write_text(VEC_ADD_TDFG)
+    code, out, err = opt(capsys, [flag.format(v=value), src])
+    line = one_error_line(err)
+    assert code == 1, out
+    assert f"sizes=N={value}" in line and "9223372036854775807" in line, line
+    assert "18446744073709551616" not in line, line
+
+
+def test_the_largest_64_bit_size_is_still_a_size(tmp_path: Path, capsys) -> None:
+    src = tmp_path / "g.mlir"
+    src.write_text(VEC_ADD_TDFG)
+    code, out, err = opt(capsys, [f"--specialize=sizes=N={2**63 - 1}", src])
+    assert code == 0, err
+    assert f"N = {2**63 - 1} : i64" in out

@@ -25,7 +25,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects import tdfg
-from infs.dialects.lattice import Affine, AffineAttr, Domain, DomainAttr, LatticeError, MapAttr
+from infs.dialects.lattice import I64_MAX, I64_MIN, Affine, AffineAttr, Domain, DomainAttr, LatticeError, MapAttr
 from infs.passes.tdfg_domains import full_extents
 
 
@@ -41,12 +41,18 @@ def parse_bindings(text: str) -> dict[str, float | int]:
         if not eq or not name or not value:
             raise SpecializeError(f"bad binding '{item}': expected NAME=VALUE")
         try:
-            out[name] = int(value)
+            number: float | int = int(value)
         except ValueError:
             try:
-                out[name] = float(value)
+                number = float(value)
             except ValueError:
                 raise SpecializeError(f"bad binding '{item}': '{value}' is not a number") from None
+        # bindings are recorded (and lowered) as i64: a larger value was xDSL's
+        # i64 range error (naming no option), and 2^63 was recorded as -2^63
+        if isinstance(number, int) and not I64_MIN <= number <= I64_MAX:
+            bound = "at most 2^63 - 1 = 9223372036854775807" if number > 0 else "at least -2^63 = -9223372036854775808"
+            raise SpecializeError(f"sizes={item}: {value} does not fit in 64 bits ({bound})")
+        out[name] = number
     return out
 
 
