@@ -324,6 +324,7 @@ class Analysis:
         self.escaping: dict[SSAValue, Node] = {}
         self.fills: dict[Operation, FillFold] = {}  # (lower_linalg's) the load of an output a fill before it set to the identity
         self.folded: list[FillFold] = []
+        self.roots: dict[SSAValue, SSAValue] = {}  # the array behind memref.casts -> the SSA name the nest uses for it
 
     # -- names -----------------------------------------------------------
     def _name(self, v: SSAValue, default: str) -> str:
@@ -466,6 +467,12 @@ class Analysis:
             raise Refuse(f"'{op.name}' on a {t}")
         if self.inside(array):
             raise Refuse(f"'{op.name}' on an array allocated inside the loop nest")
+        # one array under two names (a memref.cast of it): the region and its dependence
+        # test would take them for two arrays, and a carried dependence through them
+        # would go unseen (the loops stay on the host, which runs them in order)
+        other = self.roots.setdefault(array_root(array), array)
+        if other is not array:
+            raise Refuse(f"{_array_label(other)} and {_array_label(array)} are one array (through 'memref.cast')")
         if len(idx) > stream.MAX_ACCESS_RANK:
             raise Refuse(f"'{op.name}' of a rank-{len(idx)} array (streams reach up to {stream.MAX_ACCESS_RANK} dims)")
         if not stream.is_scalar_type(t.element_type):
@@ -597,6 +604,13 @@ class ExtractError(DiagnosticException):
 # ---------------------------------------------------------------------------
 # Statements -> reductions (which loops fold, which stores accumulate)
 # ---------------------------------------------------------------------------
+
+
+def array_root(v: SSAValue) -> SSAValue:
+    """The array a memref value is (through ``memref.cast``s, which only change its type)."""
+    while isinstance(v.owner, memref.CastOp):
+        v = v.owner.source
+    return v
 
 
 def _array_label(v: SSAValue) -> str:
@@ -1274,7 +1288,7 @@ def distribution_refused(band: Sequence[Operation], leaf: Sequence[Operation], p
                 if isinstance(op, _MEM_OPS):
                     if a.inside(op.memref):
                         return f"'{op.name}' on an array allocated inside the nest"
-                    touched.setdefault(op.memref, []).append((n, op, isinstance(op, (affine.StoreOp, memref.StoreOp))))
+                    touched.setdefault(array_root(op.memref), []).append((n, op, isinstance(op, (affine.StoreOp, memref.StoreOp))))
                 elif not (isinstance(op, _CONTROL) or _is_pure_scalar_op(op)):
                     return f"'{op.name}' in the loop body"
     for array, acc in touched.items():
