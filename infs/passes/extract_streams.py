@@ -324,7 +324,7 @@ class Analysis:
         self.escaping: dict[SSAValue, Node] = {}
         self.fills: dict[Operation, FillFold] = {}  # (lower_linalg's) the load of an output a fill before it set to the identity
         self.folded: list[FillFold] = []
-        self.roots: dict[SSAValue, SSAValue] = {}  # the array behind memref.casts -> the SSA name the nest uses for it
+        self.roots: dict[object, SSAValue] = {}  # array_root -> the SSA name the nest uses for that array
 
     # -- names -----------------------------------------------------------
     def _name(self, v: SSAValue, default: str) -> str:
@@ -467,12 +467,12 @@ class Analysis:
             raise Refuse(f"'{op.name}' on a {t}")
         if self.inside(array):
             raise Refuse(f"'{op.name}' on an array allocated inside the loop nest")
-        # one array under two names (a memref.cast of it): the region and its dependence
+        # one array under two names (a memref.cast of it, two get_globals): the region and its dependence
         # test would take them for two arrays, and a carried dependence through them
         # would go unseen (the loops stay on the host, which runs them in order)
         other = self.roots.setdefault(array_root(array), array)
         if other is not array:
-            raise Refuse(f"{_array_label(other)} and {_array_label(array)} are one array (through 'memref.cast')")
+            raise Refuse(f"{_array_label(other)} and {_array_label(array)} are one array (a 'memref.cast' of it, or 'memref.get_global's of one global)")
         if len(idx) > stream.MAX_ACCESS_RANK:
             raise Refuse(f"'{op.name}' of a rank-{len(idx)} array (streams reach up to {stream.MAX_ACCESS_RANK} dims)")
         if not stream.is_scalar_type(t.element_type):
@@ -606,10 +606,13 @@ class ExtractError(DiagnosticException):
 # ---------------------------------------------------------------------------
 
 
-def array_root(v: SSAValue) -> SSAValue:
-    """The array a memref value is (through ``memref.cast``s, which only change its type)."""
+def array_root(v: SSAValue) -> object:
+    """Which array a memref value is: through ``memref.cast``s (which only change
+    its type), and one array for every ``memref.get_global`` of the same global."""
     while isinstance(v.owner, memref.CastOp):
         v = v.owner.source
+    if isinstance(v.owner, memref.GetGlobalOp):
+        return ("memref.global", v.owner.name_.root_reference.data)
     return v
 
 
@@ -1281,7 +1284,7 @@ def distribution_refused(band: Sequence[Operation], leaf: Sequence[Operation], p
         for iv in _ivs(loop):
             a.dims[iv] = len(loop_of)
             loop_of.append(loop)
-    touched: dict[SSAValue, list[tuple[int, Operation, bool]]] = {}
+    touched: dict[object, list[tuple[int, Operation, bool]]] = {}
     for n, part in enumerate(parts):
         for i in part:
             for op in leaf[i].walk():
@@ -1291,9 +1294,10 @@ def distribution_refused(band: Sequence[Operation], leaf: Sequence[Operation], p
                     touched.setdefault(array_root(op.memref), []).append((n, op, isinstance(op, (affine.StoreOp, memref.StoreOp))))
                 elif not (isinstance(op, _CONTROL) or _is_pure_scalar_op(op)):
                     return f"'{op.name}' in the loop body"
-    for array, acc in touched.items():
+    for acc in touched.values():
         if len({n for n, _, _ in acc}) < 2 or not any(w for _, _, w in acc):
             continue
+        array = acc[0][1].memref  # (a name it has, for the message)
         idx = [_outer_index(a, op)[1] for _, op, _ in acc]
         if len({len(x) for x in idx}) != 1:
             return f"{_array_label(array)} is accessed with different ranks"
