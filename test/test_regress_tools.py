@@ -173,3 +173,26 @@ def test_two_get_globals_of_one_global_are_one_array():
 
     r = api.run(_TWO_GET_GLOBALS, {"A": np.zeros(8, np.float32)}, config="small-16", mode="in")
     assert np.array_equal(r.outputs["A"], 2.0 ** np.arange(8, dtype=np.float32))
+
+
+# ---------------------------------------------------------------------------
+# Python kernels
+# ---------------------------------------------------------------------------
+
+
+def test_a_kernel_on_a_huge_broadcast_view_is_one_line():
+    """A broadcast view (np.broadcast_to) takes no memory, its copy for the run
+    does: the call ended in numpy's MemoryError traceback."""
+    import infs
+    from infs.frontend.python_kernel import KernelError
+
+    @infs.kernel
+    def scale(A, B, n: int):
+        for i in range(n):
+            B[i] = A[i] * 2.0
+
+    huge = np.broadcast_to(np.float32(1), (1 << 42,))
+    with pytest.raises(KernelError) as e:
+        scale(huge, np.zeros(4, np.float32), 4, config="small-16")
+    assert "do not fit in the host's memory" in str(e.value) and "\n" not in str(e.value)
+    assert str(e.value).startswith(f"{__file__}:")

@@ -1400,7 +1400,13 @@ class Kernel:
         if remarks:
             for r in compiled.remarks:
                 print(r, file=sys.stderr)
-        res = api.run(compiled.streams.clone(), inputs, config=config, mode=mode, function=self.fn.__name__, **options)
+        try:
+            res = api.run(compiled.streams.clone(), inputs, config=config, mode=mode, function=self.fn.__name__, **options)
+        except MemoryError:
+            # the run works on copies of the arrays: a broadcast view (np.broadcast_to) of
+            # a huge shape takes no memory as an argument, but its copy does
+            total = sum(a.size * a.itemsize for a in arrays.values())
+            raise self._def_error(f"the run's copies of the arrays ({total / 2**30:,.1f} GiB) do not fit in the host's memory") from None
         for n, a in arrays.items():
             out = res.outputs[n]
             if not np.array_equal(out, a, equal_nan=a.dtype.kind == "f"):
