@@ -7,7 +7,8 @@ with
   ``mv(x, d, a + b)``; distances are affine, so symbolic ones merge too)
   where the first move provably keeps every cell at >= 0;
 * zero moves dropped (``mv(x, d, 0)`` -> ``x``) and single broadcasts turned
-  into moves (``bc(x, d, k, 1)`` -> ``mv(x, d, k)``);
+  into moves (``bc(x, d, k, 1)`` -> ``mv(x, d, k)``), where ``x`` has no cell
+  below 0 for the move to drop (a constant shrunk to ``[-5:3]`` has);
 * constants folded: a ``tdfg.cmp`` whose inputs are all literal ``tdfg.const``
   becomes a literal ``tdfg.const`` (same numpy semantics as the lattice
   evaluator; an integer division by zero is left for run time), and equal
@@ -43,54 +44,87 @@ from infs.dialects.lattice import Affine, provably_ge
 from infs.passes.tdfg_semantics import TdfgSemanticsError, apply_cmp
 
 
-def _lower_bound(v: SSAValue, dim: int, depth: int = 0) -> Affine:
+def _lower_bound(v: SSAValue, dim: int, depth: int = 0) -> Affine | None:
     """An affine lower bound of the coordinates of ``v``'s cells along ``dim``
-    (symbols non-negative): every cell of a finite tensor lies at >= 0 (tdfg
-    semantics), and the producers often say more (a read's domain, a move's
-    distance).  0 where nothing better is provable."""
+    (symbols non-negative), or None where ``v`` is unbounded along ``dim`` (a
+    constant).  A move or broadcast drops cells below 0 (tdfg semantics), a read
+    has none; a shrink of a constant does not drop them: ``shrink(c, d, [-5, 3))``
+    has cells at -5 (so 0 is not a lower bound of every tensor).  The producers
+    often say more (a read's domain, a move's distance)."""
     owner = v.owner
-    lb: Affine | None = None
-    if depth < 64 and isinstance(owner, Operation):
-        if isinstance(owner, (tdfg.TensorOp, tdfg.StreamLoadOp)):
-            lb = owner.domain.data.bounds[dim][0]
-        elif isinstance(owner, (tdfg.MvOp, tdfg.BcOp)):
-            lb = _lower_bound(owner.input, dim, depth + 1)
-            if owner.dim.value.data == dim:
-                lb = lb + owner.dist.data
-        elif isinstance(owner, tdfg.ShrinkOp) and owner.dim.value.data == dim:
-            lb = owner.range.data.bounds[0][0]
-        elif isinstance(owner, (tdfg.ShrinkOp, tdfg.ReduceOp, tdfg.StreamReduceOp)):
-            lb = _lower_bound(owner.operands[0], dim, depth + 1)
-        elif isinstance(owner, tdfg.CmpOp):
-            # the intersection lies inside each finite input: any one's bound holds
-            finite = [x for x in owner.inputs if not isinstance(x.owner, tdfg.ConstOp)]
-            lb = max((_lower_bound(x, dim, depth + 1) for x in finite), key=lambda a: provably_ge(a, 0), default=None)
-    return lb if lb is not None and provably_ge(lb, 0) else Affine(0)
+    if depth >= 64 or not isinstance(owner, Operation):
+        return _unknown(v, dim)
+    if isinstance(owner, tdfg.ConstOp):
+        return None
+    if isinstance(owner, (tdfg.TensorOp, tdfg.StreamLoadOp)):
+        return _at_least_0(owner.domain.data.bounds[dim][0])
+    if isinstance(owner, (tdfg.MvOp, tdfg.BcOp)):
+        lb = _lower_bound(owner.input, dim, depth + 1)
+        if owner.dim.value.data != dim:
+            # a move clips every dim of a tensor it moves; a broadcast along a dim the
+            # tensor is unbounded in gives the tensor itself (lattice_eval)
+            return None if lb is None else lb if isinstance(owner, tdfg.BcOp) else _at_least_0(lb)
+        return None if lb is None else _at_least_0(lb + owner.dist.data)
+    if isinstance(owner, tdfg.ShrinkOp):
+        lb = _lower_bound(owner.input, dim, depth + 1)
+        if owner.dim.value.data != dim:
+            return lb
+        p = owner.range.data.bounds[0][0]  # the cells lie at >= max(p, lb): either bounds them
+        return p if lb is None or provably_ge(p, 0) or not provably_ge(lb, 0) and provably_ge(p, lb) else lb
+    if isinstance(owner, (tdfg.ReduceOp, tdfg.StreamReduceOp)):
+        return _lower_bound(owner.operands[0], dim, depth + 1)
+    if isinstance(owner, tdfg.CmpOp):
+        # the intersection lies inside each bounded input: any one's bound holds
+        bounds = [b for x in owner.inputs if (b := _lower_bound(x, dim, depth + 1)) is not None]
+        return max(bounds, key=lambda a: provably_ge(a, 0), default=None)
+    return _unknown(v, dim)
+
+
+def _unknown(_v: SSAValue, _dim: int) -> Affine:
+    """No bound known: the most negative one (no merge relies on it)."""
+    return Affine(-(1 << 62))
+
+
+def _at_least_0(lb: Affine) -> Affine:
+    """A bound of cells that lie at >= 0 (read or clipped by a move): ``lb`` or 0."""
+    return lb if provably_ge(lb, 0) else Affine(0)
+
+
+def _no_cells_below_0(v: SSAValue, rank: int) -> bool:
+    """Every cell of ``v`` lies at >= 0 in every dim (``mv(v, d, 0)`` is ``v`` then)."""
+    return all((lb := _lower_bound(v, d)) is None or provably_ge(lb, 0) for d in range(rank))
 
 
 class MergeMoves(RewritePattern):
     """``mv(mv(x, d, a), d, b) -> mv(x, d, a + b)`` where exact: the first
     move must not put cells below 0 (discarded there, tdfg semantics) that
     the second brings back.  Provably so when ``b <= 0`` (what falls below 0
-    first falls further), or when ``x``'s cells moved by ``a`` stay >= 0;
-    the moves ``tensorize`` emits stay inside the iteration space."""
+    first falls further), or when ``x``'s cells moved by ``a`` stay >= 0, or
+    ``x`` is unbounded along ``d`` (a constant: moving it moves nothing);
+    the moves ``tensorize`` emits stay inside the iteration space.  A zero
+    move is dropped where it drops no cell (``x`` has none below 0)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tdfg.MvOp, rewriter: PatternRewriter) -> None:
         if op.dist.data == Affine(0):
-            rewriter.replace(op, [], [op.input])
+            if _no_cells_below_0(op.input, op.result.type.rank.data):
+                rewriter.replace(op, [], [op.input])
             return
         inner = op.input.owner
         if isinstance(inner, tdfg.MvOp) and inner.dim.value.data == op.dim.value.data:
             a, b, d = inner.dist.data, op.dist.data, op.dim.value.data
-            if provably_ge(0, b) or provably_ge(_lower_bound(inner.input, d) + a, 0):
+            lb = _lower_bound(inner.input, d)
+            if provably_ge(0, b) or lb is None or provably_ge(lb + a, 0):
                 rewriter.replace(op, tdfg.MvOp(inner.input, d, a + b))
 
 
 class SingleBroadcastIsMove(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tdfg.BcOp, rewriter: PatternRewriter) -> None:
-        if op.count.data == Affine(1):
+        # exact unless the input is unbounded along the dim (a broadcast then gives it
+        # as it is, a move clips its other dims) and has cells below 0
+        d = op.dim.value.data
+        if op.count.data == Affine(1) and (_lower_bound(op.input, d) is not None or _no_cells_below_0(op.input, op.result.type.rank.data)):
             rewriter.replace(op, tdfg.MvOp(op.input, op.dim.value.data, op.dist.data))
 
 

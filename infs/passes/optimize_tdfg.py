@@ -314,10 +314,13 @@ def _expand(enc: _Encoding, graph: tdfg.GraphOp, slots: _Slots) -> list[str]:
 
 def _expansions(enc: _Encoding) -> list[tuple[int, Domain]]:
     """Eq. 5: for each read, the hull of it and of the other reads of its array that have
-    a provable hull with it -- cells the graph reads anyway, so they exist."""
+    a provable hull with it -- cells the graph reads anyway, so they exist.  A read that is
+    provably empty reads nothing, and its bounds need not lie in the array (``[N + 3:N + 3]``
+    is a valid read of an N-cell array): it neither widens a hull nor is expanded."""
     by_array: dict[SSAValue, list[int]] = {}
-    for rid, (arr, _dom) in enumerate(enc.reads):
-        by_array.setdefault(arr, []).append(rid)
+    for rid, (arr, dom) in enumerate(enc.reads):
+        if dom.is_empty() is not True:
+            by_array.setdefault(arr, []).append(rid)
     out: list[tuple[int, Domain]] = []
     for rids in by_array.values():
         for rid in rids:
@@ -797,6 +800,9 @@ def optimize_graph(
     # markers of every value of the graph, to find the graph itself among the e-classes
     program += [f"(union (Root {_MARK_VALUE + j}) {t})" for j, t in enumerate(enc.terms.values())]
     program += [f"(union (Root {_MARK_LEAF + i}) (Leaf {i}))" for i in range(len(enc.leaves))]
+    # reads and leaves (reductions, embedded loads, reads after a write) are bounded in
+    # every dim; the ``bounded`` rules derive the rest (only constants are not)
+    program += [f"(bounded ({kind} {k}) {d})" for kind, n in (("Read", len(enc.reads)), ("Leaf", len(enc.leaves))) for k in range(n) for d in range(enc.rank)]
     # egglog's integers are 64-bit: a graph with a larger one (an access offset of
     # 2^63 - 1 plus a move, found by make fuzz) is kept as it is
     if any(abs(int(v)) >= 2**63 for v in _INT_LITERAL.findall("\n".join(program))):
@@ -811,7 +817,8 @@ def optimize_graph(
         eg.run_program(*eg.parse_program("(push)"))
         try:
             eg.run_program(*eg.parse_program("\n".join(program)))
-            step = " ".join(f"(run {f})" for f in families)
+            # Eq. 7 and 8 ask whether a tensor is bounded along a dim: derived in full first
+            step = " ".join((f"(saturate (run {E.BOUNDED})) " if f in ("eq7", "eq8") else "") + f"(run {f})" for f in families)
             enodes = _size(eg)
             while families and iterations < iter_limit and time.perf_counter() < deadline and enodes <= node_limit:
                 chunk = min(_CHUNK, iter_limit - iterations)

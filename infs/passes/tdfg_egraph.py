@@ -38,6 +38,7 @@ from __future__ import annotations
 
 SLOTS = 6
 RULE_FAMILIES = ("eq3", "eq4", "eq6", "eq7", "eq8", "eq9")  # Eq. 5 is applied when a graph is added
+BOUNDED = "bounds"  # the ruleset deriving ``(bounded x i)`` (Eq. 7 and 8 need it)
 
 _counter = [0]
 
@@ -81,8 +82,24 @@ def _prelude() -> str:
         "(relation distrib_ok (String String String))",
         "(relation spread_ok (String String))",
         "(relation unit_at (Tn i64 Aff))",
+        "(relation bounded (Tn i64))",
     ]
-    out += [f"(ruleset {f})" for f in RULE_FAMILIES]
+    out += [f"(ruleset {f})" for f in (*RULE_FAMILIES, BOUNDED)]
+
+    # ``(bounded x i)``: x's domain is bounded along dim i (tdfg semantics: a constant is
+    # unbounded; a read, a leaf and a shrink along i are bounded; a move or broadcast keeps
+    # its input's; a compute is bounded where one input is).  The pass asserts it for reads
+    # and leaves; these rules derive the rest, exactly (every e-node of a class has the
+    # class's domain), and run to saturation before Eq. 7 and 8, which need it.
+    out += [
+        "(rule ((= x (Mv a i d)) (bounded a j)) ((bounded x j)) :ruleset bounds)",
+        "(rule ((= x (Bc a i d n)) (bounded a j)) ((bounded x j)) :ruleset bounds)",
+        "(rule ((= x (Shrink a i p q))) ((bounded x i)) :ruleset bounds)",
+        "(rule ((= x (Shrink a i p q)) (bounded a j)) ((bounded x j)) :ruleset bounds)",
+        "(rule ((= x (Cmp1 f ty a)) (bounded a j)) ((bounded x j)) :ruleset bounds)",
+    ]
+    out += [f"(rule ((= x (Cmp2 f ty a b)) (bounded {v} j)) ((bounded x j)) :ruleset bounds)" for v in "ab"]
+    out += [f"(rule ((= x (Cmp3 f ty a b c)) (bounded {v} j)) ((bounded x j)) :ruleset bounds)" for v in "abc"]
 
     # Eq. 3a/3b/3c (3a one way: with 3b it still reaches every bracketing)
     out += [
@@ -126,20 +143,30 @@ def _prelude() -> str:
                 _rule("eq6", "6b", f"(= x (Shrink (Shrink a i {p2} {q2}) i {p} {q})) {lo_cond} {hi_cond}", f"(union x (Shrink a i {lo} {hi}))")
             )
 
-    # Eq. 7a/7b: M(S(A)) => S(M(A)); along the move's dim the range moves with the data
+    # Eq. 7a/7b: M(S(A)) => S(M(A)); along the move's dim the range moves with the data.
+    # A move drops cells below 0 (tdfg semantics) and a shrink of a tensor unbounded along
+    # its dim (a constant) does not: S(c, i, [-1, 2)) has a cell at -1 that M(.., +1) brings
+    # to 0.  So where A may be unbounded along i, the shrink's range (moved, for 7b) must
+    # start at >= 0, or the exchange would keep cells the move dropped (found by fuzzing:
+    # M(M(S(c, [0, 3)), -1), +1) became S(c, [0, 3)), a cell more).
     plus = lambda xv, yv: _fields(lambda k: f"(+ {xv[k]} {yv[k]})")  # noqa: E731
     minus = lambda xv, yv: _fields(lambda k: f"(- {xv[k]} {yv[k]})")  # noqa: E731
-    out += [
-        _rule("eq7", "7a", f"(= x (Mv (Shrink a i {p} {q}) j {d})) (!= i j)", f"(union x (Shrink (Mv a j {d}) i {p} {q}))"),
-        _rule("eq7", "7b", f"(= x (Mv (Shrink a i {p} {q}) i {d}))", f"(union x (Shrink (Mv a i {d}) i {plus(pv, dv)} {plus(qv, dv)}))"),
-    ]
+    nonneg = lambda e: " ".join(f"(>= {e(k)} 0)" for k in range(SLOTS + 1))  # noqa: E731
+    for guard in ("(bounded a i)", nonneg(lambda k: pv[k])):
+        out.append(_rule("eq7", "7a", f"(= x (Mv (Shrink a i {p} {q}) j {d})) (!= i j) {guard}", f"(union x (Shrink (Mv a j {d}) i {p} {q}))"))
+    for guard in ("(bounded a i)", nonneg(lambda k: f"(+ {pv[k]} {dv[k]})")):
+        out.append(_rule("eq7", "7b", f"(= x (Mv (Shrink a i {p} {q}) i {d})) {guard}", f"(union x (Shrink (Mv a i {d}) i {plus(pv, dv)} {plus(qv, dv)}))"))
 
     # Eq. 8a/8b
     lo, lov = _aff()
     cnt, nv = _aff()
     out += [
         # a broadcast's copy width is the extent along its own dim: other dims commute
-        _rule("eq8", "8a", f"(= x (Bc (Shrink a i {p} {q}) j {d} {cnt})) (!= i j)", f"(union x (Shrink (Bc a j {d} {cnt}) i {p} {q}))"),
+        # (where the shrink's cells along i stay >= 0 or A is bounded along i, as 7a)
+        *(
+            _rule("eq8", "8a", f"(= x (Bc (Shrink a i {p} {q}) j {d} {cnt})) (!= i j) {guard}", f"(union x (Shrink (Bc a j {d} {cnt}) i {p} {q}))")
+            for guard in ("(bounded a i)", nonneg(lambda k: pv[k]))
+        ),
         # a shrunk broadcast of a one-cell-wide tensor at [lo, lo + 1) is a broadcast straight
         # onto [p, q): dist' = p - lo, count' = q - p, when lo + dist <= p <= q <= lo + dist + count
         _rule(
