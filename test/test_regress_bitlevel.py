@@ -6,6 +6,9 @@ the differential tests below guard what the red-team generators checked."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 
 import numpy as np
@@ -51,6 +54,30 @@ def test_bit_serial_commands_on_several_threads_give_each_its_own_words():
     for t in threads:
         t.join()
     assert not wrong, f"(thread, wrong words): {wrong}"
+
+
+_NO_WRITABLE_CACHE = """
+import numba.core.caching as caching
+# neither the package's __pycache__ nor the user's cache directory is writable
+caching.InTreeCacheLocator.from_function = classmethod(lambda cls, f, p: None)
+caching.UserWideCacheLocator.from_function = classmethod(lambda cls, f, p: None)
+import numpy as np
+from infs.sim.bitlevel import BitSerial
+a = np.arange(64, dtype=np.uint32)
+print(BitSerial(64).run("mul", "i32", [a, a + 1]).tolist() == (a * (a + 1)).tolist())
+"""
+
+
+def test_bit_level_mode_runs_where_numba_can_cache_nowhere():
+    """The kernels are compiled with numba's ``cache=True``, which refuses to
+    compile at all (``RuntimeError: cannot cache function '_swap': no locator
+    available``, a traceback on the first bit-level command) when neither the
+    installed package's directory nor the user's cache directory is writable (a
+    read-only install and HOME).  The kernels are compiled into a private
+    directory then."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
+    proc = subprocess.run([sys.executable, "-c", _NO_WRITABLE_CACHE], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0 and proc.stdout.strip() == "True", proc.stderr[-2000:]
 
 
 # ---------------------------------------------------------------------------

@@ -67,9 +67,31 @@ def kernels():
     """The compiled kernels (``infs.sim.bit_kernels``), imported on the first
     bit-level command: importing numba costs a few hundred ms that word-level
     runs and ``import infs.api`` must not pay (test/test_startup.py)."""
-    from infs.sim import bit_kernels
+    try:
+        from infs.sim import bit_kernels
+    except RuntimeError as e:
+        # numba keeps compiled kernels (cache=True) beside the module or in the
+        # user's cache directory; with neither writable (a read-only install and
+        # HOME) it refuses to compile at all.  Compile into a directory of this
+        # process's own instead: bit-level mode then works, only uncached.
+        if "cannot cache function" not in str(e):
+            raise
+        _private_numba_cache()
+        from infs.sim import bit_kernels
 
     return bit_kernels
+
+
+def _private_numba_cache() -> None:
+    import atexit
+    import shutil
+    import tempfile
+
+    from numba.core import config
+
+    path = tempfile.mkdtemp(prefix="infs-numba-")
+    atexit.register(shutil.rmtree, path, True)
+    config.CACHE_DIR = path
 
 
 def scratch(name: str, rows: int, cols: int) -> np.ndarray:
