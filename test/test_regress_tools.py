@@ -196,3 +196,34 @@ def test_a_kernel_on_a_huge_broadcast_view_is_one_line():
         scale(huge, np.zeros(4, np.float32), 4, config="small-16")
     assert "do not fit in the host's memory" in str(e.value) and "\n" not in str(e.value)
     assert str(e.value).startswith(f"{__file__}:")
+
+
+def test_sweep_machine_named_like_a_number_keeps_its_name(tmp_path):
+    """The table read back turned a machine named "64" (or "1_000": int() takes
+    underscores) into a number, so plot.baseline = "64" -- accepted, as one of the
+    machines' names -- matched no row: an empty plot and Markdown table."""
+    import json as _json
+
+    from infs.hardware import load_config
+
+    for name, bitlines in (("64", 256), ("1_000", 128)):
+        d = load_config("small-16").to_dict()
+        d.update(name=name, bitlines=bitlines)
+        (tmp_path / f"{name}.json").write_text(_json.dumps(d))
+    spec_path = tmp_path / "s.toml"
+    spec_path.write_text('workloads = ["vec_add"]\nsizes = ["small"]\nmodes = ["in"]\n'
+                         '[machines]\nconfigs = ["64.json", "1_000.json"]\n[plot]\nbaseline = "64"\n')  # fmt: skip
+    spec = infs_sweep.load_spec(spec_path)
+    table = infs_sweep.Table(tmp_path / "sweep.csv")
+    for k, cell in enumerate(infs_sweep.cells(spec)):
+        row = infs_sweep._head(cell)
+        row.update(status="ok", total_cycles=1000 * (k + 1))
+        table.append(row)
+    table = infs_sweep.Table(tmp_path / "sweep.csv")
+    table.load(repair=False)
+    rows = infs_sweep.typed_rows(table)
+    assert sorted(r["machine"] for r in rows) == ["1_000", "64"]
+    _, data = infs_sweep.speedups(spec, rows)
+    got = dict(data["vec_add"]["In-L3"])
+    cyc = {r["machine"]: r["total_cycles"] for r in rows}
+    assert got == {"64": 1.0, "1_000": cyc["64"] / cyc["1_000"]}

@@ -573,12 +573,24 @@ class Table:
         self.lines = len(self.rows)
 
 
+# columns that are text whatever they read like: a machine named "64" (a config file's
+# name) stays the string the spec's plot.baseline and the machines' own names compare to
+_TEXT = {"key", "status", "error", "error_kind", "workload", "size_set", "sizes", "mode", "machine", "machine_key", "host", "finished_at"}
+
+
+def _text_columns() -> set[str]:
+    from infs.hardware import HardwareConfig
+
+    return _TEXT | {f.name for f in fields(HardwareConfig) if f.type == "str"}
+
+
 def typed_rows(table: Table, keys: list[str] | None = None) -> list[dict[str, Any]]:
     """The table's rows (of ``keys`` when given, in that order), numbers as numbers."""
     from infs.tools.infs_bench import csv_value as conv
 
+    text = _text_columns()
     rows = table.rows.values() if keys is None else (table.rows[k] for k in keys if k in table.rows)
-    return [{k: conv(v) for k, v in r.items() if v != ""} for r in rows]
+    return [{k: v if k in text else conv(v) for k, v in r.items() if v != ""} for r in rows]
 
 
 # ---------------------------------------------------------------------------------
