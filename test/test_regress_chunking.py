@@ -150,3 +150,26 @@ def test_a_cell_written_by_iterations_in_two_chunks_of_an_inner_dim_is_not_chunk
     (ref, _), (got, _), (r,) = _run_both(LAST_WRITE.replace("{cell}", "d1 + d0 * 40"), args, MICRO)
     assert _same(got["A"], ref["A"]) and _same(got["B"], ref["B"])
     assert r.mode == "in" and r.chunks >= 2 and r.chunk_shape.startswith("d1:"), (r.mode, r.chunk_shape, r.not_honoured)
+
+
+def test_two_stored_reductions_at_one_map_fold_each_into_its_own_array():
+    """C[j] = sum_i A[i, j] and E[j] = max_i A[i, j], i too long for one chunk: each
+    chunk's partials are folded into the cells each store wrote.  The fold found a
+    store's array as the first array stored at the same map, so C was folded twice
+    (sum, then max over the sums) and E never: both came out wrong."""
+    text = """func.func @f(%A: memref<?x?xi32>, %C: memref<?xi32>, %E: memref<?xi32>, %m: index, %n: index) {
+  stream.region ins(%A, %C, %E : memref<?x?xi32>, memref<?xi32>, memref<?xi32>) syms(M = %m : index, N = %n : index) domain [0:M, 0:N] iterators [reduction, parallel] {
+  ^bb0(%a: memref<?x?xi32>, %c: memref<?xi32>, %e: memref<?xi32>, %M: index, %N: index):
+    %x = stream.load %a[d0, d1] : memref<?x?xi32> -> !stream.stream<i32>
+    %s = stream.reduce add %x over [0] : !stream.stream<i32> -> !stream.stream<i32>
+    %t = stream.reduce max %x over [0] : !stream.stream<i32> -> !stream.stream<i32>
+    stream.store %s -> %c[d1] : !stream.stream<i32> -> memref<?xi32>
+    stream.store %t -> %e[d1] : !stream.stream<i32> -> memref<?xi32>
+    stream.yield
+  }
+  func.return
+}"""
+    m, n = 300, 3
+    A = np.random.default_rng(1).integers(-100, 100, (m, n)).astype(np.int32)
+    (r,) = _assert_same(text, {"A": A, "C": np.zeros(n, np.int32), "E": np.zeros(n, np.int32), "m": m, "n": n}, MICRO)
+    assert "d0:" in r.chunk_shape, r.chunk_shape

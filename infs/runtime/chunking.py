@@ -116,11 +116,6 @@ def region_unsafe(region: stream.RegionOp) -> str | None:
 def _accesses(region: stream.RegionOp) -> tuple[dict[int, list], dict[int, list], dict[int, list]]:
     """Per array (by its first operand index): its loads, stores and atomics as (map, indirect positions)."""
     args = list(region.array_args)
-
-    def array_of(op) -> int:
-        # one array passed twice is one array: compare the operands
-        return next(i for i, a in enumerate(region.arrays) if a is region.arrays[args.index(op.array)])
-
     reads: dict[int, list] = {}
     stores: dict[int, list] = {}
     atomics: dict[int, list] = {}
@@ -128,8 +123,14 @@ def _accesses(region: stream.RegionOp) -> tuple[dict[int, list], dict[int, list]
         if not isinstance(op, _ACCESS_OPS) or op.array not in args:
             continue
         out = reads if isinstance(op, stream.LoadOp) else stores if isinstance(op, stream.StoreOp) else atomics
-        out.setdefault(array_of(op), []).append((op.access_map(), op.indirect_positions()))
+        out.setdefault(_array_of(region, op, args), []).append((op.access_map(), op.indirect_positions()))
     return reads, stores, atomics
+
+
+def _array_of(region: stream.RegionOp, op, args: list | None = None) -> int:
+    """The array an access op reaches, by its first operand index (one array passed twice is one array)."""
+    args = list(region.array_args) if args is None else args
+    return next(i for i, a in enumerate(region.arrays) if a is region.arrays[args.index(op.array)])
 
 
 def _interval(e: Affine, box: dict[str, tuple[int, int]], env: Mapping[str, int]) -> tuple[int, int] | None:
@@ -294,7 +295,7 @@ def stored_folds(region: stream.RegionOp, d: int) -> list[tuple[int, str, Access
             return f"{dn} is a reduction whose values are stored, and a store is not of an add/mul/min/max reduction over it"
         if op.indirect_positions():
             return f"{dn} is a reduction whose values are stored through an index stream"
-        keys.append(next(k for k in stores if (op.access_map(), op.indirect_positions()) in stores[k]))
+        keys.append(_array_of(region, op))  # (not the first array stored at the same map: C[d1] and E[d1] are two)
         out.append((keys[-1], red.kind.data, op.access_map()))
     for k in keys:
         if k in reads or len(stores[k]) > 1:
