@@ -227,3 +227,56 @@ def test_sweep_machine_named_like_a_number_keeps_its_name(tmp_path):
     got = dict(data["vec_add"]["In-L3"])
     cyc = {r["machine"]: r["total_cycles"] for r in rows}
     assert got == {"64": 1.0, "1_000": cyc["64"] / cyc["1_000"]}
+
+
+def _recip(A, n: int, k: int):
+    for i in range(n):
+        A[i] = A[i] + 1.0 / (i - k)
+
+
+def _ratio(A, a: float, b: float, n: int):
+    for i in range(n):
+        A[i] = A[i] * (a / b)
+
+
+@pytest.mark.parametrize("mode", ["in", "near", "core"])
+def test_true_division_of_python_numbers_by_zero_stops(mode):
+    """'/' of two Python numbers (a loop index, int/float arguments) raises
+    ZeroDivisionError in Python, where numpy's (an array element on a side) gives
+    inf: the kernel gave inf, another answer than the function's."""
+    import infs
+    from infs.frontend.python_kernel import KernelError
+
+    recip, ratio = infs.kernel(_recip), infs.kernel(_ratio)
+    line = _recip.__code__.co_firstlineno + 2
+    with pytest.raises(api_error()) as e:
+        recip(np.ones(6, np.float32), 6, 2, config="small-16", mode=mode)
+    assert f"at line {line}" in str(e.value) and "division by zero" in str(e.value)
+    for b in (0.0, -0.0):
+        with pytest.raises(api_error(), match="division by zero"):
+            ratio(np.ones(6, np.float32), 3.0, b, 6, config="small-16", mode=mode)
+    # a nonzero (or NaN) divisor: the function's values
+    for args in ((6, 20), (6, -1)):
+        A, want = np.ones(6, np.float32), np.ones(6, np.float32)
+        _recip(want, *args)
+        recip(A, *args, config="small-16", mode=mode)
+        assert np.array_equal(A, want)
+    for b in (0.5, float("nan")):
+        A, want = np.ones(6, np.float32), np.ones(6, np.float32)
+        _ratio(want, 3.0, b, 6)
+        ratio(A, 3.0, b, 6, config="small-16", mode=mode)
+        assert np.array_equal(A, want, equal_nan=True)
+    # a literal zero divisor: when the kernel is read
+    with pytest.raises(KernelError, match="division by zero"):
+        infs.kernel(_recip_by_literal_zero).mlir(np.ones(6, np.float32), 6)
+
+
+def _recip_by_literal_zero(A, n: int):
+    for i in range(n):
+        A[i] = A[i] + i / 0
+
+
+def api_error():
+    from infs.api import InfsError
+
+    return InfsError

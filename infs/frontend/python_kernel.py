@@ -40,8 +40,10 @@ the same function computes when called in plain Python on the same arrays:
   first argument).
 
 What differs from Python is an error, never a different answer: an index
-outside an array (also a negative one: Python's wrap-around is not modelled)
-and an integer division by zero stop the run with one line.  Anything the
+outside an array (also a negative one: Python's wrap-around is not modelled),
+an integer division by zero, and a ``/`` by zero of two Python numbers (loop
+variables, ``int``/``float`` arguments: Python raises ZeroDivisionError where
+numpy, with an array element on a side, gives inf) stop the run with one line.  Anything the
 front end does not read -- ``while``, calls of other functions, slices,
 tuples, Python objects, float ``//`` -- raises ``KernelError``, one line:
 ``file.py:LINE:COL: error: unsupported ...``.
@@ -888,7 +890,16 @@ class _Gen:
                 return Val("int", None, aff)
         if type(op) is ast.Div:
             x, y = self.convert(a, rk, node), self.convert(b, rk, node)
-            return Val(rk, self.emit(arith.DivfOp(self.ssa(x, node), self.ssa(y, node)), node).results[0])
+            ys = self.ssa(y, node)
+            if a.kind in _WEAK and b.kind in _WEAK:
+                # Python's '/' of two Python numbers raises ZeroDivisionError where numpy's
+                # (an array element on either side) gives inf: a zero divisor must stop the run
+                if b.const is not None:
+                    if b.const == 0:
+                        raise self.error(node, f"division by zero ({_kind_text(a.kind)} {sym} {b.const!r}: Python raises ZeroDivisionError)")
+                else:
+                    ys = self.zero_divisor_trap(ys, node)
+            return Val(rk, self.emit(arith.DivfOp(self.ssa(x, node), ys), node).results[0])
         x, y = self.convert(a, rk, node), self.convert(b, rk, node)
         xs, ys = self.ssa(x, node), self.ssa(y, node)
         if _is_float(rk):
@@ -901,6 +912,21 @@ class _Gen:
         else:
             r = self.floor_divmod(type(op) is ast.FloorDiv, xs, ys, node)
         return self.int_val(r) if rk == "int" else Val(rk, r)
+
+    def zero_divisor_trap(self, y: SSAValue, node: ast.AST) -> SSAValue:
+        """``y`` (an f64 divisor), through an integer division by zero when it is 0.0:
+        the runtime stops every such division with one line at the op's line, in
+        every mode.  The quotient (1 whenever there is one) selects ``y`` itself, so
+        the check stays a part of the divisor's value and no pass drops it."""
+        i64 = IntegerType(64)
+        zero_f = self.constant(0.0, "float", node)
+        zero_i, one_i = (self.hoist(("const", "i64", v), lambda v=v: arith.ConstantOp(IntegerAttr(v, i64))) for v in (0, 1))
+        nan = self.hoist(("const", "f64", "nan"), lambda: arith.ConstantOp(FloatAttr(float("nan"), f64)))
+        is_zero = self.emit(arith.CmpfOp(y, zero_f, "oeq"), node).results[0]
+        flag = self.emit(arith.SelectOp(is_zero, zero_i, one_i), node).results[0]
+        q = self.emit(arith.DivSIOp(one_i, flag), node).results[0]
+        bad = self.emit(arith.CmpiOp(q, one_i, "ne"), node).results[0]
+        return self.emit(arith.SelectOp(bad, nan, y), node).results[0]
 
     def floor_divmod(self, div: bool, a: SSAValue, b: SSAValue, node: ast.AST) -> SSAValue:
         """Python's ``//``/``%`` on integers (floor; the remainder has the divisor's
