@@ -77,7 +77,7 @@ class RunOptions:
     mode: str = "auto"  # auto | in | near | core
     tiles: tuple[int, ...] | None = None
     jit: bool = True  # False: the "Inf-S no JIT" configuration (lowering not charged)
-    machine_mode: str = "functional"  # functional | analysis (timing only, no data)
+    machine_mode: str = "functional"  # functional | analysis (timing only, no data) | bitlevel (bit-serial, gate by gate)
     profile: str | None = None  # cost profile of the in-memory commands
     # inputs start in the L3 (initialized by the cores, as in the paper's runs), as far as
     # it holds them: in argument order while their bytes fit ``l3_bytes``, the first that
