@@ -280,3 +280,44 @@ def api_error():
     from infs.api import InfsError
 
     return InfsError
+
+
+@pytest.fixture(scope="module")
+def lowered(tmp_path_factory):
+    """stencil2d lowered ahead of time (infs-opt --lower-pim): two pimcmd.programs for small-16."""
+    from infs.tools import infs_opt
+
+    p = tmp_path_factory.mktemp("lowered") / "low.mlir"
+    src = str(ROOT / "infs/workloads/stencil2d.mlir")
+    assert infs_opt.main(["--tensorize", "--lower-pim=sizes=M=64,N=64 config=small-16", src, "-o", str(p)]) in (0, None)
+    return p
+
+
+@pytest.mark.parametrize("flags, want", [
+    (["--config", "tiny"], "does not run on machine 'tiny'"),
+    (["--sizes", "M=8"], "--sizes applies to a program that runs"),
+    (["--tiles", "4x4"], "--tiles applies to a program that runs"),
+    (["--mode", "core"], "--mode core"),
+    (["--region", "5"], "--region 5: "),
+])  # fmt: skip
+def test_infs_view_of_lowered_programs_refuses_what_does_not_apply(lowered, tmp_path, capsys, flags, want):
+    """On a file of pimcmd.programs, --config of another machine ended in an
+    internal error (an IndexError sizing the pictures by the machine), and
+    --sizes, --tiles, --mode and --region were silently ignored."""
+    assert infs_view.main([str(lowered), *flags, "-o", str(tmp_path / "v.html")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and err.startswith("infs-view: error: ") and want in err
+
+
+def test_infs_view_of_lowered_programs_takes_region_and_cold(lowered, tmp_path):
+    """--region K keeps program K of the file; --cold starts its arrays in DRAM
+    (both were ignored: every program, always warm)."""
+    def page(*flags):
+        out = tmp_path / "v.html"
+        assert infs_view.main([str(lowered), *flags, "-o", str(out)]) == 0
+        return _page_data(out.read_text())
+
+    warm, cold, one = page(), page("--cold"), page("--region", "1")
+    assert len(warm["programs"]) == 2 and [p["regions"] for p in one["programs"]] == [[1]]
+    assert one["programs"][0]["cmds"] == warm["programs"][1]["cmds"]
+    assert cold["run"]["cycles"]["dram"] > warm["run"]["cycles"]["dram"]

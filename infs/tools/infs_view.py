@@ -229,28 +229,50 @@ def render_png(data: dict[str, Any], path: Path) -> None:
 # ---------------------------------------------------------------------------
 
 
-def _pimcmd_data(module, path: Path, config: str | None, title: str) -> dict[str, Any]:
-    """The page of a file of ``pimcmd.program`` ops (each run once, inputs in the L3)."""
+# infs-view's flags that say how to run a program: a file of lowered pimcmd.programs
+# has nothing to run that way (its programs are already lowered, for given sizes)
+_RUN_FLAGS = (("entry", "--entry"), ("sizes", "--sizes"), ("scalar", "--scalar"), ("size_set", "--size-set"), ("shape", "--shape"),
+              ("input", "--input"), ("tiles", "--tiles"), ("no_jit_charge", "--no-jit-charge"))  # fmt: skip
+
+
+def _pimcmd_data(module, path: Path, args: argparse.Namespace, title: str) -> dict[str, Any]:
+    """The page of a file of ``pimcmd.program`` ops (each run once; the arrays in
+    the L3 unless ``--cold``); ``--region K`` keeps program K (in file order)."""
     from infs.dialects import pimcmd as pc
     from infs.dialects.pimcmd_records import from_op
     from infs.runtime.host import phantom_array
     from infs.runtime.scalar_ops import numpy_dtype
 
+    for attr, flag in _RUN_FLAGS:
+        if getattr(args, attr):
+            raise ViewError(f"{flag} applies to a program that runs; '{path}' holds lowered pimcmd.programs, viewed as they are")
+    if args.mode != "in":
+        raise ViewError(f"--mode {args.mode}: '{path}' holds lowered pimcmd.programs, which run in memory as they are")
     progs = [op for op in module.walk() if isinstance(op, pc.ProgramOp)]
     recs = [from_op(op) for op in progs]
+    for k in sorted(set(args.region or ()) - set(range(len(recs)))):
+        raise ViewError(f"--region {k}: '{path}' holds {len(recs)} pimcmd.program(s), numbered 0 to {len(recs) - 1}")
     for k, rec in enumerate(recs):
         if rec.virtual:
             raise ViewError(f"{path}: pimcmd.program {k} is virtual (no wordlines allocated): lower it through allocate-wordlines (--lower-pim)")
     names = {rec.config for rec in recs}
-    if config is None and len(names) > 1:
+    if args.config is None and len(names) > 1:
         raise ViewError(f"{path}: the programs are for different machines ({', '.join(sorted(names))}); give --config")
-    cfg = load_config(config or recs[0].config)
+    cfg = load_config(args.config or recs[0].config)
+    for k, rec in enumerate(recs):
+        # (the machine's own checks, before the view sizes its pictures by the machine)
+        if rec.bitlines != cfg.bitlines or rec.banks != cfg.banks or rec.per_bank != cfg.arrays_per_bank or rec.wordlines > cfg.wordlines:
+            raise ViewError(f"{path}: pimcmd.program {k} (for '{rec.config}': {rec.banks} banks x {rec.per_bank} arrays of {rec.bitlines} bitlines, "
+                            f"{rec.wordlines} wordlines) does not run on machine '{cfg.name}' ({cfg.banks} x {cfg.arrays_per_bank} of {cfg.bitlines}, "
+                            f"{cfg.wordlines} wordlines)")  # fmt: skip
     runs = []
     for k, rec in enumerate(recs):
+        if args.region and k not in args.region:
+            continue
         arrays = {c["arr"]: phantom_array(c["shape"], numpy_dtype(rec.arg_types[c["arr"]].element_type)) for c in rec.arrays()}
         runs.append((k, rec, [0] * len(rec.scalar_types), arrays))
     try:
-        return view_data(runs, None, cfg, title)
+        return view_data(runs, None, cfg, title, warm=not args.cold)
     except SimError as e:
         raise ViewError(f"{path}: {str(e).strip().splitlines()[0]}") from None
 
@@ -288,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         title = path.name
         names = {op.name for op in module.walk()}
         if not names & {"stream.region", "tdfg.graph"} and "pimcmd.program" in names:
-            data = _pimcmd_data(module, path, args.config, title)
+            data = _pimcmd_data(module, path, args, title)
         else:
             # what infs-run runs, infs-view shows: stream regions, graphs tensorized ahead of
             # time, and plain affine/scf/linalg loops (through extract-streams, as infs-run)
