@@ -91,8 +91,6 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     arr_shapes = array_shapes(graph, shapes, at, facts)
     args = facts.args
     others = _other_shapes(facts.arg_static, arr_shapes, shapes)
-    if not arr_shapes and not facts.has_stream_load:
-        raise LayoutError("the graph has no tensor in memory: nothing to lay out")
     # The lattice semantics has no upper bound (tdfg docstring); the physical
     # lattice covers the laid-out arrays, the tensors embedded load streams
     # lay out (§3.3) and every cell that reaches a store or a reduction: an
@@ -110,8 +108,16 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
         elem = element_name(facts.arg_types[primary])
     elif arr_shapes:
         elem = element_name(facts.arg_types[min(arr_shapes)])
-    else:
+    elif facts.has_stream_load:
         elem = checked_element(next(n for n in facts.body if n.kind is tdfg.StreamLoadOp).elem)
+    else:
+        # no array in memory: constants folded over the lattice (a sum of 1.0
+        # over [0:N]) still compute there, and an empty graph lowers to an empty
+        # program, as a graph over an empty domain does; 'nothing to lay out'
+        # sent the one near memory and made the other an error.  The element
+        # type only sizes the cache-line constraint (L) here.
+        types = (r.type for op in facts.ops for r in op.results)
+        elem = next((element_name(t.element_type) for t in types if isinstance(t, tdfg.TensorType)), "f32")
     L = max(1, getattr(cfg, "line_bytes", CACHE_LINE_BYTES) // ELEMENT_BYTES[elem])
 
     def tiles_needed(T: tuple[int, ...]) -> int:
