@@ -29,6 +29,8 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
             raise LoweringError(f"'{c.kind.MNEMONIC}' left in the program: run lower-shift and lower-reduce, then lower-compute, first")
         if c.kind is pc.ComputeOp and c.f.get("domain") is not None:
             raise LoweringError("the domain-form 'compute' is left in the program: run lower-compute first")
+        if c.kind in (pc.ReadoutOp, pc.WriteInOp) and c.f.get("bitlines") is None and not box_empty(c.f["domain"]):
+            raise LoweringError(f"a '{c.kind.MNEMONIC}' has no bitline/tile patterns: run lower-compute first")
     cmds = prog.cmds
     n = len(cmds)
     bits: dict[int, int] = {}
@@ -38,6 +40,11 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
     syncs: list[int] = []
     inter: list[int] = []  # inter-tile moves (their dst: see below)
     ArrayOp, SyncOp, ReadoutOp = pc.ArrayOp, pc.SyncOp, pc.ReadoutOp
+    # registers an inter-tile move wrote since the last sync: a read of one
+    # before a sync means insert-sync did not run after lower-shift (values
+    # right on the simulator, but no sync charged and data in flight, §4.2)
+    pending: set[int] = set()
+    array_reg: dict[object, int] = {}
     # the registers are read off the fields directly (``Command.reads``/``writes``
     # per command were a tenth of a small graph's lowering)
     for i, c in enumerate(cmds):
@@ -47,10 +54,18 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
             r = f["wordline"]
             bits[r] = ELEMENT_BITS[prog.element(f["arr"])]
             fixed.add(r)
+            array_reg[f["arr"]] = r
             continue
         if k is SyncOp:
             syncs.append(i)
+            pending.clear()
         reads = () if k is ReadoutOp and box_empty(f["domain"]) else k.REG_READS  # an empty readout reads nothing
+        if pending:
+            used = set(k.reads(f)) if reads else set()
+            if k is pc.ReleaseOp:
+                used.add(array_reg.get(f["arr"], -1))
+            if pending & used:
+                raise LoweringError(f"command {i} ('{k.MNEMONIC}') reads register {min(pending & used)}, which an inter-tile move wrote, with no 'sync' between: run insert-sync after lower-shift, before allocate-wordlines")
         for keys, written in ((k.REG_WRITES, True), (reads, False)):
             for key in keys:
                 v = f.get(key)
@@ -64,6 +79,7 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
                     last[r] = i
         if k.inter_tile(f):
             inter.append(i)
+            pending.update(k.writes(f))
     # Inter-tile moves finish when their packets are injected (§4.2): their
     # destination may still be written until the next sync, so its wordlines
     # are not handed to another register before that sync.

@@ -18,7 +18,7 @@ import itertools
 
 from infs.dialects import pimcmd as pc
 from infs.dialects.pimcmd_records import Box, Cmd, PimProgram
-from infs.passes.pim_program import record_pass, require_virtual
+from infs.passes.pim_program import LoweringError, record_pass, require_virtual
 
 
 def split_interval(p: int, q: int, t: int) -> list[tuple[int, int]]:
@@ -65,6 +65,11 @@ def written_exactly(prog: PimProgram) -> set[int]:
 
 def decompose(prog: PimProgram) -> PimProgram:
     require_virtual(prog, "decompose")
+    for c in prog.cmds:
+        # expand-mv-bc repeats a broadcast slice at the slice's width: split
+        # first, it would repeat each piece at the piece's width (wrong values)
+        if c.kind is pc.BroadcastOp and c["domain"][c["dim"]][1] - c["domain"][c["dim"]][0] != 1:
+            raise LoweringError("'bc' of a slice wider than one cell: run expand-mv-bc first")
     exact = written_exactly(prog)
     out: list[Cmd] = []
     for c in prog.cmds:

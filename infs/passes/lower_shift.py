@@ -36,6 +36,8 @@ def alg2_shifts(t: int, d: int) -> list[tuple[tuple[int, int], int, int]]:
 
 def _lower_mv(c: Cmd, prog: PimProgram) -> list[Cmd]:
     box, k, d = c["domain"], c["dim"], c["dist"]
+    if d == 0:  # Alg. 2 has no shift for it: it would be dropped, its destination never written
+        raise LoweringError("'mv' by 0 (a copy in place): run expand-mv-bc first")
     if not is_product_form(box, prog):
         raise LoweringError(f"'mv' box {Domain.of(box)} is not decomposed (run decompose first)")
     tr, ir = tile_ranges(box, prog)
