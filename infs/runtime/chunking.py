@@ -29,10 +29,15 @@ conservatively:
   its chunks' partials folded into the stored cells (``stored_folds``; the
   runtime charges the fold near memory);
 * every written array must be written and read at one access map that moves
-  with the dim, or have one index position that is the same function of the
-  dim alone in all its accesses (or such functions far enough apart for the
-  run's symbols), or be updated by atomics only (chunks in the region's
-  order); a read no write can touch (over the region's box) does not count.
+  with the dim (one that tells the dim apart, ``_separates``, when the chunks
+  do not keep the region's order: else a cell written from two chunks keeps
+  the later chunk's write, not the region's last), or have one index position
+  that is the same function of the dim alone in all its accesses (or such
+  functions far enough apart for the run's symbols), or be updated by atomics
+  only (chunks in the region's order); a read no write can touch (over the
+  region's box) does not count;
+* partials are folded across chunks with the region's own semantics
+  (``fold_partials``: an i1 is signed, a float min/max orders -0.0 < +0.0).
 
 The chunked region is checked again, for symbolic chunks, by the region
 verifier and tensorize, under its ``assumptions`` (``chunk_assumptions``: the
