@@ -375,3 +375,51 @@ def test_lower_compute_left_out_names_it(tmp_path: Path, capsys) -> None:
     line = one_error_line(err)
     assert code == 1
     assert "pass 'allocate-wordlines' failed" in line and "run lower-compute first" in line, line
+
+
+# ---------------------------------------------------------------------------
+# Item 7: a store below its array's start
+# ---------------------------------------------------------------------------
+
+STORE_BELOW = """\
+func.func @f(%A: memref<?xf32>, %C: memref<?xf32>, %n: index) {
+  stream.region ins(%A, %C : memref<?xf32>, memref<?xf32>) syms(N = %n : index) domain [0:N] iterators [parallel] {
+  ^bb0(%a: memref<?xf32>, %c: memref<?xf32>, %N: index):
+    %x = stream.load %a[d0] : memref<?xf32> -> !stream.stream<f32>
+    stream.store %x -> %c[d0 - 1] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield
+  }
+  func.return
+}
+"""
+
+
+def test_tensorize_keeps_a_store_below_its_array_a_stream_region(tmp_path: Path, capsys) -> None:
+    # tensorize made it a tdfg.store of cells [-1:N-1]; lower-pim then dropped
+    # the cell at -1 and wrote the rest, with exit 0 (infs-run only refused it
+    # because its reference check runs first).  A load below its array already
+    # stays a stream region, with the reason; a store does the same now.  Not a
+    # compile-time error: over an empty domain (N = 0) the region is valid.
+    src = tmp_path / "below.mlir"
+    src.write_text(STORE_BELOW)
+    code, out, err = opt(capsys, ["--tensorize", src])
+    assert code == 0, err
+    assert "tdfg.store" not in out, out
+    assert "'stream.store' at line 5 writes to index -1 in dim 0 of its array, below its start" in out, out
+    code, out, err = opt(capsys, ["--tensorize", "--lower-pim=sizes=N=64 config=small-16", src])
+    assert code == 0 and "pimcmd.program" not in out, out
+
+
+@pytest.mark.parametrize(("n", "ok"), [(8, False), (0, True)])
+def test_a_store_below_its_array_fails_at_run_time_only_when_it_runs(tmp_path: Path, capsys, n, ok) -> None:
+    from infs.tools import infs_run
+
+    src = tmp_path / "below.mlir"
+    src.write_text(STORE_BELOW)
+    code = infs_run.main([str(src), "--sizes", f"n={n}", "--shape", f"A={n},C={n}", "--mode", "in", "--config", "small-16"])
+    _, err = capsys.readouterr()
+    if ok:
+        assert code == 0, err
+    else:
+        line = one_error_line(err)
+        assert code == 1 and "'stream.store' at line 5 accesses index -1 in dim 0" in line, line

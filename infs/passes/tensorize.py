@@ -370,21 +370,26 @@ class _Builder:
         """The graph's block argument for the region's (an array or a scalar)."""
         return self.graph_args[self.region.body.block.args.index(arg)]  # type: ignore[arg-type]
 
+    def check_above_start(self, op: stream.LoadOp | stream.StoreOp, spec: Spec, verb: str) -> None:
+        """A tensor cannot start below its array (the tdfg verifier's rule), nor a store's
+        cells (lower-pim dropped those and wrote the rest): the region stays on the stream
+        path, whose evaluator names the access when it runs.  Not an error here: over an
+        empty domain (N = 0) nothing is accessed, and the region is valid."""
+        lead = self.R - self._array_rank(op.array)
+        for d, (p, _q) in enumerate(self._cells(spec)):
+            if p.is_constant and p.const < 0:
+                loc = op.location
+                where = f"'{op.name}' at line {loc.line.data}" if isinstance(loc, FileLineColLoc) else f"'{op.name}'"
+                raise NotTensorizable(f"{where} {verb} index {p.const} in dim {d - lead} of its array, below its start")
+
     def load(self, op: stream.LoadOp) -> None:
         arr = self.graph_array(op.array)
         spec = self.classify(op)
         if spec is None:
             self.tvs[op.result] = self.stream_load(op, arr)
             return
+        self.check_above_start(op, spec, "reads from")
         cells = self._cells(spec)
-        lead = self.R - self._array_rank(op.array)
-        for d, (p, _q) in enumerate(cells):
-            # a tensor cannot start below its array (the tdfg verifier's rule): the region stays on
-            # the stream path, whose evaluator names the access, instead of becoming an invalid graph
-            if p.is_constant and p.const < 0:
-                loc = op.location
-                where = f"'{op.name}' at line {loc.line.data}" if isinstance(loc, FileLineColLoc) else f"'{op.name}'"
-                raise NotTensorizable(f"{where} reads from index {p.const} in dim {d - lead} of its array, below its start")
         v = self.emit(tdfg.TensorOp(arr, Domain(tuple(cells)), self.R)).results[0]
         for ell, s in enumerate(spec):
             j = self.pi_inv.get(ell)
@@ -461,6 +466,7 @@ class _Builder:
         if spec is None:
             self.stream_store("store", op, arr, value)
             return
+        self.check_above_start(op, spec, "writes to")
         tv = self.bounded(value)
         v = tv.value
         for ell, s in enumerate(spec):
