@@ -423,3 +423,56 @@ def test_a_store_below_its_array_fails_at_run_time_only_when_it_runs(tmp_path: P
     else:
         line = one_error_line(err)
         assert code == 1 and "'stream.store' at line 5 accesses index -1 in dim 0" in line, line
+
+
+# ---------------------------------------------------------------------------
+# Item 1: --check ignores the sign of zero, on purpose
+# ---------------------------------------------------------------------------
+
+DISTRIBUTIVE = """\
+func.func @f(%A: memref<?xf32>, %B: memref<?xf32>, %D: memref<?xf32>, %C: memref<?xf32>, %n: index) {
+  stream.region ins(%A, %B, %D, %C : memref<?xf32>, memref<?xf32>, memref<?xf32>, memref<?xf32>) syms(N = %n : index) domain [0:N] iterators [parallel] {
+  ^bb0(%a: memref<?xf32>, %b: memref<?xf32>, %d: memref<?xf32>, %c: memref<?xf32>, %N: index):
+    %x = stream.load %a[d0] : memref<?xf32> -> !stream.stream<f32>
+    %y = stream.load %b[d0] : memref<?xf32> -> !stream.stream<f32>
+    %z = stream.load %d[d0] : memref<?xf32> -> !stream.stream<f32>
+    %s = stream.compute(%x, %y, %z : !stream.stream<f32>, !stream.stream<f32>, !stream.stream<f32>) -> !stream.stream<f32> {
+    ^bb1(%u: f32, %v: f32, %w: f32):
+      %p = arith.mulf %u, %v fastmath<reassoc> : f32
+      %q = arith.mulf %u, %w fastmath<reassoc> : f32
+      %t = arith.addf %p, %q fastmath<reassoc> : f32
+      stream.yield %t : f32
+    }
+    stream.store %s -> %c[d0] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield
+  }
+  func.return
+}
+"""
+
+
+def test_a_reassociated_run_may_give_the_other_zero(tmp_path: Path, capsys) -> None:
+    # Why compare_values does not compare the sign of zero (check.py): the
+    # program allows reassociation, optimize-tdfg factors a*b + a*c into
+    # a*(b + c), and with a = -1, b = 1, c = -1 the machine gives -0.0 where
+    # the reference (in program order) gives +0.0.  Both are right; a check
+    # that told the zeros apart would fail this correct run.
+    from infs.runtime.check import compare_values
+    from infs.tools import infs_run
+
+    src = tmp_path / "dist.mlir"
+    src.write_text(DISTRIBUTIVE)
+    inputs = {"A": -np.ones(64, np.float32), "B": np.ones(64, np.float32), "D": -np.ones(64, np.float32), "C": np.full(64, 7, np.float32)}
+    argv = [src, "--sizes", "n=64", "--mode", "in", "--check", "--config", "small-16", "--save-outputs", tmp_path / "out"]
+    for name, a in inputs.items():
+        np.save(tmp_path / f"{name}.npy", a)
+        argv += ["--input", f"{name}={tmp_path / f'{name}.npy'}"]
+    (tmp_path / "out").mkdir()
+    code = infs_run.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    got = np.load(tmp_path / "out" / "C.npy")
+    assert np.all(got == 0) and np.all(np.signbit(got)), got  # the factored form ran: -1 * +0.0
+    assert code == 0 and "check: outputs match the stream reference" in out, out + err
+    assert compare_values({"C": got}, {"C": np.zeros(64, np.float32)}).ok
+    # the tolerance still sees a real difference next to zero
+    assert not compare_values({"C": got + np.float32(1e-3)}, {"C": np.zeros(64, np.float32)}).ok
