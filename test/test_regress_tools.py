@@ -321,3 +321,48 @@ def test_infs_view_of_lowered_programs_takes_region_and_cold(lowered, tmp_path):
     assert len(warm["programs"]) == 2 and [p["regions"] for p in one["programs"]] == [[1]]
     assert one["programs"][0]["cmds"] == warm["programs"][1]["cmds"]
     assert cold["run"]["cycles"]["dram"] > warm["run"]["cycles"]["dram"]
+
+
+def _store_index(B, n: int):
+    for i in range(n):
+        B[i] = i
+
+
+def _add_index(A, B, n: int):
+    for i in range(n):
+        for j in range(i, n):
+            B[i, j] = A[i, j] + (j - i)
+
+
+@pytest.mark.parametrize("mode", ["in", "core"])
+def test_a_loop_variable_that_does_not_fit_a_narrow_integer_is_refused(mode):
+    """numpy raises OverflowError when a Python int (a loop variable) meets an
+    int8 it does not fit (B[i] = i, A[i] + i); the kernel's index_cast wrapped
+    it: B[128] was -128 where the function stops."""
+    import infs
+    from infs.frontend.python_kernel import KernelError
+
+    store, add = infs.kernel(_store_index), infs.kernel(_add_index)
+    for n in (128, 129):
+        B, want = np.zeros(n, np.int8), np.zeros(n, np.int8)
+        try:
+            _store_index(want, n)
+        except OverflowError:
+            with pytest.raises(KernelError, match=r"may take values in \[0, 128\].*int8") as e:
+                store(B, n, config="small-16", mode=mode)
+            assert f":{_store_index.__code__.co_firstlineno + 2}:" in str(e.value) and "\n" not in str(e.value)
+        else:
+            store(B, n, config="small-16", mode=mode)
+            assert np.array_equal(B, want)
+    for n in (100, 129):
+        A = np.random.default_rng(n).integers(-20, 20, (n, n)).astype(np.int8)
+        B, want = np.zeros((n, n), np.int8), np.zeros((n, n), np.int8)
+        try:
+            with np.errstate(over="ignore"):
+                _add_index(A, want, n)
+        except OverflowError:
+            with pytest.raises(KernelError, match="int8"):
+                add(A, B, n, config="small-16", mode=mode)
+        else:
+            add(A, B, n, config="small-16", mode=mode)
+            assert np.array_equal(B, want)

@@ -43,7 +43,11 @@ What differs from Python is an error, never a different answer: an index
 outside an array (also a negative one: Python's wrap-around is not modelled),
 an integer division by zero, and a ``/`` by zero of two Python numbers (loop
 variables, ``int``/``float`` arguments: Python raises ZeroDivisionError where
-numpy, with an array element on a side, gives inf) stop the run with one line.  Anything the
+numpy, with an array element on a side, gives inf) stop the run with one line;
+a Python int (a loop variable, ``len(A)``) meeting a narrower integer
+(``B[i] = i`` into int8, ``A[i] + i`` on int8) whose bounds for the call's
+arguments do not fit that type is refused at the call (numpy raises
+OverflowError where ``index_cast`` would wrap).  Anything the
 front end does not read -- ``while``, calls of other functions, slices,
 tuples, Python objects, float ``//`` -- raises ``KernelError``, one line:
 ``file.py:LINE:COL: error: unsupported ...``.
@@ -82,7 +86,7 @@ from xdsl.dialects.builtin import (
     i1,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 
 from infs import api
 from infs.api import InfsError, RunResult
@@ -297,6 +301,13 @@ class _Gen:
         self.block = self.entry
         self.result: Val | None = None
         self.node: ast.AST = fdef
+        # Python ints (index values) the program converts to a narrower integer (A[i] + i
+        # on an int8 A, B[i] = i into an int16 B): numpy raises OverflowError for a value
+        # that does not fit, index_cast wraps it; checked at each call (_check_ranges)
+        self.narrowing: list[tuple[AffineExpr | None, int, tuple[int, int]]] = []
+        self.iv_bounds: dict[int, tuple[list[AffineExpr], list[AffineExpr]]] = {}  # leaf -> its loop's start / stop expressions
+        self._bound_exprs: list[AffineExpr] = []  # (bound's last expressions)
+        self._range_exprs: tuple[list[AffineExpr], list[AffineExpr]] = ([], [])  # (range_of's start and stop)
 
     # -- errors and locations -------------------------------------------------
     def loc(self, node: ast.AST | None) -> tuple[int, int]:
@@ -432,6 +443,9 @@ class _Gen:
         if isinstance(x.type, IndexType):
             ops.append(arith.IndexCastOp(x, tt if isinstance(tt, IntegerType) else IntegerType(64)))
             x = ops[-1].results[0]
+            if isinstance(tt, IntegerType) and tt.width.data < 64 and not (isinstance(src, BlockArgument) and src.block is self.entry):
+                # (an int argument itself: Kernel._check_narrowed)
+                self.narrowing.append((v.aff, tt.width.data, self.loc(node)))
         if isinstance(tt, IndexType):
             if not isinstance(x.type, IntegerType):
                 ops.append(arith.FPToSIOp(x, IntegerType(64)))
@@ -569,6 +583,8 @@ class _Gen:
         if name in self.arrays:
             raise self.unsupported(s.target, f"loop variable '{name}' shadowing an array argument")
         lo, hi, step = self.range_of(s.iter)
+        lo_exprs, hi_exprs = self._range_exprs
+        narrowing_before = len(self.narrowing)
         assigned, inner_targets = _assigned_names(s.body)
         carried = [n for n in sorted(assigned) if n != name and isinstance(self.env.get(n), Val)]
         kinds = [self.env[n].kind for n in carried]  # type: ignore[union-attr]
@@ -578,6 +594,8 @@ class _Gen:
             block.args[0].name_hint = name
             self.block = block
             self.env[name] = Val("int", block.args[0], self.leaf(block.args[0], iv=True))
+            self.iv_bounds[self.leaf_ids[block.args[0]]] = (lo_exprs, hi_exprs)
+            del self.narrowing[narrowing_before:]  # (a body read again: its casts once)
             for n, k, a in zip(carried, kinds, block.args[1:]):
                 a.name_hint = n
                 self.env[n] = Val(k, a)
@@ -633,7 +651,9 @@ class _Gen:
                 raise self.unsupported(args[2], "range step (a positive integer literal)")
             step = sv.const
         lo = self.bound(lo_node, "max") if lo_node is not None else (AffineMapAttr(AffineMap(0, 0, (AffineExpr.constant(0),))), [])
+        lo_exprs = self._bound_exprs if lo_node is not None else [AffineExpr.constant(0)]
         hi = self.bound(hi_node, "min")
+        self._range_exprs = (lo_exprs, self._bound_exprs)
         return lo, hi, step
 
     def bound(self, node: ast.expr, combine: str):
@@ -651,6 +671,7 @@ class _Gen:
             if v.aff is None:
                 raise self.unsupported(p, "loop bound: not affine in the arguments and the enclosing loop variables")
             exprs.append(v.aff)
+        self._bound_exprs = exprs
         return self.affine_map(exprs)
 
     def st_If(self, s: ast.If) -> None:
@@ -1245,6 +1266,104 @@ class _Compiled:
     streams: ModuleOp  # after extract-streams
     remarks: list[str]
     returns: Kind
+    ranges: "_Ranges | None" = None  # the Python ints converted to narrower integers, to check per call
+
+
+@dataclass
+class _Ranges:
+    """What ``Kernel._check_ranges`` needs: per leaf of the affine expressions, how
+    to bound it from the call's arguments (``("arg", position)``, ``("dim",
+    position, d)``, ``("const", value)``, ``("iv", starts, stops)`` or None: not
+    known), and each narrowing conversion (its expression, width, source place)."""
+
+    leaves: list[tuple | None]
+    casts: list[tuple[AffineExpr, int, tuple[int, int]]]
+    filename: str
+
+    @staticmethod
+    def of(gen: "_Gen") -> "_Ranges | None":
+        casts = [(e, w, at) for e, w, at in gen.narrowing if e is not None]  # (a value not affine in the leaves: not bounded)
+        if not casts:
+            return None
+        leaves: list[tuple | None] = []
+        for k, v in enumerate(gen.leaves):
+            owner = v.owner
+            if k in gen.iv_bounds:
+                leaves.append(("iv", *gen.iv_bounds[k]))
+            elif isinstance(v, BlockArgument) and v.block is gen.entry:
+                leaves.append(("arg", v.index))
+            elif isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+                leaves.append(("const", owner.value.value.data))
+            elif (isinstance(owner, memref.DimOp) and isinstance(owner.source, BlockArgument) and owner.source.block is gen.entry
+                  and isinstance(owner.index.owner, arith.ConstantOp)):  # fmt: skip
+                leaves.append(("dim", owner.source.index, owner.index.owner.value.value.data))
+            else:
+                leaves.append(None)
+        return _Ranges(leaves, casts, gen.filename)
+
+    def check(self, values: list[Any]) -> None:
+        """Raise ``KernelError`` at a conversion whose Python int may not fit its type for these arguments."""
+        box: list[tuple[int, int] | None | str] = []
+        for d in self.leaves:
+            if d is None:
+                box.append(None)
+            elif d[0] == "arg":
+                x = int(values[d[1]])
+                box.append((x, x))
+            elif d[0] == "dim":
+                x = int(np.shape(values[d[1]])[d[2]])
+                box.append((x, x))
+            elif d[0] == "const":
+                box.append((int(d[1]), int(d[1])))
+            else:  # a loop variable: from the start's largest lower end to the stop's smallest upper end
+                starts = [_interval(e, box) for e in d[1]]
+                stops = [_interval(e, box) for e in d[2]]
+                if "empty" in starts + stops:
+                    box.append("empty")
+                elif None in starts or None in stops:
+                    box.append(None)
+                else:
+                    lo, hi = max(a for a, _ in starts), min(b for _, b in stops) - 1  # type: ignore[misc]
+                    box.append((lo, hi) if lo <= hi else "empty")
+        for e, width, (line, col) in self.casts:
+            r = _interval(e, box)
+            if r is None or r == "empty":
+                continue
+            info = np.iinfo(f"int{width}")
+            if r[0] < info.min or r[1] > info.max:
+                raise KernelError(f"the Python int here may take values in [{r[0]}, {r[1]}] with these arguments; int{width}, the array element "
+                                  f"type it meets, holds [{info.min}, {info.max}] (numpy raises OverflowError where the kernel would wrap)",
+                                  f"{self.filename}:{line}:{col}")  # fmt: skip
+
+
+def _interval(e: AffineExpr, box: list) -> tuple[int, int] | None | str:
+    """Bounds of an affine expression over the leaves' bounds (None: unknown; "empty": no value)."""
+    if isinstance(e, AffineConstantExpr):
+        return (e.value, e.value)
+    if isinstance(e, AffineDimExpr):
+        return box[e.position]
+    if not isinstance(e, AffineBinaryOpExpr):
+        return None
+    a, b = _interval(e.lhs, box), _interval(e.rhs, box)
+    if "empty" in (a, b):
+        return "empty"
+    if a is None or b is None:
+        return None
+    if e.kind is AffineBinaryOpKind.Add:
+        return (a[0] + b[0], a[1] + b[1])
+    if e.kind is AffineBinaryOpKind.Mul:
+        ps = [x * y for x in a for y in b]
+        return (min(ps), max(ps))
+    if b[0] != b[1] or b[0] <= 0:
+        return None
+    c = b[0]
+    if e.kind is AffineBinaryOpKind.FloorDiv:
+        return (a[0] // c, a[1] // c)
+    if e.kind is AffineBinaryOpKind.CeilDiv:
+        return (-(-a[0] // c), -(-a[1] // c))
+    if e.kind is AffineBinaryOpKind.Mod:
+        return (a[0] % c, a[1] % c) if a[1] - a[0] < c and a[0] % c <= a[1] % c else (0, c - 1)
+    return None
 
 
 class Kernel:
@@ -1368,7 +1487,7 @@ class Kernel:
         except DiagnosticException as e:
             raise InfsError(api._one_line(str(e))) from None  # noqa: SLF001
         api.verify_module(streams)
-        compiled = _Compiled(module, streams, remarks, gen.result.kind if gen.result is not None else None)
+        compiled = _Compiled(module, streams, remarks, gen.result.kind if gen.result is not None else None, _Ranges.of(gen))
         self._cache[key] = compiled
         return compiled
 
@@ -1422,6 +1541,8 @@ class Kernel:
                 if np.may_share_memory(arrays[a], arrays[b]):
                     raise self._def_error(f"arguments '{a}' and '{b}' share memory (the kernel's arrays are distinct memrefs)")
         self._check_narrowed(compiled, bound)
+        if compiled.ranges is not None:
+            compiled.ranges.check(list(bound.values()))
         inputs = {n: (v if isinstance(v, (np.ndarray, np.generic)) else int(v) if isinstance(v, int) else float(v)) for n, v in bound.items()}
         if remarks:
             for r in compiled.remarks:
