@@ -1,0 +1,19 @@
+// Regression (test_regress_leftovers.py, item 5): a graph with no array in
+// memory.  lower-pim said "the graph has no tensor in memory: nothing to lay
+// out"; a graph over an empty domain (N = 0) lowers to an empty program, and
+// so does an empty graph now.
+//
+// RUN: infs-opt --lower-pim='sizes=N=8 config=small-16' %s | filecheck %s
+
+// CHECK-LABEL: func.func @empty
+// CHECK-NEXT:    pimcmd.program ins(%A : memref<?xf32>) config "small-16" lattice [1] tiles [64] banks 16 arrays_per_bank 8 wordlines 256 {
+// CHECK-NEXT:    ^bb0(%a: memref<?xf32>):
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+func.func @empty(%A: memref<?xf32>, %n: index) {
+  tdfg.graph ins(%A : memref<?xf32>) syms(N = %n : index) rank 1 {
+  ^bb0(%a: memref<?xf32>, %N: index):
+    tdfg.yield
+  }
+  func.return
+}
