@@ -24,7 +24,10 @@ the non-negative symbols iff every field of ``a - b`` is >= 0 -- exactly
 Which (op, type) a rule may touch is asserted per process by the pass through the
 relations ``comm_ok``, ``assoc_ok``, ``distrib_ok`` and ``spread_ok`` (an op that may be
 computed on more cells than before: not integer ``div``, whose zero divisors there would
-be an error), so options and traps are decided in Python, once.
+be an error), so options and traps are decided in Python, once.  ``(bounded x i)`` says ``x``'s domain
+is bounded along dim i (a constant is not, nor a move of one): Eq. 7a/7b/8a need it, since
+a move drops cells below 0 and a shrink of a constant does not (ruleset ``bounds``, run to
+saturation before Eq. 7 and 8; the pass asserts it for reads and leaves).
 
 Directions.  Every rule adds an equality, so both sides end up in one e-class whichever
 way it is written; a rule is written in the direction that creates the terms extraction
