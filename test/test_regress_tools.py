@@ -366,3 +366,13 @@ def test_a_loop_variable_that_does_not_fit_a_narrow_integer_is_refused(mode):
         else:
             add(A, B, n, config="small-16", mode=mode)
             assert np.array_equal(B, want)
+
+
+def test_infs_view_page_of_a_file_named_like_its_placeholder():
+    """The page put the title in with str.replace, then the data: a title holding
+    "__DATA__" (a file of that name) got the whole JSON pasted into <title>."""
+    from infs.tools.view_page import render
+
+    page = render({"title": "__DATA__.mlir", "config": {}, "run": {}, "programs": [], "omitted_programs": []})
+    assert "<title>infs-view: __DATA__.mlir</title>" in page
+    assert page.count('"title":"__DATA__.mlir"') == 1 and _page_data(page)["title"] == "__DATA__.mlir"

@@ -12,6 +12,7 @@ NoC map's scope, ``&bench=N`` times N steps into ``#sel``).
 from __future__ import annotations
 
 import json
+import re
 
 PAGE = r"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -454,4 +455,5 @@ def render(data: dict) -> str:
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     title = data.get("title") or "infs"
     safe = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return PAGE.replace("__TITLE__", safe).replace("__DATA__", text)
+    # one pass: a title holding "__DATA__" (a file of that name) stays a title
+    return re.sub("__TITLE__|__DATA__", lambda m: safe if m.group(0) == "__TITLE__" else text, PAGE)
