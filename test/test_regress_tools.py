@@ -376,3 +376,34 @@ def test_infs_view_page_of_a_file_named_like_its_placeholder():
     page = render({"title": "__DATA__.mlir", "config": {}, "run": {}, "programs": [], "omitted_programs": []})
     assert "<title>infs-view: __DATA__.mlir</title>" in page
     assert page.count('"title":"__DATA__.mlir"') == 1 and _page_data(page)["title"] == "__DATA__.mlir"
+
+
+def test_sweep_address_of_an_unusable_scheme_is_one_line(tmp_path, capsys):
+    """--address ucx://... (a scheme Dask knows, without its transport installed)
+    ended in a TypeError traceback from inside distributed."""
+    spec = tmp_path / "s.toml"
+    spec.write_text('workloads = ["vec_add"]\nsizes = ["small"]\nmodes = ["core"]\n')
+    assert infs_sweep.main([str(spec), "--address", "ucx://127.0.0.1:5", "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and err.startswith("infs-sweep: error: --address ucx://127.0.0.1:5: ")
+
+
+def test_sweep_starts_no_more_workers_than_cells(tmp_path, monkeypatch):
+    """--workers N started N local worker processes whatever the number of cells
+    to run (--workers 1000 on a 4-cell sweep: 1000 processes)."""
+    spec_path = tmp_path / "s.toml"
+    spec_path.write_text('workloads = ["vec_add"]\nsizes = ["small"]\nmodes = ["core", "in"]\n')
+    spec = infs_sweep.load_spec(spec_path)
+    asked = []
+
+    class Stop(Exception):
+        pass
+
+    def connect(address, workers):
+        asked.append(workers)
+        raise Stop
+
+    monkeypatch.setattr(infs_sweep, "_connect", connect)
+    with pytest.raises(Stop):
+        infs_sweep.run_sweep(spec, infs_sweep.cells(spec), infs_sweep.Table(tmp_path / "t.csv"), None, 1000, True)
+    assert asked == [2]

@@ -611,6 +611,8 @@ def _connect(address: str | None, workers: int):
             raise SpecError(f"--address {address}: cannot reach a Dask scheduler there ({one_line(e)})") from None
         except ValueError as e:
             raise SpecError(f"--address {address}: {one_line(e)} (expected tcp://HOST:PORT)") from None
+        except Exception as e:  # noqa: BLE001 -- a scheme Dask knows but cannot use here (ucx:// without ucx-py: a TypeError)
+            raise SpecError(f"--address {address}: cannot connect to a Dask scheduler there ({one_line(e)}; expected tcp://HOST:PORT)") from None
     # processes with one thread each: the simulator holds the GIL; spawned (Dask's default),
     # not forked, so no worker inherits egglog's thread pool (infs-bench's note on forkserver)
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
@@ -631,7 +633,8 @@ def run_sweep(spec: Spec, todo: list[dict[str, Any]], table: Table, address: str
     counts = {"computed": 0, "ok": 0, "failed": 0, "engine": 0}
     if not todo:
         return counts
-    client, cluster = _connect(address, workers)
+    # (no more worker processes than cells: --workers 1000 on 4 cells would start 1000)
+    client, cluster = _connect(address, min(workers, len(todo)))
     progress = Progress(
         TextColumn(f"[bold]{PROG}[/] {spec.name}"), BarColumn(), MofNCompleteColumn(), TextColumn("cells"),
         TextColumn("{task.fields[failed]} failed"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
