@@ -407,3 +407,20 @@ def test_sweep_starts_no_more_workers_than_cells(tmp_path, monkeypatch):
     with pytest.raises(Stop):
         infs_sweep.run_sweep(spec, infs_sweep.cells(spec), infs_sweep.Table(tmp_path / "t.csv"), None, 1000, True)
     assert asked == [2]
+
+
+@pytest.mark.parametrize("damage", ["directory", "huge field"])
+def test_sweep_unreadable_table_is_one_line(tmp_path, capsys, damage):
+    """A sweep.csv that is a directory, or holds a field longer than the csv
+    module reads, ended in an IsADirectoryError / _csv.Error traceback."""
+    spec = tmp_path / "s.toml"
+    spec.write_text('workloads = ["vec_add"]\nsizes = ["small"]\nmodes = ["core"]\n')
+    out = tmp_path / "out"
+    out.mkdir()
+    if damage == "directory":
+        (out / "sweep.csv").mkdir()
+    else:
+        (out / "sweep.csv").write_text('key,status\nc1,"' + "x" * 200_000 + '"\n')
+    assert infs_sweep.main([str(spec), "--out", str(out), "--dry-run"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith(f"infs-sweep: error: {out / 'sweep.csv'}: ") and not any("Traceback" in x for x in err)

@@ -523,6 +523,14 @@ class Table:
         """Read the table; ``repair`` (the writer, holding the lock) cuts a torn last line off the file."""
         if not self.path.exists():
             return
+        try:
+            self._load(repair)
+        except OSError as e:
+            raise SpecError(f"{self.path}: cannot read the table ({e.strerror}); move it away or use --out") from None
+        except csv.Error as e:
+            raise SpecError(f"{self.path}: not a readable infs-sweep table ({e}); move it away or use --out") from None
+
+    def _load(self, repair: bool) -> None:
         raw = self.path.read_bytes()
         if raw and not raw.endswith(b"\n"):
             # a line cut by a kill mid-write: drop it (its cell is computed again)
