@@ -409,18 +409,22 @@ def test_sweep_starts_no_more_workers_than_cells(tmp_path, monkeypatch):
     assert asked == [2]
 
 
-@pytest.mark.parametrize("damage", ["directory", "huge field"])
+@pytest.mark.parametrize("damage", ["directory", "huge field", "lock"])
 def test_sweep_unreadable_table_is_one_line(tmp_path, capsys, damage):
     """A sweep.csv that is a directory, or holds a field longer than the csv
-    module reads, ended in an IsADirectoryError / _csv.Error traceback."""
+    module reads, or a lock file that cannot be created, ended in an
+    IsADirectoryError / _csv.Error traceback."""
     spec = tmp_path / "s.toml"
     spec.write_text('workloads = ["vec_add"]\nsizes = ["small"]\nmodes = ["core"]\n')
     out = tmp_path / "out"
     out.mkdir()
     if damage == "directory":
         (out / "sweep.csv").mkdir()
+    elif damage == "lock":  # (the lock file a directory: a run cannot take the lock)
+        (out / ".lock").mkdir()
     else:
         (out / "sweep.csv").write_text('key,status\nc1,"' + "x" * 200_000 + '"\n')
-    assert infs_sweep.main([str(spec), "--out", str(out), "--dry-run"]) == 2
+    assert infs_sweep.main([str(spec), "--out", str(out), "--quiet"] + (["--dry-run"] if damage != "lock" else [])) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1].startswith(f"infs-sweep: error: {out / 'sweep.csv'}: ") and not any("Traceback" in x for x in err)
+    what = out / (".lock" if damage == "lock" else "sweep.csv")
+    assert err[-1].startswith(f"infs-sweep: error: {what}: ") and not any("Traceback" in x for x in err)

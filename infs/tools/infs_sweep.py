@@ -831,7 +831,10 @@ def markdown(spec: Spec, rows: list[dict[str, Any]]) -> str:
 
 def _lock(out: Path):
     """An exclusive lock on OUT (released when the process ends, however it ends)."""
-    f = (out / ".lock").open("w")
+    try:
+        f = (out / ".lock").open("w")
+    except OSError as e:
+        raise SpecError(f"{out / '.lock'}: cannot create the sweep's lock file ({e.strerror})") from None
     try:
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
