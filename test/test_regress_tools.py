@@ -409,7 +409,7 @@ def test_sweep_starts_no_more_workers_than_cells(tmp_path, monkeypatch):
     assert asked == [2]
 
 
-@pytest.mark.parametrize("damage", ["directory", "huge field", "lock"])
+@pytest.mark.parametrize("damage", ["directory", "huge field", "lock", "fresh"])
 def test_sweep_unreadable_table_is_one_line(tmp_path, capsys, damage):
     """A sweep.csv that is a directory, or holds a field longer than the csv
     module reads, or a lock file that cannot be created, ended in an
@@ -422,9 +422,13 @@ def test_sweep_unreadable_table_is_one_line(tmp_path, capsys, damage):
         (out / "sweep.csv").mkdir()
     elif damage == "lock":  # (the lock file a directory: a run cannot take the lock)
         (out / ".lock").mkdir()
+    elif damage == "fresh":  # (--fresh keeps the old table as sweep.csv.old: a directory there)
+        (out / "sweep.csv").write_text("key,status\n")
+        (out / "sweep.csv.old" / "x").mkdir(parents=True)
     else:
         (out / "sweep.csv").write_text('key,status\nc1,"' + "x" * 200_000 + '"\n')
-    assert infs_sweep.main([str(spec), "--out", str(out), "--quiet"] + (["--dry-run"] if damage != "lock" else [])) == 2
+    flag = {"lock": [], "fresh": ["--fresh"]}.get(damage, ["--dry-run"])
+    assert infs_sweep.main([str(spec), "--out", str(out), "--quiet", *flag]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    what = out / (".lock" if damage == "lock" else "sweep.csv")
-    assert err[-1].startswith(f"infs-sweep: error: {what}: ") and not any("Traceback" in x for x in err)
+    what = {"lock": f"{out / '.lock'}: ", "fresh": f"--fresh: cannot move {out / 'sweep.csv'}"}.get(damage, f"{out / 'sweep.csv'}: ")
+    assert err[-1].startswith(f"infs-sweep: error: {what}") and not any("Traceback" in x for x in err)

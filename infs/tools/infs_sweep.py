@@ -882,7 +882,10 @@ def main(argv: list[str] | None = None) -> int:
             lock = _lock(out)
         tpath = out / TABLE
         if args.fresh and tpath.exists() and not readonly:
-            os.replace(tpath, tpath.with_name(TABLE + ".old"))
+            try:
+                os.replace(tpath, tpath.with_name(TABLE + ".old"))
+            except OSError as e:
+                raise SpecError(f"--fresh: cannot move {tpath} to {TABLE}.old ({e.strerror})") from None
         table = Table(tpath)
         table.load(repair=not readonly)
         settled = {r["key"] for r in typed_rows(table) if done_before(r, args.redo_failed)}
