@@ -254,7 +254,8 @@ class ProgramOp(IRDLOperation):
         fixed for the whole program (allocate-wordlines), so the rule holds at
         every command.  Here, in one pass over the program, not per command
         (each would scan the layout); the message names the command and its line."""
-        entries = sorted((op.wordline_start, op.bits, op.element, op) for op in self.body.block.ops if isinstance(op, ArrayOp) and op.bits)
+        arrays = [op for op in self.body.block.ops if isinstance(op, ArrayOp) and isinstance(op.array.type, MemRefType) and op.bits]
+        entries = sorted(((op.wordline_start, op.bits, op.element, op) for op in arrays), key=lambda e: e[0])
         if not entries:
             return
         starts = [e[0] for e in entries]
@@ -340,12 +341,16 @@ def _typed_registers(op: Operation) -> list[tuple[int, str, bool]]:
         return []
     t = t.data
     if isinstance(op, ComputeOp):
-        name = op.op.data
-        if name not in COMPUTE_ARITY:
+        name = props.get("op")
+        if not isinstance(name, StringAttr) or name.data not in COMPUTE_ARITY:
             return []
-        out = [(_int(op.dst), "i1" if name in COMPARE_OPS else t, True)]
-        return out + [(s, "i1" if name == "select" and i == 0 else t, False) for i, s in enumerate(_vals(op.srcs))]
-    if isinstance(op, ReadoutOp) and op.domain.data.is_concrete and any(q <= p for p, q in op.domain.data.concrete()):
+        if not isinstance(props.get("dst"), IntegerAttr) or not isinstance(props.get("srcs"), DenseArrayBase):
+            return []  # malformed: the command's own verifier names it
+        name = name.data
+        out = [(_int(props["dst"]), "i1" if name in COMPARE_OPS else t, True)]
+        return out + [(s, "i1" if name == "select" and i == 0 else t, False) for i, s in enumerate(_vals(props["srcs"]))]
+    dom = props.get("domain")
+    if isinstance(op, ReadoutOp) and isinstance(dom, DomainAttr) and dom.data.is_concrete and any(q <= p for p, q in dom.data.concrete()):
         return []  # a readout of an empty box reads nothing (the JIT types it as the graph, not the register)
     if isinstance(op, (ShiftOp, BcastOp, ReadoutOp, WriteInOp)):
         return [(_int(props[k]), t, k == "dst") for k in type(op).REGISTERS if isinstance(props.get(k), IntegerAttr)]
