@@ -432,3 +432,22 @@ def test_sweep_unreadable_table_is_one_line(tmp_path, capsys, damage):
     err = capsys.readouterr().err.strip().splitlines()
     what = {"lock": f"{out / '.lock'}: ", "fresh": f"--fresh: cannot move {out / 'sweep.csv'}"}.get(damage, f"{out / 'sweep.csv'}: ")
     assert err[-1].startswith(f"infs-sweep: error: {what}") and not any("Traceback" in x for x in err)
+
+
+def test_sweep_plot_it_cannot_write_is_one_line(tmp_path, capsys):
+    """A plot path that cannot be written (here a directory of that name) ended
+    in matplotlib's IsADirectoryError traceback."""
+    spec_path = tmp_path / "s.toml"
+    spec_path.write_text('workloads = ["vec_add"]\nsizes = ["small"]\nmodes = ["core", "in"]\n[machines]\nconfigs = ["tiny"]\n')
+    spec = infs_sweep.load_spec(spec_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    table = infs_sweep.Table(out / "sweep.csv")
+    for k, cell in enumerate(infs_sweep.cells(spec)):
+        row = infs_sweep._head(cell)
+        row.update(status="ok", total_cycles=100 * (k + 1))
+        table.append(row)
+    (out / "speedup_vs_machine.png").mkdir()
+    assert infs_sweep.main([str(spec_path), "--out", str(out), "--plot"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("infs-sweep: error: cannot write the plot") and not any("Traceback" in x for x in err)

@@ -918,7 +918,10 @@ def main(argv: list[str] | None = None) -> int:
         rows = typed_rows(table, keys)
         if args.plot and not rows:  # plotting an absent table would "succeed" having drawn nothing
             raise SpecError(f"--plot: {tpath} holds none of this spec's {len(keys)} cells: run the sweep first")
-        fig = plot(spec, rows, out)
+        try:
+            fig = plot(spec, rows, out)
+        except OSError as e:
+            raise SpecError(f"cannot write the plot '{e.filename}' ({e.strerror}); the table {tpath} is complete") from None
         failed = sum(1 for r in rows if r.get("status") != "ok")
         if not args.plot:
             _say(f"{len(keys)} cells: {len(keys) - counts['computed']} already in the table, {counts['computed']} computed "
