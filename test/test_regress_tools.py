@@ -451,3 +451,29 @@ def test_sweep_plot_it_cannot_write_is_one_line(tmp_path, capsys):
     assert infs_sweep.main([str(spec_path), "--out", str(out), "--plot"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("infs-sweep: error: cannot write the plot") and not any("Traceback" in x for x in err)
+
+
+def test_a_kernel_over_a_wrapped_function_is_refused():
+    """@infs.kernel over a functools.wraps decorator read the inner function's
+    source (inspect unwraps it) and ran that: what the wrapper does -- here,
+    scale the array first -- silently did not happen."""
+    import functools
+
+    import infs
+    from infs.frontend.python_kernel import KernelError
+
+    def scaled_first(fn):
+        @functools.wraps(fn)
+        def wrapper(A, n):
+            A *= 2
+            return fn(A, n)
+
+        return wrapper
+
+    def inc(A, n: int):
+        for i in range(n):
+            A[i] += 1.0
+
+    with pytest.raises(KernelError, match="wrapped by another decorator") as e:
+        infs.kernel(scaled_first(inc))
+    assert str(e.value).startswith(f"{__file__}:") and "\n" not in str(e.value)

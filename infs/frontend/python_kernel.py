@@ -1372,6 +1372,13 @@ class Kernel:
     def __init__(self, fn: Callable):
         if not inspect.isfunction(fn):
             raise KernelError(f"@infs.kernel applies to a Python function, not a {type(fn).__name__}")
+        if getattr(fn, "__wrapped__", None) is not None:
+            # the source read would be the inner function's (inspect unwraps): what the
+            # wrapper does around it would silently not happen
+            inner = inspect.unwrap(fn).__code__
+            raise KernelError(f"'{fn.__name__}' is wrapped by another decorator (functools.wraps): a kernel is read from its source, "
+                              "so the wrapper would not run; put @infs.kernel on the def, under no other decorator",
+                              f"{inner.co_filename}:{inner.co_firstlineno}")  # fmt: skip
         functools.update_wrapper(self, fn)
         self.fn = fn
         self.signature = inspect.signature(fn)
