@@ -477,3 +477,37 @@ def test_a_kernel_over_a_wrapped_function_is_refused():
     with pytest.raises(KernelError, match="wrapped by another decorator") as e:
         infs.kernel(scaled_first(inc))
     assert str(e.value).startswith(f"{__file__}:") and "\n" not in str(e.value)
+
+
+def _guarded_select(A, n: int, k: int):
+    for i in range(n):
+        A[i] = A[i] + (1.0 / (i - k) if i != k else 0.0)
+
+
+def _guarded_if(A, n: int, k: int):
+    for i in range(n):
+        x = 0.0
+        if i != k:
+            x = 1.0 / (i - k)
+        A[i] = A[i] + x
+
+
+def _guarded_and(A, n: int, k: int):
+    for i in range(n):
+        if i != k and 1.0 / (i - k) > 0.3:
+            A[i] = 5.0
+
+
+@pytest.mark.parametrize("fn", [_guarded_select, _guarded_if, _guarded_and])
+def test_a_guarded_division_of_python_numbers_runs(fn):
+    """The division check must not fire on a side Python does not take: a pure
+    conditional is if-converted (both sides computed, then selected), so the
+    guarded '1.0 / (i - k)' stopped the run at i == k (the side not taken)."""
+    import infs
+
+    kern = infs.kernel(fn)
+    for mode in ("in", "core"):
+        A, want = np.ones(6, np.float32), np.ones(6, np.float32)
+        fn(want, 6, 2)
+        kern(A, 6, 2, config="small-16", mode=mode)
+        assert np.array_equal(A, want)

@@ -308,6 +308,7 @@ class _Gen:
         self.iv_bounds: dict[int, tuple[list[AffineExpr], list[AffineExpr]]] = {}  # leaf -> its loop's start / stop expressions
         self._bound_exprs: list[AffineExpr] = []  # (bound's last expressions)
         self._range_exprs: tuple[list[AffineExpr], list[AffineExpr]] = ([], [])  # (range_of's start and stop)
+        self.traps = 0  # zero_divisor_traps emitted (see speculate)
 
     # -- errors and locations -------------------------------------------------
     def loc(self, node: ast.AST | None) -> tuple[int, int]:
@@ -682,14 +683,20 @@ class _Gen:
         assigned, inner_targets = _assigned_names(s.body + s.orelse)
         assigned |= inner_targets  # (bound as Undefined in the branch that loops)
         before = dict(self.env)
-        if _pure_stmts(s.body) and _pure_stmts(s.orelse):
-            # if-conversion: both branches are pure scalar code, so both run and select
+        def both() -> tuple[dict, dict]:
             self.stmts(s.body)
             then_env = self.env
             self.env = dict(before)
             self.stmts(s.orelse)
             else_env = self.env
             self.env = dict(before)
+            return then_env, else_env
+
+        # if-conversion: both branches are pure scalar code, so both run and select
+        ok, envs = self.speculate(both) if _pure_stmts(s.body) and _pure_stmts(s.orelse) else (False, None)
+        self.env = dict(before)
+        if ok:
+            then_env, else_env = envs
             for n in sorted(assigned):
                 a, b = then_env.get(n), else_env.get(n)
                 if not (isinstance(a, Val) and isinstance(b, Val)):
@@ -934,11 +941,34 @@ class _Gen:
             r = self.floor_divmod(type(op) is ast.FloorDiv, xs, ys, node)
         return self.int_val(r) if rk == "int" else Val(rk, r)
 
+    def speculate(self, read: Callable[[], Any]) -> tuple[bool, Any]:
+        """``read()`` for code that runs whether Python would run it or not (if-conversion,
+        both sides of a select): (True, its value), or (False, None) with what it emitted
+        undone when it holds a zero-divisor trap, which must not stop a run on a side
+        Python does not take (``1.0 / (i - 2) if i != 2 else 0.0``)."""
+        block, mark = self.block, self.block.last_op
+        traps, narrowing = self.traps, len(self.narrowing)
+        out = read()
+        if self.traps == traps:
+            return True, out
+        ops, op = [], (mark.next_op if mark is not None else block.first_op)
+        while op is not None:
+            if not any(r in self.hoisted_values for r in op.results):  # (hoisted: shared, kept)
+                ops.append(op)
+            op = op.next_op
+        for op in reversed(ops):
+            op.detach()
+            op.erase()
+        self.traps = traps
+        del self.narrowing[narrowing:]
+        return False, None
+
     def zero_divisor_trap(self, y: SSAValue, node: ast.AST) -> SSAValue:
         """``y`` (an f64 divisor), through an integer division by zero when it is 0.0:
         the runtime stops every such division with one line at the op's line, in
         every mode.  The quotient (1 whenever there is one) selects ``y`` itself, so
         the check stays a part of the divisor's value and no pass drops it."""
+        self.traps += 1
         i64 = IntegerType(64)
         zero_f = self.constant(0.0, "float", node)
         zero_i, one_i = (self.hoist(("const", "i64", v), lambda v=v: arith.ConstantOp(IntegerAttr(v, i64))) for v in (0, 1))
@@ -989,13 +1019,21 @@ class _Gen:
         if len(node.ops) > 1 and not all(_pure_expr(c) for c in node.comparators[1:]):
             raise self.unsupported(node, "chained comparison with an array access or integer division after its first comparison")
         left = self.expr(node.left)
-        out: Val | None = None
-        for op, right_node in zip(node.ops, node.comparators):
-            right = self.expr(right_node)
-            c = self.compare(op, left, right, node)
-            out = c if out is None else self.logic(ast.And(), out, c, node)
-            left = right
-        assert out is not None
+        first = self.expr(node.comparators[0])
+
+        def chain() -> Val:
+            l, r, out = left, first, None
+            for k, op in enumerate(node.ops):
+                r = first if k == 0 else self.expr(node.comparators[k])
+                c = self.compare(op, l, r, node)
+                out = c if out is None else self.logic(ast.And(), out, c, node)
+                l = r
+            assert out is not None
+            return out
+
+        ok, out = self.speculate(chain)
+        if not ok:
+            raise self.unsupported(node, "chained comparison with a division of Python numbers after its first comparison (Python may not evaluate it)")
         return out
 
     def logic(self, op: ast.boolop, a: Val, b: Val, node: ast.AST) -> Val:
@@ -1011,8 +1049,11 @@ class _Gen:
             # Python would not evaluate the right side when the left decides: keep that
             return self.branchy(node)
         out = self.condition(node.values[0])
-        for v in node.values[1:]:
-            out = self.logic(node.op, out, self.condition(v), node)
+        ok, rest = self.speculate(lambda: [self.condition(v) for v in node.values[1:]])
+        if not ok:  # (a side that may trap: run it only when Python does)
+            return self.branchy(node)
+        for v in rest:
+            out = self.logic(node.op, out, v, node)
         return out
 
     def branchy(self, node: ast.BoolOp) -> Val:
@@ -1046,8 +1087,9 @@ class _Gen:
         c = self.condition(node.test)
         if c.const is not None:
             return self.expr(node.body if c.const else node.orelse)
-        if _pure_expr(node.body) and _pure_expr(node.orelse):
-            a, b = self.expr(node.body), self.expr(node.orelse)
+        ok, sides = self.speculate(lambda: (self.expr(node.body), self.expr(node.orelse))) if _pure_expr(node.body) and _pure_expr(node.orelse) else (False, None)
+        if ok:
+            a, b = sides
             k = join_kind(a.kind, b.kind)
             if k is None:
                 raise self.unsupported(node, "conditional expression mixing a comparison result and a number")
