@@ -159,3 +159,35 @@ def test_a_provably_empty_read_does_not_widen_eq5s_hull():
     (graph,) = [g for g in api.parse_text(text).walk() if isinstance(g, tdfg.GraphOp)]
     assert optimize_graph(graph, MODEL, time_limit=float("inf")).changed
     assert sum(1 for op in graph.body.block.ops if isinstance(op, tdfg.CmpOp) and op.op.data == "mul") == 1
+
+
+def test_graphs_optimized_on_several_threads_each_get_their_own_engine():
+    """egglog's e-graph may be used only on the thread that made it ('EGraph is
+    unsendable', a Rust panic that is a BaseException): the engines are per thread,
+    so api.run from a thread pool optimizes its graphs like a single thread does."""
+    import threading
+
+    from infs.workloads import WORKLOADS
+
+    w = WORKLOADS["stencil1d"]
+    sizes = w.sizes("small")
+    inputs = dict(w.inputs(sizes, 0)) | sizes
+    want = api.run(w.path, {k: np.copy(v) if isinstance(v, np.ndarray) else v for k, v in inputs.items()}, config="small-16", mode="in").outputs
+    got, errors = [], []
+
+    def run():
+        try:
+            got.append(api.run(w.path, {k: np.copy(v) if isinstance(v, np.ndarray) else v for k, v in inputs.items()}, config="small-16", mode="in").outputs)
+        except BaseException as e:  # noqa: BLE001 -- the panic is a BaseException
+            errors.append(f"{type(e).__name__}: {str(e)[:100]}")
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(got) == 2
+    for out in got:
+        for k in want:
+            np.testing.assert_array_equal(out[k], want[k])

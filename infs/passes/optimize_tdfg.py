@@ -60,6 +60,7 @@ import itertools
 import json
 import math
 import re
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -834,7 +835,7 @@ def optimize_graph(
         # a rule's i64 arithmetic overflowed (offsets near 2^63 that a rule adds: an access at
         # column 2^63 - 1 moved by a copy, found by make fuzz): the graph is kept as it is, and
         # the engine is rebuilt for the next graph (a panic may leave it mid-push)
-        _ENGINES.pop(reassociate_floats, None)
+        _engines().pop(reassociate_floats, None)
         why = str(e).splitlines()[0] if str(e) else type(e).__name__
         return GraphReport(False, f"the e-graph's 64-bit arithmetic failed ({why[:80]})", before, before)
     t_sat = time.perf_counter()
@@ -952,17 +953,31 @@ _IMPROVE_BUDGET = 60  # extraction candidates tried per graph (deterministic, un
 _REGISTER_PENALTY = 1e9  # per register a DAG needs beyond what fits: more than any cost
 _REGISTER_TRIES = 4  # cheaper DAGs rebuilt per graph until one fits the registers
 _CHUNK = 1  # saturation iterations between two checks of the node and time limits
-_ENGINES: dict[bool, object] = {}
+# egglog's EGraph may be used only on the thread that made it (a Rust panic, 'EGraph is
+# unsendable', otherwise): one engine per thread and reassociation mode
+_ENGINES = threading.local()
+
+
+def _engines() -> dict[bool, object]:
+    by_mode = getattr(_ENGINES, "by_mode", None)
+    if by_mode is None:
+        by_mode = _ENGINES.by_mode = {}
+    return by_mode
+
+
+def drop_engines() -> None:
+    """Forget this thread's engines (on the thread that made them: egglog drops them there)."""
+    _engines().clear()
 
 
 def _engine(reassociate_floats: bool):
     """An egglog e-graph holding the prelude (sorts, rules) and the op gates; each graph is
-    added inside a push/pop pair, so the rules are compiled once per process."""
+    added inside a push/pop pair, so the rules are compiled once per thread."""
     from egglog import bindings
 
     from infs.passes import tdfg_egraph as E
 
-    eg = _ENGINES.get(reassociate_floats)
+    eg = _engines().get(reassociate_floats)
     if eg is not None:
         return eg
     eg = bindings.EGraph()
@@ -975,7 +990,7 @@ def _engine(reassociate_floats: bool):
         gates += [f'(distrib_ok "{outer}" "{inner}" "{ty}")' for outer, inner in DISTRIBUTIVE if exact]
         gates += [f'(spread_ok "{f}" "{ty}")' for f in tdfg.CMP_ARITY if not (f == "div" and not is_float_element(ty))]
     eg.run_program(*eg.parse_program("\n".join(gates)))
-    _ENGINES[reassociate_floats] = eg
+    _engines()[reassociate_floats] = eg
     return eg
 
 

@@ -427,7 +427,7 @@ def _cell_thread():
 def _drop_engines() -> None:
     from infs.passes import optimize_tdfg
 
-    optimize_tdfg._ENGINES.clear()  # on their own thread (else egglog complains at exit)
+    optimize_tdfg.drop_engines()  # on their own thread (else egglog complains at exit)
 
 
 def _worker_plugin():
