@@ -173,3 +173,24 @@ def test_two_stored_reductions_at_one_map_fold_each_into_its_own_array():
     A = np.random.default_rng(1).integers(-100, 100, (m, n)).astype(np.int32)
     (r,) = _assert_same(text, {"A": A, "C": np.zeros(n, np.int32), "E": np.zeros(n, np.int32), "m": m, "n": n}, MICRO)
     assert "d0:" in r.chunk_shape, r.chunk_shape
+
+
+def test_single_rows_of_the_last_chunkable_dim_are_tried_when_pairs_do_not_fit():
+    """B[i, j] = A[i, j] and C[i] = A[i, j] (the last j wins: only i can be chunked),
+    100 rows of 20 on a machine of 32 bitlines: rows fit one at a time, not two.  The
+    search split the last chunkable dim in 2, 4, ..., 64 chunks only (64 chunks of 100
+    rows are pairs), so the region ran near memory although 100 chunks of one row fit."""
+    text = """func.func @f(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?xf32>, %n: index, %m: index) {
+  stream.region ins(%A, %B, %C : memref<?x?xf32>, memref<?x?xf32>, memref<?xf32>) syms(N = %n : index, M = %m : index) domain [0:N, 0:M] iterators [parallel, parallel] {
+  ^bb0(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?xf32>, %N: index, %M: index):
+    %x = stream.load %a[d0, d1] : memref<?x?xf32> -> !stream.stream<f32>
+    stream.store %x -> %b[d0, d1] : !stream.stream<f32> -> memref<?x?xf32>
+    stream.store %x -> %c[d0] : !stream.stream<f32> -> memref<?xf32>
+    stream.yield
+  }
+  func.return
+}"""
+    n, m = 100, 20
+    A = np.random.default_rng(2).standard_normal((n, m)).astype(np.float32)
+    (r,) = _assert_same(text, {"A": A, "B": np.zeros((n, m), np.float32), "C": np.zeros(n, np.float32), "n": n, "m": m}, MICRO)
+    assert r.chunks == 100 and r.chunk_shape == "d0:1", (r.chunks, r.chunk_shape)

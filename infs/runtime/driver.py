@@ -400,8 +400,10 @@ class RegionRuntime:
             while count <= extent[i]:
                 counts.append(count)
                 count *= 2
-            if i + 1 < len(safe) and extent[i] >= 2 and (not counts or counts[-1] < extent[i]):
-                counts.append(extent[i])  # single rows, before the next dim is split too
+            if extent[i] >= 2 and (not counts or counts[-1] < extent[i]):
+                # single rows, before the next dim is split too (or, along the last dim, as
+                # the last try: 100 rows in 64 chunks of 2 may not fit where single rows do)
+                counts.append(extent[i])
             if not any(e >= 2 for e in extent) and i == 0:
                 counts = [1]  # nothing to split: the region over views cut to its box may still fit (a lattice is its arrays' extent)
             for count in counts:
