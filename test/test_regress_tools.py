@@ -511,3 +511,29 @@ def test_a_guarded_division_of_python_numbers_runs(fn):
         fn(want, 6, 2)
         kern(A, 6, 2, config="small-16", mode=mode)
         assert np.array_equal(A, want)
+
+
+def _index_product(B, n: int):
+    for i in range(n):
+        for j in range(n):
+            B[i, j] = (i + 1) * (j - 3) + n
+
+
+def test_a_product_of_loop_variables_that_does_not_fit_is_refused():
+    """The bound of a Python int that is not affine in the loop variables
+    ((i + 1) * (j - 3) + n into int16) is taken from the index ops that make it;
+    it was not checked, and wrapped."""
+    import infs
+    from infs.frontend.python_kernel import KernelError
+
+    kern = infs.kernel(_index_product)
+    for n in (100, 200):
+        B, want = np.zeros((n, n), np.int16), np.zeros((n, n), np.int16)
+        try:
+            _index_product(want, n)
+        except OverflowError:
+            with pytest.raises(KernelError, match=r"may take values in \[-400, 39400\].*int16"):
+                kern(B, n, config="small-16", mode="core")
+        else:
+            kern(B, n, config="small-16", mode="core")
+            assert np.array_equal(B, want)

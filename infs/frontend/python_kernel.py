@@ -304,7 +304,7 @@ class _Gen:
         # Python ints (index values) the program converts to a narrower integer (A[i] + i
         # on an int8 A, B[i] = i into an int16 B): numpy raises OverflowError for a value
         # that does not fit, index_cast wraps it; checked at each call (_check_ranges)
-        self.narrowing: list[tuple[AffineExpr | None, int, tuple[int, int]]] = []
+        self.narrowing: list[tuple[AffineExpr | None, SSAValue, int, tuple[int, int]]] = []
         self.iv_bounds: dict[int, tuple[list[AffineExpr], list[AffineExpr]]] = {}  # leaf -> its loop's start / stop expressions
         self._bound_exprs: list[AffineExpr] = []  # (bound's last expressions)
         self._range_exprs: tuple[list[AffineExpr], list[AffineExpr]] = ([], [])  # (range_of's start and stop)
@@ -446,7 +446,7 @@ class _Gen:
             x = ops[-1].results[0]
             if isinstance(tt, IntegerType) and tt.width.data < 64 and not (isinstance(src, BlockArgument) and src.block is self.entry):
                 # (an int argument itself: Kernel._check_narrowed)
-                self.narrowing.append((v.aff, tt.width.data, self.loc(node)))
+                self.narrowing.append((v.aff, src, tt.width.data, self.loc(node)))
         if isinstance(tt, IndexType):
             if not isinstance(x.type, IntegerType):
                 ops.append(arith.FPToSIOp(x, IntegerType(64)))
@@ -1319,12 +1319,14 @@ class _Ranges:
     known), and each narrowing conversion (its expression, width, source place)."""
 
     leaves: list[tuple | None]
-    casts: list[tuple[AffineExpr, int, tuple[int, int]]]
+    casts: list[tuple[AffineExpr | SSAValue, int, tuple[int, int]]]  # (an affine expression of the leaves, or the index value itself)
     filename: str
+    leaf_of: dict[SSAValue, int]
 
     @staticmethod
     def of(gen: "_Gen") -> "_Ranges | None":
-        casts = [(e, w, at) for e, w, at in gen.narrowing if e is not None]  # (a value not affine in the leaves: not bounded)
+        # (a value not affine in the leaves, i * j: bounded through the index ops that make it)
+        casts = [(e if e is not None else v, w, at) for e, v, w, at in gen.narrowing]
         if not casts:
             return None
         leaves: list[tuple | None] = []
@@ -1341,7 +1343,7 @@ class _Ranges:
                 leaves.append(("dim", owner.source.index, owner.index.owner.value.value.data))
             else:
                 leaves.append(None)
-        return _Ranges(leaves, casts, gen.filename)
+        return _Ranges(leaves, casts, gen.filename, dict(gen.leaf_ids))
 
     def check(self, values: list[Any]) -> None:
         """Raise ``KernelError`` at a conversion whose Python int may not fit its type for these arguments."""
@@ -1367,8 +1369,9 @@ class _Ranges:
                 else:
                     lo, hi = max(a for a, _ in starts), min(b for _, b in stops) - 1  # type: ignore[misc]
                     box.append((lo, hi) if lo <= hi else "empty")
+        memo: dict[SSAValue, Any] = {}
         for e, width, (line, col) in self.casts:
-            r = _interval(e, box)
+            r = _interval(e, box) if isinstance(e, AffineExpr) else self._ssa_interval(e, box, memo)
             if r is None or r == "empty":
                 continue
             info = np.iinfo(f"int{width}")
@@ -1376,6 +1379,53 @@ class _Ranges:
                 raise KernelError(f"the Python int here may take values in [{r[0]}, {r[1]}] with these arguments; int{width}, the array element "
                                   f"type it meets, holds [{info.min}, {info.max}] (numpy raises OverflowError where the kernel would wrap)",
                                   f"{self.filename}:{line}:{col}")  # fmt: skip
+
+
+    def _ssa_interval(self, v: SSAValue, box: list, memo: dict) -> tuple[int, int] | None | str:
+        """Bounds of an index value from the ops that compute it (None: unknown)."""
+        if v in memo:
+            return memo[v]
+        memo[v] = None  # (a cycle through a loop's carried value: unknown)
+        k = self.leaf_of.get(v)
+        if k is not None:
+            memo[v] = box[k]
+            return memo[v]
+        op = v.owner
+        if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+            r: Any = (op.value.value.data, op.value.value.data)
+        elif isinstance(op, affine.ApplyOp):
+            m = op.map.data
+            sub = [self._ssa_interval(x, box, memo) for x in op.mapOperands]
+            e = m.results[0].replace_dims_and_symbols([AffineExpr.dimension(i) for i in range(m.num_dims)],
+                                                      [AffineExpr.dimension(m.num_dims + i) for i in range(m.num_symbols)])  # fmt: skip
+            r = _interval(e, sub)
+        elif isinstance(op, (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivSIOp, arith.RemSIOp, arith.SelectOp)):
+            a, b = (self._ssa_interval(x, box, memo) for x in op.operands[-2:])
+            if "empty" in (a, b):
+                r = "empty"
+            elif a is None or b is None:
+                r = None
+            elif isinstance(op, arith.SelectOp):
+                r = (min(a[0], b[0]), max(a[1], b[1]))
+            elif isinstance(op, arith.AddiOp):
+                r = (a[0] + b[0], a[1] + b[1])
+            elif isinstance(op, arith.SubiOp):
+                r = (a[0] - b[1], a[1] - b[0])
+            elif isinstance(op, arith.MuliOp):
+                ps = [x * y for x in a for y in b]
+                r = (min(ps), max(ps))
+            elif b[0] != b[1] or b[0] == 0:
+                r = None
+            elif isinstance(op, arith.DivSIOp):  # truncating: monotonic in a for a fixed divisor
+                q = [int(x / b[0]) if abs(x) < 2**52 else None for x in a]
+                r = None if None in q else (min(q), max(q))
+            else:  # remsi: the dividend's sign, less than the divisor in size
+                c = abs(b[0]) - 1
+                r = (0 if a[0] >= 0 else -c, 0 if a[1] <= 0 else c)
+        else:
+            r = None
+        memo[v] = r
+        return r
 
 
 def _interval(e: AffineExpr, box: list) -> tuple[int, int] | None | str:
