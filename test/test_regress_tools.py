@@ -537,3 +537,22 @@ def test_a_product_of_loop_variables_that_does_not_fit_is_refused():
         else:
             kern(B, n, config="small-16", mode="core")
             assert np.array_equal(B, want)
+
+
+@pytest.mark.parametrize("flags, want", [
+    (["-o", ""], "infs-view: error: -o: an empty path"),
+    (["--png", ""], "infs-view: error: --png: an empty path"),
+    (["-o", "/dev/full"], "infs-view: error: cannot write '/dev/full': "),
+])  # fmt: skip
+def test_infs_view_output_paths(tmp_path, capsys, monkeypatch, flags, want):
+    """-o '' wrote FILE.html anyway and --png '' drew nothing, silently (an empty
+    path read as 'not given'); a write that fails past opening (ENOSPC on
+    /dev/full) said "cannot write 'None'"."""
+    if "/dev/full" in flags and not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    monkeypatch.chdir(tmp_path)
+    src = str(ROOT / "infs/workloads/vec_add.mlir")
+    assert infs_view.main([src, "--config", "small-16", *flags]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and err.startswith(want)
+    assert not (tmp_path / "vec_add.html").exists()

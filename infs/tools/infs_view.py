@@ -45,6 +45,8 @@ class ViewError(Exception):
 
 def check_output(path: str, flag: str) -> Path:
     """An output file's path: its directory must exist, it must not be a directory."""
+    if not path:
+        raise ViewError(f"{flag}: an empty path")
     p = Path(path)
     if p.is_dir():
         raise ViewError(f"{flag} '{path}' is a directory")
@@ -86,13 +88,13 @@ def data_of_report(report, cfg: HardwareConfig, title: str, warm: bool = True, r
 
 
 def write_view(data: dict[str, Any], html: Path | None, png: Path | None) -> None:
-    try:
-        if html is not None:
-            html.write_text(render(data), encoding="utf-8")
-        if png is not None:
-            render_png(data, png)
-    except OSError as e:
-        raise ViewError(f"cannot write '{e.filename}': {e.strerror}") from None
+    for path, write in ((html, lambda p: p.write_text(render(data), encoding="utf-8")), (png, lambda p: render_png(data, p))):
+        if path is None:
+            continue
+        try:
+            write(path)
+        except OSError as e:  # (a failed write, ENOSPC, names no file: the path it was writing)
+            raise ViewError(f"cannot write '{e.filename or path}': {e.strerror or e}") from None
 
 
 # ---------------------------------------------------------------------------
@@ -304,8 +306,8 @@ def main(argv: list[str] | None = None) -> int:
     args.seed, args.check, args.analysis, args.json, args.save_outputs, args.strict = 0, False, True, True, None, False
     try:
         path = Path(args.file)
-        html = check_output(args.output or (path.stem + ".html"), "-o")
-        png = check_output(args.png, "--png") if args.png else None
+        html = check_output(args.output if args.output is not None else path.stem + ".html", "-o")
+        png = check_output(args.png, "--png") if args.png is not None else None
         module = infs_run.parse_program(path)
         title = path.name
         names = {op.name for op in module.walk()}
