@@ -556,3 +556,13 @@ def test_infs_view_output_paths(tmp_path, capsys, monkeypatch, flags, want):
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and err.startswith(want)
     assert not (tmp_path / "vec_add.html").exists()
+
+
+def test_sweep_empty_out_is_one_line(tmp_path, capsys, monkeypatch):
+    """--out '' was the current directory: the table and its lock written there, silently."""
+    monkeypatch.chdir(tmp_path)
+    spec = tmp_path / "s.toml"
+    spec.write_text('workloads = ["vec_add"]\nsizes = ["small"]\nmodes = ["core"]\n')
+    assert infs_sweep.main([str(spec), "--out", "", "--dry-run"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "--out: expected a directory path" in err

@@ -281,6 +281,8 @@ def _load_spec(p: Path, out: str | None) -> Spec:
             raise SpecError(f"out: expected a directory path (without NUL), got {_show(o)}")
         out_dir = Path(os.path.normpath(spec_dir / o))
     else:
+        if not out or "\0" in out:
+            raise SpecError(f"--out: expected a directory path, got {_show(out)}")
         out_dir = Path(out)
     return Spec(p, name, out_dir, workloads, sizes, modes, machines, functional, axes, x, baseline)
 
