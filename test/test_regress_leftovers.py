@@ -476,3 +476,20 @@ def test_a_reassociated_run_may_give_the_other_zero(tmp_path: Path, capsys) -> N
     assert compare_values({"C": got}, {"C": np.zeros(64, np.float32)}).ok
     # the tolerance still sees a real difference next to zero
     assert not compare_values({"C": got + np.float32(1e-3)}, {"C": np.zeros(64, np.float32)}).ok
+
+
+def test_a_layout_entry_of_a_scalar_is_a_verifier_error(tmp_path: Path, capsys) -> None:
+    # Found next to item 2: the program's verifier (it runs before its
+    # commands') asked the entry's element type, which asserted a memref:
+    # "infs-opt: internal error: AssertionError".
+    src = tmp_path / "scalar_entry.mlir"
+    src.write_text(
+        "func.func @f(%A: memref<64xf32>, %x: f32) {\n"
+        '  pimcmd.program ins(%A : memref<64xf32>) scalars(%x : f32) config "small-16" lattice [64] tiles [64] banks 16 arrays_per_bank 8 wordlines 256 {\n'
+        "  ^bb0(%a: memref<64xf32>, %y: f32):\n"
+        '    "pimcmd.array"(%y) <{shape = array<i64: 64>, wordline = 0 : i64}> : (f32) -> ()\n'
+        "  }\n  func.return\n}\n"
+    )
+    code, _, err = opt(capsys, [src])
+    line = one_error_line(err)
+    assert code == 1 and line.startswith(f"{src}:4:5: error: 'pimcmd.array' op operand 'array'"), line

@@ -633,9 +633,10 @@ class ArrayOp(_KeywordSyntax):
 
     @property
     def element(self) -> str:
+        """The array's element type; "" for an operand that is no memref (its
+        own verifier refuses it, after the program's, which asks this first)."""
         t = self.array.type
-        assert isinstance(t, MemRefType)
-        return str(t.element_type)
+        return str(t.element_type) if isinstance(t, MemRefType) else ""
 
     @property
     def bits(self) -> int:
