@@ -93,3 +93,35 @@ def test_lower_pim_on_a_lowered_program_says_so(tmp_path: Path) -> None:
     assert p.returncode == 1, p.stdout
     assert p.stderr.strip() == (f"infs-opt: error: pass 'lower-pim' failed: the pimcmd.program at {src}:2:3 in @allocated: "
                                 "the program is already lowered (its wordlines are allocated); lower-pim runs once"), p.stderr
+
+
+def test_a_lowered_float_constant_in_exponent_form_reads_back() -> None:
+    # format_number printed repr(1e16) = '1e+16', which MLIR's lexer reads as the
+    # integer 1 followed by an identifier ('Operation e is not registered'): an
+    # infs-opt output that infs-opt could not read back.  Every printed float has a
+    # '.' in its mantissa now.
+    from infs import api
+    from infs.dialects.keyword_syntax import format_number
+
+    for v in (1e16, -1e16, 1e-5, 2.5e-300, 1e300, 5e-324, 123.0, -0.0):
+        text = format_number(v)
+        assert float(text) == v and "." in text.split("e")[0], text
+    src = (
+        "func.func @f(%A: memref<?xf64>, %C: memref<?xf64>, %n: index) {\n"
+        "  stream.region ins(%A, %C : memref<?xf64>, memref<?xf64>) syms(N = %n : index) domain [0:N] iterators [parallel] {\n"
+        "  ^bb0(%a: memref<?xf64>, %c: memref<?xf64>, %N: index):\n"
+        "    %x = stream.load %a[d0] : memref<?xf64> -> !stream.stream<f64>\n"
+        "    %s = stream.compute(%x : !stream.stream<f64>) -> !stream.stream<f64> {\n"
+        "    ^bb1(%u: f64):\n"
+        "      %k = arith.constant 1.0e16 : f64\n"
+        "      %t = arith.mulf %u, %k : f64\n"
+        "      stream.yield %t : f64\n"
+        "    }\n"
+        "    stream.store %s -> %c[d0] : !stream.stream<f64> -> memref<?xf64>\n"
+        "    stream.yield\n  }\n  func.return\n}\n"
+    )
+    module = api.parse_text(src)
+    api.PassManager.parse("tensorize,lower-pim{sizes=N=64 config=tiny}").run(module)
+    printed = str(module)
+    assert "const 1.0e+16" in printed
+    assert str(api.parse_text(printed)) == printed

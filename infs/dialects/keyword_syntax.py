@@ -65,7 +65,10 @@ def format_number(v: float) -> str:
         return "nan"
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
-    return repr(v)
+    text = repr(v)
+    mantissa, e, exponent = text.partition("e")
+    # MLIR's float literal needs a '.' before an exponent ('1e+16' lexes as 1, then 'e')
+    return f"{mantissa}.0e{exponent}" if e and "." not in mantissa else text
 
 
 def parse_number_or_special(parser: Parser) -> int | float:
