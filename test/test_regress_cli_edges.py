@@ -125,3 +125,29 @@ def test_a_lowered_float_constant_in_exponent_form_reads_back() -> None:
     printed = str(module)
     assert "const 1.0e+16" in printed
     assert str(api.parse_text(printed)) == printed
+
+
+def test_a_host_loop_with_a_step_that_is_not_positive_names_its_line() -> None:
+    # MLIR's scf.for takes a positive step.  A run-time step of 0 ended in Python's
+    # "range() arg 3 must not be zero" with no op or line; a negative one looped
+    # like Python's range (counting down), which no MLIR loop does.
+    import numpy as np
+    import pytest
+
+    from infs import api
+
+    src = (
+        "func.func @k(%A: memref<?xf32>, %n: index, %st: index) {\n"
+        "  %c0 = arith.constant 0 : index\n"
+        "  %one = arith.constant 1.0 : f32\n"
+        "  scf.for %i = %n to %c0 step %st {\n"
+        "    memref.store %one, %A[%i] : memref<?xf32>\n"
+        "  }\n"
+        "  func.return\n}\n"
+    )
+    for step in (0, -1):
+        a = np.zeros(4, np.float32)
+        with pytest.raises(api.InfsError, match=rf"'scf.for' at line 4 has step {step}: a loop's step must be positive"):
+            api.run(src, {"A": a, "n": 3, "st": step}, config="small-16")
+    out = api.run(src, {"A": np.zeros(4, np.float32), "n": 3, "st": 1}, config="small-16").outputs["A"]
+    assert not out.any()  # from 3 to 0: an empty loop

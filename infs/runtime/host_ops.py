@@ -147,6 +147,8 @@ class HostScf(InterpreterFunctions):
     @impl(scf.ForOp)
     def run_for(self, interpreter: Interpreter, op: scf.ForOp, args: tuple[Any, ...]):
         lb, ub, step, *carried = args
+        if step <= 0:  # MLIR's scf.for takes a positive step (a zero one made range() fail, unnamed)
+            raise EvaluationError(f"{op_label(op)} has step {step}: a loop's step must be positive")
         values = tuple(carried)
         for i in range(lb, ub, step):
             values = interpreter.run_ssacfg_region(op.body, (i, *values), "for_loop")
