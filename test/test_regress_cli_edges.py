@@ -151,3 +151,23 @@ def test_a_host_loop_with_a_step_that_is_not_positive_names_its_line() -> None:
             api.run(src, {"A": a, "n": 3, "st": step}, config="small-16")
     out = api.run(src, {"A": np.zeros(4, np.float32), "n": 3, "st": 1}, config="small-16").outputs["A"]
     assert not out.any()  # from 3 to 0: an empty loop
+
+
+def test_a_host_op_without_an_implementation_names_its_line() -> None:
+    # xDSL's interpreter says only "Could not find interpretation function for op
+    # memref.subview": the run's one line now names the op and its line.
+    import numpy as np
+    import pytest
+
+    from infs import api
+
+    src = (
+        "func.func @k(%A: memref<8xf32>) {\n"
+        "  %c0 = arith.constant 0 : index\n"
+        "  %v = memref.subview %A[2] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: 2>>\n"
+        "  %one = arith.constant 1.0 : f32\n"
+        "  memref.store %one, %v[%c0] : memref<4xf32, strided<[1], offset: 2>>\n"
+        "  func.return\n}\n"
+    )
+    with pytest.raises(api.InfsError, match=r"@k: 'memref.subview' at line 3 is not supported on the host$"):
+        api.run(src, {"A": np.zeros(8, np.float32)}, config="small-16")

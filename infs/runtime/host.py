@@ -25,7 +25,7 @@ from xdsl.utils.exceptions import InterpretationError
 from infs.dialects import stream, tdfg
 from infs.runtime.host_ops import host_op_functions  # not xdsl.interpreters: its __init__ loads every interpreter (host_ops' docstring)
 from infs.runtime.reference import evaluate_region
-from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype
+from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype, op_label
 
 RegionExecutor = Callable[[stream.RegionOp, list[np.ndarray], list[Any]], list[Any]]
 GraphExecutor = Callable[[tdfg.GraphOp, list[np.ndarray], list[Any]], list[Any]]
@@ -381,11 +381,24 @@ def run_function(
     try:
         results = tuple(interp.call_op(fn, tuple(values)))
     except InterpretationError as e:
-        raise EvaluationError(f"@{fn.sym_name.data}: {e}") from None
+        raise EvaluationError(f"@{fn.sym_name.data}: {_unsupported_op(module, str(e)) or e}") from None
     # Inside the host code integers are Python ints (xDSL's integer ops overflow
     # on numpy int32); the function's results are scalars of its result types.
     types = fn.function_type.outputs.data
     return tuple(_typed_result(r, t) for r, t in zip(results, types))
+
+
+_NO_IMPL = "Could not find interpretation function for op "
+
+
+def _unsupported_op(module: ModuleOp, message: str) -> str | None:
+    """xDSL's 'no interpretation function' error as one line naming the op's
+    line: the first op of that name in the module (xDSL's message names none)."""
+    if not message.startswith(_NO_IMPL):
+        return None
+    name = message[len(_NO_IMPL) :].strip()
+    op = next((o for o in module.walk() if o.name == name), None)
+    return f"{op_label(op) if op is not None else repr(name)} is not supported on the host"
 
 
 def _typed_result(value: Any, t: Any) -> Any:
