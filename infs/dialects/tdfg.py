@@ -109,6 +109,11 @@ from infs.dialects.syntax import (
 HINT_KEYS = ("shift", "broadcast", "reduce", "primary", "align")
 
 
+# One lattice dim per loop of the region's nest (§4.1).  No loop nest is this deep,
+# and the JIT keeps per-dim tuples of a graph's rank: a rank of 2^63 - 1 (found by
+# the CLI fuzzer) ran out of memory instead of failing to verify.
+MAX_LATTICE_RANK = 32
+
 @irdl_attr_definition
 class TensorType(ParametrizedAttribute, TypeAttribute):
     """``!tdfg.tensor<f32, 2>``: element type and lattice rank."""
@@ -136,8 +141,8 @@ class TensorType(ParametrizedAttribute, TypeAttribute):
     def verify(self) -> None:
         if not is_machine_element(self.element_type):
             raise VerifyException(f"tdfg tensors hold {MACHINE_ELEMENTS} elements, got {self.element_type}")
-        if self.rank.data < 1:
-            raise VerifyException("tdfg tensor rank must be >= 1")
+        if not 1 <= self.rank.data <= MAX_LATTICE_RANK:
+            raise VerifyException(f"tdfg tensor rank must be between 1 and {MAX_LATTICE_RANK}, got {self.rank.data}")
 
 
 def _check_rank(op: Operation, t: Attribute, graph: "GraphOp", what: str = "result") -> TensorType:
@@ -225,6 +230,8 @@ class GraphOp(SymbolRegion):
         rank = self.lattice_rank
         if rank < 1:
             raise VerifyException(f"'{self.name}' lattice rank must be >= 1, got {rank}")
+        if rank > MAX_LATTICE_RANK:
+            raise VerifyException(f"'{self.name}' lattice rank must be at most {MAX_LATTICE_RANK}, got {rank}")
         for a in self.arrays:
             assert isinstance(a.type, MemRefType)
             if len(a.type.get_shape()) > rank:

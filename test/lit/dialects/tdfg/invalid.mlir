@@ -19,8 +19,25 @@ func.func @tensor_type_element(%t: !tdfg.tensor<f16, 1>) {
 
 // -----
 
-// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: {{.*}}tdfg tensor rank must be >= 1
+// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: {{.*}}tdfg tensor rank must be between 1 and 32, got 0
 func.func @tensor_type_rank(%t: !tdfg.tensor<f32, 0>) {
+  func.return
+}
+
+// -----
+
+// CHECK: invalid.mlir:[[# @LINE + 1]]:1: error: {{.*}}tdfg tensor rank must be between 1 and 32, got 33
+func.func @tensor_type_rank_too_big(%t: !tdfg.tensor<f32, 33>) {
+  func.return
+}
+
+// -----
+
+func.func @graph_rank_too_big() {
+  // CHECK: invalid.mlir:[[# @LINE + 1]]:3: error: 'tdfg.graph' op lattice rank must be at most 32, got 9223372036854775807
+  tdfg.graph rank 9223372036854775807 {
+    tdfg.yield
+  }
   func.return
 }
 
