@@ -194,3 +194,56 @@ def test_single_rows_of_the_last_chunkable_dim_are_tried_when_pairs_do_not_fit()
     A = np.random.default_rng(2).standard_normal((n, m)).astype(np.float32)
     (r,) = _assert_same(text, {"A": A, "B": np.zeros((n, m), np.float32), "C": np.zeros(n, np.float32), "n": n, "m": m}, MICRO)
     assert r.chunks == 100 and r.chunk_shape == "d0:1", (r.chunks, r.chunk_shape)
+
+
+# A host loop whose first iteration runs both regions over nothing (I = 0): the
+# update B[d0] += A[d0] and a max over B[0:I) (a fold of nothing: -inf)
+GROWING = """func.func @f(%A: memref<?xf32>, %B: memref<?xf32>, %n: index, %s: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0.0 : f32
+  %r = scf.for %i = %c0 to %n step %s iter_args(%acc = %z) -> (f32) {
+    stream.region ins(%A, %B : memref<?xf32>, memref<?xf32>) syms(I = %i : index) domain [0:I] iterators [parallel] {
+    ^bb0(%a: memref<?xf32>, %b: memref<?xf32>, %I: index):
+      %x = stream.load %a[d0] : memref<?xf32> -> !stream.stream<f32>
+      %y = stream.load %b[d0] : memref<?xf32> -> !stream.stream<f32>
+      %w = stream.compute(%x, %y : !stream.stream<f32>, !stream.stream<f32>) -> !stream.stream<f32> {
+      ^bb1(%u: f32, %v: f32):
+        %t = arith.addf %u, %v : f32
+        stream.yield %t : f32
+      }
+      stream.store %w -> %b[d0] : !stream.stream<f32> -> memref<?xf32>
+      stream.yield
+    }
+    %m = stream.region ins(%B : memref<?xf32>) syms(I = %i : index) domain [0:I] iterators [reduction] -> f32 {
+    ^bb0(%b: memref<?xf32>, %I: index):
+      %y = stream.load %b[d0] : memref<?xf32> -> !stream.stream<f32>
+      %q = stream.reduce max %y over [0] : !stream.stream<f32> -> f32
+      stream.yield %q : f32
+    }
+    %acc2 = arith.addf %acc, %m : f32
+    scf.yield %acc2 : f32
+  }
+  func.return %r : f32
+}"""
+
+
+def test_a_region_over_nothing_runs_in_memory_as_no_invocation_even_when_its_arrays_do_not_fit():
+    """A region whose domain is empty at this call computes nothing; its whole graph, over
+    arrays that are not cut to an empty box, does not fit 'tiny', and the chunk search
+    refused it ('the outer dim is empty'): forced in memory it ran near memory instead,
+    and under --strict the program failed on a region that has nothing to do.  It now runs
+    in memory as no graph invocation (its result the fold's identity, -inf, as the
+    reference's); a fold stored over an empty reduction dim still stores its identities."""
+    n = 200
+    A = np.random.default_rng(0).standard_normal(n).astype(np.float32)
+    (ref, want), (got, res), regions = _run_both(GROWING, {"A": A, "B": np.zeros(n, np.float32), "n": n, "s": 37}, "tiny", strict=True)
+    assert _same(got["B"], ref["B"]) and _same(res[0], want[0]), (res, want)
+    first = regions[:2]
+    assert all(r.mode == "in" and r.graphs == 0 and "its domain is empty" in r.reason for r in first), [(r.mode, r.reason) for r in first]
+    assert all(r.chunks >= 2 for r in regions[2:])
+    # C[j] = max_i A[i, j] over no i: every C[j] is -inf (not a region over nothing)
+    text = COLUMN_FOLD.format(t="f32", kind="max")
+    m, n = 0, 300
+    args = {"A": np.zeros((m, n), np.float32), "C": np.zeros(n, np.float32), "m": m, "n": n}
+    (ref, _), (got, _), (r,) = _run_both(text, args, "tiny")
+    assert np.all(ref["C"] == -np.inf) and _same(got["C"], ref["C"]), (r.mode, r.reason)

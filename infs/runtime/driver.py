@@ -49,6 +49,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
 
 from infs.dialects import stream, tdfg
+from infs.dialects.element_types import reduce_identity
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import LayoutError
 from infs.passes.pim_program import LoweringError
@@ -341,9 +342,6 @@ class RegionRuntime:
         whole = self.compiled[id(region)]
         base = whole.inner if whole.peel else region
         assert base is not None
-        why = region_unsafe(base)
-        if why is not None:
-            return None, why
         # the inner region's dims at every host loop point (its bounds may name the host indices)
         if whole.peel:
             ranges, _ = host_loop_points(whole, region, scalars)
@@ -351,6 +349,12 @@ class RegionRuntime:
         else:
             hosts = [()]
         envs = [{n: int(v) for n, v, s in zip(base.names, [*scalars, *hp], base.scalars) if isinstance(s.type, IndexType)} for hp in hosts]
+        empty = self._plan_empty(region, base, envs)
+        if empty is not None:
+            return empty, ""
+        why = region_unsafe(base)
+        if why is not None:
+            return None, why
         unsafe: list[str] = []
 
         def chunkable(dims) -> list[int]:
@@ -383,6 +387,32 @@ class RegionRuntime:
             tried.append(f"{dim_name(bad)}: {why}" if base.iteration_domain.rank > 1 else why)
             safe = chunkable([d for d in safe if d != bad])  # chunks of ``bad`` do not compile: the other dims without it
         return None, "; ".join(dict.fromkeys([*unsafe, *tried]))
+
+    def _plan_empty(self, region, base, envs) -> dict | None:
+        """The in-memory plan of a region that computes nothing at this call (at every
+        host loop point): a parallel dim no reduction folds is empty, so no store or
+        atomic runs, or the region only has results, each then a fold of nothing (its
+        identity, as the reference gives it).  Its whole graph over arrays not cut to an
+        empty box may not fit the machine (base_offsets has no view of nothing), which is
+        no reason to run it elsewhere, nor to refuse it under --strict: the plan is no
+        graph invocation.  None when the region may compute something."""
+        ops = list(base.body.block.ops)
+        kinds = base.iterator_kinds
+        folded = {d for op in ops if isinstance(op, stream.ReduceOp) for d in op.dims_list()}
+
+        def empty(d: int) -> bool:
+            return all(hi - lo <= 0 for env in envs for lo, hi in [tuple(b.evaluate(env) for b in base.iteration_domain.bounds[d])])
+
+        dims = range(base.iteration_domain.rank)
+        if any(isinstance(op, (stream.StoreOp, stream.AtomicOp)) for op in ops):
+            if not any(kinds[d] == "parallel" and d not in folded and empty(d) for d in dims):
+                return None
+        elif not any(empty(d) for d in dims):
+            return None
+        combine = chunk_combine(region, ()) if region.res else ()
+        if isinstance(combine, str):  # (a fold with an init value: its result is not an identity)
+            return None
+        return {"calls": [], "estimate": 0, "full": 0, "misses": 0, "jit_wall": 0.0, "windows": [], "combine": combine, "empty": True}
 
     def _plan_chunks(self, region, base, safe, hosts, envs, arrays, scalars, peel, fold_dims) -> tuple[dict | None, str, int | None]:
         """``plan_chunked`` over the dims ``safe``: (plan, "", None), (None, why, None),
@@ -639,6 +669,8 @@ class RegionRuntime:
         profile = profile_region(region, arrays, scalars)
         mode, reason, plan, not_honoured = self.decide(region, comp, arrays, scalars, profile)
         rec = RegionRecord(self.ids[id(region)], mode, reason, elements=profile.iterations, requested=self.options.mode, not_honoured=not_honoured)
+        if plan is not None and plan.get("empty"):
+            rec.reason += "; its domain is empty: nothing to compute, no graph invocation (its whole graph does not fit the SRAM arrays)"
         if plan is not None and "chunks" in plan:
             rec.chunks, rec.chunk_rows = plan["chunks"]
             rec.chunk_shape = plan["chunk_shape"]
@@ -760,6 +792,8 @@ class RegionRuntime:
                 # chunks: each result folds the previous chunks' (in order); else the last call's
                 combine = plan.get("combine", ())
                 results = [fold_partials(k, a, b)[()] for k, a, b in zip(combine, results, mine)] if combine and results else mine
+        if plan.get("empty") and graph.res:  # no invocation: each result a fold of nothing (``_plan_empty``)
+            results = [reduce_identity(k, host.numpy_dtype(r.type))[()] for k, r in zip(plan["combine"], graph.res)]
         rec.jit_misses = plan["misses"]
         rec.jit_seconds = plan["jit_wall"]
         return results
