@@ -22,15 +22,6 @@ from infs.passes.pim_program import LoweringError, record_pass
 def allocate_wordlines(prog: PimProgram) -> PimProgram:
     if not prog.virtual:  # its "registers" are wordlines: reading them as registers would be wrong
         raise LoweringError("the program's wordlines are already allocated (it is not 'virtual'); allocate-wordlines runs once")
-    for c in prog.cmds:
-        # an allocated program holds pattern-form commands only (the verifier's rule): refuse a
-        # domain-form one here, naming the missing pass, rather than emit IR that fails to verify
-        if c.kind.TENSOR_LEVEL:
-            raise LoweringError(f"'{c.kind.MNEMONIC}' left in the program: run lower-shift and lower-reduce, then lower-compute, first")
-        if c.kind is pc.ComputeOp and c.f.get("domain") is not None:
-            raise LoweringError("the domain-form 'compute' is left in the program: run lower-compute first")
-        if c.kind in (pc.ReadoutOp, pc.WriteInOp) and c.f.get("bitlines") is None and not box_empty(c.f["domain"]):
-            raise LoweringError(f"a '{c.kind.MNEMONIC}' has no bitline/tile patterns: run lower-compute first")
     cmds = prog.cmds
     n = len(cmds)
     bits: dict[int, int] = {}
@@ -40,11 +31,6 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
     syncs: list[int] = []
     inter: list[int] = []  # inter-tile moves (their dst: see below)
     ArrayOp, SyncOp, ReadoutOp = pc.ArrayOp, pc.SyncOp, pc.ReadoutOp
-    # registers an inter-tile move wrote since the last sync: a read of one
-    # before a sync means insert-sync did not run after lower-shift (values
-    # right on the simulator, but no sync charged and data in flight, §4.2)
-    pending: set[int] = set()
-    array_reg: dict[object, int] = {}
     # the registers are read off the fields directly (``Command.reads``/``writes``
     # per command were a tenth of a small graph's lowering)
     for i, c in enumerate(cmds):
@@ -54,18 +40,10 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
             r = f["wordline"]
             bits[r] = ELEMENT_BITS[prog.element(f["arr"])]
             fixed.add(r)
-            array_reg[f["arr"]] = r
             continue
         if k is SyncOp:
             syncs.append(i)
-            pending.clear()
         reads = () if k is ReadoutOp and box_empty(f["domain"]) else k.REG_READS  # an empty readout reads nothing
-        if pending:
-            used = set(k.reads(f)) if reads else set()
-            if k is pc.ReleaseOp:
-                used.add(array_reg.get(f["arr"], -1))
-            if pending & used:
-                raise LoweringError(f"command {i} ('{k.MNEMONIC}') reads register {min(pending & used)}, which an inter-tile move wrote, with no 'sync' between: run insert-sync after lower-shift, before allocate-wordlines")
         for keys, written in ((k.REG_WRITES, True), (reads, False)):
             for key in keys:
                 v = f.get(key)
@@ -79,7 +57,6 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
                     last[r] = i
         if k.inter_tile(f):
             inter.append(i)
-            pending.update(k.writes(f))
     # Inter-tile moves finish when their packets are injected (§4.2): their
     # destination may still be written until the next sync, so its wordlines
     # are not handed to another register before that sync.
@@ -158,4 +135,42 @@ def _release(free: list[tuple[int, int]], lo: int, n: int) -> None:
     free[:] = merged
 
 
-AllocateWordlinesPass = record_pass("allocate-wordlines", allocate_wordlines)
+def require_allocatable(prog: PimProgram) -> None:
+    """The steps before allocate-wordlines ran, in order (the standalone pass's
+    check; lower-pim and the JIT run the steps in their fixed order, which makes
+    these hold, and skip it: it would be another scan of every command per
+    lowering)."""
+    if not prog.virtual:
+        return  # allocate_wordlines says so itself
+    # registers an inter-tile move wrote since the last sync: a read of one
+    # before a sync means insert-sync did not run after lower-shift (values
+    # right on the simulator, but no sync charged and data in flight, §4.2)
+    pending: set[int] = set()
+    array_reg: dict[object, int] = {}
+    for i, c in enumerate(prog.cmds):
+        k = c.kind
+        f = c.f
+        # an allocated program holds pattern-form commands only (the verifier's rule): refuse a
+        # domain-form one here, naming the missing pass, rather than emit IR that fails to verify
+        if k.TENSOR_LEVEL:
+            raise LoweringError(f"'{k.MNEMONIC}' left in the program: run lower-shift and lower-reduce, then lower-compute, first")
+        if k is pc.ComputeOp and f.get("domain") is not None:
+            raise LoweringError("the domain-form 'compute' is left in the program: run lower-compute first")
+        if k in (pc.ReadoutOp, pc.WriteInOp) and f.get("bitlines") is None and not box_empty(f["domain"]):
+            raise LoweringError(f"a '{k.MNEMONIC}' has no bitline/tile patterns: run lower-compute first")
+        if k is pc.ArrayOp:
+            array_reg[f["arr"]] = f["wordline"]
+            continue
+        if k is pc.SyncOp:
+            pending.clear()
+        if pending:
+            used = set() if k is pc.ReadoutOp and box_empty(f["domain"]) else set(k.reads(f))  # an empty readout reads nothing
+            if k is pc.ReleaseOp:
+                used.add(array_reg.get(f["arr"], -1))
+            if pending & used:
+                raise LoweringError(f"command {i} ('{k.MNEMONIC}') reads register {min(pending & used)}, which an inter-tile move wrote, with no 'sync' between: run insert-sync after lower-shift, before allocate-wordlines")
+        if k.inter_tile(f):
+            pending.update(k.writes(f))
+
+
+AllocateWordlinesPass = record_pass("allocate-wordlines", allocate_wordlines, require_allocatable)

@@ -65,11 +65,6 @@ def written_exactly(prog: PimProgram) -> set[int]:
 
 def decompose(prog: PimProgram) -> PimProgram:
     require_virtual(prog, "decompose")
-    for c in prog.cmds:
-        # expand-mv-bc repeats a broadcast slice at the slice's width: split
-        # first, it would repeat each piece at the piece's width (wrong values)
-        if c.kind is pc.BroadcastOp and c["domain"][c["dim"]][1] - c["domain"][c["dim"]][0] != 1:
-            raise LoweringError("'bc' of a slice wider than one cell: run expand-mv-bc first")
     exact = written_exactly(prog)
     out: list[Cmd] = []
     for c in prog.cmds:
@@ -86,4 +81,14 @@ def decompose(prog: PimProgram) -> PimProgram:
     return prog.with_cmds(out)
 
 
-DecomposePass = record_pass("decompose", decompose)
+def require_decomposable(prog: PimProgram) -> None:
+    """expand-mv-bc ran first (the standalone pass's check; lower-pim's fixed
+    order makes it hold): expand-mv-bc repeats a broadcast slice at the slice's
+    width, and split first it would repeat each piece at the piece's width
+    (wrong values)."""
+    for c in prog.cmds:
+        if c.kind is pc.BroadcastOp and c["domain"][c["dim"]][1] - c["domain"][c["dim"]][0] != 1:
+            raise LoweringError("'bc' of a slice wider than one cell: run expand-mv-bc first")
+
+
+DecomposePass = record_pass("decompose", decompose, require_decomposable)

@@ -53,15 +53,22 @@ def rewrite_programs(module: Operation, step: Callable[[PimProgram], PimProgram]
         Rewriter.replace_op(op, new, new_results=list(new.res))
 
 
-def record_pass(pass_name: str, step: Callable[[PimProgram], PimProgram]) -> type[ModulePass]:
-    """The ``ModulePass`` named ``pass_name`` that runs ``step`` on every program (``rewrite_programs``)."""
+def record_pass(pass_name: str, step: Callable[[PimProgram], PimProgram], requires: Callable[[PimProgram], None] | None = None) -> type[ModulePass]:
+    """The ``ModulePass`` named ``pass_name`` that runs ``step`` on every program (``rewrite_programs``),
+    after ``requires`` (a check that the steps it needs ran before it, raising ``LoweringError``
+    naming the missing one: a pipeline written by hand may leave one out; lower-pim's fixed order
+    cannot, and calls ``step`` alone)."""
+
+    def checked(prog: PimProgram) -> PimProgram:
+        requires(prog)
+        return step(prog)
 
     @dataclass(frozen=True)
     class RecordStepPass(ModulePass):
         name = pass_name
 
         def apply(self, ctx: Context, op: ModuleOp) -> None:
-            rewrite_programs(op, step)
+            rewrite_programs(op, step if requires is None else checked)
 
     return RecordStepPass
 
