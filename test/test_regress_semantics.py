@@ -424,3 +424,25 @@ def test_api_lower_bad_tiles_are_a_one_line_error(tiles):
     # tiles=16 raised a TypeError traceback from the JIT's cache key
     with pytest.raises(api.InfsError, match=r"^error: bad tiles .*: expected a tuple of positive integers, e.g. \(16, 16\)$"):
         api.lower(_GRAPH_DIV, {"n": 16}, config="tiny", tiles=tiles)
+
+
+@pytest.mark.parametrize("mode", ["near", "core", "in"])
+@pytest.mark.parametrize("kind", ["add", "mul", "min", "max"])
+def test_i1_stream_reduce_over_an_empty_range_gives_the_signed_identity(kind, mode):
+    # A reduction of nothing is its kind's identity: for a signed i1 (true is
+    # -1) min's is false (0, the largest value) and max's is true; the
+    # reference folded as i8 from int8's identities (127, -128), whose low bit
+    # gave the unsigned ones (min true, max false).
+    want = bool(_signed_i1_fold(kind, np.zeros((1, 0), bool), None)[0])
+    r = api.run(_I1_REDUCE_SCALAR.replace("KIND", kind), {"A": np.zeros(0, bool), "n": 0}, config="small-16", mode=mode)
+    assert bool(np.asarray(r.results[0])) is want
+
+
+@pytest.mark.parametrize("kind", ["min", "max"])
+def test_i1_reduce_of_a_region_over_nothing_in_memory_gives_the_signed_identity(kind):
+    # Forced in memory, a region whose domain is empty runs as no graph invocation
+    # (its arrays need not fit), each result the fold of nothing: for an i1 min/max
+    # the signed identity (min false, max true), as the reference gives it.
+    r = api.run(_I1_REDUCE_SCALAR.replace("KIND", kind), {"A": np.ones(200000, bool), "n": 0}, config="tiny", mode="in", strict=True)
+    assert [(x.mode, x.graphs) for x in r.regions] == [("in", 0)]
+    assert bool(np.asarray(r.results[0])) is (kind == "max")

@@ -209,6 +209,14 @@ def signed_atomic_ufunc(kind: str, dtype: np.dtype) -> np.ufunc:
     return REDUCE_UFUNCS[kind]
 
 
+def signed_i1_identity(kind: str) -> int:
+    """The identity of a stream-level (arith) min/max over i1 as its signed
+    value: an i1 is signed there (true is -1), so min's is 0 (false, the
+    largest) and max's is -1 (true).  ``reduce_identity`` gives the tdfg's
+    unsigned 0/1 ones."""
+    return 0 if kind == "min" else -1
+
+
 def reduce_identity(kind: str, dtype: np.dtype) -> np.ndarray:
     """Neutral element of a reduction kind in ``dtype``: what a reduction of
     nothing gives (the oracles' and the machine's folds start from it)."""

@@ -110,6 +110,19 @@ def fold_partials(kind: str, a, b):
     return r
 
 
+def fold_identity(kind: str, dtype):
+    """What ``fold_partials``' fold of nothing is: the reduction's identity,
+    for an i1 min/max the signed one (min false, max true:
+    ``element_types.signed_i1_identity``)."""
+    import numpy as np
+
+    from infs.dialects.element_types import reduce_identity, signed_i1_identity
+
+    if np.dtype(dtype) == np.bool_ and kind in ("min", "max"):
+        return np.asarray(signed_i1_identity(kind) & 1, np.bool_)
+    return reduce_identity(kind, np.dtype(dtype))
+
+
 def region_unsafe(region: stream.RegionOp) -> str | None:
     """Why no dim of ``region`` can be chunked, whichever (None when some might)."""
     ranks = [len(a.type.get_shape()) for a in region.arrays]  # type: ignore[attr-defined]

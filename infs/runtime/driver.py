@@ -49,7 +49,6 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
 
 from infs.dialects import stream, tdfg
-from infs.dialects.element_types import reduce_identity
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import LayoutError
 from infs.passes.pim_program import LoweringError
@@ -60,7 +59,7 @@ from infs.runtime import host, jit
 from infs.runtime.base_offsets import BaseOffsets, fold_base_offsets
 from infs.runtime.check import compare_values
 from infs.runtime.heap import frozen_heap
-from infs.runtime.chunking import MAX_CHUNKS, assumptions_unmet, bind_rows, chunk_assumptions, chunk_combine, chunk_grid, chunk_names, chunk_region, dim_label, dim_unsafe, fold_cells, fold_partials, overlap_window, region_unsafe, stored_folds, transposed_in
+from infs.runtime.chunking import MAX_CHUNKS, assumptions_unmet, bind_rows, chunk_assumptions, chunk_combine, chunk_grid, chunk_names, chunk_region, dim_label, dim_unsafe, fold_cells, fold_identity, fold_partials, overlap_window, region_unsafe, stored_folds, transposed_in
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.runtime.reference import aliased_operands, check_domain_memory, evaluate_region, out_of_bounds_access, region_label
 from infs.runtime.region_profile import profile_region
@@ -793,7 +792,7 @@ class RegionRuntime:
                 combine = plan.get("combine", ())
                 results = [fold_partials(k, a, b)[()] for k, a, b in zip(combine, results, mine)] if combine and results else mine
         if plan.get("empty") and graph.res:  # no invocation: each result a fold of nothing (``_plan_empty``)
-            results = [reduce_identity(k, host.numpy_dtype(r.type))[()] for k, r in zip(plan["combine"], graph.res)]
+            results = [fold_identity(k, host.numpy_dtype(r.type))[()] for k, r in zip(plan["combine"], graph.res)]
         rec.jit_misses = plan["misses"]
         rec.jit_seconds = plan["jit_wall"]
         return results

@@ -45,7 +45,7 @@ from xdsl.dialects.builtin import IndexType, MemRefType
 from xdsl.ir import Operation, SSAValue
 
 from infs.dialects import stream, tdfg
-from infs.dialects.element_types import elementwise_max, elementwise_min, float_fold, float_fold_at, reduce_identity, signed_atomic_ufunc
+from infs.dialects.element_types import elementwise_max, elementwise_min, float_fold, float_fold_at, reduce_identity, signed_atomic_ufunc, signed_i1_identity
 from infs.dialects.lattice import I64_MAX, I64_MIN, AccessMap, LatticeError, dim_index
 from infs.runtime.scalar_ops import FAILS_ON_SOME_POINTS, EvaluationError, eval_scalar_op, numpy_dtype, op_label
 
@@ -488,6 +488,8 @@ def _eval_reduce(op: stream.ReduceOp, st: _RegionState, v: np.ndarray) -> np.nda
     # (add and mul wrap, min/max/argmin/argmax are signed) and keep the low
     # bit -- add is xor, mul and, min or, max and (stream.reduce's docstring)
     init8 = None if init is None else -np.asarray(init).astype(np.int8)
+    if init8 is None and kind in ("min", "max"):  # int8's identities would give the unsigned ones
+        init8 = np.int8(signed_i1_identity(kind))
     r = _fold(op, st, kind, dims, -v.astype(np.int8), init8)
     return r if kind in ("argmin", "argmax") else (r & 1).astype(np.bool_)
 
