@@ -191,3 +191,30 @@ def test_graphs_optimized_on_several_threads_each_get_their_own_engine():
     for out in got:
         for k in want:
             np.testing.assert_array_equal(out[k], want[k])
+
+
+@pytest.mark.parametrize("spread, column", [("tdfg.mv %s dim 1 dist 1", [0, 0, 7, 7, 7]), ("tdfg.bc %s dim 1 dist 1 count 2", [7, 7, 7, 7, 7])])
+def test_a_move_along_an_unbounded_dim_drops_the_cells_below_0_of_the_others_on_the_machine(spread, column):
+    """A constant shrunk to [-2:3) along dim 0 and then moved along dim 1 (along
+    which it is unbounded): the move discards the cells at negative coordinates
+    (tdfg docstring), the lattice evaluator did, and the machine's box inference
+    kept them ('the same constant'), so a later move by 2 along dim 0 brought two
+    rows of 7 back that the lattice semantics had dropped.  A bc of a tensor
+    unbounded along its dim is the tensor itself (its copies cover the same
+    cells; nothing moves): there both keep the rows."""
+    from infs.runtime import lattice_eval
+    from infs.runtime.driver import RunOptions, run_program
+
+    body = f"""
+    %k = tdfg.const 7 : {T2}
+    %s = tdfg.shrink %k dim 0 to [-2:3] : {T2}
+    %m = {spread} : {T2}
+    %m2 = tdfg.mv %m dim 0 dist 2 : {T2}
+    tdfg.store %m2 -> %a : {T2} -> memref<?x?xi32>"""
+    text = _graph(body, rank=2, arrays=1)
+    want = np.zeros((5, 5), np.int32)
+    lattice_eval.run_function(api.parse_text(text), [want, 5], "g")
+    got = np.zeros((5, 5), np.int32)
+    run_program(api.parse_text(text), [got, 5], "g", RunOptions(config="small-16", mode="in", strict=True))
+    np.testing.assert_array_equal(got, want)
+    assert list(want[:, 1]) == column

@@ -340,7 +340,10 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CON
             b = boxes[n.ins[0]]
             d = n.dim
             if b[d][0] <= -INF or b[d][1] >= INF:
-                boxes[n.res] = b  # unbounded along the move: the same constant
+                # unbounded along the move: the same constant; a mv still discards
+                # the cells it leaves at negative coordinates in every dim (a
+                # shrunk constant's), a bc's copies cover the same cells (lattice_eval)
+                boxes[n.res] = clipped(b) if k is tdfg.MvOp else b
             elif k is tdfg.MvOp:
                 boxes[n.res] = clipped(box_shift(b, d, value(n.dist)))
             else:
