@@ -17,7 +17,10 @@ Lattice semantics (the lattice evaluator implements exactly this):
   is an infinite tensor; ``shrink`` restricts a domain;
 * the lattice is the non-negative orthant, unbounded above: data a ``mv``,
   ``bc`` or ``stream_load`` puts at a negative coordinate is discarded, and
-  nothing else is.  §3.2's *global bounding hyperrectangle* is the physical
+  nothing else is (a ``mv`` discards its result's cells at a negative
+  coordinate in every dim, also those a shrunk constant had there; a ``bc`` of
+  a tensor unbounded along its dim is that tensor: its copies cover the same
+  cells).  §3.2's *global bounding hyperrectangle* is the physical
   lattice a layout picks (``tdfg_domains.lattice_extent``): the laid-out
   arrays, the ``stream_load`` domains and every cell that can reach a
   ``store``, ``stream_store`` or ``stream_reduce`` -- an iteration domain
