@@ -442,7 +442,10 @@ def write_csv(path: Path, rows: list[dict]) -> None:
         wr = csv.DictWriter(f, fieldnames=keys)
         wr.writeheader()
         for r in rows:
-            wr.writerow({k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in r.items()})
+            # floats in full (the shortest text that reads back as the same number): six
+            # significant digits made a row's energy and paper-size traffic differ from
+            # infs-run --json's figures for the same run
+            wr.writerow({k: (repr(float(v)) if isinstance(v, float) else v) for k, v in r.items()})
 
 
 def plots(out: Path, rows: dict[tuple[str, str], dict], configs: list[str]) -> list[Path]:
