@@ -69,7 +69,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import affine, arith, func, memref, scf
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
-from xdsl.dialects.linalg.ops import FillOp
+from xdsl.dialects.linalg.ops import FillOp, PoolingNchwMaxOp, YieldOp as LinalgYieldOp
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     FileLineColLoc,
@@ -1513,6 +1513,37 @@ def _fill_before(g: Operation) -> FillOp | None:
     return f if all(isinstance(m, BlockArgument) or isinstance(m.owner, (memref.AllocOp, memref.AllocaOp)) for m in arrays) else None
 
 
+def _check_body_types(op: Operation) -> None:
+    """Each value the op's body yields has its output's element type.  Upstream's
+    named ops cast their operands to the output's type (``cast_signed``: a fill
+    of an f64 into f32, an i8 copy into i32); xDSL's bodies do not, and its
+    lowering would store an i8 into an i32 array (a verifier error on a
+    ``memref.store`` the user never wrote): one line naming the op instead."""
+    term = op.body.block.last_op  # type: ignore[attr-defined]
+    outs = list(op.outputs)  # type: ignore[attr-defined]
+    if term is None or len(term.operands) != len(outs):
+        return  # (the op's own verifier names a malformed body)
+    for v, o in zip(term.operands, outs):
+        elem = o.type.element_type if isinstance(o.type, MemRefType) else None
+        if elem is not None and v.type != elem:
+            ins = sorted({str(x.type.element_type if isinstance(x.type, MemRefType) else x.type) for x in op.inputs})  # type: ignore[attr-defined]
+            raise ExtractError(f"{location_text(op)}: '{op.name}' computes {v.type} for an output of {elem} elements (inputs: {', '.join(ins)}): "
+                               "convert-linalg-to-loops does not cast between element types; cast the inputs first (arith.extsi/sitofp/extf/truncf in a linalg.generic)")
+
+
+def _pooling_max_body(op: Operation) -> None:
+    """Upstream's ``linalg.pooling_nchw_max`` is ``O = max(O, I)`` (the kernel
+    operand only gives the window's shape); xDSL 0.74's body is ``max(I, K)``,
+    which would store the max of the input and the kernel's values and drop
+    the window's running max.  The op gets upstream's body before lowering."""
+    block = op.body.block  # type: ignore[attr-defined]
+    old = block.last_op.operands[0].owner if block.last_op is not None and block.last_op.operands else None
+    if not (isinstance(old, (arith.MaximumfOp, arith.MaxSIOp)) and len(block.args) == 3):
+        return
+    new = type(old)(block.args[2], block.args[0])
+    Rewriter.replace_op(old, new)
+
+
 def lower_linalg(module: ModuleOp) -> tuple[list[Remark], dict[Operation, FillFold]]:
     """``linalg`` structured ops on memrefs (``linalg.generic``, ``matmul``,
     ``fill``, ``add``, ...) as loops, by xDSL's own ``convert-linalg-to-loops``
@@ -1533,6 +1564,9 @@ def lower_linalg(module: ModuleOp) -> tuple[list[Remark], dict[Operation, FillFo
     for op in ops:
         if op.results or any(isinstance(v.type, TensorType) for v in op.operands):
             raise ExtractError(f"{location_text(op)}: '{op.name}' on tensors: bufferize it to memrefs first (convert-linalg-to-loops lowers linalg on memrefs only)")
+        _check_body_types(op)
+        if isinstance(op, PoolingNchwMaxOp):
+            _pooling_max_body(op)
         block = op.parent_block()
         assert block is not None
         old = set(block.ops)
