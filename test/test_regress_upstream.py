@@ -53,3 +53,31 @@ def test_named_op_with_mixed_element_types_is_one_line_naming_it(body: str, args
         api.run(api.parse_text(text, "m.mlir"), {k: v for k, v in inputs.items() if f"%{k}:" in args}, config="small-16")
     msg = str(e.value)
     assert "\n" not in msg and "m.mlir:" in msg and what in msg and "memref.store" not in msg, msg
+
+
+# affine.parallel (%i, %j) = (0, max(1, 2)) to (min(%n, 4), %n): bound groups, as affine-loop-tile prints them
+PAR_GROUPS = """
+func.func @k(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %n: index) {
+  "affine.parallel"(%n, %n) <{lowerBoundsGroups = dense<[1, 2]> : vector<2xi32>, lowerBoundsMap = affine_map<() -> (0, 1, 2)>, reductions = [], steps = [1, 1],
+                              upperBoundsGroups = dense<[2, 1]> : vector<2xi32>, upperBoundsMap = affine_map<()[s0, s1] -> (s0, 4, s1)>}> ({
+  ^bb0(%i: index, %j: index):
+    %a = affine.load %A[%j - 1, %i] : memref<?x?xf32>
+    affine.store %a, %B[%i, %j] : memref<?x?xf32>
+    "affine.yield"() : () -> ()
+  }) : (index, index) -> ()
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("n", [3, 6])
+def test_affine_parallel_with_bound_groups_runs_on_the_host(n: int) -> None:
+    # was "'affine.parallel' with max/min bound groups is not supported" for a valid program
+    rng = np.random.default_rng(1)
+    A, B = rng.uniform(-1, 1, (6, 6)).astype(np.float32), rng.uniform(-1, 1, (6, 6)).astype(np.float32)
+    want = B.copy()
+    for i in range(min(n, 4)):
+        for j in range(2, n):
+            want[i, j] = A[j - 1, i]
+    res = api.run(PAR_GROUPS, {"A": A, "B": B, "n": n}, config="small-16", mode="auto")
+    np.testing.assert_array_equal(res.outputs["B"], want)

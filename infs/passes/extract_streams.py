@@ -833,6 +833,15 @@ def _parallel_as_loops(op: scf.ParallelOp | affine.ParallelOp, lbs: Sequence[SSA
     Rewriter.replace_op(op, [*out, loop], list(loop.results))
 
 
+def _grouped(values: list[SSAValue], groups: Sequence[int], cls: type[Operation], out: list[Operation]) -> list[SSAValue]:
+    """An ``affine.parallel``'s bound values per iv: each group folded by ``cls`` (max for lower bounds, min for upper)."""
+    res, i = [], 0
+    for g in groups:
+        res.append(_fold(values[i : i + g], cls, out))
+        i += g
+    return res
+
+
 def lower_host_affine(root: Operation) -> None:
     """What stays on the host, in scf/arith/memref (the host interpreter's dialects)."""
     todo = [op for op in root.walk() if op.dialect_name() == "affine" or isinstance(op, scf.ParallelOp)]
@@ -859,9 +868,11 @@ def lower_host_affine(root: Operation) -> None:
             if isinstance(op, affine.ParallelOp):
                 if op.reductions.data or op.res:
                     raise ExtractError(f"{location_text(op)}: 'affine.parallel' with reductions cannot stay on the host")
-                if not _one_bound_each(op):
-                    raise ExtractError(f"{location_text(op)}: 'affine.parallel' with max/min bound groups is not supported")
-                lbs, ubs = _parallel_bounds(op, lambda m, operands: _host_map(m, operands, out))
+                # a bound group (as affine-loop-tile and affine-parallelize print them) is the max
+                # of its lower bound expressions and the min of its upper ones, per iv
+                lb_all, ub_all = _parallel_bounds(op, lambda m, operands: _host_map(m, operands, out))
+                lbs = _grouped(lb_all, op.lowerBoundsGroups.get_values(), arith.MaxSIOp, out)
+                ubs = _grouped(ub_all, op.upperBoundsGroups.get_values(), arith.MinSIOp, out)
                 steps = [_index_const(out, s.value.data) for s in op.steps.data]
             else:
                 lbs, ubs, steps = map(list, _scf_bounds(op))
