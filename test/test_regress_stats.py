@@ -93,6 +93,19 @@ def test_no_link_carries_negative_bytes():
     assert (rep.stats.link_bytes >= 0).all(), rep.stats.link_bytes.min()
 
 
+@pytest.mark.parametrize("name", ["kmeans_inner", "gather_mlp_outer", "dwt2d"])
+def test_link_bytes_carry_every_data_byte_hop(name):
+    """``Stats.link_bytes`` (infs-run's "NoC links total", the NoC byte-hops of
+    --mode all's table and of infs-bench's row, infs-view's heat map) is every data
+    byte-hop: inter-tile moves, DRAM and near-memory data.  The near_load/near_store
+    of an in-memory region charged their data's byte-hops to ``noc_data`` but put
+    nothing on the links (kmeans_inner in memory on tiny: links 0 of 5,376)."""
+    for warm in (True, False):
+        st = _workload_run(name, "tiny", mode="in", warm=warm).stats
+        data = st.traffic["noc_inter_tile"] + st.traffic["noc_data"]
+        assert st.noc_byte_hops == pytest.approx(data, rel=1e-12), (warm, st.noc_byte_hops, data)
+
+
 # ---------------------------------------------------------------------------
 # properties (guards: they held when written, on every workload and config below)
 # ---------------------------------------------------------------------------

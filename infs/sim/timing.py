@@ -415,8 +415,22 @@ class CostModel:
         bh = n * bits / 8.0 * mean_hops
         cost.traffic["noc_data"] = bh
         cost.quantities["noc_byte_hops"] = bh
+        if bh:
+            # the same byte-hops on the links, spread as the model spreads the
+            # elements (every bank to every bank alike), so that the links carry
+            # every data byte-hop (``Stats.link_bytes``)
+            uniform = self._uniform_loads()
+            cost.link_loads = uniform * (bh / float(uniform.sum()))
         cost.element_ops = 0
         return cost
+
+    def _uniform_loads(self) -> np.ndarray:
+        """Per-link loads of one byte from every bank to every bank (X-Y routes)."""
+        loads = getattr(self, "_uniform", None)
+        if loads is None:
+            b = self.all_banks
+            loads = self._uniform = self.mesh.unicast_loads(np.repeat(b, b.size), np.tile(b, b.size), 1.0)
+        return loads
 
 
 # The price of every command (the timing model's side of its definition; the
