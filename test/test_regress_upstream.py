@@ -81,3 +81,55 @@ def test_affine_parallel_with_bound_groups_runs_on_the_host(n: int) -> None:
             want[i, j] = A[j - 1, i]
     res = api.run(PAR_GROUPS, {"A": A, "B": B, "n": n}, config="small-16", mode="auto")
     np.testing.assert_array_equal(res.outputs["B"], want)
+
+
+# B[i] = A[(i8)i] for i in 256..300: the truncation wraps to 0..43; read as affine, the region read A[256..299]
+TRUNC = """
+func.func @k(%A: memref<?xf32>, %B: memref<?xf32>) {
+  affine.for %i = 256 to 300 {
+    %t = arith.index_cast %i : index to i32
+    %u = CAST
+    %ii = arith.index_cast %u : i8 to index
+    %b = memref.load %A[%ii] : memref<?xf32>
+    memref.store %b, %B[%i] : memref<?xf32>
+  }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("cast", ["arith.trunci %t : i32 to i8", "arith.index_cast %i : index to i8"])
+@pytest.mark.parametrize("mode", ["auto", "in"])
+def test_an_index_truncated_to_i8_wraps(cast: str, mode: str) -> None:
+    rng = np.random.default_rng(2)
+    A, B = rng.uniform(-1, 1, 300).astype(np.float32), rng.uniform(-1, 1, 300).astype(np.float32)
+    want = B.copy()
+    want[256:300] = A[0:44]
+    res = api.run(TRUNC.replace("CAST", cast), {"A": A, "B": B}, config="small-16", mode=mode)
+    np.testing.assert_array_equal(res.outputs["B"], want)
+
+
+# an i8 loop whose index arithmetic wraps: j = i + 10 in i8 is negative for i >= 118 (out of bounds in
+# the loops), where the affine reading took it for 128..136 and read those cells
+I8_LOOP = """
+func.func @k(%A: memref<?xf32>, %B: memref<?xf32>) {
+  %lo = arith.constant 100 : i8
+  %hi = arith.constant 127 : i8
+  %c1 = arith.constant 1 : i8
+  %c10 = arith.constant 10 : i8
+  scf.for %i = %lo to %hi step %c1 : i8 {
+    %j = arith.addi %i, %c10 : i8
+    %jj = arith.index_cast %j : i8 to index
+    %ii = arith.index_cast %i : i8 to index
+    %b = memref.load %A[%jj] : memref<?xf32>
+    memref.store %b, %B[%ii] : memref<?xf32>
+  }
+  func.return
+}
+"""
+
+
+def test_index_arithmetic_in_i8_that_wraps_is_out_of_bounds_as_in_the_loops() -> None:
+    A, B = np.zeros(200, np.float32), np.zeros(200, np.float32)
+    with pytest.raises(api.InfsError, match=r"index -128"):
+        api.run(I8_LOOP, {"A": A, "B": B}, config="small-16", mode="in")

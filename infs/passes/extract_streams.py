@@ -303,6 +303,11 @@ def _fold_affine(e: AffineExpr, dims: Sequence, syms: Sequence, const, binary):
     return binary(e, lhs, _fold_affine(e.rhs, dims, syms, const, binary))
 
 
+def _narrow(t: Attribute) -> bool:
+    """An integer type narrower than i32, whose index arithmetic may wrap at sizes that occur."""
+    return isinstance(t, IntegerType) and t.width.data < 32
+
+
 class Analysis:
     """Reads one candidate region: ``root`` (the outermost loop put in the
     region) and the loops whose ivs are the region's dims."""
@@ -362,6 +367,12 @@ class Analysis:
         owner = v.owner
         if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
             return Affine(int(owner.value.value.data))
+        if isinstance(owner, (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.TruncIOp, arith.IndexCastOp)) and _narrow(v.type):
+            # i8/i16 arithmetic wraps where the affine form would not ((i8)i for i >= 128):
+            # on the host its value is exact (a symbol); inside the nest it is not affine
+            if not self.inside(v):
+                return self.symbol(v)
+            raise Refuse(f"an index computed in {v.type} by '{owner.name}' may wrap (index arithmetic is read as exact in index, i32 and i64 only)")
         if isinstance(owner, (arith.AddiOp, arith.SubiOp)):
             a, b = self.aff(owner.lhs), self.aff(owner.rhs)
             return a + b if isinstance(owner, arith.AddiOp) else a - b
