@@ -9,21 +9,24 @@ tensorized ahead of time (through the executor the runtime gives).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import os
 import sys
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IndexType, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr, FloatAttr, IndexType, IntegerAttr, IntegerType, MemRefType, ModuleOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
+from xdsl.utils.comparisons import to_signed
 from xdsl.utils.exceptions import InterpretationError
 
 from infs.dialects import stream, tdfg
-from infs.runtime.host_ops import host_op_functions  # not xdsl.interpreters: its __init__ loads every interpreter (host_ops' docstring)
+from infs.runtime.host_ops import MAX_CALL_DEPTH, host_op_functions  # not xdsl.interpreters: its __init__ loads every interpreter (host_ops' docstring)
 from infs.runtime.reference import evaluate_region
 from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype, op_label
 
@@ -137,7 +140,11 @@ class HostFloatArith(InterpreterFunctions):
         if isinstance(v, FloatAttr):
             return (numpy_dtype(v.type).type(v.value.data),)
         if isinstance(v, IntegerAttr):
-            return (int(v.value.data),)
+            # wrapped to its width: xDSL keeps an index constant written in the
+            # unsigned range (18446744073709551615 : index, i.e. -1) as it is, which
+            # as a loop bound ran 2**64 - 1 iterations and matched no index_switch case
+            w = interpreter.index_bitwidth if isinstance(v.type, IndexType) else v.type.width.data
+            return (to_signed(int(v.value.data), w) if w > 1 else int(v.value.data),)
         raise EvaluationError(f"unsupported host constant {v}")
 
 
@@ -218,7 +225,7 @@ def numpy_memref_functions() -> type[InterpreterFunctions]:
             dyn = iter(args)
             shape = [int(next(dyn)) if s < 0 else s for s in t.get_shape()]
             if any(s < 0 for s in shape):
-                raise EvaluationError(f"'{op.name}' of negative size {shape}")
+                raise EvaluationError(f"{op_label(op)} of negative size {shape}")
             dt = numpy_dtype(t.element_type)
             if self.phantom:
                 return (phantom_array(shape, dt),)
@@ -231,7 +238,7 @@ def numpy_memref_functions() -> type[InterpreterFunctions]:
         @impl(memref.LoadOp)
         def run_load(self, interpreter: Interpreter, op: memref.LoadOp, args: tuple[Any, ...]):
             arr, *idx = args
-            _check_index(arr, idx, op.name)
+            _check_index(arr, idx, op)
             v = arr[tuple(int(i) for i in idx)]
             # integers as Python ints: xDSL's integer arith wraps them to the op's
             # width with Python-int arithmetic, which overflows on a numpy int32
@@ -240,30 +247,35 @@ def numpy_memref_functions() -> type[InterpreterFunctions]:
         @impl(memref.StoreOp)
         def run_store(self, interpreter: Interpreter, op: memref.StoreOp, args: tuple[Any, ...]):
             value, arr, *idx = args
-            _check_index(arr, idx, op.name)
-            arr[tuple(int(i) for i in idx)] = value
+            _check_index(arr, idx, op)
+            try:
+                arr[tuple(int(i) for i in idx)] = value
+            except OverflowError:  # a Python int past the width (numpy 2 refuses it): its low bits, as MLIR's signless store
+                arr[tuple(int(i) for i in idx)] = to_signed(int(value), arr.dtype.itemsize * 8)
             return ()
 
         @impl(memref.DimOp)
         def run_dim(self, interpreter: Interpreter, op: memref.DimOp, args: tuple[Any, ...]):
             arr, d = args
+            if not 0 <= int(d) < arr.ndim:  # UB in MLIR; Python's shape[-1] would answer silently, shape[5] with an IndexError traceback
+                raise EvaluationError(f"{op_label(op)}: dimension {int(d)} of a rank-{arr.ndim} memref")
             return (int(arr.shape[int(d)]),)
 
         @impl(memref.CopyOp)
         def run_copy(self, interpreter: Interpreter, op: memref.CopyOp, args: tuple[Any, ...]):
             src, dst = args
             if src.shape != dst.shape:
-                raise EvaluationError(f"memref.copy between shapes {list(src.shape)} and {list(dst.shape)}")
+                raise EvaluationError(f"{op_label(op)} between shapes {list(src.shape)} and {list(dst.shape)}")
             dst[...] = src
             return ()
 
     return NumpyMemrefFunctions
 
 
-def _check_index(arr: np.ndarray, idx: Sequence[Any], opname: str) -> None:
+def _check_index(arr: np.ndarray, idx: Sequence[Any], op: Any) -> None:
     for d, i in enumerate(idx):
         if not 0 <= int(i) < arr.shape[d]:
-            raise EvaluationError(f"'{opname}' index {int(i)} out of bounds for dim {d} of shape {list(arr.shape)}")
+            raise EvaluationError(f"{op_label(op)} index {int(i)} out of bounds for dim {d} of shape {list(arr.shape)}")
 
 
 def _offload(executor: Callable[..., list[Any]], op: stream.RegionOp | tdfg.GraphOp, args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -325,13 +337,13 @@ def find_function(module: ModuleOp, name: str | None = None) -> func.FuncOp:
 def unnamed_argument(fn: func.FuncOp) -> str | None:
     """Why ``fn``'s arguments cannot be given by name: one of them is ``%0``
     style, a name xDSL does not keep (None when all have names)."""
-    i = next((i for i, a in enumerate(fn.body.block.args) if a.name_hint is None), None)
+    i = next((i for i, a in enumerate(_entry_block(fn).args) if a.name_hint is None), None)
     return None if i is None else f"argument #{i} of @{fn.sym_name.data} has no name (%{i}): name the arguments (%A, %n, ...) to bind them by name"
 
 
 def bind_arguments(fn: func.FuncOp, args: Mapping[str, Any] | Sequence[Any]) -> list[Any]:
     """Order arguments by the function's parameter names (the SSA names of its entry block)."""
-    block = fn.body.block
+    block = _entry_block(fn)
     if isinstance(args, Mapping):
         unnamed = unnamed_argument(fn)
         if unnamed is not None:
@@ -358,9 +370,47 @@ def bind_arguments(fn: func.FuncOp, args: Mapping[str, Any] | Sequence[Any]) -> 
             for s, n in zip(a.type.get_shape(), v.shape):
                 if s >= 0 and s != n:
                     raise EvaluationError(f"argument %{a.name_hint} has shape {list(v.shape)}, expected {a.type}")
-    # integer scalars as Python ints (as memref.load gives them): xDSL's integer
-    # arith and index_cast overflow on numpy int32 values
-    return [int(v) if isinstance(v, np.integer) else v for v in args]
+    return [v if isinstance(a.type, MemRefType) else _scalar_argument(fn, a, v) for a, v in zip(block.args, args)]
+
+
+def _entry_block(fn: func.FuncOp) -> Any:
+    # not ``fn.body.block``: xDSL's ValueError for a function of several blocks
+    # (cf branches) named nothing; the run then names the branch it cannot run
+    return fn.body.blocks.first
+
+
+def _scalar_argument(fn: func.FuncOp, a: Any, v: Any) -> Any:
+    """A scalar argument as the host computes with it, checked against its type as
+    ``infs-run --scalar`` checks it: integers as Python ints (as memref.load gives
+    them: xDSL's integer arith and index_cast overflow on numpy int32 values) in
+    the type's signed range, i1 a bool, floats as numpy scalars of their type.
+    Unchecked, an i8 given 300 wrapped here but not in a store (numpy's
+    OverflowError traceback), a float given for an i32 was added as a float, and a
+    string ended in a TypeError."""
+    t = a.type
+    what = f"argument %{a.name_hint} of @{fn.sym_name.data} is {t}"
+    if isinstance(v, np.ndarray) and v.ndim == 0:
+        v = v[()]
+    if isinstance(t, (IntegerType, IndexType)):
+        if not isinstance(v, (int, np.integer, np.bool_)):  # bool is an int
+            raise EvaluationError(f"{what}: got {type(v).__name__} {v!r}, expected an integer")
+        w = 64 if isinstance(t, IndexType) else t.width.data
+        if w == 1:
+            if int(v) not in (0, 1):
+                raise EvaluationError(f"{what}: got {int(v)}, expected a bool (0 or 1)")
+            return bool(v)
+        lo, hi = -(2 ** (w - 1)), 2 ** (w - 1) - 1
+        if not lo <= int(v) <= hi:
+            raise EvaluationError(f"{what}: {int(v)} is out of its range [{lo}, {hi}]")
+        return int(v)
+    if isinstance(t, AnyFloat):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
+            raise EvaluationError(f"{what}: got {type(v).__name__} {v!r}, expected a number")
+        try:
+            return numpy_dtype(t).type(v)  # f32 stays float32 through the host and into regions
+        except EvaluationError:  # bf16: no numpy type; its ops say so
+            return float(v)
+    return v
 
 
 def run_function(
@@ -379,13 +429,42 @@ def run_function(
     values = bind_arguments(fn, args)
     interp = make_interpreter(module, executor, phantom_alloc, graph_executor)
     try:
-        results = tuple(interp.call_op(fn, tuple(values)))
+        with _deep_calls():
+            results = tuple(interp.call_op(fn, tuple(values)))
     except InterpretationError as e:
         raise EvaluationError(f"@{fn.sym_name.data}: {_unsupported_op(module, str(e)) or e}") from None
+    except RecursionError:  # scf nests deep in every one of MAX_CALL_DEPTH calls
+        raise EvaluationError(f"@{fn.sym_name.data}: the host's calls and scf regions nest too deep for Python's stack") from None
     # Inside the host code integers are Python ints (xDSL's integer ops overflow
     # on numpy int32); the function's results are scalars of its result types.
     types = fn.function_type.outputs.data
     return tuple(_typed_result(r, t) for r, t in zip(results, types))
+
+
+# Python frames for MAX_CALL_DEPTH nested host calls (~15 each, more with scf
+# regions inside), and how many runs are raising Python's limit now (threads)
+_FRAMES_PER_CALL = 40
+_deep_lock = threading.Lock()
+_deep_runs = [0, 0]  # runs under way, the limit before the first
+
+
+@contextlib.contextmanager
+def _deep_calls():
+    """Python's recursion limit raised while host code runs, so that calls nest as
+    deep as ``MAX_CALL_DEPTH`` (the interpreter recurses in Python for every call
+    and scf region; 3.11's frames live on the heap, not the C stack)."""
+    with _deep_lock:
+        if _deep_runs[0] == 0:
+            _deep_runs[1] = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_deep_runs[1], MAX_CALL_DEPTH * _FRAMES_PER_CALL))
+        _deep_runs[0] += 1
+    try:
+        yield
+    finally:
+        with _deep_lock:
+            _deep_runs[0] -= 1
+            if _deep_runs[0] == 0:
+                sys.setrecursionlimit(_deep_runs[1])
 
 
 _NO_IMPL = "Could not find interpretation function for op "
