@@ -50,6 +50,18 @@ def _consistent(rep, cfg) -> list[str]:
         bad += [f"{what} {k} = {v}" for k, v in d.items() if not (math.isfinite(v) and v >= 0)]
     if st.link_bytes is not None and not (np.isfinite(st.link_bytes).all() and (st.link_bytes >= 0).all()):
         bad.append(f"link bytes: min {st.link_bytes.min()}")
+    t = st.traffic
+    if not math.isclose(st.noc_byte_hops, t["noc_inter_tile"] + t["noc_data"], rel_tol=1e-9, abs_tol=1e-6):
+        bad.append(f"links {st.noc_byte_hops} != inter-tile + data byte-hops {t['noc_inter_tile'] + t['noc_data']}")
+    noc = (t["noc_inter_tile"] + t["noc_data"] + t["noc_control"]) * cfg.energy("noc_byte_hop")
+    if not math.isclose(st.energy_pj["noc"], noc, rel_tol=1e-9, abs_tol=1e-6):
+        bad.append(f"NoC energy {st.energy_pj['noc']} != NoC byte-hops x noc_byte_hop {noc}")
+    # the JIT: one charge per distinct lowering that ran in memory (driver.run_in_memory)
+    lowered = {id(p[1]): p[1] for p in rep.programs}
+    if rep.stats.cycles["jit"] and rep.stats.cycles["jit"] != sum(cfg.jit_lowering_cycles(x.commands, x.seconds) for x in lowered.values()):
+        bad.append("JIT cycles != the charge of each distinct lowering")
+    if sum(r.jit_misses for r in rep.regions) != len(lowered):
+        bad.append("JIT misses != distinct lowerings run")
     for r in rep.regions:
         bad += [f"region {r.region} {f} < 0" for f in ("cycles", "elements", "graphs", "commands", "dram_hidden") if getattr(r, f) < 0]
     return bad
