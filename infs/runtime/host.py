@@ -22,7 +22,7 @@ import numpy as np
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr, FloatAttr, IndexType, IntegerAttr, IntegerType, MemRefType, ModuleOp
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
-from xdsl.utils.comparisons import to_signed
+from xdsl.utils.comparisons import to_signed, to_unsigned
 from xdsl.utils.exceptions import InterpretationError
 
 from infs.dialects import stream, tdfg
@@ -93,8 +93,70 @@ def _operand(a: Any, t: Any) -> np.ndarray:
         return np.asarray(a).astype(dtype) if np.asarray(a).dtype != dtype else np.asarray(a)
 
 
+def _int_width(t: Any) -> int | None:
+    """The width of an integer type numpy has no dtype for (i4, i17, i128), else None."""
+    if isinstance(t, IntegerType) and t.width.data not in (1, 8, 16, 32, 64):
+        return t.width.data
+    return None
+
+
+def _odd_width_op(op: Any, args: tuple[Any, ...]) -> Any:
+    """An integer op on a width numpy has no dtype for, on Python ints, with MLIR's
+    semantics.  Through numpy, an i4's bits were read as int64: extui of an i4 -3
+    gave -3 (not 13), uitofp 1.8e19, and divui/shrui/trunci/maxsi/... stopped with
+    'no numpy type for i4' naming no op."""
+    ins = [x.type for x in op.operands]
+    rt = op.results[0].type
+    win = [64 if isinstance(t, IndexType) else t.width.data if isinstance(t, IntegerType) else None for t in ins]
+    wout = 64 if isinstance(rt, IndexType) else rt.width.data if isinstance(rt, IntegerType) else None
+    sv = [to_signed(int(a), w) if w else a for a, w in zip(args, win)]
+    uv = [to_unsigned(int(a), w) if w else a for a, w in zip(args, win)]
+    if isinstance(op, (arith.DivUIOp, arith.RemUIOp, arith.FloorDivSIOp, arith.CeilDivSIOp)) and sv[1] == 0:
+        raise EvaluationError(f"division by zero in {op_label(op)}")
+    if isinstance(op, arith.ExtSIOp):
+        r = sv[0]
+    elif isinstance(op, arith.ExtUIOp):
+        r = uv[0]
+    elif isinstance(op, arith.TruncIOp):
+        r = sv[0]  # wrapped below
+    elif isinstance(op, arith.DivUIOp):
+        r = uv[0] // uv[1]
+    elif isinstance(op, arith.RemUIOp):
+        r = uv[0] % uv[1]
+    elif isinstance(op, arith.ShRUIOp):
+        r = uv[0] >> uv[1] if uv[1] < wout else 0  # by the width or more: poison, 0 as numpy
+    elif isinstance(op, (arith.MaxSIOp, arith.MinSIOp)):
+        r = (max if isinstance(op, arith.MaxSIOp) else min)(sv)
+    elif isinstance(op, (arith.MaxUIOp, arith.MinUIOp)):
+        r = (max if isinstance(op, arith.MaxUIOp) else min)(uv)
+    elif isinstance(op, arith.FloorDivSIOp):
+        r = sv[0] // sv[1]
+    elif isinstance(op, arith.CeilDivSIOp):
+        r = -(-sv[0] // sv[1])
+    elif isinstance(op, (arith.SIToFPOp, arith.UIToFPOp)):
+        x = (sv if isinstance(op, arith.SIToFPOp) else uv)[0]
+        dt = numpy_dtype(rt)
+        with np.errstate(over="ignore"):
+            return np.asarray(float(x) if abs(x) < 2**1000 else math.copysign(math.inf, x)).astype(dt)[()]
+    elif isinstance(op, arith.FPToSIOp):
+        x = float(args[0])
+        r = int(x) if math.isfinite(x) else 0  # out of range: poison (wrapped below)
+    elif op.name == "math.absi":
+        r = abs(sv[0])
+    else:
+        raise EvaluationError(f"{op_label(op)} on {', '.join(str(t) for t in ins)} is not supported on the host")
+    return to_signed(r, wout)
+
+
 def _host_scalar_op(self: InterpreterFunctions, interpreter: Interpreter, op: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
-    v = _as_scalar(eval_scalar_op(op, [_operand(a, x.type) for a, x in zip(args, op.operands)]))
+    if any(_int_width(x.type) for x in (*op.operands, *op.results)):
+        return (_odd_width_op(op, args),)
+    try:
+        v = _as_scalar(eval_scalar_op(op, [_operand(a, x.type) for a, x in zip(args, op.operands)]))
+    except EvaluationError as e:
+        if str(e).startswith("no numpy type"):  # bf16, ...: which op
+            raise EvaluationError(f"{op_label(op)}: {e}") from None
+        raise
     # integers as Python ints: xDSL's own integer ops (addi, index_cast, ...)
     # overflow on a numpy int32 when they wrap the result to its width
     return (int(v) if isinstance(v, np.integer) else v,)
