@@ -244,7 +244,7 @@ def verify_module(module: Operation) -> None:
             op.verify(verify_nested_ops=False)
         except (DiagnosticException, LatticeError) as e:
             text = _one_line(str(e)) or type(e).__name__
-            raise InfsError(_strip_op_prefix(text, op.name), _loc_text(op.location), op.name) from None
+            raise InfsError(*_located(_strip_op_prefix(text, op.name), op)) from None
         except Exception as e:  # noqa: BLE001
             # a few of xDSL's own verifiers raise a bare Exception for malformed
             # input (scf.while "Block arguments with wrong type", found by make
@@ -254,6 +254,20 @@ def verify_module(module: Operation) -> None:
                 raise
             text = _one_line(str(e)) or type(e).__name__
             raise InfsError(_strip_op_prefix(text, op.name), _loc_text(op.location), op.name) from None
+
+
+def _located(message: str, op: Operation) -> tuple[str, str | None, str]:
+    """(message, location, op name) of a verifier failure of ``op``; an op
+    without a location (the body xDSL builds for a named linalg op, e.g. a
+    ``linalg.matmul`` of i8 into i32) is named through its nearest ancestor
+    that has one, so the line is the user's op."""
+    if _loc_text(op.location) is None:
+        p = op.parent_op()
+        while p is not None and _loc_text(p.location) is None:
+            p = p.parent_op()
+        if p is not None:
+            return f"its body's '{op.name}' does not verify: {message}", _loc_text(p.location), p.name
+    return message, _loc_text(op.location), op.name
 
 
 def _one_line(text: str) -> str:

@@ -133,3 +133,17 @@ def test_index_arithmetic_in_i8_that_wraps_is_out_of_bounds_as_in_the_loops() ->
     A, B = np.zeros(200, np.float32), np.zeros(200, np.float32)
     with pytest.raises(api.InfsError, match=r"index -128"):
         api.run(I8_LOOP, {"A": A, "B": B}, config="small-16", mode="in")
+
+
+def test_a_named_op_whose_body_does_not_verify_names_the_op_and_its_line() -> None:
+    # xDSL builds linalg.matmul's body without casts (upstream casts i8 to i32) and with no
+    # location: its verifier error named 'arith.addi', an op the user never wrote, with no line
+    text = """
+func.func @k(%A: memref<?x?xi8>, %B: memref<?x?xi8>, %C: memref<?x?xi32>) {
+  linalg.matmul ins(%A, %B : memref<?x?xi8>, memref<?x?xi8>) outs(%C : memref<?x?xi32>)
+  func.return
+}
+"""
+    with pytest.raises(api.InfsError) as e:
+        api.parse_text(text, "mm.mlir")
+    assert str(e.value).startswith("mm.mlir:3:3: error: 'linalg.matmul' op its body's 'arith.addi' does not verify:"), str(e.value)
