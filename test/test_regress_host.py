@@ -264,3 +264,29 @@ def test_integer_ops_of_widths_numpy_has_no_type_for(body, rets, want):
 def test_an_op_on_a_float_type_numpy_has_no_type_for_names_it():
     with pytest.raises(api.InfsError, match=r"^<input>: error: 'arith.addf' at line 2: no numpy type for bf16$"):
         _run(_scalar_fn("%r = arith.addf %a, %a : bf16\nfunc.return %r : bf16", "bf16", "%a: bf16"), {"a": 1.0})
+
+
+@pytest.mark.parametrize(
+    "args,body,rets,inputs,want",
+    [
+        ("%a: f32", "%r = arith.fptoui %a : f32 to i32", "i32", {"a": 3.5e9}, [3_500_000_000 - 2**32]),  # the bits of 3.5e9 as u32
+        ("%a: f32", "%r = arith.fptoui %a : f32 to i8", "i8", {"a": 200.7}, [200 - 256]),
+        ("%a: f32", "%r = arith.bitcast %a : f32 to i32", "i32", {"a": -1.0}, [int(np.float32(-1.0).view(np.int32))]),
+        ("%a: i32", "%r = arith.bitcast %a : i32 to f32", "f32", {"a": 0x3F800000}, [1.0]),
+        ("%a: f16", "%r = arith.bitcast %a : f16 to i16", "i16", {"a": -2.0}, [int(np.float16(-2.0).view(np.int16))]),
+        ("%a: i8", "%c = arith.constant 2 : i8\n%r = arith.ceildivui %a, %c : i8", "i8", {"a": -1}, [-128]),  # ceil(255 / 2) = 128
+        ("%a: i8", "%r, %h = arith.mulsi_extended %a, %a : i8", "i8, i8", {"a": -100}, [0x10, 0x27]),  # 10000 = 0x2710
+        ("%a: i8", "%r, %h = arith.mului_extended %a, %a : i8", "i8, i8", {"a": -100}, [0x10, 0x5F]),  # 156 * 156 = 0x5F10
+        ("%a: i8", "%r, %h = arith.addui_extended %a, %a : i8, i1", "i8, i1", {"a": -100}, [56, True]),  # 156 + 156 = 312
+    ],
+)
+def test_arith_ops_the_regions_lack_run_on_the_host(args, body, rets, inputs, want):
+    # each stopped with "'arith.X' at line 2 is not supported on the host"
+    results = "%r" if "," not in rets else "%r, %h"
+    r = _run(_scalar_fn(f"{body}\nfunc.return {results} : {rets}", rets, args), inputs)
+    assert list(r.results) == want
+
+
+def test_ceildivui_by_zero_names_its_line():
+    with pytest.raises(api.InfsError, match=r"^<input>: error: division by zero in 'arith.ceildivui' at line 3$"):
+        _run(_scalar_fn("%c = arith.constant 0 : i8\n%r = arith.ceildivui %a, %c : i8\nfunc.return %r : i8", "i8", "%a: i8"), {"a": 5})

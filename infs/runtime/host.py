@@ -210,6 +210,61 @@ class HostFloatArith(InterpreterFunctions):
         raise EvaluationError(f"unsupported host constant {v}")
 
 
+def _bits(t: Any) -> int:
+    return 64 if isinstance(t, IndexType) else t.width.data if isinstance(t, IntegerType) else numpy_dtype(t).itemsize * 8
+
+
+@register_impls
+class HostArithPython(InterpreterFunctions):
+    """arith ops neither xDSL's interpreter nor the regions' numpy semantics have,
+    on the host's Python ints with MLIR's semantics (each stopped a host loop
+    with '... is not supported on the host')."""
+
+    @impl(arith.FPToUIOp)
+    def run_fptoui(self, interpreter: Interpreter, op: arith.FPToUIOp, args: tuple[Any, ...]):
+        x = float(args[0])
+        # toward zero; NaN, inf and values out of the unsigned range are poison: their low bits
+        return (to_signed(int(x) if math.isfinite(x) else 0, _bits(op.result.type)),)
+
+    @impl(arith.CeilDivUIOp)
+    def run_ceildivui(self, interpreter: Interpreter, op: arith.CeilDivUIOp, args: tuple[Any, ...]):
+        w = _bits(op.result.type)
+        a, b = to_unsigned(int(args[0]), w), to_unsigned(int(args[1]), w)
+        if b == 0:
+            raise EvaluationError(f"division by zero in {op_label(op)}")
+        return (to_signed(-(-a // b), w),)
+
+    @impl(arith.AddUIExtendedOp)
+    def run_addui_extended(self, interpreter: Interpreter, op: arith.AddUIExtendedOp, args: tuple[Any, ...]):
+        w = _bits(op.sum.type)
+        total = to_unsigned(int(args[0]), w) + to_unsigned(int(args[1]), w)
+        return (to_signed(total, w), total >= 2**w)
+
+    @impl(arith.MulSIExtendedOp)
+    def run_mulsi_extended(self, interpreter: Interpreter, op: arith.MulSIExtendedOp, args: tuple[Any, ...]):
+        w = _bits(op.low.type)
+        p = to_signed(int(args[0]), w) * to_signed(int(args[1]), w)
+        return (to_signed(p, w), to_signed(p >> w, w))
+
+    @impl(arith.MulUIExtendedOp)
+    def run_mului_extended(self, interpreter: Interpreter, op: arith.MulUIExtendedOp, args: tuple[Any, ...]):
+        w = _bits(op.low.type)
+        p = to_unsigned(int(args[0]), w) * to_unsigned(int(args[1]), w)
+        return (to_signed(p, w), to_signed(p >> w, w))
+
+    @impl(arith.BitcastOp)
+    def run_bitcast(self, interpreter: Interpreter, op: arith.BitcastOp, args: tuple[Any, ...]):
+        src, dst = op.input.type, op.result.type
+        (v,) = args
+        if isinstance(src, (IntegerType, IndexType)) and isinstance(dst, (IntegerType, IndexType)):
+            return (v,)  # signless: the same bits
+        w = _bits(dst)
+        if isinstance(src, (IntegerType, IndexType)):  # the bits of an int as a float
+            return (np.asarray(to_signed(int(v), w), dtype=f"int{w}").view(numpy_dtype(dst))[()],)
+        bits = np.asarray(v, dtype=numpy_dtype(src)).view(f"int{w}")[()]
+        return (int(bits) if isinstance(dst, (IntegerType, IndexType)) else bits.view(numpy_dtype(dst))[()],)
+
+
 @functools.cache
 def host_math_functions() -> type[InterpreterFunctions]:
     """``math`` ops on the host with the regions' numpy semantics, in the op's own
@@ -374,6 +429,7 @@ def make_interpreter(
     for fns in host_op_functions():
         interp.register_implementations(fns())
     interp.register_implementations(HostArithExtras())
+    interp.register_implementations(HostArithPython())
     interp.register_implementations(HostFloatArith(), override=True)
     if "xdsl.dialects.math" in sys.modules:  # else the module has no math op
         interp.register_implementations(host_math_functions()(), override=True)
