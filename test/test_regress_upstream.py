@@ -147,3 +147,29 @@ func.func @k(%A: memref<?x?xi8>, %B: memref<?x?xi8>, %C: memref<?x?xi32>) {
     with pytest.raises(api.InfsError) as e:
         api.parse_text(text, "mm.mlir")
     assert str(e.value).startswith("mm.mlir:3:3: error: 'linalg.matmul' op its body's 'arith.addi' does not verify:"), str(e.value)
+
+
+BCAST_REDUCE = """
+func.func @k(%x: memref<?xf32>, %A: memref<?x?x?xf32>, %B: memref<?x?x?xf32>, %r: memref<?xf32>) {
+  linalg.broadcast ins(%x : memref<?xf32>) outs(%B : memref<?x?x?xf32>) dimensions = [0, 2]
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%ninf : f32) outs(%r : memref<?xf32>)
+  linalg.reduce ins(%A : memref<?x?x?xf32>) outs(%r : memref<?xf32>) dimensions = [0, 2]
+    (%a: f32, %acc: f32) {
+      %m = arith.maximumf %acc, %a : f32
+      linalg.yield %m : f32
+    }
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["auto", "in"])
+def test_linalg_broadcast_and_reduce_run_as_generics(mode: str) -> None:
+    # xDSL has no loop lowering for them: "'linalg.broadcast' at line 3 is not supported on the host"
+    rng = np.random.default_rng(3)
+    x, A = rng.uniform(-1, 1, 4).astype(np.float32), rng.uniform(-1, 1, (3, 4, 2)).astype(np.float32)
+    res = api.run(BCAST_REDUCE, {"x": x, "A": A, "B": np.zeros((3, 4, 2), np.float32), "r": np.zeros(4, np.float32)}, config="small-16", mode=mode)
+    np.testing.assert_array_equal(res.outputs["B"], np.broadcast_to(x[None, :, None], (3, 4, 2)))
+    np.testing.assert_array_equal(res.outputs["r"], A.max(axis=(0, 2)))
+    assert len(res.regions) == 2  # the broadcast, and the reduce with the fill of -inf folded into it

@@ -69,7 +69,9 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import affine, arith, func, memref, scf
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
-from xdsl.dialects.linalg.ops import FillOp, PoolingNchwMaxOp, YieldOp as LinalgYieldOp
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import BroadcastOp, FillOp, GenericOp, PoolingNchwMaxOp, ReduceOp
+from xdsl.dialects.linalg.ops import YieldOp as LinalgYieldOp
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     FileLineColLoc,
@@ -81,7 +83,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineSymExpr
+from xdsl.ir.affine import AffineMap, AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineSymExpr
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
@@ -1535,7 +1537,7 @@ def _fill_before(g: Operation) -> FillOp | None:
     return f if all(isinstance(m, BlockArgument) or isinstance(m.owner, (memref.AllocOp, memref.AllocaOp)) for m in arrays) else None
 
 
-def _check_body_types(op: Operation) -> None:
+def _check_body_types(op: Operation, name: str) -> None:
     """Each value the op's body yields has its output's element type.  Upstream's
     named ops cast their operands to the output's type (``cast_signed``: a fill
     of an f64 into f32, an i8 copy into i32); xDSL's bodies do not, and its
@@ -1549,7 +1551,7 @@ def _check_body_types(op: Operation) -> None:
         elem = o.type.element_type if isinstance(o.type, MemRefType) else None
         if elem is not None and v.type != elem:
             ins = sorted({str(x.type.element_type if isinstance(x.type, MemRefType) else x.type) for x in op.inputs})  # type: ignore[attr-defined]
-            raise ExtractError(f"{location_text(op)}: '{op.name}' computes {v.type} for an output of {elem} elements (inputs: {', '.join(ins)}): "
+            raise ExtractError(f"{location_text(op)}: '{name}' computes {v.type} for an output of {elem} elements (inputs: {', '.join(ins)}): "
                                "convert-linalg-to-loops does not cast between element types; cast the inputs first (arith.extsi/sitofp/extf/truncf in a linalg.generic)")
 
 
@@ -1566,6 +1568,31 @@ def _pooling_max_body(op: Operation) -> None:
     Rewriter.replace_op(old, new)
 
 
+def _as_generic(op: BroadcastOp | ReduceOp) -> Operation | None:
+    """``linalg.broadcast`` / ``linalg.reduce`` on memrefs as the ``linalg.generic``
+    they are (xDSL 0.74 has no loop lowering for them, and the host none
+    either): broadcast reads its input at the output's dims but ``dimensions``,
+    reduce folds its input over ``dimensions`` into its init with its body."""
+    if op.results or not all(isinstance(v.type, MemRefType) for v in (op.input, op.init)):
+        return None  # (on tensors: the host names the op)
+    dims = set(op.dimensions.get_values())  # type: ignore[union-attr]
+    rank = len(op.init.type.get_shape() if isinstance(op, BroadcastOp) else op.input.type.get_shape())  # type: ignore[union-attr]
+    full = AffineMap.identity(rank)
+    part = AffineMap(rank, 0, tuple(AffineDimExpr(i) for i in range(rank) if i not in dims))
+    if isinstance(op, BroadcastOp):
+        maps, iters = [part, full], [IteratorTypeAttr.parallel()] * rank
+        body = Region(Block(arg_types=[op.input.type.element_type, op.init.type.element_type]))  # type: ignore[union-attr]
+        body.block.add_op(LinalgYieldOp(body.block.args[0]))
+    else:
+        maps = [full, part]
+        iters = [IteratorTypeAttr.reduction() if i in dims else IteratorTypeAttr.parallel() for i in range(rank)]
+        body = Rewriter.move_region_contents_to_new_regions(op.region)  # (%in, %init) -> the new init, as generic's (ins, outs)
+    g = GenericOp([op.input], [op.init], body, [affine.AffineMapAttr(m) for m in maps], iters)
+    g.location = op.location
+    Rewriter.replace_op(op, g)
+    return g
+
+
 def lower_linalg(module: ModuleOp) -> tuple[list[Remark], dict[Operation, FillFold]]:
     """``linalg`` structured ops on memrefs (``linalg.generic``, ``matmul``,
     ``fill``, ``add``, ...) as loops, by xDSL's own ``convert-linalg-to-loops``
@@ -1579,6 +1606,10 @@ def lower_linalg(module: ModuleOp) -> tuple[list[Remark], dict[Operation, FillFo
 
     remarks: list[Remark] = []
     pattern = LowerLinalgStructuredOpPattern()
+    names: dict[Operation, str] = {}  # a generic made of a broadcast/reduce -> the op the user wrote
+    for o in [o for o in module.walk() if isinstance(o, (BroadcastOp, ReduceOp))]:
+        if (g := _as_generic(o)) is not None:
+            names[g] = o.name
     ops = [o for o in module.walk() if isinstance(o, LinalgStructuredOperation)]
     pairs = {g: (f, g.outputs[0]) for g in ops if (f := _fill_before(g)) is not None}  # type: ignore[attr-defined]
     lowered: dict[Operation, list[Operation]] = {}
@@ -1586,7 +1617,7 @@ def lower_linalg(module: ModuleOp) -> tuple[list[Remark], dict[Operation, FillFo
     for op in ops:
         if op.results or any(isinstance(v.type, TensorType) for v in op.operands):
             raise ExtractError(f"{location_text(op)}: '{op.name}' on tensors: bufferize it to memrefs first (convert-linalg-to-loops lowers linalg on memrefs only)")
-        _check_body_types(op)
+        _check_body_types(op, names.get(op, op.name))
         if isinstance(op, PoolingNchwMaxOp):
             _pooling_max_body(op)
         block = op.parent_block()
@@ -1595,14 +1626,15 @@ def lower_linalg(module: ModuleOp) -> tuple[list[Remark], dict[Operation, FillFo
         try:
             pattern.match_and_rewrite(op, PatternRewriter(op))
         except (NotImplementedError, DiagnosticException, VerifyException) as e:
-            raise ExtractError(f"{location_text(op)}: '{op.name}': convert-linalg-to-loops cannot lower it: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+            raise ExtractError(f"{location_text(op)}: '{names.get(op, op.name)}': convert-linalg-to-loops cannot lower it: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
         new = [o for o in block.ops if o not in old]  # (the op's loops, where it stood)
         for o in new:
             for x in o.walk():
                 if location_text(x) == "<unknown>":
                     x.location = op.location
         loop = next((o for o in new if _is_loop(o)), None)
-        remarks.append(Remark(loop or op, f"'{op.name}' lowered to loops by convert-linalg-to-loops", False))
+        how = "" if op not in names else " (as the linalg.generic it is)"
+        remarks.append(Remark(loop or op, f"'{names.get(op, op.name)}' lowered to loops by convert-linalg-to-loops{how}", False))
         lowered[op] = new
         if op in pairs:
             f, c = pairs[op]
@@ -1631,7 +1663,7 @@ def extract_streams(module: ModuleOp) -> list[Remark]:
 
 def has_plain_loops(module: ModuleOp) -> bool:
     """Loops (or linalg ops, which become loops) for the pass to read."""
-    return any(_is_loop(op) or isinstance(op, LinalgStructuredOperation) for op in module.walk())
+    return any(_is_loop(op) or isinstance(op, (LinalgStructuredOperation, BroadcastOp, ReduceOp)) for op in module.walk())
 
 
 @dataclass(frozen=True)
