@@ -173,3 +173,19 @@ def test_linalg_broadcast_and_reduce_run_as_generics(mode: str) -> None:
     np.testing.assert_array_equal(res.outputs["B"], np.broadcast_to(x[None, :, None], (3, 4, 2)))
     np.testing.assert_array_equal(res.outputs["r"], A.max(axis=(0, 2)))
     assert len(res.regions) == 2  # the broadcast, and the reduce with the fill of -inf folded into it
+
+
+def test_an_affine_access_left_on_the_host_names_its_line_when_out_of_bounds() -> None:
+    # the host's memref.load made of an affine.load had no location: "error: 'memref.load' index -1 ..."
+    text = """
+func.func @k(%A: memref<?xf64>, %n: index) {
+  affine.for %i = 0 to %n {
+    %a = affine.load %A[%i * 3 - 1] : memref<?xf64>
+    %b = arith.addf %a, %a : f64
+    affine.store %b, %A[%i * 3 + 2] : memref<?xf64>
+  }
+  func.return
+}
+"""
+    with pytest.raises(api.InfsError, match=r"oob\.mlir: error: 'memref.load' at line 4 index -1 out of bounds"):
+        api.run(api.parse_text(text, "oob.mlir"), {"A": np.zeros(50), "n": 7}, config="small-16")

@@ -869,7 +869,9 @@ def lower_host_affine(root: Operation) -> None:
             Rewriter.replace_op(op, out, [_fold(vals, arith.MinSIOp, out)])
         elif isinstance(op, (affine.LoadOp, affine.StoreOp)):
             idx = _host_map(op.map, op.indices, out)
-            Rewriter.replace_op(op, [*out, memref.LoadOp.get(op.memref, idx) if isinstance(op, affine.LoadOp) else memref.StoreOp.get(op.value, op.memref, idx)])
+            new_mem = memref.LoadOp.get(op.memref, idx) if isinstance(op, affine.LoadOp) else memref.StoreOp.get(op.value, op.memref, idx)
+            new_mem.location = op.location  # (a run-time error of the access names the user's line)
+            Rewriter.replace_op(op, [*out, new_mem])
         elif isinstance(op, affine.ForOp):
             lb = _fold(_host_map(op.lowerBoundMap, op.lowerBoundOperands, out), arith.MaxSIOp, out)
             ub = _fold(_host_map(op.upperBoundMap, op.upperBoundOperands, out), arith.MinSIOp, out)
