@@ -290,3 +290,10 @@ def test_arith_ops_the_regions_lack_run_on_the_host(args, body, rets, inputs, wa
 def test_ceildivui_by_zero_names_its_line():
     with pytest.raises(api.InfsError, match=r"^<input>: error: division by zero in 'arith.ceildivui' at line 3$"):
         _run(_scalar_fn("%c = arith.constant 0 : i8\n%r = arith.ceildivui %a, %c : i8\nfunc.return %r : i8", "i8", "%a: i8"), {"a": 5})
+
+
+def test_a_vector_constant_on_the_host_names_its_line():
+    # was "unsupported host constant dense<...>", no op and no line
+    text = _scalar_fn("%v = arith.constant dense<[1.0, 2.0]> : vector<2xf32>\nfunc.return %v : vector<2xf32>", "vector<2xf32>")
+    with pytest.raises(api.InfsError, match=r"^<input>: error: 'arith.constant' at line 2 of type vector<2xf32> is not supported on the host"):
+        _run(text, {})

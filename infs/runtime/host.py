@@ -207,7 +207,8 @@ class HostFloatArith(InterpreterFunctions):
             # as a loop bound ran 2**64 - 1 iterations and matched no index_switch case
             w = interpreter.index_bitwidth if isinstance(v.type, IndexType) else v.type.width.data
             return (to_signed(int(v.value.data), w) if w > 1 else int(v.value.data),)
-        raise EvaluationError(f"unsupported host constant {v}")
+        # a vector or tensor constant: no op line was named
+        raise EvaluationError(f"{op_label(op)} of type {op.result.type} is not supported on the host (it runs scalar arith)")
 
 
 def _bits(t: Any) -> int:
