@@ -189,3 +189,26 @@ func.func @k(%A: memref<?xf64>, %n: index) {
 """
     with pytest.raises(api.InfsError, match=r"oob\.mlir: error: 'memref.load' at line 4 index -1 out of bounds"):
         api.run(api.parse_text(text, "oob.mlir"), {"A": np.zeros(50), "n": 7}, config="small-16")
+
+
+def test_an_index_valued_accumulation_is_not_called_a_loop_index() -> None:
+    # s += (index)A[i] in index: the remark said "a loop index is used as a value"
+    from infs.passes.extract_streams import extract_streams
+
+    text = """
+func.func @k(%A: memref<?xi32>, %n: index) -> index {
+  %c0 = arith.constant 0 : index
+  %s = affine.for %i = 0 to %n iter_args(%acc = %c0) -> (index) {
+    %a = affine.load %A[%i] : memref<?xi32>
+    %ai = arith.index_cast %a : i32 to index
+    %t = arith.addi %acc, %ai : index
+    affine.yield %t : index
+  }
+  func.return %s : index
+}
+"""
+    remarks = [str(r) for r in extract_streams(api.parse_text(text, "acc.mlir"))]
+    assert remarks == ["acc.mlir:4:3: remark: extract-streams: loop nest not extracted: an index value computed by 'arith.index_cast' in the nest "
+                       "is used as data (streams carry integer and float elements, not index: compute it in i32/i64)"], remarks
+    res = api.run(text, {"A": np.arange(-3, 6, dtype=np.int32), "n": 9}, config="small-16")
+    assert res.results[0] == 9

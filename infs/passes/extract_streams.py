@@ -504,7 +504,13 @@ class Analysis:
         if v in self.nodes:
             return self.nodes[v]
         if v in self.dims or (isinstance(v.type, IndexType) and self.inside(v)):
-            raise Refuse("a loop index is used as a value (streams carry array elements, not their coordinates)")
+            try:
+                moves = v in self.dims or any(dim_index(n) is not None for n in self.aff(v).names)
+            except Refuse:
+                moves = False
+            if moves:
+                raise Refuse("a loop index is used as a value (streams carry array elements, not their coordinates)")
+            raise Refuse(f"an index value computed by '{v.owner.name if isinstance(v.owner, Operation) else 'a block argument'}' in the nest is used as data (streams carry integer and float elements, not index: compute it in i32/i64)")
         owner, outside = v.owner, not self.inside(v)
         if outside and (isinstance(v.type, MemRefType) or not stream.is_scalar_type(v.type)):
             raise Refuse(f"a {v.type} value from outside the nest is used as a value")
