@@ -171,3 +171,28 @@ def test_a_host_op_without_an_implementation_names_its_line() -> None:
     )
     with pytest.raises(api.InfsError, match=r"@k: 'memref.subview' at line 3 is not supported on the host$"):
         api.run(src, {"A": np.zeros(8, np.float32)}, config="small-16")
+
+
+def test_an_i1_scalar_other_than_0_or_1_is_refused(tmp_path: Path) -> None:
+    # infs-run --scalar c=2 for an i1 argument ran with c = True (numpy's bool of
+    # 2), where api.run refuses it: the two entry points agree now.
+    import subprocess
+    import sys
+
+    src = tmp_path / "rows.mlir"
+    src.write_text(
+        "func.func @k(%A: memref<?x?xi1>, %B: memref<?xi1>, %n: index, %m: index, %c: i1) {\n"
+        "  stream.region ins(%A, %B : memref<?x?xi1>, memref<?xi1>) syms(N = %n : index, M = %m : index, c = %c : i1) domain [0:N, 0:M] iterators [parallel, reduction] {\n"
+        "  ^bb0(%a: memref<?x?xi1>, %b: memref<?xi1>, %N: index, %M: index, %cc: i1):\n"
+        "    %l = stream.load %a[d0, d1] : memref<?x?xi1> -> !stream.stream<i1>\n"
+        "    %s = stream.reduce max %l over [1] init %cc : !stream.stream<i1> -> !stream.stream<i1>\n"
+        "    stream.store %s -> %b[d0] : !stream.stream<i1> -> memref<?xi1>\n"
+        "    stream.yield\n  }\n  func.return\n}\n"
+    )
+    run = str(Path(sys.executable).parent / "infs-run")
+    base = [run, str(src), "--sizes", "n=4,m=3", "--shape", "A=4x3,B=4", "--config", "tiny"]
+    bad = subprocess.run(base + ["--scalar", "c=2"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.strip() == "infs-run: error: bad --scalar c=2: %c is an i1 argument: expected 0 or 1", bad.stderr
+    for ok in ("0", "1"):
+        p = subprocess.run(base + ["--scalar", f"c={ok}"], capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr

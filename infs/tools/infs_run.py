@@ -113,6 +113,8 @@ def _scalar_value(name: str, text: str, ty) -> Any:
         raise UsageError(f"bad --scalar {name}={text}: %{name} is a {ty} argument: expected an integer") from None
     if dt.kind in "iu" and not (np.iinfo(dt).min <= v <= np.iinfo(dt).max):
         raise UsageError(f"bad --scalar {name}={text}: out of range for {ty}")
+    if dt == np.bool_ and v not in (0, 1):  # as api.run (host._scalar_argument): 2 was True
+        raise UsageError(f"bad --scalar {name}={text}: %{name} is an i1 argument: expected 0 or 1")
     return v if isinstance(ty, IndexType) else np.asarray(v, dtype=dt)[()]
 
 
