@@ -196,3 +196,15 @@ def test_an_i1_scalar_other_than_0_or_1_is_refused(tmp_path: Path) -> None:
     for ok in ("0", "1"):
         p = subprocess.run(base + ["--scalar", f"c={ok}"], capture_output=True, text=True)
         assert p.returncode == 0, p.stderr
+
+
+def test_an_empty_view_path_is_refused() -> None:
+    # infs-run --view '' ran and silently wrote no page (an empty string is falsy),
+    # where infs-view -o '' is an error.
+    import subprocess
+    import sys
+
+    run = str(Path(sys.executable).parent / "infs-run")
+    vec_add = str(Path(__file__).resolve().parents[1] / "infs" / "workloads" / "vec_add.mlir")
+    p = subprocess.run([run, vec_add, "--size-set", "small", "--config", "tiny", "--view", ""], capture_output=True, text=True)
+    assert p.returncode == 2 and p.stderr.strip() == "infs-run: error: --view: an empty path", p.stderr

@@ -666,7 +666,7 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError("--strict applies to a forced --mode (in, near, core or all)")
         if args.save_outputs:
             _prepare_save_dir(args.save_outputs)
-        if args.view:
+        if args.view is not None:  # (an empty path is an error, not "no view")
             from infs.tools import infs_view
 
             try:
