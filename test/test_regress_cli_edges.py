@@ -4,9 +4,16 @@ before its fix."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 from infs.tools import infs_sweep
+
+
+def _tool(name: str, *args: str) -> subprocess.CompletedProcess:
+    """Run the venv's console script ``name`` (infs-opt, infs-run) with ``args``."""
+    return subprocess.run([str(Path(sys.executable).parent / name), *args], capture_output=True, text=True)
 
 
 def test_sweep_plot_without_a_table_is_a_one_line_error(tmp_path: Path, capsys) -> None:
@@ -29,9 +36,6 @@ def test_specialize_rejects_a_negative_index_symbol(tmp_path: Path) -> None:
     # The tdfg lattice's symbols are non-negative (canonicalize-tdfg's and optimize-tdfg's
     # rewrites are proved for those values only); specialize bound N=-1 and silently
     # clamped [0:N] to the empty [0:0], so lower-pim then did nothing, with exit 0.
-    import subprocess
-    import sys
-
     src = tmp_path / "g.mlir"
     src.write_text(
         "func.func @f(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {\n"
@@ -41,9 +45,8 @@ def test_specialize_rejects_a_negative_index_symbol(tmp_path: Path) -> None:
         "    tdfg.store %0 -> %b : !tdfg.tensor<f32, 1> -> memref<?xf32>\n"
         "    tdfg.yield\n  }\n  func.return\n}\n"
     )
-    opt = str(Path(sys.executable).parent / "infs-opt")
     for flag in ("--specialize=sizes=N=-1", "--lower-pim=sizes=N=-1 config=small-16"):
-        p = subprocess.run([opt, flag, str(src)], capture_output=True, text=True)
+        p = _tool("infs-opt", flag, str(src))
         assert p.returncode == 1, (flag, p.stdout)
         err = p.stderr.strip().splitlines()
         assert len(err) == 1 and "symbol 'N' is a size (an index)" in err[0] and "-1" in err[0], (flag, p.stderr)
@@ -52,9 +55,6 @@ def test_specialize_rejects_a_negative_index_symbol(tmp_path: Path) -> None:
 def test_optimize_tdfg_takes_a_whole_number_time_limit(tmp_path: Path) -> None:
     # time-limit is seconds (a float); `time-limit=2` was refused by the option
     # parser ("Incompatible types: given (2,), expected <class 'float'>").
-    import subprocess
-    import sys
-
     src = tmp_path / "g.mlir"
     src.write_text(
         "func.func @f(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {\n"
@@ -65,19 +65,15 @@ def test_optimize_tdfg_takes_a_whole_number_time_limit(tmp_path: Path) -> None:
         "    tdfg.store %1 -> %b : !tdfg.tensor<f32, 1> -> memref<?xf32>\n"
         "    tdfg.yield\n  }\n  func.return\n}\n"
     )
-    opt = str(Path(sys.executable).parent / "infs-opt")
-    p = subprocess.run([opt, "--optimize-tdfg=time-limit=2", str(src)], capture_output=True, text=True)
+    p = _tool("infs-opt", "--optimize-tdfg=time-limit=2", str(src))
     assert p.returncode == 0 and "tdfg.graph" in p.stdout, p.stderr
-    p = subprocess.run([opt, "--optimize-tdfg=time-limit=-1", str(src)], capture_output=True, text=True)
+    p = _tool("infs-opt", "--optimize-tdfg=time-limit=-1", str(src))
     assert p.returncode == 1 and p.stderr.strip() == "infs-opt: error: pass 'optimize-tdfg' failed: option time-limit must be >= 0, got -1", p.stderr
 
 
 def test_lower_pim_on_a_lowered_program_says_so(tmp_path: Path) -> None:
     # lower-pim runs its record steps on a pimcmd.program already in the module;
     # on an allocated one the error blamed 'decompose', a step the user never named.
-    import subprocess
-    import sys
-
     src = tmp_path / "p.mlir"
     src.write_text(
         "func.func @allocated(%A: memref<4x4xf32>) {\n"
@@ -88,8 +84,7 @@ def test_lower_pim_on_a_lowered_program_says_so(tmp_path: Path) -> None:
         "    pimcmd.compute neg f32 dst 32 srcs [0] bitlines 0:1:4 tiles 0:1:4 banks 0:1:4\n"
         "    pimcmd.release %0 : memref<4x4xf32>\n  }\n  func.return\n}\n"
     )
-    opt = str(Path(sys.executable).parent / "infs-opt")
-    p = subprocess.run([opt, "--lower-pim=config=fig9", str(src)], capture_output=True, text=True)
+    p = _tool("infs-opt", "--lower-pim=config=fig9", str(src))
     assert p.returncode == 1, p.stdout
     assert p.stderr.strip() == (f"infs-opt: error: pass 'lower-pim' failed: the pimcmd.program at {src}:2:3 in @allocated: "
                                 "the program is already lowered (its wordlines are allocated); lower-pim runs once"), p.stderr
@@ -176,9 +171,6 @@ def test_a_host_op_without_an_implementation_names_its_line() -> None:
 def test_an_i1_scalar_other_than_0_or_1_is_refused(tmp_path: Path) -> None:
     # infs-run --scalar c=2 for an i1 argument ran with c = True (numpy's bool of
     # 2), where api.run refuses it: the two entry points agree now.
-    import subprocess
-    import sys
-
     src = tmp_path / "rows.mlir"
     src.write_text(
         "func.func @k(%A: memref<?x?xi1>, %B: memref<?xi1>, %n: index, %m: index, %c: i1) {\n"
@@ -189,22 +181,17 @@ def test_an_i1_scalar_other_than_0_or_1_is_refused(tmp_path: Path) -> None:
         "    stream.store %s -> %b[d0] : !stream.stream<i1> -> memref<?xi1>\n"
         "    stream.yield\n  }\n  func.return\n}\n"
     )
-    run = str(Path(sys.executable).parent / "infs-run")
-    base = [run, str(src), "--sizes", "n=4,m=3", "--shape", "A=4x3,B=4", "--config", "tiny"]
-    bad = subprocess.run(base + ["--scalar", "c=2"], capture_output=True, text=True)
+    base = [str(src), "--sizes", "n=4,m=3", "--shape", "A=4x3,B=4", "--config", "tiny"]
+    bad = _tool("infs-run", *base, "--scalar", "c=2")
     assert bad.returncode == 2 and bad.stderr.strip() == "infs-run: error: bad --scalar c=2: %c is an i1 argument: expected 0 or 1", bad.stderr
     for ok in ("0", "1"):
-        p = subprocess.run(base + ["--scalar", f"c={ok}"], capture_output=True, text=True)
+        p = _tool("infs-run", *base, "--scalar", f"c={ok}")
         assert p.returncode == 0, p.stderr
 
 
 def test_an_empty_view_path_is_refused() -> None:
     # infs-run --view '' ran and silently wrote no page (an empty string is falsy),
     # where infs-view -o '' is an error.
-    import subprocess
-    import sys
-
-    run = str(Path(sys.executable).parent / "infs-run")
     vec_add = str(Path(__file__).resolve().parents[1] / "infs" / "workloads" / "vec_add.mlir")
-    p = subprocess.run([run, vec_add, "--size-set", "small", "--config", "tiny", "--view", ""], capture_output=True, text=True)
+    p = _tool("infs-run", vec_add, "--size-set", "small", "--config", "tiny", "--view", "")
     assert p.returncode == 2 and p.stderr.strip() == "infs-run: error: --view: an empty path", p.stderr
