@@ -9,20 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from infs.tools import infs_opt
-
-
-def opt(capsys, argv):
-    code = infs_opt.main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_error_line(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert "Traceback" not in err and "internal error" not in err, err
-    return lines[0]
+from test_regress_cli import one_error_line, opt
 
 
 # vec_add as `--tensorize --lower-pim='sizes=N=64 config=small-16'` prints it
