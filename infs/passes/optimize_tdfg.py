@@ -1,5 +1,6 @@
-"""``optimize-tdfg``: equality saturation of tensor dataflow graphs (ASPLOS'23 §3.2 "Optimizing
-tDFG", Appendix Eq. 3-9, Figs. 6 and 20).
+"""``optimize-tdfg``: each tensor dataflow graph becomes the cheapest equivalent one equality saturation finds.
+
+After ASPLOS'23 §3.2 "Optimizing tDFG", Appendix Eq. 3-9, Figs. 6 and 20.
 
 Takes: any module; works inside every ``tdfg.graph`` (symbolic sizes).  Gives: the same
 graphs, each replaced by the cheapest equivalent graph found, or left exactly as it was
@@ -894,7 +895,7 @@ NO_RULE_CAN_IMPROVE = "no rule can make it cheaper (no e-graph built)"
 
 def _no_rule_can_improve(enc: _Encoding) -> bool:
     """True only when saturating and extracting provably keep the graph as it is, so the
-    e-graph need not be built (issue 13: vec_add's three nodes paid 0.5-2 s of egglog).
+    e-graph need not be built (without it vec_add's three nodes paid 0.5-2 s of egglog).
 
     Why it is conservative.  The rules' left-hand sides (``tdfg_egraph``) need a ``Mv``,
     ``Bc`` or ``Shrink`` term (Eq. 4, 6-9), or a ``Cmp2`` with a ``Cmp2`` child of its own

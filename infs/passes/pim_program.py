@@ -10,6 +10,7 @@ lowering error, error locations, and box arithmetic shared by the passes.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -70,6 +71,12 @@ def record_pass(pass_name: str, step: Callable[[PimProgram], PimProgram], requir
         def apply(self, ctx: Context, op: ModuleOp) -> None:
             rewrite_programs(op, step if requires is None else checked)
 
+    # The class belongs to the step's module, under the name that module binds it to
+    # ("expand-mv-bc" -> ExpandMvBcPass): its docstring is that module's (infs-opt --help
+    # prints the module docstring's first line), and repr/pickle name the real pass.
+    RecordStepPass.__module__ = step.__module__
+    RecordStepPass.__name__ = RecordStepPass.__qualname__ = "".join(w.capitalize() for w in pass_name.split("-")) + "Pass"
+    RecordStepPass.__doc__ = sys.modules[step.__module__].__doc__
     return RecordStepPass
 
 
