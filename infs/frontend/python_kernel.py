@@ -37,7 +37,9 @@ the same function computes when called in plain Python on the same arrays:
   and the extract-streams remark says so);
 * ``min``/``max`` of floats are ``arith.minimumf``/``maximumf`` (NaN
   propagates, as ``numpy.minimum``; Python's builtins would return the
-  first argument).
+  first argument); ``abs`` of a float is ``math.absf`` (the sign bit
+  cleared: ``abs(-0.0)`` is ``+0.0``), of an integer ``x < 0 ? -x : x``
+  (wrapping on the minimum, as numpy's and ``math.absi``).
 
 What differs from Python is an error, never a different answer: an index
 outside an array (also a negative one: Python's wrap-around is not modelled),
@@ -67,7 +69,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from xdsl.dialects import affine, arith, func, memref, scf
+from xdsl.dialects import affine, arith, func, math, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
@@ -1169,6 +1171,11 @@ class _Gen:
             raise self.unsupported(node, "abs() of a comparison result")
         if v.const is not None and v.kind in _WEAK:
             return self.literal(abs(v.const), node)
+        if _is_float(v.kind):
+            # math.absf clears the sign bit: abs(-0.0) is +0.0 (and 1.0 / abs(-0.0) is +inf), as
+            # Python's and numpy's abs; a select of x < 0 would keep -0.0
+            return Val(v.kind, self.emit(math.AbsFOp(self.ssa(v, node)), node).results[0])
+        # integers: x < 0 ? -x : x wraps on INT_MIN as math.absi (and numpy's abs) do
         zero = Val(v.kind, None, AffineExpr.constant(0) if v.kind == "int" else None, 0)
         neg = self.compare(ast.Lt(), v, zero, node)
         minus = self.negate(v, node)
