@@ -18,8 +18,8 @@ def version_text(prog: str) -> str:
 
 
 def __getattr__(name: str):
-    # Loaded on first use, so that ``import infs`` stays cheap (issue 13: start-up):
-    # ``infs.kernel`` (Python kernels, issue 14 item 4) loads xDSL; ``__version__``
+    # Loaded on first use, so that ``import infs`` stays cheap (start-up time):
+    # ``infs.kernel`` (Python kernels) loads xDSL; ``__version__``
     # reads the installed metadata (importlib.metadata imports email, zipfile... 30-70 ms).
     if name == "kernel":
         from infs.frontend.python_kernel import kernel

@@ -1,4 +1,4 @@
-"""Hardware configurations and cost profiles, as data (DESIGN §5).
+"""Hardware configurations and cost profiles, as data (the simulated machine of ASPLOS §5, Table 2).
 
 Shared by the compiler (layout, lowering) and the simulator, so it sits at the
 bottom of the layering and imports nothing from infs but the element types
@@ -289,7 +289,7 @@ class HardwareConfig:
           context, MLCPUMManager.cc:3662-3701); set it to 1000 for CAL'22's
           software runtime ("about 1k cycles per command", cal:137).
         * ``measured``: ``seconds`` (infs's own JIT wall time for this lowering)
-          at ``freq_ghz``, as issue 11 asks.  Not deterministic (20-30%
+          at ``freq_ghz``.  Not deterministic (20-30%
           run-to-run) and Python: several times the paper's C++ JIT, so it
           overstates the JIT share; for exploration only.
 
@@ -716,9 +716,9 @@ def _kind_of(ty: str) -> str:
 
 # ``infs`` profile: cycles = c2*n^2 + c1*n + c0 for an n-bit element, or the
 # PIMeval step count where neither the paper nor gem5 prices the op.  One
-# documented source per op, in the order the issue fixes (issue 11 item 5):
+# documented source per op, in this order of precedence:
 # the paper's text first, then the authors' gem5 model, then PIMeval.
-#   asplos:L  = /work/shared/seeds/infinity-stream-asplos23.txt line L;
+#   asplos:L  = line L of the ASPLOS'23 paper's plain text (infinity-stream-asplos23.txt);
 #   gem5      = PolyArch/gem-forge-gem5@gem-forge, MLCPUMManager::getComputeLat
 #               (src/cpu/gem_forge/accelerator/stream/cache/pum/MLCPUMManager.cc:2532-2602),
 #               which prices an op by its x86 micro-op class (avxop.isa lines given);
@@ -1123,7 +1123,7 @@ FIELD_SOURCES: dict[str, tuple[str, str]] = {
     "host_tile": ("assumed: TC_core at mesh node 0 (the paper does not place it)", "Fig. 14 (sync round trips)"),
     "control_bytes": ("assumed: one 8 B control message (sync report, ack); the paper gives no size", "Fig. 12/13 (control traffic)"),
     "command_bytes": ("assumed: 16 B per command (pattern + op); the paper gives no size", "Fig. 12/13 (control traffic)"),
-    "jit_model": ("issue 11 item 3 (HardwareConfig.jit_lowering_cycles): per-command by default, as the authors' gem5 model charges it (MLCPUMManager.cc:3662-3701); per-lowering sends every mm_outer/stencil region near memory under Eq. 2", "Fig. 14 (JIT share), Fig. 11 (Inf-S vs Inf-S no JIT)"),
+    "jit_model": ("HardwareConfig.jit_lowering_cycles: per-command by default, as the authors' gem5 model charges it (MLCPUMManager.cc:3662-3701); per-lowering sends every mm_outer/stencil region near memory under Eq. 2", "Fig. 14 (JIT share), Fig. 11 (Inf-S vs Inf-S no JIT)"),
     "jit_us_per_lowering": ("ASPLOS §8 (asplos:516): 'The average JIT time is 220us'", "Fig. 14 (JIT share), Fig. 11 (Inf-S vs Inf-S no JIT)"),
     "jit_cycles_per_command": ("CAL'22 (cal:139) '10 cycles/cmd'; gem5 run.py:393 stream_pum_compile_lat_per_cmd", "Fig. 14 (JIT share, jit_model=per-command)"),
     "line_bytes": ("assumed: the 64 B x86 cache line (Table 2's H tree is 64B wide)", "Fig. 12/13 (Near-L3/Base traffic)"),

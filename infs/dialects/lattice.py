@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 def _is_numpy_integer(value: object) -> bool:
     """``isinstance(value, np.integer)`` without importing numpy: no value is a numpy
-    integer before numpy is loaded (importing ``infs.api`` needs no numpy: start-up, issue 13)."""
+    integer before numpy is loaded (importing ``infs.api`` needs no numpy, for start-up time)."""
     np_mod = sys.modules.get("numpy")
     return np_mod is not None and isinstance(value, np_mod.integer)
 

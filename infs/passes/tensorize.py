@@ -47,8 +47,8 @@ How a region becomes a graph:
   iteration space has more dims (inner-product mm: ``(i, j, k)`` over
   matrices) keeps its outer dims on the host: they must be parallel, and
   become an ``scf.for`` nest around the graph of the remaining dims, the loop
-  indices passed as new symbols ``x0, x1, ...`` (the pattern DESIGN §1 uses
-  for dependence-carrying loops).
+  indices passed as new symbols ``x0, x1, ...`` (as host code passes the
+  indices of dependence-carrying loops).
 
 A region stays a stream region (with its reason) when it uses an op or type
 without a tensor counterpart: argmin/argmax reductions, casts, unsigned or

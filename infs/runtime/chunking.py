@@ -1,4 +1,4 @@
-"""Arrays larger than the compute ways: a region run in memory in chunks (issue 16; ASPLOS §7, limitation 2).
+"""Arrays larger than the compute ways: a region run in memory in chunks (ASPLOS §7, limitation 2).
 
 The paper disables in-memory computing when a region's data does not fit the
 SRAM arrays.  infs runs such a region as a sequence of *chunks*, boxes of its

@@ -5,7 +5,7 @@ Why not ``xdsl.interpreters.arith`` and friends: importing any module of the
 ``xdsl.interpreters`` package runs the package's ``__init__``, which imports
 every interpreter xDSL has (riscv, snitch, linalg, pdl, ...) with their
 dialects -- 0.2-0.6 s of start-up per process for the ~30 scalar ops host code
-uses (issue 13).  There is no clean way to load a submodule without its
+uses.  There is no clean way to load a submodule without its
 package's ``__init__`` (it would mean planting a fake package in
 ``sys.modules``), so this module implements those ops itself, with xDSL 0.74's
 semantics op for op (signless integers wrapped to the width of their type with

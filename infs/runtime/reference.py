@@ -522,7 +522,7 @@ def _fold(op: stream.ReduceOp, st: _RegionState, kind: str, dims: tuple[int, ...
 
 
 # ---------------------------------------------------------------------------
-# The view path (issue 13): affine accesses as strided numpy views
+# The view path: affine accesses as strided numpy views
 # ---------------------------------------------------------------------------
 #
 # An affine map sends the point ``lo + t`` of a box to the flat element

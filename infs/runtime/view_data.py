@@ -1,4 +1,4 @@
-"""What ``infs-view`` draws, as plain JSON-able data (issue 17).
+"""What ``infs-view`` draws, as plain JSON-able data.
 
 ``view_data(runs, stats, cfg)`` turns the in-memory programs of a run (the
 records the JIT produced, ``RunReport.programs``) into:

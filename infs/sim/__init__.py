@@ -1,4 +1,4 @@
-"""The simulated machine that runs ``pimcmd`` programs (DESIGN §5).
+"""The simulated machine that runs ``pimcmd`` programs (ASPLOS §4-§5).
 
 ``Machine(config)`` holds every wordline register of every SRAM array as numpy
 vectors and executes programs functionally (word-level or bit-level) or in

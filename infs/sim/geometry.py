@@ -209,7 +209,7 @@ def identity_map(sel: np.ndarray, shape: tuple[int, ...]) -> AxisMap:
 @lru_cache(maxsize=4096)
 def pattern_identity_map(p: Pattern, shape: tuple[int, ...]) -> AxisMap:
     """``identity_map`` of ``pattern_set(p)``, once per pattern: a program's
-    compute commands mostly select the same cells (issue 13: gauss_elim plans
+    compute commands mostly select the same cells (gauss_elim plans
     12,809 computes on 2,047 x 2 programs).  An index-array map holds
     ``pattern_set``'s own array (no copy): this keeps at most 4,096 of them
     alive, as ``pattern_set`` itself does."""

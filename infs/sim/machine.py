@@ -1,4 +1,4 @@
-"""The simulated machine: executes ``pimcmd`` programs (DESIGN §5, ASPLOS §4-§5).
+"""The simulated machine: executes ``pimcmd`` programs (ASPLOS §4-§5).
 
 State.  Every SRAM array of every bank at once: a wordline register is one
 numpy vector over all ``total_arrays x bitlines`` cells (array-major, so cell

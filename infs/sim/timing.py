@@ -1,4 +1,4 @@
-"""Per-command latency, traffic and energy quantities (DESIGN §5, ASPLOS §4.2, §5.2, §7).
+"""Per-command latency, traffic and energy quantities (ASPLOS §4.2, §5.2, §7).
 
 Everything here is a function of the command and the layout only -- never of
 the data -- so the analysis mode reproduces the functional mode's statistics

@@ -35,7 +35,7 @@ REPRODUCTION.md written, which shows them):
 * ``fig17_tiles3d.png`` -- per 3-D workload, the speedup over no tiling per tile shape;
 
 and ``--reproduction`` (``benchmarks/REPRODUCTION.md``): each headline number
-of the paper (DESIGN §7) next to ours, with the ratio.
+of the paper (ASPLOS §8, Figs. 2 and 11-18) next to ours, with the ratio.
 
 As in the paper, mm, kmeans and gather_mlp have an inner- and an
 outer-product version; Fig. 11/12 take the best version for each
@@ -111,7 +111,7 @@ TILE_STUDY = ("stencil2d", "dwt2d", "conv2d", "gauss_elim", "mm_outer", "kmeans_
 # out of memory.  (The paper's Inf-S runs these benchmarks in memory, i.e. it is In-L3 there.)
 TILE_CONFIG = "in"
 
-# DESIGN §7: the paper's headline numbers.
+# The paper's headline numbers (ASPLOS §8, Figs. 2 and 11-18).
 PAPER = {
     "fig2_vec_add_in_over_near": 21.0,
     "fig11_infs_over_near": 2.6,
@@ -353,7 +353,7 @@ def best_by_benchmark(rows: dict[tuple[str, str], dict], configs, key: str = "to
 
 
 def headline(rows: dict[tuple[str, str], dict], configs, tile_rows: list[dict]) -> dict[str, Any]:
-    """Our value of each DESIGN §7 number (None where the runs needed are missing)."""
+    """Our value of each headline number of ``PAPER`` (None where the runs needed are missing)."""
     best = best_by_benchmark(rows, configs)
     ours: dict[str, Any] = {}
 
@@ -751,7 +751,7 @@ def reproduction_md(ours: dict[str, Any], rows: dict[tuple[str, str], dict], siz
     row("Fig. 18", "energy efficiency over Near-L3, Inf-S (geomean)", "fig18_infs_energy_over_near")
     row("§8", "JIT wall time per lowering, mean over the Inf-S runs' lowerings (µs; infs's JIT is Python)", "jit_us_per_lowering_mean", fmt="{:.0f}")
     if tile_rows:
-        # the rows keep their names from run to run (issue 11); what they cover is said below the table
+        # the rows keep their names from run to run; what they cover is said below the table
         row("Fig. 16/17", "layout heuristic vs best tile shape (cycles, geomean)", "fig16_heuristic_vs_best", fmt="{:.3f}x", paper_fmt="≤{:.2f}x")
         row("Fig. 16/17", "layout heuristic over no tiling (innermost dim contiguous)", "fig16_heuristic_over_no_tiling")
     else:
@@ -910,7 +910,7 @@ def _breakdown(r: dict, top: int = 2) -> str:
 
 
 def why_they_differ(ours: dict[str, Any], rows: dict[tuple[str, str], dict], configs) -> list[str]:
-    """The generated explanation of every headline gap (issue 11: never hand-written)."""
+    """The generated explanation of every headline gap (generated, so that it cannot go stale)."""
     from infs.sim.stats import CYCLE_KEYS
 
     best = best_by_benchmark(rows, configs)
