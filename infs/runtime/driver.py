@@ -91,6 +91,7 @@ class RunOptions:
     chunk: bool = True  # a region too large for the SRAM arrays runs in memory in chunks (infs.runtime.chunking)
     chunk_folds: bool = True  # ... also in chunks of a reduction dim whose values are stored, the partials folded near memory
     chunk_overlap: bool = True  # ... each chunk's DRAM fetch behind the previous chunk's compute, where the L3 has room (False: serial)
+    record_charges: bool = False  # keep what each command of each in-memory run charged (``Machine.record_charges``: infs-view draws it)
 
 
 # Graph invocations of one region's host-run outer dims that the in-memory path
@@ -916,6 +917,8 @@ def run_program(
         raise EvaluationError(bad)
     cfg = options.config if isinstance(options.config, HardwareConfig) else load_config(options.config)
     machine = Machine(cfg, mode=options.machine_mode, profile=options.profile)
+    if options.record_charges:
+        machine.record_charges()
     if options.warm:
         # as the cores leave them, as far as the L3 holds them (``RunOptions.warm``)
         machine.mark_resident(args.values() if isinstance(args, Mapping) else args, capacity=cfg.l3_bytes)

@@ -207,6 +207,7 @@ class _Replay:
     lot: dict  # layout entries at the end
     boxes: dict  # buffer boxes at the end
     hidden: int = 0  # DRAM cycles the run hid behind earlier work (``Machine.overlap_next``)
+    charges: list | None = None  # what each command charged (``Machine.record_charges``)
 
 
 @dataclass
@@ -280,6 +281,12 @@ class Machine:
         self._replays: OrderedDict[tuple, _Replay] = like._replays if like is not None else OrderedDict()
         self._residency_log: list[tuple[int, Any, int]] | None = None  # (array index, layout key, wordline) set by this run
         self.replayed = 0  # runs this machine replayed (a statistic of the simulator, not of the machine)
+        # ``record_charges``: per run, what each command charged (None: not kept); a
+        # probe of a recording machine records too, so that the run it lets the
+        # machine replay has its charges
+        self.charges: list[tuple[PimProgram, list[tuple[int, str, Cost]]]] | None = [] if like is not None and like.charges is not None else None
+        self._run_charges: list[tuple[int, str, Cost]] | None = None
+        self._at = -1  # the command being stepped (-1: none, the end-of-program drain)
         self._records: dict[int, tuple[pc.ProgramOp, PimProgram]] = {}  # program ops read into records
         self._prog: PimProgram | None = None
         # Arrays left transposed in the registers by an earlier run (delayed release,
@@ -326,6 +333,15 @@ class Machine:
             raise SimError(f"unknown cycle category '{cost.category}'")
         self._charge(cost, name)
 
+    def record_charges(self) -> None:
+        """From now on keep what every command of every run charged:
+        ``self.charges`` gets one ``(program, [(command index, name, cost), ...])``
+        per run, in run order, a replayed run's being its recorded run's
+        (index -1: the end-of-program drain).  What ``infs-view`` draws; the
+        statistics are the same either way."""
+        if self.charges is None:
+            self.charges = []
+
     def reset_stats(self) -> None:
         self.stats = Stats()
         self._now = self._pending = 0
@@ -354,9 +370,11 @@ class Machine:
         key = self._replay_key(prog, host) if self.mode == "analysis" else None
         if key is not None:
             hit = self._replays.get(key)
-            if hit is not None and hit.prog is prog:
+            if hit is not None and hit.prog is prog and (self.charges is None or hit.charges is not None):
                 self._replays.move_to_end(key)
                 self._overlap = 0  # the window is this run's only
+                if self.charges is not None:
+                    self.charges.append((prog, hit.charges))
                 return self._replay(hit, host)
         self.buffers, self._buffer_boxes, self.results = {}, {}, {}
         self.lot = {}  # layout entries are per program: argument i of another program is another array
@@ -370,9 +388,12 @@ class Machine:
         start = self._now
         hidden = self.dram_hidden
         self._residency_log = [] if key is not None else None
+        charges = self._run_charges = [] if self.charges is not None else None
         try:
             for i, c in enumerate(prog.cmds):
+                self._at = i
                 self._step(c, i, plans, geo, host)
+            self._at = -1
             # A near_store into an array held transposed wrote its registers
             # (§5.3); the array stays there (delayed release, §5.2), but its data
             # is the array's: the host copy -- the normal layout a core or the
@@ -386,11 +407,14 @@ class Machine:
             if key is not None:
                 self._replays[key] = _Replay(prog, self.stats.copy(), self._now - start, list(self._residency_log or ()),
                                              list(self._pending_pairs), {i: replace(e) for i, e in self.lot.items()},
-                                             dict(self._buffer_boxes), self.dram_hidden - hidden)  # fmt: skip
+                                             dict(self._buffer_boxes), self.dram_hidden - hidden, charges)  # fmt: skip
                 if len(self._replays) > REPLAYS:
                     self._replays.popitem(last=False)
+            if charges is not None:
+                self.charges.append((prog, charges))  # type: ignore[union-attr]
         finally:
             self._residency_log = None
+            self._run_charges, self._at = None, -1
             self._overlap = 0  # the window is this run's only
             run_stats = self.stats
             before.merge(run_stats)
@@ -608,6 +632,8 @@ class Machine:
         st.add_links(cost.link_loads)
         st.element_ops += cost.element_ops
         st.count(name)
+        if self._run_charges is not None:
+            self._run_charges.append((self._at, name, cost))
 
     def _step(self, op: Cmd, i: int, plans: list[Plan | None], geo: Geometry, host: dict[int, np.ndarray]) -> None:
         sem = _semantics(op.kind)

@@ -317,7 +317,8 @@ def run_once(module, path: Path, fn, args, mode: str, console: Console | None) -
     options = RunOptions(config=args.config, mode=mode, tiles=_tiles(args.tiles), jit=not args.no_jit_charge,
                          machine_mode="analysis" if args.analysis else "functional", warm=not args.cold,
                          strict=args.strict, cross_check=args.check, optimize=not getattr(args, "no_optimize", False),
-                         chunk=not getattr(args, "no_chunks", False))  # fmt: skip
+                         chunk=not getattr(args, "no_chunks", False),
+                         record_charges=bool(getattr(args, "view", None) or getattr(args, "record_charges", False)))  # fmt: skip
     progress = None
     if console is not None and not args.json and console.is_terminal:
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # only on a terminal (start-up)
