@@ -78,3 +78,115 @@ def test_integer_abs_wraps_on_int_min(mode):
     (_, want), _ = plain(int_abs, X, Y)
     int_abs(X, Y, config="tiny", mode=mode)
     assert np.array_equal(Y, want) and Y[0] == np.iinfo(np.int32).min
+
+
+# ---------------------------------------------------------------------------
+# nested iter_args reductions: one region reducing over both dims
+# ---------------------------------------------------------------------------
+
+
+@infs.kernel
+def sum_of_squares(A):
+    s = 0.0
+    for i in range(A.shape[0]):
+        for j in range(A.shape[1]):
+            s += A[i, j] ** 2
+    return s
+
+
+@infs.kernel
+def int_sum(A):
+    s = 0
+    for i in range(A.shape[0]):
+        for j in range(A.shape[1]):
+            s += A[i, j]
+    return s
+
+
+@infs.kernel
+def smallest(A, m: float):
+    s = m
+    for i in range(A.shape[0]):
+        for j in range(A.shape[1]):
+            s = min(s, A[i, j])
+    return s
+
+
+@infs.kernel
+def largest(A):
+    s = -np.inf
+    for i in range(A.shape[0]):
+        for j in range(A.shape[1]):
+            s = max(s, A[i, j])
+    return s
+
+
+def _one_2d_reduction(remarks: list[str]) -> bool:
+    return any("extracted into 1 stream.region" in r and "iterators [reduction, reduction]" in r for r in remarks)
+
+
+@pytest.mark.parametrize("kernel", [sum_of_squares, int_sum, largest])
+def test_a_nested_python_reduction_is_one_region_over_both_dims(kernel):
+    A = np.ones((3, 5), np.float32 if kernel is not int_sum else np.int32)
+    assert _one_2d_reduction(kernel.remarks(A)), kernel.remarks(A)
+
+
+@SETTINGS
+@given(st.integers(0, 7), st.integers(0, 9), st.sampled_from(["f32", "f64", "i32"]), st.sampled_from(["in", "near", "core"]), st.integers(0, 2**31))
+def test_nested_python_reductions_match_python(n, m, ty, mode, seed):
+    rng = np.random.default_rng(seed)
+    if ty == "i32":
+        A = rng.integers(-(2**31), 2**31, (n, m), dtype=np.int64).astype(np.int32)  # wraps as numpy's int32 sum does
+        kernels = [int_sum]
+    else:
+        # small integers in floats: every partial sum is exact, so any order of the fold is the loop's
+        A = rng.integers(-20, 21, (n, m)).astype(np.float32 if ty == "f32" else np.float64)
+        kernels = [sum_of_squares, largest]
+    for k in kernels:
+        if mode == "in" and A.size == 0:
+            continue  # (an empty domain runs nowhere in memory)
+        r = k(A, config="tiny", mode=mode)
+        _, want = plain(k, A)
+        assert r.value == want, (k.fn.__name__, r.value, want)
+    if ty != "i32" and A.size and mode != "in":
+        m0 = float(rng.integers(-30, 30))
+        r = smallest(A, m0, config="tiny", mode=mode)
+        assert r.value == plain(smallest, A, m0)[1]
+
+
+FMAX = """
+func.func @fmax(%A: memref<?x?xf32>, %init: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %A, %c0 : memref<?x?xf32>
+  %m = memref.dim %A, %c1 : memref<?x?xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %init) -> (f32) {
+    %r2 = scf.for %j = %c0 to %m step %c1 iter_args(%b = %a) -> (f32) {
+      %x = memref.load %A[%i, %j] : memref<?x?xf32>
+      %s = arith.OP %b, %x : f32
+      scf.yield %s : f32
+    }
+    scf.yield %r2 : f32
+  }
+  func.return %r : f32
+}
+"""
+
+
+@SETTINGS
+@given(st.integers(1, 6), st.integers(1, 7), st.sampled_from(["maxnumf", "minnumf", "maximumf", "minimumf"]), st.sampled_from(["in", "near"]), st.floats(-5, 5, width=32) | st.just(float("nan")), st.integers(0, 2**31))
+def test_nested_min_max_folds_keep_the_loops_nan_semantics(n, m, op, mode, init, seed):
+    # fmax/fmin (maxnumf/minnumf) skip NaNs, maximumf/minimumf propagate them:
+    # the region must give what the loops give, NaNs anywhere (also all of them)
+    rng = np.random.default_rng(seed)
+    A = rng.integers(-9, 10, (n, m)).astype(np.float32)
+    A[rng.random((n, m)) < rng.choice([0.0, 0.3, 1.0])] = np.nan
+    text = FMAX.replace("OP", op)
+    assert "iterators [reduction, reduction]" in api.to_text(api.run_pipeline(api.parse_text(text, "f.mlir"), "extract-streams"))
+    want = np.float32(init)
+    num = op.endswith("numf")
+    f = {"max": np.fmax if num else np.maximum, "min": np.fmin if num else np.minimum}[op[:3]]
+    for x in A.ravel():
+        want = f(want, x)
+    got = api.run(text, {"A": A, "init": np.float32(init)}, config="tiny", mode=mode).results[0]
+    assert np.array_equal(np.float32(got), want, equal_nan=True), (got, want)

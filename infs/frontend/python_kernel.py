@@ -51,7 +51,8 @@ a Python int (a loop variable, ``len(A)``) meeting a narrower integer
 arguments do not fit that type is refused at the call (numpy raises
 OverflowError where ``index_cast`` would wrap).  Anything the
 front end does not read -- ``while``, calls of other functions, slices,
-tuples, Python objects, float ``//`` -- raises ``KernelError``, one line:
+tuples, Python objects, float ``//``, ``**`` but ``x ** 2`` (which is
+``x * x``) -- raises ``KernelError``, one line:
 ``file.py:LINE:COL: error: unsupported ...``.
 """
 
@@ -897,6 +898,9 @@ class _Gen:
         return self.binop(ast.Sub(), zero, v, node)
 
     def binop(self, op: ast.operator, a: Val, b: Val, node: ast.AST) -> Val:
+        if type(op) is ast.Pow and b.kind == "int" and b.const == 2 and a.kind != _BOOL:
+            # x ** 2 is x * x: the square rounded once, as numpy's power gives it, in x's type
+            return self.binop(ast.Mult(), a, a, node)
         if type(op) not in _BINOPS:
             sym = {ast.Pow: "**", ast.MatMult: "@", ast.LShift: "<<", ast.RShift: ">>"}.get(type(op), type(op).__name__)
             raise self.unsupported(node, f"operator '{sym}'")

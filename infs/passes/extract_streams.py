@@ -255,6 +255,96 @@ def _reduce_kind(op: Operation) -> str | None:
     return _REDUCE_KIND.get(op.name)
 
 
+# maxnum/minnum skip a NaN operand (C's fmax/fmin); stream.reduce's max/min propagate it
+_NUM_MINMAX = {"arith.maxnumf": "max", "arith.minnumf": "min"}
+# select(cmp(l, r), l, r) picks the larger for these predicates (max), the smaller for the others (min)
+_PICKS_LARGER = {"ogt", "oge", "ugt", "uge", "sgt", "sge"}
+_ORDERED_PICKS = {"ogt", "oge", "olt", "ole", "sgt", "sge", "slt", "sle"}
+
+
+def _no_nans(op: Operation, nsz: bool = False) -> bool:
+    """``fastmath<nnan>`` (with ``nsz``: also ``nsz``; or ``fast``) on ``op``: the
+    program promises no NaN operands (and that the sign of a zero does not matter)."""
+    fm = getattr(op, "fastmath", None)
+    flags = {f.value for f in fm.data} if fm is not None else set()
+    return "fast" in flags or {"nnan", *(("nsz",) if nsz else ())} <= flags
+
+
+def _fold_of(y: SSAValue, acc: SSAValue) -> tuple[Operation, str, int, SSAValue, str | None] | None:
+    """How the yielded ``y`` folds into the accumulator ``acc``: (the combining
+    op, the stream.reduce kind, the position of ``acc`` in its two operands,
+    the folded value, why it is not a fold after all -- or None).  Reads
+    ``acc op x`` for add/mul/min/max (also ``maxnumf``/``minnumf``), and the
+    ternary ``acc > x ? acc : x`` (``arith.select`` of a compare of the two, as
+    cgeist prints fmax written as a conditional)."""
+    comb = y.owner
+    if not isinstance(comb, Operation):
+        return None
+    if isinstance(comb, arith.SelectOp):
+        cmp = comb.cond.owner
+        picks = [comb.lhs, comb.rhs]
+        if y.type == IntegerType(1) or not (isinstance(cmp, (arith.CmpfOp, arith.CmpiOp)) and acc in picks and acc.uses.get_length() == 2 and set(cmp.operands) == set(picks) and comb.lhs is not comb.rhs and comb.cond.uses.get_length() == 1):
+            return None
+        pred = cmp.predicate.value.data
+        name = (arith.CMPF_COMPARISON_OPERATIONS if isinstance(cmp, arith.CmpfOp) else arith.CMPI_COMPARISON_OPERATIONS)[pred]
+        if name not in _ORDERED_PICKS:
+            return None
+        larger = name in _PICKS_LARGER
+        kind = "max" if larger == (comb.lhs is cmp.lhs) else "min"
+        pos = picks.index(acc)
+        why = None
+        if isinstance(cmp, arith.CmpfOp) and not _no_nans(cmp, nsz=True):
+            # (the ternary keeps the later of two equal values: -0.0 or +0.0 by the order; a NaN is dropped or kept by its place)
+            why = f"a {kind} written as a compare and a select whose compare is not fastmath<nnan,nsz> (the loop's pick of a NaN or of -0.0 against +0.0 depends on the order, the fold's does not)"
+        return comb, kind, pos, picks[1 - pos], why
+    kind = _NUM_MINMAX.get(comb.name) or _reduce_kind(comb)
+    if kind is None or len(comb.operands) != 2 or acc not in comb.operands or acc.uses.get_length() != 1:
+        return None
+    pos = list(comb.operands).index(acc)
+    return comb, kind, pos, comb.operands[1 - pos], None
+
+
+def _drop_nans(body: Node, kind: str) -> Node:
+    """``x != x ? identity : x``: a NaN as the fold's identity, so that the
+    max/min fold (NaN-propagating) equals the maxnum/minnum loop (NaN-skipping)."""
+    t = body.type
+    ph = Block(arg_types=[t, t, IntegerType(1)]).args  # (placeholders: a node's op is cloned with its args mapped in)
+    ident = arith.ConstantOp(FloatAttr(float("-inf") if kind == "max" else float("inf"), t))
+    isnan = Op(IntegerType(1), arith.CmpfOp(ph[0], ph[0], "une"), [body, body])
+    return Op(t, arith.SelectOp(ph[2], ph[1], ph[0]), [isnan, Const(t, ident), body])
+
+
+def _minmax_op(kind: str, t: Attribute) -> Operation:
+    """A detached ``max``/``min`` op of type ``t`` (its operands are placeholders, mapped when cloned)."""
+    a, b = Block(arg_types=[t, t]).args
+    if isinstance(t, IntegerType):
+        return (arith.MaxSIOp if kind == "max" else arith.MinSIOp)(a, b)
+    return (arith.MaximumfOp if kind == "max" else arith.MinimumfOp)(a, b)
+
+
+def _chained_loop(loop: Operation) -> Operation | None:
+    """The ``iter_args`` loop nested in ``loop`` that takes ``loop``'s accumulators
+    as its initial values and whose results ``loop`` yields, both in order,
+    with nothing else in ``loop``'s body but pure index arithmetic (the two
+    loops are one fold over both their dims); None if there is none."""
+    blk = _body(loop)
+    accs = list(blk.args[1:])
+    ops = _ops_of(blk)
+    loops = [o for o in ops if _is_loop(o)]
+    if not accs or len(loops) != 1 or not isinstance(loops[0], (affine.ForOp, scf.ForOp)):
+        return None
+    inner = loops[0]
+    inits = list(inner.inits if isinstance(inner, affine.ForOp) else inner.iter_args)  # type: ignore[attr-defined]
+    term = blk.last_op
+    if inits != accs or term is None or list(term.operands) != list(inner.results) or any(a.uses.get_length() != 1 for a in accs):
+        return None
+    if any(r.uses.get_length() != 1 for r in inner.results):
+        return None
+    if not all(o is inner or _is_pure_scalar_op(o) for o in ops):
+        return None
+    return inner
+
+
 def _walk_nodes(n: Node, seen: set[int] | None = None, into_reductions: bool = True):
     """Every node reachable from ``n`` once (``into_reductions=False``: not
     inside a reduction's body -- the reduction itself is yielded)."""
@@ -561,33 +651,46 @@ class Analysis:
                 raise Refuse(f"'{op.name}' in the loop body")
 
     def reduction_loop(self, op: Operation) -> None:
-        """An ``iter_args`` accumulation: each result is init op (fold of the body's value)."""
+        """An ``iter_args`` accumulation: each result is init op (fold of the body's value).
+        Nested ``iter_args`` loops that hand their accumulators down unchanged
+        (``for i iter_args(a = init) { for j iter_args(b = a) {...} yield }``, as
+        cgeist prints a sum over a 2-D array) are one fold over all their dims."""
         if self.red_loop is not None:
             raise Refuse("two reduction loops in one body")
         self.red_loop = op
-        (r,) = self.add_loop(op)
-        blk = _body(op)
+        rdims = self.add_loop(op)
+        inner = op
+        while (nxt := _chained_loop(inner)) is not None:
+            rdims += self.add_loop(nxt)
+            inner = nxt
+        blk = _body(inner)
         accs = list(blk.args[1:])
         inits = list(op.inits if isinstance(op, affine.ForOp) else op.iter_args)  # type: ignore[attr-defined]
         self.body(_ops_of(blk), in_reduction=True)
         term = blk.last_op
         assert term is not None
-        if self.arg_reduction(op, r, accs, inits, list(term.operands)):
+        if inner is op and self.arg_reduction(op, rdims[0], accs, inits, list(term.operands)):
             return
         for j, (acc, init, y, res) in enumerate(zip(accs, inits, term.operands, op.results)):
-            comb = y.owner
-            kind = _reduce_kind(comb) if isinstance(comb, Operation) else None
-            if kind is None or len(comb.operands) != 2 or acc not in comb.operands or acc.uses.get_length() != 1:
+            fold = _fold_of(y, acc)
+            if fold is None:
                 raise Refuse(f"iter_arg #{j} of the reduction loop is not an add/mul/min/max accumulation")
-            pos = list(comb.operands).index(acc)
+            comb, kind, pos, x, nan = fold
+            if nan is not None:
+                raise Refuse(f"iter_arg #{j} of the reduction loop is {nan}")
             # the accumulator is a block argument inside the nest: node() refuses any other use of it
-            red = Red(y.type, kind, frozenset({r}), self.node(comb.operands[1 - pos]), op)
+            body = self.node(x)
+            if comb.name in _NUM_MINMAX and not _no_nans(comb):
+                body = _drop_nans(body, kind)
+            red = Red(y.type, kind, frozenset(rdims), body, op)
             init_n = self.node(init)
             if _is_identity(init_n, kind):
                 self.nodes[res] = red
             else:
                 args: list[Node] = [red, red]
                 args[pos] = init_n
+                if comb.name == "arith.select":  # (its compare's result made the fold's pick: the host combines with the kind's op)
+                    comb = _minmax_op(kind, y.type)
                 self.nodes[res] = Op(y.type, comb, args)
 
     def arg_reduction(self, op: Operation, r: int, accs: list[SSAValue], inits: list[SSAValue], ys: list[SSAValue]) -> bool:
