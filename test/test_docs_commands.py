@@ -1,0 +1,156 @@
+"""Every command the documentation shows runs and prints what the documentation says.
+
+The docs (README.md, CONTRIBUTING.md, docs/*.md) mark checked examples as fenced
+```console blocks:
+
+    $ infs-opt --tensorize infs/workloads/vec_add.mlir     <- a command (bash, from the repository root)
+    builtin.module {                                       <- lines its output must contain, in order
+    ...                                                    <- any number of elided lines
+      tdfg.graph ins(%A, %B, %C ...                        <- '...' inside a line: any text there
+
+Expected lines not separated by a `...` line are consecutive lines of the output
+(stdout and stderr together, as a terminal shows them), compared with runs of
+blanks squeezed to one (tables pad to their widest cell).
+A command ends with `# exit N` when it must exit with status N (default 0). The
+installed tools (infs-opt, infs-run, ...) are the venv's, first on PATH. ```sh
+blocks are not run: they show commands that take minutes or need a cluster.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
+EXIT = re.compile(r"\s+#\s*exit\s+(\d+)\s*$")
+
+
+@dataclass
+class Example:
+    doc: str
+    line: int  # the `$` line, 1-based
+    command: str
+    status: int
+    expected: list[str] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return f"{self.doc}:{self.line}"
+
+
+def examples_of(path: Path) -> list[Example]:
+    """The `$` commands of the ```console blocks of one markdown file."""
+    out: list[Example] = []
+    in_block = False
+    current: Example | None = None
+    for no, line in enumerate(path.read_text().splitlines(), 1):
+        stripped = line.strip()
+        if not in_block:
+            in_block = stripped == "```console"
+            continue
+        if stripped.startswith("```"):
+            in_block, current = False, None
+            continue
+        if line.startswith("$ "):
+            command, status = line[2:], 0
+            m = EXIT.search(command)
+            if m:
+                command, status = command[: m.start()], int(m.group(1))
+            current = Example(str(path.relative_to(ROOT)), no, command.strip(), status)
+            out.append(current)
+        elif current is not None:
+            current.expected.append(line.rstrip())
+        elif stripped:
+            raise AssertionError(f"{path.name}:{no}: a console block must start with a '$ ' command line")
+    return out
+
+
+def squeeze(line: str) -> str:
+    """A line with its runs of blanks as one: a table's padding follows its widest
+    cell (a wall time), which is not what a doc example shows."""
+    return " ".join(line.split())
+
+
+def line_pattern(expected: str) -> re.Pattern[str]:
+    """An expected line, `...` in it standing for any text."""
+    return re.compile(".*".join(re.escape(squeeze(part)) for part in expected.split("...")))
+
+
+def missing(expected: list[str], output: list[str]) -> str | None:
+    """None when `expected` (runs of consecutive lines, `...` lines between runs) is in
+    `output` in order; else the first expected line that could not be matched."""
+    runs: list[list[str]] = [[]]
+    for e in expected:
+        if e.strip() == "...":
+            runs.append([])
+        elif e.strip():
+            runs[-1].append(e)
+        # a blank expected line is layout, not a check
+    pos = 0
+    for run in runs:
+        if not run:
+            continue
+        pats = [line_pattern(e) for e in run]
+        found = None
+        for start in range(pos, len(output) - len(run) + 1):
+            if all(p.fullmatch(output[start + k]) for k, p in enumerate(pats)):
+                found = start
+                break
+        if found is None:
+            # name the first line of the run that does not match anywhere after pos
+            for e, p in zip(run, pats):
+                if not any(p.fullmatch(o) for o in output[pos:]):
+                    return e
+            return run[0] + "   (the run's lines are not consecutive in the output)"
+        pos = found + len(run)
+    return None
+
+
+EXAMPLES = [ex for doc in DOCS if doc.exists() for ex in examples_of(doc)]
+
+
+def test_the_docs_have_checked_examples():
+    docs = {ex.doc for ex in EXAMPLES}
+    assert "README.md" in docs
+    assert len(EXAMPLES) >= 10, [ex.id for ex in EXAMPLES]
+
+
+def test_the_matcher_fails_when_it_should():
+    out = [squeeze(o) for o in ["a", "b x  c", "d", "e"]]
+    assert missing(["a", "b ... c"], out) is None
+    assert missing(["a", "...", "e"], out) is None
+    assert missing(["a", "d"], out) is not None  # not consecutive
+    assert missing(["e", "...", "a"], out) is not None  # not in order
+    assert missing(["b c"], out) == "b c"
+    assert missing(["b ..."], out) is None
+    assert missing(["b x c"], out) is None  # padding is not compared
+
+
+@pytest.mark.parametrize("ex", EXAMPLES, ids=[ex.id for ex in EXAMPLES])
+def test_a_documented_command_prints_what_the_doc_says(ex: Example):
+    env = dict(os.environ)
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    env["COLUMNS"] = "100"  # rich's tables, as a 100-column terminal shows them
+    env.pop("INFS_DEBUG", None)
+    proc = subprocess.run(
+        ["bash", "-c", ex.command],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=120,
+    )
+    output = [line.rstrip() for line in proc.stdout.splitlines()]
+    shown = "\n".join(output[:80])
+    output = [squeeze(line) for line in output]
+    assert proc.returncode == ex.status, f"{ex.id}: `{ex.command}` exited {proc.returncode}, the doc says {ex.status}:\n{shown}"
+    gone = missing(ex.expected, output)
+    assert gone is None, f"{ex.id}: `{ex.command}` did not print {gone!r}; it printed:\n{shown}"
