@@ -59,10 +59,36 @@ class InfsError(Exception):
 def make_context(allow_unregistered: bool = False) -> Context:
     """A context with every xDSL dialect and the infs dialects."""
     ctx = Context(allow_unregistered=allow_unregistered)
-    for name, factory in Universe.get_multiverse().all_dialects.items():
-        ctx.register_dialect(name, factory)
-    register_infs_dialects(ctx)
+    register_dialects(ctx, Universe.get_multiverse().all_dialects)
     return ctx
+
+
+def register_dialects(ctx: Context, factories: dict[str, Callable[[], object]]) -> None:
+    """Register ``factories`` (xDSL's dialects, by name), the dialects that upstream
+    MLIR prints in a custom form xDSL 0.74 lacks with infs's op classes for
+    those ops in place of xDSL's (``infs.dialects.upstream_syntax``), and the
+    infs dialects."""
+    for name, factory in factories.items():
+        ctx.register_dialect(name, with_upstream_syntax(name, factory))  # type: ignore[arg-type]
+    register_infs_dialects(ctx)
+
+
+_UPSTREAM_SYNTAX = frozenset({"affine", "scf", "memref"})  # upstream_syntax.UPSTREAM_OPS' dialects
+
+
+def with_upstream_syntax(name: str, factory: Callable[[], object]) -> Callable[[], object]:
+    """``factory``, or for a dialect with upstream custom syntax in
+    ``infs.dialects.upstream_syntax``, a factory of that dialect with infs's
+    op classes (loaded with the dialect: start-up stays as cheap)."""
+    if name not in _UPSTREAM_SYNTAX:
+        return factory
+
+    def load():
+        from infs.dialects.upstream_syntax import with_upstream_syntax as upstream
+
+        return upstream(factory())  # type: ignore[arg-type]
+
+    return load
 
 
 def register_infs_dialects(ctx: Context) -> None:

@@ -54,8 +54,11 @@ class InfsOptMain(xDSLOptMain):
             Attribute.__post_init__ = self._saved_globals[0]  # type: ignore[method-assign]
 
     def register_all_dialects(self) -> None:
-        super().register_all_dialects()  # the multiverse: with infs installed, infs's dialects too
-        api.register_infs_dialects(self.ctx)
+        # the multiverse (with infs installed, infs's dialects too), with upstream
+        # MLIR's custom syntax for the ops xDSL 0.74 reads only in generic form
+        from xdsl.universe import Universe
+
+        api.register_dialects(self.ctx, Universe.get_multiverse().all_dialects)
 
     def register_all_passes(self) -> None:
         for name, factory in api.available_passes().items():

@@ -557,9 +557,7 @@ def _context():
     from xdsl.dialects import get_all_dialects
 
     ctx = Context()
-    for name, factory in get_all_dialects().items():
-        ctx.register_dialect(name, factory)
-    api.register_infs_dialects(ctx)
+    api.register_dialects(ctx, get_all_dialects())
     return ctx
 
 
