@@ -1,4 +1,4 @@
-"""The README's PolyBench table: where each region of each kernel runs.
+"""The PolyBench table of docs/polybench.md: where each region of each kernel runs.
 
     .venv/bin/python test/polybench/table.py [--dataset MEDIUM] [--config paper-64] [--steps 2]
 
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--config", default="paper-64")
     ap.add_argument("--steps", type=int, default=2)
     ap.add_argument("--kernels", help="comma-separated subset")
-    ap.add_argument("--update-readme", action="store_true", help="write the table into README.md between its polybench-table markers")
+    ap.add_argument("--update-doc", "--update-readme", dest="update_doc", action="store_true", help="write the table into docs/polybench.md between its polybench-table markers")
     a = ap.parse_args(argv)
     names = a.kernels.split(",") if a.kernels else list(KERNELS)
     lines = ["| kernel | region (loop nest: domain, iterators) | runs | where (auto) | why |", "|---|---|---|---|---|"]
@@ -98,16 +98,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[{name}: {wall:.1f} s]", file=sys.stderr)
         lines += ["| " + " | ".join(r) + " |" for r in rows]
     table = "\n".join(lines)
-    if not a.update_readme:
+    if not a.update_doc:
         print(table)
         return 0
-    readme = Path(__file__).resolve().parents[2] / "README.md"
+    readme = Path(__file__).resolve().parents[2] / "docs" / "polybench.md"
     text = readme.read_text()
     m = re.search(r"(<!-- polybench-table:begin[^\n]*-->\n)(.*?)(<!-- polybench-table:end -->)", text, re.S)
     if m is None:
-        print("table.py: error: README.md has no polybench-table markers", file=sys.stderr)
+        print("table.py: error: docs/polybench.md has no polybench-table markers", file=sys.stderr)
         return 1
-    head = f"<!-- polybench-table:begin (python test/polybench/table.py --dataset {a.dataset} --config {a.config} --steps {a.steps} --update-readme) -->\n"
+    head = f"<!-- polybench-table:begin (python test/polybench/table.py --dataset {a.dataset} --config {a.config} --steps {a.steps} --update-doc) -->\n"
     readme.write_text(text[: m.start()] + head + table + "\n" + text[m.start(3) :])
     return 0
 
