@@ -100,6 +100,42 @@ def reduction_kind(attr: Attribute) -> str:
     raise VerifyException(f"{attr} is not a reduction kind (0..{len(REDUCTION_KINDS) - 1}: {', '.join(REDUCTION_KINDS)})")
 
 
+# the op that combines two values of each kind (arith::getReductionOp); "assign" has none
+_COMBINERS: dict[str, str] = {
+    "addf": "AddfOp", "addi": "AddiOp", "andi": "AndIOp", "maximumf": "MaximumfOp", "maxnumf": "MaxnumfOp",
+    "maxs": "MaxSIOp", "maxu": "MaxUIOp", "minimumf": "MinimumfOp", "minnumf": "MinnumfOp", "mins": "MinSIOp",
+    "minu": "MinUIOp", "mulf": "MulfOp", "muli": "MuliOp", "ori": "OrIOp", "xori": "XOrIOp",
+}  # fmt: skip
+
+
+def reduction_combiner(kind: str) -> type[Operation] | None:
+    """The ``arith`` op that combines two values of a reduction ``kind``
+    (upstream's ``arith::getReductionOp``); None for ``assign``."""
+    from xdsl.dialects import arith
+
+    name = _COMBINERS.get(kind)
+    return getattr(arith, name) if name else None
+
+
+def reduction_identity(kind: str, t: Attribute) -> Attribute | None:
+    """The value a reduction of ``kind`` over type ``t`` starts from (upstream's
+    ``arith::getIdentityValueAttr``, which ``--lower-affine`` uses as the
+    ``scf.parallel`` init): ``maxnumf``/``minnumf`` start from a NaN, which they
+    skip; None for ``assign``."""
+    from xdsl.dialects.builtin import FloatAttr
+
+    if isinstance(t, AnyFloat):
+        v = {"addf": 0.0, "mulf": 1.0, "maximumf": float("-inf"), "minimumf": float("inf"), "maxnumf": float("nan"), "minnumf": float("nan")}.get(kind)
+        return None if v is None else FloatAttr(v, t)
+    width = 64 if isinstance(t, IndexType) else t.width.data if isinstance(t, IntegerType) else None
+    if width is None:
+        return None
+    lo, hi = -(2 ** (width - 1)), 2 ** (width - 1) - 1
+    # (all ones, the unsigned maximum, is -1 in the signless attribute's signed reading)
+    v = {"addi": 0, "ori": 0, "xori": 0, "maxu": 0, "muli": 1, "andi": -1, "minu": -1, "maxs": lo, "mins": hi}.get(kind)
+    return None if v is None else IntegerAttr(v, t)
+
+
 # ---------------------------------------------------------------------------
 # Affine expressions over SSA values (MLIR's parseAffineExprOfSSAIds and
 # printAffineExprOfSSAIds; the printer is AsmPrinter's printAffineExprInternal)

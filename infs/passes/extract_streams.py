@@ -955,6 +955,64 @@ def _parallel_as_loops(op: scf.ParallelOp | affine.ParallelOp, lbs: Sequence[SSA
     Rewriter.replace_op(op, [*out, loop], list(loop.results))
 
 
+def _affine_parallel_as_fors(op: affine.ParallelOp) -> None:
+    """An ``affine.parallel`` with ``reduce`` as the ``affine.for`` nest with
+    ``iter_args`` that folds the same values in one legal order (the sequential
+    one), each accumulator starting from its kind's identity as upstream's
+    ``--lower-affine`` starts it: the analysis reads that nest's fold as a
+    ``stream.reduce`` (``reduction_loop``), and the host runs it as ``scf.for``.
+    Each iv's bound group is the ``max``/``min`` bound map of its loop."""
+    from infs.dialects.upstream_syntax import reduction_combiner, reduction_identity, reduction_kind
+
+    kinds = [reduction_kind(a) for a in op.reductions.data]
+    types = [r.type for r in op.res]
+    out: list[Operation] = []
+    inits: list[SSAValue] = []
+    combiners = []
+    for k, t in zip(kinds, types):
+        ident, comb = reduction_identity(k, t), reduction_combiner(k)
+        if ident is None or comb is None:
+            raise ExtractError(f"{location_text(op)}: 'affine.parallel' reduce (\"{k}\") of {t} has no identity to start from (upstream's --lower-affine refuses it too)")
+        inits.append(_put(out, arith.ConstantOp(ident)))
+        combiners.append(comb)
+    body = op.body.blocks[0]
+    ivs = list(body.args)
+    lm, um = op.lowerBoundsMap.data, op.upperBoundsMap.data
+    n = lm.num_dims + lm.num_symbols
+    lops, uops = list(op.map_operands[:n]), list(op.map_operands[n:])
+
+    def bound(m: AffineMap, groups: Sequence[int], k: int) -> affine.AffineMapAttr:
+        start = sum(groups[:k])
+        return affine.AffineMapAttr(AffineMap(m.num_dims, m.num_symbols, m.results[start : start + groups[k]]))
+
+    lg, ug = op.lowerBoundsGroups.get_values(), op.upperBoundsGroups.get_values()
+    blocks = [Block(arg_types=[IndexType(), *types]) for _ in ivs]
+    inner = blocks[-1]
+    y = body.last_op
+    assert isinstance(y, affine.YieldOp)
+    for o in list(body.ops)[:-1]:
+        o.detach()
+        inner.add_op(o)
+    folded = [_put_in(inner, comb(acc, v)) for comb, acc, v in zip(combiners, inner.args[1:], y.operands)]
+    inner.add_op(affine.YieldOp.get(*folded))
+    loop: affine.ForOp | None = None
+    for k in reversed(range(len(ivs))):
+        if loop is not None:
+            blocks[k].add_ops([loop, affine.YieldOp.get(*loop.results)])
+        accs = inits if k == 0 else list(blocks[k - 1].args[1:])
+        loop = affine.ForOp.from_region(lops, uops, accs, types, bound(lm, lg, k), bound(um, ug, k), Region(blocks[k]), op.steps.data[k].value.data)
+        loop.location = op.location
+    for k, iv in enumerate(ivs):
+        iv.replace_all_uses_with(blocks[k].args[0])
+    assert loop is not None
+    Rewriter.replace_op(op, [*out, loop], list(loop.results))
+
+
+def _put_in(block: Block, op: Operation) -> SSAValue:
+    block.add_op(op)
+    return op.results[0]
+
+
 def _grouped(values: list[SSAValue], groups: Sequence[int], cls: type[Operation], out: list[Operation]) -> list[SSAValue]:
     """An ``affine.parallel``'s bound values per iv: each group folded by ``cls`` (max for lower bounds, min for upper)."""
     res, i = [], 0
@@ -976,6 +1034,9 @@ def lower_host_affine(root: Operation) -> None:
             # (an apply's map has one result, which is the min of it alone)
             vals = _host_map(op.map, op.mapOperands if isinstance(op, affine.ApplyOp) else op.arguments, out)
             Rewriter.replace_op(op, out, [_fold(vals, arith.MinSIOp, out)])
+        elif op.name == "affine.max":  # (infs.dialects.upstream_syntax.AffineMaxOp: xDSL 0.74 has none)
+            vals = _host_map(op.properties["map"], op.operands, out)
+            Rewriter.replace_op(op, out, [_fold(vals, arith.MaxSIOp, out)])
         elif isinstance(op, (affine.LoadOp, affine.StoreOp)):
             idx = _host_map(op.map, op.indices, out)
             new_mem = memref.LoadOp.get(op.memref, idx) if isinstance(op, affine.LoadOp) else memref.StoreOp.get(op.value, op.memref, idx)
@@ -1766,6 +1827,9 @@ def extract_streams(module: ModuleOp) -> list[Remark]:
         # an scf.parallel reduction is read as the loops with iter_args it lowers to
         for p in reversed([o for o in f.walk() if isinstance(o, scf.ParallelOp) and o.initVals]):
             _parallel_as_loops(p, p.lowerBound, p.upperBound, p.step)
+        # and an affine.parallel reduction as the affine.for nest with iter_args
+        for p in reversed([o for o in f.walk() if isinstance(o, affine.ParallelOp) and o.res]):
+            _affine_parallel_as_fors(p)
         for b in f.body.blocks:
             ex.block(b.ops)
         lower_host_affine(f)
