@@ -49,6 +49,7 @@ from xdsl.dialects import affine, memref, scf
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
+    DYNAMIC_INDEX,
     AnyFloat,
     ArrayAttr,
     DenseIntElementsAttr,
@@ -183,8 +184,8 @@ class _SSAExprs:
         start = self.parser.pos
         try:
             return AffineParser(self.parser._parser_state)._parse_affine_expr(self._leaf)  # noqa: SLF001
-        except NotImplementedError as e:  # (xDSL builds no semi-affine expression)
-            self.parser.raise_error(f"not an affine expression: {e}", start, self.parser.pos)
+        except NotImplementedError:  # (xDSL builds no semi-affine expression)
+            self.parser.raise_error("not an affine expression (a product or quotient of two values is semi-affine)", start, self.parser.pos)
 
     def operands(self) -> list[SSAValue]:
         return [self.parser.resolve_operand(u, IndexType()) for u in (*self.dims, *self.syms)]
@@ -315,8 +316,14 @@ def _parse_bound_groups(parser: Parser, keyword: str) -> tuple[AffineMap, list[S
     flat: list[tuple[AffineExpr, list[UnresolvedOperand], list[UnresolvedOperand]]] = []
     groups: list[int] = []
 
+    other = {"max": "min", "min": "max"}[keyword]
+
     def one() -> None:
         e = _SSAExprs(parser)
+        pos = parser.pos
+        if parser.parse_optional_keyword(other) is not None:
+            which = "a lower" if keyword == "max" else "an upper"
+            parser.raise_error(f"{which} bound group is {keyword}(...), not {other}(...)", pos, parser.pos)
         if parser.parse_optional_keyword(keyword) is not None:
             exprs = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, e.expr)
         else:
@@ -779,6 +786,22 @@ class MemRefCastOp(memref.CastOp):
     """``memref.cast %a : memref<4xf32> to memref<?xf32>``."""
 
     name = "memref.cast"
+
+    def verify_(self) -> None:
+        # upstream's CastOp::areCastCompatible, for ranked memrefs: the same
+        # element type, memory space and rank, and each dim equal unless one is ?
+        # (an unranked memref casts to and from any of the same element type)
+        a, b = self.source.type, self.dest.type
+        if a.element_type != b.element_type:
+            raise VerifyException(f"operand type {a} and result type {b} are cast incompatible (element types differ)")
+        if isinstance(a, MemRefType) and isinstance(b, MemRefType):
+            if a.memory_space != b.memory_space:
+                raise VerifyException(f"operand type {a} and result type {b} are cast incompatible (memory spaces differ)")
+            sa, sb = a.get_shape(), b.get_shape()
+            if len(sa) != len(sb) or any(x != y and DYNAMIC_INDEX not in (x, y) for x, y in zip(sa, sb)):
+                raise VerifyException(f"operand type {a} and result type {b} are cast incompatible")
+        elif not isinstance(a, MemRefType) and not isinstance(b, MemRefType):
+            raise VerifyException(f"operand type {a} and result type {b} are cast incompatible (unranked to unranked)")
 
     @classmethod
     def parse(cls, parser: Parser) -> MemRefCastOp:
