@@ -743,6 +743,8 @@ class RunResult:
     outputs: dict  # argument name -> array after the run (copies: the caller's inputs are untouched)
     results: tuple
     report: object  # infs.runtime.driver.RunReport
+    # what the run says besides its results: "nothing to offload: ..." when the host ran all of the program
+    remarks: tuple[str, ...] = ()
 
     @property
     def stats(self):
@@ -768,37 +770,42 @@ def _shares_memory(a, b) -> bool:
         return True  # cannot tell: as if they did
 
 
-def run(program, inputs: dict, config="paper-64", mode: str = "auto", function: str | None = None, **options) -> RunResult:
+def run(program, inputs: dict, config=None, mode: str = "auto", function: str | None = None, **options) -> RunResult:
     """Run the host function of ``program`` (a module, ``.mlir`` path or MLIR
     text) on the simulated machine; ``inputs`` maps argument names to arrays
-    and scalars.  ``mode`` is ``auto`` (the runtime decides, §4.3), or a forced
+    and scalars.  ``config``: a built-in name, a TOML/JSON path or a
+    ``HardwareConfig``; by default the one config the program's ``pimcmd.program``
+    ops were lowered for (``infs-opt --lower-pim``), else ``paper-64``.
+    ``mode`` is ``auto`` (the runtime decides, §4.3), or a forced
     ``in``/``near``/``core``; ``options`` are ``infs.runtime.driver.RunOptions``
-    fields (``tiles``, ``jit``, ``warm``, ``strict``, ``cross_check``, ...).
-    Failures are ``InfsError``s."""
+    fields (``tiles``, ``jit``, ``warm``, ``strict``, ``cross_check``,
+    ``strict_offload``, ...).  Plain loops go through extract-streams first; a
+    program with nothing to offload runs on the host, with a remark in
+    ``RunResult.remarks`` (``strict_offload=True``: an error).  Failures are
+    ``InfsError``s."""
     import numpy as np
+    from xdsl.utils.exceptions import DiagnosticException
 
-    from infs.runtime.driver import RunOptions, run_program
+    from infs.runtime.compiled import module_config
+    from infs.runtime.driver import RunOptions, extract_regions, run_program
     from infs.runtime.scalar_ops import EvaluationError
 
-    from infs.dialects.stream import RegionOp
-
     module = _module_of(program)
-    if not any(isinstance(op, RegionOp) for op in module.walk()):
-        # plain loops (affine/scf) in: extract-streams first, as infs-run does (issue 14)
-        from xdsl.utils.exceptions import DiagnosticException
-
-        from infs.passes.extract_streams import extract_streams, has_plain_loops
-
-        if has_plain_loops(module):
-            try:
-                extract_streams(module)
-            except DiagnosticException as e:
-                raise InfsError(_one_line(str(e))) from None
-            verify_module(module)
     fields = {f.name for f in dataclasses.fields(RunOptions)}
     unknown = sorted(set(options) - fields)
     if unknown:
         raise InfsError(f"unknown run option {', '.join(map(repr, unknown))} (options: {', '.join(sorted(fields - {'config', 'mode'}))})")
+    plain = not any(op.name in ("stream.region", "tdfg.graph", "pimcmd.program") for op in module.walk())
+    try:
+        remark = extract_regions(module)  # plain loops (affine/scf) in: extract-streams first, as infs-run does
+    except DiagnosticException as e:
+        raise InfsError(_one_line(str(e))) from None
+    if plain:
+        verify_module(module)
+    if remark is not None and options.get("strict_offload"):
+        raise InfsError(f"{remark} (strict_offload)")
+    if config is None:
+        config = module_config(module) or "paper-64"
     # one copy per array object: an array passed for two arguments stays one array
     # (the runtime then runs or refuses the aliasing, "pass distinct arrays"); two
     # different views of the same memory cannot be copied as such: an error
@@ -816,7 +823,7 @@ def run(program, inputs: dict, config="paper-64", mode: str = "auto", function: 
     except (OSError, ValueError, KeyError) as e:
         raise InfsError(_one_line(str(e)) or type(e).__name__) from None
     outputs = {k: v for k, v in values.items() if isinstance(v, np.ndarray)}
-    return RunResult(outputs, report.results, report)
+    return RunResult(outputs, report.results, report, (remark,) if remark else ())
 
 
 def pass_class(name: str) -> type[ModulePass]:

@@ -222,7 +222,7 @@ def test_help_lists_infs_passes_with_options_first(capsys):
     assert code == 0
     infs_at, xdsl_at = out.index("infs passes"), out.index("xDSL passes")
     assert infs_at < xdsl_at
-    for flag in ("--tensorize", "--lower-pim{sizes,config,tiles}", "--choose-layout{config,tiles}", "--allocate-wordlines"):
+    for flag in ("--tensorize", "--lower-pim{sizes,config,tiles,shapes}", "--choose-layout{config,tiles}", "--allocate-wordlines"):
         assert out.index(flag) < xdsl_at, flag
     assert "config=<str>" in out and "--mlir-print-ir-after" in out and "--pass-pipeline" in out
     assert re.search(r"\bcse\b", out[xdsl_at:]) and "canonicalize-dmp" in out[xdsl_at:]

@@ -2,7 +2,10 @@
 
 Takes: ``tdfg.graph`` ops (symbolic) and options ``sizes="N=64,..."``,
 ``config=NAME`` (a built-in hardware config or a TOML/JSON file) and
-optionally ``tiles=4x4``.  Gives: one allocated ``pimcmd.program`` per graph.
+optionally ``tiles=4x4`` and ``shapes="A=64x64,B=64x64"`` (the shapes of
+dynamically shaped arrays, by the name of the host value a graph takes: the
+layout then covers the whole array, as the JIT's does with the run's arrays;
+without it, what the graph touches).  Gives: one allocated ``pimcmd.program`` per graph.
 The layout and the program record the machine as ``hardware.config_spec`` (a
 built-in's name, else its parameters inline): a config given as a file is
 reloaded from that text by the later steps and readers of the printed
@@ -14,6 +17,16 @@ It is the pipeline
     map-banks -> insert-sync -> allocate-wordlines
 
 each of which is also a pass of its own.
+
+Provenance (what a compiled program needs to run and be checked, the paper's
+"Inf-S no JIT"): each program takes every symbol of its graph as a scalar
+operand -- the runtime parameters its commands read first, then the others
+(the sizes it was specialized for) -- and carries, as discardable attributes,
+``infs.symbols`` (the graph symbol each scalar operand is), ``infs.sizes`` (the
+bindings it was specialized for: a run with other values is an error, not a
+silently different computation) and ``infs.source`` (the graph as lower-pim
+was given it, printed as a function of its operands: ``infs-run --check``
+evaluates it on the lattice as the oracle).
 """
 
 from __future__ import annotations
@@ -21,9 +34,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from io import StringIO
+
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
+from xdsl.ir import Block, Region
 from xdsl.passes import ModulePass
+from xdsl.printer import Printer
+from xdsl.rewriter import Rewriter
 
 from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
@@ -42,7 +61,8 @@ from infs.passes.map_banks import map_banks
 from infs.passes.pim_program import LoweringError, rewrite_programs, where
 from infs.passes.specialize import SpecializePass
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts
-from infs.passes.tdfg_to_pimcmd import convert_graph, replace_graph
+from infs.dialects.pimcmd_records import to_op
+from infs.passes.tdfg_to_pimcmd import convert_graph
 
 RECORD_STEPS = (expand_mv_bc, decompose, lower_shift, lower_reduce, lower_compute, map_banks, insert_sync, allocate_wordlines)
 # the steps that only rewrite these kinds (no step creates them) pass a program without them unchanged
@@ -83,17 +103,79 @@ class LowerPimPass(ModulePass):
     sizes: str = ""
     config: str = "paper-64"
     tiles: str = ""
+    shapes: str = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         rewrite_programs(op, lower_program)  # domain-form programs already in the module
+        sources = [source_text(g) for g in op.walk() if isinstance(g, tdfg.GraphOp)]  # as given: symbolic
         SpecializePass(self.sizes).apply(ctx, op)
         CanonicalizeTdfgPass().apply(ctx, op)
         cfg = layout_config(self.config)
         force = parse_tiles(self.tiles) if self.tiles else None
-        for g in [g for g in op.walk() if isinstance(g, tdfg.GraphOp)]:
+        graphs = [g for g in op.walk() if isinstance(g, tdfg.GraphOp)]
+        assert len(graphs) == len(sources)  # (the two passes rewrite inside the graphs, never add or drop one)
+        shapes = parse_shapes(self.shapes, graphs)
+        for g, source in zip(graphs, sources):
+            given = {i: shapes[v.name_hint] for i, v in enumerate(g.arrays) if v.name_hint in shapes}
+            for i, shape in given.items():
+                t = g.arrays[i].type
+                static = list(t.get_shape())  # type: ignore[attr-defined]
+                if len(shape) != len(static) or any(s >= 0 and s != n for s, n in zip(static, shape)):
+                    raise LoweringError.about(g, f"shapes={g.arrays[i].name_hint}={'x'.join(map(str, shape))} does not fit %{g.arrays[i].name_hint} : {t}")
             try:
-                replace_graph(g, *lower_graph(g, cfg, force))
+                replace_with_program(g, *lower_graph(g, cfg, force, given or None), source)
             except LayoutError as e:
                 raise LayoutError(f"{where(g)}: {e}") from None
             except LoweringError as e:
                 raise LoweringError.about(g, e) from None
+
+
+def parse_shapes(text: str, graphs: list[tdfg.GraphOp]) -> dict[str, tuple[int, ...]]:
+    """``"A=64x64,B=64x64"`` -> ``{"A": (64, 64), ...}``; each name an array some graph takes."""
+    out: dict[str, tuple[int, ...]] = {}
+    known = {v.name_hint for g in graphs for v in g.arrays if v.name_hint}
+    for item in text.replace(",", " ").split():
+        name, eq, value = item.partition("=")
+        try:
+            shape = tuple(int(x) for x in value.lower().split("x")) if eq and name else ()
+        except ValueError:
+            shape = ()
+        if not shape or any(s < 0 for s in shape):
+            raise LoweringError(f"bad shapes entry '{item}': expected NAME=AxB, e.g. A=64x64")
+        if name not in known:
+            raise LoweringError(f"shapes names '{name}', which no tdfg.graph takes as an array (have: {', '.join(sorted(known)) or 'none'})")
+        out[name] = shape
+    return out
+
+
+def source_text(graph: tdfg.GraphOp) -> str:
+    """``graph`` printed as the body of ``func.func @source`` whose arguments are
+    its operands (arrays, then scalars, with their names): text that parses
+    alone, whatever the host code around it."""
+    block = Block(arg_types=[v.type for v in graph.operands])
+    for arg, v in zip(block.args, graph.operands):
+        arg.name_hint = v.name_hint
+    block.add_op(graph.clone(value_mapper=dict(zip(graph.operands, block.args))))
+    block.add_op(func.ReturnOp())
+    out = StringIO()
+    Printer(stream=out).print_op(func.FuncOp("source", ([a.type for a in block.args], []), Region(block)))
+    return out.getvalue()
+
+
+def replace_with_program(graph: tdfg.GraphOp, prog: PimProgram, scalar_map: list[int], source: str) -> None:
+    """Replace the specialized ``graph`` by its program, with the provenance of
+    the module docstring: the scalar operands are the commands' runtime
+    parameters (``scalar_map``) and then every other symbol of the graph."""
+    rest = [j for j in range(len(graph.scalars)) if j not in scalar_map]
+    order = [*scalar_map, *rest]
+    prog = prog.with_cmds(prog.cmds)
+    prog.scalar_types = [*prog.scalar_types, *(graph.scalars[j].type for j in rest)]
+    new = to_op(prog, list(graph.arrays), [graph.scalars[j] for j in order])
+    n = len(graph.arrays)
+    for k, j in enumerate(order):
+        new.body.block.args[n + k].name_hint = graph.names[j]
+    new.attributes["infs.symbols"] = ArrayAttr([StringAttr(graph.names[j]) for j in order])
+    new.attributes["infs.sizes"] = graph.attributes.get("infs.sizes", DictionaryAttr({}))
+    new.attributes["infs.source"] = StringAttr(source)
+    new.location = graph.location  # errors of later passes point at the graph
+    Rewriter.replace_op(graph, new, new_results=list(new.res))

@@ -48,6 +48,7 @@ import numpy as np
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
 
+from infs.dialects import pimcmd as pc
 from infs.dialects import stream, tdfg
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import LayoutError
@@ -91,6 +92,9 @@ class RunOptions:
     chunk: bool = True  # a region too large for the SRAM arrays runs in memory in chunks (infs.runtime.chunking)
     chunk_folds: bool = True  # ... also in chunks of a reduction dim whose values are stored, the partials folded near memory
     chunk_overlap: bool = True  # ... each chunk's DRAM fetch behind the previous chunk's compute, where the L3 has room (False: serial)
+    # a program with nothing to offload (no stream.region, tdfg.graph or pimcmd.program: the host runs all of
+    # it, as @infs.kernel does) is an error, not a remark (infs-run --strict-offload)
+    strict_offload: bool = False
     record_charges: bool = False  # keep what each command of each in-memory run charged (``Machine.record_charges``: infs-view draws it)
 
 
@@ -197,6 +201,7 @@ class RegionRuntime:
         self._charged: dict[int, jit.Lowered] = {}  # lowerings whose JIT time this run has charged
         self._chunked: dict[tuple, _Compiled | str] = {}  # per (region, chunked dims): its chunked form, or why it has none
         self._fold_costs: dict[tuple, Any] = {}  # near-memory cost of folding chunks' partials (``_fold_cost``)
+        self._views: dict = {}  # compiled programs' array views, kept for the next call (``compiled.bind``)
 
     # -- compilation (once per region) --------------------------------------------
     def compile(self, region: stream.RegionOp) -> _Compiled:
@@ -760,6 +765,37 @@ class RegionRuntime:
             self.progress(rec)
         return results
 
+    def run_compiled(self, op, arrays: list[np.ndarray], scalars: list[Any]) -> list[Any]:
+        """A ``pimcmd.program`` in the host code (compiled ahead of time, ``infs-opt
+        --lower-pim``: the paper's "Inf-S no JIT"): checked against this call
+        (``infs.runtime.compiled.bind``: machine, sizes, shapes) and run as lowered,
+        with the statistics of the JIT's run of the same program and no JIT charge
+        (no JIT ran).  Any forced mode runs it in memory: it has no streams left."""
+        from infs.runtime import compiled
+
+        key = id(op)
+        if key not in self.ids:
+            self.ids[key] = len(self.ids)
+            self._keep.append(op)
+        if self.options.mode in ("near", "core"):
+            raise EvaluationError(f"region {self.ids[key]} ({region_label(op)}): mode '{self.options.mode}' cannot run a pimcmd.program "
+                                  "(compiled ahead of time: commands for the SRAM arrays, no streams left for near memory or the cores): use --mode in or auto")  # fmt: skip
+        prog, host_arrays, params = compiled.bind(op, self.cfg, arrays, scalars, self._views)
+        cells = math.prod(prog.lattice)
+        commands = sum(1 for c in prog.cmds if c.kind is not pc.ArrayOp)
+        rec = RegionRecord(self.ids[key], "in", "a pimcmd.program (compiled ahead of time) runs as lowered; no JIT", elements=cells,
+                           graphs=1, commands=commands, requested=self.options.mode)  # fmt: skip
+        start = self.machine.cycles
+        self.machine.run(prog, host_arrays, scalars=params)
+        self.programs.append((rec.region, _Precompiled(prog, list(range(len(params))), 0, 0.0), params, host_arrays))
+        rec.cycles = self.machine.cycles - start
+        self.records.append(rec)
+        if self.progress:
+            self.progress(rec)
+        if self.options.machine_mode == "analysis":
+            return [np.zeros((), dtype=host.numpy_dtype(r.type))[()] for r in op.res]
+        return [np.asarray(self.machine.results[i], dtype=host.numpy_dtype(r.type))[()] for i, r in enumerate(op.res)]
+
     def run_in_memory(self, comp: _Compiled, plan: dict, arrays, rec: RegionRecord) -> list[Any]:
         graph = comp.graph
         assert graph is not None
@@ -860,6 +896,10 @@ class RegionRuntime:
             rec.check_error = f"lattice evaluator vs reference: {res.note}"
 
 
+class _Precompiled(jit.Lowered):
+    """A compiled program's records as ``RunReport.programs`` lists the JIT's (``jit.Lowered``): no lowering ran."""
+
+
 def _tdfg_nodes(graph: tdfg.GraphOp) -> int:
     """Tensor nodes of a graph (what optimize-tdfg rewrites and the benchmark counts)."""
     return sum(1 for op in graph.body.block.ops if isinstance(op, (tdfg.TensorOp, tdfg.ConstOp, tdfg.CmpOp, tdfg.MvOp, tdfg.BcOp, tdfg.ShrinkOp)))
@@ -901,6 +941,29 @@ def tiles_error(tiles) -> str | None:
     return f"bad tiles {tiles!r}: expected a tuple of positive integers, e.g. (16, 16)"
 
 
+NOTHING_TO_OFFLOAD = "nothing to offload"
+
+
+def extract_regions(module: ModuleOp) -> str | None:
+    """A program of plain loops (affine/scf/linalg, no stream.region, tdfg.graph
+    or pimcmd.program) goes through extract-streams, as infs-run and api.run take
+    it (its ``DiagnosticException`` propagates; the caller verifies the result).
+    Returns the remark when nothing is offloaded -- the host then runs all of it,
+    as ``@infs.kernel`` does with the same code -- and None when some region is."""
+    if any(isinstance(op, (stream.RegionOp, tdfg.GraphOp, pc.ProgramOp)) for op in module.walk()):
+        return None
+    from infs.passes.extract_streams import extract_streams, has_plain_loops, location_text
+
+    if not has_plain_loops(module):
+        return f"{NOTHING_TO_OFFLOAD}: the program has no stream.region and no loop nest; the host runs all of it"
+    remarks = extract_streams(module)
+    if any(isinstance(op, stream.RegionOp) for op in module.walk()):
+        return None
+    why = next((r for r in remarks if not r.extracted), None)
+    because = f" ({location_text(why.op)}: {why.text})" if why else ""
+    return f"{NOTHING_TO_OFFLOAD}: extract-streams turned none of its loop nests into a stream.region{because}; the host runs all of it"
+
+
 def run_program(
     module: ModuleOp,
     args: Mapping[str, Any] | Sequence[Any],
@@ -922,9 +985,12 @@ def run_program(
     if options.warm:
         # as the cores leave them, as far as the L3 holds them (``RunOptions.warm``)
         machine.mark_resident(args.values() if isinstance(args, Mapping) else args, capacity=cfg.l3_bytes)
+    if options.strict_offload and not any(isinstance(op, (stream.RegionOp, tdfg.GraphOp, pc.ProgramOp)) for op in module.walk()):
+        raise EvaluationError(f"{NOTHING_TO_OFFLOAD}: the program has no stream.region, tdfg.graph or pimcmd.program (strict_offload)")
     runtime = RegionRuntime(options, machine, progress)
     t0 = time.perf_counter()
     # analysis runs carry no data: host allocations are shapes only
     with frozen_heap():  # collections skip the program's IR (infs.runtime.heap)
-        results = host.run_function(module, args, name, executor=runtime, phantom_alloc=options.machine_mode == "analysis", graph_executor=runtime.run_graph)
+        results = host.run_function(module, args, name, executor=runtime, phantom_alloc=options.machine_mode == "analysis", graph_executor=runtime.run_graph,
+                                    program_executor=runtime.run_compiled)  # fmt: skip
     return RunReport(results, machine, runtime.records, time.perf_counter() - t0, runtime.programs)

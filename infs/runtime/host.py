@@ -32,6 +32,7 @@ from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype
 
 RegionExecutor = Callable[[stream.RegionOp, list[np.ndarray], list[Any]], list[Any]]
 GraphExecutor = Callable[[tdfg.GraphOp, list[np.ndarray], list[Any]], list[Any]]
+ProgramExecutor = Callable[[Any, list[np.ndarray], list[Any]], list[Any]]  # a pimcmd.program's (compiled ahead of time)
 
 
 def available_memory() -> int | None:
@@ -423,8 +424,27 @@ class OffloadFunctions(InterpreterFunctions):
         return _offload(self.graph_executor, op, args)
 
 
+@functools.cache
+def _program_functions() -> type[InterpreterFunctions]:
+    from infs.dialects import pimcmd  # (loaded when a parsed module holds a program)
+
+    @register_impls
+    class ProgramFunctions(InterpreterFunctions):
+        """Executes each ``pimcmd.program`` (compiled ahead of time) through the runtime's executor."""
+
+        def __init__(self, executor: ProgramExecutor):
+            self.executor = executor
+
+        @impl(pimcmd.ProgramOp)
+        def run_program(self, interpreter: Interpreter, op: pimcmd.ProgramOp, args: tuple[Any, ...]):
+            return _offload(self.executor, op, args)
+
+    return ProgramFunctions
+
+
 def make_interpreter(
-    module: ModuleOp, executor: RegionExecutor | None = None, phantom_alloc: bool = False, graph_executor: GraphExecutor | None = None
+    module: ModuleOp, executor: RegionExecutor | None = None, phantom_alloc: bool = False, graph_executor: GraphExecutor | None = None,
+    program_executor: ProgramExecutor | None = None,
 ) -> Interpreter:
     interp = Interpreter(module)
     for fns in host_op_functions():
@@ -437,6 +457,8 @@ def make_interpreter(
     if "xdsl.dialects.memref" in sys.modules:  # else the module has no memref op
         interp.register_implementations(numpy_memref_functions()(phantom_alloc), override=True)
     interp.register_implementations(OffloadFunctions(executor, graph_executor))
+    if program_executor is not None:
+        interp.register_implementations(_program_functions()(program_executor))
     return interp
 
 
@@ -539,14 +561,16 @@ def run_function(
     executor: RegionExecutor | None = None,
     phantom_alloc: bool = False,
     graph_executor: GraphExecutor | None = None,
+    program_executor: ProgramExecutor | None = None,
 ) -> tuple[Any, ...]:
     """Run a host function; arrays are updated in place; returns its results.
     ``stream.region`` ops run through ``executor`` (default: the reference
-    semantics), ``tdfg.graph`` ops through ``graph_executor``.
+    semantics), ``tdfg.graph`` ops through ``graph_executor``, ``pimcmd.program``
+    ops (compiled ahead of time) through ``program_executor``.
     ``phantom_alloc``: ``memref.alloc`` gives arrays without data (timing-only runs)."""
     fn = find_function(module, name)
     values = bind_arguments(fn, args)
-    interp = make_interpreter(module, executor, phantom_alloc, graph_executor)
+    interp = make_interpreter(module, executor, phantom_alloc, graph_executor, program_executor)
     try:
         with _deep_calls():
             results = tuple(interp.call_op(fn, tuple(values)))

@@ -20,8 +20,8 @@
 
 // CHECK-LABEL: func.func @stencil2d
 // CHECK:         scf.for
-// CHECK-NEXT:      pimcmd.program ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) scalars({{.*}} : f32, f32) config "small-16" lattice [16, 16] tiles [8, 8] banks 16 arrays_per_bank 8 wordlines 256 {
-// CHECK-NEXT:      ^bb0(%[[A:.*]]: memref<?x?xf32>, %[[B:.*]]: memref<?x?xf32>, {{.*}}: f32):
+// CHECK-NEXT:      pimcmd.program ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) scalars({{.*}} : f32, f32, index, index) config "small-16" lattice [16, 16] tiles [8, 8] banks 16 arrays_per_bank 8 wordlines 256 {
+// CHECK-NEXT:      ^bb0(%[[A:[A-Za-z0-9_]+]]: memref<?x?xf32>, %[[B:[A-Za-z0-9_]+]]: memref<?x?xf32>, {{.*}}: f32, %M: index, %N: index):
 // CHECK-NEXT:        pimcmd.array %[[A]] shape [16, 16] wordline 0 transposed
 // CHECK-NEXT:        pimcmd.array %[[B]] shape [15, 15] wordline 32 transposed
 // CHECK-NEXT:        pimcmd.transpose_in %[[A]]
@@ -40,7 +40,10 @@
 // the result: rows and columns [1,15) of B, in four pieces
 // CHECK-COUNT-4:     pimcmd.compute copy f32 dst 32 srcs
 // CHECK-NEXT:        pimcmd.release %[[B]]
-// CHECK-NEXT:      }
+// the provenance infs-run needs (lower_pim.py): the symbol of each scalar operand
+// (C0 and C1 for the commands, then M and N), the sizes it was specialized for,
+// and the graph as given, the oracle of `infs-run --check`
+// CHECK-NEXT:      } attributes {infs.symbols = ["C0", "C1", "M", "N"], infs.sizes = {M = 16 : i64, N = 16 : i64}, infs.source = "func.func @source(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %m: index, %n: index, %C0: f32, %C1: f32) {\0A  tdfg.graph ins(%A, %B
 // CHECK-NEXT:      pimcmd.program ins(%B, %A : memref<?x?xf32>, memref<?x?xf32>) {{.*}} config "small-16" lattice [16, 16] tiles [8, 8]
 // CHECK:             pimcmd.release
 // CHECK-NEXT:      }

@@ -6,9 +6,9 @@
 // RUN: infs-opt --lower-pim='sizes=N=8 config=small-16' %s | filecheck %s
 
 // CHECK-LABEL: func.func @empty
-// CHECK-NEXT:    pimcmd.program ins(%A : memref<?xf32>) config "small-16" lattice [1] tiles [64] banks 16 arrays_per_bank 8 wordlines 256 {
-// CHECK-NEXT:    ^bb0(%a: memref<?xf32>):
-// CHECK-NEXT:    }
+// CHECK-NEXT:    pimcmd.program ins(%A : memref<?xf32>) scalars(%n : index) config "small-16" lattice [1] tiles [64] banks 16 arrays_per_bank 8 wordlines 256 {
+// CHECK-NEXT:    ^bb0(%a: memref<?xf32>, %N: index):
+// CHECK-NEXT:    } attributes {infs.symbols = ["N"], infs.sizes = {N = 8 : i64}, infs.source = "func.func @source(%A: memref<?xf32>, %n: index) {
 // CHECK-NEXT:    func.return
 func.func @empty(%A: memref<?xf32>, %n: index) {
   tdfg.graph ins(%A : memref<?xf32>) syms(N = %n : index) rank 1 {
