@@ -14,6 +14,9 @@ blanks squeezed to one (tables pad to their widest cell).
 A command ends with `# exit N` when it must exit with status N (default 0). The
 installed tools (infs-opt, infs-run, ...) are the venv's, first on PATH. ```sh
 blocks are not run: they show commands that take minutes or need a cluster.
+
+The ```python blocks of README.md and docs/user-guide.md run too, each file's
+in order in one interpreter (docs/python-api.md's are run by test_driver_api).
 """
 
 from __future__ import annotations
@@ -119,7 +122,7 @@ EXAMPLES = [ex for doc in DOCS if doc.exists() for ex in examples_of(doc)]
 def test_the_docs_have_checked_examples():
     docs = {ex.doc for ex in EXAMPLES}
     assert "README.md" in docs
-    assert len(EXAMPLES) >= 10, [ex.id for ex in EXAMPLES]
+    assert len(EXAMPLES) >= 30, [ex.id for ex in EXAMPLES]
 
 
 def test_the_matcher_fails_when_it_should():
@@ -131,6 +134,19 @@ def test_the_matcher_fails_when_it_should():
     assert missing(["b c"], out) == "b c"
     assert missing(["b ..."], out) is None
     assert missing(["b x c"], out) is None  # padding is not compared
+
+
+PYTHON_DOCS = ["README.md", "docs/user-guide.md"]
+
+
+@pytest.mark.parametrize("doc", PYTHON_DOCS)
+def test_a_doc_s_python_examples_run(doc: str):
+    blocks = re.findall(r"^```python\n(.*?)^```", (ROOT / doc).read_text(), re.S | re.M)
+    assert blocks, f"{doc} has no python example"
+    proc = subprocess.run(
+        [sys.executable, "-c", "\n\n".join(blocks)], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, f"{doc}'s python examples failed:\n{proc.stderr[-3000:]}"
 
 
 @pytest.mark.parametrize("ex", EXAMPLES, ids=[ex.id for ex in EXAMPLES])
