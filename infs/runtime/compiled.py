@@ -217,6 +217,35 @@ def source_graph(op: pc.ProgramOp) -> tuple[tdfg.GraphOp, list[int]] | None:
     return hit
 
 
+def source_executor(cfg: HardwareConfig, unchecked: list[str]):
+    """A ``program_executor`` for ``infs.runtime.host.run_function`` that is the
+    oracle of a compiled program: its source graph (``infs.source``) evaluated
+    on the lattice, with the call's arrays and the scalars the graph names.  A
+    program that carries no source has no oracle: it runs its own commands on a
+    machine of its own (so that the host code around it goes on), and its label
+    goes in ``unchecked`` -- what the check says it did not check."""
+    from infs.runtime.host import numpy_dtype
+    from infs.runtime.lattice_eval import evaluate_graph
+    from infs.sim import Machine
+
+    machines: list = []
+
+    def run(op: pc.ProgramOp, arrays: list[np.ndarray], scalars: list[Any]) -> list[Any]:
+        src = source_graph(op)
+        if src is not None:
+            graph, index = src
+            return evaluate_graph(graph, arrays, [scalars[k] for k in index])
+        if op_label(op) not in unchecked:
+            unchecked.append(op_label(op))
+        if not machines:
+            machines.append(Machine(cfg))
+        prog, host, params = bind(op, cfg, arrays, scalars)
+        machines[0].run(prog, host, scalars=params)
+        return [np.asarray(machines[0].results[i], dtype=numpy_dtype(r.type))[()] for i, r in enumerate(op.res)]
+
+    return run
+
+
 def has_programs(module) -> bool:
     return any(isinstance(op, pc.ProgramOp) for op in module.walk())
 
@@ -234,4 +263,4 @@ def module_config(module) -> str | None:
     return text
 
 
-__all__ = ["AotError", "bind", "config_mismatch", "has_programs", "module_config", "record_of", "source_graph", "specialized"]
+__all__ = ["AotError", "bind", "config_mismatch", "has_programs", "module_config", "record_of", "source_executor", "source_graph", "specialized"]

@@ -38,7 +38,7 @@ from infs import api, version_text
 from infs.hardware import ConfigError, load_config
 from infs.runtime.check import compare_values
 from infs.runtime import jit
-from infs.runtime.driver import MODES, ModeNotHonoured, RegionRecord, RunOptions, RunReport, run_program
+from infs.runtime.driver import MODES, ModeNotHonoured, RegionRecord, RunOptions, RunReport, extract_regions, run_program
 from infs.runtime.host import available_memory, find_function, human_bytes, phantom_array, run_function, unnamed_argument
 from infs.runtime.scalar_ops import EvaluationError, numpy_dtype
 from infs.sim import SimError
@@ -342,7 +342,20 @@ def run_once(module, path: Path, fn, args, mode: str, console: Console | None) -
             bar.stop()
     out: dict[str, Any] = {"mode": mode, "report": report, "values": values, "outputs": outputs, "results": dict(zip(result_names, report.results))}
     if args.check:
-        if any(op.name == "tdfg.graph" for op in module.walk()):
+        names = {op.name for op in module.walk()}
+        if "pimcmd.program" in names:
+            # compiled programs: each one's oracle is the graph it was lowered from (its
+            # infs.source) on the lattice; one without a source is named as unchecked
+            from infs.runtime.compiled import source_executor
+            from infs.runtime.lattice_eval import evaluate_graph
+
+            unchecked: list[str] = []
+            cfg = load_config(args.config)
+            ref = run_function(module, copies, fn.sym_name.data, graph_executor=lambda g, a, sc: evaluate_graph(g, a, sc),
+                               program_executor=source_executor(cfg, unchecked))  # fmt: skip
+            out["oracle"] = "the lattice semantics of the graphs the programs were lowered from (infs.source)"
+            out["unchecked"] = unchecked
+        elif "tdfg.graph" in names:
             # a program tensorized ahead of time: its graphs' reference is the lattice semantics
             from infs.runtime.lattice_eval import run_function as run_on_lattice
 
@@ -449,7 +462,7 @@ def summary(out: dict[str, Any], freq_ghz: float) -> dict[str, Any]:
         bad = next((r for r in regions if r["error"]), None)
         ok = c.ok and bad is None
         note = c.note if not c.ok else (f"region {bad['region']} ({bad['ran']}): {bad['error']}" if bad else "")
-        d["check"] = {"ok": ok, "max_error": c.max_error, "note": note, "regions": regions, "oracle": out["oracle"]}
+        d["check"] = {"ok": ok, "max_error": c.max_error, "note": note, "regions": regions, "oracle": out["oracle"], "unchecked": out.get("unchecked", [])}
     return d
 
 
@@ -488,6 +501,9 @@ def print_report(console: Console, path: Path, s: dict[str, Any], cfg_name: str)
         t.add_row("DRAM hidden behind compute", f"{hidden:,} cycles (not in total)")
     t.add_row("JIT lowerings (not memoized)", str(s["jit"]["misses"]))
     t.add_row("JIT wall time", f"{s['jit']['seconds'] * 1e3:.1f} ms")
+    aot = sum(1 for r in s["regions"] if r["reason"].startswith("a pimcmd.program"))
+    if aot:  # programs compiled ahead of time (infs-opt --lower-pim): no JIT ran, none is charged
+        t.add_row("compiled ahead of time", f"{aot} program run(s), no JIT")
     o = s["optimize"]
     t.add_row("tDFG nodes (optimize-tdfg)", f"{o['tdfg_nodes_before']} -> {o['tdfg_nodes_after']}, {o['seconds'] * 1e3:.1f} ms wall")
     t.add_row("simulation wall time", f"{s['wall_seconds']:.2f} s")
@@ -500,6 +516,9 @@ def print_report(console: Console, path: Path, s: dict[str, Any], cfg_name: str)
             console.print(f"[green]check: outputs match {c['oracle']}[/] (max error {c['max_error']:.2e})")
         else:
             console.print(f"[red]check FAILED:[/] {c['note']}", soft_wrap=True)
+        for label in c.get("unchecked", []):  # a compiled program with no infs.source: no oracle for its values
+            console.print(f"[yellow]check: {label} carries no source graph (infs.source): the reference ran its own commands again, "
+                          "so its values were not checked[/]", soft_wrap=True)  # fmt: skip
         # near/core regions take their values from the reference: say what each was really checked against
         for r in c["regions"]:
             if r["ran"] == "in":
@@ -582,25 +601,23 @@ def parse_program(path: Path):
     return module
 
 
-def extract_plain_loops(module, path: Path) -> None:
-    """A program of plain loops (no stream.region) goes through extract-streams
-    first (issue 14 item 5); one with neither has nothing to offload."""
-    if any(op.name in ("stream.region", "tdfg.graph") for op in module.walk()):
-        return  # (tdfg.graphs: a program tensorized ahead of time, run in memory)
+def extract_plain_loops(module, path: Path, strict: bool = False) -> str | None:
+    """A program of plain loops (no stream.region, tdfg.graph or pimcmd.program)
+    goes through extract-streams first (``driver.extract_regions``).  Nothing to
+    offload is a remark, returned (the host runs all of the program, as
+    ``@infs.kernel`` does); ``strict`` (``--strict-offload``) makes it an error."""
     from xdsl.utils.exceptions import DiagnosticException
 
-    from infs.passes.extract_streams import extract_streams, has_plain_loops, location_text
-
-    if not has_plain_loops(module):
-        raise UsageError(f"'{path}' has no stream.region: nothing to offload")
+    plain = not any(op.name in ("stream.region", "tdfg.graph", "pimcmd.program") for op in module.walk())
     try:
-        remarks = extract_streams(module)
+        remark = extract_regions(module)
     except DiagnosticException as e:
         raise api.InfsError(str(e).strip().splitlines()[0]) from None
-    api.verify_module(module)
-    if not any(op.name == "stream.region" for op in module.walk()):
-        why = next((r for r in remarks if not r.extracted), None)
-        raise UsageError(f"'{path}' has no stream.region, and extract-streams turned none of its loop nests into one: nothing to offload" + (f" ({location_text(why.op)}: {why.text})" if why else ""))
+    if plain:
+        api.verify_module(module)
+    if remark is not None and strict:
+        raise UsageError(f"'{path}': {remark} (--strict-offload)")
+    return remark
 
 
 class _VersionAction(argparse.Action):
@@ -620,9 +637,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("file")
     parser.add_argument("--version", action=_VersionAction, help="print infs's and xDSL's versions and exit")
     parser.add_argument("--entry", help="function to run (default: the only public one)")
-    parser.add_argument("--config", default="paper-64", help="hardware config name or TOML/JSON file")
+    parser.add_argument("--config", help="hardware config name or TOML/JSON file (default: the config a compiled program was lowered for, else paper-64)")
     parser.add_argument("--mode", default="auto", choices=[*MODES, "all"])
     parser.add_argument("--strict", action="store_true", help="a forced --mode that cannot be honoured for a region is an error (default: a warning, and the region runs near memory)")
+    parser.add_argument("--strict-offload", action="store_true", help="a program with nothing to offload is an error (default: a remark, and the host runs all of it)")
     parser.add_argument("--sizes", action="append", help="N=64,M=32 (index arguments / workload sizes)")
     parser.add_argument("--scalar", action="append", help="NAME=VALUE for scalar arguments (f32 weights, i32 thresholds...), typed by the argument")
     parser.add_argument("--size-set", choices=["small", "paper"], help="workload size set (default small; workloads of infs/workloads only)")
@@ -651,10 +669,17 @@ def main(argv: list[str] | None = None) -> int:
     console = Console()
     try:
         path = Path(args.file)
-        cfg = load_config(args.config)
+        cfg = load_config(args.config) if args.config is not None else None
         module = parse_program(path)
+        if cfg is None:  # a compiled program's own machine (infs.runtime.compiled), else the default
+            from infs.runtime.compiled import module_config
+
+            args.config = module_config(module) or "paper-64"
+            cfg = load_config(args.config)
         fn = find_function(module, args.entry)
-        extract_plain_loops(module, path)
+        remark = extract_plain_loops(module, path, args.strict_offload)
+        if remark is not None and not args.json:
+            print(f"{PROG}: remark: '{path}': {remark} (infs models no cost for host code: the report's cycles are 0)", file=sys.stderr)
         if args.check and args.analysis:
             raise UsageError("--check needs the functional simulation (drop --analysis)")
         if args.save_outputs and args.analysis:
@@ -698,6 +723,8 @@ def main(argv: list[str] | None = None) -> int:
     except (KeyboardInterrupt, Exception) as e:
         return report_failure(PROG, e, args.file)
     if args.json:
+        for s in outs:
+            s["remarks"] = [remark] if remark is not None else []
         print(json.dumps(outs if len(outs) > 1 else outs[0], indent=2, default=float))
     else:
         for s in outs:
