@@ -9,7 +9,7 @@ many examples, fresh random seeds, no example database; the random-input
 tests read their example counts through ``strategies.examples``.
 
 Every program the JIT produces is verified in the tests (``INFS_VERIFY=1``,
-issue 12: the printed-IR verifiers, once per lowering; the CLI tests' child
+the printed-IR verifiers, once per lowering; the CLI tests' child
 processes inherit it).  ``INFS_VERIFY=0`` turns it off for a timing run.
 """
 

@@ -4,7 +4,7 @@ Used by test_tensorize (tensorize + lattice evaluation), test_full_pipeline
 (tensorize + JIT + simulator, ``infs-run --mode in``), test_lower_pim_e2e
 (random graphs on random machines) and the fuzzers (``make fuzz``).
 
-Issue 10 listed the classes the earlier generators never drew; each is drawn
+These are the classes simpler generators never draw; each is drawn
 here on purpose, never steered around (a generator that avoids a bug class
 cannot find it again):
 
@@ -242,7 +242,7 @@ def random_region(draw, max_rank: int = 3, elem_types: tuple[str, ...] = ELEM_TY
     tags: set[str] = {f"rank{n}", T}
     if n > 1 and draw(st.integers(0, 11)) == 0:
         # an empty dim (a size of 0) with the others not: a fold over it still stores its
-        # identities over the other dims (make fuzz, session 5: mm_inner with K = 0)
+        # identities over the other dims (make fuzz found it: mm_inner with K = 0)
         ext[draw(st.integers(0, n - 1))] = 0
         tags.add("empty-dim")
     if any(e % 2 for e in ext):

@@ -1,4 +1,4 @@
-"""Loop indices as base addresses (``infs.runtime.base_offsets``, issue 11 item 7).
+"""Loop indices as base addresses (``infs.runtime.base_offsets``).
 
 A region re-entered with a new loop index that only moves where its streams
 start is lowered once; one whose index changes its shapes (gauss_elim) is

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import math
+from pathlib import Path
 
 import pytest
 
@@ -123,7 +124,7 @@ def test_bench_tile_study_small(tmp_path):
     assert len(km) == 9
     for r in km:
         assert str(r.get("rejected", "")).startswith("region ") and f"tile shape {r['tiles']} has rank 2, the lattice has rank 1" in r["rejected"]
-        assert "/work/" not in r["rejected"]  # the checkout's path is taken out
+        assert str(Path(infs_bench.__file__).resolve().parents[2]) not in r["rejected"]  # the checkout's path is taken out
     text = repro.read_text()
     table = text.split("## Fig. 16/17: tile shapes (In-L3 runs)", 1)[1].split("\n## ", 1)[0]
     lines = [ln for ln in table.splitlines() if ln.startswith("| ") and not ln.startswith("| workload")]
@@ -257,4 +258,4 @@ def test_energy_gap_names_the_class_and_its_constants():
     lines = _energy_gaps({"fig18_in_energy_over_near": 20 / 35, "fig18_infs_energy_over_near": 2.5}, best)
     assert len(lines) == 1  # Inf-S's 2.5x is within 25% of the paper's 2.4x
     assert "fig18_in_energy_over_near" in lines[0] and "x 0.57x" in lines[0]
-    assert "`static`" in lines[0] and "`static_core_pj_per_ns`" in lines[0]
+    assert "`static`" in lines[0] and "`static_fraction`" in lines[0]

@@ -1,5 +1,5 @@
 """Driver conventions, the Python API, the xDSL plugin and the tools'
---version (issue 17, items 2-5).  The lit tests of the new infs-opt flags are
+--version.  The lit tests of the new infs-opt flags are
 test/lit/tools/{pass-pipeline-nested,print-ir-after-before,verify-diagnostics-expected}.mlir."""
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def opt(capsys, argv):
     return code, out, err
 
 
-# --- item 3: the API document's examples run --------------------------------
+# --- the API document's examples run ----------------------------------------
 
 
 def test_python_api_doc_examples_run(monkeypatch, capsys):
@@ -169,7 +169,7 @@ def test_bad_pipelines_are_one_line(spec, message):
     assert "\n" not in str(e.value)
 
 
-# --- item 2: --verify-diagnostics, --help ------------------------------------
+# --- --verify-diagnostics, --help --------------------------------------------
 
 ANNOTATED = """func.func @f(%n: index, %m: index) {
   // expected-error @below {{MESSAGE}}
@@ -228,7 +228,7 @@ def test_help_lists_infs_passes_with_options_first(capsys):
     assert re.search(r"\bcse\b", out[xdsl_at:]) and "canonicalize-dmp" in out[xdsl_at:]
 
 
-# --- item 4: infs as an xDSL plugin ------------------------------------------
+# --- infs as an xDSL plugin --------------------------------------------------
 
 
 def test_xdsl_opt_sees_infs_passes_and_dialects():
@@ -248,7 +248,7 @@ def test_multiverse_holds_infs_once_and_infs_opt_tolerates_it(capsys):
     assert code == 0 and "tdfg.graph" in out, err
 
 
-# --- item 5: --version, the README's demo block --------------------------------
+# --- --version, the README's demo block ---------------------------------------
 
 
 def test_versions(capsys):

@@ -40,7 +40,7 @@ def test_widths_dtypes_and_attributes_agree(name):
 
 
 def test_the_machine_holds_64_bit_elements_but_no_half_floats():
-    """Issue 14 item 3: f64 and i64 are machine elements (64 wordlines each);
+    """f64 and i64 are machine elements (64 wordlines each);
     f16, bf16, index and odd widths are not (a region using them is not tensorized)."""
     assert ELEMENT_BITS["f64"] == ELEMENT_BITS["i64"] == 64
     for t in (Float16Type(), BFloat16Type(), IndexType(), IntegerType(4), IntegerType(128)):

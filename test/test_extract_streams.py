@@ -1,4 +1,4 @@
-"""extract-streams (issue 14 item 1): plain loops in, the same answers out.
+"""extract-streams: plain loops in, the same answers out.
 
 * Random affine loop nests (hypothesis): random depth, bounds over sizes
   (odd and prime sizes, offsets), random affine index maps (offsets,
@@ -519,7 +519,7 @@ def test_every_workload_exists_as_plain_loops() -> None:
 @pytest.mark.parametrize("name", sorted(WORKLOADS))
 @pytest.mark.parametrize("mode", ["auto", "in"])
 def test_loop_workloads_match_the_stream_workloads(name: str, mode: str) -> None:
-    """Issue 14: each workload written as plain loops gives, after
+    """Each workload written as plain loops gives, after
     extract-streams, the hand-written stream program's outputs and its regions:
     as many, each run in the same place (in/near/core), each with the same
     iterators, and total cycles within 5% (today they are equal)."""
@@ -740,7 +740,7 @@ func.func @scale(%A: memref<?xf64>, %B: memref<?xf64>, %n: index) {
 
 
 def test_f64_kernel_runs_in_memory(tmp_path: Path) -> None:
-    """An extracted f64 region runs in memory under ``--mode in`` (issue 14 item 3,
+    """An extracted f64 region runs in memory under ``--mode in`` (as in
     test_wide_types), with the right values; ``auto`` decides and is right too."""
     A = np.linspace(-3, 3, 37)
     module = api.parse_text(F64_KERNEL)

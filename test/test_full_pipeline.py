@@ -16,8 +16,8 @@ rejects the region (a loop-carried dependence, ...) and the pipeline rejects
 it too with a one-line error.  A wrong value, values where the reference
 refuses, and any exception where the reference runs are failures.
 
-Issue 10: this is the random check that catches wrong in-memory reductions
-(item 1) and transposed reductions with runtime shapes (item 2).
+This is the random check that catches wrong in-memory reductions over several
+dims and transposed reductions with runtime shapes.
 """
 
 from __future__ import annotations

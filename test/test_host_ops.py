@@ -1,6 +1,6 @@
 """infs.runtime.host_ops against xDSL 0.74's own interpreters, op for op, on
-the same inputs (issue 13: the host stopped importing ``xdsl.interpreters``,
-whose ``__init__`` loads every interpreter xDSL has)."""
+the same inputs (the host does not import ``xdsl.interpreters``, whose
+``__init__`` loads every interpreter xDSL has)."""
 
 from __future__ import annotations
 

@@ -203,7 +203,7 @@ def test_cli_refuses_near_and_core_for_a_tensorized_program(tmp_path, capsys):
 
 
 # ---------------------------------------------------------------------------
-# Inputs (issue 13): values only when needed, --check copies only what may be written
+# Inputs: values only when needed, --check copies only what may be written
 # ---------------------------------------------------------------------------
 
 
@@ -311,7 +311,7 @@ def test_no_chunks_flag_runs_a_too_large_region_near_memory(capsys):
 
 
 def test_report_shows_the_dram_cycles_chunks_hide(capsys):
-    # issue 16: the DRAM cycles a chunk's fetch hides behind the previous chunk's compute
+    # The DRAM cycles a chunk's fetch hides behind the previous chunk's compute
     # (RegionRecord.dram_hidden) were only in --json and the region's reason
     argv = [str(WORKLOADS["vec_add"].path), "--sizes", "n=1000", "--config", "tiny", "--mode", "in"]
     assert infs_run.main(argv + ["--json"]) == 0

@@ -1,4 +1,4 @@
-"""infs-view (issue 17 item 1): the data, the CLI, ``infs-run --view``, and the
+"""infs-view: the data, the CLI, ``infs-run --view``, and the
 page in a real headless browser (Chromium; skipped with the package's name
 when it is not installed: ``make browser``).
 

@@ -3,8 +3,8 @@ affine expressions, domains, access maps and patterns, and their attributes.
 
 Every property is checked against an explicit, slow model: affine expressions
 against evaluation at random (non-negative) symbol values, domains against the
-sets of integer cells they contain, patterns against the closed formula of
-DESIGN §3.1 (element i = start + sum_k stride_k * ((i // prod_{j<k} count_j) % count_k)).
+sets of integer cells they contain, patterns against the closed formula
+(element i = start + sum_k stride_k * ((i // prod_{j<k} count_j) % count_k)).
 """
 
 from __future__ import annotations

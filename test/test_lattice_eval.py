@@ -179,7 +179,7 @@ def test_moves_to_negative_coordinates_are_discarded_beyond_the_arrays_not():
     """The lattice is the non-negative orthant, unbounded above (tdfg
     docstring): data moved beyond every array and back is all there (it was
     discarded at the arrays' hull, which dropped iterations of domains larger
-    than the arrays: issue 10, F1/F2); data moved below 0 and back is not."""
+    than the arrays); data moved below 0 and back is not."""
     g = graph_of(DISCARD)
     a = np.arange(4, dtype=np.float32)
     b = np.full(4, -1, np.float32)

@@ -1,4 +1,4 @@
-"""linalg in (issue 14 item 2): ``linalg.generic`` and named ops on memrefs go
+"""linalg in: ``linalg.generic`` and named ops on memrefs go
 through xDSL's own ``convert-linalg-to-loops`` (no second lowering), then
 ``extract-streams``; ``infs-run`` and ``api.run`` do both by themselves, and
 ``infs-opt --convert-linalg-to-loops --extract-streams`` (or just

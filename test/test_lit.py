@@ -23,7 +23,7 @@ def test_lit_suite():
 
 
 def test_lit_inputs_follow_the_run_lines():
-    """Regression (issue 10, item 8): the upstream-MLIR check globbed the lit files themselves, so a
+    """Regression: the upstream-MLIR check globbed the lit files themselves, so a
     test whose IR lives in ``Inputs/`` (its RUN line reads ``%S/../Inputs/x.mlir``) was fed to
     infs-opt as if it were IR, and failed once the optional ``[mlir]`` extra was installed."""
     from lit_inputs import inputs_of, lit_inputs

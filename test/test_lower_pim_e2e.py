@@ -1,4 +1,4 @@
-"""End-to-end differential tests of the in-memory path (issue 5).
+"""End-to-end differential tests of the in-memory path.
 
 1. Every workload, at its small size and at a second (unaligned) small size,
    on ``small-16``, ``tiny`` and four custom machines built with
@@ -322,7 +322,7 @@ RANDOM_EXAMPLES = int(os.environ.get("INFS_E2E_EXAMPLES", "80"))
 HYPO_CONFIGS = ("small-16", "tiny", "fig9", *CUSTOM_CONFIGS)
 CMP_OPS = ("add", "sub", "mul", "min", "max")
 LITERALS = {"f32": ("2.0", "-1.5", "0.5", "3.0", "0.0"), "i32": ("2", "-3", "7", "0", "1"), "i16": ("2", "-3", "7", "0", "1"), "i8": ("2", "-3", "7", "0", "1")}
-LITERALS |= {"f64": LITERALS["f32"], "i64": ("2", "-3", "7", "0", "1", "5000000000")}  # 64-bit elements (issue 14 item 3)
+LITERALS |= {"f64": LITERALS["f32"], "i64": ("2", "-3", "7", "0", "1", "5000000000")}  # 64-bit elements
 NP_TYPES = {"f32": np.float32, "i32": np.int32, "i16": np.int16, "i8": np.int8, "f64": np.float64, "i64": np.int64}
 
 
@@ -1187,7 +1187,7 @@ def test_jit_folds_constant_computations():
 def test_stream_reduce_tensor_of_an_empty_range_is_the_identity(outer):
     """A stream_reduce with a tensor result over an empty dim folds to the
     identity at each kept cell (tdfg semantics, as a stream.reduce over no
-    iteration: issue 10; it had no cells), so storing it writes the identity
+    iteration; it had no cells), so storing it writes the identity
     and folding it again folds that identity."""
     T = "!tdfg.tensor<f32, 3>"
     M = "memref<?x?x?xf32>"
@@ -1220,7 +1220,7 @@ def test_stream_reduce_tensor_of_an_empty_range_is_the_identity(outer):
         assert got[0, 0, 0] == 0.0 and got[1, 0, 0] == 5.0
 
 
-# -- regressions found by review (session 2) ----------------------------------------
+# -- regressions ------------------------------------------------------------------
 
 
 def _one_array_graph(body: str, elem: str = "i32", n: int = 4) -> str:
@@ -1279,7 +1279,7 @@ def test_empty_readout_of_a_register_in_use():
 
 def test_stream_load_beyond_the_arrays_keeps_every_cell():
     """A stream's domain counts iterations: its tensor widens the lattice and
-    the hull (issue 10, item 2; was clipped to the arrays' hull)."""
+    the hull (it was clipped to the arrays' hull)."""
     T = "!tdfg.tensor<i32, 1>"
     text = f"""func.func @g(%A: memref<4xi32>) -> i32 {{
   %r = tdfg.graph ins(%A : memref<4xi32>) syms() rank 1 -> i32 {{

@@ -468,7 +468,7 @@ func.func @f(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %w: f32, %m: index, %n: i
 
 
 def test_an_overflow_in_the_e_graphs_arithmetic_keeps_the_graph_and_the_engine_works_after():
-    """Found by make fuzz (session 5): a copy of column 1 into column 2^63 - 1 (in int64) made a rule's
+    """Found by make fuzz: a copy of column 1 into column 2^63 - 1 (in int64) made a rule's
     `(+ a b)` overflow inside egglog (EggSmolError 'call of primitive + failed' -> infs-run exit 70). The
     graph is kept as it is, with a reason, and the next graph is optimized by a fresh engine."""
     from infs.runtime.driver import RunOptions, run_program
@@ -521,7 +521,7 @@ def test_the_runtime_reassociates_floats_only_where_the_program_allows_it():
 
 
 # ---------------------------------------------------------------------------
-# The shortcut: graphs no rule can make cheaper skip the e-graph (issue 13)
+# The shortcut: graphs no rule can make cheaper skip the e-graph
 # ---------------------------------------------------------------------------
 
 

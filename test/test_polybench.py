@@ -1,4 +1,4 @@
-"""PolyBench/C 4.2 kernels as cgeist prints them (issue 14): ``test/polybench``.
+"""PolyBench/C 4.2 kernels as cgeist prints them: ``test/polybench``.
 
 Each kernel runs at small sizes (odd and prime, below the arrays' MINI
 dims as ``_PB_N`` may be in C) through what ``infs-run`` does with a file of

@@ -1,4 +1,4 @@
-"""Python kernels (issue 14 item 4): ``@infs.kernel`` -> affine MLIR -> extract-streams -> the runtime.
+"""Python kernels: ``@infs.kernel`` -> affine MLIR -> extract-streams -> the runtime.
 
 * vec_add, a jacobi-2d step, mm (``C[i,j] += A[i,k]*B[k,j]``) and an array sum
   written as Python kernels give numpy's results on odd/prime sizes, in f32
@@ -608,7 +608,7 @@ def mm_inner_workload(A, Bt, C, m: int, n: int, k: int):
 @pytest.mark.parametrize("name,kern", [("vec_add", vec_add), ("array_sum", array_sum_workload), ("mm_inner", mm_inner_workload)])
 @pytest.mark.parametrize("mode", ["auto", "in"])
 def test_workloads_as_python_kernels_equal_the_stream_versions(name, kern, mode):
-    """Issue 14: three workloads of infs/workloads written as Python kernels give
+    """Three workloads of infs/workloads written as Python kernels give
     the hand-written stream program's outputs and regions (as many, each in the
     same place) and total cycles within 5%."""
     from infs.workloads import WORKLOADS

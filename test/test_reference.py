@@ -1339,7 +1339,7 @@ def test_i1_min_max_reductions_start_from_the_identity(kind, want):
 
 
 # ---------------------------------------------------------------------------
-# The view path (issue 13) against the general index-grid path
+# The view path against the general index-grid path
 # ---------------------------------------------------------------------------
 #
 # evaluate_region reads and writes affine accesses through strided views;
@@ -1702,7 +1702,7 @@ def test_writes_the_views_cannot_order_take_the_general_path(monkeypatch):
 def test_elementwise_region_allocates_only_its_result():
     """vec_add through views: the loads are views, the store writes through
     one; what the evaluator allocates is the computed values (one array), not
-    int64 index grids of the domain (issue 13: 7.4 GiB at 64M elements)."""
+    int64 index grids of the domain (7.4 GiB at 64M elements)."""
     import tracemalloc
 
     n = 1 << 20
@@ -1866,7 +1866,7 @@ def conv3d_peak(co: int, h: int, w: int) -> tuple[int, int, np.ndarray]:
 def test_conv3d_taps_run_in_chunks_of_the_domain():
     """conv3d's tap region holds three partial sums and the products being
     added, 5 values of the domain's size, when its computes run on the whole
-    domain (issue 13: 3.4x the arrays near memory); in chunks only the stored
+    domain (3.4x the arrays near memory); in chunks only the stored
     sum is whole.  Same bits as the whole-domain evaluation."""
     value, peak, chunked = conv3d_peak(32, 130, 130)
     assert 32 * 128 * 128 >= 8 * getattr(reference, "CHUNK_POINTS", 1 << 16)  # the region is chunked

@@ -260,7 +260,7 @@ def test_eq2_refused_but_the_whole_in_memory_run_beats_the_models():
 
 @pytest.mark.parametrize("name", ["gauss_elim", "mm_outer", "kmeans_inner", "stencil3d"])
 def test_a_region_read_once_profiles_as_a_fresh_read(name):
-    """profile_region reads a region's structure once (issue 13: a host loop
+    """profile_region reads a region's structure once (a host loop
     profiles it at every iteration); every later profile, at other sizes and
     loop indices, equals one from a fresh read."""
     from infs.runtime.region_profile import forget_region

@@ -1,4 +1,4 @@
-"""Regressions of chunked in-memory runs (issue 16, ``infs.runtime.chunking``):
+"""Regressions of chunked in-memory runs (``infs.runtime.chunking``):
 adversarial regions on machines of a few 16- or 64-bitline arrays, so that
 small arrays already need many chunks, each run forced in memory and compared
 bit for bit (the sign of a zero included) with the stream reference."""

@@ -1,5 +1,5 @@
-"""Regression tests for the promises of the drivers ``infs-opt`` and ``infs-run``
-(issue 10, items 5, 6, 7, 9, 12, 13, 15, 16): every accepted flag works or is
+"""Regression tests for the promises of the drivers ``infs-opt`` and ``infs-run``:
+every accepted flag works or is
 refused in one line, a forced mode that cannot be honoured says so, ``--check``
 checks something real in every mode, sizes are checked before anything is
 allocated.  The tools are driven in-process through their ``main``."""
@@ -17,7 +17,7 @@ from infs.workloads import WORKLOADS
 OK_MLIR = "test/lit/Inputs/ok.mlir"
 
 # y[i] = 2 * x[i] in f16: no in-memory implementation (the machine holds no f16 elements;
-# f64 and i64 run in memory since issue 14 item 3, test_wide_types)
+# f64 and i64 run in memory: test_wide_types)
 F16 = """
 func.func @f(%A: memref<?xf16>, %B: memref<?xf16>, %n: index) {
   stream.region ins(%A, %B : memref<?xf16>, memref<?xf16>) syms(N = %n : index) domain [0:N] iterators [parallel] {
@@ -91,7 +91,7 @@ def scaled_prog(tmp_path):
 
 
 # ---------------------------------------------------------------------------
-# item 5: infs-opt flags
+# infs-opt flags
 # ---------------------------------------------------------------------------
 
 
@@ -162,7 +162,7 @@ def test_opt_refused_flags(capsys, flags):
 
 
 # ---------------------------------------------------------------------------
-# items 13, 15: infs-opt file errors and pass options
+# infs-opt file errors and pass options
 # ---------------------------------------------------------------------------
 
 
@@ -182,7 +182,7 @@ def test_opt_unbalanced_quote_in_pass_option(capsys):
 
 
 # ---------------------------------------------------------------------------
-# items 6, 16: a forced mode that cannot be honoured says so
+# a forced mode that cannot be honoured says so
 # ---------------------------------------------------------------------------
 
 
@@ -232,7 +232,7 @@ def test_mode_all_marks_the_in_row(capsys, f16_prog):
 
 
 # ---------------------------------------------------------------------------
-# item 7: --check in near / core modes is not the reference against itself
+# --check in near / core modes is not the reference against itself
 # ---------------------------------------------------------------------------
 
 
@@ -286,7 +286,7 @@ def test_check_help_says_what_it_compares(capsys):
 
 
 # ---------------------------------------------------------------------------
-# item 9: --scalar
+# --scalar
 # ---------------------------------------------------------------------------
 
 
@@ -317,7 +317,7 @@ def test_scalar_errors(capsys, scaled_prog, tmp_path):
 
 
 # ---------------------------------------------------------------------------
-# item 12: sizes, shapes and inputs are checked before anything is allocated
+# sizes, shapes and inputs are checked before anything is allocated
 # ---------------------------------------------------------------------------
 
 
@@ -402,7 +402,7 @@ def test_workload_shapes_without_allocation_match_the_registry(name):
 
 
 # ---------------------------------------------------------------------------
-# item 13: file errors
+# file errors
 # ---------------------------------------------------------------------------
 
 
@@ -467,7 +467,7 @@ func.func @rows_from_k(%V: memref<?xi32>, %W: memref<?xi32>, %n: index, %m: inde
 
 
 def test_a_host_run_outer_dim_of_1e11_rows_is_refused_in_memory_not_listed(capsys, tmp_path):
-    """make fuzz (session 5): the in-memory path listed every point of a host-run outer dim
+    """Found by make fuzz: the in-memory path listed every point of a host-run outer dim
     (1e11 rows) before lowering: a MemoryError.  Beyond MAX_HOST_POINTS it says so in one line
     and the region runs near memory (analytically here); with --check the reference's own
     memory check is the one-line error."""

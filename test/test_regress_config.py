@@ -1,4 +1,4 @@
-"""Regressions of issue 10, items 4, 11, 12 (memref sizes) and 14: hardware
+"""Regressions of hardware configs, memref sizes and literals: hardware
 configs given as files work everywhere a built-in name does; every config
 field has a type and a range checked at load time; literals out of range are
 located one-line errors; pattern bounds are checked without expanding.
@@ -81,7 +81,7 @@ MINE = {"name": "mine", "base": "small-16", "bitlines": 48, "profile": "pimeval-
 
 
 # ---------------------------------------------------------------------------
-# Item 4: config files everywhere a built-in name works
+# Config files everywhere a built-in name works
 # (before: "ConfigError: unknown hardware config 'mine'" -- reloaded by name)
 # ---------------------------------------------------------------------------
 
@@ -205,7 +205,7 @@ def test_config_spec_reloads_the_same_machine(tmp_path_factory, fields, fmt, nam
 
 
 # ---------------------------------------------------------------------------
-# Item 11: every field has a type and a range, checked at load time
+# Every field has a type and a range, checked at load time
 # ---------------------------------------------------------------------------
 
 BAD_FILES = [
@@ -306,7 +306,7 @@ def test_infs_run_bad_config_is_one_line(tmp_path, content):
 
 
 # ---------------------------------------------------------------------------
-# Items 12 and 14: literals
+# Literals
 # ---------------------------------------------------------------------------
 
 
@@ -398,7 +398,7 @@ def test_program_literals_out_of_int64_are_located(text):
 
 
 # ---------------------------------------------------------------------------
-# Item 4 (+11) through the command line, on random machines from files
+# Config files through the command line, on random machines from files
 # ---------------------------------------------------------------------------
 
 CLI_EXAMPLES = int(os.environ.get("INFS_CONFIG_CLI_EXAMPLES", "6"))

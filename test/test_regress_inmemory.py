@@ -1,4 +1,4 @@
-"""In-memory results that were silently wrong, and empty domains (issue 10).
+"""In-memory results that were silently wrong, and empty domains.
 
 1. A ``stream.reduce`` over several dims (a whole 2-D sum; a 3-D array summed
    over dims [0, 1]) lowered to one partial dim only: the near-memory fold
@@ -201,7 +201,7 @@ def run_opt(module, args, sizes: dict[str, int], config="tiny", tiles=""):
 
 
 # ---------------------------------------------------------------------------
-# Item 1: reductions over several dims
+# Reductions over several dims
 # ---------------------------------------------------------------------------
 
 
@@ -246,7 +246,7 @@ def test_mul_over_two_dims_is_not_idempotent():
 
 
 # ---------------------------------------------------------------------------
-# Item 2: a transposed access with the runtime's real shapes
+# A transposed access with the runtime's real shapes
 # ---------------------------------------------------------------------------
 
 
@@ -267,7 +267,7 @@ def test_reduction_over_a_transposed_access(n, m):
 
 
 # ---------------------------------------------------------------------------
-# Item 15 (last part): empty domains
+# Empty domains
 # ---------------------------------------------------------------------------
 
 
@@ -733,7 +733,7 @@ def test_compute_body_using_a_region_scalar_is_one_located_error(tmp_path, tool,
 
 
 def test_empty_fold_beyond_the_arrays_stores_every_identity():
-    """make fuzz (session 5): mm_inner with K = 0 and M larger than A's rows.  The host
+    """Found by make fuzz: mm_inner with K = 0 and M larger than A's rows.  The host
     loop's row x0 >= 5 put A's (empty, K = 0) row tensor outside the lattice, which was
     sized by the cells only; clipped, it lost its row range, so the empty reduction stored
     no zeros for those rows in memory (C kept its old values) while near/core stored them."""
@@ -776,7 +776,7 @@ EMPTY_DIM_INDIRECT = """func.func @f(%X0: memref<8x11x1xi16>, %J0: memref<1xi32>
 
 
 def test_an_indirect_load_over_an_empty_dim_runs_in_memory():
-    """make fuzz (session 5, with empty dims in the generator): an indirect load whose region has a
+    """Found by make fuzz (with empty dims in the generator): an indirect load whose region has a
     size-0 dim reached the simulator with its index buffer empty at [0:0] and its access box empty
     at [1:1] along that dim, which it called a mismatch (SimError, an internal error); two empty
     boxes hold the same (no) cells.  The fold over nothing is mul's identity, 1."""

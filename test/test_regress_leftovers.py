@@ -1,6 +1,6 @@
-"""Regressions for the items session 9 noticed and left alone (notes/closing9.md,
-"Left alone"): each test failed before its fix, or (item 1) pins a decision
-with the case that motivates it."""
+"""Regressions of the program verifier, error messages, sizes and lower-pim's step order:
+each test failed before its fix, or (``--check`` and the sign of zero) pins a
+decision with the case that motivates it."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ func.func @vec_add(%A: memref<?xf32>, %B: memref<?xf32>, %C: memref<?xf32>, %n: 
 
 
 # ---------------------------------------------------------------------------
-# Item 2: the allocated pimcmd program's verifier
+# The allocated pimcmd program's verifier
 # ---------------------------------------------------------------------------
 
 
@@ -92,7 +92,7 @@ def test_a_command_typed_unlike_the_array_register_it_uses_is_a_verifier_error(t
 
 
 # ---------------------------------------------------------------------------
-# Item 3: "mixes atomic kinds" names its lines
+# "mixes atomic kinds" names its lines
 # ---------------------------------------------------------------------------
 
 TWO_ATOMIC_KINDS = """\
@@ -141,7 +141,7 @@ def test_tensorize_names_the_lines_of_two_atomic_kinds(tmp_path: Path, capsys) -
 
 
 # ---------------------------------------------------------------------------
-# Item 4: a size beyond 64 bits in the sizes option
+# A size beyond 64 bits in the sizes option
 # ---------------------------------------------------------------------------
 
 VEC_ADD_TDFG = """\
@@ -182,7 +182,7 @@ def test_the_largest_64_bit_size_is_still_a_size(tmp_path: Path, capsys) -> None
 
 
 # ---------------------------------------------------------------------------
-# Item 5: a graph with no array in memory
+# A graph with no array in memory
 # ---------------------------------------------------------------------------
 
 EMPTY_GRAPH = """\
@@ -260,7 +260,7 @@ def test_a_region_of_constants_runs_in_memory_and_right(tmp_path: Path, capsys) 
 
 
 # ---------------------------------------------------------------------------
-# Item 6: lower-pim's steps run out of order
+# lower-pim's steps run out of order
 # ---------------------------------------------------------------------------
 # Every step moved to every other place in the pipeline, on stencil1d/2d,
 # array_sum, mm_inner, mm_outer and the graphs below, run on the simulator
@@ -368,7 +368,7 @@ def test_lower_compute_left_out_names_it(tmp_path: Path, capsys) -> None:
 
 
 # ---------------------------------------------------------------------------
-# Item 7: a store below its array's start
+# A store below its array's start
 # ---------------------------------------------------------------------------
 
 STORE_BELOW = """\
@@ -416,7 +416,7 @@ def test_a_store_below_its_array_fails_at_run_time_only_when_it_runs(tmp_path: P
 
 
 # ---------------------------------------------------------------------------
-# Item 1: --check ignores the sign of zero, on purpose
+# --check ignores the sign of zero, on purpose
 # ---------------------------------------------------------------------------
 
 DISTRIBUTIVE = """\
@@ -469,7 +469,7 @@ def test_a_reassociated_run_may_give_the_other_zero(tmp_path: Path, capsys) -> N
 
 
 def test_a_layout_entry_of_a_scalar_is_a_verifier_error(tmp_path: Path, capsys) -> None:
-    # Found next to item 2: the program's verifier (it runs before its
+    # Found with the allocated program's verifier: the program's verifier (it runs before its
     # commands') asked the entry's element type, which asserted a memref:
     # "infs-opt: internal error: AssertionError".
     src = tmp_path / "scalar_entry.mlir"

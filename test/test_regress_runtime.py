@@ -1,4 +1,4 @@
-"""Regression tests for the runtime and the simulator (issue 10, runtime follow-ups).
+"""Regression tests for the runtime and the simulator.
 
 * near-memory stores/atomics into an array the same program holds transposed
   in the SRAM arrays (§5.2 delayed release, §5.3 fused in-/near-memory);

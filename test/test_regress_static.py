@@ -1,6 +1,6 @@
-"""Static refusals every entry point shares (issue 10, items 3 and 10).
+"""Static refusals every entry point shares.
 
-* Item 3: a region in which an iteration may read a cell an earlier iteration
+* A region in which an iteration may read a cell an earlier iteration
   (or an earlier op of the same iteration) writes -- a loop-carried flow
   dependence -- is refused by the ``stream.region`` verifier
   (``stream.loop_carried_dependence``), so ``infs-opt``, ``--tensorize`` and
@@ -8,7 +8,7 @@
   in`` ran it silently from the array's entry values.  Legal in-place updates
   (same cell, cells written later, disjoint cells) still run, in every mode,
   with the loop nest's values.
-* Item 10: SSA dominance (``infs.dialects.dominance``): a use that its
+* SSA dominance (``infs.dialects.dominance``): a use that its
   definition does not dominate is one located error, not a RecursionError or
   KeyError in ``infs-run`` and tensorize.
 """
@@ -49,7 +49,7 @@ def add(r: str, a: str, b: str) -> str:
 
 
 # ---------------------------------------------------------------------------
-# Item 3: loop-carried dependences, refused everywhere with one message
+# Loop-carried dependences, refused everywhere with one message
 # ---------------------------------------------------------------------------
 
 CARRIED = {
@@ -154,7 +154,7 @@ def test_unverified_loop_carried_region_is_refused_by_tensorize_and_the_referenc
 
 
 # ---------------------------------------------------------------------------
-# Item 3: legal in-place updates keep working, with the loop nest's values
+# Legal in-place updates keep working, with the loop nest's values
 # ---------------------------------------------------------------------------
 
 
@@ -231,7 +231,7 @@ def test_atomic_before_a_store_of_the_same_cell_is_not_tensorized():
 
 
 # ---------------------------------------------------------------------------
-# Item 3: the static check against the dependences the evaluator finds on
+# The static check against the dependences the evaluator finds on
 # the actual cells (random in-place regions)
 # ---------------------------------------------------------------------------
 
@@ -307,7 +307,7 @@ def test_static_check_is_sound_and_exact_on_offset_maps(case):
 
 
 # ---------------------------------------------------------------------------
-# Item 10: dominance
+# Dominance
 # ---------------------------------------------------------------------------
 
 DOMINANCE = {

@@ -1,4 +1,4 @@
-"""Start-up (issue 13): what importing infs and running a small program load.
+"""Start-up: what importing infs and running a small program load.
 
 Each check runs a fresh interpreter and lists the modules it ended up with: a
 module named here costs tens to hundreds of milliseconds of every process's

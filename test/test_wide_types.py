@@ -1,4 +1,4 @@
-"""f64 and i64 in memory (issue 14 item 3): 64-bit elements run under ``--mode in``
+"""f64 and i64 in memory: 64-bit elements run under ``--mode in``
 and agree with numpy.
 
 A 64-bit register is 64 wordlines (``element_types.ELEMENT_BITS``): the

@@ -404,7 +404,7 @@ def one_case(rng: random.Random, names: list[str], texts: dict[str, str], workdi
             repro_argv.append(a)
         del p
     cmd = f"{tool} {shlex.join(repro_argv)}"
-    files["command.sh"] = f"#!/bin/sh\n# run from this directory; {tool} from /work/main/.venv/bin\n{cmd}\n"
+    files["command.sh"] = f"#!/bin/sh\n# run from this directory; {tool} from the checkout's .venv/bin\n{cmd}\n"
     summary = (f"tool: {tool}\nseed file: {seed}\nmutations: {mutations}\nstatus: {status} exit: {code} time: {dt:.1f}s\n"
                f"command: {cmd}\n--- stderr ---\n{err[-4000:]}\n--- stdout (tail) ---\n{out[-2000:]}\n")  # fmt: skip
     # one directory per distinct symptom (first stderr line, numbers blurred)

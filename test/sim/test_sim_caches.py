@@ -1,4 +1,4 @@
-"""The simulator's caches change no number (issue 13): plans built once per
+"""The simulator's caches change no number: plans built once per
 (program, machine) and shared with the runtime's probes, bounded LRUs, analysis
 runs replayed from a record, memoized run-time costs, and the O(n) set helpers."""
 

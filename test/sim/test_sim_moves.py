@@ -148,7 +148,7 @@ def test_row_broadcast_to_every_tile_row():
 
 
 def test_last_writer_progression_and_identity_maps_match_their_definitions():
-    """The fast paths of the plans (issue 13: gauss_elim's planning) against the
+    """The fast paths of the plans (gauss_elim's planning is their hot case) against the
     definitions: ``_last_writer`` is np.unique of the reversed destinations,
     ``_progression`` a slice exactly when every difference is one positive
     step, ``pattern_identity_map`` the identity map of the pattern's cells."""

@@ -36,7 +36,7 @@ def test_compute_latency_infs_profile(op, ty, cycles):
 
 
 def test_every_infs_op_latency_names_its_source():
-    """Issue 11 item 5: one documented source per op (paper text, then gem5, then PIMeval)."""
+    """One documented source per op (paper text, then gem5, then PIMeval)."""
     from infs.hardware import CONST_OPERAND, INFS_LATENCY
 
     ops = set(COMPUTE_ARITY)

@@ -1,4 +1,4 @@
-// Regression (issue 10, items 4 and 11): a hardware config given as a file
+// Regression: a hardware config given as a file
 // works wherever a built-in name does. infs-opt used to store the config's
 // name and reload it by name ("internal error: ConfigError: unknown hardware
 // config"). The program records the machine inline (NAME{field=value,...},

@@ -1,5 +1,5 @@
 // Every flag infs-opt accepts does what its --help says, or is refused with
-// one line (issue 10, items 5, 13, 15). This file is its own input.
+// one line. This file is its own input.
 //
 // IR after every pass on stderr, headed as mlir-opt heads it; the final
 // program alone on stdout.

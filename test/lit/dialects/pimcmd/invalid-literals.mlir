@@ -1,4 +1,4 @@
-// Regression (issue 10, items 12 and 14): integer literals out of the signed
+// Regression: integer literals out of the signed
 // 64-bit range used to end in an internal ValueError/OverflowError, and the
 // verifier expanded patterns into index arrays before checking their bounds
 // (`tiles 0:1:300000000`: 4.6 GB and 14 s). Each is now a located one-line

@@ -1,5 +1,5 @@
 // Regression (was a missing rule): tdfg.graph takes "the same operands" as the
-// stream.region it replaces (DESIGN §3.3), but unlike stream.region it does
+// stream.region it replaces (ASPLOS §3.1-§3.2), but unlike stream.region it does
 // not check that its scalars are integer, index or float values: a memref or a
 // tensor passed through syms(...) verifies.
 //

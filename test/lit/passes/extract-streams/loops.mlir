@@ -258,7 +258,7 @@ func.func @half(%A: memref<?xf32>, %n: index) {
 
 // cgeist's form: i32 sizes cast to index, scf.for, index arithmetic in i32,
 // a mixed static/dynamic shape, f64 (the region is extracted; where it runs is the
-// runtime's business: f64 runs in memory since issue 14 item 3).
+// runtime's business: f64 runs in memory).
 // CHECK-LABEL: func.func @cgeist_scale
 // CHECK:         stream.region ins(%A, %B : memref<?x30xf64>, memref<?x30xf64>) syms(N = %N : index) domain [0:N, 1:N] iterators [parallel, parallel] {
 // CHECK:           stream.load %A_1[d0, d1 - 1] : memref<?x30xf64> -> !stream.stream<f64>

@@ -10,7 +10,7 @@
 //
 // RUN: infs-opt --tensorize %s --split-input-file --verify-diagnostics | filecheck %s
 
-// A[i] = A[i-1] + A[i]: the in-place recurrence of issue 10
+// A[i] = A[i-1] + A[i]: an in-place recurrence (a loop-carried flow dependence)
 func.func @recurrence(%A: memref<?xf32>, %n: index) {
   // CHECK: carried.mlir:[[# @LINE + 1]]:3: error: 'stream.region' op has a loop-carried dependence: the 'stream.load' at line [[# @LINE + 3]] may read a cell of %a written by the 'stream.store' at line [[# @LINE + 10]] in an earlier iteration; split it into several regions
   stream.region ins(%A : memref<?xf32>) syms(N = %n : index) domain [1:N] iterators [parallel] {

@@ -1,7 +1,7 @@
 // A stream.compute body is isolated from above (infs/dialects/stream.py): a
 // scalar of the region it uses must be one of its inputs.  A body that uses
 // one directly is one located error before any pass runs (tensorize raised
-// KeyError: issue 10, fuzz finding C2), whether the value is a region scalar
+// KeyError, a fuzzer's find), whether the value is a region scalar
 // or a region-level arith result.
 //
 // RUN: infs-opt %s --tensorize --split-input-file --verify-diagnostics | filecheck %s

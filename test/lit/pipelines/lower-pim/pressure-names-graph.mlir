@@ -1,5 +1,5 @@
-// Regression (was a bug): issue 5 asks for "a clear error naming the graph and the pressure"
-// when registers run out; the wordline-pressure message names the command
+// Regression (was a bug): when registers run out the error must name the graph and the
+// pressure; the wordline-pressure message names the command
 // index and the pressure but not the graph (neither the enclosing function
 // nor the tdfg.graph's location), so with several graphs in a module the
 // user cannot tell which one failed.

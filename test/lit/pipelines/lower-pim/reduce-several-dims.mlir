@@ -1,4 +1,4 @@
-// A reduction over several dims (issue 10): after a `reduce` per dim, each
+// A reduction over several dims: after a `reduce` per dim, each
 // tile's partial sits at its first cell along EVERY reduced dim, so the
 // readout covers the tile-aligned box and `near_reduce` keeps every T-th cell
 // along each of them (it kept one partial dim only: step [1, 8] added the
