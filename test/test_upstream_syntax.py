@@ -12,6 +12,9 @@ three is equal).
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -296,3 +299,24 @@ def test_upstream_reads_infs_output_as_the_same_program(name: str) -> None:
     module = api.parse_text(CASES[name])
     assert _upstream_generic(api.to_text(module, generic=True)) == want
     assert _upstream_generic(api.to_text(module)) == want
+
+
+# -- the acceptance case: PolyBench gemm after upstream's --affine-parallelize --
+
+GEMM_PARALLEL = Path(__file__).resolve().parent / "lit" / "dialects" / "upstream" / "gemm-affine-parallelize.mlir"
+
+
+@pytest.mark.parametrize("mode", ["auto", "in"])
+def test_affine_parallelized_gemm_gives_numpys_answer(mode: str) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent / "polybench"))
+    from reference import KERNELS, expected, inputs
+
+    k, sizes = KERNELS["gemm"], {"NI": 7, "NJ": 11, "NK": 5}
+    args = inputs(k, sizes, seed=1)
+    want = expected(k, args, sizes)
+    module = api.parse_text(GEMM_PARALLEL.read_text(), str(GEMM_PARALLEL))
+    assert sum(isinstance(o, us.AffineParallelOp) for o in module.walk()) == 3
+    res = api.run(module, args, config="small-16", mode=mode)
+    assert len(res.regions) == 3
+    for a, w in want.items():
+        np.testing.assert_allclose(res.outputs[a], w, rtol=1e-10, atol=1e-12, err_msg=a)
