@@ -762,8 +762,9 @@ def test_f64_kernel_runs_in_memory(tmp_path: Path) -> None:
 
 def test_infs_run_runs_an_affine_program_and_refuses_seidel(tmp_path: Path) -> None:
     """``infs-run kernel.mlir`` on plain loops runs extract-streams first; a
-    program whose every nest carries a dependence has nothing to offload, and
-    the error says why (the first remark), in one line."""
+    program whose every nest carries a dependence has nothing to offload: the
+    host runs it and one remark line says why (the first remark);
+    ``--strict-offload`` makes that one error line."""
     p = subprocess.run([sys.executable, "-m", "infs.tools.infs_run", str(LOOPS / "vec_add.mlir"), "--sizes", "n=100", "--shape", "A=100,B=100,C=100", "--config", "tiny", "--mode", "in", "--check", "--json"],
                        capture_output=True, text=True, cwd=ROOT)  # fmt: skip
     assert p.returncode == 0, p.stderr
@@ -778,10 +779,16 @@ def test_infs_run_runs_an_affine_program_and_refuses_seidel(tmp_path: Path) -> N
         "  func.return\n"
         "}\n"
     )
-    p = subprocess.run([sys.executable, "-m", "infs.tools.infs_run", str(seidel), "--sizes", "n=8", "--shape", "A=8"], capture_output=True, text=True, cwd=ROOT)
+    # nothing to offload is a remark (the host runs it all, as @infs.kernel does); --strict-offload: an error
+    p = subprocess.run([sys.executable, "-m", "infs.tools.infs_run", str(seidel), "--sizes", "n=8", "--shape", "A=8", "--check"], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and "remark" in lines[0] and "nothing to offload" in lines[0] and "seidel.mlir:2:3" in lines[0] and "loop-carried dependence" in lines[0], p.stderr
+    assert "outputs match" in p.stdout
+    p = subprocess.run([sys.executable, "-m", "infs.tools.infs_run", str(seidel), "--sizes", "n=8", "--shape", "A=8", "--strict-offload"], capture_output=True, text=True, cwd=ROOT)
     assert p.returncode == 2
     lines = p.stderr.strip().splitlines()
-    assert len(lines) == 1 and "nothing to offload" in lines[0] and "seidel.mlir:2:3" in lines[0] and "loop-carried dependence" in lines[0], p.stderr
+    assert len(lines) == 1 and "error" in lines[0] and "nothing to offload" in lines[0] and "seidel.mlir:2:3" in lines[0] and "loop-carried dependence" in lines[0], p.stderr
 
 
 def test_host_i32_arith_on_loaded_values() -> None:
