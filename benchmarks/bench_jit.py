@@ -31,8 +31,8 @@ object, the graph's index symbols as ``sizes``, the real array shapes):
   calls (the parsed program, the modules) are frozen
   (``infs.runtime.heap.frozen_heap``), so the collection walks only what was
   allocated since; ``unfrozen_ms`` in the CSV is the same call when nothing is
-  frozen and the collection walks the whole heap (the protocol before
-  session 10);
+  frozen and the collection walks the whole heap (what a run cost before the
+  runtime froze the heap);
 * new-graph call: the same with ``jit.clear_cache()`` (facts too), i.e. the
   first lowering of a graph the JIT has never seen (facts read too);
 * back-to-back first call: the same as the first call without the
@@ -91,7 +91,7 @@ from infs.workloads import WORKLOADS, Workload  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "out" / "jit.csv"
 TARGET_FIRST_US_PER_NODE = 200.0
-TARGET_FIRST_US_PER_GRAPH = 220.0  # the paper's average JIT time per lowering (C++), issue 13
+TARGET_FIRST_US_PER_GRAPH = 220.0  # the paper's average JIT time per lowering (C++), ASPLOS §8
 TARGET_MEMO_US = 5.0
 
 
@@ -226,7 +226,7 @@ def measure(g, bind, cfg, shapes, repeat: int, memo_repeat: int) -> dict:
     except Exception as e:  # a lowering failure is a result, not a crash
         row["error"] = one_line(e)
         return row
-    unfrozen = []  # the heap walked by each collection: nothing frozen (the protocol before session 10)
+    unfrozen = []  # the heap walked by each collection: nothing frozen (as before the runtime froze it)
     for _ in range(repeat):
         jit.clear_cache(facts=False)
         gc.collect()

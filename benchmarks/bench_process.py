@@ -1,4 +1,4 @@
-"""Whole processes, start to exit: infs against PIMeval's vec-add (issue 13).
+"""Whole processes, start to exit: infs against PIMeval's vec-add.
 
     .venv/bin/python benchmarks/bench_process.py [--runs N] [--warmup N] [--pimeval PATH]
                                                  [--pimeval-repo GITDIR] [--tree DIR]
@@ -28,8 +28,8 @@ that all of them see the same load, after ``--warmup`` unmeasured runs of each
 (default 1: it also writes Python's bytecode cache, which the children may
 write even where ``PYTHONDONTWRITEBYTECODE`` is set, as a user's runs have it).  Per case: wall time min / median / max, the
 child's CPU time (user + sys, less sensitive to a shared machine's load than
-wall time) and its peak RSS (``getrusage`` of the child).  Then the two goals of
-issue 13, with their verdicts on the medians: the infs-run functional row no
+wall time) and its peak RSS (``getrusage`` of the child).  Then the two start-up
+goals, with their verdicts on the medians: the infs-run functional row no
 slower than PIMeval's, and ``import infs.api`` under 0.3 s.
 
 ``--tree DIR`` measures another source tree (e.g. a ``git worktree`` of an older

@@ -1,4 +1,4 @@
-"""Near-memory / core functional values: the stream reference evaluator at scale (issue 13).
+"""Near-memory / core functional values: the stream reference evaluator at scale.
 
 Regions that run near memory or on the cores take their values from the
 reference evaluator (``infs.runtime.reference``).  This runs whole
@@ -11,7 +11,7 @@ at a tiny size).
 
     .venv/bin/python benchmarks/bench_reference.py                # all cases, 3 runs each
     .venv/bin/python benchmarks/bench_reference.py --cases vec_add_16M,conv3d_near --repeat 1
-    .venv/bin/python benchmarks/bench_reference.py --tree /tmp/old-infs   # another source tree (before/after)
+    .venv/bin/python benchmarks/bench_reference.py --tree ../old-infs     # another source tree (before/after)
     .venv/bin/python benchmarks/bench_reference.py --profile vec_add_16M  # top cProfile entries of one case
     .venv/bin/python benchmarks/bench_reference.py --evaluator     # evaluate_region alone, views vs grids
 

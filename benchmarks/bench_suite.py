@@ -1,4 +1,4 @@
-"""The paper-size suite in analysis mode, three modes, timed (issue 13).
+"""The paper-size suite in analysis mode, three modes, timed.
 
     .venv/bin/python benchmarks/bench_suite.py [--repeat 3] [--jobs 2] [--functional]
                                                [--configs base,near,in]
@@ -17,7 +17,7 @@ exits 1: the goal counts every workload.
 
 ``--diff BASELINE.csv`` compares the last repetition's ``bench.csv`` with an
 earlier one, every column but the wall times (cycles, traffic, commands,
-energy, ...): the speed-ups of issue 13 must change no number.  ``--profile
+energy, ...): a speed-up must change no number.  ``--profile
 WORKLOAD:CONFIG`` instead runs that one benchmark under cProfile in this
 process and prints the top ``--top`` entries by cumulative and by own time.
 
