@@ -143,11 +143,16 @@ def test_infs_view_user_errors_are_one_line(tmp_path, capsys, args, message):
     assert rc == 2 and message in err and err.count("\n") == 1 and err.startswith("infs-view: error:")
 
 
-def test_infs_view_refuses_a_file_with_nothing_to_view(tmp_path, capsys):
+def test_infs_view_of_a_program_with_nothing_to_offload(tmp_path, capsys):
+    """A program with no region, no loop nest and no pimcmd.program runs on the
+    host; its page says so (and shows no in-memory program)."""
     f = tmp_path / "f.mlir"
     f.write_text("func.func @f() {\n  func.return\n}\n")
-    assert infs_view.main([str(f), "-o", str(tmp_path / "x.html")]) == 2
-    assert "nothing to view" in capsys.readouterr().err
+    assert infs_view.main([str(f), "-o", str(tmp_path / "x.html")]) == 0
+    assert "0 in-memory programs" in capsys.readouterr().out
+    d = page_data((tmp_path / "x.html").read_text())
+    assert d["programs"] == [] and d["run"]["regions"] == [] and d["run"]["total_cycles"] == 0
+    assert any("nothing to offload, the host ran all of it" in n for n in d["run"]["notes"])
 
 
 def test_infs_run_view_flag(tmp_path, capsys):

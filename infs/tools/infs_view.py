@@ -65,26 +65,24 @@ def region_rows(report) -> list[dict[str, Any]]:
     return [out[k] for k in sorted(out)]
 
 
-def data_of_report(report, cfg: HardwareConfig, title: str, warm: bool = True, regions: set[int] | None = None, inputs: dict | None = None) -> dict[str, Any]:
+def data_of_report(report, cfg: HardwareConfig, title: str, warm: bool = True, regions: set[int] | None = None, inputs: dict | None = None,
+                   notes: tuple[str, ...] = ()) -> dict[str, Any]:  # fmt: skip
     """The page's data for a ``RunReport`` (``regions``: only those regions'
-    programs; ``inputs``: the run's arguments, in the L3 at the start when ``warm``)."""
+    programs; ``inputs``: the run's arguments, in the L3 at the start when ``warm``).
+
+    The per-command costs are the run's own (``Machine.record_charges``, on when
+    the run was made for a view); a run made without them is replayed."""
     runs = [(r, low.record, params, arrays) for r, low, params, arrays in report.programs]
-    resident = [v for v in inputs.values() if isinstance(v, np.ndarray)] if inputs is not None else None
-    data = view_data(runs, report.stats, cfg, title, warm, region_rows(report), resident)
     if regions is not None:
         known = {r.region for r in report.regions}
         for k in sorted(regions - known):
             raise ViewError(f"--region {k}: the program has regions {', '.join(map(str, sorted(known))) or 'none'}")
-        # only those regions' programs, taken from the replay of the whole run: replayed
-        # alone, a later region's programs found the L3 as if the earlier regions had not
-        # run (another DRAM cost per command than the run's), and the run's totals, checked
-        # against the part, read as a disagreement that is not there
-        keep = [p for p in data["programs"] if set(p["regions"]) & regions]
-        for k, p in enumerate(keep):
-            p["id"] = k  # the page finds a program by its place in the list
-        data["programs"] = keep
-        data["omitted_programs"] = [p for p in data["omitted_programs"] if set(p["regions"]) & regions]
-    return data
+    charges = getattr(report.machine, "charges", None)
+    if charges is not None and (len(charges) != len(runs) or any(p is not r[1] for (p, _), r in zip(charges, runs))):
+        charges = None  # (not one per program run: replayed instead)
+    resident = [v for v in inputs.values() if isinstance(v, np.ndarray)] if inputs is not None else None
+    return view_data(runs, report.stats, cfg, title, warm, region_rows(report), resident,
+                     charges=None if charges is None else [cs for _, cs in charges], only_regions=regions, notes=notes)  # fmt: skip
 
 
 def write_view(data: dict[str, Any], html: Path | None, png: Path | None) -> None:
@@ -304,6 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # what infs-run's argument builder reads, for a timing-only run
     args.seed, args.check, args.analysis, args.json, args.save_outputs, args.strict = 0, False, True, True, None, False
+    args.record_charges = True  # the run keeps each command's costs: the page draws them (no replay)
     try:
         path = Path(args.file)
         html = check_output(args.output if args.output is not None else path.stem + ".html", "-o")
@@ -318,19 +317,22 @@ def main(argv: list[str] | None = None) -> int:
             # time, and plain affine/scf/linalg loops (through extract-streams, as infs-run)
             from infs.passes.extract_streams import has_plain_loops
 
+            # a program with nothing to offload still runs (on the host): its page says so
+            notes: tuple[str, ...] = ()
             if not names & {"stream.region", "tdfg.graph"} and not has_plain_loops(module):
-                raise ViewError(f"'{path}' has no stream.region, no loop nest and no pimcmd.program: nothing to view")
+                notes = (f"{path.name} has no stream.region, no loop nest and no pimcmd.program: nothing to offload, the host ran all of it",)
             args.config = args.config or "paper-64"
             cfg = load_config(args.config)
             fn = infs_run.find_function(module, args.entry)
-            infs_run.extract_plain_loops(module, path)
+            if not notes:
+                infs_run.extract_plain_loops(module, path)
             if args.mode in ("near", "core") and (args.tiles or args.no_jit_charge):
                 raise ViewError(f"{'--tiles' if args.tiles else '--no-jit-charge'} applies to in-memory execution; --mode {args.mode} runs nothing in memory")
             out = infs_run.run_once(module, path, fn, args, args.mode, None)
             s = infs_run.summary(out, cfg.freq_ghz)
             for f in s["not_honoured"]:
                 print(f"{PROG}: warning: region {f['region']}: --mode {args.mode} not honoured, ran {f['ran']}: {f['reason']}", file=sys.stderr)
-            data = data_of_report(out["report"], cfg, title, not args.cold, set(args.region) if args.region else None, out["values"])
+            data = data_of_report(out["report"], cfg, title, not args.cold, set(args.region) if args.region else None, out["values"], notes)
         write_view(data, html, png)
     except (ViewError, infs_run.UsageError) as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
