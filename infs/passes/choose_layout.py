@@ -12,8 +12,12 @@ contiguous one here).  Among valid tilings the heuristics prefer, in order:
 no tile larger than the array along a dim (no bitline left idle), long tiles
 on reduced dims, square-ish tiles on shifted dims (fewest cells crossing a
 tile boundary), a small innermost tile when broadcasting, then fewer tiles.
-A graph that does not fit the machine is reported with ``LayoutError``; the
-runtime then runs it near memory.  ``tiles=4x4`` forces a tile shape.
+Nothing else restricts the tile shapes (no powers of two, no tile dividing
+an array's extents: boundary tiles are partly idle, §4.1).  A graph that
+does not fit the machine is reported with ``LayoutError`` naming the rule
+that failed -- constraint (2) when no tile shape meets it (whatever the
+sizes), else the capacity in the shapes that do -- and the runtime then runs
+it near memory.  ``tiles=4x4`` forces a tile shape.
 """
 
 from __future__ import annotations
@@ -137,7 +141,17 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     best = None
     moved = facts.moved_dims
     logs: dict[tuple[int, int], float] = {}  # log2(t / min(t, p2)): few distinct (t, p2)
-    for T, rest in _candidates(B, rank, W, L, moved["reduce"], moved["shift"], moved["broadcast"]):
+    candidates = _candidates(B, rank, W, L, moved["reduce"], moved["shift"], moved["broadcast"])
+    if not candidates:
+        # constraint (2) fails whatever the sizes: say which multiple the inner tile would need
+        step = L // math.gcd(L, W)
+        line = getattr(cfg, "line_bytes", CACHE_LINE_BYTES)
+        raise LayoutError(
+            f"no tile shape of {B} bitlines keeps a {L}-element cache line in one bank of '{cfg.name}' (T_inner * {W} mod {L} != 0): "
+            f"§4.1 asks for a tile shape T with {_product_text(rank)} = {B} and {_inner_text(rank)} * {W} arrays per bank a multiple of "
+            f"the {L} {elem} elements of a {line}-byte line, so {_inner_text(rank)} a multiple of {step}, and no multiple of {step} divides {B}"
+        )
+    for T, rest in candidates:
         n = tiles_needed(T)
         if n > capacity:
             continue
@@ -146,11 +160,26 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
         if best is None or key < best[0]:
             best = (key, T)
     if best is None:
-        min_tiles = min(tiles_needed(T) for T in _factorizations(B, rank))
-        if min_tiles > capacity:
-            raise LayoutError(f"the lattice {list(lattice_t)} needs at least {min_tiles} SRAM arrays of {B} bitlines; '{cfg.name}' has {capacity}")
-        raise LayoutError(f"no tile shape of {B} bitlines keeps a {L}-element cache line in one bank of '{cfg.name}' (T_inner * {W} mod {L} != 0)")
+        # every tile shape that meets both constraints takes more SRAM arrays than the machine has
+        need, fewest = min((tiles_needed(T), T) for T, _ in candidates)
+        message = f"the lattice {list(lattice_t)} needs at least {need} SRAM arrays of {B} bitlines; '{cfg.name}' has {capacity}"
+        if rank > 1:
+            message += f" (in tiles {'x'.join(map(str, fewest))}"
+            any_min, any_T = min((tiles_needed(T), T) for T in _factorizations(B, rank))
+            if any_min < need:
+                message += f"; {'x'.join(map(str, any_T))} would take {any_min} but breaks §4.1's cache-line rule {_inner_text(rank)} * {W} mod {L} = 0"
+            message += ")"
+        raise LayoutError(message)
     return Layout(lattice_t, best[1], arr_shapes, others)
+
+
+def _product_text(rank: int) -> str:
+    return "*".join(f"T{i}" for i in range(rank))
+
+
+def _inner_text(rank: int) -> str:
+    """The innermost (contiguous) tile dim: the paper's T_0, the last dim here (memref order)."""
+    return f"T{rank - 1}"
 
 
 @lru_cache(maxsize=1024)

@@ -10,7 +10,7 @@
 // fig9 arrays have 4 bitlines and 1 array per bank: no f32 tiling puts a
 // 16-element line in one bank (T_inner * 1 mod 16 != 0).
 // LINE-NOT:  Traceback
-// LINE:      infs-opt: error: pass 'choose-layout' failed: {{.*}}no tile shape of 4 bitlines keeps a 16-element cache line in one bank of 'fig9' (T_inner * 1 mod 16 != 0)
+// LINE:      infs-opt: error: pass 'choose-layout' failed: {{.*}}no tile shape of 4 bitlines keeps a 16-element cache line in one bank of 'fig9' (T_inner * 1 mod 16 != 0): §4.1 asks for a tile shape T with T0*T1 = 4 and T1 * 1 arrays per bank a multiple of the 16 f32 elements of a 64-byte line, so T1 a multiple of 16, and no multiple of 16 divides 4
 // LINE-NOT:  {{.}}
 
 // The first graph fits (one 8x8 tile), the second does not.
