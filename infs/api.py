@@ -97,7 +97,7 @@ def register_infs_dialects(ctx: Context) -> None:
     entry point, ``infs/universe.py``) and registering twice raises."""
     have = set(ctx.registered_dialect_names)
     if have.issuperset(_INFS_DIALECT_NAMES):
-        return  # (not importing the dialects here: parsing loads those it meets; start-up, issue 13)
+        return  # (not importing the dialects here: parsing loads those it meets, which keeps start-up short)
     from infs.dialects import INFS_DIALECTS
 
     for d in INFS_DIALECTS:
@@ -123,7 +123,7 @@ class LocatingParser(LiteralGuards, Parser):
         # MLIR before 19 (and so Polygeist's cgeist) prints a data layout as a
         # list of entries, `#dlti.dl_spec<#dlti.dl_entry<i64, dense<64> :
         # vector<2xi32>>, ...>`; xDSL 0.74 reads only the later `<key = value, ...>`
-        # form.  Read the older one into the same attribute (issue 14: inputs as
+        # form.  Read the older one into the same attribute (inputs as
         # real tools print them).
         if not is_type and attr_name in _DLTI_ENTRY_MAPS and self._current_token.text == "<" and _LEGACY_DL_ENTRY.match(self.lexer.input.content, self._current_token.span.end):
             from xdsl.dialects.builtin import ArrayAttr
