@@ -1,4 +1,4 @@
-"""``extract-streams``: plain loop nests -> ``stream.region``s (DESIGN §1, the first arrow).
+"""``extract-streams``: plain loop nests become ``stream.region``s, the compiler's first step.
 
 Takes ``func.func`` bodies written as ordinary loops: ``affine.for`` /
 ``affine.parallel`` / ``scf.for`` / ``scf.parallel`` nests over
@@ -1768,7 +1768,7 @@ def _as_generic(op: BroadcastOp | ReduceOp) -> Operation | None:
 def lower_linalg(module: ModuleOp) -> tuple[list[Remark], dict[Operation, FillFold]]:
     """``linalg`` structured ops on memrefs (``linalg.generic``, ``matmul``,
     ``fill``, ``add``, ...) as loops, by xDSL's own ``convert-linalg-to-loops``
-    pattern (issue 14: no second linalg lowering), one op at a time so that the
+    pattern (infs has no second linalg lowering), one op at a time so that the
     loops keep the op's location (the pass's remarks then point at it).  Also
     the fills a reduction may fold (``_fill_before``), by the load of the
     output in the reduction's loops."""
