@@ -12,7 +12,7 @@
 3. An empty domain (a size of 0, or ``[1:N - 1]`` with ``N = 1``) failed in
    ``infs-opt --lower-pim`` inside the generated IR (a LOT entry of shape
    [0]; a concrete inverted range); it lowers to a program that does nothing.
-4. Iteration domains larger than every array (fuzz findings F1, F2, F5): a
+4. Iteration domains larger than every array (found by the fuzzers; cases F1, F2, F5): a
    fixed-index load broadcast over the domain, a store through a reversed
    map from ``[1:N + 1]``, a reduce over an offset dim lost the iterations
    outside the arrays' hull (oracle and in memory).  F4: a reduction of a
@@ -381,7 +381,7 @@ def test_random_reductions_through_infs_opt_match_the_stream_reference(case, emp
 
 
 # ---------------------------------------------------------------------------
-# Iteration domains larger than every array (fuzz findings F1, F2, F5): the
+# Iteration domains larger than every array (found by the fuzzers; cases F1, F2, F5): the
 # lattice was the arrays' hull, so the iterations of a fixed-index load
 # broadcast over the domain, of a store through a reversed map from a domain
 # [1:N + 1], or of a reduce over an offset dim, beyond it were dropped (in
