@@ -1,4 +1,4 @@
-"""``infs-run``: run a program on the simulated machine and report (DESIGN §4-§5).
+"""``infs-run``: run a program on the simulated machine and report (the runtime of ASPLOS §4, the machine of §5).
 
     infs-run FILE.mlir [--entry F] [--config paper-64] [--mode auto|in|near|core|all] [--strict]
              [--sizes N=64,M=32] [--scalar w=0.5] [--shape A=64x64] [--input A=a.npy] [--seed 0]
@@ -297,7 +297,7 @@ def may_write(fn) -> set[str]:
     """Names of @fn's array arguments the program may write, from the IR, conservatively:
     every argument but those whose every use (through the regions and graphs it is
     passed to) is a load.  --check copies only these for its reference run; the others
-    are shared by the run and the reference (issue 13: vec_add's A and B at 4M are 32 MB)."""
+    are shared by the run and the reference (vec_add's A and B at 4M are 32 MB)."""
     return {a.name_hint or "" for a in fn.body.block.args if isinstance(a.type, MemRefType) and not _only_read(a)}
 
 
@@ -452,7 +452,7 @@ def summary(out: dict[str, Any], freq_ghz: float) -> dict[str, Any]:
         "wall_seconds": rep.wall_seconds,
         "results": {k: np.asarray(v).item() for k, v in out["results"].items()},
     }
-    # a forced mode that could not run: per region, where it ran instead and why (item 6 of issue 10)
+    # a forced mode that could not run: per region, where it ran instead and why
     d["not_honoured"] = [{"region": r, "ran": m, "reason": why} for r, m, why in fallbacks(rep)]
     counts = rep.mode_counts()
     d["ran_as"] = ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) if len(counts) > 1 else next(iter(counts), out["mode"])
@@ -570,7 +570,7 @@ def _context():
     dialects and, through the ``xdsl.universe`` entry point, infs's
     (``infs/universe.py``), and finding the entry points imports
     ``importlib.metadata`` (with email, zipfile...) and scans the installed
-    packages, 30-80 ms of every start (issue 13).  (Dialects of other xDSL
+    packages, 30-80 ms of every start.  (Dialects of other xDSL
     plugins are not infs-run's business.)"""
     from xdsl.context import Context
     from xdsl.dialects import get_all_dialects
