@@ -327,7 +327,7 @@ class RegionRuntime:
             # (transposition included, at the arrays' current residency); when
             # that is below the faster model, the region runs in memory after
             # all -- so Inf-S is never slower than a region's faster of In-L3
-            # and Near-L3/Base by the runtime's own estimates (issue 11).
+            # and Near-L3/Base by the runtime's own estimates.
             if plan["full"] < min(near, core):
                 return "in", (f"Eq. 2: cores at peak {lhs:,} <= in-memory ops + JIT {rhs:,} cycles, but the whole in-memory "
                               f"run ({plan['full']:,} cycles) beats the {alt} model ({min(near, core):,})"), plan, ""  # fmt: skip
