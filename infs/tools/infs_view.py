@@ -1,4 +1,4 @@
-"""``infs-view``: see what the compiler and the machine did (issue 17).
+"""``infs-view``: see what the compiler and the machine did.
 
     infs-view PROGRAM.mlir [infs-run's size/config flags] [--region N] -o out.html [--png out.png]
 
