@@ -1,4 +1,4 @@
-"""Optional upstream-MLIR compatibility check: infs's IR in generic form parses with mlir-opt.
+"""Optional upstream-MLIR compatibility check: infs's IR in generic form parses with upstream MLIR.
 
 The generic form (``infs-opt --print-op-generic``) of every valid lit input
 (``test/lit/**/*.mlir``, split at ``// -----``) and of every workload
