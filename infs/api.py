@@ -803,7 +803,7 @@ def run(program, inputs: dict, config=None, mode: str = "auto", function: str | 
     if plain:
         verify_module(module)
     if remark is not None and options.get("strict_offload"):
-        raise InfsError(f"{remark} (strict_offload)")
+        raise InfsError(f"{remark.removesuffix('; the host runs all of it')} (strict_offload)")
     if config is None:
         config = module_config(module) or "paper-64"
     # one copy per array object: an array passed for two arguments stays one array

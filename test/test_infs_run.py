@@ -126,7 +126,7 @@ BAD = [
     (["{wl}", "--sizes", "zz=4"], "'zz' is not a size"),
     (["{wl}", "--mode", "sideways"], "invalid choice"),
     (["{wl}", "--tiles", "4y4"], "bad --tiles"),
-    (["{noregion}"], "no stream.region"),
+    (["{noregion}", "--strict-offload"], "nothing to offload"),  # (without the flag: a remark, and the host runs it)
     (["{generic}", "--shape", "A=8"], "never bound"),
     (["{generic}", "--sizes", "n=8"], "dynamic shape"),
     (["{unnamed}", "--sizes", "n=8"], "argument #0 of @g has no name (%0)"),  # it said 'argument % has a dynamic shape'

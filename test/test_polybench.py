@@ -43,6 +43,10 @@ SIZES = {
     "syrk": {"N": 5, "M": 3},
     "doitgen": {"NR": 2, "NQ": 3, "NP": 5},
     "covariance": {"M": 5, "N": 7},
+    "cholesky": {"N": 13},
+    "lu": {"N": 11},
+    "trisolv": {"N": 13},
+    "trmm": {"M": 7, "N": 11},
 }
 
 
@@ -72,8 +76,11 @@ def test_kernel_matches_numpy(name: str, mode: str) -> None:
     _check(name, res, want)
     if name == "seidel-2d":
         assert res.regions == []  # nothing offloaded: the whole sweep stays on the host
+    if not res.regions:
+        # the host ran it all (test_regress_offload.py), and one remark says why
+        assert name in HOST_ONLY, f"{name}: no region ran"
+        assert len(res.remarks) == 1 and res.remarks[0].startswith("nothing to offload"), res.remarks
         return
-    assert res.regions, f"{name}: no region ran"
     for r in res.regions:
         if mode == "in" and r.mode != "in":
             # a region that could not run in memory says why; its values were checked above
@@ -86,6 +93,10 @@ def test_kernel_matches_numpy(name: str, mode: str) -> None:
 # small-16 (the README says so); the others' stencils and some folds need more
 # 64-bit registers than 256 wordlines hold
 ALL_IN_MEMORY = {"2mm", "mvt", "doitgen", "covariance"}
+
+# kernels extract-streams offloads nothing of: seidel-2d's sweep, and the
+# triangular kernels whose every nest carries a dependence it does not split
+HOST_ONLY = {"seidel-2d", "cholesky", "lu", "trisolv", "trmm"}
 
 
 def test_seidel_2d_is_not_extracted():

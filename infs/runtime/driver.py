@@ -959,8 +959,10 @@ def extract_regions(module: ModuleOp) -> str | None:
     remarks = extract_streams(module)
     if any(isinstance(op, stream.RegionOp) for op in module.walk()):
         return None
-    why = next((r for r in remarks if not r.extracted), None)
-    because = f" ({location_text(why.op)}: {why.text})" if why else ""
+    left = [r for r in remarks if not r.extracted]
+    why = left[0] if left else None
+    more = f"; {len(left) - 1} more remark(s): infs-opt -p 'extract-streams{{remarks=true}}' FILE shows each" if len(left) > 1 else ""
+    because = f" ({location_text(why.op)}: {why.text}{more})" if why else ""
     return f"{NOTHING_TO_OFFLOAD}: extract-streams turned none of its loop nests into a stream.region{because}; the host runs all of it"
 
 

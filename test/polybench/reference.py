@@ -36,6 +36,9 @@ class Kernel:
     datasets: dict[str, dict[str, int]]
     run: Callable[[dict, dict], None]  # numpy kernel: (arrays and scalars by param name, sizes) -> in place
     scalars: dict[str, Callable[[dict], float]] = field(default_factory=dict)
+    # inputs as PolyBench's init_array makes them usable (a factorization needs a
+    # positive definite matrix): (arrays by param name, runtime sizes) -> in place
+    prepare: Callable[[dict, dict], None] | None = None
 
     @property
     def path(self) -> Path:
@@ -85,6 +88,8 @@ def inputs(k: Kernel, sizes: dict[str, int], dataset: str = "MINI", seed: int = 
             out[names[p]] = np.float64(k.scalars[p](sizes))
         else:
             out[names[p]] = np.int32(sizes[p])
+    if k.prepare is not None and not shapes_only:
+        k.prepare({p: out[names[p]] for p in k.arrays}, sizes)
     return out
 
 
@@ -234,6 +239,53 @@ def _covariance(v, s):
     cov[:m, :m] = np.where(up | up.T, full, cov[:m, :m])
 
 
+def _cholesky(v, s):
+    A, n = v["A"], s["N"]
+    for i in range(n):
+        for j in range(i):
+            A[i, j] -= A[i, :j] @ A[j, :j]
+            A[i, j] /= A[j, j]
+        A[i, i] -= A[i, :i] @ A[i, :i]
+        A[i, i] = np.sqrt(A[i, i])
+
+
+def _lu(v, s):
+    A, n = v["A"], s["N"]
+    for i in range(n):
+        for j in range(i):
+            A[i, j] -= A[i, :j] @ A[:j, j]
+            A[i, j] /= A[j, j]
+        A[i, i:n] -= A[i, :i] @ A[:i, i:n]  # (each j of the C loop on its own: row i's first i cells are final)
+
+
+def _trisolv(v, s):
+    L, x, b, n = v["L"], v["x"], v["b"], s["N"]
+    for i in range(n):
+        x[i] = b[i]
+        x[i] -= L[i, :i] @ x[:i]
+        x[i] = x[i] / L[i, i]
+
+
+def _trmm(v, s):
+    A, B, m, n = v["A"], v["B"], s["M"], s["N"]
+    for i in range(m):
+        B[i, :n] += A[i + 1 : m, i] @ B[i + 1 : m, :n]  # (rows below i are not updated yet, as in the C loops)
+        B[i, :n] *= v["alpha"]
+
+
+def _positive_definite(v, s):
+    """A = M M^T + n I over the runtime n x n block, as PolyBench's init_array
+    makes A positive definite (its own B = A A^T), so that no pivot is zero."""
+    A, n = v["A"], s["N"]
+    A[:n, :n] = A[:n, :n] @ A[:n, :n].T + n * np.eye(n)
+
+
+def _dominant_diagonal(v, s):
+    """L's diagonal away from zero (PolyBench's L[i][i] = 2(n+1)/n)."""
+    L, n = v["L"], s["N"]
+    L[np.arange(n), np.arange(n)] = 2.0 + np.abs(L[np.arange(n), np.arange(n)])
+
+
 KERNELS: dict[str, Kernel] = {
     k.name: k
     for k in [
@@ -273,5 +325,13 @@ KERNELS: dict[str, Kernel] = {
         Kernel("covariance", ("M", "N", "float_n", "data", "cov", "mean"), {"data": ("N", "M"), "cov": ("M", "M"), "mean": ("M",)},
                {"MINI": {"M": 28, "N": 32}, "MEDIUM": {"M": 240, "N": 260}, "LARGE": {"M": 1200, "N": 1400}}, _covariance,
                {"float_n": lambda s: float(s["N"])}),
+        Kernel("cholesky", ("N", "A"), {"A": ("N", "N")}, {"MINI": {"N": 40}, "MEDIUM": {"N": 400}, "LARGE": {"N": 2000}}, _cholesky,
+               prepare=_positive_definite),
+        Kernel("lu", ("N", "A"), {"A": ("N", "N")}, {"MINI": {"N": 40}, "MEDIUM": {"N": 400}, "LARGE": {"N": 2000}}, _lu, prepare=_positive_definite),
+        Kernel("trisolv", ("N", "L", "x", "b"), {"L": ("N", "N"), "x": ("N",), "b": ("N",)},
+               {"MINI": {"N": 40}, "MEDIUM": {"N": 400}, "LARGE": {"N": 2000}}, _trisolv, prepare=_dominant_diagonal),
+        Kernel("trmm", ("M", "N", "alpha", "A", "B"), {"A": ("M", "M"), "B": ("M", "N")},
+               {"MINI": {"M": 20, "N": 30}, "MEDIUM": {"M": 200, "N": 240}, "LARGE": {"M": 1000, "N": 1200}}, _trmm,
+               {"alpha": lambda s: 1.5}),
     ]
 }  # fmt: skip
