@@ -59,11 +59,13 @@ def test_bench_small_two_workloads(tmp_path):
     assert table(again) == table(text)
 
 
-def test_bench_bad_arguments(capsys):
-    assert infs_bench.main(["--workloads", "nope", "--out", "/tmp/never"]) == 2
+def test_bench_bad_arguments(capsys, tmp_path):
+    never = str(tmp_path / "never")
+    assert infs_bench.main(["--workloads", "nope", "--out", never]) == 2
     assert "unknown workload 'nope'" in capsys.readouterr().err
-    assert infs_bench.main(["--configs", "base,gpu", "--out", "/tmp/never"]) == 2
+    assert infs_bench.main(["--configs", "base,gpu", "--out", never]) == 2
     assert "unknown config 'gpu'" in capsys.readouterr().err
+    assert not (tmp_path / "never").exists()  # refused before anything is written
 
 
 def test_tile_candidates():
