@@ -2,11 +2,14 @@
 
 1. the compiler: ``infs-opt --tensorize --lower-pim`` turns stencil2d's stream
    regions into in-SRAM commands (the first lines of the program);
-2. the runtime: ``infs-run`` runs stencil2d at the paper's size (2048 x 2048,
+2. the compiled program from a file: that output, written to a file, runs
+   with ``infs-run FILE --check`` (the paper's "Inf-S no JIT": no JIT runs;
+   the check evaluates the graph each program was lowered from);
+3. the runtime: ``infs-run`` runs stencil2d at the paper's size (2048 x 2048,
    10 time steps) on the ``paper-64`` machine in memory, near memory and on
    the cores, checks every output against the stream reference semantics,
    and reports cycles, traffic and energy;
-3. plain loops in: ``infs-run`` on ``examples/jacobi2d.mlir``, PolyBench's
+4. plain loops in: ``infs-run`` on ``examples/jacobi2d.mlir``, PolyBench's
    jacobi-2d as affine loops (no hand-written stream region): extract-streams
    finds the sweeps, the runtime runs them in memory (``--mode auto``).
 
@@ -24,6 +27,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from rich.console import Console
@@ -34,6 +38,9 @@ from infs.workloads import WORKLOADS
 LOWER = "sizes=M=64,N=64 config=small-16"
 RUN = ["--size-set", "paper", "--config", "paper-64", "--mode", "all"]
 COMPILER_RULE = "[bold]the compiler: stream regions -> tDFG -> in-SRAM commands"
+COMPILED_RULE = "[bold]the compiled program from a file: no JIT, checked against its tDFG"
+COMPILED_FILE = "stencil2d.small-16.mlir"
+COMPILED_RUN = ["--sizes", "m=64,n=64,t=2", "--shape", "A=64x64,B=64x64,W=2"]
 RUNTIME_RULE = "[bold]the runtime: stencil2d at paper size on paper-64, three ways, checked"
 LOOPS_RULE = "[bold]plain loops in: jacobi-2d as affine loops, streams found, run in memory"
 LOOPS = Path("examples/jacobi2d.mlir")
@@ -48,8 +55,8 @@ def _workload():
     return w, w.path.relative_to(w.path.parents[2])
 
 
-def compiler_lines() -> list[str]:
-    """The ``pimcmd`` lines ``infs-opt --tensorize --lower-pim`` prints for stencil2d."""
+def compiled_text() -> str:
+    """What ``infs-opt --tensorize --lower-pim`` prints for stencil2d: host code holding ``pimcmd.program`` ops."""
     w, _ = _workload()
     proc = subprocess.run(
         [sys.executable, "-m", "infs.tools.infs_opt", "--tensorize", f"--lower-pim={LOWER}", str(w.path)],
@@ -58,7 +65,12 @@ def compiler_lines() -> list[str]:
     )
     if proc.returncode != 0:
         raise RuntimeError(proc.stderr.strip())
-    return [ln.strip() for ln in proc.stdout.splitlines() if "pimcmd." in ln]
+    return proc.stdout
+
+
+def compiler_lines(text: str | None = None) -> list[str]:
+    """The ``pimcmd`` lines of ``compiled_text``."""
+    return [ln.strip() for ln in (text if text is not None else compiled_text()).splitlines() if "pimcmd." in ln]
 
 
 def main() -> int:
@@ -67,12 +79,22 @@ def main() -> int:
     console.rule(COMPILER_RULE)
     console.print(f"$ infs-opt --tensorize --lower-pim='{LOWER}' {rel}", markup=False, soft_wrap=True)
     try:
-        lines = compiler_lines()
+        text = compiled_text()
     except RuntimeError as e:
         console.print(str(e), style="red", markup=False)
         return 1
+    lines = compiler_lines(text)
     console.print("\n".join(lines[:16]), highlight=False, markup=False, soft_wrap=True)
     console.print(f"... {len(lines)} pimcmd lines in all", style="dim")
+    console.rule(COMPILED_RULE)
+    with tempfile.TemporaryDirectory() as tmp:
+        compiled = Path(tmp) / COMPILED_FILE
+        compiled.write_text(text)
+        console.print(f"$ infs-opt --tensorize --lower-pim='{LOWER}' {rel} -o {COMPILED_FILE}", markup=False, soft_wrap=True)
+        console.print(f"$ infs-run {COMPILED_FILE} {' '.join(COMPILED_RUN)} --check", markup=False, soft_wrap=True)
+        rc = infs_run.main([str(compiled), *COMPILED_RUN, "--check"])
+    if rc:
+        return rc
     console.rule(RUNTIME_RULE)
     console.print(f"$ infs-run {rel} {' '.join(RUN)} --check", markup=False, soft_wrap=True)
     rc = infs_run.main([str(w.path), *RUN, "--check"])
@@ -92,13 +114,26 @@ def readme_block(analysis: bool = False) -> str:
     runtime part with ``--analysis`` instead of ``--check`` (seconds instead of
     a minute; the same figures, no ``check:`` lines)."""
     w, rel = _workload()
-    lines = compiler_lines()
+    text = compiled_text()
+    lines = compiler_lines(text)
     clip = lambda ln: ln if len(ln) <= 110 else ln[:106] + " ..."  # noqa: E731
     out = [_rule(COMPILER_RULE), f"$ infs-opt --tensorize --lower-pim='{LOWER}' {rel}"]
     # an excerpt of what main() prints: its first lines, then its count line
     out += [clip(ln) for ln in lines[:5]] + ["...", f"... {len(lines)} pimcmd lines in all"]
-    out += [_rule(RUNTIME_RULE), f"$ infs-run {rel} {' '.join(RUN)} --check", "(per mode: cycle breakdown as Fig. 14, traffic as Fig. 12/13, energy, offload, JIT, then)"]
     env = dict(os.environ, COLUMNS=str(WIDTH), TERM="dumb")
+    out += [_rule(COMPILED_RULE), f"$ infs-opt --tensorize --lower-pim='{LOWER}' {rel} -o {COMPILED_FILE}",
+            f"$ infs-run {COMPILED_FILE} {' '.join(COMPILED_RUN)} --check", "(the same report, then)"]  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        compiled = Path(tmp) / COMPILED_FILE
+        compiled.write_text(text)
+        proc = subprocess.run([sys.executable, "-m", "infs.tools.infs_run", str(compiled), *COMPILED_RUN, "--analysis" if analysis else "--check"],
+                              capture_output=True, text=True, env=env)  # fmt: skip
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr.strip() or proc.stdout.strip()[-500:])
+    got = proc.stdout.splitlines()
+    out += [ln.rstrip() for ln in got if ln.startswith(("│ total ", "│ JIT lowerings", "│ compiled ahead of time"))]
+    out += [ln for ln in got if ln.startswith("check:")]
+    out += [_rule(RUNTIME_RULE), f"$ infs-run {rel} {' '.join(RUN)} --check", "(per mode: cycle breakdown as Fig. 14, traffic as Fig. 12/13, energy, offload, JIT, then)"]
     proc = subprocess.run(
         [sys.executable, "-m", "infs.tools.infs_run", str(w.path), *RUN, "--analysis" if analysis else "--check"], capture_output=True, text=True, env=env
     )
