@@ -1079,7 +1079,7 @@ def test_physical_hazard_check_sees_a_missing_sync():
     assert [c.kind for c in prog.cmds].count(pc.SyncOp) == 1
     check_physical_hazards(allocate_wordlines(prog))
     # the sync dropped after allocation: allocate-wordlines itself refuses a program
-    # read before its sync ("run insert-sync after lower-shift", test_regress_leftovers)
+    # read before its sync ("run insert-sync after lower-shift", test_regress_lowering)
     allocated = allocate_wordlines(prog)
     unsynced = allocated.with_cmds([c for c in allocated.cmds if c.kind is not pc.SyncOp])
     with pytest.raises(AssertionError, match="still in flight"):

@@ -15,7 +15,7 @@ import numpy as np
 # optimize-tdfg factors a*b + a*c into a*(b + c) where the program allows
 # reassociation (fastmath<reassoc>, Eq. 3's distributivity): with a = -1,
 # b = 1, c = -1 the reference gives -1 + 1 = +0.0 and the machine -1 * +0.0
-# = -0.0 (test_regress_leftovers.py::test_a_reassociated_run_may_give_the_other_zero).
+# = -0.0 (test_regress_lowering.py::test_a_reassociated_run_may_give_the_other_zero).
 # The tolerance already accepts -1e-6 against +1e-6; a zero of the other sign
 # is closer than that.  Float min/max keep their signed zeros exact
 # (minimumf/maximumf, element_types.float_fold), so no path needs this there.

@@ -1,4 +1,4 @@
-// Regression (test_regress_leftovers.py, the allocated program's verifier): in an allocated program a
+// Regression (test_regress_lowering.py, the allocated program's verifier): in an allocated program a
 // command that names an array's register uses all of it, as the array's
 // element type, and an array has one layout entry.  Each was accepted, and
 // the simulator read the array's bits as the command's type.

@@ -1,4 +1,4 @@
-// Regression (test_regress_leftovers.py, a graph with no array in memory): a graph with no array in
+// Regression (test_regress_lowering.py, a graph with no array in memory): a graph with no array in
 // memory.  lower-pim said "the graph has no tensor in memory: nothing to lay
 // out"; a graph over an empty domain (N = 0) lowers to an empty program, and
 // so does an empty graph now.
