@@ -51,7 +51,7 @@ browser:
 # the functional suite, three runs of every workload with data, is 15 of them).
 # bench_process.py's PIMeval row needs PIMeval-PIMbench built outside this repository:
 #   make bench PIMEVAL=/path/to/PIMeval-PIMbench PIMEVAL_REPO=/path/to/its/git/dir
-# (without PIMEVAL the row is skipped with a note; README "Whole process vs PIMeval").
+# (without PIMEVAL the row is skipped with a note; benchmarks/README.md "Whole process vs PIMeval").
 bench: $(STAMP)
 	$(VENV)/bin/infs-bench
 	$(PY) benchmarks/bench_sim.py
