@@ -199,3 +199,30 @@ def test_lower_pim_shapes_errors_are_one_line(capsys):
         rc = infs_opt.main([str(STENCIL2D), "--tensorize", f"--lower-pim=sizes=M=16,N=16 config=small-16 shapes={shapes}"])
         err = capsys.readouterr().err
         assert rc != 0 and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_tile_shape_other_than_the_programs_is_one_line(capsys, stencil_file):
+    rc, out, err = run(capsys, [stencil_file, *RUN, "--tiles", "4x16"])
+    assert rc == 1 and len(err.strip().splitlines()) == 1, err
+    assert re.search(r"'pimcmd.program' at line \d+ was lowered with tiles 8x8: a compiled program's layout is fixed", err), err
+    rc, out, err = run(capsys, [stencil_file, *RUN, "--tiles", "8x8"])
+    assert rc == 0, err
+
+
+def test_a_weight_bound_at_compile_time_is_checked_at_run_time():
+    """sizes=C0=0.25 makes C0 a literal in the commands: a call with another C0 would
+    compute with 0.25 silently; it is one line naming the binding and the call's value."""
+    text = lowered(STENCIL2D, "M=16,N=16,C0=0.25", "small-16")
+    args = stencil_inputs(16, 16)
+    got = api.run(text, args)
+    want = reference(STENCIL2D, args)
+    np.testing.assert_allclose(got.outputs["A"], want["A"], rtol=1e-5, atol=1e-6)
+    args["W"] = np.array([0.3, 0.5], np.float32)
+    with pytest.raises(api.InfsError, match=r"'pimcmd.program' at line \d+ was specialized for C0 = 0.25 \(lower-pim sizes\), this call has C0 = 0.3:"):
+        api.run(text, args)
+
+
+def test_infs_run_view_of_a_compiled_run(capsys, stencil_file, tmp_path):
+    rc, out, err = run(capsys, [stencil_file, *RUN, "--view", tmp_path / "v.html"])
+    assert rc == 0, err
+    assert (tmp_path / "v.html").stat().st_size > 1000

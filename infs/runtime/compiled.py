@@ -127,19 +127,30 @@ def _same(value: Any, bound: Any, ty) -> bool:
         return False
 
 
+def _shown(value: Any, ty) -> str:
+    """A scalar as its type holds it (an f32 0.3 as 0.3, not 0.30000001192092896)."""
+    if isinstance(ty, AnyFloat):
+        return str((np.float32 if ty.bitwidth == 32 else np.float64)(value))
+    return str(value)
+
+
 def bind(op: pc.ProgramOp, cfg: HardwareConfig, arrays: Sequence[np.ndarray], scalars: Sequence[Any],
-         views: dict | None = None) -> tuple[PimProgram, dict[int, np.ndarray], list[Any]]:  # fmt: skip
+         views: dict | None = None, tiles: Sequence[int] | None = None) -> tuple[PimProgram, dict[int, np.ndarray], list[Any]]:  # fmt: skip
     """(records, the arrays the machine runs on by argument index, scalar values)
     for one call of ``op``; an ``AotError`` when the call is not one the program
     was made for (module docstring).  ``views`` keeps the view cut from an array
     for the next call with the same array: the machine knows an array it left
     transposed by the array object (§5.2, delayed release), so a time-step loop
-    calling the program again finds it there, as the JIT's run does."""
+    calling the program again finds it there, as the JIT's run does.  ``tiles``:
+    the tile shape the run asks for (``--tiles``), which must be the program's."""
     where = op_label(op)
     why = config_mismatch(op, cfg)
     if why is not None:
         raise AotError(f"{where} {why}")
     prog = record_of(op)
+    if tiles is not None and tuple(tiles) != tuple(prog.tiles):
+        raise AotError(f"{where} was lowered with tiles {'x'.join(map(str, prog.tiles))}: a compiled program's layout is fixed "
+                       f"(tiles {'x'.join(map(str, tiles))} asked; lower the source again with lower-pim tiles=...)")  # fmt: skip
     bound = specialized(op)
     names = _symbols(op)
     if bound is not None and names is not None:
@@ -150,6 +161,7 @@ def bind(op: pc.ProgramOp, cfg: HardwareConfig, arrays: Sequence[np.ndarray], sc
             got = scalars[k]
             if not _same(got, value, op.scalars[k].type):
                 host = op.scalars[k].name_hint
+                got = _shown(got, op.scalars[k].type)
                 shown = f"%{host} = {got}" if host and host != name else f"{name} = {got}"
                 raise AotError(f"{where} was specialized for {name} = {value} (lower-pim sizes), this call has {shown}: "
                                "lower the source again for these sizes, or run it before lower-pim (the JIT specializes at run time)")  # fmt: skip

@@ -780,7 +780,7 @@ class RegionRuntime:
         if self.options.mode in ("near", "core"):
             raise EvaluationError(f"region {self.ids[key]} ({region_label(op)}): mode '{self.options.mode}' cannot run a pimcmd.program "
                                   "(compiled ahead of time: commands for the SRAM arrays, no streams left for near memory or the cores): use --mode in or auto")  # fmt: skip
-        prog, host_arrays, params = compiled.bind(op, self.cfg, arrays, scalars, self._views)
+        prog, host_arrays, params = compiled.bind(op, self.cfg, arrays, scalars, self._views, self.options.tiles)
         cells = math.prod(prog.lattice)
         commands = sum(1 for c in prog.cmds if c.kind is not pc.ArrayOp)
         rec = RegionRecord(self.ids[key], "in", "a pimcmd.program (compiled ahead of time) runs as lowered; no JIT", elements=cells,
