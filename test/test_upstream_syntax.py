@@ -206,6 +206,7 @@ BAD = [
     ("  %r = affine.if affine_set<(d0) : (d0 >= 0)>(%n) -> f32 {\n    %c = arith.constant 1.0 : f32\n    affine.yield %c : f32\n  }", "2:3: error: 'affine.if' op with results, it needs an else region"),
     ("  %x = affine.max affine_set<(d0) : (d0 >= 0)>(%n)", "2:19: error: expected an affine map"),
     ("  %c0 = arith.constant 0 : index\n  scf.parallel (%i, %j) = (%c0) to (%n) step (%c0) {\n  }", "3:27: error: expected 2 lower bounds (one per induction variable), not 1"),
+    ("  %x = affine.apply affine_map<(d0)[s0] -> (d0 mod s0)>(%n)[%n]", "2:54: error: semi-affine maps (a product, mod or division by a symbol or dimension) are not supported"),
     ("  %a = memref.cast %A : memref<?xf32> to memref<4x4xf32>", "2:3: error: 'memref.cast' op operand type memref<?xf32> and result type memref<4x4xf32> are cast incompatible"),
 ]
 
