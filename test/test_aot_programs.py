@@ -226,3 +226,14 @@ def test_infs_run_view_of_a_compiled_run(capsys, stencil_file, tmp_path):
     rc, out, err = run(capsys, [stencil_file, *RUN, "--view", tmp_path / "v.html"])
     assert rc == 0, err
     assert (tmp_path / "v.html").stat().st_size > 1000
+
+
+def test_a_later_step_on_the_compiled_file_keeps_its_provenance(stencil_file):
+    """A lower-pim step run again on the printed programs (insert-sync) rebuilds each
+    program op: its infs.* attributes come along, so the run still checks its sizes."""
+    module = api.parse_file(stencil_file)
+    api.run_pipeline(module, "insert-sync")
+    text = api.to_text(module)
+    assert text.count("infs.sizes = {M = 16 : i64, N = 16 : i64}") == 2 and text.count("infs.source") == 2
+    with pytest.raises(api.InfsError, match="was specialized for N = 16"):
+        api.run(text, {**stencil_inputs(16, 16), "n": 15})

@@ -51,6 +51,7 @@ def rewrite_programs(module: Operation, step: Callable[[PimProgram], PimProgram]
         except (LoweringError, RecordError) as e:
             raise LoweringError.about(op, e) from None
         new.location = op.location
+        new.attributes.update(op.attributes)  # (a compiled program's provenance, lower_pim.py, survives a later step)
         Rewriter.replace_op(op, new, new_results=list(new.res))
 
 
