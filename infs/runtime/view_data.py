@@ -348,6 +348,7 @@ def view_data(
             "regions": list(regions),
             "replay_note": note,
             "notes": list(notes),
+            "shown_regions": None if only_regions is None else sorted(only_regions),
             "programs_run": len(views),
         },
         "programs": [_program_json(k, v, cfg) for k, v in enumerate(shown)],

@@ -717,8 +717,9 @@ function init() {
   let notes = (r.notes || []).map((n) => '<div class="banner">' + esc(n) + '</div>').join('');
   if (r.replay_note) notes += '<div class="banner"><b>note:</b> ' + esc(r.replay_note) + '</div>';
   if (!D.programs.length) {
-    const why = r.regions.length ? 'no region ran in memory: ' + r.regions.map((g) => 'region ' + g.region + ' ran ' + (WHERE[g.mode] || g.mode) + ' (' + g.reason + ')').join('; ') : 'no region ran in memory: the run offloaded nothing';
-    notes += '<div class="banner" id="nomem"><b>' + esc(why) + '.</b> Only the run\'s totals are shown' + (r.regions.some((g) => g.mode !== 'in') ? '; <code>--mode in</code> runs them in memory where they can be.' : '.') + '</div>';
+    const rs = r.shown_regions ? r.regions.filter((g) => r.shown_regions.includes(g.region)) : r.regions;  // (--region: those asked for)
+    const why = rs.length ? 'no region' + (r.shown_regions ? ' of those shown' : '') + ' ran in memory: ' + rs.map((g) => 'region ' + g.region + ' ran ' + (WHERE[g.mode] || g.mode) + ' (' + g.reason + ')').join('; ') : 'no region ran in memory: the run offloaded nothing';
+    notes += '<div class="banner" id="nomem"><b>' + esc(why) + '.</b> Only the run\'s totals are shown' + (rs.some((g) => g.mode !== 'in' && g.reason !== 'forced') ? '; <code>--mode in</code> runs them in memory where they can be.' : '.') + '</div>';
   }
   $('notes').innerHTML = notes;
   drawRegions();
