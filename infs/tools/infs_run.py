@@ -1,6 +1,6 @@
 """``infs-run``: run a program on the simulated machine and report (the runtime of ASPLOS §4, the machine of §5).
 
-    infs-run FILE.mlir [--entry F] [--config paper-64] [--mode auto|in|near|core|all] [--strict]
+    infs-run FILE.mlir [--entry F] [--config paper-64] [--mode auto|in|near|core|all] [--strict] [--strict-offload]
              [--sizes N=64,M=32] [--scalar w=0.5] [--shape A=64x64] [--input A=a.npy] [--seed 0]
              [--save-outputs DIR] [--check] [--tiles 16x16] [--no-jit-charge]
              [--no-chunks] [--analysis] [--cold] [--json] [--view OUT.html]
@@ -17,6 +17,14 @@ stream reference semantics, and cross-checks the regions that ran near memory
 or on the cores (whose values come from that reference) against the tDFG
 lattice evaluator, and verifies every program the JIT produces (the pimcmd
 verifiers, as for printed IR).  Every error is one line.
+
+A file ``infs-opt --lower-pim`` wrote (``pimcmd.program`` ops in the host code,
+compiled ahead of time) runs as it is, on the config it was lowered for by
+default, each call checked against the machine, sizes and shapes the program
+was made for (``infs.runtime.compiled``); its ``--check`` compares with the
+graph each program was lowered from.  A program with nothing to offload runs
+on the host with one remark (``--strict-offload``: an error).
+docs/running-programs.md says more.
 """
 from __future__ import annotations
 
