@@ -237,3 +237,16 @@ def test_a_later_step_on_the_compiled_file_keeps_its_provenance(stencil_file):
     assert text.count("infs.sizes = {M = 16 : i64, N = 16 : i64}") == 2 and text.count("infs.source") == 2
     with pytest.raises(api.InfsError, match="was specialized for N = 16"):
         api.run(text, {**stencil_inputs(16, 16), "n": 15})
+
+
+def test_compiled_with_optimize_tdfg_equals_the_runtimes_in_memory_run():
+    """The runtime optimizes each region's tDFG before its JIT; compiled with optimize-tdfg
+    in the pipeline (and the arrays' shapes), the program is the one the JIT lowers: the
+    same values and statistics as the stream program's in-memory run without the charge."""
+    module = api.parse_file(STENCIL2D)
+    api.run_pipeline(module, 'tensorize,optimize-tdfg{config=small-16},lower-pim{sizes="M=16,N=16" shapes="A=16x16,B=16x16" config=small-16}')
+    args = stencil_inputs(16, 16)
+    aot = api.run(api.to_text(module), args)
+    jit = api.run(STENCIL2D, args, config="small-16", mode="in", jit=False)
+    np.testing.assert_array_equal(aot.outputs["A"], jit.outputs["A"])
+    same_stats(aot.stats, jit.stats)
