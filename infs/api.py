@@ -23,7 +23,6 @@ from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.passes import ModulePass, PassPipeline
-from xdsl.printer import Printer
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
@@ -138,6 +137,13 @@ class LocatingParser(LiteralGuards, Parser):
                 self.raise_error(f"'{attr_name}' is not registered", start, self.pos)
             return attr_def.new((ArrayAttr(entries),))
         return super()._parse_dialect_type_or_attribute_body(attr_name, is_type, is_opaque, starting_opaque_pos)
+
+    def parse_affine_map_of_ssa_ids(self):
+        # upstream MLIR's rule: `%i` is a dim, `symbol(%n)` a symbol (xDSL 0.74
+        # makes every SSA id a symbol, which upstream refuses for a loop index)
+        from infs.dialects.affine_ssa_ids import parse_affine_map_of_ssa_ids
+
+        return parse_affine_map_of_ssa_ids(self)
 
     def _parse_alias_def(self):
         span = self._current_token.span
@@ -370,8 +376,10 @@ def run_pipeline(module: ModuleOp, pipeline: str | Sequence[ModulePass] | Module
 
 
 def to_text(op: Operation, generic: bool = False, debuginfo: bool = False) -> str:
+    from infs.dialects.affine_ssa_ids import Printer as UpstreamPrinter  # affine accesses as upstream prints them
+
     out = StringIO()
-    Printer(stream=out, print_generic_format=generic, print_debuginfo=debuginfo).print_op(op)
+    UpstreamPrinter(stream=out, print_generic_format=generic, print_debuginfo=debuginfo).print_op(op)
     return out.getvalue() + "\n"
 
 

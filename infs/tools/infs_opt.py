@@ -26,7 +26,7 @@ from typing import IO, NoReturn
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
-from xdsl.universe import Universe
+from xdsl.targets.mlir import MLIRTarget
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.xdsl_opt_main import xDSLOptMain
 
@@ -35,6 +35,23 @@ from infs import api
 
 PROG = "infs-opt"
 _PIPELINE_FLAGS = ("-p", "--passes")
+
+
+@dataclasses.dataclass(frozen=True)
+class UpstreamMLIRTarget(MLIRTarget):
+    """xDSL's MLIR output, with the affine access ops in upstream's custom form
+    (xDSL 0.74 prints a map's symbols by the wrong operands; infs.dialects.affine_ssa_ids)."""
+
+    def emit(self, ctx, module, output) -> None:
+        from infs.dialects.affine_ssa_ids import Printer, SyntaxPrinter
+
+        printer = (SyntaxPrinter if self.syntax_highlight else Printer)(
+            stream=output, print_generic_format=self.print_generic_format,
+            print_properties_as_attributes=self.print_properties_as_attributes, print_debuginfo=self.print_debuginfo,
+        )  # fmt: skip
+        printer.print_op(module)
+        printer.print_metadata(ctx.loaded_dialects)
+        print("\n", file=output)
 
 
 class InfsOptMain(xDSLOptMain):
@@ -67,7 +84,7 @@ class InfsOptMain(xDSLOptMain):
     def register_all_targets(self) -> None:
         # xDSL's other targets (riscv-asm, llvm, wat, ...) lower xDSL's own
         # dialects; for infs programs they crash or print nothing
-        self.available_targets["mlir"] = Universe.get_multiverse().all_targets["mlir"]
+        self.available_targets["mlir"] = lambda: UpstreamMLIRTarget
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
