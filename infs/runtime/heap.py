@@ -6,8 +6,9 @@ loop allocates and drops the JIT's and the simulator's objects by the
 thousand.  CPython's cyclic collector would walk the whole program on every
 full collection, which costs the collection's time and leaves the CPU caches
 cold for the code that runs next: benchmarks/README.md ("JIT lowering"
-measured a lowering right after a full collection at about twice its cost
-with warm caches, 414 vs 218 µs median per graph, nearly all of it the walk).
+measured a lowering right after a full collection of an unfrozen heap at
+about twice its cost with warm caches, 393 vs 208 µs median per graph, nearly
+all of it the walk).
 ``gc.freeze()`` moves every object tracked so far to the permanent generation,
 which collections skip (the ``gc`` module's documentation); ``gc.unfreeze()``
 at the end hands them back, so nothing frozen is kept alive past the run and
