@@ -250,3 +250,20 @@ def test_compiled_with_optimize_tdfg_equals_the_runtimes_in_memory_run():
     jit = api.run(STENCIL2D, args, config="small-16", mode="in", jit=False)
     np.testing.assert_array_equal(aot.outputs["A"], jit.outputs["A"])
     same_stats(aot.stats, jit.stats)
+
+
+@pytest.mark.parametrize(
+    "edit,message",
+    [
+        (('infs.symbols = ["C0", "C1", "M", "N"]', 'infs.symbols = ["C0", "C1", "M"]'), "its infs.symbols must name each of its 4 scalar operands"),
+        (("infs.sizes = {M = 16 : i64, N = 16 : i64}", "infs.sizes = {M = 16 : i64, Q = 16 : i64}"), "its infs.sizes binds 'Q', which is none of its infs.symbols"),
+    ],
+)
+def test_a_corrupted_specialization_record_is_one_line(capsys, stencil_file, tmp_path, edit, message):
+    """A record the run cannot read would leave the sizes unchecked: an error, not a silent pass."""
+    bad = tmp_path / "rec.mlir"
+    text = stencil_file.read_text()
+    assert edit[0] in text
+    bad.write_text(text.replace(edit[0], edit[1], 1))
+    rc, out, err = run(capsys, [bad, *RUN])
+    assert rc == 1 and len(err.strip().splitlines()) == 1 and message in err, err

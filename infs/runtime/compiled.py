@@ -153,10 +153,13 @@ def bind(op: pc.ProgramOp, cfg: HardwareConfig, arrays: Sequence[np.ndarray], sc
                        f"(tiles {'x'.join(map(str, tiles))} asked; lower the source again with lower-pim tiles=...)")  # fmt: skip
     bound = specialized(op)
     names = _symbols(op)
+    if bound is None and ("infs.sizes" in op.attributes or "infs.symbols" in op.attributes):
+        # a record that cannot be read would leave the sizes unchecked: the program's error
+        raise AotError(f"{where}: its infs.symbols must name each of its {len(op.scalars)} scalar operands and its infs.sizes be a dictionary of bindings")
     if bound is not None and names is not None:
         for name, value in bound.items():
             if name not in names:
-                continue
+                raise AotError(f"{where}: its infs.sizes binds '{name}', which is none of its infs.symbols ({', '.join(names) or 'none'})")
             k = names.index(name)
             got = scalars[k]
             if not _same(got, value, op.scalars[k].type):
