@@ -6,19 +6,27 @@ Runs the program as ``infs-run --analysis`` does (timing only, no data: paper
 sizes take seconds), by default with ``--mode in``, and writes one
 self-contained HTML page (no network: inline JS/SVG, the data as JSON) showing
 
-* the lattice tiled onto the machine: the mesh of banks, the arrays of each
-  bank (one tile per array), coloured by the arrays (tensors) living there;
+* the machine, zoomed semantically: the mesh of banks, each coloured by its
+  busy cycles, its arrays holding tiles or the NoC bytes it sends, with the
+  number written in it; a click shows a bank's SRAM arrays (the tensors on
+  each tile, or its busy cycles), another an array's bitlines; breadcrumbs
+  zoom out; every heat map has a numeric colour scale;
+* the lattice's tile grid (a click zooms into a window of it);
 * every command, step by step: the tiles and bitlines its patterns select
   (source / destination), its wordlines, a shift's direction and distance, a
-  broadcast's fan-out, and what it cost;
+  broadcast's fan-out, and what it cost (the run's own charges,
+  ``Machine.record_charges``: nothing is simulated again);
 * the NoC's bytes per link as a heat map on the mesh and the banks' busy
   cycles (whole run, one program, one command);
-* the cycle breakdown (Fig. 14).
+* the cycle breakdown (Fig. 14) and where each region ran and why; the page
+  opens on an in-memory region's program, or says that none ran in memory and why.
 
 ``--png`` also draws the tile map, the NoC heat map and the cycle breakdown
 with matplotlib (no browser needed).  A file holding ``pimcmd.program`` ops
 (``infs-opt --lower-pim`` output) is viewed as it is: its programs are run
-once each.  ``infs-run ... --view out.html`` writes the page for a real run.
+once each.  A program with nothing to offload is run on the host and its
+page says so.  ``infs-run ... --view out.html`` writes the page for a real
+run.  docs/infs-view.md describes the page.
 """
 
 from __future__ import annotations

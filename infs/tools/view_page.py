@@ -129,6 +129,8 @@ function compact(x) {
   if (a >= 1e4) return (x / 1e3).toFixed(a >= 1e5 ? 0 : 1) + 'k';
   return String(Math.round(x));
 }
+// an element's HTML rewritten only when it changes: a rewrite costs a layout
+function setHTML(el, html) { if (typeof el === 'string') el = $(el); if (el.__html !== html) { el.innerHTML = html; el.__html = html; } }
 function esc(s) { return String(s).replace(/[&<>"]/g, (ch) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'})[ch]); }
 
 // ---- patterns and moves (mirrors infs/sim/geometry.py) ----
@@ -306,7 +308,7 @@ function drawMachine() {
   const crumbs = ['<a data-z="machine">machine: ' + C.mesh_rows + 'x' + C.mesh_cols + ' banks</a>'];
   if (zoom.level !== 'machine') crumbs.push((zoom.level === 'bank' ? '' : '<a data-z="bank">') + 'bank ' + zoom.bank + ' (x ' + (zoom.bank % C.mesh_cols) + ', y ' + Math.floor(zoom.bank / C.mesh_cols) + ')' + (zoom.level === 'bank' ? '' : '</a>'));
   if (zoom.level === 'array') crumbs.push('array ' + zoom.array + ' (tile ' + (zoom.bank * C.per_bank + zoom.array) + ')');
-  $('crumbs').innerHTML = crumbs.join(' &rsaquo; ') + (zoom.level !== 'machine' ? ' &nbsp;<button id="zout" title="zoom out (Escape)">zoom out</button>' : ' <span class="sub">(click a bank to see its arrays)</span>');
+  setHTML('crumbs', crumbs.join(' &rsaquo; ') + (zoom.level !== 'machine' ? ' &nbsp;<button id="zout" title="zoom out (Escape)">zoom out</button>' : ' <span class="sub">(click a bank to see its arrays)</span>'));
 }
 function drawBanks(cv, ctx) {
   const W = GAP + C.mesh_cols * (BS + GAP), H = GAP + C.mesh_rows * (BS + GAP);
@@ -322,11 +324,12 @@ function drawBanks(cv, ctx) {
     ctx.strokeStyle = '#888'; ctx.lineWidth = 1; ctx.strokeRect(x + 0.5, y + 0.5, BS - 1, BS - 1);
     outline(ctx, x, y, BS, BS, s[b], d[b], Math.max(2, BS / 12));
     if (BS >= 18) { label(ctx, compact(v[b]), x + BS / 2, y + (big ? BS * 0.38 : BS / 2), Math.min(15, Math.max(8, BS / 4)), metric === 'noc' && f < 0.55); labels.push(b); }
-    if (big && (s[b] || d[b])) label(ctx, (s[b] ? 's' + s[b] : '') + (s[b] && d[b] ? ' ' : '') + (d[b] ? 'd' + d[b] : ''), x + BS / 2, y + BS * 0.72, Math.min(12, Math.max(8, BS / 5)), false);
+    if (big && (s[b] || d[b])) label(ctx, (s[b] ? 's' + s[b] : '') + (s[b] && d[b] ? ' ' : '') + (d[b] ? 'd' + d[b] : ''), x + BS / 2, y + BS * 0.72, Math.min(11, Math.max(7, BS / 6.5)), false);
     hits.push([x, y, BS, BS, 'bank', b]);
   }
   const unit = metric === 'occ' ? 'arrays holding tiles (of ' + C.per_bank + ')' : M.unit;
-  $('mscale').innerHTML = scale('mscale-bar', Math.min(lo, 0), hi, unit, M.color, 'banks, ' + (metric === 'occ' ? 'this program' : scopeText()));
+  setHTML('mscale', scale('mscale-bar', Math.min(lo, 0), hi, unit, M.color, 'banks, ' + (metric === 'occ' ? 'this program' : scopeText())) +
+    (sel ? '<br><span class="sub">outlined: banks the command reads (s: source tiles) and writes (d: destination tiles) in</span>' : ''));
   mstat = {level: 'machine', cells: C.banks, labels: labels.length, min: 0, max: hi, unit: unit};
 }
 function drawBank(cv, ctx) {
@@ -350,15 +353,15 @@ function drawBank(cv, ctx) {
     if (sel && inProg) outline(ctx, x, y, AS - 1, AS - 1, sel.st[t], sel.dt[t], Math.max(2, AS / 9));
     hits.push([x, y, AS, AS, 'array', a]);
   }
-  $('mscale').innerHTML = heatMode ? scale('mscale-bar', 0, hi, 'busy cycles', busyColor, 'arrays of bank ' + b + ', ' + (nocMode === 'cmd' ? 'command ' + step : 'program ' + P.id) + (metric === 'noc' ? ' (NoC bytes are per bank: arrays show busy cycles)' : ''))
-    : '<span class="sub" id="mscale-bar" data-unit="tensors">arrays of bank ' + b + ' coloured by the tensors on their tile' + (AS >= 22 ? ', labelled with the tile\'s number' : '') + '; outlined: the command\'s source/destination</span>';
+  setHTML('mscale', heatMode ? scale('mscale-bar', 0, hi, 'busy cycles', busyColor, 'arrays of bank ' + b + ', ' + (nocMode === 'cmd' ? 'command ' + step : 'program ' + P.id) + (metric === 'noc' ? ' (NoC bytes are per bank: arrays show busy cycles)' : ''))
+    : '<span class="sub" id="mscale-bar" data-unit="tensors">arrays of bank ' + b + ' coloured by the tensors on their tile' + (AS >= 22 ? ', labelled with the tile\'s number' : '') + '; outlined: the command\'s source/destination</span>');
   mstat = {level: 'bank', bank: b, cells: C.per_bank, labels: labels, min: 0, max: hi, unit: heatMode ? 'busy cycles' : 'tensors'};
 }
 function drawArray(cv, ctx) {
   const t = zoom.bank * C.per_bank + zoom.array;
   if (!P || t >= P.num_tiles) {
     cv.width = MW; cv.height = 40; ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, MW, 40); label(ctx, 'array ' + zoom.array + ' of bank ' + zoom.bank + ' holds no tile of this program', MW / 2, 20, 13, false);
-    $('mscale').innerHTML = ''; mstat = {level: 'array', bank: zoom.bank, array: zoom.array, tile: t, cells: 0, labels: 0}; return;
+    setHTML('mscale', ''); mstat = {level: 'array', bank: zoom.bank, array: zoom.array, tile: t, cells: 0, labels: 0}; return;
   }
   const T = P.tiles, [r, q] = grid2(T), cell = Math.max(4, Math.min(30, Math.floor(480 / Math.max(r, q))));
   const W = q * cell + 2, H = r * cell + 2;
@@ -374,8 +377,8 @@ function drawArray(cv, ctx) {
     hits.push([x, y, cell, cell, 'bitline', b]);
   }
   const g = unflat(t, P.grid), lo = g.map((v, i) => v * T[i]);
-  $('mscale').innerHTML = '<span class="sub" id="mscale-bar" data-unit="bitlines">tile ' + t + ' = grid (' + g.join(', ') + '), lattice cells [' + lo.map((v, i) => v + ', ' + (v + T[i])).join(') x [') + '); ' + prod(T) + ' bitlines (labelled) x ' + (P.wordlines || C.wordlines) + ' wordlines; busy ' + fmt(P.tbusy[t]) + ' cycles in program ' + P.id +
-    '; this command: ' + (s || d ? (s ? ns + ' source' : '') + (s && d ? ', ' : '') + (d ? nd + ' destination' : '') + ' bitlines' : 'not this array') + '</span>';
+  setHTML('mscale', '<span class="sub" id="mscale-bar" data-unit="bitlines">tile ' + t + ' = grid (' + g.join(', ') + '), lattice cells [' + lo.map((v, i) => v + ', ' + (v + T[i])).join(') x [') + '); ' + prod(T) + ' bitlines (labelled) x ' + (P.wordlines || C.wordlines) + ' wordlines; busy ' + fmt(P.tbusy[t]) + ' cycles in program ' + P.id +
+    '; this command: ' + (s || d ? (s ? ns + ' source' : '') + (s && d ? ', ' : '') + (d ? nd + ' destination' : '') + ' bitlines' : 'not this array') + '</span>');
   mstat = {level: 'array', bank: zoom.bank, array: zoom.array, tile: t, cells: prod(T), labels: labels, src_bitlines: ns, dst_bitlines: nd};
 }
 function hitAt(ev) {
@@ -489,6 +492,7 @@ function setStep(s) {
   step = Math.max(0, Math.min(P.cmds.length - 1, s | 0));
   const c = P.cmds[step], parts = PARTS, tick = (k, t) => { const n = performance.now(); parts[k] = (parts[k] || 0) + n - t; return n; };
   let t = t0;
+  renderList(false, true); t = tick('list', t);  // first: it reads the list's scroll position, before this step's writes make the layout stale
   sel = selection(P, c); t = tick('selection', t);
   $('slider').value = String(step);
   $('steplabel').textContent = 'command ' + step + ' / ' + (P.cmds.length - 1) + ': ' + c.k + (c.op ? ' ' + c.op : '');
@@ -496,7 +500,6 @@ function setStep(s) {
   drawMachine(); t = tick('machine', t);
   drawTile(c, sel); drawWordlines(c); cmdInfo(c, sel); t = tick('command', t);
   drawMesh(); t = tick('noc', t);
-  renderList(false, true); t = tick('list', t);
   lastInfo = {prog: P.id, step: step, kind: c.k, src_tiles: count(sel.st), dst_tiles: count(sel.dt), src_bitlines: count(sel.sb), dst_bitlines: count(sel.db),
     first_src_bitlines: Array.from(sel.sb.keys()).filter((i) => sel.sb[i]).slice(0, 16), machine_cells: mstat.cells, lattice_cells: P.num_tiles, lattice_painted: painted,
     step_ms: Math.round((performance.now() - t0) * 10) / 10, load_ms: Math.round(performance.now() - T0)};
@@ -581,7 +584,7 @@ function cmdInfo(c, sel) {
   for (const k of ['const', 'const_arg', 'id', 'input', 'out', 'dims', 'domain']) if (c[k] !== undefined) rows.push([k, '<code>' + esc(JSON.stringify(c[k])) + '</code>']);
   const cost = P.cost;
   rows.push(['cost', fmt(cost.cycles[step]) + ' cycles' + (cost.category[step] ? ' (' + cost.category[step] + ')' : '') + ', NoC ' + fmt(cost.noc[step]) + ' byte-hops']);
-  $('cmdinfo').innerHTML = rows.map(([k, v]) => '<tr><td>' + k + '</td><td>' + v + '</td></tr>').join('');
+  setHTML('cmdinfo', rows.map(([k, v]) => '<tr><td>' + k + '</td><td>' + v + '</td></tr>').join(''));
 }
 
 // ---- NoC heat map (SVG) ----
@@ -645,7 +648,7 @@ function drawMesh() {
   });
   if (relink || rebank) $('nocscale').innerHTML = scale('noc-links', 0, lmax, 'bytes', heat, 'links') + ' <span class="sub">(grey: none)</span><br>' + scale('noc-banks', 0, bmax, 'busy cycles', busyColor, 'banks');
   last.lmax = lmax; last.bmax = bmax;
-  $('nocinfo').innerHTML = what + ': ' + fmt(tot) + ' byte-hops on the links (busiest link ' + fmt(lmax) + ' bytes); bank busy up to ' + fmt(bmax) + ' cycles (mean ' + fmt(bsum / C.banks) + '); hover a link or a bank for its number.';
+  setHTML('nocinfo', what + ': ' + fmt(tot) + ' byte-hops on the links (busiest link ' + fmt(lmax) + ' bytes); bank busy up to ' + fmt(bmax) + ' cycles (mean ' + fmt(bsum / C.banks) + '); hover a link or a bank for its number.');
 }
 
 // ---- cycle breakdown (Fig. 14) ----
@@ -669,13 +672,13 @@ function drawRegions() {
 }
 
 // ---- the command list (only the visible rows exist) ----
-const ROW = 18;
+const ROW = 18, LIST_H = 300;  // (#list's CSS height)
 function rowText(i) { const c = P.cmds[i]; return i + '  ' + c.k + (c.op ? ' ' + c.op : '') + (c.type ? ' ' + c.type : '') + (c.tiles ? '  tiles ' + patText(c.tiles) : '') + '  ' + fmt(P.cost.cycles[i]) + ' cyc'; }
 let listRange = [-1, -1, -1];
 function renderList(reset, follow) {
   const L = $('list');
   if (reset) { L.innerHTML = '<div id="spacer" style="height:' + P.cmds.length * ROW + 'px"></div>'; L.scrollTop = 0; listRange = [-1, -1, -1]; }
-  const top = L.scrollTop, hgt = L.clientHeight || 300;
+  const top = L.scrollTop, hgt = LIST_H;
   if (follow && (step * ROW < top || step * ROW > top + hgt - ROW)) L.scrollTop = Math.max(0, step * ROW - hgt / 2);
   const first = Math.max(0, Math.floor(L.scrollTop / ROW) - 5), last = Math.min(P.cmds.length, first + Math.ceil(hgt / ROW) + 10);
   if (listRange[0] === first && listRange[1] === last) {  // the same rows: only the current one changes
