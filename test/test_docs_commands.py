@@ -180,3 +180,41 @@ def test_a_documented_command_prints_what_the_doc_says(ex: Example):
     assert status == ex.status, f"{ex.id}: `{ex.command}` exited {status}, the doc says {ex.status}:\n{shown}"
     gone = missing(ex.expected, output)
     assert gone is None, f"{ex.id}: `{ex.command}` did not print {gone!r}; it printed:\n{shown}"
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)|^\[[^\]]+\]:\s*(\S+)", re.M)
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor of a markdown heading."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def anchors(path: Path) -> set[str]:
+    text = re.sub(r"^```.*?^```", "", path.read_text(), flags=re.S | re.M)
+    return {slug(m) for m in re.findall(r"^#+\s+(.*)$", text, re.M)}
+
+
+def test_every_relative_link_of_the_docs_resolves():
+    """A link to a file of the repository names one that exists, and an anchor
+    (`page.md#section`) a heading of that page; the docs link nothing outside."""
+    bad = []
+    for doc in [*DOCS, ROOT / "CHANGELOG.md"]:
+        if not doc.exists():
+            continue
+        text = re.sub(r"^```.*?^```", "", doc.read_text(), flags=re.S | re.M)
+        for m in LINK.finditer(text):
+            target = m.group(1) or m.group(2)
+            if re.match(r"[a-z]+:", target):
+                continue  # https:, mailto:
+            path, _, anchor = target.partition("#")
+            dest = (doc.parent / path).resolve() if path else doc
+            where = f"{doc.relative_to(ROOT)}: ({target})"
+            if ROOT not in dest.parents and dest != ROOT:
+                bad.append(f"{where} points outside the repository")
+            elif not dest.exists():
+                bad.append(f"{where} does not exist")
+            elif anchor and dest.suffix == ".md" and anchor not in anchors(dest):
+                bad.append(f"{where} has no heading #{anchor}")
+    assert not bad, "\n".join(bad)
