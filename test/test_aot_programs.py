@@ -267,3 +267,35 @@ def test_a_corrupted_specialization_record_is_one_line(capsys, stencil_file, tmp
     bad.write_text(text.replace(edit[0], edit[1], 1))
     rc, out, err = run(capsys, [bad, *RUN])
     assert rc == 1 and len(err.strip().splitlines()) == 1 and message in err, err
+
+
+DIVIDE = """func.func @div(%A: memref<?xi32>, %B: memref<?xi32>, %C: memref<?xi32>, %n: index) {
+  stream.region ins(%A, %B, %C : memref<?xi32>, memref<?xi32>, memref<?xi32>) syms(N = %n : index) domain [0:N] iterators [parallel] {
+  ^bb0(%a: memref<?xi32>, %b: memref<?xi32>, %c: memref<?xi32>, %N: index):
+    %x = stream.load %a[d0] : memref<?xi32> -> !stream.stream<i32>
+    %y = stream.load %b[d0] : memref<?xi32> -> !stream.stream<i32>
+    %s = stream.compute(%x, %y : !stream.stream<i32>, !stream.stream<i32>) -> !stream.stream<i32> {
+    ^bb1(%u: i32, %v: i32):
+      %t = arith.divsi %u, %v : i32
+      stream.yield %t : i32
+    }
+    stream.store %s -> %c[d0] : !stream.stream<i32> -> memref<?xi32>
+    stream.yield
+  }
+  func.return
+}
+"""
+
+
+def test_an_integer_division_by_zero_is_the_programs_error(tmp_path):
+    """The machine's quotient for a zero divisor is 0; the program's semantics is an error,
+    as for a region or a graph: the source graph says so before the program runs."""
+    src = tmp_path / "div.mlir"
+    src.write_text(DIVIDE)
+    text = lowered(src, "N=8", "small-16")
+    A, B = np.arange(1, 9, dtype=np.int32), np.full(8, 2, np.int32)
+    got = api.run(text, {"A": A, "B": B, "C": np.zeros(8, np.int32), "n": 8})
+    np.testing.assert_array_equal(got.outputs["C"], A // 2)
+    B[3] = 0
+    with pytest.raises(api.InfsError, match=r"'pimcmd.program' at line \d+: integer division by zero in 'tdfg.cmp' div at line \d+ of its infs.source"):
+        api.run(text, {"A": A, "B": B, "C": np.zeros(8, np.int32), "n": 8})

@@ -781,6 +781,15 @@ class RegionRuntime:
             raise EvaluationError(f"region {self.ids[key]} ({region_label(op)}): mode '{self.options.mode}' cannot run a pimcmd.program "
                                   "(compiled ahead of time: commands for the SRAM arrays, no streams left for near memory or the cores): use --mode in or auto")  # fmt: skip
         prog, host_arrays, params = compiled.bind(op, self.cfg, arrays, scalars, self._views, self.options.tiles)
+        if self.options.machine_mode != "analysis" and any(c.kind is pc.ComputeOp and c.get("op") == "div" and c.get("type", "").startswith("i") for c in prog.cmds):
+            # an integer division by zero is the program's error, not the machine's quotient 0
+            # (as run_graph gives a graph's): the source graph, when there is one, on copies
+            src = compiled.source_graph(op)
+            if src is not None:
+                try:
+                    evaluate_graph(src[0], private_copies(arrays), [scalars[k] for k in src[1]])
+                except EvaluationError as e:  # (its lines are those of the infs.source text)
+                    raise EvaluationError(f"{region_label(op)}: {str(e).strip().splitlines()[0]} of its infs.source") from None
         cells = math.prod(prog.lattice)
         commands = sum(1 for c in prog.cmds if c.kind is not pc.ArrayOp)
         rec = RegionRecord(self.ids[key], "in", "a pimcmd.program (compiled ahead of time) runs as lowered; no JIT", elements=cells,
