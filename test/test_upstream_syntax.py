@@ -321,3 +321,31 @@ def test_affine_parallelized_gemm_gives_numpys_answer(mode: str) -> None:
     assert len(res.regions) == 3
     for a, w in want.items():
         np.testing.assert_allclose(res.outputs[a], w, rtol=1e-10, atol=1e-12, err_msg=a)
+
+
+def test_memref_ops_in_custom_form_run_on_the_host() -> None:
+    """memref.alloca/alloc/cast parsed from upstream's form are infs's classes; the host runs them."""
+    text = """
+func.func @f(%A: memref<4xf32>, %n: index) {
+  %t = memref.alloca(%n) alignment = 16 : memref<?xf32>
+  %u = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+  %c = memref.cast %u : memref<4xf32> to memref<?xf32>
+  scf.for %i = %n to %n step %n {
+  }
+  affine.for %i = 0 to 4 {
+    %v = affine.load %A[%i] : memref<4xf32>
+    %w = arith.addf %v, %v : f32
+    affine.store %w, %t[%i] : memref<?xf32>
+    %x = affine.load %t[%i] : memref<?xf32>
+    memref.store %x, %c[%i] : memref<?xf32>
+    %y = memref.load %c[%i] : memref<?xf32>
+    affine.store %y, %A[%i] : memref<4xf32>
+  }
+  memref.dealloc %u : memref<4xf32>
+  return
+}
+"""
+    module = api.parse_text(text)
+    assert {type(o) for o in module.walk()} >= {us.MemRefAllocaOp, us.MemRefAllocOp, us.MemRefCastOp}
+    res = api.run(module, {"A": np.arange(4, dtype=np.float32), "n": 4}, config="tiny")
+    np.testing.assert_array_equal(res.outputs["A"], [0, 2, 4, 6])

@@ -296,6 +296,8 @@ def numpy_memref_functions() -> type[InterpreterFunctions]:
     it loaded that dialect (``make_interpreter``), as with ``host_ops``' math ops."""
     from xdsl.dialects import memref
 
+    from infs.dialects.upstream_syntax import MemRefAllocaOp, MemRefAllocOp, MemRefCastOp
+
     @register_impls
     class NumpyMemrefFunctions(InterpreterFunctions):
         """``memref`` ops on numpy arrays (the host's memory); ``phantom``: allocations
@@ -336,6 +338,20 @@ def numpy_memref_functions() -> type[InterpreterFunctions]:
         @impl(memref.AllocaOp)
         def run_alloca(self, interpreter: Interpreter, op: memref.AllocaOp, args: tuple[Any, ...]):
             # not through run_alloc: @impl wraps it into (results, terminator value)
+            return self.allocate(op, args)
+
+        # the same ops as parsed from upstream's custom form: subclasses of xDSL's
+        # (infs.dialects.upstream_syntax), and the interpreter dispatches on the exact class
+        @impl(MemRefCastOp)
+        def run_upstream_cast(self, interpreter: Interpreter, op: memref.CastOp, args: tuple[Any, ...]):
+            return (args[0],)
+
+        @impl(MemRefAllocOp)
+        def run_upstream_alloc(self, interpreter: Interpreter, op: memref.AllocOp, args: tuple[Any, ...]):
+            return self.allocate(op, args)
+
+        @impl(MemRefAllocaOp)
+        def run_upstream_alloca(self, interpreter: Interpreter, op: memref.AllocaOp, args: tuple[Any, ...]):
             return self.allocate(op, args)
 
         def allocate(self, op: Any, args: tuple[Any, ...]) -> tuple[np.ndarray]:
