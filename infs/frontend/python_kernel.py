@@ -33,8 +33,11 @@ the same function computes when called in plain Python on the same arrays:
 * ``x if c else y``, ``and``/``or`` and ``if`` whose branches only assign
   local scalars without array accesses or integer division become
   ``arith.select`` (both sides are pure, so evaluating both is safe); any
-  other ``if`` becomes ``scf.if`` (a loop nest holding one stays on the host,
-  and the extract-streams remark says so);
+  other ``if`` becomes ``scf.if``: extract-streams makes a select of one
+  that yields values computed from loads when every load is proved in
+  bounds at every point of the loops (``Z[i] = X[i] if c else Y[i]`` for
+  ``i in range(len(Y))``, with ``X[i]`` read anyway), and otherwise keeps
+  the nest on the host with a remark saying why;
 * ``min``/``max`` of floats are ``arith.minimumf``/``maximumf`` (NaN
   propagates, as ``numpy.minimum``; Python's builtins would return the
   first argument); ``abs`` of a float is ``math.absf`` (the sign bit

@@ -314,6 +314,24 @@ def _drop_nans(body: Node, kind: str) -> Node:
     return Op(t, arith.SelectOp(ph[2], ph[1], ph[0]), [isnan, Const(t, ident), body])
 
 
+_INT_DIVISIONS = (arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp, arith.CeilDivSIOp, arith.CeilDivUIOp, arith.FloorDivSIOp)
+
+
+def _may_trap(op: Operation) -> bool:
+    """An integer division or remainder whose divisor is not a constant other than 0 and -1
+    (x / 0 stops a run; MIN / -1 overflows)."""
+    if not isinstance(op, _INT_DIVISIONS):
+        return False
+    d = op.operands[1].owner
+    return not (isinstance(d, arith.ConstantOp) and isinstance(d.value, IntegerAttr) and d.value.value.data not in (0, -1))
+
+
+def _select_op(t: Attribute) -> Operation:
+    """A detached ``arith.select`` of type ``t`` (operands are placeholders, mapped when cloned)."""
+    c, a, b = Block(arg_types=[IntegerType(1), t, t]).args
+    return arith.SelectOp(c, a, b)
+
+
 def _minmax_op(kind: str, t: Attribute) -> Operation:
     """A detached ``max``/``min`` op of type ``t`` (its operands are placeholders, mapped when cloned)."""
     a, b = Block(arg_types=[t, t]).args
@@ -621,17 +639,13 @@ class Analysis:
     def body(self, ops: Sequence[Operation], in_reduction: bool = False) -> None:
         """Read the innermost body in program order (loads, stores, one reduction loop)."""
         forward: dict[tuple[int, AccessMap], Node] = {}  # same-iteration store -> load forwarding
+        unconditional: set[tuple[int, AccessMap]] = set()  # cells this body reads or writes at every point
+        speculated: list[tuple[Load, Operation]] = []  # loads on one side of an scf.if, read as a select
         for op in ops:
             if isinstance(op, (affine.LoadOp, memref.LoadOp)):
-                array, amap, ind = self.access(op)
-                fwd = forward.get((id(array), amap, ind))
-                if fwd is not None:
-                    self.nodes[op.results[0]] = fwd
-                    continue
-                ld = Load(op.results[0].type, array, amap, self.order, op, ind)
-                self.order += 1
-                self.loads.append(ld)
-                self.nodes[op.results[0]] = ld
+                ld = self.load(op, forward)
+                if not ld.ind:
+                    unconditional.add((id(ld.array), ld.amap))
             elif isinstance(op, (affine.StoreOp, memref.StoreOp)):
                 if in_reduction:
                     raise Refuse(f"'{op.name}' inside a reduction loop")
@@ -641,14 +655,102 @@ class Analysis:
                 forward[(id(array), amap, ind)] = value
                 self.stores.append(Store(array, amap, value, self.order, op, ind))
                 self.order += 1
+                if not ind:
+                    unconditional.add((id(array), amap))
             elif isinstance(op, (affine.ForOp, scf.ForOp)) and op.results and not in_reduction:
                 self.reduction_loop(op)
             elif _is_loop(op):
                 raise Refuse(f"the body of the innermost loop holds another '{op.name}' (not perfectly nested)")
+            elif isinstance(op, scf.IfOp) and op.results:
+                self.if_select(op, forward, speculated)
             elif _is_pure_scalar_op(op):
                 continue  # read on use
             else:
                 raise Refuse(f"'{op.name}' in the loop body")
+        for ld, where in speculated:
+            why = None if (id(ld.array), ld.amap) in unconditional else self.unproved_bounds(ld)
+            if why is not None:
+                raise Refuse(f"the 'scf.if' at line {_line(where)} loads {_array_label(ld.array)}[{', '.join(map(str, ld.amap.results))}] on one side only: a select evaluates both sides, and {why}")
+
+    def load(self, op: Operation, forward: dict) -> Load:
+        """A load of the body (the stored value when this iteration stored that cell before)."""
+        array, amap, ind = self.access(op)
+        fwd = forward.get((id(array), amap, ind))
+        if fwd is not None:
+            self.nodes[op.results[0]] = fwd
+            return Load(op.results[0].type, array, amap, -1, op, ind)  # (the cell is written at every point: in bounds)
+        ld = Load(op.results[0].type, array, amap, self.order, op, ind)
+        self.order += 1
+        self.loads.append(ld)
+        self.nodes[op.results[0]] = ld
+        return ld
+
+    def if_select(self, op: scf.IfOp, forward: dict, speculated: list[tuple[Load, Operation]]) -> None:
+        """``scf.if`` yielding values, each side loads and arithmetic only (``x[i] if
+        c else y[i]``): both sides evaluated and ``arith.select``ed, as a stream
+        body must (it has no control flow).  Safe only if neither side can fail
+        where the program would not have run it: no integer division by a
+        divisor that may be 0 or -1, no indirect load, and every load in bounds
+        at every point of the domain (checked by ``body`` once it has read all
+        the accesses, ``unproved_bounds``)."""
+        cond = self.node(op.cond)
+        sides = []
+        for region in (op.true_region, op.false_region):
+            blk = region.block
+            for o in list(blk.ops)[:-1]:
+                if isinstance(o, (affine.LoadOp, memref.LoadOp)):
+                    ld = self.load(o, forward)
+                    if ld.ind:
+                        raise Refuse(f"the 'scf.if' at line {_line(op)} loads at an index loaded from memory on one side only: a select evaluates both sides, and that index may be out of bounds")
+                    if ld.order >= 0:
+                        speculated.append((ld, op))
+                elif isinstance(o, scf.IfOp) and o.results:
+                    self.if_select(o, forward, speculated)
+                elif _is_pure_scalar_op(o):
+                    if _may_trap(o):
+                        raise Refuse(f"the 'scf.if' at line {_line(op)} holds '{o.name}' by a divisor that may be 0 or -1 on one side only: a select evaluates both sides")
+                else:
+                    raise Refuse(f"'{o.name}' in a branch of the 'scf.if' at line {_line(op)} (a select of its sides takes loads and arithmetic only)")
+            sides.append(list(blk.last_op.operands))  # type: ignore[union-attr]
+        for res, t, e in zip(op.results, *sides):
+            tn, en = self.node(t), self.node(e)
+            self.nodes[res] = tn if tn is en else Op(res.type, _select_op(res.type), [cond, tn, en])
+
+    def unproved_bounds(self, ld: Load) -> str | None:
+        """Why ``ld``'s indices are not proved inside its array at every point of
+        the domain (None: proved).  Each index's least and greatest value over
+        the box (a coefficient's sign picks the bound) against 0 and the array's
+        size: a static size, or the symbol a ``memref.dim`` of that array gave."""
+        shape = ld.array.type.get_shape()  # type: ignore[attr-defined]
+        for p, e in enumerate(ld.amap.results):
+            lo = hi = Affine(e.const)
+            for n, c in e.terms:
+                d = dim_index(n)
+                if d is None:
+                    lo, hi = lo + Affine.of(n) * c, hi + Affine.of(n) * c
+                else:
+                    first, last = self.bounds[d][0], self.bounds[d][1] - 1
+                    lo, hi = lo + (first if c > 0 else last) * c, hi + (last if c > 0 else first) * c
+            if not self._nonnegative(lo):
+                return f"its index {p} ({e}) is not proved >= 0 over the domain (its least value is {lo})"
+            size = Affine(shape[p]) if shape[p] != DYNAMIC_INDEX else self._dim_symbol(ld.array, p)
+            if size is None:
+                return f"its dim {p} has a dynamic size that no bound of the domain is read from (memref.dim)"
+            if not self._nonnegative(size - 1 - hi):
+                return f"its index {p} ({e}) is not proved < its size {size} over the domain (its greatest value is {hi})"
+        return None
+
+    def _dim_symbol(self, array: SSAValue, p: int) -> Affine | None:
+        for v, nm in self.symbols.items():
+            o = v.owner
+            if isinstance(o, memref.DimOp) and array_root(o.source) == array_root(array) and isinstance(o.index.owner, arith.ConstantOp) and o.index.owner.value.value.data == p:
+                return Affine.of(nm)
+        return None
+
+    def _nonnegative(self, x: Affine) -> bool:
+        """``x >= 0`` for every value of its symbols: a constant >= 0 plus sizes (memref.dim) with positive coefficients."""
+        sizes = {nm for v, nm in self.symbols.items() if isinstance(v.owner, memref.DimOp)}
+        return x.const >= 0 and all(c > 0 and n in sizes for n, c in x.terms)
 
     def reduction_loop(self, op: Operation) -> None:
         """An ``iter_args`` accumulation: each result is init op (fold of the body's value).
