@@ -115,10 +115,17 @@ def _hex(c: str) -> tuple[float, float, float]:
     return tuple(int(c[i : i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
 
 
+def _blends(c: dict[str, Any], k: int) -> bool:
+    """Whether the tile map's blocks are a pixel or two wide (paper-64: 8 x 16 arrays a row)."""
+    return c["mesh_cols"] * bank_grid(c["per_bank"])[1] * k > 100
+
+
 def tile_image(data: dict[str, Any], prog: dict[str, Any] | None) -> np.ndarray:
     """RGB image of the machine: banks on the mesh, arrays in each bank (a
     ``k x k`` pixel block per array, a gap between banks), each block striped
-    by the arrays (tensors) living on its tile (``k``: the most on one tile, <= 4)."""
+    by the arrays (tensors) living on its tile (``k``: the most on one tile, <= 4),
+    or filled with the blend of their colours when the blocks are too small
+    for stripes (``_blends``)."""
     c = data["config"]
     br, bc = bank_grid(c["per_bank"])
     mask = np.zeros(0, np.int64)
@@ -144,6 +151,14 @@ def tile_image(data: dict[str, Any], prog: dict[str, Any] | None) -> np.ndarray:
         for j in range(k):
             pick = np.where(cnt > 0, order[np.arange(n), j % np.maximum(cnt, 1)], 30)  # 30: no tensor
             stripe[:n, j] = pick
+    if _blends(c, k):
+        # a tile a pixel or two wide: stripes would read as texture; the blend of
+        # its tensors' colours reads as an area (as on the page)
+        px = colors[stripe].mean(axis=1)
+        for dy in range(k):
+            for j in range(k):
+                img[y0 + dy, x0 + j] = px
+        return img
     for dy in range(k):
         for j in range(k):
             img[y0 + dy, x0 + j] = colors[stripe[:, j]]
@@ -169,8 +184,13 @@ def render_png(data: dict[str, Any], path: Path) -> None:
     ax.set_xticks([])
     ax.set_yticks([])
     if prog is not None:
-        handles = [plt.Rectangle((0, 0), 1, 1, color=_PALETTE[j % len(_PALETTE)]) for j in range(len(prog["arrays"]))]
-        ax.legend(handles, [f"%{a['name']} {'x'.join(map(str, a['shape']))}" for a in prog["arrays"]], fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=3, frameon=False)
+        n = len(prog["arrays"])
+        handles = [plt.Rectangle((0, 0), 1, 1, color=_PALETTE[j % len(_PALETTE)]) for j in range(n)]
+        names = [f"%{a['name']} {'x'.join(map(str, a['shape']))}" for a in prog["arrays"]]
+        if n > 1 and _blends(c, 2):  # (a tile holding several tensors is their blend)
+            handles.append(plt.Rectangle((0, 0), 1, 1, color=np.mean([_hex(_PALETTE[j % len(_PALETTE)]) for j in range(min(n, 4))], axis=0)))
+            names.append("several (blend)")
+        ax.legend(handles, names, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=3, frameon=False)
     # the NoC heat map
     ax = fig.add_subplot(gs[0, 1])
     rows, cols = c["mesh_rows"], c["mesh_cols"]
