@@ -782,10 +782,13 @@ class Analysis:
                 raise Refuse(f"iter_arg #{j} of the reduction loop is {nan}")
             # the accumulator is a block argument inside the nest: node() refuses any other use of it
             body = self.node(x)
+            init_n = self.node(init)
             if comb.name in _NUM_MINMAX and not _no_nans(comb):
                 body = _drop_nans(body, kind)
+                if not _is_identity(init_n, kind) and not (isinstance(init_n, Const) and init_n.op.value.value.data == init_n.op.value.value.data):
+                    # maxnum(NaN, fold) is the fold's -inf where the loop keeps NaN (every element NaN, or none)
+                    raise Refuse(f"iter_arg #{j} of the reduction loop is a '{comb.name}' fold from a value that may be NaN (the loop keeps it when every element is NaN, the fold of the region gives its identity)")
             red = Red(y.type, kind, frozenset(rdims), body, op)
-            init_n = self.node(init)
             if _is_identity(init_n, kind):
                 self.nodes[res] = red
             else:
