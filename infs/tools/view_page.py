@@ -251,7 +251,7 @@ function setProgram(k) {
   }
   progSel.value = String(k);
   $('slider').max = String(Math.max(0, P.cmds.length - 1));
-  lat = null;
+  lat = null; P.L = null;  // (the lattice's layer is drawn again for the whole grid)
   $('latinfo').textContent = 'lattice ' + P.lattice.join(' x ') + ', tiles ' + P.tiles.join(' x ') + ' (' + prod(P.tiles) + ' bitlines), grid ' + P.grid.join(' x ') + ' = ' + fmt(P.num_tiles) + ' tiles on ' + fmt(Math.ceil(P.num_tiles / C.per_bank)) + ' of ' + C.banks + ' banks' + (P.lgrid[0] * P.lgrid[1] > 1024 ? '; click to zoom in' : '');
   $('legend').innerHTML = P.arrays.map((a, j) => '<span class="sw" style="background:' + PALETTE[j % PALETTE.length] + '"></span>%' + esc(a.name) + ' ' + a.shape.join('x') + ' ' + a.element + ' @wl ' + a.wordline).join('') +
     (P.arrays.length > 1 ? ' <span class="sub">(a tile holding several: stripes, or their blend where it is small)</span>' : '') + '<br><span class="sw" style="background:' + SRC + '"></span>source <span class="sw" style="background:' + DST + '"></span>destination <span class="sw" style="background:' + BOTH + '"></span>both <span class="sw" style="background:' + IDLE + '"></span>no tensor <span class="sw" style="background:' + EMPTY + '"></span>unused array';
