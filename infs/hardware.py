@@ -72,11 +72,15 @@ the papers give a number, else the assumption is stated next to the field):
   L3 bank (the bank's 64 B/cycle H-tree, Table 2);
 * ``interleave_bytes`` (1024) -- static-NUCA interleave: byte ``a`` of an
   array lives in bank ``(a // 1024) % banks``; arrays start 64 kB-aligned;
-* ``simd_lanes`` (16) -- a core, and an L3 stream engine (NSC runs near-stream
-  functions on the local core's AVX-512 units), does one 512-bit vector op per
-  cycle; ``vector_div_cycles`` (3) -- a 512-bit divide occupies the pipe 3
-  cycles (Table 2: 4 FP dividers of 12 cycles per core);
-  ``vector_other_cycles`` (1) -- casts and other ops (assumed);
+* ``simd_lanes`` (16) -- 32-bit lanes of a 512-bit vector (cores and L3 stream
+  engines); an L3 stream engine does one 512-bit vector op per cycle,
+  ``vector_div_cycles`` (3) a divide (Table 2: 4 FP dividers of 12 cycles);
+  ``vector_other_cycles`` (1) -- casts and other ops (assumed; cores too);
+* the Base core's functional units (gem5's GemForgeO8FUPool, which Table 2
+  describes): ``core_issue_width`` (8) instructions per cycle,
+  ``core_fp_simd_units`` (4) FP-SIMD units of ``core_fp_simd_cycles`` (2,
+  unpipelined) per fp add/mul/div, ``core_int_simd_units`` (4) pipelined
+  integer SIMD units, ``core_mem_ports`` (4) load/store ports;
 * ``se_init_cycles`` (4) -- SE_L3 compute initiation (Table 2);
   ``se_config_bytes`` (64) -- a stream configuration / migration message
   (NSC Table IV: ~450 bits of fields, one line); ``se_sync_lines`` (8) --
@@ -119,14 +123,17 @@ class ConfigError(DiagnosticException, ValueError):
     pass's error, like any other bad input."""
 
 
-# Energy constants in picojoules (pJ per event; the two static ones in pJ per
-# ns, i.e. mW).  The paper takes SRAM/H-tree energy from CACTI at 22 nm and
+# Energy constants in picojoules (pJ per event; ``static_fraction`` is a
+# fraction of the machine's peak dynamic power, ``HardwareConfig.static_pj_per_cycle``).  The paper takes SRAM/H-tree energy from CACTI at 22 nm and
 # the cores' from McPAT (ASPLOS §8, asplos:530; NSC nsc:367) without printing
 # a number, so each constant below cites the published figure it comes from
 # (``ENERGY_SOURCES``, also the table of benchmarks/MODEL.md); the ones no
 # stored reference prices are marked "estimate" there.  Kept as data so a
 # user can replace them (``[energy]`` in a config file).
-_CRAM_BITLINE_CYCLE = 1 / 5.27 / 8 * (1.1 / 0.6) ** 2  # pJ: 0.0797 (ENERGY_SOURCES)
+# CRAM's 0.6 V figure scaled by V^2 to 0.8 V, the supply of CACTI's 22 nm
+# technology (tech_params/22nm.dat), the tool and node the paper names for its
+# arrays (asplos:530) and the point htree_byte_level is computed at.
+_CRAM_BITLINE_CYCLE = 1 / 5.27 / 8 * (0.8 / 0.6) ** 2  # pJ: 0.0422 (ENERGY_SOURCES)
 DEFAULT_ENERGY_PJ: dict[str, float] = {
     "compute_bitline_cycle": round(_CRAM_BITLINE_CYCLE, 4),  # one bitline, one bit-serial cycle
     "shift_bitline_bit": round(_CRAM_BITLINE_CYCLE, 4),  # one bit moved one bitline inside an array
@@ -136,14 +143,14 @@ DEFAULT_ENERGY_PJ: dict[str, float] = {
     "transpose_byte": 2.5,  # tensor transpose unit, per byte (a write and a read of a small SRAM)
     "sram_read_byte": 1.25,  # conventional read of a row segment (readout, L3 line access)
     "vector_op": 150.0,  # one 512-bit SIMD instruction on a core / stream engine
-    "static_core_pj_per_ns": 3201.39,  # leakage of one core (mW), charged for every cycle of every mode
-    "static_l3_pj_per_ns_per_mb": 473.26,  # leakage of 1 MB of L3 (mW), charged for every cycle
+    "static_fraction": 0.15,  # static power = 15% of the peak dynamic power (gem-forge-transform energy.py:33-37)
 }
 ENERGY_SOURCES: dict[str, str] = {
     "compute_bitline_cycle": (
         "CRAM, the compute SRAM the paper cites as [60] (Wang et al., JSSC 55(1) 2020, 28 nm): 5.27 TOPS/W for 8-bit "
         "addition at 0.6 V = 0.190 pJ per add, over the paper's n = 8 cycles (Eq. 1) = 0.0237 pJ per bitline-cycle, "
-        "scaled by V^2 to CRAM's 1.1 V operating point (the 2 GHz clock needs at least that) = 0.0797 pJ"),
+        "scaled by V^2 to 0.8 V, the supply of CACTI 7's 22 nm technology (tech_params/22nm.dat), the tool and node "
+        "the paper names for its SRAM arrays (asplos:530) and the point htree_byte_level is computed at = 0.0422 pJ"),
     "shift_bitline_bit": (
         "one bit-step of an in-array shift is a row read, a PE pass and a row write on one bitline: the work of one "
         "bit-serial cycle, so CRAM's figure as compute_bitline_cycle (PIMeval's DRAM BSLU logic step, "
@@ -178,14 +185,14 @@ ENERGY_SOURCES: dict[str, str] = {
         "functional units: 16 lanes x (fp32 add 0.9 + mul 3.7 pJ) = 73.6 pJ (Horowitz ISSCC 2014, 45 nm, via "
         "PMC8934428 Table 3); the other ~76 pJ (fetch, rename, issue, register file of the 8-issue OOO core) "
         "is an estimate"),
-    "static_core_pj_per_ns": (
-        "McPAT 1.3's Penryn example (45 nm, 2.6 GHz OOO; gem-forge-gem5 branch mcpat, "
-        "ext/mcpat-1.3/ExampleResults/Penryn, 'Core:'): subthreshold 2.92683 W + gate 0.27456 W leakage per core, "
-        "not power-gated (the paper does not say idle cores are gated, so every core leaks in every mode); "
-        "not scaled to 22 nm (no stored McPAT output at 22 nm)"),
-    "static_l3_pj_per_ns_per_mb": (
-        "McPAT 1.3's Penryn example, shared 6 MB L2 ('Total L2s:' subthreshold 2.78837 W + gate 0.0511935 W) "
-        "= 0.47326 W per MB at 45 nm, charged for the whole L3 (all ways) in every mode"),
+    "static_fraction": (
+        "the authors' energy method (gem-forge-transform, stream-execution branch, "
+        "driver/ProcessingScripts/HPCA21-after-sub/energy.py:33-37 computeAdjustStaticPower: 'The static power in "
+        "McPAT is not making sense at all. Use 15% of the highest dynamic power'): static power = 0.15 x the "
+        "machine's peak dynamic power by these constants (HardwareConfig.peak_dynamic_pj_per_cycle: every compute "
+        "bitline busy, or every core's FU pool, L3 bank port and mesh link busy, whichever is more), charged for "
+        "every cycle in every mode. The script takes the highest dynamic power measured over a configuration's "
+        "runs, which a single run cannot see; the peak is its upper bound and the same chip in every mode"),
 }
 
 @dataclass(frozen=True)
@@ -212,7 +219,7 @@ class HardwareConfig:
     dram_gbps: float = 25.6
     mem_ctrls: int = 16
     cores: int = 64
-    simd_lanes: int = 16  # one 512-bit fp32 vector op per cycle (cores and L3 stream engines)
+    simd_lanes: int = 16  # fp32 lanes of one 512-bit vector (cores and L3 stream engines; ASPLOS §2.2)
     se_init_cycles: int = 4  # SE_L3 compute initiation latency (Table 2)
     host_tile: int = 0  # mesh node of the core running TC_core
     control_bytes: int = 8  # a control message (sync report, ack)
@@ -234,13 +241,26 @@ class HardwareConfig:
     # Near-memory streams (NSC) and the core baseline (module docstring).
     line_bytes: int = 64  # cache line
     l3_bank_bytes_per_cycle: int = 64  # one line/cycle per L3 bank (= the bank's H-tree, Table 2)
-    vector_div_cycles: int = 3  # 512-bit divide: Table 2's 4 FP dividers, 12 cycles each, unpipelined
+    vector_div_cycles: int = 3  # SE_L3 512-bit divide: Table 2's 4 FP dividers, 12 cycles each, unpipelined
     vector_other_cycles: int = 1  # casts and other ops: one vector op (assumed)
     se_config_bytes: int = 64  # stream configure/migrate message (NSC Table IV fields, ~450 bits)
     se_sync_lines: int = 8  # SE_core <-> SE_L3 credit/done every 8 lines per stream (NSC §IV-B)
     se_buffer_bytes: int = 1024  # SE_L3 stream buffer per core in each bank (NSC Table V: 64 kB, 1 kB per core)
     se_streams_per_core: int = 12  # streams an SE_L3 takes per core (NSC Table V: 12 per core, 768 in all)
     core_mshrs: int = 16  # outstanding line misses per core (gem5 Options.py:200, 16 L2 MSHRs): bounds every stream (core.py)
+    # The Base core's functional units (core.py), gem5's GemForgeO8FUPool, which the
+    # authors' 8-issue O3 core uses (GemForgeO3CPUConfig.py:64-72, Table 2's 64 IQ /
+    # 72 LQ / 56 SQ / 224 ROB core); GemForgeFUPool.py:47-99 on branch gem-forge.
+    core_issue_width: int = 8  # Table 2 '8-issue'; GemForgeO3CPUConfig.py issueWidth = 8
+    core_fp_simd_units: int = 4  # GemForgeO8FUPool FUList[6].count = 4 GemForgeFpSIMDUnit (Table 2 '4 FP ALU/SIMD')
+    core_fp_simd_cycles: int = 2  # GemForgeFpSIMDUnit: opLat=2, pipelined=False for every SimdFloat* class
+    core_int_simd_units: int = 4  # GemForgeO8FUPool FUList[5].count = 4 GemForgeIntSIMDUnit (opLat 1, pipelined)
+    core_mem_ports: int = 4  # FuncUnitConfig.py RdWrPort count = 4 (GemForgeO8FUPool keeps it)
+    # The Base core's private caches (core.py): Table 2 'L1 I/D $ 32KB, 8-way, 2 cy.',
+    # 'Priv. L2 $ 256KB, 16-way, 16 cy.'; gem5 configs/common/Options.py:191, 198, 207.
+    core_l1_cycles: int = 2  # L1 D lookup before a miss reaches the L2 (Table 2; Options.py:191 --l1d_lat 2)
+    core_l2_cycles: int = 16  # private L2 lookup (Table 2; Options.py:207 --l2_lat 16, the L2's response latency in MESI_Three_Level_Stream.py:242)
+    core_l2_bytes: int = 262144  # private L2 capacity: what a thread's stencil taps can reuse (Table 2; Options.py:198)
     # gem5's stream_pum_enable_parallel_intra_array_shift (default 0, run.py:375,
     # Controller.py:194): an in-array shift costs ``bits`` whatever its distance.
     parallel_intra_shift: bool = False
@@ -304,12 +324,36 @@ class HardwareConfig:
         return float(self.energy_pj[key])
 
     @property
+    def core_peak_vector_ops(self) -> float:
+        """512-bit compute instructions one core issues per cycle at most: its FP-SIMD
+        units' rate plus its integer SIMD units', within the issue width."""
+        return min(self.core_issue_width, self.core_fp_simd_units / self.core_fp_simd_cycles + self.core_int_simd_units)
+
+    @property
+    def mesh_links(self) -> int:
+        """Directed links of the mesh."""
+        return 2 * (self.mesh_rows * (self.mesh_cols - 1) + self.mesh_cols * (self.mesh_rows - 1))
+
+    @property
+    def peak_dynamic_pj_per_cycle(self) -> float:
+        """The machine's highest dynamic power by its energy constants (pJ per cycle):
+        every compute bitline doing a bit-serial cycle (In-L3), or every core's FU
+        pool at its peak (``core_peak_vector_ops`` x ``vector_op``), every L3 bank
+        port (``l3_bank_bytes_per_cycle`` x ``sram_read_byte``) and every mesh link
+        (``link_bytes`` x ``noc_byte_hop``) busy at once (Base), whichever is more."""
+        in_memory = self.total_bitlines * self.energy("compute_bitline_cycle")
+        cores = (self.cores * self.core_peak_vector_ops * self.energy("vector_op")
+                 + self.banks * self.l3_bank_bytes_per_cycle * self.energy("sram_read_byte")
+                 + self.mesh_links * self.link_bytes * self.energy("noc_byte_hop"))  # fmt: skip
+        return max(in_memory, cores)
+
+    @property
     def static_pj_per_cycle(self) -> float:
-        """Leakage of the whole chip per cycle: every core and the whole L3, in
-        every mode (``ENERGY_SOURCES``).  This is what makes energy follow run
-        time, as NSC notes: "improved performance (less static energy)" (nsc:395)."""
-        watts_mw = self.cores * self.energy("static_core_pj_per_ns") + self.l3_bytes / 2**20 * self.energy("static_l3_pj_per_ns_per_mb")
-        return watts_mw / self.freq_ghz
+        """Static power of the whole chip per cycle, in every mode: ``static_fraction``
+        (15%) of ``peak_dynamic_pj_per_cycle``, the authors' method (``ENERGY_SOURCES``).
+        This is what makes energy follow run time, as NSC notes: "improved
+        performance (less static energy)" (nsc:395)."""
+        return self.energy("static_fraction") * self.peak_dynamic_pj_per_cycle
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -396,6 +440,14 @@ FIELD_RANGES: dict[str, FieldRange] = {
     "se_buffer_bytes": FieldRange("int", 1, _BYTES),
     "se_streams_per_core": FieldRange("int", 1, _COUNT),
     "core_mshrs": FieldRange("int", 1, _COUNT),
+    "core_issue_width": FieldRange("int", 1, _COUNT),
+    "core_fp_simd_units": FieldRange("int", 1, _COUNT),
+    "core_fp_simd_cycles": FieldRange("int", 1, _COUNT),
+    "core_int_simd_units": FieldRange("int", 1, _COUNT),
+    "core_mem_ports": FieldRange("int", 1, _COUNT),
+    "core_l1_cycles": FieldRange("int", 0, _COUNT),
+    "core_l2_cycles": FieldRange("int", 0, _COUNT),
+    "core_l2_bytes": FieldRange("int", 0, _BYTES),
     "parallel_intra_shift": FieldRange("bool"),
     "profile": FieldRange("str"),  # also one of PROFILES
     "energy_pj": FieldRange("table"),  # every key of DEFAULT_ENERGY_PJ, each a number in [0, MAX_ENERGY_PJ]
@@ -1101,7 +1153,7 @@ FIELD_SOURCES: dict[str, tuple[str, str]] = {
     "mesh_rows": (_T2 + ": 8x8 cores/mesh", "Fig. 12/13 (NoC traffic)"),
     "mesh_cols": (_T2 + ": 8x8 cores/mesh", "Fig. 12/13 (NoC traffic)"),
     "banks": (_T2 + ": 64 banks, one per tile", "Fig. 11 (in-memory parallelism)"),
-    "ways": (_T2 + ": 18 ways", "Fig. 18 (L3 leakage scales with capacity)"),
+    "ways": (_T2 + ": 18 ways", "Fig. 11 (L3 capacity: which inputs fit, Base/Near-L3 DRAM traffic)"),
     "compute_ways": ("ASPLOS §5.2 (asplos:382): 'we use 16 ways' of the 18 for in-memory computing", "Fig. 11 (in-memory parallelism)"),
     "arrays_per_way": (_T2 + ": 16 arrays per way", "Fig. 11 (in-memory parallelism)"),
     "wordlines": (_T2 + ": 256x256 SRAM arrays", "Fig. 16/17 (tile sizes)"),
@@ -1118,7 +1170,7 @@ FIELD_SOURCES: dict[str, tuple[str, str]] = {
     "dram_gbps": (_T2 + ": 3200MHz DDR4 25.6 GB/s", "Fig. 14 (DRAM cycles, cold runs)"),
     "mem_ctrls": (_T2 + ": 16 mem. ctrls", "Fig. 12/13 (DRAM NoC traffic)"),
     "cores": (_T2 + ": 8x8 cores", "Fig. 11 (Base) and Eq. 2's TP_core"),
-    "simd_lanes": ("ASPLOS §2.2 (asplos:119): 'one 512-bit vector op per cycle (64 x 16 = 1024 ops/cycle)'", "Fig. 11 (Base, Near-L3) and Eq. 2's TP_core"),
+    "simd_lanes": ("ASPLOS §2.2 (asplos:119): 'one 512-bit vector op per cycle (64 x 16 = 1024 ops/cycle)': 16 fp32 lanes; Eq. 2's TP_core = cores x simd_lanes (§4.3, the runtime's estimate) and the SE_L3's rate; the Base timing model issues on the FU pool (core_*)", "Fig. 11 (Base, Near-L3) and Eq. 2's TP_core"),
     "se_init_cycles": (_T2 + ": SE_L3 4 cy. compute init. lat.", "Fig. 11 (Near-L3 on short regions)"),
     "host_tile": ("assumed: TC_core at mesh node 0 (the paper does not place it)", "Fig. 14 (sync round trips)"),
     "control_bytes": ("assumed: one 8 B control message (sync report, ack); the paper gives no size", "Fig. 12/13 (control traffic)"),
@@ -1128,13 +1180,21 @@ FIELD_SOURCES: dict[str, tuple[str, str]] = {
     "jit_cycles_per_command": ("CAL'22 (cal:139) '10 cycles/cmd'; gem5 run.py:393 stream_pum_compile_lat_per_cmd", "Fig. 14 (JIT share, jit_model=per-command)"),
     "line_bytes": ("assumed: the 64 B x86 cache line (Table 2's H tree is 64B wide)", "Fig. 12/13 (Near-L3/Base traffic)"),
     "l3_bank_bytes_per_cycle": (_T2 + ": the bank's 64B total H-tree bandwidth", "Fig. 11 (Base/Near-L3 port bound)"),
-    "vector_div_cycles": (_T2 + ": '4 FP Div (12 cy.)': a 512-bit divide every 12 / 4 cycles, unpipelined (the paper does not say; the conservative reading)", "Fig. 11 (Base on divide-heavy regions)"),
+    "vector_div_cycles": (_T2 + ": '4 FP Div (12 cy.)': a 512-bit divide every 12 / 4 cycles, unpipelined (the paper does not say; the conservative reading); the SE_L3's (the Base cores divide on their FP-SIMD units, core_fp_simd_cycles)", "Fig. 11 (Near-L3 on divide-heavy regions)"),
     "vector_other_cycles": ("assumed: casts and other ops take one vector op", "Fig. 11 (Base)"),
     "se_config_bytes": ("NSC Table IV: ~450 bits of stream fields, one line", "Fig. 12/13 (Near-L3 control traffic)"),
     "se_sync_lines": ("NSC §IV-B: ranges collected every 8 iterations", "Fig. 12/13 (Near-L3 control traffic)"),
     "se_buffer_bytes": ("NSC Table V (nsc:338-341): 64 kB stream buffer per bank, 1 kB per core", "Fig. 11 (Near-L3 in-flight lines), Fig. 15 (Near-L3: which reuse the SE holds)"),
     "se_streams_per_core": ("NSC Table V (nsc:341): SE_L3 '12 streams per core, 768 total'; a region with more cannot be offloaded and runs on the cores", "Fig. 11 (Near-L3 on conv3d: 20 streams)"),
     "core_mshrs": ("gem5 configs/common/Options.py:200 --l1_5d_mshrs 16 (private L2)", "Fig. 11 (Base on streaming regions: the MLP bound)"),
+    "core_issue_width": (_T2 + ": 'OOO CPU (8-issue)'; gem5 GemForgeO3CPUConfig.py:64-72 (issue width 8: GemForgeO8FUPool)", "Fig. 11 (Base: all vector instructions, loads and stores included)"),
+    "core_fp_simd_units": ("gem5 src/cpu/o3/GemForgeFUPool.py:89-99 (branch gem-forge): GemForgeO8FUPool sets FUList[6] (GemForgeFpSIMDUnit) count = 4; Table 2 '4 FP ALU/SIMD'", "Fig. 11 (Base on fp regions)"),
+    "core_fp_simd_cycles": ("gem5 src/cpu/o3/GemForgeFUPool.py:62-76 (branch gem-forge): every SimdFloat* class (add, mul, fma, div, cmp, cvt) opLat=2, pipelined=False: 4 units / 2 cycles = two 512-bit fp ops per cycle; a vector divide is one of them (vdivps is SimdFloatDivOp, avxop.isa:314-315), not Table 2's scalar '4 FP Div (12 cy.)' (FP_MultDiv's FloatDiv). The avx512 branch pipelines them (four per cycle); gem-forge is the branch of the paper's model", "Fig. 11 (Base on fp regions)"),
+    "core_int_simd_units": ("gem5 src/cpu/o3/GemForgeFUPool.py:47-60, 97 (branch gem-forge): GemForgeIntSIMDUnit (SimdAdd/Mult/Cmp/Misc..., opLat 1, pipelined) count = 4 in GemForgeO8FUPool. Compares, selects, min/max and casts go here too (int ones are SimdCmpOp, avxop.isa:368-387; vcmpps and vcvt* carry no op class, avxop.isa:621, 751; fp max is SimdFloatCmpOp: the int pipe is the faster, conservative reading)", "Fig. 11 (Base on integer regions)"),
+    "core_mem_ports": ("gem5 src/cpu/o3/FuncUnitConfig.py RdWrPort count = 4 (GemForgeO8FUPool keeps the default)", "Fig. 11 (Base on load-heavy regions: stencil taps)"),
+    "core_l1_cycles": (_T2 + ": 'L1 I/D $ 32KB, 8-way, 2 cy.'; gem5 configs/common/Options.py:191 --l1d_lat 2: on a region's first access", "Fig. 11 (Base on short regions)"),
+    "core_l2_cycles": (_T2 + ": 'Priv. L2 $ 256KB, 16-way, 16 cy.'; gem5 configs/common/Options.py:207 --l2_lat 16 (the private L2's response latency, configs/ruby/MESI_Three_Level_Stream.py:242): on every L2 miss's round trip, which holds an L2 MSHR", "Fig. 11 (Base on latency-bound regions: gathers, the MLP bound)"),
+    "core_l2_bytes": (_T2 + ": 'Priv. L2 $ 256KB'; gem5 configs/common/Options.py:198 --l1_5d_size 256kB: the reuse distance within which a thread's stencil taps share their lines (core.tap_reads)", "Fig. 11 (Base on stencil3d: its up/down taps a plane apart)"),
     "parallel_intra_shift": ("gem5 stream_pum_enable_parallel_intra_array_shift, default 0 (run.py:375, Controller.py:194)", "Fig. 11 (In-L3 on stencils)"),
 }  # fmt: skip
 
@@ -1147,8 +1207,7 @@ ENERGY_FIGURES: dict[str, str] = {
     "transpose_byte": "Fig. 18 (cold runs)",
     "sram_read_byte": "Fig. 18 (Near-L3/Base L3 accesses)",
     "vector_op": "Fig. 18 (Base/Near-L3 compute energy)",
-    "static_core_pj_per_ns": "Fig. 18 (energy follows run time)",
-    "static_l3_pj_per_ns_per_mb": "Fig. 18 (energy follows run time)",
+    "static_fraction": "Fig. 18 (energy follows run time)",
 }
 
 
@@ -1194,7 +1253,7 @@ def model_markdown() -> str:
             "| sync | drain + 2 x farthest hops x hop cycles | ASPLOS §4.2, §5.2 | Fig. 14 (move) |",
             "| DRAM transpose | bytes / (`dram_gbps` / `freq_ghz`) + `l3_latency` | Table 2 | Fig. 14 (DRAM) |",
             "", "## Energy (`DEFAULT_ENERGY_PJ`, `ENERGY_SOURCES`)", "",
-            "| constant | value (pJ; static in pJ/ns = mW) | source | moves most |", "|---|---|---|---|"]
+            "| constant | value (pJ; `static_fraction` a fraction of the peak dynamic power) | source | moves most |", "|---|---|---|---|"]
     for k, v in DEFAULT_ENERGY_PJ.items():
         out.append(f"| `{k}` | {_show_value(v)} | {ENERGY_SOURCES[k]} | {ENERGY_FIGURES[k]} |")
     return "\n".join(out) + "\n"

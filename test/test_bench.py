@@ -260,4 +260,4 @@ def test_energy_gap_names_the_class_and_its_constants():
     lines = _energy_gaps({"fig18_in_energy_over_near": 20 / 35, "fig18_infs_energy_over_near": 2.5}, best)
     assert len(lines) == 1  # Inf-S's 2.5x is within 25% of the paper's 2.4x
     assert "fig18_in_energy_over_near" in lines[0] and "x 0.57x" in lines[0]
-    assert "`static`" in lines[0] and "`static_core_pj_per_ns`" in lines[0]
+    assert "`static`" in lines[0] and "`static_fraction`" in lines[0]

@@ -243,19 +243,22 @@ def test_a_region_without_arithmetic_still_costs_the_cores_one_op_per_element():
 
 
 def test_eq2_refused_but_the_whole_in_memory_run_beats_the_models():
-    """stencil3d at paper size: Eq. 2's cores at peak (46k) is below the in-memory latencies (79k), but the
-    cores' own model takes 212k per step and the whole in-memory run (transposition included) ~78k: the
-    region runs in memory, and Inf-S is as fast as In-L3 (before: 2.7x slower, on the cores)."""
+    """dwt2d at paper size: its first region's Eq. 2 cores at peak (6k) is below the in-memory latencies
+    (16k), but the whole in-memory run (transposition included, ~20k) beats the near model (~33k) and
+    the core model: the region runs in memory, as fast as forced in memory.  (stencil3d was this case
+    until the Base cores split its fused (i, j) loop over all 64 cores, as the authors' kernel does:
+    the cores' and the near model then fell below the in-memory run's ~79k per step.)"""
     from infs import api
     from infs.workloads import WORKLOADS
 
-    r = _run_workload_auto("stencil3d")
-    assert [x.mode for x in r.regions] == ["in"] * 10
-    assert "but the whole in-memory run" in r.regions[0].reason and "beats the core model" in r.regions[0].reason
-    w = WORKLOADS["stencil3d"]
+    r = _run_workload_auto("dwt2d")
+    first = r.regions[0]
+    assert first.mode == "in"
+    assert "but the whole in-memory run" in first.reason and "beats the near model" in first.reason
+    w = WORKLOADS["dwt2d"]
     s = w.sizes("paper")
     forced = api.run(w.path, dict(zip(w.args, w.call_args(w.inputs(s, 0), s))), config="paper-64", mode="in", machine_mode="analysis")
-    assert r.cycles == forced.cycles
+    assert forced.regions[0].cycles == first.cycles
 
 
 @pytest.mark.parametrize("name", ["gauss_elim", "mm_outer", "kmeans_inner", "stencil3d"])

@@ -5,19 +5,24 @@ threads, vectorized with AVX-512, and returns a ``Cost`` of category ``core``.
 The data is in L3 (as ASPLOS Fig. 2 assumes) unless it does not fit, or
 ``cold=True``.
 
-Threads: ``T = min(cores, extent of d0, iterations / simd_lanes)``
-(``near.threads_of``), statically partitioning the outermost dim, one per
+Threads: ``T = min(cores, points of the collapsed outer parallel dims,
+iterations / simd_lanes)`` (``near.threads_of``): the leading parallel dims
+but the innermost fused into one loop and split statically, as the authors'
+OpenMP kernels do (``collapse``, omp_stencil3d_avx.c:27-33), one thread per
 tile, spread evenly over the mesh (uniform core placement); the host thread
 is on ``host_tile``.
 
 Bytes moved (every line from its home bank to the core tile that uses it):
 
-* an affine stream moves its distinct lines once per thread that needs them:
-  once in all when it moves along d0 (each thread has its own part), ``T``
-  times when it does not (every thread reads all of it).  Reuse inside a
+* an affine stream moves its distinct lines once per thread that needs them
+  (``near.stream_threads``): once in all when it moves along every collapsed
+  dim (each thread has its own part), ``T`` times when it moves along none
+  (every thread reads all of it), in between when a thread's chunk of the
+  collapsed loop spans only part of a dim it moves along.  Reuse inside a
   thread is captured by its private caches (tiled code, as the paper's Base);
   streams of one array with the same address steps (stencil taps, a load and
-  the store updating the same cells) share their lines;
+  the store updating the same cells) share their lines where a thread's chunks
+  of them overlap and the reuse fits the private L2 (``tap_reads``);
 * a written line is fetched (for ownership, or by the load that read it) and
   written back: 2 x;
 * an indirect stream fetches one line per request (``lines``; 2 x for
@@ -25,24 +30,29 @@ Bytes moved (every line from its home bank to the core tile that uses it):
 
 Time: the largest of (all overlapped)
 
-* compute: ``sum_class(op_totals x cycles_class) / (simd_lanes x T)`` -- one
-  512-bit vector op per cycle per core (divides ``vector_div_cycles``), plus
-  one op per ``simd_lanes`` atomic elements; loads/stores issue on separate
-  ports;
+* compute: the region's 512-bit instructions on one core's functional units,
+  gem5's GemForgeO8FUPool (Table 2; ``fu_pool_cycles``): fp add/sub/mul/div on
+  ``core_fp_simd_units`` FP-SIMD units of ``core_fp_simd_cycles`` each
+  (unpipelined: two per cycle), integer, compare/select and other ops (and one
+  per ``simd_lanes`` atomic elements) on ``core_int_simd_units``, loads and
+  stores on ``core_mem_ports``, all within ``core_issue_width`` per cycle, over
+  ``T`` cores.  (Eq. 2's TP_core, one 512-bit op per core per cycle, §2.2/§4.3,
+  is the runtime's estimate, not this model);
 * L3 banks: bytes per bank / ``l3_bank_bytes_per_cycle``;
 * NoC: per-pair bytes (each bank's bytes shared evenly by the threads'
   tiles; write-backs the other way) routed X-Y: busiest link / ``link_bytes``,
   and each core tile's ejection;
 * indirect accesses: latency-bound, ``core_mshrs`` lines in flight per core,
-  each a round trip ``l3_latency + 2 x mean_hops x hop_cycles``;
+  each a round trip ``core_l2_cycles + l3_latency + 2 x mean_hops x
+  hop_cycles`` (the private L2's lookup, Table 2, then the bank and back);
 * memory-level parallelism (``mlp``): every line a thread fetches, affine or
   indirect, holds one of its ``core_mshrs`` (16 L2 MSHRs, gem5
-  ``configs/common/Options.py:200``) for that round trip (issue 11 item 4);
+  ``configs/common/Options.py:200``) for that round trip;
 * DRAM: when the footprint exceeds the L3 (or ``cold``), every array byte once
   at ``dram_gbps``;
 
 plus a fork/join barrier and the first access's latency (``2 x far_hops x
-hop_cycles + l3_latency``), and for a region result (full reduction) the
+hop_cycles + l3_latency + core_l1_cycles + core_l2_cycles``), and for a region result (full reduction) the
 ``T`` partials combined by the host thread.  Requests (one ``control_bytes``
 header per line, bank-ward) are control traffic.
 """
@@ -54,7 +64,7 @@ import math
 import numpy as np
 
 from infs.sim.config import HardwareConfig
-from infs.sim.near import data_traffic, mesh_consts, settle, stream_bank_lines, threads_of, vector_lanes, weighted_ops
+from infs.sim.near import data_traffic, mesh_consts, settle, stream_bank_lines, stream_threads, threads_of, vector_lanes
 from infs.sim.stats import Cost
 from infs.sim.workload_profile import RegionProfile
 
@@ -62,6 +72,56 @@ from infs.sim.workload_profile import RegionProfile
 def core_tiles(cfg: HardwareConfig, threads: int) -> np.ndarray:
     """Tiles of ``threads`` threads spread evenly over the mesh."""
     return np.unique(np.round(np.linspace(0, cfg.banks - 1, threads)).astype(np.int64)) if threads < cfg.banks else np.arange(cfg.banks)
+
+
+def tap_reads(offsets: list[int], span: float, rate: float, cfg: HardwareConfig) -> float:
+    """How many times one thread reads the lines of one tap, for the taps of one array
+    with the same address steps at byte ``offsets`` (sorted; stencil taps, a load and
+    the store updating it), each thread covering ``span`` bytes of each tap.
+
+    The taps' ranges ``[o, o + span)`` overlap where consecutive offsets are less than
+    ``span`` apart; an overlap is read once only if the data stays in the private L2
+    between the two uses: the bytes all the region's streams bring in meanwhile
+    (``gap x rate``, ``rate`` = bytes per byte of this array) fit ``core_l2_bytes``
+    (Table 2: 256 kB).  So stencil3d's north/south taps (a 2 kB row apart) share their
+    lines, its up/down taps (a 1 MB plane apart, beyond a thread's chunk of ~220 kB
+    of rows: the authors' kernel walks the fused (i, j) rows, omp_stencil3d_avx.c:32-33)
+    are read again: A three times."""
+    if span <= 0 or len(offsets) < 2:
+        return 1.0
+    union = span
+    for a, b in zip(offsets, offsets[1:]):
+        gap = float(b - a)
+        union += min(gap, span) if gap * rate <= cfg.core_l2_bytes else span
+    return union / span
+
+
+def fu_pool_instructions(profile: RegionProfile, cfg: HardwareConfig, lanes: int) -> dict[str, float]:
+    """512-bit instructions of the region by the functional units that issue them:
+    ``fp`` (the FP-SIMD units: fp add/sub/mul/div, each one instruction -- the
+    authors' AVX-512 kernels write separate ``_mm512_mul_ps``/``_mm512_add_ps``,
+    gem-forge-transform benchmark/GemForgeMicroSuite/gfm_utils.h:20-26, and a
+    ``math.fma`` the profile counts as a mul and an add), ``int`` (the integer
+    SIMD units: int add/mul, compares, selects, min/max, casts), ``mem`` (loads
+    and stores, added per stream by ``core_detail``)."""
+    t = profile.op_totals
+    fp = (t.get("fp_add", 0) + t.get("fp_mul", 0) + t.get("fp_div", 0)) / lanes
+    other = t.get("other", 0) * cfg.vector_other_cycles
+    integer = (t.get("int_add", 0) + t.get("int_mul", 0) + t.get("cmp_select", 0) + other) / lanes
+    return {"fp": float(fp), "int": float(integer), "mem": 0.0}
+
+
+def fu_pool_cycles(fu: dict[str, float], cfg: HardwareConfig) -> float:
+    """Cycles of one core issuing ``fu`` (``fu_pool_instructions``) on the FU pool
+    of gem5's GemForgeO8FUPool (Table 2): the FP-SIMD units take one op each
+    ``core_fp_simd_cycles`` (unpipelined), the integer SIMD units and the memory
+    ports one per cycle each, all under the ``core_issue_width`` issue limit."""
+    return max(
+        fu["fp"] * cfg.core_fp_simd_cycles / cfg.core_fp_simd_units,
+        fu["int"] / cfg.core_int_simd_units,
+        fu["mem"] / cfg.core_mem_ports,
+        (fu["fp"] + fu["int"] + fu["mem"]) / cfg.core_issue_width,
+    )
 
 
 def core_cost(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False) -> Cost:
@@ -89,15 +149,19 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False)
     read_b = np.zeros(B)  # bytes read per bank (to cores)
     write_b = np.zeros(B)  # bytes written back per bank (from cores)
     ind_lines = 0.0
-    vector_ops = weighted_ops(profile, cfg) / lanes
+    fu = fu_pool_instructions(profile, cfg, lanes)
+    vector_ops = fu["fp"] + fu["int"]  # compute instructions (energy: vector_op each)
     # Affine streams of one array with the same address steps (stencil taps, a
-    # load and the store that updates it) share their lines in the private caches.
-    groups: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+    # load and the store that updates it): (lines read, lines written, byte
+    # offsets, element bytes); their lines are shared as far as ``tap_reads`` says.
+    groups: dict[tuple, tuple[np.ndarray, np.ndarray, set[int], int]] = {}
     for s in streams:
         if not s.accesses:
             continue
         if s.kind == "atomic":
             vector_ops += s.accesses / lanes
+            fu["int"] += s.accesses / lanes
+        fu["mem"] += s.accesses / lanes
         if s.indirect:
             per_bank = stream_bank_lines(s, ext, cfg)
             total = per_bank.sum()
@@ -110,27 +174,32 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False)
                 write_b += per_bank * L
             continue
         per_bank = stream_bank_lines(s, ext, cfg)
-        if ext and s.strides[0] == 0 and ext[0] > 1:
-            per_bank = per_bank * threads  # every thread reads it
+        per_bank = per_bank * stream_threads(s, profile, threads)  # threads sharing its cells each read them
         key = (s.array, s.strides)
-        r, w = groups.get(key, (np.zeros(B), np.zeros(B)))
-        groups[key] = (np.maximum(r, per_bank), np.maximum(w, per_bank) if s.is_write else w)
-    for r, w in groups.values():
+        r, w, offs, eb = groups.get(key, (np.zeros(B), np.zeros(B), set(), s.elem_bytes))
+        offs.add(s.offset * s.elem_bytes)
+        groups[key] = (np.maximum(r, per_bank), np.maximum(w, per_bank) if s.is_write else w, offs, eb)
+    rate = sum(g[3] for g in groups.values())  # bytes all groups bring in per element step
+    for key, (r, w, offs, eb) in list(groups.items()):
+        r = r * tap_reads(sorted(offs), float(r.sum()) * L / threads, rate / eb, cfg)
+        groups[key] = (r, w, offs, eb)
         read_b += r * L
         write_b += w * L
-    compute = vector_ops / threads
+    compute = fu_pool_cycles(fu, cfg) / threads
 
     port_b = read_b + write_b
     flows = np.outer(read_b, share) + np.outer(write_b, share).T  # bank -> tile reads, tile -> bank write-backs
     req_bh = float((np.outer(share, read_b / L) * hops).sum()) * cfg.control_bytes  # request headers
 
     mean_hops = float((np.outer(share, np.full(B, 1.0 / B)) * hops).sum())
-    rtt = cfg.l3_latency + 2 * mean_hops * mesh.hop_cycles
+    # an L2 MSHR is held from the private L2's lookup (Table 2: 16 cycles) through the
+    # mesh and the L3 bank and back (the L1's 2 cycles come before it: ``latency``)
+    rtt = cfg.core_l2_cycles + cfg.l3_latency + 2 * mean_hops * mesh.hop_cycles
     indirect = ind_lines / threads / (cfg.core_mshrs / rtt) if ind_lines else 0.0
     # Every line a core fetches (affine streams and their L2 stride prefetches
     # included) holds one of its core_mshrs L2 MSHRs for a round trip
     # (Little's law): gem5 Options.py:200 gives 16 per private L2.
-    affine_lines = float(sum(r.sum() for r, _w in groups.values()))
+    affine_lines = float(sum(g[0].sum() for g in groups.values()))
     # The first window of core_mshrs lines is the latency term's round trip.
     mlp = max(0.0, (affine_lines + ind_lines) / threads - cfg.core_mshrs) / cfg.core_mshrs * rtt
 
@@ -151,7 +220,7 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False)
         "mlp": mlp,
         "dram": dram_cycles,
     }
-    latency = 2 * far * mesh.hop_cycles + cfg.l3_latency
+    latency = 2 * far * mesh.hop_cycles + cfg.l3_latency + cfg.core_l1_cycles + cfg.core_l2_cycles
     settle(cost, terms, latency, tail, loads, data_bh, req_bh, float(port_b.sum()), vector_ops, dram_bytes)
     terms.update(bytes=float(port_b.sum()), threads=float(threads))
     return cost, terms

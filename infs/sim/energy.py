@@ -17,9 +17,12 @@ Quantities (all counted by ``timing.py`` from a command's patterns):
 ``l3_bytes``          bytes read/written by L3 line accesses (streams, cores)
 ``vector_ops``        512-bit SIMD ops of cores and L3 stream engines
 
-Static (leakage) energy is not a quantity of a command: the machine charges
+Static energy is not a quantity of a command: the machine charges
 ``HardwareConfig.static_pj_per_cycle`` for every cycle it charges, to the
-``static`` class.  Each constant's source is ``hardware.ENERGY_SOURCES``.
+``static`` class -- 15% (``static_fraction``) of the machine's peak dynamic
+power, as the authors' energy script replaces McPAT's static power
+(gem-forge-transform energy.py:33-37).  Each constant's source is
+``hardware.ENERGY_SOURCES``.
 """
 
 from __future__ import annotations

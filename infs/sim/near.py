@@ -67,8 +67,9 @@ ceil(span/IL)``, at most ``banks``); the ``results x k`` partials go to the
 bank of the store that writes them, or to the core (``host_tile``) for a
 region result, which combines them (``/ simd_lanes``) after the stream ends.
 
-Control traffic (bytes x mean hops): each of ``min(cores, extent of d0,
-iterations / simd_lanes)`` threads (``threads_of``) configures each stream
+Control traffic (bytes x mean hops): each of ``min(cores, points of the
+collapsed outer parallel dims, iterations / simd_lanes)`` threads (``threads_of``)
+configures each stream
 (``se_config_bytes``); a stream migrating to the next bank sends its
 configuration there; a credit and a done message (``control_bytes``) per
 ``se_sync_lines`` lines per stream.
@@ -193,11 +194,52 @@ def vector_lanes(profile: RegionProfile, cfg: HardwareConfig) -> int:
     return max(1, cfg.simd_lanes * 4 // max(4, widest))
 
 
+def parallel_dims(profile: RegionProfile) -> int:
+    """How many outer dims the OpenMP threads split: the leading run of parallel
+    dims, collapsed into one loop as the authors' kernels fuse them ("we fuse the
+    i/j loop level", gem-forge-transform benchmark/GemForgeMicroSuite/stream/
+    stencil3d/omp_stencil3d_avx/omp_stencil3d_avx.c:27-33), but not the innermost
+    dim of a nest (the vector loop); the outermost dim alone when no dim leads
+    parallel (a reduction: partial results per thread) or the region is 1-D."""
+    ext, its = profile.extents, profile.iterators
+    lead = 0
+    while lead < len(ext) and lead < len(its) and its[lead] == "parallel":
+        lead += 1
+    if len(ext) > 1:
+        lead = min(lead, len(ext) - 1)
+    return max(lead, 1) if ext else 0
+
+
 def threads_of(profile: RegionProfile, cfg: HardwareConfig) -> int:
-    """OpenMP threads of a region: its outermost dim split statically over the cores,
-    each thread getting at least one vector (``simd_lanes`` iterations)."""
+    """OpenMP threads of a region: its collapsed outer parallel dims (``parallel_dims``)
+    split statically over the cores, each thread getting at least one vector
+    (``simd_lanes`` iterations)."""
     ext = profile.extents
-    return max(1, min(cfg.cores, ext[0] if ext else 1, -(-profile.iterations // cfg.simd_lanes)))
+    fused = math.prod(ext[: parallel_dims(profile)]) if ext else 1
+    return max(1, min(cfg.cores, fused, -(-profile.iterations // cfg.simd_lanes)))
+
+
+def stream_threads(s: StreamProfile, profile: RegionProfile, threads: int) -> float:
+    """How many times ``threads`` threads read the distinct cells of ``s`` in all (1:
+    each thread its own part; ``threads``: every thread all of it).  Thread ``t``
+    runs a contiguous chunk of ``c = P / threads`` points of the collapsed dims
+    (``parallel_dims``, extents ``E_d``, ``P`` their product): along dim ``d`` it
+    meets ``min(E_d, max(1, c / inner_d))`` values (``inner_d``: the product of
+    the collapsed extents inside ``d``), so it reads that share of the cells
+    ``s`` moves along; over every thread, ``threads x prod_d share_d`` of them."""
+    ext = profile.extents
+    k = parallel_dims(profile)
+    if not ext or threads <= 1:
+        return 1.0
+    dims = ext[:k]
+    chunk = math.prod(dims) / threads
+    factor = float(threads)
+    inner = 1.0
+    for d in range(k - 1, -1, -1):
+        if s.strides[d] != 0 and dims[d] > 1:
+            factor *= min(dims[d], max(1.0, chunk / inner)) / dims[d]
+        inner *= dims[d]
+    return max(1.0, factor)
 
 
 def _line_bank_counts(l0: np.ndarray, l1: np.ndarray, cfg: HardwareConfig) -> np.ndarray:

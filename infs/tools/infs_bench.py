@@ -992,7 +992,7 @@ def _energy_classes() -> dict[str, str]:
     by: dict[str, list[str]] = {}
     for cls, const in ENERGY_OF.values():
         by.setdefault(cls, []).append(const)
-    by["static"] = ["static_core_pj_per_ns", "static_l3_pj_per_ns_per_mb"]
+    by["static"] = ["static_fraction"]
     return {c: ", ".join(f"`{k}`" for k in dict.fromkeys(v)) for c, v in by.items()}
 
 

@@ -24,7 +24,7 @@ P64 = load_config("paper-64")
 M4 = 4 * 1024 * 1024
 # paper-64: far corner 14 hops from host tile 0, 6 cycles per hop
 NEAR_LAT = 2 * 14 * 6 + 20 + 4  # config out, completion back, L3 latency, SE init
-CORE_LAT = 2 * 14 * 6 + 20
+CORE_LAT = 2 * 14 * 6 + 20 + 2 + 16  # ... + the private L1 and L2 lookups (Table 2)
 
 
 def stream1d(kind, array, n, offset=0, size=None, name=None, eb=4, **kw):
@@ -105,7 +105,43 @@ def test_bank_lines_match_brute_force(seed):
 def test_threads():
     assert threads_of(vec_add(M4), P64) == 64
     assert threads_of(vec_add(64), P64) == 4  # at least one 16-lane vector each
-    assert threads_of(RegionProfile((3, 1000), ("parallel", "parallel"), ()), P64) == 3
+    assert threads_of(RegionProfile((3, 1000), ("parallel", "parallel"), ()), P64) == 3  # the innermost dim is the vector loop
+
+
+def test_threads_collapse_the_outer_parallel_dims():
+    """The authors' OpenMP kernels fuse the outer parallel loops (omp_stencil3d_avx.c:27-33:
+    "we fuse the i/j loop level"): stencil3d's 14 interior planes of 510 rows run on all 64
+    cores, not on 14; a reduction dim ends the collapsed run, the innermost dim stays the
+    vector loop."""
+    from infs.sim.near import parallel_dims
+
+    par3 = ("parallel",) * 3
+    st3d = RegionProfile((14, 510, 510), par3, ())
+    assert parallel_dims(st3d) == 2 and threads_of(st3d, P64) == 64
+    assert threads_of(RegionProfile((2, 3, 1000), par3, ()), P64) == 6
+    mm = RegionProfile((512, 512, 512), ("parallel", "parallel", "reduction"), ())
+    assert parallel_dims(mm) == 2 and threads_of(mm, P64) == 64
+    red = RegionProfile((3, 1000), ("reduction", "parallel"), ())
+    assert parallel_dims(red) == 1 and threads_of(red, P64) == 3  # the outermost dim: partial results per thread
+    assert parallel_dims(RegionProfile((4096,), ("reduction",), ())) == 1
+
+
+@pytest.mark.parametrize("strides", [(4096, 64, 1), (0, 64, 1), (4096, 0, 1), (0, 0, 1), (64, 1, 0)])
+@pytest.mark.parametrize("extents", [(8, 16, 64), (2, 64, 64), (64, 4, 16)])
+def test_stream_threads_counts_the_cells_each_thread_reads(extents, strides):
+    """``stream_threads`` against the threads' chunks of the collapsed (d0, d1) loop enumerated:
+    the sum over threads of the distinct (d0, d1) cells each reads, over the distinct cells."""
+    from infs.sim.near import stream_threads
+
+    prof = RegionProfile(extents, ("parallel",) * 3, ())
+    T = threads_of(prof, P64)
+    e0, e1 = extents[:2]
+    f = np.arange(e0 * e1)
+    key = (f // e1) * (strides[0] != 0) * e1 + (f % e1) * (strides[1] != 0)  # the cell the stream reads at f
+    chunk = f // (e0 * e1 // T)
+    per_thread = sum(np.unique(key[chunk == t]).size for t in range(T))
+    s = StreamProfile("load", 0, "A", 4, (e0, e1, 64), 1, 1, 1, 0, strides)
+    assert stream_threads(s, prof, T) == pytest.approx(per_thread / np.unique(key).size)
 
 
 def test_bank_offsets_of_strided_views():
@@ -220,26 +256,30 @@ def test_near_dram_when_the_footprint_exceeds_l3():
 # ---------------------------------------------------------------------------
 
 
-def test_core_vec_add_is_noc_bound():
+def test_core_vec_add_is_bound_by_its_l2_mshrs_then_the_noc():
     cost, t = core_detail(vec_add(M4), P64)
     # 16 MB A + 16 MB B + C fetched for ownership and written back: 64 MB
     assert t["bytes"] == 4 * M4 * 4
-    assert t["compute"] == M4 / 16 / 64
+    # per 16-lane vector: 2 loads + 1 store on the 4 memory ports (gem5 RdWrPort x 4) bound the one fp add
+    assert t["compute"] == M4 / 16 / 64 * 3 / 4
     # uniform all-to-all over X-Y routing: the busiest (bisection) link carries 1/32 of it
     assert t["link"] == pytest.approx(4 * M4 * 4 / 32 / 32)
     assert max(t[k] for k in ("compute", "port", "link", "eject", "indirect", "dram")) == t["link"]
-    assert cost.cycles == math.ceil(t["link"]) + CORE_LAT
+    # 16 L2 MSHRs over a 99-cycle round trip (core_l2_cycles + l3_latency + the mesh both ways) bring
+    # 10 B/cycle per core: below the bisection's share (test_core_memory_level_parallelism_bound)
+    assert t["mlp"] > t["link"]
+    assert cost.cycles == math.ceil(t["mlp"]) + CORE_LAT
     assert cost.category == "core"
     assert cost.traffic["noc_data"] == pytest.approx(cost.link_loads.sum())
 
 
 def test_core_memory_level_parallelism_bound():
     """Every line a core fetches holds one of its 16 L2 MSHRs (gem5 Options.py:200)
-    for a round trip l3_latency + 2 x mean hops x hop (8x8 mesh, threads on every tile: 5.25 hops):
+    for a round trip core_l2_cycles + l3_latency + 2 x mean hops x hop (8x8 mesh, threads on every tile: 5.25 hops):
     vec_add at 4M reads A, B and C (for ownership), 12,288 lines per thread; the first 16 are the
     latency term's."""
     t = core_detail(vec_add(M4), P64)[1]
-    rtt = 20 + 2 * 5.25 * 6
+    rtt = 16 + 20 + 2 * 5.25 * 6  # the L2 lookup (Table 2), the L3 bank, the mesh both ways
     assert t["mlp"] == pytest.approx((3 * M4 * 4 / 64 / 64 - 16) / 16 * rtt)
     t32 = core_detail(vec_add(M4), load_config("paper-64", core_mshrs=32))[1]
     assert t32["mlp"] == pytest.approx((3 * M4 * 4 / 64 / 64 - 32) / 32 * rtt)
@@ -251,12 +291,23 @@ def test_core_compute_bound_for_compute_heavy_regions():
     heavy = RegionProfile((n,), ("parallel",), (stream1d("load", 0, n), stream1d("store", 1, n)),
                           ops=ops(fp_mul=64, fp_add=64), op_totals=ops(fp_mul=64 * n, fp_add=64 * n))  # fmt: skip
     cost, t = core_detail(heavy, P64)
-    assert t["compute"] == 128 * n / 16 / 64
+    # 128 fp ops per element on 4 FP-SIMD units of 2 unpipelined cycles (GemForgeO8FUPool): 2 per cycle
+    assert t["compute"] == 128 * n / 16 / 64 / 2
     assert max(t[k] for k in ("compute", "port", "link", "eject", "indirect", "dram")) == t["compute"]
     assert cost.cycles == t["compute"] + CORE_LAT
-    # divides occupy the vector pipe vector_div_cycles each
+    # a vector divide is one FP-SIMD op as an add is (vdivps is SimdFloatDivOp, gem5 avxop.isa:314-315)
     div = RegionProfile((n,), ("parallel",), heavy.streams, op_totals=ops(fp_div=64 * n))
-    assert core_detail(div, P64)[1]["compute"] == 64 * n * P64.vector_div_cycles / 16 / 64
+    assert core_detail(div, P64)[1]["compute"] == 64 * n / 16 / 64 / 2
+    # integer ops on the 4 pipelined integer SIMD units: 4 per cycle
+    ints = RegionProfile((n,), ("parallel",), heavy.streams, op_totals=ops(int_add=64 * n, int_mul=64 * n))
+    assert core_detail(ints, P64)[1]["compute"] == 128 * n / 16 / 64 / 4
+    # a mix of fp and int ops is bound by the 8-wide issue when neither pool is
+    # (per vector: 1 fp op = 0.5 cycle, 2 int = 0.5, a load and a store = 0.5, 5 instructions = 0.625)
+    mix = RegionProfile((n,), ("parallel",), heavy.streams, op_totals=ops(fp_add=n, int_add=2 * n))
+    assert core_detail(mix, P64)[1]["compute"] == 5 * n / 16 / 64 / 8
+    # the pool is the config's: one FP unit of two unpipelined cycles does half an fp op per cycle
+    one = load_config("paper-64", core_fp_simd_units=1)
+    assert core_detail(heavy, one)[1]["compute"] == 128 * n / 16 / 64 * 2
 
 
 def test_core_broadcast_stream_read_by_every_thread():
@@ -284,11 +335,12 @@ def test_monotonic_in_size(model):
     assert sums == sorted(sums)
 
 
-def test_near_beats_core_on_streaming_and_ties_on_compute():
+def test_near_beats_core_on_streaming_and_core_has_twice_the_fp_rate_on_compute():
     assert near_memory_cost(vec_add(M4), P64).cycles * 3 < core_cost(vec_add(M4), P64).cycles
     n = M4
     heavy = RegionProfile((n,), ("parallel",), (stream1d("load", 0, n), stream1d("store", 1, n)), op_totals=ops(fp_mul=64 * n))
-    assert near_memory_cost(heavy, P64).cycles == pytest.approx(core_cost(heavy, P64).cycles, rel=0.01)
+    # an SE_L3 does one 512-bit op per cycle, a core's FU pool two fp ops
+    assert near_memory_cost(heavy, P64).cycles == pytest.approx(2 * core_cost(heavy, P64).cycles, rel=0.01)
 
 
 def test_small_configs():
@@ -456,3 +508,39 @@ def test_64_bit_elements_get_half_the_vector_lanes():
         compute[t] = core_cost(p, cfg).cycles
     assert lanes == {"f32": 16, "f64": 8}
     assert compute["f64"] > compute["f32"]
+
+
+def _stencil3d(l=16, m=512, n=512):
+    """B = f(7 taps of A) over the interior of an l x m x n f32 grid, as the workload writes it."""
+    ext = (l - 2, m - 2, n - 2)
+    base = m * n + n + 1
+    pts = math.prod(ext)
+
+    def tap(kind, array, off):
+        return StreamProfile(kind, array, f"a{array}", 4, (l, m, n), pts, pts, pts // 16, base + off, (m * n, n, 1))
+
+    offs = (-m * n, m * n, -n, n, -1, 1, 0)
+    return RegionProfile(ext, ("parallel",) * 3, (*(tap("load", 0, o) for o in offs), tap("store", 1, 0)),
+                         op_totals=ops(fp_add=6 * pts, fp_mul=7 * pts))  # fmt: skip
+
+
+def test_stencil_taps_share_lines_only_within_a_thread_s_chunk_and_its_l2():
+    """A thread of the collapsed (i, j) loop walks ~110 rows (~220 kB) of one plane: its north/south
+    taps (a 2 kB row apart) overlap its centre rows and are reused from the private L2 (Table 2:
+    256 kB); the up/down taps (a 1 MB plane apart) are rows no other tap of the thread reads: A is
+    read three times, B fetched for ownership and written back."""
+    from infs.sim.core import tap_reads
+
+    tap_bytes = 14 * 510 * 32 * 64  # the interior: 14 planes x 510 rows x 32 lines
+    t = core_detail(_stencil3d(), P64)[1]
+    assert t["threads"] == 64
+    assert t["bytes"] == pytest.approx(3 * tap_bytes + 2 * tap_bytes, rel=0.01)
+    assert core_detail(_stencil3d(), load_config("paper-64", core_l2_bytes=0))[1]["bytes"] > 1.5 * t["bytes"]
+    # a 2-D stencil's taps (rows of 8 kB apart, within a thread's 32 rows) share: A once
+    span = 2046 * 2048 * 4 / 64
+    rows = [-8192, -4, 0, 4, 8192]
+    assert tap_reads(rows, span, 2.0, P64) == pytest.approx(1 + (8188 + 4 + 4 + 8188) / span)
+    # ... but not when the reuse distance (8 kB x 2 streams) exceeds a smaller L2
+    small = load_config("paper-64", core_l2_bytes=8192)
+    assert tap_reads(rows, span, 2.0, small) == pytest.approx(3 + 8 / span)
+    assert tap_reads([0], span, 2.0, P64) == 1.0 and tap_reads([0, 0], span, 2.0, P64) == 1.0  # a load and its in-place store
