@@ -31,15 +31,36 @@ func.func @sum_of_squares(%A: memref<?x?xf32>, %n: index, %m: index) -> f32 {
 // -----
 
 // fmax: maxnumf skips a NaN; the fold's max propagates it, so a NaN is read as
-// the identity first.  A non-identity initial value is combined on the host.
+// the identity first.  A non-identity initial value that is not NaN (a
+// constant) is combined on the host.
 // CHECK-LABEL: func.func @fmax
 // CHECK:         %[[R:.*]] = stream.region ins(%A : memref<4x?xf32>) {{.*}} domain [0:4, 0:m] iterators [reduction, reduction] -> f32 {
 // CHECK:             arith.cmpf une
 // CHECK:             arith.select
 // CHECK:           stream.reduce max %{{.*}} over [0, 1]
-// CHECK:         arith.maxnumf %init, %[[R]] : f32
-func.func @fmax(%A: memref<4x?xf32>, %m: index, %init: f32) -> f32 {
+// CHECK:         arith.maxnumf %{{.*}}, %[[R]] : f32
+func.func @fmax(%A: memref<4x?xf32>, %m: index) -> f32 {
+  %init = arith.constant 0.0 : f32
   // REMARK: reductions.mlir:[[# @LINE + 1]]:3: remark: extract-streams: loop nest extracted into 1 stream.region: domain [0:4, 0:m] iterators [reduction, reduction]
+  %r = affine.for %i = 0 to 4 iter_args(%a = %init) -> (f32) {
+    %r2 = affine.for %j = 0 to %m iter_args(%b = %a) -> (f32) {
+      %x = affine.load %A[%i, %j] : memref<4x?xf32>
+      %s = arith.maxnumf %b, %x : f32
+      affine.yield %s : f32
+    }
+    affine.yield %r2 : f32
+  }
+  func.return %r : f32
+}
+
+// -----
+
+// From an argument that may be NaN: fmax(NaN, all-NaN elements) is NaN, the
+// region's fold would be its identity.
+// CHECK-LABEL: func.func @fmax_from_an_argument
+// CHECK-NOT:     stream.region
+func.func @fmax_from_an_argument(%A: memref<4x?xf32>, %m: index, %init: f32) -> f32 {
+  // REMARK: reductions.mlir:[[# @LINE + 1]]:3: remark: extract-streams: loop nest not extracted: iter_arg #0 of the reduction loop is a 'arith.maxnumf' fold from a value that may be NaN
   %r = affine.for %i = 0 to 4 iter_args(%a = %init) -> (f32) {
     %r2 = affine.for %j = 0 to %m iter_args(%b = %a) -> (f32) {
       %x = affine.load %A[%i, %j] : memref<4x?xf32>
