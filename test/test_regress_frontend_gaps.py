@@ -211,3 +211,25 @@ def test_a_nan_skipping_fold_from_a_value_that_may_be_nan_stays_on_the_host(op):
     assert "iterators [reduction, reduction]" in api.to_text(api.run_pipeline(api.parse_text(const, "f.mlir"), "extract-streams"))
     got = api.run(const, {"A": A, "unused": np.float32(0)}, config="tiny", mode="near").results[0]
     assert got == 3.0
+
+
+@infs.kernel
+def block_sums(A, B):
+    for r in range(A.shape[0]):
+        s = 0
+        for i in range(A.shape[1]):
+            for j in range(A.shape[2]):
+                s += A[r, i, j]
+        B[r] = s
+
+
+@SETTINGS
+@given(st.integers(1, 5), st.integers(0, 5), st.integers(1, 6), st.sampled_from(["in", "near", "core"]), st.integers(0, 2**31))
+def test_a_nested_reduction_per_row_is_one_region(n, m, k, mode, seed):
+    rng = np.random.default_rng(seed)
+    A = rng.integers(-(2**31), 2**31, (n, m, k), dtype=np.int64).astype(np.int32)
+    B = np.zeros(n, np.int32)
+    assert any("iterators [parallel, reduction, reduction]" in r for r in block_sums.remarks(A, B)), block_sums.remarks(A, B)
+    (_, want), _ = plain(block_sums, A, B)
+    block_sums(A, B, config="tiny", mode=mode)
+    np.testing.assert_array_equal(B, want)
