@@ -11,6 +11,7 @@ offloaded; the report's cycles are 0 (infs models no cost for host code);
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -69,7 +70,7 @@ def test_infs_run_runs_cholesky_with_one_remark(capsys, cholesky_file):
     assert rc == 0, err
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("infs-run: remark: ") and "nothing to offload" in lines[0], err
-    assert "cholesky.mlir:12:5" in lines[0] and "the report's cycles are 0" in lines[0]
+    assert re.search(r"cholesky.mlir:\d+:5: loop nest not extracted", lines[0]) and "the report's cycles are 0" in lines[0]
     assert "check: outputs match the host interpreter's second run (nothing was offloaded" in " ".join(out.split())
 
 
