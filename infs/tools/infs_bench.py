@@ -1030,7 +1030,7 @@ def _energy_gaps(ours: dict[str, Any], best: dict[str, dict[str, dict]]) -> list
         out.append(f"**{key}** (energy efficiency of {label} over Near-L3): paper {p:.2f}x, ours {o:.2f}x ({o / p:.2f} of the "
                    f"paper). Furthest {'below' if o < p else 'above'}: {detail}. In those {label} runs {shares[culprit]:.0%} of "
                    f"the energy (mean) is `{culprit}`, charged by {consts.get(culprit, 'the machine')}"
-                   + (" (leakage of every core and the whole L3 for every cycle: energy follows run time)" if culprit == "static" else "")
+                   + (" (15% of the machine's peak dynamic power for every cycle, the authors' method: energy follows run time)" if culprit == "static" else "")
                    + ".")  # fmt: skip
     return out
 
