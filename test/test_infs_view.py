@@ -395,29 +395,30 @@ def test_browser_zooms_from_banks_to_arrays_to_bitlines(tmp_path):
     step = next(i for i, c in enumerate(p["cmds"]) if c["k"] == "shift" and c["inter"] == 0 and pattern_set(Pattern(c["tiles"][0], tuple(tuple(x) for x in c["tiles"][1]))).size > 0)
     tile = int(pattern_set(Pattern(p["cmds"][step]["tiles"][0], tuple(tuple(x) for x in p["cmds"][step]["tiles"][1])))[0])
     bank, arr = divmod(tile, cfg.arrays_per_bank)
-    # the machine scale: every bank, with its number; the scale is the run's bank busy cycles
-    s0 = browse(page, f"prog=0&step={step}", tmp_path)
+    # the machine scale: every bank, with its number, the scale the run's bank busy cycles; a click on the
+    # bank: its arrays by their busy cycles in the program (the scale's numbers in the DOM)
+    s2 = browse(page, f"prog=0&step={step}&click=bank:{bank}", tmp_path)
+    (s0,) = s2["before_clicks"]
     assert s0["machine"] == {"level": "machine", "cells": cfg.banks, "labels": cfg.banks, "min": 0, "max": max(d["run"]["bank_busy"]), "unit": "busy cycles"}
-    bar = re.search(r'<span class="scale" id="mscale-bar" data-min="([^"]*)" data-max="([^"]*)" data-unit="([^"]*)"', s0["_dom"])
-    assert float(bar.group(1)) == 0 and float(bar.group(2)) == max(d["run"]["bank_busy"]) and bar.group(3) == "busy cycles"
-    for name, values in (("noc-links", d["run"]["link_bytes"]), ("noc-banks", d["run"]["bank_busy"])):
-        m = re.search(rf'<span class="scale" id="{name}" data-min="([^"]*)" data-max="([^"]*)" data-unit="([^"]*)"', s0["_dom"])
-        assert m and float(m.group(1)) == 0 and float(m.group(2)) == pytest.approx(max(values)) and m.group(3) in ("bytes", "busy cycles")
-    # click the bank: its arrays
-    s1 = browse(page, f"prog=0&step={step}&click=bank:{bank}", tmp_path)
-    assert s1["zoom"] == {"level": "bank", "bank": bank, "array": -1} and s1["machine"]["cells"] == cfg.arrays_per_bank
     tb = unrle(p["tile_busy"], cfg.banks * cfg.arrays_per_bank)[bank * cfg.arrays_per_bank : (bank + 1) * cfg.arrays_per_bank]
-    assert s1["machine"]["max"] == tb.max() and s1["machine"]["unit"] == "busy cycles"
-    assert re.search(rf'machine: 4x4 banks</a> › bank {bank} ', s1["_dom"])
-    # then the array: its tile's bitlines, the command's source bitlines among them
-    s2 = browse(page, f"prog=0&step={step}&click=bank:{bank},array:{arr}&metric=occ", tmp_path, tmp_path / "zoom.png")
-    assert s2["zoom"] == {"level": "array", "bank": bank, "array": arr} and s2["machine"]["tile"] == tile
-    assert s2["machine"]["cells"] == math.prod(p["tiles"]) and s2["machine"]["src_bitlines"] == expected_selection(p, step)["src_bitlines"]
-    assert re.search(rf'bank {bank} \(x \d+, y \d+\)</a> › array {arr} \(tile {tile}\)', s2["_dom"])
-    # zoomed out by the URL alone: arrays holding tiles, per bank (occupancy)
-    s3 = browse(page, f"prog=0&step={step}&metric=occ", tmp_path)
+    assert s2["zoom"] == {"level": "bank", "bank": bank, "array": -1} and s2["machine"]["max"] == tb.max() and s2["machine"]["unit"] == "busy cycles"
+    bar = re.search(r'<span class="scale" id="mscale-bar" data-min="([^"]*)" data-max="([^"]*)" data-unit="([^"]*)"', s2["_dom"])
+    assert float(bar.group(1)) == 0 and float(bar.group(2)) == tb.max() and bar.group(3) == "busy cycles"
+    for name, values in (("noc-links", d["run"]["link_bytes"]), ("noc-banks", d["run"]["bank_busy"])):
+        m = re.search(rf'<span class="scale" id="{name}" data-min="([^"]*)" data-max="([^"]*)" data-unit="([^"]*)"', s2["_dom"])
+        assert m and float(m.group(1)) == 0 and float(m.group(2)) == pytest.approx(max(values)) and m.group(3) in ("bytes", "busy cycles")
+    assert re.search(rf'machine: 4x4 banks</a> › bank {bank} ', s2["_dom"])
+    # click the bank (its arrays, coloured by their tensors), then the array (its tile's bitlines, the
+    # command's source bitlines among them); before the clicks, banks by arrays holding tiles
+    s = browse(page, f"prog=0&step={step}&metric=occ&click=bank:{bank},array:{arr}", tmp_path, tmp_path / "zoom.png")
+    s0, s1 = s["before_clicks"]
     occ = np.bincount(np.flatnonzero(unrle(p["tile_arrays"], p["num_tiles"])) // cfg.arrays_per_bank, minlength=cfg.banks)
-    assert s3["machine"]["max"] == occ.max() and s3["machine"]["unit"].startswith("arrays holding tiles")
+    assert s0["zoom"]["level"] == "machine" and s0["machine"]["max"] == occ.max() and s0["machine"]["unit"].startswith("arrays holding tiles")
+    assert s1["zoom"] == {"level": "bank", "bank": bank, "array": -1} and s1["machine"]["cells"] == cfg.arrays_per_bank and s1["machine"]["unit"] == "tensors"
+    assert s1["machine"]["labels"] == sum(1 for a in range(cfg.arrays_per_bank) if bank * cfg.arrays_per_bank + a < p["num_tiles"])  # each array its tile's number
+    assert s["zoom"] == {"level": "array", "bank": bank, "array": arr} and s["machine"]["tile"] == tile
+    assert s["machine"]["cells"] == math.prod(p["tiles"]) and s["machine"]["src_bitlines"] == expected_selection(p, step)["src_bitlines"]
+    assert re.search(rf'machine: 4x4 banks</a> › <a data-z="bank">bank {bank} \(x \d+, y \d+\)</a> › array {arr} \(tile {tile}\)', s["_dom"])
 
 
 @needs_browser

@@ -756,7 +756,10 @@ function init() {
     // #bench=N: time N step redraws from the current one (the page's responsiveness, for tests and docs)
     const hp = new URLSearchParams(location.hash.slice(1)), nb = parseInt(hp.get('bench') || '0', 10);
     fromHash();
-    for (const cl of (hp.get('click') || '').split(',').filter((x) => x)) { const [what, i] = cl.split(':'); clickAt(what, parseInt(i, 10)); }
+    // #click=...: each click as a user's; the machine panel's state before each is kept in #sel's "before_clicks"
+    const before = [];
+    for (const cl of (hp.get('click') || '').split(',').filter((x) => x)) { const [what, i] = cl.split(':'); before.push({zoom: Object.assign({}, zoom), machine: mstat}); clickAt(what, parseInt(i, 10)); }
+    if (before.length) { lastInfo.before_clicks = before; writeSel(); }
     if (nb > 0) {
       // N redraws of the steps after this one (each step's layout included), then back where the URL said
       const s0 = step, times = [];
