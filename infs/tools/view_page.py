@@ -134,11 +134,11 @@ function setHTML(el, html) { if (typeof el === 'string') el = $(el); if (el.__ht
 function esc(s) { return String(s).replace(/[&<>"]/g, (ch) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'})[ch]); }
 
 // ---- patterns and moves (mirrors infs/sim/geometry.py) ----
-function expand(p) {
-  let out = [p[0]];
+function expand(p) {  // a pattern's indices (typed: a paper-size command selects 16,384 tiles)
+  let out = new Float64Array([p[0]]);
   for (const [stride, count] of p[1]) {
-    const n = new Array(out.length * count); let j = 0;
-    for (let k = 0; k < count; k++) for (const x of out) n[j++] = x + k * stride;
+    const n = new Float64Array(out.length * count);
+    for (let k = 0; k < count; k++) { const o = k * out.length, a = k * stride; for (let i = 0; i < out.length; i++) n[o + i] = out[i] + a; }
     out = n;
   }
   return out;
@@ -310,27 +310,38 @@ function drawMachine() {
   if (zoom.level === 'array') crumbs.push('array ' + zoom.array + ' (tile ' + (zoom.bank * C.per_bank + zoom.array) + ')');
   setHTML('crumbs', crumbs.join(' &rsaquo; ') + (zoom.level !== 'machine' ? ' &nbsp;<button id="zout" title="zoom out (Escape)">zoom out</button>' : ' <span class="sub">(click a bank to see its arrays)</span>'));
 }
+let banksBase = null;  // the banks' fills and numbers, drawn once per (metric, scope, program[, step]): a step adds its outlines
 function drawBanks(cv, ctx) {
   const W = GAP + C.mesh_cols * (BS + GAP), H = GAP + C.mesh_rows * (BS + GAP);
   if (cv.width !== W || cv.height !== H) { cv.width = W; cv.height = H; }
-  ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, W, H);
-  const v = bankValues(), M = METRICS[metric], [s, d] = selCounts();
-  let lo = Infinity, hi = 0; for (let b = 0; b < C.banks; b++) { lo = Math.min(lo, v[b]); hi = Math.max(hi, v[b]); }
-  if (!isFinite(lo)) lo = 0;
-  const big = BS >= 30, labels = [];
+  const M = METRICS[metric], key = metric + ':' + nocMode + ':' + (P ? P.id : '') + (nocMode === 'cmd' && metric !== 'occ' ? ':' + step : '');
+  const big = BS >= 30;
+  if (!banksBase || banksBase.key !== key) {
+    const v = bankValues(), base = document.createElement('canvas'); base.width = W; base.height = H;
+    const bx = base.getContext('2d'); bx.fillStyle = '#fff'; bx.fillRect(0, 0, W, H);
+    let lo = Infinity, hi = 0; for (let b = 0; b < C.banks; b++) { lo = Math.min(lo, v[b]); hi = Math.max(hi, v[b]); }
+    if (!isFinite(lo)) lo = 0;
+    let labels = 0;
+    for (let b = 0; b < C.banks; b++) {
+      const [x, y] = bankXY(b), f = hi > 0 ? v[b] / hi : 0;
+      bx.fillStyle = M.color(f); bx.fillRect(x, y, BS, BS);
+      bx.strokeStyle = '#888'; bx.lineWidth = 1; bx.strokeRect(x + 0.5, y + 0.5, BS - 1, BS - 1);
+      if (BS >= 18) { label(bx, compact(v[b]), x + BS / 2, y + (big ? BS * 0.38 : BS / 2), Math.min(15, Math.max(8, BS / 4)), metric === 'noc' && f < 0.55); labels++; }
+    }
+    banksBase = {key: key, canvas: base, lo: lo, hi: hi, labels: labels};
+  }
+  ctx.drawImage(banksBase.canvas, 0, 0);
+  const [s, d] = selCounts();
   for (let b = 0; b < C.banks; b++) {
-    const [x, y] = bankXY(b), f = hi > 0 ? v[b] / hi : 0;
-    ctx.fillStyle = M.color(f); ctx.fillRect(x, y, BS, BS);
-    ctx.strokeStyle = '#888'; ctx.lineWidth = 1; ctx.strokeRect(x + 0.5, y + 0.5, BS - 1, BS - 1);
+    const [x, y] = bankXY(b);
     outline(ctx, x, y, BS, BS, s[b], d[b], Math.max(2, BS / 12));
-    if (BS >= 18) { label(ctx, compact(v[b]), x + BS / 2, y + (big ? BS * 0.38 : BS / 2), Math.min(15, Math.max(8, BS / 4)), metric === 'noc' && f < 0.55); labels.push(b); }
     if (big && (s[b] || d[b])) label(ctx, (s[b] ? 's' + s[b] : '') + (s[b] && d[b] ? ' ' : '') + (d[b] ? 'd' + d[b] : ''), x + BS / 2, y + BS * 0.72, Math.min(11, Math.max(7, BS / 6.5)), false);
     hits.push([x, y, BS, BS, 'bank', b]);
   }
-  const unit = metric === 'occ' ? 'arrays holding tiles (of ' + C.per_bank + ')' : M.unit;
-  setHTML('mscale', scale('mscale-bar', Math.min(lo, 0), hi, unit, M.color, 'banks, ' + (metric === 'occ' ? 'this program' : scopeText())) +
+  const unit = metric === 'occ' ? 'arrays holding tiles (of ' + C.per_bank + ')' : M.unit, hi = banksBase.hi;
+  setHTML('mscale', scale('mscale-bar', Math.min(banksBase.lo, 0), hi, unit, M.color, 'banks, ' + (metric === 'occ' ? 'this program' : scopeText())) +
     (sel ? '<br><span class="sub">outlined: banks the command reads (s: source tiles) and writes (d: destination tiles) in</span>' : ''));
-  mstat = {level: 'machine', cells: C.banks, labels: labels.length, min: 0, max: hi, unit: unit};
+  mstat = {level: 'machine', cells: C.banks, labels: banksBase.labels, min: 0, max: hi, unit: unit};
 }
 function drawBank(cv, ctx) {
   const b = zoom.bank, W = BC * AS + 2, H = BR * AS + 2;
