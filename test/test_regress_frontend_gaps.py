@@ -56,12 +56,12 @@ def int_abs(X, Y):
         Y[i] = abs(X[i])
 
 
-@pytest.mark.parametrize("mode", ["core", "near", "in"])
-def test_abs_of_minus_zero_is_plus_zero(mode):
+@pytest.mark.parametrize(("mode", "machine"), [("core", "functional"), ("near", "functional"), ("in", "functional"), ("in", "bitlevel")])
+def test_abs_of_minus_zero_is_plus_zero(mode, machine):
     X = np.array([-0.0, 0.0, -2.0, 4.0, -np.inf, np.nan], np.float32)
     Y = np.zeros_like(X)
     (_, want), _ = plain(inv_abs, X, Y)
-    inv_abs(X, Y, config="tiny", mode=mode)
+    inv_abs(X, Y, config="tiny", mode=mode, machine_mode=machine)
     assert np.array_equal(Y, want, equal_nan=True)
     assert Y[0] == np.inf and Y[1] == np.inf
 
