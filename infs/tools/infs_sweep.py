@@ -3,7 +3,7 @@
     infs-sweep SPEC.toml [--workers N | --address tcp://host:port] [--out DIR]
                          [--plot] [--dry-run] [--redo-failed] [--fresh] [--quiet]
 
-SPEC is a TOML file (or the same tables in YAML, ``.yaml``/``.yml``; README "Scale: sweeps";
+SPEC is a TOML file (or the same tables in YAML, ``.yaml``/``.yml``; docs/user-guide.md, "infs-sweep";
 ``benchmarks/sweeps/*.toml`` are examples)::
 
     name = "banks"                            # optional: the file's stem
@@ -851,7 +851,7 @@ def _say(msg: str, quiet: bool) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=PROG, description="Sweep machines x workloads x sizes x modes on a Dask cluster (local by default).",
-                                     epilog="The spec format is in the module docstring (python -m pydoc infs.tools.infs_sweep) and README 'Scale: sweeps'.")  # fmt: skip
+                                     epilog="The spec format is in the module docstring (python -m pydoc infs.tools.infs_sweep) and docs/user-guide.md ('infs-sweep').")  # fmt: skip
     parser.add_argument("spec", help="the sweep's spec: TOML, or YAML (.yaml, .yml)")
     parser.add_argument("--version", action="version", version=version_text(PROG), help="print infs's and xDSL's versions and exit")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="local cluster: worker processes (default: one per CPU)")
