@@ -12,6 +12,7 @@ import math
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import numpy as np
@@ -322,7 +323,9 @@ def test_browser_steps_through_infs_run_view(tmp_path, capsys):
     changes the highlighted bitlines exactly as the simulator's geometry
     selects them, and a step redraws in well under a second."""
     page = tmp_path / "view.html"
+    t0 = time.perf_counter()
     assert infs_run.main([str(STENCIL2D), "--size-set", "paper", "--analysis", "--mode", "in", "--view", str(page), "--json"]) == 0
+    build = time.perf_counter() - t0
     capsys.readouterr()
     p = page_data(page.read_text())["programs"][0]
     shifts = [i for i, c in enumerate(p["cmds"]) if c["k"] == "shift"]
@@ -338,8 +341,9 @@ def test_browser_steps_through_infs_run_view(tmp_path, capsys):
     assert sa["first_src_bitlines"] != sb["first_src_bitlines"]
     # the redraw time of a step (performance.now() around it in the page, layout included):
     # recorded, bounded generously (a loaded machine); docs/infs-view.md has the figures
-    print(f"paper-64 stencil2d step redraw: mean {sb['bench_ms']:.1f} ms, median {sb['bench_median_ms']:.1f} ms, parts {sb['bench_parts']}")
+    print(f"paper-64 stencil2d: run and page {build:.1f} s; step redraw: mean {sb['bench_ms']:.1f} ms, median {sb['bench_median_ms']:.1f} ms, parts {sb['bench_parts']}")
     assert sb["bench_steps"] == 40 and sb["bench_median_ms"] < 1000, sb["bench_ms"]
+    assert build < 300, build
     # the mesh: one node per bank, a line per link, in the DOM
     mesh = re.search(r'<svg[^>]*id="mesh".*?</svg>', sb["_dom"], re.S).group(0)
     assert mesh.count("<rect") == cfg.banks
