@@ -349,3 +349,76 @@ func.func @f(%A: memref<4xf32>, %n: index) {
     assert {type(o) for o in module.walk()} >= {us.MemRefAllocaOp, us.MemRefAllocOp, us.MemRefCastOp}
     res = api.run(module, {"A": np.arange(4, dtype=np.float32), "n": 4}, config="tiny")
     np.testing.assert_array_equal(res.outputs["A"], [0, 2, 4, 6])
+
+
+# -- random affine.parallel heads (hypothesis) ---------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_VALUES = ("%a", "%b", "%c")
+
+
+@st.composite
+def _bound_expr(draw) -> str:
+    def leaf() -> str:
+        v = draw(st.sampled_from(_VALUES))
+        return f"symbol({v})" if draw(st.booleans()) else v
+
+    kind = draw(st.sampled_from(["const", "leaf", "add", "sub", "mul", "div", "mod"]))
+    k = draw(st.integers(1, 5))
+    if kind == "const":
+        return str(draw(st.integers(-3, 9)))
+    if kind == "leaf":
+        return leaf()
+    if kind == "mul":
+        return f"{leaf()} * {k}"
+    if kind in ("div", "mod"):
+        return f"({leaf()} + {k}) {'floordiv' if kind == 'div' else 'mod'} {k + 1}"
+    return f"{leaf()} {'+' if kind == 'add' else '-'} {draw(st.sampled_from([str(k), leaf()]))}"
+
+
+@st.composite
+def _parallel(draw) -> str:
+    n = draw(st.integers(1, 3))
+
+    def bounds(keyword: str) -> str:
+        groups = []
+        for _ in range(n):
+            exprs = draw(st.lists(_bound_expr(), min_size=1, max_size=3))
+            groups.append(exprs[0] if len(exprs) == 1 else f"{keyword}({', '.join(exprs)})")
+        return ", ".join(groups)
+
+    ivs = ", ".join(f"%i{k}" for k in range(n))
+    head = f"affine.parallel ({ivs}) = ({bounds('max')}) to ({bounds('min')})"
+    if draw(st.booleans()):
+        head += f" step ({', '.join(str(draw(st.integers(1, 4))) for _ in range(n))})"
+    kinds = draw(st.lists(st.sampled_from([k for k in us.REDUCTION_KINDS if k != "assign"]), max_size=3))
+    types = ["f32" if k in us._FLOAT_KINDS else "i32" for k in kinds]
+    vals = ["%x" if t == "f32" else "%y" for t in types]
+    res = ""
+    body = "    %v = affine.load %A[%i0] : memref<?xf32>\n    affine.store %v, %A[%i0] : memref<?xf32>\n"
+    if kinds:
+        res = f"%r:{len(kinds)} = " if len(kinds) > 1 else "%r = "
+        head += f' reduce ({", ".join(chr(34) + k + chr(34) for k in kinds)}) -> ({", ".join(types)})'
+        body += f"    affine.yield {', '.join(vals)} : {', '.join(types)}\n"
+    return f"func.func @f(%A: memref<?xf32>, %a: index, %b: index, %c: index, %x: f32, %y: i32) {{\n  {res}{head} {{\n{body}  }}\n  return\n}}\n"
+
+
+@settings(max_examples=20, deadline=None)
+@given(_parallel())
+def test_random_affine_parallel_heads_round_trip(text: str) -> None:
+    module = api.parse_text(text)
+    generic = api.to_text(module, generic=True)
+    assert _generic(api.to_text(module)) == generic
+
+
+@settings(max_examples=12, deadline=None)
+@given(_parallel())
+def test_random_affine_parallel_heads_are_upstreams(text: str) -> None:
+    """Bounds (dims, symbol(...), max/min groups, a value used in several), steps
+    and reductions: upstream reads infs's generic and custom forms as the case."""
+    want = _upstream_generic(text)
+    module = api.parse_text(text)
+    assert _upstream_generic(api.to_text(module, generic=True)) == want
+    assert _upstream_generic(api.to_text(module)) == want
