@@ -233,3 +233,50 @@ def test_a_nested_reduction_per_row_is_one_region(n, m, k, mode, seed):
     (_, want), _ = plain(block_sums, A, B)
     block_sums(A, B, config="tiny", mode=mode)
     np.testing.assert_array_equal(B, want)
+
+
+SHIFTED = """
+func.func @k(%A: memref<NxF32>, %B: memref<NxF32>, %C: memref<NxF32>) {
+  %z = arith.constant 0.0 : f32
+  affine.for %i = LO to HI {
+    %c = affine.load %C[%i] : memref<NxF32>
+    %p = arith.cmpf ogt, %c, %z : f32
+    %v = scf.if %p -> (f32) {
+      %a = affine.load %A[%i + OA] : memref<NxF32>
+      scf.yield %a : f32
+    } else {
+      %b = affine.load %B[%i + OB] : memref<NxF32>
+      scf.yield %b : f32
+    }
+    affine.store %v, %C[%i] : memref<NxF32>
+  }
+  func.return
+}
+"""
+
+
+@SETTINGS
+@given(st.integers(1, 13), st.integers(0, 13), st.integers(0, 13), st.integers(-3, 3), st.integers(-3, 3), st.sampled_from(["auto", "near"]), st.integers(0, 2**31))
+def test_a_select_of_shifted_loads_is_extracted_exactly_when_in_bounds(n, lo, hi, oa, ob, mode, seed):
+    hi = max(hi, lo)
+    lo, hi = min(lo, n), min(hi, n)
+    text = SHIFTED.replace("NxF32", f"{n}xf32").replace("LO", str(lo)).replace("HI", str(hi)).replace("OA", str(oa)).replace("OB", str(ob))
+    in_bounds = all(0 <= lo + o and hi - 1 + o < n for o in (oa, ob))
+    extracted = "stream.region" in api.to_text(api.run_pipeline(api.parse_text(text, "s.mlir"), "extract-streams"))
+    if lo < hi:  # (an empty loop reads nothing: either way is right)
+        assert extracted == in_bounds, (lo, hi, oa, ob)
+    rng = np.random.default_rng(seed)
+    A, B, C = (rng.integers(-5, 6, n).astype(np.float32) for _ in range(3))
+    want, ok = C.copy(), True
+    for i in range(lo, hi):  # the loops, as written
+        j = i + (oa if want[i] > 0 else ob)
+        if not 0 <= j < n:
+            ok = False
+            break
+        want[i] = (A if want[i] > 0 else B)[j]
+    if not ok:
+        with pytest.raises(api.InfsError, match="out of bounds"):
+            api.run(text, {"A": A, "B": B, "C": C}, config="tiny", mode=mode)
+        return
+    got = api.run(text, {"A": A, "B": B, "C": C}, config="tiny", mode=mode).outputs["C"]
+    np.testing.assert_array_equal(got, want)
