@@ -299,3 +299,16 @@ def test_an_integer_division_by_zero_is_the_programs_error(tmp_path):
     B[3] = 0
     with pytest.raises(api.InfsError, match=r"'pimcmd.program' at line \d+: integer division by zero in 'tdfg.cmp' div at line \d+ of its infs.source"):
         api.run(text, {"A": A, "B": B, "C": np.zeros(8, np.int32), "n": 8})
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(m=st.integers(3, 16), n=st.integers(3, 16), t=st.sampled_from([2, 4]), seed=st.integers(0, 3))
+def test_stencil2d_compiled_for_random_sizes_equals_the_jit_run(m, n, t, seed):
+    args = stencil_inputs(m, n, t, seed)
+    aot = api.run(lowered(STENCIL2D, f"M={m},N={n}", "small-16", f"A={m}x{n},B={m}x{n}"), args)
+    jit = api.run(tensorized(STENCIL2D), args, config="small-16", jit=False)
+    for k in ("A", "B"):
+        np.testing.assert_array_equal(aot.outputs[k], jit.outputs[k])
+    same_stats(aot.stats, jit.stats)
+    want = reference(STENCIL2D, args)
+    np.testing.assert_allclose(aot.outputs["A"], want["A"], rtol=1e-5, atol=1e-5)
