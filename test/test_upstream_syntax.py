@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from infs import api
 from infs.dialects import upstream_syntax as us
@@ -352,9 +354,6 @@ func.func @f(%A: memref<4xf32>, %n: index) {
 
 
 # -- random affine.parallel heads (hypothesis) ---------------------------------
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 _VALUES = ("%a", "%b", "%c")
 
