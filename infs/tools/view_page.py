@@ -216,7 +216,7 @@ function bankGrid(n) {
 const [BR, BC] = bankGrid(C.per_bank);
 const MW = 540, GAP = 6;
 const BS = Math.max(8, Math.min(96, Math.floor((MW - GAP * (C.mesh_cols + 1)) / C.mesh_cols)));  // a bank's square at machine scale
-const AS = Math.max(4, Math.min(40, Math.floor(480 / Math.max(BR, BC))));  // an array's square at bank scale
+const AS = Math.max(4, Math.min(72, Math.floor(480 / Math.max(BR, BC))));  // an array's square at bank scale
 function colorsOf(m) { const out = []; for (let j = 0; j < 30 && m >> j; j++) if ((m >> j) & 1) out.push(PALETTE[j % PALETTE.length]); return out; }
 // a cell too small for stripes is the blend of its tensors' colours: stripes
 // a pixel or two wide would read as texture, the blend as an area
@@ -235,6 +235,7 @@ function fillCell(ctx, x, y, w, h, cols) {
 let P = null, step = 0, sel = null, nocMode = 'run', metric = 'busy';
 let zoom = {level: 'machine', bank: -1, array: -1};
 let lat = null;  // the lattice's window: {r0, c0, nr, nc} of the rows x cols tile grid
+let opened = false;  // (the first view of the page: it may open zoomed)
 let hits = [];   // the machine canvas's clickable boxes: [x, y, w, h, what, index]
 const progSel = $('prog');
 
@@ -374,7 +375,7 @@ function drawArray(cv, ctx) {
     cv.width = MW; cv.height = 40; ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, MW, 40); label(ctx, 'array ' + zoom.array + ' of bank ' + zoom.bank + ' holds no tile of this program', MW / 2, 20, 13, false);
     setHTML('mscale', ''); mstat = {level: 'array', bank: zoom.bank, array: zoom.array, tile: t, cells: 0, labels: 0}; return;
   }
-  const T = P.tiles, [r, q] = grid2(T), cell = Math.max(4, Math.min(30, Math.floor(480 / Math.max(r, q))));
+  const T = P.tiles, [r, q] = grid2(T), cell = Math.max(4, Math.min(48, Math.floor(480 / Math.max(r, q))));
   const W = q * cell + 2, H = r * cell + 2;
   if (cv.width !== W || cv.height !== H) { cv.width = W; cv.height = H; }
   ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, W, H);
@@ -719,6 +720,12 @@ function fromHash() {
   if (!P || P.id !== k) setProgram(k);
   const b = parseInt(h.get('bank'), 10), a = parseInt(h.get('array'), 10);
   zoom = b >= 0 && b < C.banks ? (a >= 0 && a < C.per_bank ? {level: 'array', bank: b, array: a} : {level: 'bank', bank: b, array: -1}) : {level: 'machine', bank: -1, array: -1};
+  // a program on one bank's arrays opens on that bank (at machine scale it is a speck); #bank=-1 or a click keeps the machine
+  if (!h.has('bank') && !h.has('click') && !opened) {
+    const used = []; for (let i = 0; i < C.banks; i++) if (P.occ[i]) used.push(i);
+    if (used.length === 1 && C.banks > 1) zoom = {level: 'bank', bank: used[0], array: -1};
+  }
+  opened = true;
   const lz = (h.get('lat') || '').split(',').map((x) => parseInt(x, 10));
   if (lz.length === 2 && lz.every((x) => x >= 0)) { const [R, Q] = P.lgrid, nr = Math.min(R, LZ), nc = Math.min(Q, LZ); lat = {r0: Math.max(0, Math.min(R - nr, lz[0] - (nr >> 1))), c0: Math.max(0, Math.min(Q - nc, lz[1] - (nc >> 1))), nr: nr, nc: nc}; P.L = null; }
   setStep(parseInt(h.get('step') || '0', 10) || 0);
