@@ -312,3 +312,17 @@ def test_stencil2d_compiled_for_random_sizes_equals_the_jit_run(m, n, t, seed):
     same_stats(aot.stats, jit.stats)
     want = reference(STENCIL2D, args)
     np.testing.assert_allclose(aot.outputs["A"], want["A"], rtol=1e-5, atol=1e-5)
+
+
+def test_a_program_lowered_for_a_config_file_runs_on_it_by_default(capsys, tmp_path):
+    """lower-pim records a config file's machine inline: the run needs no file, and
+    another machine is one line saying how to run it on its own."""
+    cfg = tmp_path / "mine.json"
+    cfg.write_text('{"name": "mine", "base": "small-16", "bitlines": 48}')
+    prog = tmp_path / "va.mlir"
+    prog.write_text(lowered(VEC_ADD, "N=100", str(cfg)))
+    rc, out, err = run(capsys, [prog, "--sizes", "n=100", "--shape", "A=100,B=100,C=100", "--check", "--json"])
+    assert rc == 0, err
+    assert json.loads(out)["check"]["ok"]
+    rc, out, err = run(capsys, [prog, "--sizes", "n=100", "--shape", "A=100,B=100,C=100", "--config", "small-16"])
+    assert rc == 1 and "was lowered for config 'mine', this run's machine is 'small-16' (bitlines 48 vs 64): run it without --config" in err, err

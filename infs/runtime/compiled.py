@@ -83,8 +83,8 @@ def config_mismatch(op: pc.ProgramOp, cfg: HardwareConfig) -> str | None:
         diff = sorted(k for k in mine if mine[k] != theirs.get(k))
         shown = ", ".join(f"{k} {mine[k]} vs {theirs.get(k)}" for k in diff[:3]) + (", ..." if len(diff) > 3 else "")
         name = own.name if is_inline_spec(text) else text
-        return (f"was lowered for config '{name}', this run's machine is '{cfg.name}' ({shown}): run it with --config {name if not is_inline_spec(text) else 'the same config'}, "
-                f"or lower the source again for '{cfg.name}'")  # fmt: skip
+        run = f"run it with --config {name}" if not is_inline_spec(text) else "run it without --config (its own machine is the default)"
+        return f"was lowered for config '{name}', this run's machine is '{cfg.name}' ({shown}): {run}, or lower the source again for '{cfg.name}'"
     prog = record_of(op)
     got = {"banks": prog.banks, "arrays_per_bank": prog.per_bank, "wordlines": prog.wordlines, "bitlines": prog.bitlines}
     want = _geometry(cfg)
