@@ -116,6 +116,24 @@ def test_recorded_and_replayed_costs_agree():
     assert a["run"] == b["run"] and a["run"]["replay_note"] == ""
 
 
+def test_a_chunked_runs_costs_are_the_runs_own():
+    """vec_add too large for tiny's arrays runs in chunks, each chunk's DRAM fetch
+    hidden behind the previous chunk's compute: the page's per-command costs
+    (the run's record) add up to the run's cycles; a replay of the programs
+    alone, which knows nothing of the overlap, does not, and the page says so."""
+    cfg, n = load_config("tiny"), 20000
+    vals = {"A": phantom_array((n,), np.float32), "B": phantom_array((n,), np.float32), "C": phantom_array((n,), np.float32), "n": n}
+    rep = run_program(api.parse_file(ROOT / "infs/workloads/vec_add.mlir"), vals, None, RunOptions(config=cfg, mode="in", machine_mode="analysis", record_charges=True))
+    assert rep.regions[0].chunks > 1 and rep.regions[0].dram_hidden > 0
+    resident = [v for v in vals.values() if isinstance(v, np.ndarray)]
+    d = view_data(runs_of(rep), rep.stats, cfg, "t", resident=resident, charges=[cs for _, cs in rep.machine.charges])
+    assert d["run"]["replay_note"] == ""
+    for k in ("dram", "move", "compute", "final_reduce"):
+        assert sum(p["cycles"][k] for p in d["programs"]) == rep.stats.cycles[k], k
+    replayed = view_data(runs_of(rep), rep.stats, cfg, "t", resident=resident)
+    assert replayed["run"]["replay_note"].startswith("the per-command costs differ from the run's: dram ")
+
+
 def unrle(r: list[int], n: int) -> np.ndarray:
     return np.repeat(np.asarray(r[0::2], dtype=np.int64), np.asarray(r[1::2], dtype=np.int64))[:n]
 
