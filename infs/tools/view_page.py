@@ -200,10 +200,13 @@ function scale(id, lo, hi, unit, fn, what) {
 }
 
 // ---- layout of the pictures ----
-function grid2(shape) {  // rows x cols of a tile grid / a tile drawn flat (dims of size 1 dropped: a 256 x 1 tile is drawn as a 1-D one)
-  const sq = shape.filter((x) => x > 1);
-  if (sq.length >= 2) return [prod(sq.slice(0, -1)), sq[sq.length - 1]];
-  shape = sq.length ? sq : [1];
+function grid2(shape) {  // rows x cols of a tile grid / a tile drawn flat
+  if (shape.length >= 2) {
+    const r = prod(shape.slice(0, -1)), c = shape[shape.length - 1];
+    // a line of one cell's width (a 256 x 1 tile) is drawn as a 1-D one, folded into a square
+    if (Math.min(r, c) > 1 || Math.max(r, c) <= 16) return [r, c];
+    shape = [r * c];
+  }
   const n = shape[0] || 1, cols = Math.ceil(Math.sqrt(n));
   return [Math.ceil(n / cols), cols];
 }
