@@ -1,0 +1,95 @@
+// iree-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(affine-loop-tile{tile-size=4}))' infs/workloads/loops/kmeans_inner.mlir
+// (iree-base-compiler 3.13.0; written by test/corpus/generate.py, which regenerates it)
+#map = affine_map<(d0) -> (d0)>
+#map1 = affine_map<(d0)[s0] -> (d0 + 4, s0)>
+module {
+  func.func @kmeans_inner(%arg0: memref<?x?xf32>, %arg1: memref<?x?xf32>, %arg2: memref<?x?xf32>, %arg3: memref<?xi32>, %arg4: memref<?x?xf32>, %arg5: memref<?xi32>, %arg6: index, %arg7: index, %arg8: index) {
+    %cst = arith.constant 0.000000e+00 : f32
+    %cst_0 = arith.constant 0x7F800000 : f32
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    affine.for %arg9 = 0 to %arg6 step 4 {
+      affine.for %arg10 = 0 to %arg8 step 4 {
+        affine.for %arg11 = #map(%arg9) to min #map1(%arg9)[%arg6] {
+          affine.for %arg12 = #map(%arg10) to min #map1(%arg10)[%arg8] {
+            %0 = affine.for %arg13 = 0 to %arg7 iter_args(%arg14 = %cst) -> (f32) {
+              %1 = affine.load %arg0[%arg11, %arg13] : memref<?x?xf32>
+              %2 = affine.load %arg1[%arg12, %arg13] : memref<?x?xf32>
+              %3 = arith.subf %1, %2 : f32
+              %4 = arith.mulf %3, %3 : f32
+              %5 = arith.addf %arg14, %4 : f32
+              affine.yield %5 : f32
+            }
+            affine.store %0, %arg2[%arg11, %arg12] : memref<?x?xf32>
+          }
+        }
+      }
+    }
+    affine.for %arg9 = 0 to %arg6 step 4 {
+      affine.for %arg10 = #map(%arg9) to min #map1(%arg9)[%arg6] {
+        %0:2 = affine.for %arg11 = 0 to %arg8 iter_args(%arg12 = %cst_0, %arg13 = %c0_i32) -> (f32, i32) {
+          %1 = affine.load %arg2[%arg10, %arg11] : memref<?x?xf32>
+          %2 = arith.cmpf olt, %1, %arg12 fastmath<nnan> : f32
+          %3 = arith.index_cast %arg11 : index to i32
+          %4 = arith.select %2, %1, %arg12 : f32
+          %5 = arith.select %2, %3, %arg13 : i32
+          affine.yield %4, %5 : f32, i32
+        }
+        affine.store %0#1, %arg3[%arg10] : memref<?xi32>
+      }
+    }
+    affine.for %arg9 = 0 to %arg8 step 4 {
+      affine.for %arg10 = 0 to %arg7 step 4 {
+        affine.for %arg11 = #map(%arg9) to min #map1(%arg9)[%arg8] {
+          affine.for %arg12 = #map(%arg10) to min #map1(%arg10)[%arg7] {
+            affine.store %cst, %arg4[%arg11, %arg12] : memref<?x?xf32>
+          }
+        }
+      }
+    }
+    affine.for %arg9 = 0 to %arg8 step 4 {
+      affine.for %arg10 = #map(%arg9) to min #map1(%arg9)[%arg8] {
+        affine.store %c0_i32, %arg5[%arg10] : memref<?xi32>
+      }
+    }
+    affine.for %arg9 = 0 to %arg6 step 4 {
+      affine.for %arg10 = 0 to %arg7 step 4 {
+        affine.for %arg11 = #map(%arg9) to min #map1(%arg9)[%arg6] {
+          affine.for %arg12 = #map(%arg10) to min #map1(%arg10)[%arg7] {
+            %0 = affine.load %arg3[%arg11] : memref<?xi32>
+            %1 = arith.index_cast %0 : i32 to index
+            %2 = affine.load %arg0[%arg11, %arg12] : memref<?x?xf32>
+            %3 = memref.load %arg4[%1, %arg12] : memref<?x?xf32>
+            %4 = arith.addf %3, %2 : f32
+            memref.store %4, %arg4[%1, %arg12] : memref<?x?xf32>
+          }
+        }
+      }
+    }
+    affine.for %arg9 = 0 to %arg6 step 4 {
+      affine.for %arg10 = #map(%arg9) to min #map1(%arg9)[%arg6] {
+        %0 = affine.load %arg3[%arg10] : memref<?xi32>
+        %1 = arith.index_cast %0 : i32 to index
+        %2 = memref.load %arg5[%1] : memref<?xi32>
+        %3 = arith.addi %2, %c1_i32 : i32
+        memref.store %3, %arg5[%1] : memref<?xi32>
+      }
+    }
+    affine.for %arg9 = 0 to %arg8 step 4 {
+      affine.for %arg10 = 0 to %arg7 step 4 {
+        affine.for %arg11 = #map(%arg9) to min #map1(%arg9)[%arg8] {
+          affine.for %arg12 = #map(%arg10) to min #map1(%arg10)[%arg7] {
+            %0 = affine.load %arg4[%arg11, %arg12] : memref<?x?xf32>
+            %1 = affine.load %arg5[%arg11] : memref<?xi32>
+            %2 = arith.cmpi eq, %1, %c0_i32 : i32
+            %3 = arith.select %2, %c1_i32, %1 : i32
+            %4 = arith.sitofp %3 : i32 to f32
+            %5 = arith.divf %0, %4 : f32
+            affine.store %5, %arg4[%arg11, %arg12] : memref<?x?xf32>
+          }
+        }
+      }
+    }
+    return
+  }
+}

@@ -1,0 +1,17 @@
+// iree-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(affine-loop-tile{tile-size=4}))' infs/workloads/loops/vec_add.mlir
+// (iree-base-compiler 3.13.0; written by test/corpus/generate.py, which regenerates it)
+#map = affine_map<(d0) -> (d0)>
+#map1 = affine_map<(d0)[s0] -> (d0 + 4, s0)>
+module {
+  func.func @vec_add(%arg0: memref<?xf32>, %arg1: memref<?xf32>, %arg2: memref<?xf32>, %arg3: index) {
+    affine.for %arg4 = 0 to %arg3 step 4 {
+      affine.for %arg5 = #map(%arg4) to min #map1(%arg4)[%arg3] {
+        %0 = affine.load %arg0[%arg5] : memref<?xf32>
+        %1 = affine.load %arg1[%arg5] : memref<?xf32>
+        %2 = arith.addf %0, %1 : f32
+        affine.store %2, %arg2[%arg5] : memref<?xf32>
+      }
+    }
+    return
+  }
+}

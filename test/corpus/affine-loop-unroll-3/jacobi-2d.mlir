@@ -1,0 +1,125 @@
+// iree-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(affine-loop-unroll{unroll-factor=3}))' test/polybench/jacobi-2d.mlir
+// (iree-base-compiler 3.13.0; written by test/corpus/generate.py, which regenerates it)
+#map = affine_map<()[s0] -> (s0 - 1)>
+#map1 = affine_map<()[s0] -> (((s0 - 2) floordiv 3) * 3 + 1)>
+#map2 = affine_map<(d0) -> (d0 + 1)>
+#map3 = affine_map<(d0) -> (d0 + 2)>
+#map4 = affine_map<()[s0] -> (((s0 - 2) floordiv 3) * 3 + 1, 1)>
+module attributes {dlti.dl_spec = #dlti.dl_spec<#dlti.dl_entry<f80, dense<128> : vector<2xi32>>, #dlti.dl_entry<!llvm.ptr<272>, dense<64> : vector<4xi32>>, #dlti.dl_entry<i64, dense<64> : vector<2xi32>>, #dlti.dl_entry<!llvm.ptr<270>, dense<32> : vector<4xi32>>, #dlti.dl_entry<!llvm.ptr<271>, dense<32> : vector<4xi32>>, #dlti.dl_entry<f16, dense<16> : vector<2xi32>>, #dlti.dl_entry<f64, dense<64> : vector<2xi32>>, #dlti.dl_entry<f128, dense<128> : vector<2xi32>>, #dlti.dl_entry<i32, dense<32> : vector<2xi32>>, #dlti.dl_entry<i8, dense<8> : vector<2xi32>>, #dlti.dl_entry<i16, dense<16> : vector<2xi32>>, #dlti.dl_entry<!llvm.ptr, dense<64> : vector<4xi32>>, #dlti.dl_entry<i1, dense<8> : vector<2xi32>>, #dlti.dl_entry<"dlti.stack_alignment", 128 : i32>, #dlti.dl_entry<"dlti.endianness", "little">>, llvm.data_layout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128", llvm.target_triple = "x86_64-unknown-linux-gnu", "polygeist.target-cpu" = "x86-64", "polygeist.target-features" = "+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87", "polygeist.tune-cpu" = "generic"} {
+  llvm.mlir.global internal constant @str1("%0.2lf \00") {addr_space = 0 : i32}
+  llvm.mlir.global internal constant @str0("\0A\00") {addr_space = 0 : i32}
+  llvm.mlir.global external @stderr() {addr_space = 0 : i32} : !llvm.ptr
+  llvm.func @fprintf(!llvm.ptr, !llvm.ptr, ...) -> i32
+  func.func @kernel_jacobi_2d(%arg0: i32, %arg1: i32, %arg2: memref<?x30xf64>, %arg3: memref<?x30xf64>) attributes {llvm.linkage = #llvm.linkage<external>} {
+    %cst = arith.constant 2.000000e-01 : f64
+    %0 = arith.index_cast %arg1 : i32 to index
+    %1 = arith.index_cast %arg0 : i32 to index
+    affine.for %arg4 = 0 to %1 {
+      affine.for %arg5 = 1 to #map()[%0] {
+        affine.for %arg6 = 1 to #map1()[%0] step 3 {
+          %2 = affine.load %arg2[%arg5, %arg6] : memref<?x30xf64>
+          %3 = affine.load %arg2[%arg5, %arg6 - 1] : memref<?x30xf64>
+          %4 = arith.addf %2, %3 : f64
+          %5 = affine.load %arg2[%arg5, %arg6 + 1] : memref<?x30xf64>
+          %6 = arith.addf %4, %5 : f64
+          %7 = affine.load %arg2[%arg5 + 1, %arg6] : memref<?x30xf64>
+          %8 = arith.addf %6, %7 : f64
+          %9 = affine.load %arg2[%arg5 - 1, %arg6] : memref<?x30xf64>
+          %10 = arith.addf %8, %9 : f64
+          %11 = arith.mulf %10, %cst : f64
+          affine.store %11, %arg3[%arg5, %arg6] : memref<?x30xf64>
+          %12 = affine.apply #map2(%arg6)
+          %13 = affine.load %arg2[%arg5, %12] : memref<?x30xf64>
+          %14 = affine.load %arg2[%arg5, %12 - 1] : memref<?x30xf64>
+          %15 = arith.addf %13, %14 : f64
+          %16 = affine.load %arg2[%arg5, %12 + 1] : memref<?x30xf64>
+          %17 = arith.addf %15, %16 : f64
+          %18 = affine.load %arg2[%arg5 + 1, %12] : memref<?x30xf64>
+          %19 = arith.addf %17, %18 : f64
+          %20 = affine.load %arg2[%arg5 - 1, %12] : memref<?x30xf64>
+          %21 = arith.addf %19, %20 : f64
+          %22 = arith.mulf %21, %cst : f64
+          affine.store %22, %arg3[%arg5, %12] : memref<?x30xf64>
+          %23 = affine.apply #map3(%arg6)
+          %24 = affine.load %arg2[%arg5, %23] : memref<?x30xf64>
+          %25 = affine.load %arg2[%arg5, %23 - 1] : memref<?x30xf64>
+          %26 = arith.addf %24, %25 : f64
+          %27 = affine.load %arg2[%arg5, %23 + 1] : memref<?x30xf64>
+          %28 = arith.addf %26, %27 : f64
+          %29 = affine.load %arg2[%arg5 + 1, %23] : memref<?x30xf64>
+          %30 = arith.addf %28, %29 : f64
+          %31 = affine.load %arg2[%arg5 - 1, %23] : memref<?x30xf64>
+          %32 = arith.addf %30, %31 : f64
+          %33 = arith.mulf %32, %cst : f64
+          affine.store %33, %arg3[%arg5, %23] : memref<?x30xf64>
+        }
+        affine.for %arg6 = max #map4()[%0] to #map()[%0] {
+          %2 = affine.load %arg2[%arg5, %arg6] : memref<?x30xf64>
+          %3 = affine.load %arg2[%arg5, %arg6 - 1] : memref<?x30xf64>
+          %4 = arith.addf %2, %3 : f64
+          %5 = affine.load %arg2[%arg5, %arg6 + 1] : memref<?x30xf64>
+          %6 = arith.addf %4, %5 : f64
+          %7 = affine.load %arg2[%arg5 + 1, %arg6] : memref<?x30xf64>
+          %8 = arith.addf %6, %7 : f64
+          %9 = affine.load %arg2[%arg5 - 1, %arg6] : memref<?x30xf64>
+          %10 = arith.addf %8, %9 : f64
+          %11 = arith.mulf %10, %cst : f64
+          affine.store %11, %arg3[%arg5, %arg6] : memref<?x30xf64>
+        }
+      }
+      affine.for %arg5 = 1 to #map()[%0] {
+        affine.for %arg6 = 1 to #map1()[%0] step 3 {
+          %2 = affine.load %arg3[%arg5, %arg6] : memref<?x30xf64>
+          %3 = affine.load %arg3[%arg5, %arg6 - 1] : memref<?x30xf64>
+          %4 = arith.addf %2, %3 : f64
+          %5 = affine.load %arg3[%arg5, %arg6 + 1] : memref<?x30xf64>
+          %6 = arith.addf %4, %5 : f64
+          %7 = affine.load %arg3[%arg5 + 1, %arg6] : memref<?x30xf64>
+          %8 = arith.addf %6, %7 : f64
+          %9 = affine.load %arg3[%arg5 - 1, %arg6] : memref<?x30xf64>
+          %10 = arith.addf %8, %9 : f64
+          %11 = arith.mulf %10, %cst : f64
+          affine.store %11, %arg2[%arg5, %arg6] : memref<?x30xf64>
+          %12 = affine.apply #map2(%arg6)
+          %13 = affine.load %arg3[%arg5, %12] : memref<?x30xf64>
+          %14 = affine.load %arg3[%arg5, %12 - 1] : memref<?x30xf64>
+          %15 = arith.addf %13, %14 : f64
+          %16 = affine.load %arg3[%arg5, %12 + 1] : memref<?x30xf64>
+          %17 = arith.addf %15, %16 : f64
+          %18 = affine.load %arg3[%arg5 + 1, %12] : memref<?x30xf64>
+          %19 = arith.addf %17, %18 : f64
+          %20 = affine.load %arg3[%arg5 - 1, %12] : memref<?x30xf64>
+          %21 = arith.addf %19, %20 : f64
+          %22 = arith.mulf %21, %cst : f64
+          affine.store %22, %arg2[%arg5, %12] : memref<?x30xf64>
+          %23 = affine.apply #map3(%arg6)
+          %24 = affine.load %arg3[%arg5, %23] : memref<?x30xf64>
+          %25 = affine.load %arg3[%arg5, %23 - 1] : memref<?x30xf64>
+          %26 = arith.addf %24, %25 : f64
+          %27 = affine.load %arg3[%arg5, %23 + 1] : memref<?x30xf64>
+          %28 = arith.addf %26, %27 : f64
+          %29 = affine.load %arg3[%arg5 + 1, %23] : memref<?x30xf64>
+          %30 = arith.addf %28, %29 : f64
+          %31 = affine.load %arg3[%arg5 - 1, %23] : memref<?x30xf64>
+          %32 = arith.addf %30, %31 : f64
+          %33 = arith.mulf %32, %cst : f64
+          affine.store %33, %arg2[%arg5, %23] : memref<?x30xf64>
+        }
+        affine.for %arg6 = max #map4()[%0] to #map()[%0] {
+          %2 = affine.load %arg3[%arg5, %arg6] : memref<?x30xf64>
+          %3 = affine.load %arg3[%arg5, %arg6 - 1] : memref<?x30xf64>
+          %4 = arith.addf %2, %3 : f64
+          %5 = affine.load %arg3[%arg5, %arg6 + 1] : memref<?x30xf64>
+          %6 = arith.addf %4, %5 : f64
+          %7 = affine.load %arg3[%arg5 + 1, %arg6] : memref<?x30xf64>
+          %8 = arith.addf %6, %7 : f64
+          %9 = affine.load %arg3[%arg5 - 1, %arg6] : memref<?x30xf64>
+          %10 = arith.addf %8, %9 : f64
+          %11 = arith.mulf %10, %cst : f64
+          affine.store %11, %arg2[%arg5, %arg6] : memref<?x30xf64>
+        }
+      }
+    }
+    return
+  }
+}

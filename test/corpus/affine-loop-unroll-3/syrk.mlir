@@ -1,0 +1,73 @@
+// iree-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(affine-loop-unroll{unroll-factor=3}))' test/polybench/syrk.mlir
+// (iree-base-compiler 3.13.0; written by test/corpus/generate.py, which regenerates it)
+#map = affine_map<(d0) -> (((d0 + 1) floordiv 3) * 3)>
+#map1 = affine_map<(d0) -> (d0 + 1)>
+#map2 = affine_map<(d0) -> (d0 + 2)>
+#map3 = affine_map<(d0) -> (((d0 + 1) floordiv 3) * 3, 0)>
+module attributes {dlti.dl_spec = #dlti.dl_spec<#dlti.dl_entry<f80, dense<128> : vector<2xi32>>, #dlti.dl_entry<!llvm.ptr<272>, dense<64> : vector<4xi32>>, #dlti.dl_entry<i64, dense<64> : vector<2xi32>>, #dlti.dl_entry<!llvm.ptr<270>, dense<32> : vector<4xi32>>, #dlti.dl_entry<!llvm.ptr<271>, dense<32> : vector<4xi32>>, #dlti.dl_entry<f16, dense<16> : vector<2xi32>>, #dlti.dl_entry<f64, dense<64> : vector<2xi32>>, #dlti.dl_entry<f128, dense<128> : vector<2xi32>>, #dlti.dl_entry<i32, dense<32> : vector<2xi32>>, #dlti.dl_entry<i8, dense<8> : vector<2xi32>>, #dlti.dl_entry<i16, dense<16> : vector<2xi32>>, #dlti.dl_entry<!llvm.ptr, dense<64> : vector<4xi32>>, #dlti.dl_entry<i1, dense<8> : vector<2xi32>>, #dlti.dl_entry<"dlti.stack_alignment", 128 : i32>, #dlti.dl_entry<"dlti.endianness", "little">>, llvm.data_layout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128", llvm.target_triple = "x86_64-unknown-linux-gnu", "polygeist.target-cpu" = "x86-64", "polygeist.target-features" = "+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87", "polygeist.tune-cpu" = "generic"} {
+  llvm.mlir.global internal constant @str1("%0.2lf \00") {addr_space = 0 : i32}
+  llvm.mlir.global internal constant @str0("\0A\00") {addr_space = 0 : i32}
+  llvm.mlir.global external @stderr() {addr_space = 0 : i32} : !llvm.ptr
+  llvm.func @fprintf(!llvm.ptr, !llvm.ptr, ...) -> i32
+  func.func @kernel_syrk(%arg0: i32, %arg1: i32, %arg2: f64, %arg3: f64, %arg4: memref<?x30xf64>, %arg5: memref<?x20xf64>) attributes {llvm.linkage = #llvm.linkage<external>} {
+    %0 = arith.index_cast %arg0 : i32 to index
+    %1 = arith.index_cast %arg1 : i32 to index
+    affine.for %arg6 = 0 to %0 {
+      affine.for %arg7 = 0 to #map(%arg6) step 3 {
+        %2 = affine.load %arg4[%arg6, %arg7] : memref<?x30xf64>
+        %3 = arith.mulf %2, %arg3 : f64
+        affine.store %3, %arg4[%arg6, %arg7] : memref<?x30xf64>
+        %4 = affine.apply #map1(%arg7)
+        %5 = affine.load %arg4[%arg6, %4] : memref<?x30xf64>
+        %6 = arith.mulf %5, %arg3 : f64
+        affine.store %6, %arg4[%arg6, %4] : memref<?x30xf64>
+        %7 = affine.apply #map2(%arg7)
+        %8 = affine.load %arg4[%arg6, %7] : memref<?x30xf64>
+        %9 = arith.mulf %8, %arg3 : f64
+        affine.store %9, %arg4[%arg6, %7] : memref<?x30xf64>
+      }
+      affine.for %arg7 = max #map3(%arg6) to #map1(%arg6) {
+        %2 = affine.load %arg4[%arg6, %arg7] : memref<?x30xf64>
+        %3 = arith.mulf %2, %arg3 : f64
+        affine.store %3, %arg4[%arg6, %arg7] : memref<?x30xf64>
+      }
+      affine.for %arg7 = 0 to %1 {
+        affine.for %arg8 = 0 to #map(%arg6) step 3 {
+          %2 = affine.load %arg5[%arg6, %arg7] : memref<?x20xf64>
+          %3 = arith.mulf %arg2, %2 : f64
+          %4 = affine.load %arg5[%arg8, %arg7] : memref<?x20xf64>
+          %5 = arith.mulf %3, %4 : f64
+          %6 = affine.load %arg4[%arg6, %arg8] : memref<?x30xf64>
+          %7 = arith.addf %6, %5 : f64
+          affine.store %7, %arg4[%arg6, %arg8] : memref<?x30xf64>
+          %8 = affine.apply #map1(%arg8)
+          %9 = affine.load %arg5[%arg6, %arg7] : memref<?x20xf64>
+          %10 = arith.mulf %arg2, %9 : f64
+          %11 = affine.load %arg5[%8, %arg7] : memref<?x20xf64>
+          %12 = arith.mulf %10, %11 : f64
+          %13 = affine.load %arg4[%arg6, %8] : memref<?x30xf64>
+          %14 = arith.addf %13, %12 : f64
+          affine.store %14, %arg4[%arg6, %8] : memref<?x30xf64>
+          %15 = affine.apply #map2(%arg8)
+          %16 = affine.load %arg5[%arg6, %arg7] : memref<?x20xf64>
+          %17 = arith.mulf %arg2, %16 : f64
+          %18 = affine.load %arg5[%15, %arg7] : memref<?x20xf64>
+          %19 = arith.mulf %17, %18 : f64
+          %20 = affine.load %arg4[%arg6, %15] : memref<?x30xf64>
+          %21 = arith.addf %20, %19 : f64
+          affine.store %21, %arg4[%arg6, %15] : memref<?x30xf64>
+        }
+        affine.for %arg8 = max #map3(%arg6) to #map1(%arg6) {
+          %2 = affine.load %arg5[%arg6, %arg7] : memref<?x20xf64>
+          %3 = arith.mulf %arg2, %2 : f64
+          %4 = affine.load %arg5[%arg8, %arg7] : memref<?x20xf64>
+          %5 = arith.mulf %3, %4 : f64
+          %6 = affine.load %arg4[%arg6, %arg8] : memref<?x30xf64>
+          %7 = arith.addf %6, %5 : f64
+          affine.store %7, %arg4[%arg6, %arg8] : memref<?x30xf64>
+        }
+      }
+    }
+    return
+  }
+}

@@ -1,0 +1,80 @@
+// iree-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(lower-affine)' test/polybench/jacobi-2d.mlir
+// (iree-base-compiler 3.13.0; written by test/corpus/generate.py, which regenerates it)
+module attributes {dlti.dl_spec = #dlti.dl_spec<#dlti.dl_entry<f80, dense<128> : vector<2xi32>>, #dlti.dl_entry<!llvm.ptr<272>, dense<64> : vector<4xi32>>, #dlti.dl_entry<i64, dense<64> : vector<2xi32>>, #dlti.dl_entry<!llvm.ptr<270>, dense<32> : vector<4xi32>>, #dlti.dl_entry<!llvm.ptr<271>, dense<32> : vector<4xi32>>, #dlti.dl_entry<f16, dense<16> : vector<2xi32>>, #dlti.dl_entry<f64, dense<64> : vector<2xi32>>, #dlti.dl_entry<f128, dense<128> : vector<2xi32>>, #dlti.dl_entry<i32, dense<32> : vector<2xi32>>, #dlti.dl_entry<i8, dense<8> : vector<2xi32>>, #dlti.dl_entry<i16, dense<16> : vector<2xi32>>, #dlti.dl_entry<!llvm.ptr, dense<64> : vector<4xi32>>, #dlti.dl_entry<i1, dense<8> : vector<2xi32>>, #dlti.dl_entry<"dlti.stack_alignment", 128 : i32>, #dlti.dl_entry<"dlti.endianness", "little">>, llvm.data_layout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128", llvm.target_triple = "x86_64-unknown-linux-gnu", "polygeist.target-cpu" = "x86-64", "polygeist.target-features" = "+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87", "polygeist.tune-cpu" = "generic"} {
+  llvm.mlir.global internal constant @str1("%0.2lf \00") {addr_space = 0 : i32}
+  llvm.mlir.global internal constant @str0("\0A\00") {addr_space = 0 : i32}
+  llvm.mlir.global external @stderr() {addr_space = 0 : i32} : !llvm.ptr
+  llvm.func @fprintf(!llvm.ptr, !llvm.ptr, ...) -> i32
+  func.func @kernel_jacobi_2d(%arg0: i32, %arg1: i32, %arg2: memref<?x30xf64>, %arg3: memref<?x30xf64>) attributes {llvm.linkage = #llvm.linkage<external>} {
+    %cst = arith.constant 2.000000e-01 : f64
+    %0 = arith.index_cast %arg1 : i32 to index
+    %1 = arith.index_cast %arg0 : i32 to index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %arg4 = %c0 to %1 step %c1 {
+      %c1_0 = arith.constant 1 : index
+      %c-1 = arith.constant -1 : index
+      %2 = arith.addi %0, %c-1 : index
+      %c1_1 = arith.constant 1 : index
+      scf.for %arg5 = %c1_0 to %2 step %c1_1 {
+        %c1_5 = arith.constant 1 : index
+        %c-1_6 = arith.constant -1 : index
+        %4 = arith.addi %0, %c-1_6 : index
+        %c1_7 = arith.constant 1 : index
+        scf.for %arg6 = %c1_5 to %4 step %c1_7 {
+          %5 = memref.load %arg2[%arg5, %arg6] : memref<?x30xf64>
+          %c-1_8 = arith.constant -1 : index
+          %6 = arith.addi %arg6, %c-1_8 : index
+          %7 = memref.load %arg2[%arg5, %6] : memref<?x30xf64>
+          %8 = arith.addf %5, %7 : f64
+          %c1_9 = arith.constant 1 : index
+          %9 = arith.addi %arg6, %c1_9 : index
+          %10 = memref.load %arg2[%arg5, %9] : memref<?x30xf64>
+          %11 = arith.addf %8, %10 : f64
+          %c1_10 = arith.constant 1 : index
+          %12 = arith.addi %arg5, %c1_10 : index
+          %13 = memref.load %arg2[%12, %arg6] : memref<?x30xf64>
+          %14 = arith.addf %11, %13 : f64
+          %c-1_11 = arith.constant -1 : index
+          %15 = arith.addi %arg5, %c-1_11 : index
+          %16 = memref.load %arg2[%15, %arg6] : memref<?x30xf64>
+          %17 = arith.addf %14, %16 : f64
+          %18 = arith.mulf %17, %cst : f64
+          memref.store %18, %arg3[%arg5, %arg6] : memref<?x30xf64>
+        }
+      }
+      %c1_2 = arith.constant 1 : index
+      %c-1_3 = arith.constant -1 : index
+      %3 = arith.addi %0, %c-1_3 : index
+      %c1_4 = arith.constant 1 : index
+      scf.for %arg5 = %c1_2 to %3 step %c1_4 {
+        %c1_5 = arith.constant 1 : index
+        %c-1_6 = arith.constant -1 : index
+        %4 = arith.addi %0, %c-1_6 : index
+        %c1_7 = arith.constant 1 : index
+        scf.for %arg6 = %c1_5 to %4 step %c1_7 {
+          %5 = memref.load %arg3[%arg5, %arg6] : memref<?x30xf64>
+          %c-1_8 = arith.constant -1 : index
+          %6 = arith.addi %arg6, %c-1_8 : index
+          %7 = memref.load %arg3[%arg5, %6] : memref<?x30xf64>
+          %8 = arith.addf %5, %7 : f64
+          %c1_9 = arith.constant 1 : index
+          %9 = arith.addi %arg6, %c1_9 : index
+          %10 = memref.load %arg3[%arg5, %9] : memref<?x30xf64>
+          %11 = arith.addf %8, %10 : f64
+          %c1_10 = arith.constant 1 : index
+          %12 = arith.addi %arg5, %c1_10 : index
+          %13 = memref.load %arg3[%12, %arg6] : memref<?x30xf64>
+          %14 = arith.addf %11, %13 : f64
+          %c-1_11 = arith.constant -1 : index
+          %15 = arith.addi %arg5, %c-1_11 : index
+          %16 = memref.load %arg3[%15, %arg6] : memref<?x30xf64>
+          %17 = arith.addf %14, %16 : f64
+          %18 = arith.mulf %17, %cst : f64
+          memref.store %18, %arg2[%arg5, %arg6] : memref<?x30xf64>
+        }
+      }
+    }
+    return
+  }
+}
