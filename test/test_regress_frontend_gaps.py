@@ -280,3 +280,21 @@ def test_a_select_of_shifted_loads_is_extracted_exactly_when_in_bounds(n, lo, hi
         return
     got = api.run(text, {"A": A, "B": B, "C": C}, config="tiny", mode=mode).outputs["C"]
     np.testing.assert_array_equal(got, want)
+
+
+@infs.kernel
+def lower_triangle_sum(A):
+    s = 0
+    for i in range(A.shape[0]):
+        for j in range(i):
+            s += A[i, j]
+    return s
+
+
+@pytest.mark.parametrize("mode", ["auto", "near", "core"])
+def test_a_triangular_nested_reduction_folds_each_row_in_a_region(mode):
+    A = np.arange(7 * 9, dtype=np.int32).reshape(7, 9) - 20
+    remarks = lower_triangle_sum.remarks(A)
+    assert any("extracted into 1 stream.region: domain [0:i] iterators [reduction]" in r for r in remarks), remarks
+    r = lower_triangle_sum(A, config="tiny", mode=mode)
+    assert r.value == plain(lower_triangle_sum, A)[1]

@@ -1751,6 +1751,11 @@ class Extractor:
                 for o in leaf:
                     if _is_loop(o) and o.results:
                         self.nest(o)
+            else:
+                # an accumulation loop holding one that folds its accumulator further
+                # (a triangle: for i iter_args { for j < i iter_args(%b = %a) }): the
+                # inner one is a fold per host iteration, as in a band
+                self.block(_ops_of(_body(leaf[0])))
             return
         self.apply(root, plan)
         for fd in a.folded:

@@ -141,14 +141,17 @@ func.func @ternary_fmax_fast(%A: memref<?x?xf32>, %n: index, %m: index) -> f32 {
 // -----
 
 // The inner loop's bounds depend on the outer index (a triangle): not one
-// rectangular domain, so the fold stays on the host.
+// rectangular domain; the outer loop stays on the host and the inner fold is a
+// region per host iteration, added to the accumulator there.
 // CHECK-LABEL: func.func @triangle
-// CHECK-NOT:     stream.region
-// CHECK:         func.return
+// CHECK:         scf.for %i = {{.*}} iter_args(%a = %z) -> (f32) {
+// CHECK-NEXT:      %[[R:.*]] = stream.region ins(%A : memref<?x?xf32>) syms(i = %i : index) domain [0:i] iterators [reduction] -> f32 {
+// CHECK:           arith.addf %a, %[[R]] : f32
 func.func @triangle(%A: memref<?x?xf32>, %n: index) -> f32 {
   %z = arith.constant 0.0 : f32
   // REMARK: reductions.mlir:[[# @LINE + 1]]:3: remark: extract-streams: loop nest not extracted: a bound (d0) depends on an enclosing loop of the region: not a rectangular domain
   %r = affine.for %i = 0 to %n iter_args(%a = %z) -> (f32) {
+    // REMARK: reductions.mlir:[[# @LINE + 1]]:5: remark: extract-streams: loop nest extracted into 1 stream.region: domain [0:i] iterators [reduction]
     %r2 = affine.for %j = 0 to affine_map<(d0) -> (d0)>(%i) iter_args(%b = %a) -> (f32) {
       %x = affine.load %A[%i, %j] : memref<?x?xf32>
       %s = arith.addf %b, %x : f32
