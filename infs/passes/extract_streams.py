@@ -21,8 +21,11 @@ How a nest is decided.  The nest's perfectly nested loops ``L1..Ln`` (a band)
 and its innermost body are read into loads, stores and expression trees.  Then,
 for ``p = 0, 1, ..., n-1``, the inner band ``L(p+1)..Ln`` is tried as a region
 with ``L1..Lp`` on the host: its statements are classified (plain stores;
-reductions: an ``iter_args`` accumulation or argmin/argmax loop, or ``X[m] = X[m] op f``
-with ``m`` invariant in some loops, op in add/mul/min/max), the region is built, and the
+reductions: an ``iter_args`` accumulation or argmin/argmax loop -- also nested
+``iter_args`` loops handing their accumulator down, one fold over all their
+dims -- or ``X[m] = X[m] op f`` with ``m`` invariant in some loops, op in
+add/mul/min/max; an ``scf.if`` yielding loaded values is a select when both
+sides are safe at every point, ``Analysis.if_select``), the region is built, and the
 stream dialect's own exact dependence test (``stream.loop_carried_dependence``,
 which the region verifier runs: distance/direction vectors over the access maps
 with a GCD test, conservative beyond them) decides whether it equals the
