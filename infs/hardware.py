@@ -225,8 +225,10 @@ class HardwareConfig:
     control_bytes: int = 8  # a control message (sync report, ack)
     command_bytes: int = 16  # one in-memory command sent to a bank
     # JIT charge per lowering that is not memoized (``jit_lowering_cycles``):
-    # "per-command" (default) jit_cycles_per_command x commands; "per-lowering"
-    # jit_us_per_lowering at freq_ghz; "measured" the JIT's own wall time.
+    # "per-command" (default) jit_cycles_per_command x commands; the named models
+    # "hardware" / "gem5-controller" / "software" their cited cycles per command
+    # (``JIT_COMMAND_CYCLES``); "per-lowering" jit_us_per_lowering at freq_ghz;
+    # "measured" the JIT's own wall time.
     # per-command is the default: it is the charge of the authors' gem5 model,
     # which produced the paper's figures.  per-lowering (the paper's measured
     # software JIT) cannot be the charge Eq. 2 sees either: with 440,000 cycles
@@ -308,17 +310,27 @@ class HardwareConfig:
           ``stream_pum_compile_lat_per_cmd`` (run.py:393, charged once per PUM
           context, MLCPUMManager.cc:3662-3701); set it to 1000 for CAL'22's
           software runtime ("about 1k cycles per command", cal:137).
+        * ``hardware`` / ``gem5-controller`` / ``software``: the named per-command
+          rates of ``JIT_COMMAND_CYCLES`` (10, 100, 1000 cycles/cmd) x commands,
+          whatever ``jit_cycles_per_command`` says.
         * ``measured``: ``seconds`` (infs's own JIT wall time for this lowering)
           at ``freq_ghz``.  Not deterministic (20-30%
           run-to-run) and Python: several times the paper's C++ JIT, so it
           overstates the JIT share; for exploration only.
 
         The "Inf-S no JIT" configuration charges nothing (``RunOptions.jit``)."""
-        if self.jit_model == "per-command":
-            return self.jit_cycles_per_command * commands
+        if self.jit_model in ("per-command", *JIT_COMMAND_CYCLES):
+            return self.jit_command_cycles * commands
         if self.jit_model == "measured":
             return int(round(seconds * self.freq_ghz * 1e9))
         return int(round(self.jit_us_per_lowering * 1e-6 * self.freq_ghz * 1e9))
+
+    @property
+    def jit_command_cycles(self) -> int:
+        """Cycles one lowered command costs the JIT: the named model's cited rate
+        (``JIT_COMMAND_CYCLES``), else ``jit_cycles_per_command`` (the rate Eq. 2's
+        N_node x Lat_JIT and optimize-tdfg's cost model use under every model)."""
+        return JIT_COMMAND_CYCLES.get(self.jit_model, self.jit_cycles_per_command)
 
     def energy(self, key: str) -> float:
         return float(self.energy_pj[key])
@@ -367,7 +379,27 @@ class HardwareConfig:
         return config_spec(self)
 
 
-JIT_MODELS = ("per-lowering", "per-command", "measured")
+# The named per-command JIT models (``jit_model``), cycles per lowered command.
+# gem5 charges the rate once per PUM context, on each command but syncs
+# (gem-forge-gem5, branch gem-forge, src/cpu/gem_forge/accelerator/stream/cache/
+# pum/MLCPUMManager.cc, MLCPUMManager::configurePUMEngine, lines 3662-3682).
+JIT_COMMAND_CYCLES: dict[str, int] = {
+    # CAL'22 §2 (cal:139): Inf-S's "lightweight hardware pipeline to lower tDFG (10 cycles/cmd)";
+    # gem5's configs/example/gem_forge/run.py:393 --gem-forge-stream-pum-compile-lat-per-cmd default "10"
+    "hardware": 10,
+    # gem5's src/mem/ruby/slicc_interface/Controller.py:206-207, stream_pum_compile_lat_per_cmd =
+    # Param.UInt32(100, ...), the controller's default when run.py does not set it
+    "gem5-controller": 100,
+    # CAL'22 §2 (cal:137): Inf-S_soft "invokes a runtime library to lower tDFG into bit-serial
+    # commands (about 1k cycles per command)"
+    "software": 1000,
+}
+JIT_MODELS = ("per-lowering", "per-command", *JIT_COMMAND_CYCLES, "measured")
+JIT_MODEL_SOURCES: dict[str, str] = {
+    "hardware": "CAL'22 §2 (cal:139): Inf-S's hardware lowering pipeline, '10 cycles/cmd'; gem5 configs/example/gem_forge/run.py:393, --gem-forge-stream-pum-compile-lat-per-cmd default 10 (the value the artifact's runs use)",
+    "gem5-controller": "gem5 src/mem/ruby/slicc_interface/Controller.py:206-207, stream_pum_compile_lat_per_cmd = Param.UInt32(100, ...): the controller's default when run.py does not override it",
+    "software": "CAL'22 §2 (cal:137): Inf-S_soft 'invokes a runtime library to lower tDFG into bit-serial commands (about 1k cycles per command)'",
+}
 
 _DEFAULT = HardwareConfig(name="paper-64")
 
@@ -1175,7 +1207,7 @@ FIELD_SOURCES: dict[str, tuple[str, str]] = {
     "host_tile": ("assumed: TC_core at mesh node 0 (the paper does not place it)", "Fig. 14 (sync round trips)"),
     "control_bytes": ("assumed: one 8 B control message (sync report, ack); the paper gives no size", "Fig. 12/13 (control traffic)"),
     "command_bytes": ("assumed: 16 B per command (pattern + op); the paper gives no size", "Fig. 12/13 (control traffic)"),
-    "jit_model": ("HardwareConfig.jit_lowering_cycles: per-command by default, as the authors' gem5 model charges it (MLCPUMManager.cc:3662-3701); per-lowering sends every mm_outer/stencil region near memory under Eq. 2", "Fig. 14 (JIT share), Fig. 11 (Inf-S vs Inf-S no JIT)"),
+    "jit_model": ("HardwareConfig.jit_lowering_cycles: per-command by default, as the authors' gem5 model charges it (MLCPUMManager.cc:3662-3682); the named models hardware/gem5-controller/software are in the JIT table below; per-lowering sends every mm_outer/stencil region near memory under Eq. 2", "Fig. 14 (JIT share), Fig. 11 (Inf-S vs Inf-S no JIT)"),
     "jit_us_per_lowering": ("ASPLOS §8 (asplos:516): 'The average JIT time is 220us'", "Fig. 14 (JIT share), Fig. 11 (Inf-S vs Inf-S no JIT)"),
     "jit_cycles_per_command": ("CAL'22 (cal:139) '10 cycles/cmd'; gem5 run.py:393 stream_pum_compile_lat_per_cmd", "Fig. 14 (JIT share, jit_model=per-command)"),
     "line_bytes": ("assumed: the 64 B x86 cache line (Table 2's H tree is 64B wide)", "Fig. 12/13 (Near-L3/Base traffic)"),
@@ -1231,7 +1263,16 @@ def model_markdown() -> str:
             continue
         src, fig = FIELD_SOURCES[f.name]
         out.append(f"| `{f.name}` | {_show_value(getattr(cfg, f.name))} | {src} | {fig} |")
-    out += ["", "## Bit-serial compute (`infs` profile, `INFS_LATENCY`; n = element bits)", "",
+    out += ["", "## JIT models (`jit_model`, `HardwareConfig.jit_lowering_cycles`; `infs-run --jit-model NAME`)", "",
+            "| model | charge per lowering not memoized | source |", "|---|---|---|",
+            f"| `per-command` (default) | `jit_cycles_per_command` ({cfg.jit_cycles_per_command}) x commands | the configurable rate; its default is `hardware`'s |"]
+    for name, cycles in JIT_COMMAND_CYCLES.items():
+        out.append(f"| `{name}` | {cycles} x commands | {JIT_MODEL_SOURCES[name]} |")
+    out += [f"| `per-lowering` | `jit_us_per_lowering` ({cfg.jit_us_per_lowering:g} us) at `freq_ghz` | {FIELD_SOURCES['jit_us_per_lowering'][0]} |",
+            "| `measured` | infs's own JIT wall time at `freq_ghz` | not deterministic; for exploration only |",
+            "", "gem5 charges its rate once per PUM context, on every command but syncs (MLCPUMManager::configurePUMEngine, "
+            "MLCPUMManager.cc:3662-3682, branch gem-forge); infs charges every command of a lowering not memoized.", "",
+            "## Bit-serial compute (`infs` profile, `INFS_LATENCY`; n = element bits)", "",
             "| op | int | fp | int source | fp source |", "|---|---|---|---|---|"]
     for op in INFS_LATENCY["int"]:
         i, f_ = INFS_LATENCY["int"][op], INFS_LATENCY["fp"][op]

@@ -112,7 +112,7 @@ class CostModel:
 
     @property
     def per_command(self) -> float:
-        return float(self.cfg.jit_cycles_per_command)
+        return float(self.cfg.jit_command_cycles)
 
     @property
     def transfer(self) -> float:
