@@ -70,6 +70,17 @@ from infs.sim.core import core_cost
 from infs.sim.near import near_memory_cost, not_offloadable, vector_lanes
 
 MODES = ("auto", "in", "near", "core")
+# Who decides where an ``auto`` region runs (``RunOptions.policy``):
+# * ``eq2`` (default, Inf-S): ASPLOS §4.3's Eq. 2 (``RegionRuntime.decide``);
+# * ``lowerable``: the authors' gem5 artifact, which has no Eq. 2 -- it offloads a
+#   region to the SRAM arrays whenever its patterns compile
+#   (gem-forge-gem5, branch gem-forge, src/cpu/gem_forge/accelerator/stream/cache/
+#   pum/MLCPUMManager.cc, MLCPUMManager::canApplyPUMToGroup, lines 346-476: no cost
+#   test, only whether the streams are affine, eliminated, of known trip count and
+#   accepted by the DataMoveCompiler), else runs it near memory (its streams float
+#   to the L3), else on the cores.  Here: in memory whenever the region lowers
+#   (tensorize, a layout, the wordlines fit; in chunks if need be).
+POLICIES = ("eq2", "lowerable")
 
 
 @dataclass(frozen=True)
@@ -78,6 +89,7 @@ class RunOptions:
     mode: str = "auto"  # auto | in | near | core
     tiles: tuple[int, ...] | None = None
     jit: bool = True  # False: the "Inf-S no JIT" configuration (lowering not charged)
+    policy: str = "eq2"  # who decides an auto region (POLICIES): Eq. 2 (Inf-S) or "lowerable" (the gem5 artifact's rule)
     machine_mode: str = "functional"  # functional | analysis (timing only, no data) | bitlevel (bit-serial, gate by gate)
     profile: str | None = None  # cost profile of the in-memory commands
     # inputs start in the L3 (initialized by the cores, as in the paper's runs), as far as
@@ -302,6 +314,13 @@ class RegionRuntime:
         near = near_memory_cost(profile, self.cfg, cold=cold).cycles if not stuck else math.inf
         core = core_cost(profile, self.cfg, cold=cold).cycles
         alt = "near" if near <= core else "core"
+        if self.options.policy == "lowerable":
+            # the artifact's rule (POLICIES): in memory whenever it lowers, no cost test
+            if plan is not None:
+                return "in", "policy lowerable: the region lowers for this machine", plan, ""
+            if stuck:
+                return "core", f"policy lowerable: not in memory ({why_not}); near memory impossible ({stuck})", None, ""
+            return "near", f"policy lowerable: not in memory ({why_not})", None, ""
         if plan is not None:
             # Eq. 2 (§4.3, asplos:359-361): in memory when
             #   N_elem x N_op / TP_core  >  sum_i Lat_op_i + N_node x Lat_JIT.
@@ -986,6 +1005,8 @@ def run_program(
     options = options or RunOptions()
     if options.mode not in MODES:
         raise EvaluationError(f"unknown mode '{options.mode}' (choose from {', '.join(MODES)})")
+    if options.policy not in POLICIES:
+        raise EvaluationError(f"unknown policy '{options.policy}' (choose from {', '.join(POLICIES)})")
     bad = tiles_error(options.tiles)
     if bad:
         raise EvaluationError(bad)

@@ -3,6 +3,7 @@
     infs-run FILE.mlir [--entry F] [--config paper-64] [--mode auto|in|near|core|all] [--strict] [--strict-offload]
              [--sizes N=64,M=32] [--scalar w=0.5] [--shape A=64x64] [--input A=a.npy] [--seed 0]
              [--save-outputs DIR] [--check] [--tiles 16x16] [--no-jit-charge]
+             [--policy eq2|lowerable] [--jit-model NAME]
              [--no-chunks] [--analysis] [--cold] [--json] [--view OUT.html]
 
 Inputs: a workload of ``infs/workloads`` (by its file) gets the registry's
@@ -43,10 +44,10 @@ from rich.table import Table
 from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
 
 from infs import api, version_text
-from infs.hardware import ConfigError, load_config
+from infs.hardware import JIT_MODELS, ConfigError, load_config
 from infs.runtime.check import compare_values
 from infs.runtime import jit
-from infs.runtime.driver import MODES, ModeNotHonoured, RegionRecord, RunOptions, RunReport, extract_regions, run_program
+from infs.runtime.driver import MODES, POLICIES, ModeNotHonoured, RegionRecord, RunOptions, RunReport, extract_regions, run_program
 from infs.runtime.host import available_memory, find_function, human_bytes, phantom_array, run_function, unnamed_argument
 from infs.runtime.scalar_ops import EvaluationError, numpy_dtype
 from infs.sim import SimError
@@ -323,6 +324,7 @@ def run_once(module, path: Path, fn, args, mode: str, console: Console | None) -
     if args.check:
         jit.set_verify(True)  # every program the JIT produces goes through the pimcmd verifiers too
     options = RunOptions(config=args.config, mode=mode, tiles=_tiles(args.tiles), jit=not args.no_jit_charge,
+                         policy=getattr(args, "policy", "eq2"),
                          machine_mode="analysis" if args.analysis else "functional", warm=not args.cold,
                          strict=args.strict, cross_check=args.check, optimize=not getattr(args, "no_optimize", False),
                          chunk=not getattr(args, "no_chunks", False),
@@ -348,7 +350,8 @@ def run_once(module, path: Path, fn, args, mode: str, console: Console | None) -
     finally:
         if progress is not None:
             bar.stop()
-    out: dict[str, Any] = {"mode": mode, "report": report, "values": values, "outputs": outputs, "results": dict(zip(result_names, report.results))}
+    out: dict[str, Any] = {"mode": mode, "report": report, "values": values, "outputs": outputs, "results": dict(zip(result_names, report.results)),
+                           "policy": options.policy, "jit_model": report.machine.cfg.jit_model}  # fmt: skip
     if args.check:
         names = {op.name for op in module.walk()}
         if "pimcmd.program" in names:
@@ -451,7 +454,10 @@ def summary(out: dict[str, Any], freq_ghz: float) -> dict[str, Any]:
         "regions": [vars(r) for r in rep.regions],
         "region_modes": rep.mode_counts(),
         "elements_in_memory_fraction": offl / total_el,
-        "jit": {"misses": sum(r.jit_misses for r in rep.regions), "seconds": sum(r.jit_seconds for r in rep.regions)},
+        # who decided the auto regions (RunOptions.policy; forced modes decide nothing)
+        "policy": out.get("policy", "eq2"),
+        "jit": {"misses": sum(r.jit_misses for r in rep.regions), "seconds": sum(r.jit_seconds for r in rep.regions),
+                "model": out.get("jit_model", "")},
         # optimize-tdfg before the JIT (host wall time, not simulated cycles: driver ``_optimize``)
         "optimize": {
             "seconds": sum(r.optimize_seconds for r in rep.regions),
@@ -508,6 +514,10 @@ def print_report(console: Console, path: Path, s: dict[str, Any], cfg_name: str)
     hidden = sum(r.get("dram_hidden", 0) for r in s["regions"])
     if hidden:  # double-buffered chunks: each fetch behind the previous chunk's compute (RegionRecord.dram_hidden)
         t.add_row("DRAM hidden behind compute", f"{hidden:,} cycles (not in total)")
+    if s["mode"] == "auto":
+        t.add_row("decided by", "policy lowerable (in memory whenever it lowers, the gem5 artifact's rule)" if s["policy"] == "lowerable" else "policy eq2 (Eq. 2, ASPLOS §4.3)")
+    if s["jit"]["model"]:
+        t.add_row("JIT model", s["jit"]["model"])
     t.add_row("JIT lowerings (not memoized)", str(s["jit"]["misses"]))
     t.add_row("JIT wall time", f"{s['jit']['seconds'] * 1e3:.1f} ms")
     aot = sum(1 for r in s["regions"] if r["reason"].startswith("a pimcmd.program"))
@@ -666,6 +676,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--tiles", help="force the tile shape, e.g. 16x16")
     parser.add_argument("--no-jit-charge", action="store_true", help="do not charge JIT cycles (Inf-S no JIT)")
+    parser.add_argument("--policy", default="eq2", choices=POLICIES,
+                        help="who decides where an auto region runs: eq2 (default, Inf-S's Eq. 2) or lowerable (in memory whenever it lowers, else near memory, else the cores: the gem5 artifact's rule)")
+    parser.add_argument("--jit-model", choices=JIT_MODELS, help="the config's jit_model for this run (hardware 10 cycles/cmd, gem5-controller 100, software 1000, ...; see docs/hardware.md)")
     parser.add_argument("--no-optimize", action="store_true", help="lower each region's tDFG as tensorized, without optimize-tdfg (Inf-S no e-graph)")
     parser.add_argument("--no-chunks", action="store_true", help="a region too large for the SRAM arrays runs near memory instead of in memory in chunks")
     parser.add_argument("--analysis", action="store_true", help="timing only, no data (paper sizes)")
@@ -695,6 +708,13 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError("--save-outputs needs the functional simulation (--analysis computes no values)")
         if args.mode in ("near", "core") and (args.tiles or args.no_jit_charge):
             raise UsageError(f"{'--tiles' if args.tiles else '--no-jit-charge'} applies to in-memory execution; --mode {args.mode} runs nothing in memory")
+        if args.policy != "eq2" and args.mode != "auto":
+            raise UsageError(f"--policy decides auto regions; --mode {args.mode} forces them")
+        if args.jit_model is not None:
+            if args.mode in ("near", "core"):
+                raise UsageError(f"--jit-model applies to in-memory execution; --mode {args.mode} runs nothing in memory")
+            cfg = load_config(cfg, jit_model=args.jit_model)
+            args.config = cfg
         if args.strict and args.mode == "auto":
             raise UsageError("--strict applies to a forced --mode (in, near, core or all)")
         if args.save_outputs:
