@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test setup pytest lit bench clean fuzz browser test-distributed
+.PHONY: run test setup pytest lit bench clean fuzz browser test-distributed test-upstream
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ test: $(STAMP)
 # Dask workers killed mid-sweep, then resumed; 20-40 s each, so not in `make test`. CI runs both.
 test-distributed: $(STAMP)
 	INFS_TEST_DISTRIBUTED=1 $(PY) -m pytest test/test_sweep.py -k "killed"
+
+# The upstream-MLIR check alone (docs/upstream-mlir.md): installs the [mlir] extra
+# (iree-base-compiler, ~530 MB) into the venv, then runs its tests with CI=true (no skips).
+test-upstream: $(STAMP)
+	$(PY) -m pip install --quiet -e ".[mlir]"
+	CI=true $(PY) -m pytest test/test_upstream_mlir.py test/test_upstream_syntax.py test/test_corpus.py test/test_affine_ssa_ids.py
 
 lit: $(STAMP)
 	$(VENV)/bin/lit -v test/lit
