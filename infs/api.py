@@ -72,7 +72,7 @@ def register_dialects(ctx: Context, factories: dict[str, Callable[[], object]]) 
     register_infs_dialects(ctx)
 
 
-_UPSTREAM_SYNTAX = frozenset({"affine", "scf", "memref"})  # upstream_syntax.UPSTREAM_OPS' dialects
+_UPSTREAM_SYNTAX = frozenset({"affine", "scf", "memref", "llvm"})  # upstream_syntax.UPSTREAM_OPS' dialects
 
 
 def with_upstream_syntax(name: str, factory: Callable[[], object]) -> Callable[[], object]:

@@ -146,6 +146,13 @@ module {
   }
 }
 """,
+    "llvm_globals": """
+module {
+  llvm.mlir.global external hidden @h(3 : i32) {addr_space = 0 : i32} : i32
+  llvm.mlir.global private unnamed_addr constant @s("\\FF\\C3\\A9\\00") {addr_space = 0 : i32, dso_local}
+  llvm.mlir.global internal local_unnamed_addr @z() {addr_space = 0 : i32, alignment = 8 : i64} : !llvm.array<4 x f32>
+}
+""",
 }
 
 # the custom form upstream MLIR prints of the ops this module defines, as infs must print it
@@ -156,6 +163,8 @@ PRINTED = {
     "min_max_apply": "affine.max affine_map<(d0)[s0] -> (s0, (d0 + -4))>(%i)[%n]",
     "scf_parallel_reduce": "scf.parallel (%i) = (%c0) to (%n) step (%c1) init (%z, %zi) -> (f32, i32) {",
     "memref_alloca_cast": "memref.alloca(%n) alignment = 16 : memref<?xf32>",
+    "cgeist_llvm": 'llvm.mlir.global internal constant @str0("hello %d\\0A\\00") {addr_space = 0 : i32}\n',
+    "llvm_globals": 'llvm.mlir.global private unnamed_addr constant @s("\\FF\\C3\\A9\\00") {addr_space = 0 : i32, dso_local}\n',
 }
 
 
@@ -302,6 +311,8 @@ def test_upstream_reads_infs_output_as_the_same_program(name: str) -> None:
     module = api.parse_text(CASES[name])
     assert _upstream_generic(api.to_text(module, generic=True)) == want
     assert _upstream_generic(api.to_text(module)) == want
+    # and infs reads upstream's own generic form as the same program
+    assert _upstream_generic(api.to_text(api.parse_text(want))) == want
 
 
 # -- the acceptance case: PolyBench gemm after upstream's --affine-parallelize --

@@ -24,6 +24,8 @@ types, operand order) is the one upstream prints with
 ``memref.alloc/alloca`` ``(%n)[%s] alignment = 16 : memref<?xf32>`` (and
                      ``{alignment = 16 : i64}``, as MLIR before 20 printed it)
 ``memref.cast``      ``%a : memref<4xf32> to memref<?xf32>``
+``llvm.mlir.global`` (its custom form is xDSL's) with the ``tls_mode`` property
+                     of upstream's generic form, which xDSL 0.74 lacks
 
 Bounds are affine expressions of SSA values with upstream's rule: a bare
 ``%x`` is a map dimension, ``symbol(%x)`` a symbol.  (The same rule for the
@@ -45,18 +47,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects import affine, memref, scf
+from xdsl.dialects import affine, llvm, memref, scf
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AffineSetAttr,
     DYNAMIC_INDEX,
     AnyFloat,
     ArrayAttr,
+    BytesAttr,
     DenseIntElementsAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
     MemRefType,
+    StringAttr,
+    SymbolNameConstraint,
+    TypedAttribute,
+    UnitAttr,
     TensorType,
     i32,
     i64,
@@ -71,7 +78,7 @@ from xdsl.ir.affine import (
     AffineMap,
     AffineSymExpr,
 )
-from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def, region_def, result_def, traits_def, var_operand_def, var_result_def
+from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_prop_def, prop_def, region_def, result_def, traits_def, var_operand_def, var_result_def
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.parser.affine_parser import AffineParser
 from xdsl.printer import Printer
@@ -826,6 +833,119 @@ class MemRefCastOp(memref.CastOp):
 
 
 # ---------------------------------------------------------------------------
+# llvm
+# ---------------------------------------------------------------------------
+
+
+_VISIBILITY = {0: "", 1: "hidden", 2: "protected"}  # LLVM::Visibility
+
+
+@irdl_op_definition
+class LLVMGlobalOp(llvm.GlobalOp):
+    """``llvm.mlir.global`` with upstream's ``tls_mode`` property, which its
+    generic form always carries (``tls_mode = 0 : i64``: not thread-local) and
+    xDSL 0.74's definition lacks; the custom form is xDSL's, as upstream's."""
+
+    name = "llvm.mlir.global"
+
+    # (every field declared again, as for AffineParallelOp; `tls_mode` is new)
+    global_type = prop_def()
+    constant = opt_prop_def(UnitAttr)
+    sym_name = prop_def(SymbolNameConstraint())
+    linkage = prop_def(llvm.LinkageAttr)
+    dso_local = opt_prop_def(UnitAttr)
+    thread_local_ = opt_prop_def(UnitAttr)
+    visibility_ = opt_prop_def(IntegerAttr[IntegerType])
+    value = opt_prop_def()
+    alignment = opt_prop_def(IntegerAttr)
+    addr_space = prop_def(IntegerAttr)
+    unnamed_addr = opt_prop_def(IntegerAttr)
+    section = opt_prop_def(StringAttr)
+    tls_mode = opt_prop_def(IntegerAttr)
+    body = region_def()
+
+    def verify_(self) -> None:
+        # a thread-local mode other than the default has no custom form here: refuse it, not drop it
+        if self.tls_mode is not None and self.tls_mode.value.data != 0:
+            raise VerifyException(f"tls_mode {self.tls_mode.value.data} (a thread-local model) is not supported")
+        if self.visibility_ is not None and self.visibility_.value.data not in _VISIBILITY:
+            raise VerifyException(f"visibility_ {self.visibility_.value.data} is not one of {sorted(_VISIBILITY)}")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LLVMGlobalOp:
+        """``linkage visibility? thread_local? unnamed_addr? constant? @name(value?) attr-dict (: type)? region?``
+        (upstream's GlobalOp::parse; xDSL 0.74's reads no visibility)."""
+        linkage = parser.parse_optional_keyword_in(llvm._LINKAGE_OPTIONS) or "external"  # noqa: SLF001
+        vis = parser.parse_optional_keyword_in(("hidden", "protected"))
+        thread_local_ = parser.parse_optional_keyword("thread_local") is not None
+        ua = parser.parse_optional_keyword_in(tuple(llvm.UNNAMED_ADDR_KEY_BY_KEYWORD))
+        constant = parser.parse_optional_keyword("constant") is not None
+        sym_name = parser.parse_symbol_name()
+        parser.parse_punctuation("(")
+        value = None
+        if parser.parse_optional_punctuation(")") is None:
+            value = parser.parse_attribute()
+            parser.parse_punctuation(")")
+        attrs = parser.parse_optional_attr_dict()
+        pos = parser.pos
+        if parser.parse_optional_punctuation(":") is not None:
+            global_type = parser.parse_type()
+        elif isinstance(value, (StringAttr, BytesAttr)):  # (bytes: not UTF-8, "\\FF")
+            n = len(value.data.encode()) if isinstance(value, StringAttr) else len(value.data)
+            global_type = llvm.LLVMArrayType(n, IntegerType(8))  # an array of its bytes, as upstream
+        elif isinstance(value, TypedAttribute):
+            global_type = value.get_type()
+        else:
+            parser.raise_error("expected ':' and the global's type", pos, parser.pos)
+        props: dict[str, Attribute] = {"global_type": global_type, "sym_name": sym_name, "linkage": llvm.LinkageAttr(linkage), "addr_space": attrs.pop("addr_space", IntegerAttr(0, 32))}
+        for key in ("alignment", "section", "dso_local", "tls_mode", "visibility_", "unnamed_addr"):
+            if key in attrs:
+                props[key] = attrs.pop(key)
+        if constant:
+            props["constant"] = UnitAttr()
+        if thread_local_:
+            props["thread_local_"] = UnitAttr()
+        if value is not None:
+            props["value"] = value
+        if ua is not None:
+            props["unnamed_addr"] = IntegerAttr(llvm.UNNAMED_ADDR_KEY_BY_KEYWORD[ua], 64)
+        if vis is not None:
+            props["visibility_"] = IntegerAttr({v: k for k, v in _VISIBILITY.items()}[vis], 64)
+        op = cls.build(properties=props, regions=[parser.parse_optional_region() or Region()])
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        """As upstream prints it (GlobalOp::print): keywords for the linkage,
+        visibility, thread_local, unnamed_addr and constant; the type left out of
+        a string global."""
+        words = [self.linkage.linkage.data]
+        if self.visibility_ is not None and _VISIBILITY.get(self.visibility_.value.data):
+            words.append(_VISIBILITY[self.visibility_.value.data])
+        if self.thread_local_ is not None:
+            words.append("thread_local")
+        if self.unnamed_addr is not None and (kw := llvm.UNNAMED_ADDR_KEYWORD_BY_KEY.get(self.unnamed_addr.value.data)):
+            words.append(kw)
+        if self.constant is not None:
+            words.append("constant")
+        printer.print_string(" " + " ".join(words) + " ")
+        printer.print_symbol_name(self.sym_name.data)
+        printer.print_string("(")
+        if self.value is not None:
+            printer.print_attribute(self.value)
+        printer.print_string(")")
+        shown = {k: v for k, v in self.properties.items() if k in ("addr_space", "alignment", "section", "dso_local")}
+        printer.print_op_attributes(shown | self.attributes)
+        if isinstance(self.value, (StringAttr, BytesAttr)) and not self.body.blocks:
+            return
+        printer.print_string(" : ")
+        printer.print_attribute(self.global_type)
+        if self.body.blocks:
+            printer.print_string(" ")
+            printer.print_region(self.body, print_entry_block_args=False)
+
+
+# ---------------------------------------------------------------------------
 # The dialects
 # ---------------------------------------------------------------------------
 
@@ -833,6 +953,7 @@ UPSTREAM_OPS: dict[str, tuple[type[Operation], ...]] = {
     "affine": (AffineParallelOp, AffineIfOp, AffineApplyOp, AffineMinOp, AffineMaxOp),
     "scf": (SCFParallelOp, SCFReduceOp),
     "memref": (MemRefAllocOp, MemRefAllocaOp, MemRefCastOp),
+    "llvm": (LLVMGlobalOp,),
 }
 """Dialect name -> the op classes of this module that take the place of
 xDSL's of the same name (or join them: ``affine.max``)."""
