@@ -1,4 +1,4 @@
-"""The upstream check (DESIGN §3, docs/upstream-mlir.md): what infs prints, upstream MLIR reads.
+"""The upstream check (docs/upstream-mlir.md): what infs prints, upstream MLIR reads.
 
 The generic form (``--print-op-generic``) of infs-opt's output must parse and
 verify in upstream MLIR with unregistered dialects allowed
