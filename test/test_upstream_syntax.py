@@ -432,3 +432,21 @@ def test_random_affine_parallel_heads_are_upstreams(text: str) -> None:
     module = api.parse_text(text)
     assert _upstream_generic(api.to_text(module, generic=True)) == want
     assert _upstream_generic(api.to_text(module)) == want
+
+
+def test_an_assign_reduction_is_refused_in_one_line() -> None:
+    """reduce ("assign") parses (upstream's parser takes it) but has no identity to fold from."""
+    text = """
+func.func @f(%A: memref<?xf32>, %n: index, %S: memref<1xf32>) {
+  %r = affine.parallel (%i) = (0) to (%n) reduce ("assign") -> (f32) {
+    %v = affine.load %A[%i] : memref<?xf32>
+    affine.yield %v : f32
+  }
+  affine.store %r, %S[0] : memref<1xf32>
+  return
+}
+"""
+    with pytest.raises(api.InfsError) as e:
+        api.run(api.parse_text(text, "assign.mlir"), {"A": np.zeros(4, np.float32), "n": 4, "S": np.zeros(1, np.float32)}, config="tiny")
+    assert "assign.mlir:3:3: 'affine.parallel' reduce (\"assign\") of f32 has no identity" in str(e.value)
+    assert "\n" not in str(e.value)
