@@ -45,6 +45,7 @@ import shlex
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 from lit_inputs import _run_commands
 
@@ -159,11 +160,13 @@ class Upstream:
         self.full = ir.Context()  # upstream's dialects (and IREE's), verified
         self.full.allow_unregistered_dialects = True
 
-    def errors(self, text: str) -> list[str]:
-        """upstream MLIR's diagnostics for each chunk of ``text`` it rejects."""
+    def errors(self, text: str, generic: bool = True) -> list[str]:
+        """upstream MLIR's diagnostics for each chunk of ``text`` it rejects
+        (custom form, ``generic=False``: in the default context only, the
+        context without dialects reads only the generic form)."""
         out = []
         for i, chunk in enumerate(c for c in SPLIT.split(text) if c.strip()):
-            for what, ctx, body in (("syntax", self.bare, chunk), ("verifier", self.full, STREAM_PREFIX.sub(r"\1infs_stream.", chunk))):
+            for what, ctx, body in (("syntax", self.bare, chunk), ("verifier", self.full, STREAM_PREFIX.sub(r"\1infs_stream.", chunk)))[0 if generic else 1 :]:
                 try:
                     _mlir.ir.Module.parse(body, ctx) if ctx is self.bare else ir.Module.parse(body, ctx)
                 except Exception as e:  # MLIRError carries the upstream diagnostics
@@ -246,3 +249,45 @@ def test_workload_stage_parses_upstream(path: Path, pipeline: list[str], upstrea
     args = [str(path), "-p", ",".join(passes)] if passes else [str(path)]
     errs = upstream.errors(infs_opt_generic(args))
     assert not errs, f"upstream MLIR rejects infs-opt {shlex.join(args)}:\n" + "\n".join(errs)
+
+
+# -- Python kernels ------------------------------------------------------------------
+# (@infs.kernel emits affine MLIR itself: loop variables must be dims, arguments symbols)
+
+
+def _triangle(A, B, n: int):
+    for i in range(n):
+        for j in range(i, n - 1):
+            B[i, j] = A[j + 1, i] * 2.0 + A[i, n - 1 - j]
+
+
+def _strided_sum(A, n: int):
+    s = 0.0
+    for i in range(1, n, 2):
+        s += A[i // 2] + A[n - i]
+    return s
+
+
+def _gather(A, idx, B, n: int):
+    for i in range(n):
+        B[i] = A[idx[i]]
+
+
+KERNELS = {
+    "triangle": (_triangle, lambda: (np.zeros((9, 9)), np.zeros((9, 9)), 7)),
+    "strided_sum": (_strided_sum, lambda: (np.zeros(20), 9)),
+    "gather": (_gather, lambda: (np.zeros(10), np.zeros(10, dtype=np.int64), np.zeros(10), 5)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KERNELS))
+def test_python_kernel_parses_upstream(name: str, upstream: Upstream):
+    """Generic and custom form: a kernel's module holds upstream's dialects only."""
+    import infs
+    from infs import api
+
+    fn, args = KERNELS[name]
+    module = infs.kernel(fn).module(*args())
+    for generic in (True, False):
+        errs = upstream.errors(api.to_text(module, generic=generic), generic=generic)
+        assert not errs, f"{name} ({'generic' if generic else 'custom'} form):\n" + "\n".join(errs)
