@@ -91,7 +91,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 # arith::AtomicRMWKind, the reductions of affine.parallel
 # ---------------------------------------------------------------------------
 
-# upstream's enum values, in its order (ArithBase.td, AtomicRMWKindAttr): the
+# upstream's arith::AtomicRMWKind values, in their order (as mlir-opt reads them): the
 # generic form of `reduce ("addf", "maxnumf")` is `reductions = [0, 5]`
 REDUCTION_KINDS: tuple[str, ...] = (
     "addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu",
