@@ -157,3 +157,25 @@ def test_corpus_file_matches_numpy(corpus, mode: str) -> None:
         for r in res.regions:
             if r.mode != "in":
                 assert r.not_honoured, f"{pipeline}/{name}: region {r.region} ran {r.mode} under --mode in without a reason"
+
+
+# pipelines after which extract-streams finds at least as many regions as in the
+# source (affine-loop-fusion's output of the outer-product loops has one more);
+# after affine-loop-tile (min bounds) and affine-loop-unroll (a step and a cleanup
+# loop) some nests stay on the host, still with the right values (above)
+KEEPS_REGIONS = ("affine-parallelize", "affine-parallelize-reductions", "canonicalize", "affine-loop-fusion", "lower-affine")
+
+
+def _regions(path: Path) -> int:
+    from infs.passes.extract_streams import extract_streams
+
+    module = api.parse_file(path)
+    extract_streams(module)
+    return sum(1 for op in module.walk() if op.name == "stream.region")
+
+
+@pytest.mark.parametrize("corpus", [f for f in _distinct(FILES) if f[0] in KEEPS_REGIONS], ids=_ids)
+def test_the_pipeline_keeps_every_region(corpus) -> None:
+    pipeline, name, path = corpus
+    got, source = _regions(path), _regions(generate.sources()[name])
+    assert got >= source, f"{pipeline}/{name}: {got} stream.regions, the source {source}"
