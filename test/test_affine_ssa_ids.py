@@ -56,6 +56,23 @@ def test_the_first_use_decides_dim_or_symbol():
     assert [o.name_hint for o in load.indices] == ["m", "n"]
 
 
+def test_a_result_of_a_multi_result_op_by_number():
+    text = """
+    func.func @f(%A: memref<?xf64>, %n: index) {
+      %r:2 = affine.for %i = 0 to %n iter_args(%a = %n, %b = %n) -> (index, index) {
+        affine.yield %b, %a : index, index
+      }
+      %x = affine.load %A[%r#1 + symbol(%r#0)] : memref<?xf64>
+      func.return
+    }
+    """
+    m = api.parse_text(text)
+    (loop,) = [op for op in m.walk() if op.name == "affine.for"]
+    (load,) = _accesses(m)
+    assert str(load.map.data) == "(d0)[s0] -> ((d0 + s0))"
+    assert list(load.indices) == [loop.results[1], loop.results[0]]
+
+
 def test_custom_form_round_trips_with_symbols():
     m = api.parse_text(LOOP)
     text = api.to_text(m)

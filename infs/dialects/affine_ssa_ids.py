@@ -37,29 +37,35 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer as XdslPrinter
 from xdsl.syntax_printer import SyntaxPrinter as XdslSyntaxPrinter
 from xdsl.parser.affine_parser import AffineParser
+from xdsl.utils.exceptions import ParseError
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 
 class _SSAIdsParser(AffineParser):
-    def parse_map_of_ssa_ids(self) -> tuple[AffineMap, list[Span], list[Span]]:
-        """``[expr, ...]``; returns the map and the spans of its dim and symbol operands."""
-        seen: dict[str, AffineExpr] = {}
-        dims: list[Span] = []
-        syms: list[Span] = []
+    def parse_map_of_ssa_ids(self) -> tuple[AffineMap, list[tuple[Span, int]], list[tuple[Span, int]]]:
+        """``[expr, ...]``; returns the map and its dim and symbol operands (name span, result number)."""
+        seen: dict[tuple[str, int], AffineExpr] = {}
+        dims: list[tuple[Span, int]] = []
+        syms: list[tuple[Span, int]] = []
 
         def ssa_id(is_symbol: bool) -> AffineExpr:
             tok = self._parse_token(MLIRTokenKind.PERCENT_IDENT, "expected SSA identifier")
-            name = tok.span.text
-            if name in seen:  # upstream: the first use decides dim or symbol
-                return seen[name]
+            index = 0
+            if (num := self._parse_optional_token(MLIRTokenKind.HASH_IDENT)) is not None:  # %r#1: a result of a multi-result op
+                if not num.text[1:].isdigit():
+                    raise ParseError(num.span, "expected an integer as SSA value tuple index")
+                index = int(num.text[1:])
+            key = (tok.span.text, index)
+            if key in seen:  # upstream: the first use decides dim or symbol
+                return seen[key]
             if is_symbol:
                 e = AffineExpr.symbol(len(syms))
-                syms.append(tok.span)
+                syms.append((tok.span, index))
             else:
                 e = AffineExpr.dimension(len(dims))
-                dims.append(tok.span)
-            seen[name] = e
+                dims.append((tok.span, index))
+            seen[key] = e
             return e
 
         def parse_optional_id() -> AffineExpr | None:
@@ -82,7 +88,7 @@ def parse_affine_map_of_ssa_ids(parser: Parser) -> tuple[AffineMap, Sequence[SSA
     """Parse ``[expr, ...]`` of SSA ids at ``parser``'s position as upstream
     MLIR does; returns the map and its operands (index-typed: dims, then symbols)."""
     amap, dims, syms = _SSAIdsParser(parser._parser_state).parse_map_of_ssa_ids()  # noqa: SLF001
-    operands = [parser.resolve_operand(UnresolvedOperand(span, 0), IndexType()) for span in (*dims, *syms)]
+    operands = [parser.resolve_operand(UnresolvedOperand(span, index), IndexType()) for span, index in (*dims, *syms)]
     return amap, operands
 
 
