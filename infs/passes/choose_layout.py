@@ -8,10 +8,21 @@ primary array's, §4.1), and the shape of every array laid out in memory.
 Tile sizes satisfy both constraints of §4.1: ``prod(T) == bitlines`` (a tile
 fills one SRAM array) and ``T_inner * W mod L == 0`` (``W`` compute arrays
 per bank, ``L`` elements per cache line, the innermost dim being the
-contiguous one here).  Among valid tilings the heuristics prefer, in order:
-no tile larger than the array along a dim (no bitline left idle), long tiles
-on reduced dims, square-ish tiles on shifted dims (fewest cells crossing a
-tile boundary), a small innermost tile when broadcasting, then fewer tiles.
+contiguous one here).  A graph that moves data in memory (a ``mv``, ``bc`` or
+``reduce``) ranks the valid tilings by the cycles the timing model would
+charge for it: the graph is converted once (``tdfg-to-pimcmd`` +
+``expand-mv-bc``), and per tile shape its commands are counted as the
+lowering would split them (``decompose``'s pieces, Alg. 2's intra/inter-tile
+shifts, ``lower-shift``'s broadcast runs, ``lower-reduce``'s rounds, the
+partials read out) and priced with the timing model's formulas
+(``infs.cost_formulas``: an in-array shift costs ``bits x |d| x`` the inner
+tile sides, gem5's flattened distance; compute cycles from the cost profile;
+inter-tile moves by their bytes over the H-tree and the mesh, then a sync).
+Nothing is lowered or simulated per shape.  Ties, and graphs without moves
+(element-wise work, hints alone), fall back to the geometric preferences, in
+order: no tile larger than the array along a dim (no bitline left idle), long
+tiles on reduced dims, square-ish tiles on shifted dims (fewest cells crossing
+a tile boundary), a small innermost tile when broadcasting, then fewer tiles.
 Nothing else restricts the tile shapes (no powers of two, no tile dividing
 an array's extents: boundary tiles are partly idle, §4.1).  A graph that
 does not fit the machine is reported with ``LayoutError`` naming the rule
@@ -22,6 +33,7 @@ it near memory.  ``tiles=4x4`` forces a tile shape.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -32,11 +44,16 @@ from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException
 
+from infs import cost_formulas
+from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
-from infs.dialects.element_types import ELEMENT_BYTES
+from infs.dialects.element_types import ELEMENT_BITS, ELEMENT_BYTES
 from infs.dialects.pimcmd import TiledLattice, tile_grid
-from infs.hardware import HardwareConfig, load_config
-from infs.passes.pim_program import where
+from infs.hardware import CostProfile, HardwareConfig, get_profile, load_config
+from infs.passes.decompose import decompose_box, split_interval, written_exactly
+from infs.passes.expand_mv_bc import expand_mv_bc
+from infs.passes.lower_shift import alg2_shifts
+from infs.passes.pim_program import LoweringError, where
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_shapes, checked_element, element_name, lattice_extent
 
 CACHE_LINE_BYTES = 64
@@ -151,14 +168,22 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
             f"§4.1 asks for a tile shape T with {_product_text(rank)} = {B} and {_inner_text(rank)} * {W} arrays per bank a multiple of "
             f"the {L} {elem} elements of a {line}-byte line, so {_inner_text(rank)} a multiple of {step}, and no multiple of {step} divides {B}"
         )
+    fits = []
     for T, rest in candidates:
         n = tiles_needed(T)
         if n > capacity:
             continue
         overshoot = sum([logs[x] if x in logs else logs.setdefault(x, math.log2(x[0] / min(x))) for x in zip(T, pow2)])
         key = (round(overshoot, 6), *rest, n)
+        fits.append((key, T))
         if best is None or key < best[0]:
             best = (key, T)
+    # the estimate ranks the tilings of a graph that moves data in memory; without
+    # a mv/bc/reduce (hints alone, element-wise work) the geometric key decides
+    if len(fits) > 1 and any(n.kind in _MOVING for n in facts.body):
+        chosen = _estimated_best(graph, cfg, fits, lattice_t, arr_shapes, others, at, facts)
+        if chosen is not None:
+            best = (None, chosen)
     if best is None:
         # every tile shape that meets both constraints takes more SRAM arrays than the machine has
         need, fewest = min((tiles_needed(T), T) for T, _ in candidates)
@@ -288,3 +313,171 @@ class ChooseLayoutPass(ModulePass):
                 g.attributes["infs.layout"] = layout_attr(layout, cfg, len(g.arrays))
 
 
+
+
+# -- the cost estimate that ranks the valid tilings ------------------------------------
+
+
+@dataclass
+class _Est:
+    """The timing model's formulas (``infs.cost_formulas``, ``infs.sim.timing``) on
+    the commands the lowering would give one tile shape, counted, not built."""
+
+    cfg: HardwareConfig
+    profile: CostProfile
+    lattice: tuple[int, ...]
+    T: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        c, T = self.cfg, self.T
+        self.grid = tile_grid(self.lattice, T)
+        self.bstride = [math.prod(T[k + 1:]) for k in range(len(T))]  # bitlines between neighbours (row-major tile)
+        self.tstride = [math.prod(self.grid[k + 1:]) for k in range(len(T))]  # tile numbers between neighbours
+        host_r, host_c = divmod(c.host_tile, c.mesh_cols)
+        # sync (§5.2): a barrier round trip between TC_core and the farthest bank (timing.CostModel._sync)
+        self.sync = 2 * (max(host_r, c.mesh_rows - 1 - host_r) + max(host_c, c.mesh_cols - 1 - host_c)) * c.hop_cycles
+
+    def pieces(self, box) -> list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:
+        """decompose's pieces of ``box`` (Alg. 1), each as (tiles per dim, in-tile range per dim)."""
+        per_dim = []
+        for (p, q), t in zip(box, self.T):
+            parts = []
+            for a, b in split_interval(p, q, t):
+                parts.append((1, (a % t, (b - 1) % t + 1)) if b - a < t or a % t else ((b - a) // t, (0, t)))
+            per_dim.append(parts)
+        return [(tuple(n for n, _ in ps), tuple(r for _, r in ps)) for ps in itertools.product(*per_dim)]
+
+    def inter(self, bits: int, ntiles: int, nb: int, dim: int, tiles_away: int) -> int:
+        """An inter-tile shift or broadcast (timing ``_inter_tile``): every source array's
+        ``nb`` bitlines up its bank's H-tree, into another bank's when the destination
+        tile is in another bank, then the mesh drain the next sync waits for."""
+        c = self.cfg
+        apb = c.arrays_per_bank
+        per_tile = nb * bits / 8.0
+        per_bank = min(apb, ntiles)
+        step = abs(tiles_away) * self.tstride[dim]  # tile-number distance (tile -> bank: tile // apb)
+        remote = min(1.0, step / apb)
+        cycles = cost_formulas.htree_cycles(per_bank * per_tile * (1.0 + remote), c.htree_bytes_per_cycle) + 2 * c.htree_levels
+        if remote:
+            banks_away = max(1, step // apb)
+            hops = min(c.mesh_rows + c.mesh_cols - 2, banks_away // c.mesh_cols + banks_away % c.mesh_cols)
+            cycles += cost_formulas.drain_cycles(per_bank * per_tile * remote, c.link_bytes, hops, c.hop_cycles) + self.sync
+        return cycles
+
+    def cycles(self, cmds, exact: set[int]) -> float:
+        """The estimated cycles of the expanded domain-form ``cmds`` (``expand-mv-bc``'s
+        output) lowered on this tile shape; ``exact``: decompose's registers written exactly."""
+        cfg, T, prof = self.cfg, self.T, self.profile
+        par = cfg.parallel_intra_shift
+        total = 0.0
+        reduced: dict[int, set[int]] = {}  # register -> dims reduced in memory (its readout keeps a partial per tile)
+        for c in cmds:
+            k, f = c.kind, c.f
+            box = f.get("domain")
+            if k is pc.ComputeOp:
+                cyc = prof.compute_cycles(f["op"], f["type"], f.get("const") is not None or f.get("const_arg") is not None)
+                total += cyc * (len(decompose_box(box, T)) if box is not None and f["dst"] in exact else 1)
+            elif k is pc.MoveOp:
+                bits, d, dist = ELEMENT_BITS[f["type"]], f["dim"], f["dist"]
+                crossed = False
+                for nt, ir in self.pieces(box):
+                    ntiles = math.prod(nt)
+                    cells = math.prod(b - a for a, b in ir)
+                    for (m0, m1), inter, intra in alg2_shifts(T[d], dist):
+                        lo, hi = max(ir[d][0], m0), min(ir[d][1], m1)
+                        if lo >= hi:
+                            continue
+                        if inter == 0:
+                            total += cost_formulas.intra_shift_cycles(bits, intra, self.bstride[d], par)
+                        else:
+                            crossed = True
+                            total += self.inter(bits, ntiles, cells // (ir[d][1] - ir[d][0]) * (hi - lo), d, inter)
+                total += self.sync if crossed else 0
+            elif k is pc.BroadcastOp:
+                # lower-shift's runs of destination tiles (head, whole tiles, tail), each one
+                # bcast: its in-tile part an alignment to the run's first offset when the run
+                # holds the source's tile, a multicast over the H-tree and mesh otherwise
+                bits, d, t = ELEMENT_BITS[f["type"]], f["dim"], T[f["dim"]]
+                p = box[d][0]
+                tp, l = p // t, p % t
+                lo, hi = p + f["dist"], p + f["dist"] + f["count"]
+                runs = _bc_runs(lo, hi, t)
+                for nt, ir in self.pieces(box):
+                    ntiles, nb = math.prod(nt), math.prod(b - a for a, b in ir)
+                    crossed = False
+                    for ta, tb, r0, _r1 in runs:
+                        if ta <= tp < tb:
+                            total += cost_formulas.intra_bcast_cycles(bits, r0 - l, self.bstride[d], par)
+                        if tb - ta > 1 or ta != tp:
+                            crossed = True
+                            total += self.inter(bits, ntiles, nb, d, max(abs(ta - tp), abs(tb - 1 - tp), 1))
+                    total += self.sync if crossed else 0
+            elif k is pc.ReduceOp:
+                bits, d = ELEMENT_BITS[f["type"]], f["dim"]
+                reduced.setdefault(f["dst"], set()).add(d)
+                add = prof.compute_cycles(f["op"], f["type"])
+                copy = prof.compute_cycles("copy", f["type"])
+                for nt, ir in self.pieces(box):
+                    a, b = ir[d]
+                    n = b - a
+                    total += copy
+                    while n > 1:
+                        h = (n + 1) // 2
+                        total += cost_formulas.intra_shift_cycles(bits, h, self.bstride[d], par) + add
+                        n = h
+                    if a > 0:
+                        total += cost_formulas.intra_shift_cycles(bits, a, self.bstride[d], par) + copy
+            elif k is pc.ReadoutOp:
+                # the partials of an in-memory reduce: one per tile along its dims (Fig. 4b),
+                # read out over the banks' H-trees, then reduced by their stream engines
+                bits = ELEMENT_BITS[f["type"]]
+                dims = reduced.get(f["src"], set())
+                cells, tiles = 1, 1
+                for i, ((p, q), t) in enumerate(zip(box, T)):
+                    nt = -(-q // t) - p // t
+                    tiles *= nt
+                    cells *= nt if i in dims else q - p
+                banks = max(1, min(cfg.banks, -(-tiles // cfg.arrays_per_bank)))
+                per_bank = cells / banks
+                total += cost_formulas.htree_cycles(per_bank * bits / 8.0, cfg.htree_bytes_per_cycle) + cfg.l3_latency
+                total += per_bank / cfg.simd_lanes + cfg.se_init_cycles
+        return total
+
+
+
+def _bc_runs(lo: int, hi: int, t: int) -> list[tuple[int, int, int, int]]:
+    """lower-shift's destination runs of a broadcast to ``[lo, hi)`` on tiles of ``t``:
+    (first tile, end tile, first in-tile offset, end in-tile offset)."""
+    first_full, last_full = -(-lo // t), hi // t
+    if first_full > last_full:
+        return [(lo // t, lo // t + 1, lo % t, (hi - 1) % t + 1)]
+    runs = []
+    if lo % t:
+        runs.append((lo // t, lo // t + 1, lo % t, t))
+    if first_full < last_full:
+        runs.append((first_full, last_full, 0, t))
+    if hi % t:
+        runs.append((hi // t, hi // t + 1, 0, hi % t))
+    return runs
+
+
+def _estimated_best(graph: tdfg.GraphOp, cfg: HardwareConfig, fits: list[tuple[tuple, tuple[int, ...]]], lattice: tuple[int, ...],
+                    arr_shapes, others, at: Bindings, facts: GraphFacts) -> tuple[int, ...] | None:  # fmt: skip
+    """The valid tiling with the fewest estimated cycles (ties: the geometric key), or
+    None when the graph does not convert (the lowering then reports why)."""
+    from infs.passes.tdfg_to_pimcmd import convert_graph  # (lazy: it imports this pass for Layout)
+
+    try:
+        prog, _ = convert_graph(graph, at, (cfg, Layout(lattice, fits[0][1], arr_shapes, others)), facts)
+    except (LoweringError, LayoutError):
+        return None
+    prog = expand_mv_bc(prog)
+    exact = written_exactly(prog)
+    profile = get_profile(cfg.profile)
+    cmds = [c for c in prog.cmds if c.kind in _ESTIMATED]
+    best = min(fits, key=lambda kt: (_Est(cfg, profile, lattice, kt[1]).cycles(cmds, exact), kt[0]))
+    return best[1]
+
+
+_MOVING = (tdfg.MvOp, tdfg.BcOp, tdfg.ReduceOp)
+_ESTIMATED = frozenset({pc.ComputeOp, pc.MoveOp, pc.BroadcastOp, pc.ReduceOp, pc.ReadoutOp})

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from infs import cost_formulas
 from infs.dialects import pimcmd as pc
 from infs.sim.config import CostProfile, HardwareConfig
 from infs.sim.geometry import Geometry, box_tile_counts, unique_ints
@@ -150,9 +151,7 @@ class CostModel:
         row: ``bits`` cycles.  gem5 floors it at 1 cycle (the engine's tick,
         ``kickNextCommand``); the paper is silent, so the more conservative
         ``bits`` is kept."""
-        if self.cfg.parallel_intra_shift:
-            return bits
-        return bits * max(1, abs(dist) * bstride)
+        return cost_formulas.intra_shift_cycles(bits, dist, bstride, self.cfg.parallel_intra_shift)
 
     def intra_bcast_cycles(self, bits: int, lo: int, bstride: int) -> int:
         """The in-array part of a broadcast to in-tile offsets ``[lo, hi)``: the
@@ -169,7 +168,7 @@ class CostModel:
         the reuse: ``bits x |bitline_dist|``.  Log2 doubling is not used: under a
         distance-proportional shifter its copies at 1, 2, 4 ... cost the span of
         the offsets, which neither the paper nor gem5 charges."""
-        return self.intra_shift_cycles(bits, lo, bstride)
+        return cost_formulas.intra_bcast_cycles(bits, lo, bstride, self.cfg.parallel_intra_shift)
 
     def _inter_tile(self, cost: Cost, bits: int, nb: int, src_tiles: np.ndarray, dst_tiles: np.ndarray, multicast: bool) -> int:
         """Account tile->tile transfers (``nb`` bitlines each); returns the bank-side latency.
