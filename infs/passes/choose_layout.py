@@ -324,7 +324,6 @@ class _Est:
     the commands the lowering would give one tile shape, counted, not built."""
 
     cfg: HardwareConfig
-    profile: CostProfile
     lattice: tuple[int, ...]
     T: tuple[int, ...]
 
@@ -361,24 +360,23 @@ class _Est:
         if remote:
             banks_away = max(1, step // apb)
             hops = min(c.mesh_rows + c.mesh_cols - 2, banks_away // c.mesh_cols + banks_away % c.mesh_cols)
-            cycles += cost_formulas.drain_cycles(per_bank * per_tile * remote, c.link_bytes, hops, c.hop_cycles) + self.sync
+            cycles += cost_formulas.drain_cycles(per_bank * per_tile * remote, c.link_bytes, hops, c.hop_cycles)
         return cycles
 
-    def cycles(self, cmds, exact: set[int]) -> float:
-        """The estimated cycles of the expanded domain-form ``cmds`` (``expand-mv-bc``'s
-        output) lowered on this tile shape; ``exact``: decompose's registers written exactly."""
-        cfg, T, prof = self.cfg, self.T, self.profile
+    def cycles(self, terms: dict[tuple, int]) -> float:
+        """The estimated cycles of ``terms`` (``_terms``: the commands' shape-dependent
+        parts, each with its count) lowered on this tile shape."""
+        cfg, T = self.cfg, self.T
         par = cfg.parallel_intra_shift
         total = 0.0
-        reduced: dict[int, set[int]] = {}  # register -> dims reduced in memory (its readout keeps a partial per tile)
-        for c in cmds:
-            k, f = c.kind, c.f
-            box = f.get("domain")
-            if k is pc.ComputeOp:
-                cyc = prof.compute_cycles(f["op"], f["type"], f.get("const") is not None or f.get("const_arg") is not None)
-                total += cyc * (len(decompose_box(box, T)) if box is not None and f["dst"] in exact else 1)
+        for term, times in terms.items():
+            k = term[0]
+            before = total
+            if k is pc.ComputeOp:  # split by decompose (into a register written exactly)
+                _, cyc, box = term
+                total += cyc * len(decompose_box(box, T))
             elif k is pc.MoveOp:
-                bits, d, dist = ELEMENT_BITS[f["type"]], f["dim"], f["dist"]
+                _, bits, d, dist, box = term
                 crossed = False
                 for nt, ir in self.pieces(box):
                     ntiles = math.prod(nt)
@@ -397,10 +395,11 @@ class _Est:
                 # lower-shift's runs of destination tiles (head, whole tiles, tail), each one
                 # bcast: its in-tile part an alignment to the run's first offset when the run
                 # holds the source's tile, a multicast over the H-tree and mesh otherwise
-                bits, d, t = ELEMENT_BITS[f["type"]], f["dim"], T[f["dim"]]
+                _, bits, d, dist, count, box = term
+                t = T[d]
                 p = box[d][0]
                 tp, l = p // t, p % t
-                lo, hi = p + f["dist"], p + f["dist"] + f["count"]
+                lo, hi = p + dist, p + dist + count
                 runs = _bc_runs(lo, hi, t)
                 for nt, ir in self.pieces(box):
                     ntiles, nb = math.prod(nt), math.prod(b - a for a, b in ir)
@@ -413,10 +412,7 @@ class _Est:
                             total += self.inter(bits, ntiles, nb, d, max(abs(ta - tp), abs(tb - 1 - tp), 1))
                     total += self.sync if crossed else 0
             elif k is pc.ReduceOp:
-                bits, d = ELEMENT_BITS[f["type"]], f["dim"]
-                reduced.setdefault(f["dst"], set()).add(d)
-                add = prof.compute_cycles(f["op"], f["type"])
-                copy = prof.compute_cycles("copy", f["type"])
+                _, bits, d, add, copy, box = term
                 for nt, ir in self.pieces(box):
                     a, b = ir[d]
                     n = b - a
@@ -430,8 +426,7 @@ class _Est:
             elif k is pc.ReadoutOp:
                 # the partials of an in-memory reduce: one per tile along its dims (Fig. 4b),
                 # read out over the banks' H-trees, then reduced by their stream engines
-                bits = ELEMENT_BITS[f["type"]]
-                dims = reduced.get(f["src"], set())
+                _, bits, dims, box = term
                 cells, tiles = 1, 1
                 for i, ((p, q), t) in enumerate(zip(box, T)):
                     nt = -(-q // t) - p // t
@@ -441,6 +436,7 @@ class _Est:
                 per_bank = cells / banks
                 total += cost_formulas.htree_cycles(per_bank * bits / 8.0, cfg.htree_bytes_per_cycle) + cfg.l3_latency
                 total += per_bank / cfg.simd_lanes + cfg.se_init_cycles
+            total = before + (total - before) * times
         return total
 
 
@@ -471,13 +467,39 @@ def _estimated_best(graph: tdfg.GraphOp, cfg: HardwareConfig, fits: list[tuple[t
         prog, _ = convert_graph(graph, at, (cfg, Layout(lattice, fits[0][1], arr_shapes, others)), facts)
     except (LoweringError, LayoutError):
         return None
-    prog = expand_mv_bc(prog)
-    exact = written_exactly(prog)
-    profile = get_profile(cfg.profile)
-    cmds = [c for c in prog.cmds if c.kind in _ESTIMATED]
-    best = min(fits, key=lambda kt: (_Est(cfg, profile, lattice, kt[1]).cycles(cmds, exact), kt[0]))
+    terms = _terms(expand_mv_bc(prog), get_profile(cfg.profile))
+    best = min(fits, key=lambda kt: (_Est(cfg, lattice, kt[1]).cycles(terms), kt[0]))
     return best[1]
 
 
+def _terms(prog, profile: CostProfile) -> dict[tuple, int]:
+    """The shape-dependent part of every command of the expanded domain-form ``prog``,
+    counted (a graph repeats the same box and move many times: priced once per shape).
+    Commands whose cost no tile shape changes (a compute into a temporary, run once
+    over its covering tiles; near-memory work) are left out: they do not rank."""
+    exact = written_exactly(prog)
+    reduced: dict[int, set[int]] = {}  # register -> dims reduced in memory (its readout keeps a partial per tile)
+    terms: dict[tuple, int] = {}
+    for c in prog.cmds:
+        k, f = c.kind, c.f
+        box = f.get("domain")
+        if k is pc.ComputeOp:
+            if box is None or f["dst"] not in exact:
+                continue
+            term = (k, profile.compute_cycles(f["op"], f["type"], f.get("const") is not None or f.get("const_arg") is not None), box)
+        elif k is pc.MoveOp:
+            term = (k, ELEMENT_BITS[f["type"]], f["dim"], f["dist"], box)
+        elif k is pc.BroadcastOp:
+            term = (k, ELEMENT_BITS[f["type"]], f["dim"], f["dist"], f["count"], box)
+        elif k is pc.ReduceOp:
+            reduced.setdefault(f["dst"], set()).add(f["dim"])
+            term = (k, ELEMENT_BITS[f["type"]], f["dim"], profile.compute_cycles(f["op"], f["type"]), profile.compute_cycles("copy", f["type"]), box)
+        elif k is pc.ReadoutOp:
+            term = (k, ELEMENT_BITS[f["type"]], frozenset(reduced.get(f["src"], ())), box)
+        else:
+            continue
+        terms[term] = terms.get(term, 0) + 1
+    return terms
+
+
 _MOVING = (tdfg.MvOp, tdfg.BcOp, tdfg.ReduceOp)
-_ESTIMATED = frozenset({pc.ComputeOp, pc.MoveOp, pc.BroadcastOp, pc.ReduceOp, pc.ReadoutOp})
