@@ -423,12 +423,13 @@ def _cycles(name: str, sizes: dict[str, int], config: str, **options):
 
 
 # (workload, sizes, config, warm): chunked runs with some input in DRAM and room for the
-# next chunk's inputs beside the running one (vec_add on tiny: C, past the 4 KB L3;
-# stencil2d: both arrays, cold), the fetches of the chunks after the first hidden behind compute
+# next chunk's inputs beside the running one (vec_add, cold: A and B; C, only written, is
+# not fetched; stencil2d: both arrays, cold), the fetches of the chunks after the first
+# hidden behind compute
 OVERLAPPING = [
-    ("vec_add", {"n": 500}, "tiny", True),
+    ("vec_add", {"n": 500}, "tiny", False),
     ("stencil2d", {"m": 20, "n": 24, "t": 2}, "tiny", False),
-    ("vec_add", {"n": 30011}, "small-16", True),  # A and B (117 KB each) in its 256 KB L3, C not
+    ("vec_add", {"n": 30011}, "small-16", False),  # A and B (117 KB each) from DRAM into its 256 KB L3
 ]
 
 
@@ -457,8 +458,10 @@ def test_double_buffered_chunks_hide_dram_fetches_and_cost_no_more_than_serial(n
         # every input in the L3 (array_sum's 2 KB, stencil2d's 3.75 KB): nothing to fetch
         ("array_sum", {"n": 500}, "tiny", True, None),
         ("stencil2d", {"m": 20, "n": 24, "t": 2}, "tiny", True, None),
-        # all three arrays from DRAM: a chunk's 1,500 bytes do not fit beside the 192 of 256 wordlines the previous one uses
-        ("vec_add", {"n": 500}, "tiny", False, "the chunks' DRAM transfers serial (the next chunk's 1,500 bytes from DRAM do not fit the 1,024 bytes of the L3 beside a chunk's 192 wordlines)"),
+        # A and B in the L3, C past it but only written (allocated, not fetched): nothing to fetch
+        ("vec_add", {"n": 500}, "tiny", True, None),
+        # both arrays from DRAM: a chunk's 576 bytes do not fit beside the 224 of 256 wordlines the previous one uses
+        ("conv2d", {"h": 20, "w": 24}, "tiny", False, "the chunks' DRAM transfers serial (the next chunk's 576 bytes from DRAM do not fit the 512 bytes of the L3 beside a chunk's 224 wordlines)"),
     ],
 )
 def test_chunks_with_nothing_to_overlap_cost_the_serial_cycles_and_say_so(name, sizes, config, warm, why):
@@ -486,7 +489,7 @@ def test_the_chunked_plan_prices_the_run_it_charges(monkeypatch):
         return plan, why
 
     monkeypatch.setattr(RegionRuntime, "plan_chunked", spy)
-    rep, cycles = _cycles("vec_add", {"n": 500}, "tiny")
+    rep, cycles = _cycles("vec_add", {"n": 500}, "tiny", warm=False)
     (r,) = rep.regions
     (plan,) = plans
     assert r.dram_hidden > 0 and plan["full"] == r.cycles == cycles

@@ -6,7 +6,13 @@ register per tensor value, commands still on lattice boxes (``domain``), to
 be decomposed and lowered by the next passes of ``lower-pim``.
 
 * arrays read as tensors, or stored to from in-memory tensors, get a layout
-  entry and a ``transpose_in``; the written ones a ``release`` at the end;
+  entry and a ``transpose_in``; the written ones a ``release`` at the end.  An
+  array the graph only writes, and writes whole (its stores cover every cell),
+  is allocated, not fetched: no ``transpose_in`` (its old values are never
+  read, and the release writes back every cell; a partial write keeps the
+  fetch, for the cells it does not write).  When its one store is of a
+  ``compute``'s result, the compute writes straight into the array's
+  wordlines (no spare register, no copy);
 * ``tensor`` is the array's register restricted to a box (no command);
   ``shrink`` narrows the box; ``const`` becomes a compute's constant operand
   (or a register filled with it where the op needs it elsewhere);
@@ -40,7 +46,7 @@ from infs.dialects import tdfg
 from infs.dialects.lattice import AccessMap, Affine, Domain, dim_name
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import Layout, LayoutError, read_layout
-from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, box_empty, to_op
+from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, box_empty, element_name, to_op
 from infs.passes.pim_program import LoweringError, box_intersect, box_shift, box_with
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, Node, box_of_shape, checked_element, collapse, infer_boxes, is_infinite
 from infs.dialects.element_types import COMMUTATIVE, numpy_dtype as element_dtype
@@ -100,6 +106,8 @@ class _Converter:
         self.args = list(facts.args)
         self.array_reg: dict[int, int] = {}
         self.written: set[int] = set()
+        self.computed: set[int] = set()  # registers a tdfg.cmp's compute wrote (whole box, fresh)
+        self.unfetched: set[int] = set()  # write-only arrays stored whole: no transpose_in (``write_only``)
         self.scalars: list[SSAValue] = []  # graph scalar args used as runtime constants, in program order
 
     def scalar_index(self, arg: SSAValue) -> int:
@@ -211,6 +219,8 @@ class _Converter:
                 continue
             self.convert(n)
         self.flush_stores()
+        if self.unfetched:
+            self.cmds = [c for c in self.cmds if not (c.kind is pc.TransposeInOp and c.f["arr"] in self.unfetched)]
         for f in self.near_after:
             self.emit(pc.NearStoreOp, **f)
         for i in sorted(self.written):
@@ -345,6 +355,7 @@ class _Converter:
             if const is not None:
                 f.update(const.fields())
             self.emit(pc.ComputeOp, **f)
+            self.computed.add(r.reg)
         self.values[n.res] = r
 
     def convert_bc(self, n: Node) -> None:
@@ -447,8 +458,41 @@ class _Converter:
             f["domain"] = box
         self.emit(pc.NearStoreOp, **f)
 
+    def write_only(self) -> set[int]:
+        """Arrays in the layout whose every use in the graph is a ``tdfg.store`` and
+        whose stores together cover every cell of the array: their old values are
+        never read, and the release writes back only values the graph wrote."""
+        users: dict[int, set[type]] = {}
+        for n in self.facts.sched:
+            if n.arr >= 0:
+                users.setdefault(n.arr, set()).add(n.kind)
+        boxes: dict[int, list[Box]] = {}
+        for v, i in self.deferred:
+            if i in self.array_reg:
+                boxes.setdefault(i, []).append(box_intersect(v.box, self.array_box(i)))
+        return {i for i, bs in boxes.items() if users.get(i) == {tdfg.StoreOp} and _covers(bs, self.array_box(i))}
+
     def flush_stores(self) -> None:
         """Stores land after every read of the arrays (tensors read the entry state)."""
+        self.unfetched = self.write_only()
+        counts: dict[int, int] = {}
+        for _, i in self.deferred:
+            counts[i] = counts.get(i, 0) + 1
+        array_regs = set(self.array_reg.values())
+        for n, (v, i) in enumerate(self.deferred):
+            # The one store into a write-only array of a compute's result: the compute
+            # writes the array's register itself (the value's register becomes the
+            # array's), so the array needs no spare register and no copy.  Safe: no
+            # command reads the array's old value, nothing else writes it, and the
+            # value's register is written once, by that compute, over its whole box.
+            if (i in self.unfetched and counts[i] == 1 and isinstance(v, _Reg) and v.reg in self.computed and not v.partial_dims
+                    and v.reg not in array_regs and v.type == element_name(self.facts.arg_types[i])):  # fmt: skip
+                old = self.array_reg[i]
+                for c in self.cmds:
+                    if c.kind is pc.ArrayOp and c.f["arr"] == i and c.f["wordline"] == old:
+                        c.f["wordline"] = v.reg
+                self.array_reg[i] = v.reg
+                array_regs = set(self.array_reg.values())
         targets = {self.array_reg[i] for _, i in self.deferred if i in self.array_reg}
         stored: set[int] = set()
         for n, (v, i) in enumerate(self.deferred):
@@ -470,6 +514,27 @@ class _Converter:
                 self.emit(pc.WriteInOp, type=v.type, dst=self.array_reg[i], domain=box, id=v.id)
             elif v.reg != self.array_reg[i]:
                 self.emit(pc.ComputeOp, op="copy", type=v.type, dst=self.array_reg[i], srcs=(v.reg,), domain=box)
+
+
+def _covers(boxes: list[Box], whole: Box) -> bool:
+    """Whether the union of ``boxes`` contains every cell of ``whole`` (exactly:
+    the boxes' bounds cut ``whole`` into blocks, each inside a box or outside all)."""
+    boxes = [b for b in boxes if not box_empty(b)]
+    if box_empty(whole):
+        return True
+    if not boxes:
+        return False
+    if any(all(p <= lo and hi <= q for (p, q), (lo, hi) in zip(b, whole)) for b in boxes):
+        return True  # (the common case: one store of the whole array)
+    cuts = [np.unique(np.clip([x for b in boxes for x in b[d]] + list(whole[d]), *whole[d])) for d in range(len(whole))]
+    starts = np.meshgrid(*[c[:-1] for c in cuts], indexing="ij")  # each block's first cell
+    covered = np.zeros(starts[0].shape, dtype=bool)
+    for b in boxes:
+        inside = np.ones_like(covered)
+        for d, (p, q) in enumerate(b):
+            inside &= (starts[d] >= p) & (starts[d] < q)
+        covered |= inside
+    return bool(covered.all())
 
 
 def convert_graph(graph: tdfg.GraphOp, at: Bindings = CONCRETE, laid_out: tuple[HardwareConfig, Layout] | None = None,

@@ -108,20 +108,20 @@ func.func @reduce(%A: memref<8x8xf32>) -> f32 {
 // -----
 // Embedded streams run near memory: the index tensor is read out, the
 // gather is a near_load written into a register, the scattering stream_store
-// a near_store after the stores.  X is not laid out (no array entry).
+// a near_store after the stores.  X is not laid out (no array entry).  B is
+// only written, and whole: allocated, not fetched (no transpose_in), and the
+// neg computes straight into B's register (no copy).
 // CHECK-LABEL: func.func @near
 // CHECK:         ^bb0(%[[I:.*]]: memref<64xi32>, %[[X:.*]]: memref<128xf32>, %[[B:.*]]: memref<64xf32>):
 // CHECK-NEXT:      pimcmd.array %[[I]] shape [64] wordline 0 transposed : memref<64xi32>
-// CHECK-NEXT:      pimcmd.array %[[B]] shape [64] wordline 1 transposed : memref<64xf32>
+// CHECK-NEXT:      pimcmd.array %[[B]] shape [64] wordline [[N:[0-9]+]] transposed : memref<64xf32>
 // CHECK-NEXT:      pimcmd.transpose_in %[[I]]
-// CHECK-NEXT:      pimcmd.transpose_in %[[B]]
 // CHECK-NEXT:      pimcmd.readout i32 src 0 domain [0:64] id [[IDX:[0-9]+]]{{$}}
 // CHECK-NEXT:      pimcmd.near_load f32 %[[X]] map [0] indirect [0] indices {{\[}}[[IDX]]] domain [0:64] out [[G:[0-9]+]] : memref<128xf32>
 // CHECK-NEXT:      pimcmd.writein f32 dst [[GR:[0-9]+]] domain [0:64] id [[G]]{{$}}
-// CHECK-NEXT:      pimcmd.compute neg f32 dst [[N:[0-9]+]] srcs {{\[}}[[GR]]] domain [0:64]{{$}}
+// CHECK-NEXT:      pimcmd.compute neg f32 dst [[N]] srcs {{\[}}[[GR]]] domain [0:64]{{$}}
 // CHECK-NEXT:      pimcmd.readout f32 src [[N]] domain [0:64] id [[NB:[0-9]+]]{{$}}
 // CHECK-NEXT:      pimcmd.readout i32 src 0 domain [0:64] id [[IDX2:[0-9]+]]{{$}}
-// CHECK-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[N]]] domain [0:64]{{$}}
 // CHECK-NEXT:      pimcmd.near_store add f32 in [[NB]] -> %[[X]] map [0] indirect [0] indices {{\[}}[[IDX2]]] : memref<128xf32>
 // CHECK-NEXT:      pimcmd.release %[[B]]
 func.func @near(%I: memref<64xi32>, %X: memref<128xf32>, %B: memref<64xf32>) {
@@ -216,3 +216,100 @@ func.func @incomplete_reduce(%A: memref<8x8xf32>, %B: memref<8xf32>) {
   func.return
 }
 // CHECK-NOT:   Traceback
+
+// -----
+// An array the graph only writes, and writes whole, is allocated, not fetched:
+// no transpose_in for C, and the add computes straight into C's register (no
+// spare register, no copy); its release stays.
+// CHECK-LABEL: func.func @write_only
+// CHECK:         ^bb0(%[[A:.*]]: memref<64xf32>, %[[B:.*]]: memref<64xf32>, %[[C:.*]]: memref<64xf32>):
+// CHECK-NEXT:      pimcmd.array %[[A]] shape [64] wordline 0 transposed
+// CHECK-NEXT:      pimcmd.array %[[B]] shape [64] wordline 1 transposed
+// CHECK-NEXT:      pimcmd.array %[[C]] shape [64] wordline [[R:[0-9]+]] transposed
+// CHECK-NEXT:      pimcmd.transpose_in %[[A]]
+// CHECK-NEXT:      pimcmd.transpose_in %[[B]]
+// CHECK-NEXT:      pimcmd.compute add f32 dst [[R]] srcs [0, 1] domain [0:64]{{$}}
+// CHECK-NEXT:      pimcmd.release %[[C]]
+// CHECK-NEXT:    }
+func.func @write_only(%A: memref<64xf32>, %B: memref<64xf32>, %C: memref<64xf32>) {
+  tdfg.graph ins(%A, %B, %C : memref<64xf32>, memref<64xf32>, memref<64xf32>) rank 1 attributes {infs.sizes = {}, infs.layout = {config = "tiny", lattice = array<i64: 64>, tiles = array<i64: 16>, laid_out = array<i64: 0, 1, 2>, shapes = [array<i64: 64>, array<i64: 64>, array<i64: 64>]}} {
+  ^bb0(%a: memref<64xf32>, %b: memref<64xf32>, %c: memref<64xf32>):
+    %0 = tdfg.tensor %a [0:64] : memref<64xf32> -> !tdfg.tensor<f32, 1>
+    %1 = tdfg.tensor %b [0:64] : memref<64xf32> -> !tdfg.tensor<f32, 1>
+    %2 = tdfg.cmp add(%0, %1) : !tdfg.tensor<f32, 1>, !tdfg.tensor<f32, 1> -> !tdfg.tensor<f32, 1>
+    tdfg.store %2 -> %c : !tdfg.tensor<f32, 1> -> memref<64xf32>
+    tdfg.yield
+  }
+  func.return
+}
+
+// -----
+// A partial write (a stencil's interior [1:63]) keeps the fetch: the release
+// writes back every cell, and the two the graph does not write keep their values.
+// CHECK-LABEL: func.func @partial_write
+// CHECK:         ^bb0(%[[A:.*]]: memref<64xf32>, %[[B:.*]]: memref<64xf32>):
+// CHECK-NEXT:      pimcmd.array %[[A]] shape [64] wordline 0 transposed
+// CHECK-NEXT:      pimcmd.array %[[B]] shape [64] wordline 1 transposed
+// CHECK-NEXT:      pimcmd.transpose_in %[[A]]
+// CHECK-NEXT:      pimcmd.transpose_in %[[B]]
+// CHECK:           pimcmd.compute copy f32 dst 1 srcs {{\[}}{{[0-9]+}}] domain [1:63]{{$}}
+// CHECK-NEXT:      pimcmd.release %[[B]]
+func.func @partial_write(%A: memref<64xf32>, %B: memref<64xf32>) {
+  tdfg.graph ins(%A, %B : memref<64xf32>, memref<64xf32>) rank 1 attributes {infs.sizes = {}, infs.layout = {config = "tiny", lattice = array<i64: 64>, tiles = array<i64: 16>, laid_out = array<i64: 0, 1>, shapes = [array<i64: 64>, array<i64: 64>]}} {
+  ^bb0(%a: memref<64xf32>, %b: memref<64xf32>):
+    %0 = tdfg.tensor %a [1:63] : memref<64xf32> -> !tdfg.tensor<f32, 1>
+    %1 = tdfg.cmp neg(%0) : !tdfg.tensor<f32, 1> -> !tdfg.tensor<f32, 1>
+    tdfg.store %1 -> %b : !tdfg.tensor<f32, 1> -> memref<64xf32>
+    tdfg.yield
+  }
+  func.return
+}
+
+// -----
+// Two stores that together cover the array ([0:40] and [24:64]): not fetched;
+// two stores, so the computes keep their registers and the copies keep the
+// stores' order (the second one wins on [24:40]).
+// CHECK-LABEL: func.func @two_stores_cover
+// CHECK:         ^bb0(%[[A:.*]]: memref<64xf32>, %[[B:.*]]: memref<64xf32>):
+// CHECK-NEXT:      pimcmd.array %[[A]] shape [64] wordline 0 transposed
+// CHECK-NEXT:      pimcmd.array %[[B]] shape [64] wordline 1 transposed
+// CHECK-NEXT:      pimcmd.transpose_in %[[A]]
+// CHECK-NEXT:      pimcmd.compute neg f32 dst [[X:[0-9]+]] srcs [0] domain [0:40]{{$}}
+// CHECK-NEXT:      pimcmd.compute abs f32 dst [[Y:[0-9]+]] srcs [0] domain [24:64]{{$}}
+// CHECK-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[X]]] domain [0:40]{{$}}
+// CHECK-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[Y]]] domain [24:64]{{$}}
+// CHECK-NEXT:      pimcmd.release %[[B]]
+func.func @two_stores_cover(%A: memref<64xf32>, %B: memref<64xf32>) {
+  tdfg.graph ins(%A, %B : memref<64xf32>, memref<64xf32>) rank 1 attributes {infs.sizes = {}, infs.layout = {config = "tiny", lattice = array<i64: 64>, tiles = array<i64: 16>, laid_out = array<i64: 0, 1>, shapes = [array<i64: 64>, array<i64: 64>]}} {
+  ^bb0(%a: memref<64xf32>, %b: memref<64xf32>):
+    %0 = tdfg.tensor %a [0:40] : memref<64xf32> -> !tdfg.tensor<f32, 1>
+    %1 = tdfg.cmp neg(%0) : !tdfg.tensor<f32, 1> -> !tdfg.tensor<f32, 1>
+    %2 = tdfg.tensor %a [24:64] : memref<64xf32> -> !tdfg.tensor<f32, 1>
+    %3 = tdfg.cmp abs(%2) : !tdfg.tensor<f32, 1> -> !tdfg.tensor<f32, 1>
+    tdfg.store %1 -> %b : !tdfg.tensor<f32, 1> -> memref<64xf32>
+    tdfg.store %3 -> %b : !tdfg.tensor<f32, 1> -> memref<64xf32>
+    tdfg.yield
+  }
+  func.return
+}
+
+// -----
+// An array the graph reads and writes (C += A) is fetched: the store needs its old values.
+// CHECK-LABEL: func.func @read_write
+// CHECK:         ^bb0(%[[A:.*]]: memref<64xf32>, %[[C:.*]]: memref<64xf32>):
+// CHECK:           pimcmd.transpose_in %[[A]]
+// CHECK-NEXT:      pimcmd.transpose_in %[[C]]
+// CHECK-NEXT:      pimcmd.compute add f32 dst [[S:[0-9]+]] srcs [1, 0] domain [0:64]{{$}}
+// CHECK-NEXT:      pimcmd.compute copy f32 dst 1 srcs {{\[}}[[S]]] domain [0:64]{{$}}
+// CHECK-NEXT:      pimcmd.release %[[C]]
+func.func @read_write(%A: memref<64xf32>, %C: memref<64xf32>) {
+  tdfg.graph ins(%A, %C : memref<64xf32>, memref<64xf32>) rank 1 attributes {infs.sizes = {}, infs.layout = {config = "tiny", lattice = array<i64: 64>, tiles = array<i64: 16>, laid_out = array<i64: 0, 1>, shapes = [array<i64: 64>, array<i64: 64>]}} {
+  ^bb0(%a: memref<64xf32>, %c: memref<64xf32>):
+    %0 = tdfg.tensor %a [0:64] : memref<64xf32> -> !tdfg.tensor<f32, 1>
+    %1 = tdfg.tensor %c [0:64] : memref<64xf32> -> !tdfg.tensor<f32, 1>
+    %2 = tdfg.cmp add(%1, %0) : !tdfg.tensor<f32, 1>, !tdfg.tensor<f32, 1> -> !tdfg.tensor<f32, 1>
+    tdfg.store %2 -> %c : !tdfg.tensor<f32, 1> -> memref<64xf32>
+    tdfg.yield
+  }
+  func.return
+}

@@ -8,7 +8,8 @@
 
 // CHECK-LABEL: func.func @alg1_1d
 // CHECK:         pimcmd.program {{.*}} lattice [64] tiles [16] {{.*}} virtual {
-// CHECK:           pimcmd.transpose_in %1
+// B is only written, and its stores cover all of it: it is not fetched
+// CHECK:           pimcmd.transpose_in %0
 // a compute into a temporary is not split: one command over its box (the
 // boundary tiles' other cells are don't-care), whatever the box's alignment
 // CHECK-NEXT:      pimcmd.compute neg f32 dst [[R1:[0-9]+]] srcs [0] domain [5:60]{{$}}
@@ -49,6 +50,7 @@ func.func @alg1_1d(%A: memref<64xf32>, %B: memref<64xf32>) {
 
 // A move splits its *source* box (the cells it reads).
 // CHECK-LABEL: func.func @mv_source_1d
+// B is written only in part ([10:48]): it is fetched, for the cells the store does not write
 // CHECK:           pimcmd.transpose_in %1
 // CHECK-NEXT:      pimcmd.mv f32 dst [[M:[0-9]+]] src 0 dim 0 dist 7 domain [3:16]{{$}}
 // CHECK-NEXT:      pimcmd.mv f32 dst [[M]] src 0 dim 0 dist 7 domain [16:32]{{$}}
