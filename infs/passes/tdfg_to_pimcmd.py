@@ -11,8 +11,8 @@ be decomposed and lowered by the next passes of ``lower-pim``.
   is allocated, not fetched: no ``transpose_in`` (its old values are never
   read, and the release writes back every cell; a partial write keeps the
   fetch, for the cells it does not write).  When its one store is of a
-  ``compute``'s result, the compute writes straight into the array's
-  wordlines (no spare register, no copy);
+  ``compute``'s result over a box decompose need not split, the compute
+  writes straight into the array's wordlines (no spare register, no copy);
 * ``tensor`` is the array's register restricted to a box (no command);
   ``shrink`` narrows the box; ``const`` becomes a compute's constant operand
   (or a register filled with it where the op needs it elsewhere);
@@ -46,6 +46,7 @@ from infs.dialects import tdfg
 from infs.dialects.lattice import AccessMap, Affine, Domain, dim_name
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.choose_layout import Layout, LayoutError, read_layout
+from infs.passes.decompose import decompose_box
 from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, box_empty, element_name, to_op
 from infs.passes.pim_program import LoweringError, box_intersect, box_shift, box_with
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, Node, box_of_shape, checked_element, collapse, infer_boxes, is_infinite
@@ -485,8 +486,12 @@ class _Converter:
             # array's), so the array needs no spare register and no copy.  Safe: no
             # command reads the array's old value, nothing else writes it, and the
             # value's register is written once, by that compute, over its whole box.
+            # Only where decompose keeps the compute one command (a box it need not
+            # split at tile boundaries, Alg. 1): into an array's register it splits
+            # an unaligned box, and k pieces of the op cost more than one op and k copies.
             if (i in self.unfetched and counts[i] == 1 and isinstance(v, _Reg) and v.reg in self.computed and not v.partial_dims
-                    and v.reg not in array_regs and v.type == element_name(self.facts.arg_types[i])):  # fmt: skip
+                    and v.reg not in array_regs and v.type == element_name(self.facts.arg_types[i])
+                    and len(decompose_box(v.box, self.layout.tiles)) == 1):  # fmt: skip
                 old = self.array_reg[i]
                 for c in self.cmds:
                     if c.kind is pc.ArrayOp and c.f["arr"] == i and c.f["wordline"] == old:
