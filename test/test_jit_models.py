@@ -70,3 +70,23 @@ def test_infs_run_jit_model_errors_are_one_line(capsys):
     assert infs_run.main([VEC_ADD, "--mode", "near", "--jit-model", "software"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--jit-model applies to in-memory execution" in err
+
+
+def test_bench_jit_table_recharges_the_hardware_runs_at_each_rate():
+    """infs-bench's JIT-model section: the share under each model's own runs, and the
+    hardware runs' lowerings recharged at each rate (the JIT is charged serially)."""
+    from infs.tools.infs_bench import jit_study, jit_table
+
+    def row(model, workload, total, jit, misses=1):
+        return {"workload": workload, "config": "infs", "jit_model": model, "total_cycles": total, "cyc_jit": jit,
+                "jit_misses": misses, "elements_in_memory_fraction": 1.0}
+
+    rows = [row("hardware", "stencil1d", 10_000, 100), row("hardware", "dwt2d", 20_000, 0, 0),
+            row("software", "stencil1d", 19_900, 10_000), row("software", "dwt2d", 20_000, 0, 0)]
+    study = jit_study(rows)
+    assert study["hardware"]["share"] == pytest.approx((100 / 10_000 + 0) / 2)
+    assert study["hardware"]["held"] == pytest.approx(study["hardware"]["share"])
+    # 100 cycles at 10/cmd are 10 commands: 10,000 cycles at 1000/cmd, on 9,900 others
+    assert study["software"]["held"] == pytest.approx((10_000 / 19_900) / 2)
+    text = "\n".join(jit_table(rows))
+    assert "| `software` | 1,000 cycles/cmd |" in text and "11%" in text

@@ -3,6 +3,7 @@
     infs-bench [--workloads a,b] [--configs base,near,in,infs,infs_nojit,infs_noegraph]
                [--size-set paper|small] [--out benchmarks/out]
                [--reproduction benchmarks/REPRODUCTION.md] [--functional]
+               [--jit-study hardware,gem5-controller,software,per-lowering]
 
 Runs every workload of ``infs/workloads`` under the paper's configurations
 (§7 "Parameters and Configurations"):
@@ -33,6 +34,8 @@ REPRODUCTION.md written, which shows them):
 * ``tiles.csv`` -- the Fig. 16/17 study (layout heuristic vs every tile shape, In-L3);
 * ``fig16_tiles.png`` -- per 2-D workload, the cycle breakdown per tile shape;
 * ``fig17_tiles3d.png`` -- per 3-D workload, the speedup over no tiling per tile shape;
+* ``jit.csv`` -- the JIT-model study (Inf-S under each ``--jit-study`` JIT model: which
+  charge Fig. 14's 11% JIT share is consistent with);
 
 and ``--reproduction`` (``benchmarks/REPRODUCTION.md``): each headline number
 of the paper (ASPLOS §8, Figs. 2 and 11-18) next to ours, with the ratio.
@@ -259,16 +262,20 @@ def _not_honoured(records) -> str:
 _MODULES: dict[str, Any] = {}
 
 
-def _task(name: str, sizes: dict[str, int], note: str, config: str, functional: bool, tiles=None) -> dict[str, Any]:
-    """One (workload, configuration[, tile shape]) run as a CSV row; an error is a row too."""
+def _task(name: str, sizes: dict[str, int], note: str, config: str, functional: bool, tiles=None, jit_model: str | None = None) -> dict[str, Any]:
+    """One (workload, configuration[, tile shape][, JIT model]) run as a CSV row; an error is a row too."""
     from infs import api
+    from infs.hardware import load_config
     from infs.workloads import WORKLOADS
 
     w = WORKLOADS[name]
     if name not in _MODULES:
         _MODULES[name] = api.parse_file(w.path)
     try:
-        r = run_one(_MODULES[name], w, sizes, config, functional, tiles=tiles)
+        machine = load_config("paper-64", jit_model=jit_model) if jit_model else "paper-64"
+        r = run_one(_MODULES[name], w, sizes, config, functional, tiles=tiles, machine=machine)
+        if jit_model:
+            r["jit_model"] = jit_model
     except Exception as e:  # a failing run is a row with its error, not the end of the bench
         if os.environ.get("INFS_DEBUG"):
             raise
@@ -297,7 +304,7 @@ def _run_tasks(tasks: list[tuple], jobs: int, quiet: bool, on_row=None) -> list[
     def done(i: int, r: dict) -> None:
         out[i] = r
         t = tasks[i]
-        what = f"{t[0]} {CONFIGS[t[3]][0]}" + (f" tiles {'x'.join(map(str, t[5]))}" if len(t) > 5 and t[5] else "")
+        what = f"{t[0]} {CONFIGS[t[3]][0]}" + (f" tiles {'x'.join(map(str, t[5]))}" if len(t) > 5 and t[5] else "") + (f" jit_model {t[6]}" if len(t) > 6 else "")
         if not quiet:
             if "error" in r:
                 progress.console.print(f"{what}: FAILED {r['error']}", markup=False, highlight=False)
@@ -683,7 +690,7 @@ def run_meta(args, total_wall: float, n_runs: int, dirty: list[str] | None = Non
 
 def reproduction_md(ours: dict[str, Any], rows: dict[tuple[str, str], dict], size_notes: dict[str, tuple[str, str]],
                     configs: list[str], meta: dict[str, Any], tile_rows: list[dict], plot_paths: Sequence[str] = (),
-                    fig2: Sequence[str] = ()) -> str:  # fmt: skip
+                    fig2: Sequence[str] = (), jit: Sequence[str] = ()) -> str:  # fmt: skip
     P = PAPER
     lines: list[str] = []
     add = lines.append
@@ -811,6 +818,9 @@ def reproduction_md(ours: dict[str, Any], rows: dict[tuple[str, str], dict], siz
         add("")
     if fig2:
         lines.extend(fig2)
+        add("")
+    if jit:
+        lines.extend(jit)
         add("")
     if plot_paths:
         add("## Plots")
@@ -944,7 +954,7 @@ def why_they_differ(ours: dict[str, Any], rows: dict[tuple[str, str], dict], con
         out.append(f"**fig14_jit_share**: paper {p:.0%}, ours {js:.1%}. The Inf-S runs lowered {lowerings:,} tDFGs "
                    f"(not memoized) and were charged {sum(int(r.get('cyc_jit', 0) or 0) for r in runs):,} cycles for them: "
                    f"{COMPONENT['jit']}, per command by default as the authors' gem5 model charges it "
-                   "(see `benchmarks/MODEL.md`); the paper's 11% is its measured software JIT.")  # fmt: skip
+                   "(see `benchmarks/MODEL.md`); the JIT-model section below gives the share under each named model.")  # fmt: skip
     # ops in memory (Fig. 14)
     om, p = ours.get("fig14_ops_in_memory"), PAPER["fig14_ops_in_memory"]
     if om is not None and math.isfinite(om) and not 0.8 <= om / p <= 1.25:
@@ -1182,6 +1192,104 @@ def tile_tasks(workloads, size_set: str) -> list[tuple]:
 
 # Fig. 2 as an input-size sweep: vec_add at these sizes besides the suite's (4M at paper size)
 FIG2_NOTE = "Fig. 2 sweep"
+
+# The JIT-model study: Inf-S on the Fig. 11 suite under each named JIT model
+# (``infs.hardware.JIT_COMMAND_CYCLES``) and the per-lowering one, to see which
+# charge the paper's 11% JIT share (Fig. 14, ASPLOS §8) is consistent with.  Eq. 2
+# sees the model's charge too, so a dearer JIT also moves regions out of memory.
+JIT_NOTE = "JIT-model study"
+JIT_STUDY = ("hardware", "gem5-controller", "software", "per-lowering")
+
+
+def jit_tasks(workloads, size_set: str, models: Sequence[str], functional: bool = False) -> list[tuple]:
+    """The study's runs: every Fig. 11 implementation among ``workloads``, Inf-S, under each model."""
+    from infs.workloads import WORKLOADS
+
+    impls = [i for b in SUITE.values() for i in b if i in workloads]
+    return [(name, bench_sizes(WORKLOADS[name], size_set)[0], JIT_NOTE, "infs", functional, None, m) for m in models for name in impls]
+
+
+def jit_study(jit_rows: list[dict]) -> dict[str, dict[str, Any]]:
+    """model -> the study's numbers over the Fig. 11 benchmarks (each its best implementation
+    under that model, as Fig. 14 takes): the mean JIT share, the share of the summed cycles,
+    the elements in memory, the benchmarks run; and ``held``, the mean JIT share of the
+    ``hardware`` runs with their lowerings charged at this model's rate instead (the regions
+    where Eq. 2 put them at 10 cycles/cmd: the JIT is charged serially, so the rest of each
+    run's cycles are the same).  Eq. 2 under a dearer charge moves regions out of memory,
+    which the paper's Fig. 14 (99% of the ops in memory) does not show: ``held`` is the
+    share at the paper's offload."""
+    from infs.hardware import JIT_COMMAND_CYCLES, load_config
+
+    out: dict[str, dict[str, Any]] = {}
+    hw = {(r["workload"], "infs"): r for r in jit_rows if r.get("jit_model") == "hardware" and "error" not in r}
+    hw_best = [b["infs"] for b in best_by_benchmark(hw, ["infs"]).values() if b["infs"]["total_cycles"]]
+    for m in dict.fromkeys(r["jit_model"] for r in jit_rows if "error" not in r):
+        rows = {(r["workload"], "infs"): r for r in jit_rows if r.get("jit_model") == m and "error" not in r}
+        best = [b["infs"] for b in best_by_benchmark(rows, ["infs"]).values()]
+        best = [r for r in best if r["total_cycles"]]
+        if not best:
+            continue
+        held = None
+        if hw_best:
+            rate = JIT_COMMAND_CYCLES.get(m)
+            per_lowering = load_config("paper-64", jit_model="per-lowering").jit_lowering_cycles(0, 0.0)
+            shares = []
+            for r in hw_best:
+                jit = r["cyc_jit"] * rate / JIT_COMMAND_CYCLES["hardware"] if rate is not None else r["jit_misses"] * per_lowering
+                shares.append(jit / (r["total_cycles"] - r["cyc_jit"] + jit) if jit else 0.0)
+            held = sum(shares) / len(shares) if m in JIT_COMMAND_CYCLES or m == "per-lowering" else None
+        out[m] = {
+            "held": held,
+            "rate": JIT_COMMAND_CYCLES.get(m),
+            "share": sum(r["cyc_jit"] / r["total_cycles"] for r in best) / len(best),
+            "share_total": sum(r["cyc_jit"] for r in best) / sum(r["total_cycles"] for r in best),
+            "in_memory": sum(r["elements_in_memory_fraction"] for r in best) / len(best),
+            "benchmarks": len(best),
+            "cycles": sum(r["total_cycles"] for r in best),
+        }
+    return out
+
+
+def jit_table(jit_rows: list[dict]) -> list[str]:
+    """REPRODUCTION.md's JIT-model section: the Inf-S JIT share under each model, and which one the
+    paper's 11% (Fig. 14) is consistent with (within the 0.8-1.25x the headline table calls close)."""
+    study = jit_study(jit_rows)
+    if not study:
+        return []
+    from infs.hardware import JIT_MODEL_SOURCES
+
+    p = PAPER["fig14_jit_share"]
+    out = ["## JIT models: which charge gives Fig. 14's 11% JIT share", "",
+           f"Inf-S on the Fig. 11 suite under each JIT model (`jit_model`, `infs-run --jit-model`; sources in "
+           "`benchmarks/MODEL.md`), each benchmark its best implementation under that model. The charge is also "
+           "Eq. 2's N_node x Lat_JIT, so a dearer JIT moves regions out of memory too (the elements column).", "",
+           "| model | charge | JIT share (mean over benchmarks) | JIT share of the summed cycles | elements in memory | Inf-S cycles summed | JIT share, regions as under `hardware` |",
+           "|---|---|---:|---:|---:|---:|---:|"]  # fmt: skip
+    for m, v in study.items():
+        charge = f"{v['rate']:,} cycles/cmd" if v["rate"] is not None else ("220 µs per lowering" if m == "per-lowering" else m)
+        held = "-" if v["held"] is None else f"{v['held']:.1%}"
+        out.append(f"| `{m}` | {charge} | {v['share']:.1%} | {v['share_total']:.1%} | {v['in_memory']:.0%} | {v['cycles']:,} | {held} |")
+    if not any(v["share"] for v in study.values()):
+        return out + ["", "No run of the study was charged any JIT cycles (no region ran in memory): it says nothing about the 11%."]
+    out.append("")
+
+    def verdict(key: str, what: str) -> str:
+        got = {m: v[key] for m, v in study.items() if v[key] is not None}
+        if not got:
+            return ""
+        ok = [m for m, x in got.items() if 0.8 <= x / p <= 1.25]
+        near = min(got, key=lambda m: abs(math.log(max(got[m], 1e-12) / p)))
+        if ok:
+            return f"{what}, the paper's {p:.0%} is consistent with {', '.join(f'`{m}`' for m in ok)} (within 0.8-1.25x)."
+        lo = [m for m, x in got.items() if x < p]
+        hi = [m for m, x in got.items() if x > p]
+        between = (f"; it lies between `{max(lo, key=got.get)}` ({got[max(lo, key=got.get)]:.1%}) and `{min(hi, key=got.get)}` "
+                   f"({got[min(hi, key=got.get)]:.1%})" if lo and hi else "")  # fmt: skip
+        return f"{what}, no model gives the paper's {p:.0%} within 0.8-1.25x: the closest is `{near}` ({got[near]:.1%}){between}."
+
+    out.append(" ".join(x for x in (verdict("held", "With the regions where Eq. 2 puts them under `hardware` (the offload closest to the paper's)"),
+                                     verdict("share", "With Eq. 2 deciding under each charge")) if x))  # fmt: skip
+    return out
 FIG2_SIZES = {"paper": (2**14, 2**16, 2**18, 2**20), "small": (16, 256)}
 
 
@@ -1349,11 +1457,13 @@ def replot(out: Path, repro: Path, configs: list[str], args) -> int:
         meta["note"] = "(Wall time estimated as the sum of the runs' wall times / jobs.)"
     meta["note"] = (meta.get("note", "") + f" Plots and this file regenerated from the CSVs on {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M UTC}.").strip()
     fig2_rows = read_csv(out / "fig2.csv") if (out / "fig2.csv").exists() else []
+    jit_rows = read_csv(out / "jit.csv") if (out / "jit.csv").exists() else []
     made = plots(repro.parent / "figures", rows, configs)
     made += fig2_plot(repro.parent / "figures", fig2_rows, rows)
     made += tile_plots(repro.parent / "figures", tile_rows)
     ours = headline(rows, configs, tile_rows)
-    repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows, [f"figures/{p.name}" for p in made], fig2_table(fig2_rows, rows)))
+    repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows, [f"figures/{p.name}" for p in made], fig2_table(fig2_rows, rows),
+                                     jit_table(jit_rows)))  # fmt: skip
     _progress(f"wrote {', '.join(p.name for p in made)} and {repro} from {out / 'bench.csv'}", args.quiet)
     return 0
 
@@ -1370,6 +1480,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reproduction", default=None, help="REPRODUCTION.md path (default: benchmarks/REPRODUCTION.md for the full "
                         "paper-size suite, else OUT/REPRODUCTION.md)")  # fmt: skip
     parser.add_argument("--tiles-study", default=None, help=f"workloads for Fig. 16/17, In-L3 runs (default: {','.join(TILE_STUDY)}; 'none' to skip)")
+    parser.add_argument("--jit-study", default=None, help=f"JIT models for the Fig. 14 JIT-share study, Inf-S runs (default: {','.join(JIT_STUDY)}; 'none' to skip)")
     parser.add_argument("--functional", action="store_true", help="compute data too (slow; default: analysis mode)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="runs in parallel (processes; default: one per CPU)")
     parser.add_argument("--replot", action="store_true", help="no runs: redo the plots and REPRODUCTION.md from OUT/bench.csv (and tiles.csv)")
@@ -1390,6 +1501,13 @@ def main(argv: list[str] | None = None) -> int:
         for t in tiles_for:
             if t not in WORKLOADS:
                 raise UsageError(f"unknown workload '{t}' in --tiles-study")
+        from infs.hardware import JIT_MODELS
+
+        jit_models = JIT_STUDY if args.jit_study is None else tuple(s.strip() for s in args.jit_study.split(",") if s.strip() and s.strip() != "none")
+        for m in jit_models:
+            if m not in JIT_MODELS:
+                raise UsageError(f"unknown JIT model '{m}' in --jit-study (known: {', '.join(JIT_MODELS)})")
+        jit_models = jit_models if "infs" in configs else ()
     except UsageError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
@@ -1417,24 +1535,29 @@ def main(argv: list[str] | None = None) -> int:
         tt = tile_tasks(tiles_for, args.size_set)
         ntiles = len(tt)
         tasks += tt
-    _progress(f"{len(tasks)} runs ({ntiles} for the tile study), {args.jobs} job(s)", args.quiet)
+    jt = jit_tasks(names, args.size_set, jit_models, args.functional)
+    tasks += jt
+    _progress(f"{len(tasks)} runs ({ntiles} for the tile study, {len(jt)} for the JIT-model study), {args.jobs} job(s)", args.quiet)
     # longest first (their rows are put back in order below)
     sched = sorted(range(len(tasks)), key=lambda i: (-_WEIGHT.get(tasks[i][0], 0) * (1 if CONFIGS[tasks[i][3]][1] in ("in", "auto") else 0.1), i))
-    main_n = len(tasks) - ntiles - nfig2
+    main_n = len(tasks) - ntiles - nfig2 - len(jt)
     suite_task = lambda t: len(t) == 5 and t[2] != FIG2_NOTE  # noqa: E731
-    ran = _run_tasks([tasks[i] for i in sched], args.jobs, args.quiet, on_row=lambda rs: write_csv(out / "bench.csv", [r for r in rs if not r.get("tiles") and r.get("size_note") != FIG2_NOTE]))
+    ran = _run_tasks([tasks[i] for i in sched], args.jobs, args.quiet, on_row=lambda rs: write_csv(out / "bench.csv", [r for r in rs if not r.get("tiles") and r.get("size_note") not in (FIG2_NOTE, JIT_NOTE)]))
     all_rows: list[dict] = [{}] * len(tasks)
     for i, r in zip(sched, ran):
         all_rows[i] = r
     order = [r for r, t in zip(all_rows, tasks) if suite_task(t)]
     fig2_rows = [r for r, t in zip(all_rows, tasks) if len(t) == 5 and t[2] == FIG2_NOTE and "error" not in r]
-    tile_rows = tile_rows_of([r for r, t in zip(all_rows, tasks) if len(t) > 5])
+    tile_rows = tile_rows_of([r for r, t in zip(all_rows, tasks) if len(t) == 6])
+    jit_rows = [r for r, t in zip(all_rows, tasks) if len(t) == 7]
     rows = {(r["workload"], r["config"]): r for r in order if "error" not in r}
     assert main_n == len(order)
     if tile_rows:
         write_csv(out / "tiles.csv", tile_rows)
     if fig2_rows:
         write_csv(out / "fig2.csv", fig2_rows)
+    if jit_rows:
+        write_csv(out / "jit.csv", jit_rows)
     total = time.perf_counter() - t_start
     write_csv(out / "bench.csv", order)
     repro.parent.mkdir(parents=True, exist_ok=True)
@@ -1444,7 +1567,8 @@ def main(argv: list[str] | None = None) -> int:
     (out / "run.json").write_text(json.dumps(meta, indent=2) + "\n")
     made += fig2_plot(repro.parent / "figures", fig2_rows, rows)
     made += tile_plots(repro.parent / "figures", tile_rows)
-    repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows, [f"figures/{p.name}" for p in made], fig2_table(fig2_rows, rows)))
+    repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows, [f"figures/{p.name}" for p in made], fig2_table(fig2_rows, rows),
+                                     jit_table(jit_rows)))  # fmt: skip
     _progress(f"wrote {out / 'bench.csv'}, {', '.join(p.name for p in made)} and {repro} ({total / 60:.1f} min)", args.quiet)
     return 0
 
