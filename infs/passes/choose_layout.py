@@ -335,21 +335,75 @@ class _Est:
         host_r, host_c = divmod(c.host_tile, c.mesh_cols)
         # sync (§5.2): a barrier round trip between TC_core and the farthest bank (timing.CostModel._sync)
         self.sync = 2 * (max(host_r, c.mesh_rows - 1 - host_r) + max(host_c, c.mesh_cols - 1 - host_c)) * c.hop_cycles
+        self._parts: dict = {}  # box -> intervals per dim (terms share boxes: a convolution's taps)
+        self._others: dict = {}
+        self._inter: dict = {}  # inter-tile move arguments -> cycles
 
-    def pieces(self, box) -> list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:
-        """decompose's pieces of ``box`` (Alg. 1), each as (tiles per dim, in-tile range per dim)."""
-        per_dim = []
-        for (p, q), t in zip(box, self.T):
-            parts = []
-            for a, b in split_interval(p, q, t):
-                parts.append((1, (a % t, (b - 1) % t + 1)) if b - a < t or a % t else ((b - a) // t, (0, t)))
-            per_dim.append(parts)
-        return [(tuple(n for n, _ in ps), tuple(r for _, r in ps)) for ps in itertools.product(*per_dim)]
+    def parts(self, box) -> list[list[tuple[int, tuple[int, int]]]]:
+        """decompose's intervals of ``box`` (Alg. 1) per dim, each as (tiles, in-tile range):
+        its pieces are their cross product."""
+        out = self._parts.get(box)
+        if out is None:
+            out = self._parts[box] = [
+                [(1, (a % t, (b - 1) % t + 1)) if b - a < t or a % t else ((b - a) // t, (0, t)) for a, b in split_interval(p, q, t)]
+                for (p, q), t in zip(box, self.T)
+            ]
+        return out
+
+    def others(self, box, d: int) -> dict[tuple[tuple[int, ...], int], int]:
+        """The pieces of ``box`` over the dims other than ``d``: (tiles per dim, ``d``'s
+        entry 1; in-tile cells) -> count."""
+        key = (box, d)
+        out = self._others.get(key)
+        if out is None:
+            out = {((), 1): 1}
+            for i, ps in enumerate(self.parts(box)):
+                nxt: dict = {}
+                for (ns, w), m in out.items():
+                    for pn, (a, b) in ps if i != d else [(1, (0, 1))]:
+                        k = ((*ns, pn), w * (b - a))
+                        nxt[k] = nxt.get(k, 0) + m
+                out = nxt
+            self._others[key] = out
+        return out
+
+    def run(self, ns: tuple[int, ...]) -> int:
+        """Source tiles of a box of ``ns`` tiles per dim that share a bank, at most: tiles
+        are numbered row-major and a bank holds ``arrays_per_bank`` consecutive ones, so a
+        box's tiles are consecutive along its inner dims while it spans them whole."""
+        run = 1
+        for n, g in zip(reversed(ns), reversed(self.grid)):
+            run *= n
+            if n < g:
+                break
+        return min(run, self.cfg.arrays_per_bank)
+
+    def bank_cells(self, box, dims) -> float:
+        """Cells of ``box`` in its busiest bank (one per tile along ``dims``: partials)."""
+        ns, per_tile, cells = [], 1, 1
+        for i, ((p, q), t) in enumerate(zip(box, self.T)):
+            n = max(0, -(-q // t) - p // t)
+            ns.append(n)
+            per_tile *= 1 if i in dims else min(t, q - p)
+            cells *= n if i in dims else q - p
+        return min(cells, self.run(tuple(ns)) * per_tile)
+
+    def pieces(self, box):
+        """decompose's pieces of ``box``: (tiles per dim, in-tile range per dim)."""
+        return [(tuple(n for n, _ in ps), tuple(r for _, r in ps)) for ps in itertools.product(*self.parts(box))]
 
     def inter(self, bits: int, ntiles: int, nb: int, dim: int, tiles_away: int) -> int:
         """An inter-tile shift or broadcast (timing ``_inter_tile``): every source array's
-        ``nb`` bitlines up its bank's H-tree, into another bank's when the destination
-        tile is in another bank, then the mesh drain the next sync waits for."""
+        ``nb`` bitlines up its bank's H-tree (``ntiles`` of them in the busiest bank), into
+        another bank's when the destination tile is in another bank, then the mesh drain
+        the next sync waits for."""
+        key = (bits, min(ntiles, self.cfg.arrays_per_bank), nb, dim, tiles_away)
+        cycles = self._inter.get(key)
+        if cycles is None:
+            cycles = self._inter[key] = self._inter_cycles(*key)
+        return cycles
+
+    def _inter_cycles(self, bits: int, ntiles: int, nb: int, dim: int, tiles_away: int) -> int:
         c = self.cfg
         apb = c.arrays_per_bank
         per_tile = nb * bits / 8.0
@@ -377,19 +431,20 @@ class _Est:
                 total += cyc * len(decompose_box(box, T))
             elif k is pc.MoveOp:
                 _, bits, d, dist, box = term
+                others = self.others(box, d)
+                combos = sum(others.values())
                 crossed = False
-                for nt, ir in self.pieces(box):
-                    ntiles = math.prod(nt)
-                    cells = math.prod(b - a for a, b in ir)
+                for nd, (a, b) in self.parts(box)[d]:
                     for (m0, m1), inter, intra in alg2_shifts(T[d], dist):
-                        lo, hi = max(ir[d][0], m0), min(ir[d][1], m1)
+                        lo, hi = max(a, m0), min(b, m1)
                         if lo >= hi:
                             continue
                         if inter == 0:
-                            total += cost_formulas.intra_shift_cycles(bits, intra, self.bstride[d], par)
+                            total += cost_formulas.intra_shift_cycles(bits, intra, self.bstride[d], par) * combos
                         else:
                             crossed = True
-                            total += self.inter(bits, ntiles, cells // (ir[d][1] - ir[d][0]) * (hi - lo), d, inter)
+                            for (ns, w), m in others.items():
+                                total += self.inter(bits, self.run(ns[:d] + (nd,) + ns[d + 1:]), w * (hi - lo), d, inter) * m
                 total += self.sync if crossed else 0
             elif k is pc.BroadcastOp:
                 # lower-shift's runs of destination tiles (head, whole tiles, tail), each one
@@ -401,16 +456,18 @@ class _Est:
                 tp, l = p // t, p % t
                 lo, hi = p + dist, p + dist + count
                 runs = _bc_runs(lo, hi, t)
-                for nt, ir in self.pieces(box):
-                    ntiles, nb = math.prod(nt), math.prod(b - a for a, b in ir)
-                    crossed = False
-                    for ta, tb, r0, _r1 in runs:
-                        if ta <= tp < tb:
-                            total += cost_formulas.intra_bcast_cycles(bits, r0 - l, self.bstride[d], par)
-                        if tb - ta > 1 or ta != tp:
-                            crossed = True
-                            total += self.inter(bits, ntiles, nb, d, max(abs(ta - tp), abs(tb - 1 - tp), 1))
-                    total += self.sync if crossed else 0
+                others = self.others(box, d)  # (the slice is one cell thick along d: one interval)
+                combos = sum(others.values())
+                crossed = False
+                for ta, tb, r0, _r1 in runs:
+                    if ta <= tp < tb:
+                        total += cost_formulas.intra_bcast_cycles(bits, r0 - l, self.bstride[d], par) * combos
+                    if tb - ta > 1 or ta != tp:
+                        crossed = True
+                        away = max(abs(ta - tp), abs(tb - 1 - tp), 1)
+                        for (ns, w), m in others.items():
+                            total += self.inter(bits, self.run(ns), w, d, away) * m
+                total += self.sync * combos if crossed else 0
             elif k is pc.ReduceOp:
                 _, bits, d, add, copy, box = term
                 for nt, ir in self.pieces(box):
@@ -427,15 +484,14 @@ class _Est:
                 # the partials of an in-memory reduce: one per tile along its dims (Fig. 4b),
                 # read out over the banks' H-trees, then reduced by their stream engines
                 _, bits, dims, box = term
-                cells, tiles = 1, 1
-                for i, ((p, q), t) in enumerate(zip(box, T)):
-                    nt = -(-q // t) - p // t
-                    tiles *= nt
-                    cells *= nt if i in dims else q - p
-                banks = max(1, min(cfg.banks, -(-tiles // cfg.arrays_per_bank)))
-                per_bank = cells / banks
-                total += cost_formulas.htree_cycles(per_bank * bits / 8.0, cfg.htree_bytes_per_cycle) + cfg.l3_latency
-                total += per_bank / cfg.simd_lanes + cfg.se_init_cycles
+                per_bank = self.bank_cells(box, dims)
+                total += cost_formulas.htree_cycles(per_bank * bits / 8.0, cfg.htree_bytes_per_cycle)
+                total += per_bank / cfg.simd_lanes
+            elif k is pc.NearLoadOp:
+                # a near-memory gather or scatter: each bank's stream engine handles the
+                # cells of the box it holds (timing ``near_access``), the busiest bank last
+                _, box = term
+                total += self.bank_cells(box, ()) / cfg.simd_lanes
             total = before + (total - before) * times
         return total
 
@@ -476,10 +532,11 @@ def _terms(prog, profile: CostProfile) -> dict[tuple, int]:
     """The shape-dependent part of every command of the expanded domain-form ``prog``,
     counted (a graph repeats the same box and move many times: priced once per shape).
     Commands whose cost no tile shape changes (a compute into a temporary, run once
-    over its covering tiles; near-memory work) are left out: they do not rank."""
+    over its covering tiles) are left out: they do not rank."""
     exact = written_exactly(prog)
     reduced: dict[int, set[int]] = {}  # register -> dims reduced in memory (its readout keeps a partial per tile)
     terms: dict[tuple, int] = {}
+    bufs: dict[int, tuple] = {}  # buffer -> its box (a near_store without a domain stores its buffer whole)
     for c in prog.cmds:
         k, f = c.kind, c.f
         box = f.get("domain")
@@ -495,7 +552,15 @@ def _terms(prog, profile: CostProfile) -> dict[tuple, int]:
             reduced.setdefault(f["dst"], set()).add(f["dim"])
             term = (k, ELEMENT_BITS[f["type"]], f["dim"], profile.compute_cycles(f["op"], f["type"]), profile.compute_cycles("copy", f["type"]), box)
         elif k is pc.ReadoutOp:
+            bufs[f["id"]] = box
             term = (k, ELEMENT_BITS[f["type"]], frozenset(reduced.get(f["src"], ())), box)
+        elif k is pc.NearLoadOp or k is pc.NearStoreOp:
+            box = box or bufs.get(f.get("input"))
+            if k is pc.NearLoadOp:
+                bufs[f["out"]] = box
+            if box is None:
+                continue
+            term = (pc.NearLoadOp, box)
         else:
             continue
         terms[term] = terms.get(term, 0) + 1
