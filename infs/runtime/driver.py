@@ -12,7 +12,9 @@ interpreter, numpy arrays as host memory).  At every ``stream.region`` it
    throughput against the commands' latencies plus the JIT; when Eq. 2
    refuses, the whole in-memory run against the near-memory and core models):
    in memory (tDFG -> JIT -> the simulated L3), else near memory (NSC stream
-   engines) or on the cores, whichever model is faster;
+   engines) or on the cores, whichever model is faster; ``RunOptions.policy``
+   ``lowerable`` (``POLICIES``) is the authors' gem5 rule instead: in memory
+   whenever the region lowers, else near memory, else the cores;
 3. runs it: in memory through the memoized JIT (``infs.runtime.jit``) and the
    ``Machine`` (fused: embedded streams run on the stream engines; arrays left
    transposed carry over between regions, §5.2), charging the JIT's cycles
