@@ -396,7 +396,7 @@ JIT_COMMAND_CYCLES: dict[str, int] = {
 }
 JIT_MODELS = ("per-lowering", "per-command", *JIT_COMMAND_CYCLES, "measured")
 JIT_MODEL_SOURCES: dict[str, str] = {
-    "hardware": "CAL'22 §2 (cal:139): Inf-S's hardware lowering pipeline, '10 cycles/cmd'; gem5 configs/example/gem_forge/run.py:393, --gem-forge-stream-pum-compile-lat-per-cmd default 10 (the value the artifact's runs use)",
+    "hardware": "CAL'22 §2 (cal:139): Inf-S's hardware lowering pipeline, '10 cycles/cmd'; gem5 configs/example/gem_forge/run.py:393, --gem-forge-stream-pum-compile-lat-per-cmd default 10, which configs/ruby/MESI_Three_Level_Stream.py:296-297 passes to every controller",
     "gem5-controller": "gem5 src/mem/ruby/slicc_interface/Controller.py:206-207, stream_pum_compile_lat_per_cmd = Param.UInt32(100, ...): the controller's default when run.py does not override it",
     "software": "CAL'22 §2 (cal:137): Inf-S_soft 'invokes a runtime library to lower tDFG into bit-serial commands (about 1k cycles per command)'",
 }
