@@ -43,12 +43,18 @@ def test_infs_view_shows_a_plain_loop_program(tmp_path, capsys):
     assert data["run"]["total_cycles"] == run["total_cycles"] > 0
 
 
-def test_infs_view_of_a_file_without_anything_to_run_is_one_line(tmp_path, capsys):
+def test_infs_view_of_a_file_without_anything_to_offload_says_the_host_ran_it(tmp_path, capsys):
+    """A program with nothing to offload is a valid program: the page is written
+    and says the host ran all of it; an unbound size is still one line."""
     p = tmp_path / "f.mlir"
     p.write_text("func.func @f(%n: index) {\n  func.return\n}\n")
     assert infs_view.main([str(p), "-o", str(tmp_path / "f.html")]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "nothing to view" in err and str(p) in err
+    assert err.count("\n") == 0 and "never bound" in err and "--sizes n=" in err
+    assert infs_view.main([str(p), "--sizes", "n=4", "-o", str(tmp_path / "f.html")]) == 0
+    data = _page_data((tmp_path / "f.html").read_text())
+    assert data["programs"] == [] and data["run"]["regions"] == []
+    assert any("nothing to offload, the host ran all of it" in n for n in data["run"]["notes"])
 
 
 # ---------------------------------------------------------------------------
@@ -83,6 +89,7 @@ def test_infs_view_region_shows_that_regions_programs_as_they_ran(tmp_path, caps
     for got, exp in zip(part["programs"], want):
         assert got["cycles"] == exp["cycles"] and got["cost"] == exp["cost"]
     assert [p["id"] for p in part["programs"]] == list(range(len(part["programs"])))
+    assert whole["run"].pop("shown_regions") is None and part["run"].pop("shown_regions") == [1]
     assert part["run"] == whole["run"]
 
 
