@@ -215,6 +215,7 @@ class RegionRuntime:
         self._charged: dict[int, jit.Lowered] = {}  # lowerings whose JIT time this run has charged
         self._chunked: dict[tuple, _Compiled | str] = {}  # per (region, chunked dims): its chunked form, or why it has none
         self._fold_costs: dict[tuple, Any] = {}  # near-memory cost of folding chunks' partials (``_fold_cost``)
+        self._priced: dict[tuple, tuple] = {}  # this region call's near/core costs (``_model_cost``)
         self._views: dict = {}  # compiled programs' array views, kept for the next call (``compiled.bind``)
 
     # -- compilation (once per region) --------------------------------------------
@@ -313,8 +314,8 @@ class RegionRuntime:
         if mode in ("near", "core"):
             return mode, "forced", None, ""
         cold = self.cold(arrays)
-        near = near_memory_cost(profile, self.cfg, cold=cold).cycles if not stuck else math.inf
-        core = core_cost(profile, self.cfg, cold=cold).cycles
+        near = self._model_cost("near", profile, cold).cycles if not stuck else math.inf
+        core = self._model_cost("core", profile, cold).cycles
         alt = "near" if near <= core else "core"
         if self.options.policy == "lowerable":
             # the artifact's rule (POLICIES): in memory whenever it lowers, no cost test
@@ -354,6 +355,17 @@ class RegionRuntime:
                               f"run ({plan['full']:,} cycles) beats the {alt} model ({min(near, core):,})"), plan, ""  # fmt: skip
             return alt, f"Eq. 2: cores at peak {lhs:,} <= in-memory ops + JIT {rhs:,} cycles; {alt} is faster ({min(near, core):,} cycles)", None, ""
         return alt, f"not in memory ({why_not}); {alt} is faster ({min(near, core):,} cycles)", None, ""
+
+    def _model_cost(self, mode: str, profile, cold: bool):
+        """``near_memory_cost`` or ``core_cost`` of ``profile``, priced once per region
+        call: the decision's estimate is the cost the run then charges (the models
+        depend on the profile, the machine and ``cold`` only)."""
+        key = (mode, id(profile), cold)
+        hit = self._priced.get(key)
+        if hit is None or hit[0] is not profile:
+            cost = near_memory_cost(profile, self.cfg, cold=cold) if mode == "near" else core_cost(profile, self.cfg, cold=cold)
+            hit = self._priced[key] = (profile, cost)
+        return hit[1]
 
     def plan_chunked(self, region, arrays, scalars) -> tuple[dict | None, str]:
         """The in-memory plan of ``region`` in chunks (``infs.runtime.chunking``), the
@@ -693,6 +705,7 @@ class RegionRuntime:
         if bad is not None:
             raise EvaluationError(f"region {self.ids[id(region)]} ({region_label(region)}): {bad}")
         profile = profile_region(region, arrays, scalars)
+        self._priced.clear()  # (the costs of the previous call's profile)
         mode, reason, plan, not_honoured = self.decide(region, comp, arrays, scalars, profile)
         rec = RegionRecord(self.ids[id(region)], mode, reason, elements=profile.iterations, requested=self.options.mode, not_honoured=not_honoured)
         if plan is not None and plan.get("empty"):
@@ -870,7 +883,7 @@ class RegionRuntime:
 
     def run_near_or_core(self, region, mode: str, arrays, scalars, profile, comp: _Compiled | None = None, rec: RegionRecord | None = None) -> list[Any]:
         cold = self.cold(arrays)
-        cost = near_memory_cost(profile, self.cfg, cold=cold) if mode == "near" else core_cost(profile, self.cfg, cold=cold)
+        cost = self._model_cost(mode, profile, cold)
         self.machine.account(cost, f"region_{mode}")
         # what fits the L3 stays there; a footprint beyond it came from DRAM and leaves the
         # rest there too (near_memory_cost charged it as such: near.data_traffic)

@@ -391,14 +391,16 @@ def _forward(flows: np.ndarray, multicast: np.ndarray, x: StreamProfile, y: Stre
     if not reused:
         # each x use has its own consumer: the bank offset y -> x, sampled
         offsets = bank_offsets(x, y, extents, cfg)
-        dst = np.arange(B)
-        for k in np.nonzero(offsets)[0]:
-            src = (dst + k) % B  # a permutation of the banks (see above)
-            vol = nbytes * offsets[k] * py
-            if x_to_y:
-                flows[src, dst] += vol
-            else:
-                flows[dst, src] += vol
+        ks = np.nonzero(offsets)[0]
+        dst = np.broadcast_to(np.arange(B), (ks.size, B))
+        # row i: the permutation of the banks of offset ks[i] (see above); distinct
+        # offsets reach distinct pairs, so one fancy += adds each pair's volume once
+        src = (dst + ks[:, None]) % B
+        vol = (nbytes * offsets[ks])[:, None] * py[None, :]
+        if x_to_y:
+            flows[src, dst] += vol
+        else:
+            flows[dst, src] += vol
         return
     # dims along which y moves but x does not (held): each x cell reaches the banks that span covers
     span = byte_span(y, extents, reused)
