@@ -444,7 +444,7 @@ class _Est:
                         else:
                             crossed = True
                             for (ns, w), m in others.items():
-                                total += self.inter(bits, self.run(ns[:d] + (nd,) + ns[d + 1:]), w * (hi - lo), d, inter) * m
+                                total += self.inter(bits, nd * math.prod(ns), w * (hi - lo), d, inter) * m
                 total += self.sync if crossed else 0
             elif k is pc.BroadcastOp:
                 # lower-shift's runs of destination tiles (head, whole tiles, tail), each one
