@@ -116,10 +116,14 @@ def test_bench_tile_study_small(tmp_path):
             fewest = min(r["total_cycles"] for r in swept)
             assert {r["tiles"] for r in swept if r.get("best")} == {r["tiles"] for r in swept if r["total_cycles"] == fewest}
             # the heuristic chose one shape for every region: forcing that shape is the same run
+            # (when the study sweeps it: the cost ranking may pick a valid shape outside the
+            # study's power-of-two set, e.g. stencil3d's 1x256x1 at the small size)
             chosen = str(heur[0]["tiles_chosen"])
             assert "/" not in chosen, (wl, chosen)
             same = [r for r in swept if r["tiles"] == chosen]
-            assert len(same) == 1 and same[0].get("default") and same[0]["total_cycles"] == heur[0]["total_cycles"]
+            assert len(same) <= 1
+            if same:
+                assert same[0].get("default") and same[0]["total_cycles"] == heur[0]["total_cycles"], (wl, chosen)
             assert sum(1 for r in swept if r.get("no_tiling")) == 1
     # kmeans_outer: every forced 2-D shape is rejected by its 1-D regions' layout, with the reason
     km = [r for r in by["kmeans_outer"] if r["tiles"] != "heuristic"]
