@@ -454,7 +454,7 @@ def test_browser_lattice_zooms_into_a_window(tmp_path):
     (what a click on it does) shows the 32 x 32 tiles around (R, C), each
     large enough to see; the whole grid is back through the breadcrumb."""
     page = tmp_path / "lat.html"
-    assert infs_view.main([str(STENCIL2D), "--sizes", "m=1024,n=1024", "-o", str(page)]) == 0
+    assert infs_view.main([str(STENCIL2D), "--sizes", "m=1024,n=1024", "--tiles", "16x16", "-o", str(page)]) == 0
     p = page_data(page.read_text())["programs"][0]
     assert p["grid"] == [64, 64]
     s0 = browse(page, "prog=0&step=0", tmp_path)
