@@ -52,7 +52,7 @@ from infs.dialects.pimcmd import TiledLattice, tile_grid
 from infs.hardware import CostProfile, HardwareConfig, get_profile, load_config
 from infs.passes.decompose import decompose_box, split_interval, written_exactly
 from infs.passes.expand_mv_bc import expand_mv_bc
-from infs.passes.lower_shift import alg2_shifts
+from infs.passes.lower_shift import alg2_shifts, bcast_runs
 from infs.passes.pim_program import LoweringError, where
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_shapes, checked_element, element_name, lattice_extent
 
@@ -455,7 +455,7 @@ class _Est:
                 p = box[d][0]
                 tp, l = p // t, p % t
                 lo, hi = p + dist, p + dist + count
-                runs = _bc_runs(lo, hi, t)
+                runs = bcast_runs(lo, hi, t)
                 others = self.others(box, d)  # (the slice is one cell thick along d: one interval)
                 combos = sum(others.values())
                 crossed = False
@@ -494,23 +494,6 @@ class _Est:
                 total += self.bank_cells(box, ()) / cfg.simd_lanes
             total = before + (total - before) * times
         return total
-
-
-
-def _bc_runs(lo: int, hi: int, t: int) -> list[tuple[int, int, int, int]]:
-    """lower-shift's destination runs of a broadcast to ``[lo, hi)`` on tiles of ``t``:
-    (first tile, end tile, first in-tile offset, end in-tile offset)."""
-    first_full, last_full = -(-lo // t), hi // t
-    if first_full > last_full:
-        return [(lo // t, lo // t + 1, lo % t, (hi - 1) % t + 1)]
-    runs = []
-    if lo % t:
-        runs.append((lo // t, lo // t + 1, lo % t, t))
-    if first_full < last_full:
-        runs.append((first_full, last_full, 0, t))
-    if hi % t:
-        runs.append((hi // t, hi // t + 1, 0, hi % t))
-    return runs
 
 
 def _estimated_best(graph: tdfg.GraphOp, cfg: HardwareConfig, fits: list[tuple[tuple, tuple[int, ...]]], lattice: tuple[int, ...],

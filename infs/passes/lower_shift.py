@@ -64,20 +64,25 @@ def _lower_bc(c: Cmd, prog: PimProgram) -> list[Cmd]:
     bl, tl = patterns(tr, ir, prog)
     tp, l = p // t, p % t
     lo, hi = p + c["dist"], p + c["dist"] + c["count"]
-    # destination runs: head tile, whole tiles, tail tile
-    runs = []
-    first_full, last_full = -(-lo // t), hi // t
-    if first_full > last_full:  # destination inside one tile
-        runs.append((lo // t, lo // t + 1, lo % t, (hi - 1) % t + 1))
-    else:
-        if lo % t:
-            runs.append((lo // t, lo // t + 1, lo % t, t))
-        if first_full < last_full:
-            runs.append((first_full, last_full, 0, t))
-        if hi % t:
-            runs.append((hi // t, hi // t + 1, 0, hi % t))
     return [Cmd(pc.BcastOp, dict(type=c["type"], dst=c["dst"], src=c["src"], dim=k, intra=(r0 - l, r1 - l), inter=(ta - tp, tb - tp), bitlines=bl, tiles=tl))
-            for ta, tb, r0, r1 in runs]
+            for ta, tb, r0, r1 in bcast_runs(lo, hi, t)]
+
+
+def bcast_runs(lo: int, hi: int, t: int) -> list[tuple[int, int, int, int]]:
+    """The destination runs of a broadcast to ``[lo, hi)`` on tiles of ``t`` cells
+    (head tile, whole tiles, tail tile): (first tile, end tile, first in-tile
+    offset, end in-tile offset); one run when the destination is inside one tile."""
+    first_full, last_full = -(-lo // t), hi // t
+    if first_full > last_full:
+        return [(lo // t, lo // t + 1, lo % t, (hi - 1) % t + 1)]
+    runs = []
+    if lo % t:
+        runs.append((lo // t, lo // t + 1, lo % t, t))
+    if first_full < last_full:
+        runs.append((first_full, last_full, 0, t))
+    if hi % t:
+        runs.append((hi // t, hi // t + 1, 0, hi % t))
+    return runs
 
 
 _LOWER = {pc.MoveOp: _lower_mv, pc.BroadcastOp: _lower_bc}
