@@ -311,7 +311,7 @@ def _drop_nans(body: Node, kind: str) -> Node:
     """``x != x ? identity : x``: a NaN as the fold's identity, so that the
     max/min fold (NaN-propagating) equals the maxnum/minnum loop (NaN-skipping)."""
     t = body.type
-    ph = Block(arg_types=[t, t, IntegerType(1)]).args  # (placeholders: a node's op is cloned with its args mapped in)
+    ph = Block(arg_types=[t, t, IntegerType(1)]).args  # template operands: a node's op is cloned with its inputs mapped in
     ident = arith.ConstantOp(FloatAttr(float("-inf") if kind == "max" else float("inf"), t))
     isnan = Op(IntegerType(1), arith.CmpfOp(ph[0], ph[0], "une"), [body, body])
     return Op(t, arith.SelectOp(ph[2], ph[1], ph[0]), [isnan, Const(t, ident), body])
@@ -330,13 +330,13 @@ def _may_trap(op: Operation) -> bool:
 
 
 def _select_op(t: Attribute) -> Operation:
-    """A detached ``arith.select`` of type ``t`` (operands are placeholders, mapped when cloned)."""
+    """A detached ``arith.select`` of type ``t``: a template whose operands are mapped to the node's inputs when it is cloned."""
     c, a, b = Block(arg_types=[IntegerType(1), t, t]).args
     return arith.SelectOp(c, a, b)
 
 
 def _minmax_op(kind: str, t: Attribute) -> Operation:
-    """A detached ``max``/``min`` op of type ``t`` (its operands are placeholders, mapped when cloned)."""
+    """A detached ``max``/``min`` op of type ``t``: a template whose operands are mapped to the node's inputs when it is cloned."""
     a, b = Block(arg_types=[t, t]).args
     if isinstance(t, IntegerType):
         return (arith.MaxSIOp if kind == "max" else arith.MinSIOp)(a, b)
