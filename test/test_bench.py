@@ -247,7 +247,7 @@ def _row(config, cycles, energy=None):
 
 
 def test_geomean_order_holds_or_names_the_pair():
-    from infs.tools.infs_bench import _geomean_order
+    from infs.tools.bench_report import _geomean_order
 
     ok = {"a": {"base": _row("base", 100), "near": _row("near", 50), "in": _row("in", 25), "infs": _row("infs", 20), "infs_nojit": _row("infs_nojit", 20)}}
     assert "holds" in _geomean_order(ok)
@@ -257,7 +257,7 @@ def test_geomean_order_holds_or_names_the_pair():
 
 
 def test_energy_gap_names_the_class_and_its_constants():
-    from infs.tools.infs_bench import _energy_gaps
+    from infs.tools.bench_report import _energy_gaps
 
     best = {"x": {"near": _row("near", 10, {"noc": 10.0, "static": 10.0}), "in": _row("in", 5, {"static": 30.0, "compute": 5.0}),
                   "infs": _row("infs", 5, {"compute": 8.0})}}  # fmt: skip
