@@ -35,41 +35,28 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerType, MemRefType, ModuleOp, StringAttr, i64
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import DiagnosticException
 
 from infs import cost_formulas
 from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
 from infs.dialects.element_types import ELEMENT_BITS, ELEMENT_BYTES
-from infs.dialects.pimcmd import TiledLattice, tile_grid
+from infs.dialects.pimcmd import tile_grid
 from infs.hardware import CostProfile, HardwareConfig, get_profile, load_config
 from infs.passes.decompose import decompose_box, split_interval, written_exactly
 from infs.passes.expand_mv_bc import expand_mv_bc
+from infs.passes.layout import Layout, LayoutError, layout_attr, other_shapes
 from infs.passes.lower_shift import alg2_shifts, bcast_runs
 from infs.passes.pim_program import LoweringError, where
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_shapes, checked_element, element_name, lattice_extent
+from infs.passes.tdfg_to_pimcmd import convert_graph
 
 CACHE_LINE_BYTES = 64
-
-
-class LayoutError(DiagnosticException):
-    """No valid layout: the graph does not fit, or the tiling constraints cannot be met."""
-
-
-@dataclass(frozen=True)
-class Layout(TiledLattice):
-    lattice: tuple[int, ...]
-    tiles: tuple[int, ...]
-    shapes: dict[int, tuple[int, ...]]  # graph array index -> shape
-    # the arrays accessed only near memory, where their shape is known (given or static)
-    other_shapes: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
 
 def _divisors(n: int) -> list[int]:
@@ -111,7 +98,7 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     rank = facts.rank
     arr_shapes = array_shapes(graph, shapes, at, facts)
     args = facts.args
-    others = _other_shapes(facts.arg_static, arr_shapes, shapes)
+    others = other_shapes(facts.arg_static, arr_shapes, shapes)
     # The lattice semantics has no upper bound (tdfg docstring); the physical
     # lattice covers the laid-out arrays, the tensors embedded load streams
     # lay out (§3.3) and every cell that reaches a store or a reduction: an
@@ -226,65 +213,6 @@ def _candidates(B: int, rank: int, W: int, L: int, reduce_d: frozenset[int], shi
     return tuple(out)
 
 
-def _other_shapes(static, laid_out: dict[int, tuple[int, ...]], given: dict[int, tuple[int, ...]] | None) -> dict[int, tuple[int, ...]]:
-    """Shapes of the arrays not laid out, given or static (``static``: each
-    array's memref shape, -1 for a dynamic dim, ``None`` for a non-memref)."""
-    out = {}
-    for i, shape in enumerate(static):
-        if i in laid_out:
-            continue
-        if given and i in given:
-            out[i] = tuple(given[i])
-        elif shape is not None and all(s >= 0 for s in shape):
-            out[i] = tuple(shape)
-    return out
-
-
-def layout_attr(layout: Layout, cfg: HardwareConfig, num_arrays: int) -> DictionaryAttr:
-    shapes = [DenseArrayBase.from_list(i64, list(layout.shapes.get(i, ()))) for i in range(num_arrays)]
-    return DictionaryAttr({
-        # the machine's full description unless a built-in (config_spec): the
-        # next pass reloads it from here, so a file's config needs no file
-        "config": StringAttr(cfg.spec),
-        "lattice": DenseArrayBase.from_list(i64, list(layout.lattice)),
-        "tiles": DenseArrayBase.from_list(i64, list(layout.tiles)),
-        "laid_out": DenseArrayBase.from_list(i64, sorted(layout.shapes)),
-        "shapes": ArrayAttr(shapes),
-    })  # fmt: skip
-
-
-def read_layout(graph: tdfg.GraphOp) -> tuple[str, Layout]:
-    """The ``infs.layout`` choose-layout attached (a malformed one is a ``LayoutError``:
-    the attribute can come from a file)."""
-    attr = graph.attributes.get("infs.layout")
-    if not isinstance(attr, DictionaryAttr):
-        raise LayoutError("it has no layout (infs.layout): run choose-layout first")
-    d = attr.data
-
-    def bad(what: str) -> LayoutError:
-        return LayoutError(f"malformed infs.layout: {what}")
-
-    def ints(v: Attribute | None, key: str) -> tuple[int, ...]:
-        if not isinstance(v, DenseArrayBase) or not isinstance(v.elt_type, IntegerType):
-            raise bad(f"'{key}' must be an array<i64: ...>")
-        return tuple(int(x) for x in v.get_values())
-
-    shapes_attr, cfg = d.get("shapes"), d.get("config")
-    if not isinstance(shapes_attr, ArrayAttr):
-        raise bad("'shapes' must be a list of array<i64: ...>")
-    if not isinstance(cfg, StringAttr):
-        raise bad("'config' must be a string")
-    laid = ints(d.get("laid_out"), "laid_out")
-    if any(not 0 <= i < len(shapes_attr.data) for i in laid):
-        raise bad(f"'laid_out' {list(laid)} names arrays beyond the {len(shapes_attr.data)} of 'shapes'")
-    shapes = {i: ints(shapes_attr.data[i], f"shapes[{i}]") for i in laid}
-    lattice, tiles = ints(d.get("lattice"), "lattice"), ints(d.get("tiles"), "tiles")
-    if len(tiles) != len(lattice) or any(t <= 0 for t in tiles):
-        raise bad(f"'tiles' {list(tiles)} does not fit the lattice {list(lattice)}")
-    static = [tuple(a.type.get_shape()) if isinstance(a.type, MemRefType) else None for a in graph.array_args]
-    return cfg.data, Layout(lattice, tiles, shapes, _other_shapes(static, shapes, None))
-
-
 def layout_config(config: str) -> HardwareConfig:
     """The machine of a ``config=`` option (a built-in name, a TOML/JSON file or an inline spec)."""
     try:
@@ -311,8 +239,6 @@ class ChooseLayoutPass(ModulePass):
                 except LayoutError as e:
                     raise LayoutError(f"{where(g)}: {e}") from None
                 g.attributes["infs.layout"] = layout_attr(layout, cfg, len(g.arrays))
-
-
 
 
 # -- the cost estimate that ranks the valid tilings ------------------------------------
@@ -500,8 +426,6 @@ def _estimated_best(graph: tdfg.GraphOp, cfg: HardwareConfig, fits: list[tuple[t
                     arr_shapes, others, at: Bindings, facts: GraphFacts) -> tuple[int, ...] | None:  # fmt: skip
     """The valid tiling with the fewest estimated cycles (ties: the geometric key), or
     None when the graph does not convert (the lowering then reports why)."""
-    from infs.passes.tdfg_to_pimcmd import convert_graph  # (lazy: it imports this pass for Layout)
-
     try:
         prog, _ = convert_graph(graph, at, (cfg, Layout(lattice, fits[0][1], arr_shapes, others)), facts)
     except (LoweringError, LayoutError):

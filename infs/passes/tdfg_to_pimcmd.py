@@ -45,7 +45,7 @@ from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
 from infs.dialects.lattice import AccessMap, Affine, Domain, dim_name
 from infs.hardware import HardwareConfig, load_config
-from infs.passes.choose_layout import Layout, LayoutError, read_layout
+from infs.passes.layout import Layout, LayoutError, read_layout
 from infs.passes.decompose import decompose_box
 from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, box_empty, element_name, to_op
 from infs.passes.pim_program import LoweringError, box_intersect, box_shift, box_with
