@@ -87,6 +87,8 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from infs.dialects.syntax import parse_typed_operands, print_typed_operands
+
 # ---------------------------------------------------------------------------
 # arith::AtomicRMWKind, the reductions of affine.parallel
 # ---------------------------------------------------------------------------
@@ -692,16 +694,8 @@ class SCFReduceOp(scf.ReduceOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> SCFReduceOp:
-        args: list[SSAValue] = []
-        if parser.parse_optional_punctuation("(") is not None:
-            pos = parser.pos
-            us = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_unresolved_operand)
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
-            parser.parse_punctuation(")")
-            if len(us) != len(types):
-                parser.raise_error(f"{len(us)} operands but {len(types)} types", pos, parser.pos)
-            args = [parser.resolve_operand(u, t) for u, t in zip(us, types)]
+        # the operand list is optional: ``scf.reduce`` alone ends a loop without reductions
+        args = parse_typed_operands(parser) if parser._current_token.kind == MLIRTokenKind.L_PAREN else []  # noqa: SLF001
         regions: list[Region] = []
         if args:
             regions.append(parser.parse_region())
@@ -713,11 +707,8 @@ class SCFReduceOp(scf.ReduceOp):
 
     def print(self, printer: Printer) -> None:
         if self.args:
-            printer.print_string("(")
-            printer.print_list(self.args, printer.print_ssa_value)
-            printer.print_string(" : ")
-            printer.print_list([a.type for a in self.args], printer.print_attribute)
-            printer.print_string(") ")
+            print_typed_operands(printer, self.args)
+            printer.print_string(" ")
             printer.print_list(self.reductions, printer.print_region)
         printer.print_op_attributes(self.attributes)
 
