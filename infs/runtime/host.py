@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
-import os
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -27,35 +26,13 @@ from xdsl.utils.exceptions import InterpretationError
 
 from infs.dialects import stream, tdfg
 from infs.runtime.host_ops import MAX_CALL_DEPTH, host_op_functions  # not xdsl.interpreters: its __init__ loads every interpreter (host_ops' docstring)
+from infs.runtime.memory import available_memory, human_bytes
 from infs.runtime.reference import evaluate_region
 from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype, op_label
 
 RegionExecutor = Callable[[stream.RegionOp, list[np.ndarray], list[Any]], list[Any]]
 GraphExecutor = Callable[[tdfg.GraphOp, list[np.ndarray], list[Any]], list[Any]]
 ProgramExecutor = Callable[[Any, list[np.ndarray], list[Any]], list[Any]]  # a pimcmd.program's (compiled ahead of time)
-
-
-def available_memory() -> int | None:
-    """Bytes this host can still allocate (Linux ``MemAvailable``), or None if unknown."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_AVPHYS_PAGES")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
-def human_bytes(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB", "TB", "PB"):
-        if n < 1024 or unit == "PB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n} B"  # unreachable
 
 
 def phantom_array(shape: Sequence[int], dtype: np.dtype) -> np.ndarray:

@@ -47,6 +47,7 @@ from xdsl.ir import Operation, SSAValue
 from infs.dialects import stream, tdfg
 from infs.dialects.element_types import elementwise_max, elementwise_min, float_fold, float_fold_at, reduce_identity, signed_atomic_ufunc, signed_i1_identity
 from infs.dialects.lattice import I64_MAX, I64_MIN, AccessMap, LatticeError, dim_index
+from infs.runtime.memory import available_memory, human_bytes
 from infs.runtime.scalar_ops import FAILS_ON_SOME_POINTS, EvaluationError, eval_scalar_op, numpy_dtype, op_label
 
 # What the evaluator holds per iteration point at least: one int64 (a cell's
@@ -81,8 +82,6 @@ def check_domain_memory(region: stream.RegionOp, box: Sequence[tuple[int, int]],
     (checked before anything is allocated); else one EvaluationError line
     naming the region and its domain.  Returns the points.  ``whole``: the
     whole domain at once, not in rows (``_row_parts``)."""
-    from infs.runtime.host import available_memory, human_bytes  # host imports this module
-
     points = math.prod(max(0, q - p) for p, q in box) if whole else evaluated_points(region, box)
     need = points * BYTES_PER_POINT
     avail = available_memory()

@@ -48,7 +48,8 @@ from infs.hardware import JIT_MODELS, ConfigError, load_config
 from infs.runtime.check import compare_values
 from infs.runtime import jit
 from infs.runtime.driver import MODES, POLICIES, ModeNotHonoured, RegionRecord, RunOptions, RunReport, extract_regions, run_program
-from infs.runtime.host import available_memory, find_function, human_bytes, phantom_array, run_function, unnamed_argument
+from infs.runtime.host import find_function, phantom_array, run_function, unnamed_argument
+from infs.runtime.memory import available_memory, human_bytes
 from infs.runtime.scalar_ops import EvaluationError, numpy_dtype
 from infs.sim import SimError
 
