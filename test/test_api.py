@@ -20,6 +20,7 @@ from xdsl.utils.exceptions import VerifyException
 from infs import api
 from infs.api import InfsError
 from infs.dialects import stream
+from infs.dialects import parse
 from infs.dialects.lattice import AccessMap, Affine, MapAttr
 
 CTX = api.make_context()
@@ -84,7 +85,7 @@ def test_parse_text_verifies_and_records_locations():
     assert str(r.iteration_domain) == "[1:N - 1]"
     loads = [op for op in m.walk() if isinstance(op, stream.LoadOp)]
     assert [str(op.access_map()) for op in loads] == ["[d0 - 1]", "[d0]", "[d0 + 1]"]
-    assert api._loc_text(loads[0].location) == "s1.mlir:4:5"  # noqa: SLF001 - the location parse_text recorded
+    assert parse._loc_text(loads[0].location) == "s1.mlir:4:5"  # noqa: SLF001 - the location parse_text recorded
 
 
 def test_custom_form_round_trips():

@@ -214,11 +214,11 @@ def source_graph(op: pc.ProgramOp) -> tuple[tdfg.GraphOp, list[int]] | None:
     if not isinstance(text, StringAttr) or names is None:
         op._infs_source = None  # type: ignore[attr-defined]
         return None
-    from infs import api  # (the parser: only a --check of a compiled program needs it)
+    from infs.dialects.parse import InfsError, parse_text  # (the parser: only a --check of a compiled program needs it)
 
     try:
-        module = api.parse_text(text.data, f"<infs.source of {op_label(op)}>")
-    except api.InfsError as e:
+        module = parse_text(text.data, f"<infs.source of {op_label(op)}>")
+    except InfsError as e:
         raise AotError(f"{op_label(op)}: its infs.source does not parse: {e}") from None
     graphs = [g for g in module.walk() if isinstance(g, tdfg.GraphOp)]
     if len(graphs) != 1:

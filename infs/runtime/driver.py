@@ -562,9 +562,9 @@ class RegionRuntime:
   }}
   func.return
 }}"""
-            from infs import api  # (the parser: loaded only when a region's partials are folded)
+            from infs.dialects.parse import parse_text  # (the parser: loaded only when a region's partials are folded)
 
-            (fold,) = [op for op in api.parse_text(text).walk() if isinstance(op, stream.RegionOp)]
+            (fold,) = [op for op in parse_text(text).walk() if isinstance(op, stream.RegionOp)]
             dummy = np.zeros(cells, dtype=host.numpy_dtype(element_type))
             hit = self._fold_costs[key] = near_memory_cost(profile_region(fold, [dummy, dummy], [cells]), self.cfg, cold=False)
         return hit
