@@ -672,8 +672,9 @@ def _read_file(path: Path) -> HardwareConfig:
 # of the printed program) reloads it from that text.  A built-in is recorded
 # by its name; any other machine -- from a file, a dict, or a built-in with
 # overrides -- by its full parameters inline, ``NAME{field=value,...}``
-# (the fields that differ from ``HardwareConfig``'s defaults, which are
-# paper-64; energy constants as ``energy.KEY=value``).  Inline rather than the
+# (the fields that differ from the built-in NAME when NAME is one, else from
+# ``HardwareConfig``'s defaults, which are paper-64; energy constants as
+# ``energy.KEY=value``), so ``small-16{num_banks=4}`` is small-16 with 4 banks.  Inline rather than the
 # file's path: the program then means the same machine wherever it is read,
 # and editing or deleting the file cannot silently turn it into another.
 
@@ -682,7 +683,7 @@ def config_spec(cfg: HardwareConfig) -> str:
     """The text ``load_config`` turns back into ``cfg`` (equal in every field)."""
     if cfg.name in BUILTIN and cfg == _builtin(cfg.name):
         return cfg.name
-    default = _DEFAULT
+    default = _builtin(cfg.name) if cfg.name in BUILTIN else _DEFAULT
     parts = []
     for f in fields(HardwareConfig):
         if f.name in ("name", "energy_pj"):
@@ -691,7 +692,7 @@ def config_spec(cfg: HardwareConfig) -> str:
         if v != getattr(default, f.name):
             parts.append(f"{f.name}={_fmt_inline(v)}")
     for k, v in cfg.energy_pj.items():
-        if v != DEFAULT_ENERGY_PJ.get(k):
+        if v != default.energy_pj.get(k):
             parts.append(f"energy.{k}={_fmt_inline(v)}")
     return f"{cfg.name}{{{','.join(parts)}}}"
 
@@ -736,6 +737,8 @@ def _parse_inline(text: str) -> HardwareConfig:
         target[field_name] = v
     if energy:
         values["energy_pj"] = energy
+    if name in BUILTIN:  # the fields are what differs from the built-in of that name
+        values["base"] = name
     return _build(name, values, None)
 
 

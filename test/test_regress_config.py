@@ -158,6 +158,18 @@ def test_a_builtin_with_overrides_is_recorded_inline():
         assert load_config(name).spec == name
 
 
+def test_an_inline_config_named_after_a_builtin_is_that_builtin_changed():
+    # NAME{...} lists what differs from the built-in NAME (not from paper-64):
+    # a hand-written 'small-16{wordlines=512}' is small-16 with 512 wordlines
+    assert load_config("small-16{wordlines=512}") == load_config("small-16", wordlines=512)
+    assert load_config("tiny{energy.dram_byte=1.0}").energy_pj["dram_byte"] == 1.0
+    assert load_config("tiny{energy.dram_byte=1.0}").bitlines == load_config("tiny").bitlines
+    for name in BUILTIN:
+        changed = load_config(name, wordlines=128 if load_config(name).wordlines != 128 else 64)
+        assert changed.spec == f"{name}{{wordlines={changed.wordlines}}}"
+        assert load_config(changed.spec) == changed
+
+
 def test_program_with_a_mismatched_inline_config_fails_verification(tmp_path):
     path = _write(tmp_path / "mine.toml", MINE, "toml")
     module = api.parse_text(VEC_ADD)
