@@ -3,7 +3,7 @@
     infs-bench [--workloads a,b] [--configs base,near,in,infs,infs_nojit,infs_noegraph]
                [--size-set paper|small] [--out benchmarks/out]
                [--reproduction benchmarks/REPRODUCTION.md] [--functional]
-               [--jit-study hardware,gem5-controller,software,per-lowering]
+               [--jit-study hardware,gem5-controller,software,per-lowering] [--cal22 none]
 
 Runs every workload of ``infs/workloads`` under the paper's configurations
 (§7 "Parameters and Configurations"):
@@ -34,6 +34,7 @@ REPRODUCTION.md written, which shows them):
 * ``tiles.csv`` -- the Fig. 16/17 study (layout heuristic vs every tile shape, In-L3);
 * ``fig16_tiles.png`` -- per 2-D workload, the cycle breakdown per tile shape;
 * ``fig17_tiles3d.png`` -- per 3-D workload, the speedup over no tiling per tile shape;
+* ``cal22.csv`` -- the CAL'22 study (its five configurations on ``cal-64``, ``--cal22``);
 * ``jit.csv`` -- the JIT-model study (Inf-S under each ``--jit-study`` JIT model: which
   charge Fig. 14's 11% JIT share is consistent with);
 
@@ -69,6 +70,7 @@ from typing import Any
 import numpy as np
 
 from infs import version_text
+from infs.tools.bench_cal22 import CAL_MACHINE, CAL_NOTE, CAL_SUITE, cal_tasks
 from infs.tools.bench_report import (  # noqa: F401 -- re-exported: the report's names are infs-bench's API
     CONFIGS,
     MICRO,
@@ -236,8 +238,9 @@ def _not_honoured(records) -> str:
 _MODULES: dict[str, Any] = {}
 
 
-def _task(name: str, sizes: dict[str, int], note: str, config: str, functional: bool, tiles=None, jit_model: str | None = None) -> dict[str, Any]:
-    """One (workload, configuration[, tile shape][, JIT model]) run as a CSV row; an error is a row too."""
+def _task(name: str, sizes: dict[str, int], note: str, config: str, functional: bool, tiles=None, jit_model: str | None = None,
+          machine_name: str = "paper-64") -> dict[str, Any]:  # fmt: skip
+    """One (workload, configuration[, tile shape][, JIT model][, machine]) run as a CSV row; an error is a row too."""
     from infs import api
     from infs.hardware import load_config
     from infs.workloads import WORKLOADS
@@ -246,16 +249,19 @@ def _task(name: str, sizes: dict[str, int], note: str, config: str, functional: 
     if name not in _MODULES:
         _MODULES[name] = api.parse_file(w.path)
     try:
-        machine = load_config("paper-64", jit_model=jit_model) if jit_model else "paper-64"
+        machine = load_config(machine_name, jit_model=jit_model) if jit_model else machine_name
         r = run_one(_MODULES[name], w, sizes, config, functional, tiles=tiles, machine=machine)
         if jit_model:
             r["jit_model"] = jit_model
+        if machine_name != "paper-64":
+            r["machine"] = machine_name
     except Exception as e:  # a failing run is a row with its error, not the end of the bench
         if os.environ.get("INFS_DEBUG"):
             raise
         msg = f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"
         return {"workload": name, "config": config, "label": CONFIGS[config][0], "error": msg, "sizes": _fmt_sizes(sizes),
-                "tiles": "x".join(map(str, tiles)) if tiles else "", "size_note": note}  # fmt: skip
+                "tiles": "x".join(map(str, tiles)) if tiles else "", "size_note": note,
+                **({"jit_model": jit_model} if jit_model else {}), **({"machine": machine_name} if machine_name != "paper-64" else {})}  # fmt: skip
     r["size_note"] = note
     return r
 
@@ -278,7 +284,7 @@ def _run_tasks(tasks: list[tuple], jobs: int, quiet: bool, on_row=None) -> list[
     def done(i: int, r: dict) -> None:
         out[i] = r
         t = tasks[i]
-        what = f"{t[0]} {CONFIGS[t[3]][0]}" + (f" tiles {'x'.join(map(str, t[5]))}" if len(t) > 5 and t[5] else "") + (f" jit_model {t[6]}" if len(t) > 6 else "")
+        what = f"{t[0]} {CONFIGS[t[3]][0]}" + (f" tiles {'x'.join(map(str, t[5]))}" if len(t) > 5 and t[5] else "") + (f" jit_model {t[6]}" if len(t) > 6 and t[6] else "") + (f" on {t[7]}" if len(t) > 7 else "")
         if not quiet:
             if "error" in r:
                 progress.console.print(f"{what}: FAILED {r['error']}", markup=False, highlight=False)
@@ -772,12 +778,13 @@ def replot(out: Path, repro: Path, configs: list[str], args) -> int:
     meta["note"] = (meta.get("note", "") + f" Plots and this file regenerated from the CSVs on {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M UTC}.").strip()
     fig2_rows = read_csv(out / "fig2.csv") if (out / "fig2.csv").exists() else []
     jit_rows = read_csv(out / "jit.csv") if (out / "jit.csv").exists() else []
+    cal_rows = read_csv(out / "cal22.csv") if (out / "cal22.csv").exists() else []
     made = plots(repro.parent / "figures", rows, configs)
     made += fig2_plot(repro.parent / "figures", fig2_rows, rows)
     made += tile_plots(repro.parent / "figures", tile_rows)
     ours = headline(rows, configs, tile_rows)
     repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows, [f"figures/{p.name}" for p in made], fig2_table(fig2_rows, rows),
-                                     jit_table(jit_rows)))  # fmt: skip
+                                     jit_table(jit_rows), cal_rows))  # fmt: skip
     _progress(f"wrote {', '.join(p.name for p in made)} and {repro} from {out / 'bench.csv'}", args.quiet)
     return 0
 
@@ -795,6 +802,8 @@ def main(argv: list[str] | None = None) -> int:
                         "paper-size suite, else OUT/REPRODUCTION.md)")  # fmt: skip
     parser.add_argument("--tiles-study", default=None, help=f"workloads for Fig. 16/17, In-L3 runs (default: {','.join(TILE_STUDY)}; 'none' to skip)")
     parser.add_argument("--jit-study", default=None, help=f"JIT models for the Fig. 14 JIT-share study, Inf-S runs (default: {','.join(JIT_STUDY)}; 'none' to skip)")
+    parser.add_argument("--cal22", default=None, help=f"workloads for the CAL'22 table on {CAL_MACHINE} (default: {','.join(CAL_SUITE)}; 'none' to "
+                        "skip; run only with the configurations base, near, infs and infs_nojit)")  # fmt: skip
     parser.add_argument("--functional", action="store_true", help="compute data too (slow; default: analysis mode)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="runs in parallel (processes; default: one per CPU)")
     parser.add_argument("--replot", action="store_true", help="no runs: redo the plots and REPRODUCTION.md from OUT/bench.csv (and tiles.csv)")
@@ -822,6 +831,11 @@ def main(argv: list[str] | None = None) -> int:
             if m not in JIT_MODELS:
                 raise UsageError(f"unknown JIT model '{m}' in --jit-study (known: {', '.join(JIT_MODELS)})")
         jit_models = jit_models if "infs" in configs else ()
+        cal_for = CAL_SUITE if args.cal22 is None else tuple(s.strip() for s in args.cal22.split(",") if s.strip() and s.strip() != "none")
+        for t in cal_for:
+            if t not in CAL_SUITE:
+                raise UsageError(f"unknown workload '{t}' in --cal22 (CAL'22's: {', '.join(CAL_SUITE)})")
+        cal_for = tuple(t for t in cal_for if t in names) if {"base", "near", "infs", "infs_nojit"} <= set(configs) else ()
     except UsageError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
@@ -851,12 +865,14 @@ def main(argv: list[str] | None = None) -> int:
         tasks += tt
     jt = jit_tasks(names, args.size_set, jit_models, args.functional)
     tasks += jt
-    _progress(f"{len(tasks)} runs ({ntiles} for the tile study, {len(jt)} for the JIT-model study), {args.jobs} job(s)", args.quiet)
+    ct = cal_tasks(cal_for, args.size_set, args.functional)
+    tasks += ct
+    _progress(f"{len(tasks)} runs ({ntiles} for the tile study, {len(jt)} for the JIT-model study, {len(ct)} for CAL'22), {args.jobs} job(s)", args.quiet)
     # longest first (their rows are put back in order below)
     sched = sorted(range(len(tasks)), key=lambda i: (-_WEIGHT.get(tasks[i][0], 0) * (1 if CONFIGS[tasks[i][3]][1] in ("in", "auto") else 0.1), i))
-    main_n = len(tasks) - ntiles - nfig2 - len(jt)
+    main_n = len(tasks) - ntiles - nfig2 - len(jt) - len(ct)
     suite_task = lambda t: len(t) == 5 and t[2] != FIG2_NOTE  # noqa: E731
-    ran = _run_tasks([tasks[i] for i in sched], args.jobs, args.quiet, on_row=lambda rs: write_csv(out / "bench.csv", [r for r in rs if not r.get("tiles") and r.get("size_note") not in (FIG2_NOTE, JIT_NOTE)]))
+    ran = _run_tasks([tasks[i] for i in sched], args.jobs, args.quiet, on_row=lambda rs: write_csv(out / "bench.csv", [r for r in rs if not r.get("tiles") and r.get("size_note") not in (FIG2_NOTE, JIT_NOTE, CAL_NOTE)]))
     all_rows: list[dict] = [{}] * len(tasks)
     for i, r in zip(sched, ran):
         all_rows[i] = r
@@ -864,6 +880,7 @@ def main(argv: list[str] | None = None) -> int:
     fig2_rows = [r for r, t in zip(all_rows, tasks) if len(t) == 5 and t[2] == FIG2_NOTE and "error" not in r]
     tile_rows = tile_rows_of([r for r, t in zip(all_rows, tasks) if len(t) == 6])
     jit_rows = [r for r, t in zip(all_rows, tasks) if len(t) == 7]
+    cal_rows = [r for r, t in zip(all_rows, tasks) if len(t) == 8]
     rows = {(r["workload"], r["config"]): r for r in order if "error" not in r}
     assert main_n == len(order)
     if tile_rows:
@@ -872,6 +889,8 @@ def main(argv: list[str] | None = None) -> int:
         write_csv(out / "fig2.csv", fig2_rows)
     if jit_rows:
         write_csv(out / "jit.csv", jit_rows)
+    if cal_rows:
+        write_csv(out / "cal22.csv", cal_rows)
     total = time.perf_counter() - t_start
     write_csv(out / "bench.csv", order)
     repro.parent.mkdir(parents=True, exist_ok=True)
@@ -882,7 +901,7 @@ def main(argv: list[str] | None = None) -> int:
     made += fig2_plot(repro.parent / "figures", fig2_rows, rows)
     made += tile_plots(repro.parent / "figures", tile_rows)
     repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows, [f"figures/{p.name}" for p in made], fig2_table(fig2_rows, rows),
-                                     jit_table(jit_rows)))  # fmt: skip
+                                     jit_table(jit_rows), cal_rows))  # fmt: skip
     _progress(f"wrote {out / 'bench.csv'}, {', '.join(p.name for p in made)} and {repro} ({total / 60:.1f} min)", args.quiet)
     return 0
 
