@@ -785,6 +785,10 @@ def replot(out: Path, repro: Path, configs: list[str], args) -> int:
     ours = headline(rows, configs, tile_rows)
     repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows, [f"figures/{p.name}" for p in made], fig2_table(fig2_rows, rows),
                                      jit_table(jit_rows), cal_rows))  # fmt: skip
+    if args.pointnet is not False:  # the study's rows of the earlier run, if it had them
+        from infs.tools.bench_pointnet import append_reproduction
+
+        append_reproduction(repro, out, None)
     _progress(f"wrote {', '.join(p.name for p in made)} and {repro} from {out / 'bench.csv'}", args.quiet)
     return 0
 
@@ -807,6 +811,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--functional", action="store_true", help="compute data too (slow; default: analysis mode)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="runs in parallel (processes; default: one per CPU)")
     parser.add_argument("--replot", action="store_true", help="no runs: redo the plots and REPRODUCTION.md from OUT/bench.csv (and tiles.csv)")
+    parser.add_argument("--pointnet", action=argparse.BooleanOptionalAction, default=None,
+                        help="the PointNet++ case study (infs.tools.bench_pointnet) as a REPRODUCTION.md section (default: with the full paper-size suite)")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
     args.argv = list(argv if argv is not None else sys.argv[1:])
@@ -902,6 +908,10 @@ def main(argv: list[str] | None = None) -> int:
     made += tile_plots(repro.parent / "figures", tile_rows)
     repro.write_text(reproduction_md(ours, rows, size_notes, configs, meta, tile_rows, [f"figures/{p.name}" for p in made], fig2_table(fig2_rows, rows),
                                      jit_table(jit_rows), cal_rows))  # fmt: skip
+    if args.pointnet if args.pointnet is not None else full_suite:
+        from infs.tools.bench_pointnet import append_reproduction
+
+        append_reproduction(repro, out, args.size_set, args.quiet)
     _progress(f"wrote {out / 'bench.csv'}, {', '.join(p.name for p in made)} and {repro} ({total / 60:.1f} min)", args.quiet)
     return 0
 
