@@ -110,12 +110,28 @@ class RunOptions:
     # it, as @infs.kernel does) is an error, not a remark (infs-run --strict-offload)
     strict_offload: bool = False
     record_charges: bool = False  # keep what each command of each in-memory run charged (``Machine.record_charges``: infs-view draws it)
+    # the decision's shortcuts (``RegionRuntime.decide``): near/core costs reused by every call with an equal
+    # profile, and the in-memory probe skipped when a lower bound of its cycles already loses Eq. 2 and the
+    # alternative.  Same decisions and statistics either way (tested); False prices and probes every call in full.
+    shortcuts: bool = True
 
 
 # Graph invocations of one region's host-run outer dims that the in-memory path
 # simulates (mm_outer at paper size has 2,048, gauss_elim 4,094); beyond it the
 # region is not run in memory (a user's 1e11-row loop would take days).
 MAX_HOST_POINTS = 1 << 20
+
+
+# near/core costs kept by profile value (``RegionRuntime._model_cost``): a host loop's distinct
+# profiles (gauss_elim: two regions x 2,047 k) are each priced once; beyond it the oldest go.
+MODEL_COSTS = 1 << 14
+
+
+def profile_key(profile) -> tuple:
+    """A hashable form of a ``RegionProfile``'s value: everything the near-memory and core
+    models read of it (``near_memory_cost`` and ``core_cost`` are functions of the profile,
+    the machine and the residency only), so equal keys price alike."""
+    return tuple(tuple(sorted(v.items())) if isinstance(v := getattr(profile, f.name), Mapping) else v for f in fields(profile))
 
 
 class ModeNotHonoured(EvaluationError):
@@ -216,6 +232,8 @@ class RegionRuntime:
         self._chunked: dict[tuple, _Compiled | str] = {}  # per (region, chunked dims): its chunked form, or why it has none
         self._fold_costs: dict[tuple, Any] = {}  # near-memory cost of folding chunks' partials (``_fold_cost``)
         self._priced: dict[tuple, tuple] = {}  # this region call's near/core costs (``_model_cost``)
+        self._costs_of: dict[tuple, Any] = {}  # near/core costs by profile value (``_model_cost``, ``RunOptions.shortcuts``)
+        self._floors: dict[int, tuple] = {}  # a lowering's compute commands' cycles (``_compute_floor``)
         self._views: dict = {}  # compiled programs' array views, kept for the next call (``compiled.bind``)
 
     # -- compilation (once per region) --------------------------------------------
@@ -289,9 +307,11 @@ class RegionRuntime:
         mode = self.options.mode
         plan = None
         why_not = comp.reason
+        # Eq. 2 may not need the in-memory estimates (the probe): left out until it does
+        lazy = mode == "auto" and self.options.policy == "eq2" and self.options.shortcuts
         if mode in ("auto", "in") and comp.graph is not None:
             try:
-                plan = self.plan_in_memory(region, comp, arrays, scalars)
+                plan = self.plan_in_memory(region, comp, arrays, scalars, probe=not lazy)
             except (LayoutError, LoweringError) as e:
                 why_not = str(e).strip().splitlines()[0]
                 if isinstance(e, LayoutError) and self.options.chunk:
@@ -340,7 +360,13 @@ class RegionRuntime:
             # simd_lanes elements at peak -- with N_op = 0 the LHS would be 0
             # and such a region could never run in memory however cheap it is.
             lhs = -(-max(profile.total_ops, profile.iterations) // (self.cfg.cores * vector_lanes(profile, self.cfg)))
-            rhs = plan["estimate"]
+            if "floor" in plan and lhs <= plan["floor"] and min(near, core) <= plan["floor"]:
+                # the in-memory estimate is at least its compute commands' cycles plus the JIT
+                # (``_compute_floor``), and its whole run at least that: Eq. 2 refuses and the
+                # whole run does not beat the alternative, whatever the probe would say
+                return alt, (f"Eq. 2: cores at peak {lhs:,} <= in-memory ops + JIT (at least {plan['floor']:,} cycles: its compute "
+                             f"commands alone); {alt} is faster ({min(near, core):,} cycles)"), None, ""  # fmt: skip
+            rhs = self.probe_plan(plan)["estimate"]
             if lhs > rhs:
                 return "in", f"Eq. 2: cores at peak {lhs:,} > in-memory ops + JIT {rhs:,} cycles", plan, ""
             # Eq. 2 is "basic and conservative (assuming peak core performance)"
@@ -363,7 +389,16 @@ class RegionRuntime:
         key = (mode, id(profile), cold)
         hit = self._priced.get(key)
         if hit is None or hit[0] is not profile:
-            cost = near_memory_cost(profile, self.cfg, cold=cold) if mode == "near" else core_cost(profile, self.cfg, cold=cold)
+            # a host loop whose region's profile does not change (mm_outer's k, a stencil's
+            # time steps: only base addresses move) prices it once for the whole loop
+            memo = (mode, profile_key(profile), cold) if self.options.shortcuts else None
+            cost = self._costs_of.get(memo) if memo is not None else None
+            if cost is None:
+                cost = near_memory_cost(profile, self.cfg, cold=cold) if mode == "near" else core_cost(profile, self.cfg, cold=cold)
+                if memo is not None:
+                    if len(self._costs_of) >= MODEL_COSTS:
+                        self._costs_of.pop(next(iter(self._costs_of)))
+                    self._costs_of[memo] = cost
             hit = self._priced[key] = (profile, cost)
         return hit[1]
 
@@ -589,9 +624,12 @@ class RegionRuntime:
         comp.combine = chunk_combine(region, dims) if region.res else ()  # (a tuple: chunk_unsafe checked it)
         return comp
 
-    def plan_in_memory(self, region, comp: _Compiled, arrays, scalars, points: list[tuple[int, ...]] | None = None) -> dict:
+    def plan_in_memory(self, region, comp: _Compiled, arrays, scalars, points: list[tuple[int, ...]] | None = None, probe: bool = True) -> dict:
         """Lower every graph invocation (JIT, memoized) and estimate its time: one per
-        host loop point, or per extra scalar tuple of ``points`` (chunks: (rows, start))."""
+        host loop point, or per extra scalar tuple of ``points`` (chunks: (rows, start)).
+        ``probe`` False (no ``points``): the estimates are left to ``probe_plan``, and the
+        plan has ``floor``, a lower bound of its ``estimate`` (and so of ``full``) from
+        its compute commands alone (``_compute_floor``) plus the JIT charge."""
         graph = comp.graph
         assert graph is not None
         points_given = points is not None
@@ -618,6 +656,9 @@ class RegionRuntime:
         jit_wall = 0.0
         shapes = {i: tuple(a.shape) for i, a in enumerate(arrays)}
         rows = comp.fold is not None and any(cut for _, cut in getattr(comp.fold[0], "array_sources", ()))
+        lazy = not probe and not points_given
+        pending: list[tuple] = []
+        floor = 0
         for point in points:
             gscalars = [*scalars, *point]
             g, call_arrays, call_shapes = graph, arrays, shapes
@@ -654,13 +695,19 @@ class RegionRuntime:
                 if why:
                     serial.add(why)
             windows.append(window)
+            jit_charge = self.jit_cycles(lowered) if miss else 0
+            if lazy:  # (no window: a host loop point's fetch is not overlapped)
+                pending.append((lowered, params, call_arrays, jit_charge))
+                floor += self._compute_floor(lowered) + jit_charge
+                continue
             ops, whole = self.estimate_cycles(lowered, params, call_arrays, window)
             if points_given:
                 prev = (lowered, ops)  # (ops: its time without DRAM transfers, the window it opens)
-            jit_charge = self.jit_cycles(lowered) if miss else 0
             estimate += ops + jit_charge
             full += whole + jit_charge
         plan = {"calls": calls, "estimate": estimate, "full": full, "misses": misses, "jit_wall": jit_wall, "windows": windows}
+        if lazy:
+            plan.update(estimate=None, full=None, floor=floor, pending=pending)
         if len(calls) > 1 and points_given:
             # what the record says of the chunks' DRAM transfers
             if any(windows):
@@ -669,6 +716,37 @@ class RegionRuntime:
             elif serial - {"nothing to fetch from DRAM"}:
                 plan["overlap"] = f"the chunks' DRAM transfers serial ({'; '.join(sorted(serial - {'nothing to fetch from DRAM'}))})"
         return plan
+
+    def probe_plan(self, plan: dict) -> dict:
+        """The estimates ``plan_in_memory(probe=False)`` left out: each call's
+        ``estimate_cycles``, as ``plan_in_memory`` sums them."""
+        pending = plan.pop("pending", None)
+        if pending is not None:
+            estimate = full = 0
+            for lowered, params, call_arrays, jit_charge in pending:
+                ops, whole = self.estimate_cycles(lowered, params, call_arrays)
+                estimate += ops + jit_charge
+                full += whole + jit_charge
+            plan["estimate"], plan["full"] = estimate, full
+            del plan["floor"]
+        return plan
+
+    def _compute_floor(self, lowered: jit.Lowered) -> int:
+        """A lower bound of ``estimate_cycles(lowered, ...)[0]`` at any residency: the
+        cycles of its compute commands alone.  The machine's clock advances by every
+        command's charge (``Machine._charge``; nothing runs in parallel with a command in
+        the analysis model, waits only add), a compute command charges its op's latency
+        whatever its tiles (``CostModel.compute``: bit-serial, every array at once) and
+        in the ``compute`` category, which the estimate keeps (it drops ``dram`` only)."""
+        rec = lowered.record
+        hit = self._floors.get(id(rec))
+        if hit is None or hit[0] is not rec:
+            cycles = self.machine.costs.profile.compute_cycles
+            floor = sum(cycles(c["op"], c["type"], c.get("const") is not None or c.get("const_arg") is not None) for c in rec.cmds if c.kind is pc.ComputeOp)
+            if len(self._floors) >= MODEL_COSTS:
+                self._floors.clear()
+            hit = self._floors[id(rec)] = (rec, floor)
+        return hit[1]
 
     def estimate_cycles(self, lowered: jit.Lowered, params, arrays, window: int = 0) -> tuple[int, int]:
         """(the program's command latencies without its DRAM transfers and
