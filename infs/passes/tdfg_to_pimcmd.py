@@ -300,8 +300,12 @@ class _Converter:
         elif k is tdfg.StreamReduceOp:
             self.convert_stream_reduce(n)
         elif k is tdfg.StreamLoadOp:
-            idx = [self.as_buf(values[v], boxes[v]) for v in n.ins]
             box = self.valid_empty(boxes[n.res])
+            reused = self.reused_dims(n, box)
+            if reused:
+                values[n.res] = self.fill_and_broadcast(n, box, reused)
+                return
+            idx = [self.as_buf(values[v], boxes[v]) for v in n.ins]
             b = _Buf(self.buf(), box, checked_element(n.elem))  # type: ignore[arg-type]
             self.emit(pc.NearLoadOp, type=b.type, arr=n.arr, map=self.at.access_map(n.map), indirect=n.indirect,
                       indices=tuple(x.id for x in idx), domain=box, out=b.id)  # fmt: skip
@@ -321,6 +325,67 @@ class _Converter:
             self.deferred.append((v, n.arr))  # type: ignore[arg-type]
         else:
             raise LoweringError(f"cannot lower '{n.op.name}' to in-memory commands")
+
+    def reused_dims(self, n: Node, box: Box) -> list[int]:
+        """The lattice dims along which a ``stream_load`` reads the same element for every
+        cell of its box (its map ignores them: ``m[d0]`` over a 2-D box, a 1-D array
+        reused along d1), when the load is lowered as a fill and a broadcast
+        (``fill_and_broadcast``); empty when it is a gather of every cell.
+
+        Only an affine load (no index tensors, whose cells differ along every dim)
+        inside the lattice whose every user is an in-memory op (``cmp``, ``bc``,
+        ``shrink``: they read it from a register anyway); a load a near-memory
+        stream or a ``store`` consumes stays a buffer, read where it is used."""
+        if n.ins or n.indirect or box_empty(box) or box_intersect(box, self.bbox) != box:
+            return []
+        used = self.at.access_map(n.map).dims_used()
+        dims = [d for d, (p, q) in enumerate(box) if d not in used and q - p > 1]
+        if not dims:
+            return []
+        users = self._users().get(n.res, ())
+        if not users or any(u not in _IN_MEMORY_USERS for u in users):
+            return []
+        return dims
+
+    def _users(self) -> dict[int, list[type]]:
+        """The kinds of the nodes that read each tensor value (by value number)."""
+        users = getattr(self, "_users_of", None)
+        if users is None:
+            users = self._users_of = {}
+            for m in self.facts.body:
+                for v in m.ins:
+                    users.setdefault(v, []).append(m.kind)
+        return users
+
+    def fill_and_broadcast(self, n: Node, box: Box, dims: list[int]) -> _Reg:
+        """A ``stream_load`` whose element is reused along ``dims``: the stream engines
+        load the distinct elements once, into one slice of the box (the slice at the
+        first coordinate of every reused dim: a 1-D fill for ``m[d0]``), which is
+        written into a register and broadcast in memory along each reused dim.
+
+        This is the paper's and its artifact's lowering of reuse: "a load stream may
+        broadcast the CNN weights to all bitlines (stream to tensor)" (ASPLOS §1),
+        the reused value of Fig. 4(c) "reused (N-1) times" (§3.1) broadcast
+        through "a buffered H tree to enable efficient broadcast" (§5.2); gem5's
+        ``MLCPUMManager`` keeps a reused stream's value node at its pattern without
+        the reuse (stride-0) dims and adds a move node "to do the reuse expansion"
+        (``MLCPUMManager.cc``, ``expandReusePat`` and its caller), lowered by
+        ``DataMoveCompiler`` as a broadcast.  A gather of every cell would read
+        each element once per reusing cell through the stream engines."""
+        fill = box
+        for d in dims:
+            fill = box_with(fill, d, box[d][0], box[d][0] + 1)
+        b = _Buf(self.buf(), fill, checked_element(n.elem))  # type: ignore[arg-type]
+        self.emit(pc.NearLoadOp, type=b.type, arr=n.arr, map=self.at.access_map(n.map), indirect=n.indirect,
+                  indices=(), domain=fill, out=b.id)  # fmt: skip
+        r = self.write_in(b, fill)
+        # the longest reused dim last: the earlier broadcasts move the smaller slices
+        for d in sorted(dims, key=lambda d: box[d][1] - box[d][0]):
+            p, q = box[d]
+            wide = _Reg(self.reg(), box_with(r.box, d, p, q), r.type)
+            self.emit(pc.BroadcastOp, type=r.type, dst=wide.reg, src=r.reg, dim=d, dist=0, count=q - p, domain=r.box)
+            r = wide
+        return r
 
     def convert_cmp(self, n: Node) -> None:
         op = n.op
@@ -519,6 +584,11 @@ class _Converter:
                 self.emit(pc.WriteInOp, type=v.type, dst=self.array_reg[i], domain=box, id=v.id)
             elif v.reg != self.array_reg[i]:
                 self.emit(pc.ComputeOp, op="copy", type=v.type, dst=self.array_reg[i], srcs=(v.reg,), domain=box)
+
+
+# the tDFG nodes that read a tensor from a register (a reused stream_load feeding only
+# these is lowered as a fill and a broadcast: ``_Converter.fill_and_broadcast``)
+_IN_MEMORY_USERS = (tdfg.CmpOp, tdfg.BcOp, tdfg.ShrinkOp)
 
 
 def _covers(boxes: list[Box], whole: Box) -> bool:
