@@ -201,15 +201,20 @@ def test_study_rows_and_section(tmp_path):
     assert "| SSG: Near-L3 over Base | 1.31x |" in md and "| SSG: furthest sample's share of Base | 46% |" in md
     assert "| SA1 ball query |" in md and "(cores)" in md and "(near memory)" in md and "**MSG**" not in md
     # infs-bench's hook: the section appended, and again from pointnet.csv without runs (--replot)
-    from infs.tools.infs_bench import write_csv
-
     repro = tmp_path / "REPRODUCTION.md"
     repro.write_text("# head\n")
-    write_csv(tmp_path / "pointnet.csv", rows)
+    bp.write_csv(tmp_path / "pointnet.csv", rows)
     again = bp.append_reproduction(repro, tmp_path, None)
     assert len(again) == len(rows)
     text = repro.read_text()
     assert text.startswith("# head\n") and "## PointNet++" in text and f"{s['total']['base']:,}" in text
+
+
+def test_configs_are_infs_bench_configs():
+    from infs.tools.infs_bench import CONFIGS as BENCH
+
+    for name, (label, mode) in bp.CONFIGS.items():
+        assert BENCH[name][:2] == (label, mode) and BENCH[name][2:] == (True, True)  # JIT charged, optimize-tdfg on
 
 
 def test_where_names_the_mix():
