@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from infs.tools import bench_pointnet as bp
 from infs.workloads import pointnet as pn
@@ -157,6 +159,22 @@ def test_fps_seeds_and_sizes(seed, p, k):
                                                     "C": np.zeros((k, 3), np.float32), "p": p, "k": k}, {"cidx": cidx, "C": cen})  # fmt: skip
     for config in ("in", "infs"):
         assert bp.run_call(call, config, MACHINE)["check"] == "match"
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(p=st.integers(2, 40), k=st.integers(1, 6), n=st.integers(1, 9), r=st.sampled_from([0.05, 0.2, 0.6, 2.0]),
+       config=st.sampled_from(["base", "near", "infs"]), seed=st.integers(0, 5))  # fmt: skip
+def test_ball_query_property(p, k, n, r, config, seed):
+    """Any cloud, centroids (some off the cloud), radius and N: the program picks what the reference picks."""
+    rng = np.random.default_rng(seed)
+    x = pn.points(p, rng)
+    c = np.where(rng.random((k, 1)) < 0.5, x[rng.integers(0, p, k)], rng.random((k, 3), dtype=np.float32) * np.float32(1.5)).astype(np.float32)
+    call = pn.StageCall("ssg", 0, "SA1", "ball_query",
+                        {"X": x, "C": c, "R": np.array([np.float32(r) * np.float32(r)], np.float32), "iota": np.arange(p, dtype=np.int32),
+                         "key": np.zeros((k, p), np.int32), "sel": np.zeros((k, n + 1), np.int32), "idx": np.zeros((k, n), np.int32),
+                         "p": p, "k": k, "n": n},
+                        {"idx": pn.ball_query_ref(x, c, r, n)})  # fmt: skip
+    assert bp.run_call(call, config, MACHINE, functional=True)["check"] == "match"
 
 
 @pytest.mark.parametrize("seed", [1, 2])
