@@ -2,7 +2,7 @@
 
 Shared by the compiler (layout, lowering) and the simulator, so it sits at the
 bottom of the layering and imports nothing from infs but the element types
-(``infs.dialects.element_types``, which imports nothing from infs).
+(``infs.element_types``, which imports nothing from infs).
 
 A ``HardwareConfig`` describes one machine: the mesh of L3 banks, the SRAM
 arrays in each bank, the H-tree, the NoC, DRAM, and the energy constants.
@@ -113,7 +113,7 @@ from typing import Any, Mapping
 
 from xdsl.utils.exceptions import DiagnosticException
 
-from infs.dialects.element_types import ELEMENT_BITS, is_float_element
+from infs.element_types import ELEMENT_BITS, is_float_element
 
 
 class ConfigError(DiagnosticException, ValueError):

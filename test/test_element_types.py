@@ -1,4 +1,4 @@
-"""The one table of element types and element-wise ops (infs.dialects.element_types):
+"""The one table of element types and element-wise ops (infs.element_types):
 its parts agree with each other and with every user's semantics."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float6
 
 from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
-from infs.dialects.element_types import (
+from infs.element_types import (
     ELEMENT_BITS,
     ELEMENT_BYTES,
     ELEMENT_DTYPES,

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from infs import api
-from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, WORD_TYPES, is_float_element
+from infs.element_types import COMPARE_OPS, ELEMENT_BITS, WORD_TYPES, is_float_element
 from infs.dialects.lattice import Pattern
 from infs.dialects.pimcmd import COMPUTE_ARITY
 from infs.hardware import ConfigError, load_config

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 import infs
 from infs import api
 from infs.dialects import tdfg
-from infs.dialects.element_types import ELEMENT_BYTES
+from infs.element_types import ELEMENT_BYTES
 from infs.hardware import load_config
 from infs.passes.choose_layout import LayoutError, _candidates, choose_layout
 

@@ -1,9 +1,10 @@
 """The infs dialects: ``lattice`` (shared attributes), ``stream``, ``tdfg``, ``pimcmd``;
-``element_types`` holds what their elements and element-wise ops are.
+``parse`` reads and verifies programs in them.  What their elements and
+element-wise ops are is ``infs.element_types``, on the ground floor.
 
-The dialect objects are loaded on first use (PEP 562), so that importing
-``infs.dialects.element_types`` -- which ``infs.hardware``, below the dialects,
-does -- does not load ``pimcmd``, which imports ``infs.hardware``.
+The dialect objects are loaded on first use (PEP 562), so that importing one
+module of the package (``infs.dialects.parse``, which ``import infs.api``
+loads) does not load every dialect: parsing loads those it meets.
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasAncestor, HasParent, IsolatedFromAbove, IsTerminator, Pure, is_side_effect_free
 from xdsl.utils.exceptions import VerifyException
 
-from infs.dialects.element_types import ATOMIC_KINDS
+from infs.element_types import ATOMIC_KINDS
 from infs.dialects.keyword_syntax import int_array
 from infs.dialects.lattice import AccessMap, Affine, Domain, DomainAttr, MapAttr, dim_name, parse_domain_body, verify_access, verify_domain
 from infs.dialects.syntax import (

@@ -81,8 +81,8 @@ from xdsl.traits import HasAncestor, HasParent, IsolatedFromAbove, IsTerminator,
 from xdsl.utils.exceptions import VerifyException
 
 # tdfg.cmp's ops are the element-wise ops (§3.2 compute nodes)
-from infs.dialects.element_types import BITWISE_OPS, COMPARE_OPS, MACHINE_ELEMENTS, REDUCE_KINDS, STORE_KINDS, is_machine_element
-from infs.dialects.element_types import ELEMENTWISE_ARITY as CMP_ARITY
+from infs.element_types import BITWISE_OPS, COMPARE_OPS, MACHINE_ELEMENTS, REDUCE_KINDS, STORE_KINDS, is_machine_element
+from infs.element_types import ELEMENTWISE_ARITY as CMP_ARITY
 from infs.dialects.keyword_syntax import Field, format_number, int_array, parse_fields, parse_number_or_special, print_fields
 from infs.dialects.lattice import (
     AccessMap,

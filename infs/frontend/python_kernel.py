@@ -101,7 +101,7 @@ from infs.api import InfsError, RunResult
 # Types
 # ---------------------------------------------------------------------------
 
-# array element types a kernel may use (the machine's, infs/dialects/element_types.py, but i1)
+# array element types a kernel may use (the machine's, infs/element_types.py, but i1)
 _ELEMENT_TYPES: dict[np.dtype, Attribute] = {
     np.dtype(np.float32): f32,
     np.dtype(np.float64): f64,

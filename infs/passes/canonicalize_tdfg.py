@@ -39,7 +39,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from infs.dialects import tdfg
-from infs.dialects.element_types import numpy_dtype
+from infs.element_types import numpy_dtype
 from infs.dialects.lattice import Affine, provably_ge
 from infs.passes.tdfg_semantics import TdfgSemanticsError, apply_cmp
 

@@ -45,7 +45,7 @@ from xdsl.passes import ModulePass
 from infs import cost_formulas
 from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
-from infs.dialects.element_types import ELEMENT_BITS, ELEMENT_BYTES
+from infs.element_types import ELEMENT_BITS, ELEMENT_BYTES
 from infs.dialects.pimcmd import tile_grid
 from infs.hardware import CostProfile, HardwareConfig, get_profile, load_config
 from infs.passes.decompose import decompose_box, split_interval, written_exactly

@@ -93,7 +93,7 @@ from xdsl.traits import is_side_effect_free
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from infs.dialects import stream
-from infs.dialects.element_types import EvaluationError, numpy_dtype, reduce_identity
+from infs.element_types import EvaluationError, numpy_dtype, reduce_identity
 from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError, dim_index, dim_name
 from infs.passes import pim_program
 

@@ -75,7 +75,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects import tdfg
 from infs.dialects.lattice import Affine, Domain, LatticeError
-from infs.dialects.element_types import COMMUTATIVE, ELEMENT_BITS, element_name, is_float_element
+from infs.element_types import COMMUTATIVE, ELEMENT_BITS, element_name, is_float_element
 from infs.hardware import CostProfile, HardwareConfig, get_profile, load_config
 from infs.passes.tdfg_domains import postorder
 

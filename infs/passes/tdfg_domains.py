@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, MemRef
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from infs.dialects import tdfg
-from infs.dialects.element_types import ELEMENT_BITS
+from infs.element_types import ELEMENT_BITS
 from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError
 from infs.dialects.pimcmd_records import Box
 from infs.dialects.pimcmd_records import element_name as record_element_name

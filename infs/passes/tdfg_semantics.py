@@ -1,5 +1,5 @@
 """Numpy semantics of the element-wise ``tdfg.cmp`` ops (their arities, the
-reduction kinds and element dtypes are in ``infs.dialects.element_types``).
+reduction kinds and element dtypes are in ``infs.element_types``).
 
 Shared by constant folding (``canonicalize-tdfg``) and the lattice evaluator
 (``infs.runtime.lattice_eval``) so both agree bit for bit.  Integer ops wrap
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from infs.dialects.element_types import elementwise_max, elementwise_min, trunc_quotient, wrapping_add
+from infs.element_types import elementwise_max, elementwise_min, trunc_quotient, wrapping_add
 
 
 class TdfgSemanticsError(ValueError):

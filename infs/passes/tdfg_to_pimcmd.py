@@ -50,7 +50,7 @@ from infs.passes.decompose import decompose_box
 from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, box_empty, element_name, to_op
 from infs.passes.pim_program import LoweringError, box_intersect, box_shift, box_with
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, Node, box_of_shape, checked_element, collapse, infer_boxes, is_infinite
-from infs.dialects.element_types import COMMUTATIVE, numpy_dtype as element_dtype
+from infs.element_types import COMMUTATIVE, numpy_dtype as element_dtype
 from infs.passes.tdfg_semantics import apply_cmp
 
 

@@ -85,7 +85,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects import stream, tdfg
-from infs.dialects.element_types import MACHINE_ELEMENTS, is_machine_element
+from infs.element_types import MACHINE_ELEMENTS, is_machine_element
 from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError, MapAttr, dim_index, dim_name
 from infs.passes.canonicalize_tdfg import canonicalize_graph, layout_hints
 from infs.passes.pim_program import location_text

@@ -98,7 +98,7 @@ def fold_partials(kind: str, a, b):
     +0.0 (``np.minimum`` keeps whichever zero comes first)."""
     import numpy as np
 
-    from infs.dialects.element_types import REDUCE_UFUNCS, signed_atomic_ufunc, zero_of_kind
+    from infs.element_types import REDUCE_UFUNCS, signed_atomic_ufunc, zero_of_kind
 
     a, b = np.asarray(a), np.asarray(b)
     if a.dtype == np.bool_:
@@ -116,7 +116,7 @@ def fold_identity(kind: str, dtype):
     ``element_types.signed_i1_identity``)."""
     import numpy as np
 
-    from infs.dialects.element_types import reduce_identity, signed_i1_identity
+    from infs.element_types import reduce_identity, signed_i1_identity
 
     if np.dtype(dtype) == np.bool_ and kind in ("min", "max"):
         return np.asarray(signed_i1_identity(kind) & 1, np.bool_)
@@ -536,7 +536,7 @@ def chunk_grid(ranges: list[tuple[int, int]], counts: tuple[int, ...]) -> list[t
 def wordlines_used(prog) -> int:
     """The highest wordline (exclusive) a lowered program's registers occupy."""
     from infs.dialects import pimcmd as pc
-    from infs.dialects.element_types import ELEMENT_BITS
+    from infs.element_types import ELEMENT_BITS
 
     top = 0
     for c in prog.cmds:

@@ -52,7 +52,7 @@ from xdsl.dialects.builtin import FileLineColLoc, FloatAttr, IndexType, IntegerA
 from xdsl.ir import SSAValue
 
 from infs.dialects import stream, tdfg
-from infs.dialects.element_types import REDUCE_UFUNCS, EvaluationError, zero_of_kind, float_fold, float_fold_at, numpy_dtype, reduce_identity, reduce_ufunc
+from infs.element_types import REDUCE_UFUNCS, EvaluationError, zero_of_kind, float_fold, float_fold_at, numpy_dtype, reduce_identity, reduce_ufunc
 from infs.dialects.lattice import AccessMap, LatticeError
 from infs.passes.tdfg_domains import lattice_cells
 from infs.passes.tdfg_semantics import TdfgSemanticsError, apply_cmp

@@ -45,7 +45,7 @@ from xdsl.dialects.builtin import IndexType, MemRefType
 from xdsl.ir import Operation, SSAValue
 
 from infs.dialects import stream, tdfg
-from infs.dialects.element_types import elementwise_max, elementwise_min, float_fold, float_fold_at, reduce_identity, signed_atomic_ufunc, signed_i1_identity
+from infs.element_types import elementwise_max, elementwise_min, float_fold, float_fold_at, reduce_identity, signed_atomic_ufunc, signed_i1_identity
 from infs.dialects.lattice import I64_MAX, I64_MIN, AccessMap, LatticeError, dim_index
 from infs.runtime.memory import available_memory, human_bytes
 from infs.runtime.scalar_ops import FAILS_ON_SOME_POINTS, EvaluationError, eval_scalar_op, numpy_dtype, op_label

@@ -11,7 +11,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import FileLineColLoc, FloatAttr, IntegerAttr
 from xdsl.ir import Operation
 
-from infs.dialects.element_types import EvaluationError, float_maximum, float_minimum, numpy_dtype, trunc_quotient, wrapping_add
+from infs.element_types import EvaluationError, float_maximum, float_minimum, numpy_dtype, trunc_quotient, wrapping_add
 
 
 def _unsigned(a: np.ndarray) -> np.ndarray:

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from infs.dialects import pimcmd as pc
-from infs.dialects.element_types import ELEMENT_BITS
+from infs.element_types import ELEMENT_BITS
 from infs.dialects.lattice import Pattern
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.hardware import HardwareConfig

@@ -52,7 +52,7 @@ import threading
 
 import numpy as np
 
-from infs.dialects.element_types import COMPARE_OPS, ELEMENT_BITS, WORD_TYPES, is_float_element
+from infs.element_types import COMPARE_OPS, ELEMENT_BITS, WORD_TYPES, is_float_element
 
 FP_BITWISE = {"and", "or", "xor", "not", "copy", "select", "neg", "abs", "relu"}
 

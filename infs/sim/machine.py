@@ -58,7 +58,7 @@ import numpy as np
 from xdsl.ir import SSAValue
 
 from infs.dialects import pimcmd as pc
-from infs.dialects.element_types import (
+from infs.element_types import (
     COMPARE_OPS,
     ELEMENT_BITS,
     ELEMENT_DTYPES,

@@ -9,7 +9,7 @@ from test_sim_compute import GEOMS, patterns, run_compute
 
 from infs.dialects.lattice import Pattern
 from infs.dialects.pimcmd import COMPUTE_ARITY
-from infs.dialects.element_types import ELEMENT_BITS
+from infs.element_types import ELEMENT_BITS
 from infs.sim.bitlevel import FP_BITWISE, BitSerial, Layout
 from infs.sim.geometry import Geometry
 

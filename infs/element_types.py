@@ -14,8 +14,9 @@ twice as soon); in memory an i1 takes one byte (numpy's ``bool``).  f16 and
 other types have no entry: a region using them is not tensorized and runs
 near memory (or on the cores) with that reason.
 
-This module imports nothing from infs, so the bottom of the layering
-(``infs.hardware``) may use it too.
+This module imports nothing from infs: it is on the ground floor of the
+layering (docs/architecture.md), below ``infs.hardware`` and the dialects,
+which both read it.
 """
 
 from __future__ import annotations
