@@ -2,7 +2,8 @@
 
 Shared by the compiler (layout, lowering) and the simulator, so it sits at the
 bottom of the layering and imports nothing from infs but the element types
-(``infs.element_types``, which imports nothing from infs).
+(``infs.element_types``) and the JIT models' table (``infs.jit_models``), which
+import nothing from infs.
 
 A ``HardwareConfig`` describes one machine: the mesh of L3 banks, the SRAM
 arrays in each bank, the H-tree, the NoC, DRAM, and the energy constants.
@@ -114,6 +115,7 @@ from typing import Any, Mapping
 from xdsl.utils.exceptions import DiagnosticException
 
 from infs.element_types import ELEMENT_BITS, is_float_element
+from infs.jit_models import JIT_COMMAND_CYCLES, JIT_MODEL_SOURCES, JIT_MODELS
 
 
 class ConfigError(DiagnosticException, ValueError):
@@ -378,28 +380,6 @@ class HardwareConfig:
         gives it back (``config_spec``)."""
         return config_spec(self)
 
-
-# The named per-command JIT models (``jit_model``), cycles per lowered command.
-# gem5 charges the rate once per PUM context, on each command but syncs
-# (gem-forge-gem5, branch gem-forge, src/cpu/gem_forge/accelerator/stream/cache/
-# pum/MLCPUMManager.cc, MLCPUMManager::configurePUMEngine, lines 3662-3682).
-JIT_COMMAND_CYCLES: dict[str, int] = {
-    # CAL'22 §2 (cal:139): Inf-S's "lightweight hardware pipeline to lower tDFG (10 cycles/cmd)";
-    # gem5's configs/example/gem_forge/run.py:393 --gem-forge-stream-pum-compile-lat-per-cmd default "10"
-    "hardware": 10,
-    # gem5's src/mem/ruby/slicc_interface/Controller.py:206-207, stream_pum_compile_lat_per_cmd =
-    # Param.UInt32(100, ...), the controller's default when run.py does not set it
-    "gem5-controller": 100,
-    # CAL'22 §2 (cal:137): Inf-S_soft "invokes a runtime library to lower tDFG into bit-serial
-    # commands (about 1k cycles per command)"
-    "software": 1000,
-}
-JIT_MODELS = ("per-lowering", "per-command", *JIT_COMMAND_CYCLES, "measured")
-JIT_MODEL_SOURCES: dict[str, str] = {
-    "hardware": "CAL'22 §2 (cal:139): Inf-S's hardware lowering pipeline, '10 cycles/cmd'; gem5 configs/example/gem_forge/run.py:393, --gem-forge-stream-pum-compile-lat-per-cmd default 10, which configs/ruby/MESI_Three_Level_Stream.py:296-297 passes to every controller",
-    "gem5-controller": "gem5 src/mem/ruby/slicc_interface/Controller.py:206-207, stream_pum_compile_lat_per_cmd = Param.UInt32(100, ...): the controller's default when run.py does not override it",
-    "software": "CAL'22 §2 (cal:137): Inf-S_soft 'invokes a runtime library to lower tDFG into bit-serial commands (about 1k cycles per command)'",
-}
 
 _DEFAULT = HardwareConfig(name="paper-64")
 

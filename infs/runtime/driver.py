@@ -64,6 +64,7 @@ from infs.runtime.check import compare_values
 from infs.runtime.heap import frozen_heap
 from infs.runtime.chunking import MAX_CHUNKS, assumptions_unmet, bind_rows, chunk_assumptions, chunk_combine, chunk_grid, chunk_names, chunk_region, dim_label, dim_unsafe, fold_cells, fold_identity, fold_partials, overlap_window, region_unsafe, stored_folds, transposed_in
 from infs.runtime.lattice_eval import evaluate_graph
+from infs.runtime.modes import MODES, POLICIES
 from infs.runtime.reference import aliased_operands, check_domain_memory, evaluate_region, out_of_bounds_access, region_label
 from infs.runtime.region_profile import profile_region
 from infs.runtime.scalar_ops import FAILS_ON_SOME_POINTS, EvaluationError
@@ -71,18 +72,6 @@ from infs.sim import Machine, SimError
 from infs.sim.core import core_cost
 from infs.sim.near import near_memory_cost, not_offloadable, vector_lanes
 
-MODES = ("auto", "in", "near", "core")
-# Who decides where an ``auto`` region runs (``RunOptions.policy``):
-# * ``eq2`` (default, Inf-S): ASPLOS §4.3's Eq. 2 (``RegionRuntime.decide``);
-# * ``lowerable``: the authors' gem5 artifact, which has no Eq. 2 -- it offloads a
-#   region to the SRAM arrays whenever its patterns compile
-#   (gem-forge-gem5, branch gem-forge, src/cpu/gem_forge/accelerator/stream/cache/
-#   pum/MLCPUMManager.cc, MLCPUMManager::canApplyPUMToGroup, lines 346-476: no cost
-#   test, only whether the streams are affine, eliminated, of known trip count and
-#   accepted by the DataMoveCompiler), else runs it near memory (its streams float
-#   to the L3), else on the cores.  Here: in memory whenever the region lowers
-#   (tensorize, a layout, the wordlines fit; in chunks if need be).
-POLICIES = ("eq2", "lowerable")
 
 
 @dataclass(frozen=True)
