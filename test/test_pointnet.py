@@ -253,3 +253,23 @@ def test_cli_bad_arguments(capsys):
 def test_fps_rejects_more_centroids_than_points():
     with pytest.raises(ValueError, match="furthest point sampling of 5 centroids from 4 points"):
         pn.fps_ref(pn.points(4, np.random.default_rng(0)), 5)
+
+
+def test_a_failing_run_is_a_row(monkeypatch):
+    real = bp.run_call
+
+    def flaky(call, config, *a, **k):
+        if call.kind == "gather" and call.sa == "SA2" and config == "near":
+            raise RuntimeError("the machine broke\nsecond line")
+        return real(call, config, *a, **k)
+
+    monkeypatch.setattr(bp, "run_call", flaky)
+    rows = bp.study("small", ("ssg",), ("base", "near"), machine=MACHINE)
+    bad = [r for r in rows if "error" in r]
+    assert [(r["stage"], r["config"], r["error"]) for r in bad] == [("SA2 gather", "near", "RuntimeError: the machine broke")]
+    s = bp.summary(rows)["ssg"]
+    assert "near" not in s["total"] and "near" not in s["kind"]["gather"] and "near" in s["kind"]["mlp"]
+    md = "\n".join(bp.markdown(rows))
+    assert "| SA2 gather |" in md and "FAILED" in md and "incomplete" in md
+    assert "- SSG SA2 gather, Near-L3: RuntimeError: the machine broke" in md
+    assert "| SSG: Near-L3 over Base | 1.31x | - | - |" in md

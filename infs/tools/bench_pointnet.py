@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import sys
 import time
 from pathlib import Path
@@ -144,12 +145,22 @@ def study(size_set: str = "paper", nets: tuple[str, ...] = ("ssg", "msg"), confi
     for name in nets:
         for call in pn.network_calls(table[(name, size_set)], seed):
             for c in configs:
-                r = run_call(call, c, machine, functional=True if check else None)
+                t0 = time.perf_counter()
+                try:
+                    r = run_call(call, c, machine, functional=True if check else None)
+                except Exception as e:  # a failing run is a row with its error, not the end of the study (as in infs-bench)
+                    if os.environ.get("INFS_DEBUG"):
+                        raise
+                    text = str(e).strip()
+                    r = {"net": call.net, "level": call.level, "sa": call.sa, "kind": _kind(call), "stage": call.label, "config": c,
+                         "label": CONFIGS[c][0], "error": f"{type(e).__name__}: {text.splitlines()[0] if text else ''}"[:300],
+                         "machine_mode": "", "wall_s": time.perf_counter() - t0}  # fmt: skip
                 r["size_set"] = size_set
                 r["machine"] = machine if isinstance(machine, str) else getattr(machine, "name", str(machine))
                 rows.append(r)
                 if progress:
-                    progress(f"{name} {r['stage']} {r['label']}: {r['cycles']:,} cycles ({where(r)}), {r['wall_s']:.1f} s")
+                    progress(f"{name} {r['stage']} {r['label']}: " + (f"FAILED {r['error']}" if "error" in r else
+                             f"{r['cycles']:,} cycles ({where(r)}), {r['wall_s']:.1f} s"))  # fmt: skip
     return rows
 
 
@@ -158,10 +169,19 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     configuration, and the quantities the paper gives."""
     out: dict[str, dict[str, Any]] = {}
     for r in rows:
-        s = out.setdefault(r["net"], {"total": {}, "kind": {}})
-        s["total"][r["config"]] = s["total"].get(r["config"], 0) + r["cycles"]
+        s = out.setdefault(r["net"], {"total": {}, "kind": {}, "failed": set()})
         k = s["kind"].setdefault(r["kind"], {})
+        if "error" in r:  # a configuration with a failed stage has no total (nor that stage kind)
+            s["failed"] |= {r["config"], (r["kind"], r["config"])}
+            continue
+        s["total"][r["config"]] = s["total"].get(r["config"], 0) + r["cycles"]
         k[r["config"]] = k.get(r["config"], 0) + r["cycles"]
+    for s in out.values():
+        for f in s["failed"]:
+            if isinstance(f, tuple):
+                s["kind"][f[0]].pop(f[1], None)
+            else:
+                s["total"].pop(f, None)
     for net, s in out.items():
         base = s["total"].get("base")
         ours: dict[str, float] = {}
@@ -234,9 +254,9 @@ def markdown(rows: list[dict[str, Any]], wall_s: float | None = None, heading: s
             if r["net"] == net:
                 by_stage.setdefault(r["stage"], {})[r["config"]] = r
         for stage, per in by_stage.items():
-            cells = [f"{per[c]['cycles']:,} ({where(per[c])})" if c in per else "-" for c in configs]
+            cells = [("FAILED" if "error" in per[c] else f"{per[c]['cycles']:,} ({where(per[c])})") if c in per else "-" for c in configs]
             lines.append(f"| {stage} | " + " | ".join(cells) + " |")
-        tot = [f"**{s['total'][c]:,}**" + (f" ({base / s['total'][c]:.2f}x)" if base and s["total"].get(c) else "") for c in configs]
+        tot = [(f"**{s['total'][c]:,}**" + (f" ({base / s['total'][c]:.2f}x)" if base else "")) if s["total"].get(c) else "incomplete" for c in configs]
         lines.append("| **total** (speedup over Base) | " + " | ".join(tot) + " |")
         lines += ["", f"**{net.upper()}** -- per stage kind: share of Base's cycles, speedup over Base.", ""]
         lines.append("| stage kind | share of Base | " + " | ".join(labels[c] for c in configs if c != "base") + " |")
@@ -247,7 +267,11 @@ def markdown(rows: list[dict[str, Any]], wall_s: float | None = None, heading: s
             sp = [f"{b / per[c]:.2f}x" if b and per.get(c) else "-" for c in configs if c != "base"]
             lines.append(f"| {KIND_LABEL.get(kind, kind)} | {share} | " + " | ".join(sp) + " |")
         lines.append("")
-    lines += _why(rows, summ)
+    lines += _why([r for r in rows if "error" not in r], summ)
+    failed = [r for r in rows if "error" in r]
+    if failed:
+        lines += ["Failed runs (no cycles; their configuration's total is incomplete):", ""]
+        lines += [f"- {r['net'].upper()} {r['stage']}, {r['label']}: {r['error']}" for r in failed] + [""]
     bad = [r for r in rows if r.get("check") == "MISMATCH"]
     if any("check" in r for r in rows):
         lines += [f"Outputs checked against the numpy reference: {sum(1 for r in rows if r.get('check') == 'match')} runs match"
