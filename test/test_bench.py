@@ -48,6 +48,11 @@ def test_bench_small_two_workloads(tmp_path):
     why = text.split("## Why they differ", 1)[1]
     assert "paper" in why and ("ours" in why or "within 25%" in why)
     assert (out / "run.json").exists()
+    # the CAL'22 table (stencil2d is one of its workloads) from its five runs on cal-64, and the further numbers
+    cal = list(csv.DictReader((out / "cal22.csv").open()))
+    assert len(cal) == 5 and {r["machine"] for r in cal} == {"cal-64"} and not any(r.get("error") for r in cal)
+    assert "## CAL'22 (Infinity Stream, IEEE CAL 2022) on `cal-64`" in text and "| Fig. 6 | Inf-S_fixed (no runtime lowering) over Near-L3" in text
+    assert "## Further numbers of the paper's text" in text and "| §8 | chip area overhead" in text
     # --replot: the same report again from the CSVs, no runs
     (figures / "fig11_speedup.png").unlink()
     repro.unlink()
@@ -65,6 +70,8 @@ def test_bench_bad_arguments(capsys, tmp_path):
     assert "unknown workload 'nope'" in capsys.readouterr().err
     assert infs_bench.main(["--configs", "base,gpu", "--out", never]) == 2
     assert "unknown config 'gpu'" in capsys.readouterr().err
+    assert infs_bench.main(["--cal22", "kmeans_outer", "--out", never]) == 2
+    assert "unknown workload 'kmeans_outer' in --cal22 (CAL'22's: stencil1d," in capsys.readouterr().err
     assert not (tmp_path / "never").exists()  # refused before anything is written
 
 

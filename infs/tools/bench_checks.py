@@ -90,7 +90,7 @@ def headline_checks(ours: dict[str, Any], rows: dict[tuple[str, str], dict]) -> 
         chk(key, f"NoC traffic cut, Inf-S vs {L[den]}", fig="Fig. 12", fmt="{:.0%}", table=_pick(best, ("infs", den)), metric=cut_geo("infs", den),
             scan=(("infs", "traffic"), (den, "traffic")))  # fmt: skip
     chk("fig14_jit_share", "JIT share of Inf-S runtime (mean over benchmarks)", fig="Fig. 14", fmt="{:.1%}", table=_pick(best, ("infs",)), metric=mean_share("infs", ("jit",)),
-        scan=(("infs", "cycles"),))  # fmt: skip
+        scan=(("infs", "cycles"),), own=("jit",))  # fmt: skip
     inf = _pick(best, ("infs",))
     chk("fig14_ops_in_memory", "ops computed in memory, Inf-S", fig="Fig. 14", fmt="{:.0%}", table=inf,
         metric=lambda t: sum(_f(cs["infs"], "elements_in_memory_fraction") for cs in t.values()) / len(t) if t else None)  # fmt: skip
@@ -148,7 +148,7 @@ def more_checks(rows: dict[tuple[str, str], dict], best: dict[str, dict[str, dic
                                 ("fig14_in_memory_share", ("dram", "compute", "move", "jit"), "memory (DRAM + compute + move + JIT)")):  # fmt: skip
             m = mean_share("infs", cats)
             out.append(Check("Fig. 14", f"Inf-S cycles in {what} (mean over benchmarks)", key, P[key], m(inf), fmt="{:.1%}",
-                             table=inf, metric=m, scan=(("infs", "cycles"),)))  # fmt: skip
+                             table=inf, metric=m, scan=(("infs", "cycles"),), own=cats))  # fmt: skip
         for b in ("gauss_elim", "stencil3d"):
             if b in inf:
                 t = {b: inf[b]}
@@ -159,7 +159,7 @@ def more_checks(rows: dict[tuple[str, str], dict], best: dict[str, dict[str, dic
                         f"lowered {int(_f(r, 'jit_misses'))} tDFGs (not memoized) for {int(_f(r, 'cyc_jit')):,} cycles"
                         + (f"; the first region kept out of memory: {r['not_in_reason']}" if r.get("not_in_reason") else "") + ".")  # fmt: skip
                 out.append(Check("Fig. 14", f"JIT share of {b}'s Inf-S cycles", key, P[key], m(t), fmt="{:.1%}", table=t, metric=m,
-                                 scan=(("infs", "cycles"),), note=note))  # fmt: skip
+                                 scan=(("infs", "cycles"),), note=note, own=("jit",)))  # fmt: skip
     t = {b: {"base": rows[(i, "base")], "infs": rows[(o, "infs")]} for b, i, o in _DATAFLOW if (i, "base") in rows and (o, "infs") in rows}
     if t:
         m = speedup_geo("infs", "base")

@@ -120,7 +120,8 @@ class Check:
     scan: Sequence[tuple[str, str]] = ()
     labels: dict[str, str] = field(default_factory=dict)  # configuration -> its name in the text
     agrees: bool | None = None
-    note: str = ""  # computed facts the cause starts with (e.g. which benchmark the max is)
+    note: str = ""
+    own: Sequence[str] = ()  # the statistics the number is a share of: a cause names them first  # computed facts the cause starts with (e.g. which benchmark the max is)
 
     @property
     def ratio(self) -> float | None:
@@ -191,9 +192,9 @@ def quantified_cause(chk: Check) -> str:
                 continue
             f = solve_scale(chk.metric, chk.table, c, fam, k, target)
             if f is not None:
-                cands.append((abs(math.log(f)), c, fam, k, f, s))
+                cands.append((k not in chk.own, abs(math.log(f)), c, fam, k, f, s))
     if cands:
-        _, c, fam, k, f, s = min(cands)
+        _, _, c, fam, k, f, s = min(cands)
         without = _safe(chk.metric, perturb(chk.table, c, fam, k, 0.0))
         what = {"cycles": "cycles", "traffic": "NoC byte-hops", "energy": "energy"}[fam]
         n = sum(1 for cs in chk.table.values() if c in cs)
@@ -208,9 +209,9 @@ def quantified_cause(chk: Check) -> str:
         gone = _removal(chk, target, exclude=(c, fam, k))
         if gone:
             parts.append(gone)
-        others = sorted(x for x in cands if x[1:4] != (c, fam, k))[:2]
+        others = sorted(x for x in cands if x[2:5] != (c, fam, k))[:2]
         if others:
-            parts.append("Next: " + "; ".join(f"{_label(chk, c2)}'s `{k2}` ({s2:.1%}) at {f2:.3g}x" for _, c2, _, k2, f2, s2 in others) + ".")
+            parts.append("Next: " + "; ".join(f"{_label(chk, c2)}'s `{k2}` ({s2:.1%}) at {f2:.3g}x" for _, _, c2, _, k2, f2, s2 in others) + ".")
     elif chk.scan:
         gone = _removal(chk, target)
         if gone:
