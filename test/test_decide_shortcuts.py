@@ -27,20 +27,20 @@ def _module(name: str):
     return _MODULES[name]
 
 
-def _run(name: str, config, shortcuts: bool, sizes=None, mode: str = "auto", machine_mode: str = "functional"):
+def _run(name: str, config, shortcuts: bool, sizes=None, mode: str = "auto", machine_mode: str = "functional", policy: str = "eq2"):
     w = WORKLOADS[name]
     sizes = sizes or w.sizes("small")
     values = w.make_inputs(sizes, np.random.default_rng(0))
     jit.clear_cache()  # (each run lowers as a fresh process would)
-    rep = run_program(_module(name), w.call_args(values, sizes), w.entry, RunOptions(config=config, mode=mode, machine_mode=machine_mode, shortcuts=shortcuts))
+    rep = run_program(_module(name), w.call_args(values, sizes), w.entry, RunOptions(config=config, mode=mode, machine_mode=machine_mode, shortcuts=shortcuts, policy=policy))
     return rep, values
 
 
-def _same(name: str, config, sizes=None, mode: str = "auto", machine_mode: str = "functional") -> list[str]:
+def _same(name: str, config, sizes=None, mode: str = "auto", machine_mode: str = "functional", policy: str = "eq2") -> list[str]:
     """Run ``name`` with the shortcuts on and off; assert identical outputs, statistics and
     records (but the reason's words); the reasons of the run with them."""
-    on, v_on = _run(name, config, True, sizes, mode, machine_mode)
-    off, v_off = _run(name, config, False, sizes, mode, machine_mode)
+    on, v_on = _run(name, config, True, sizes, mode, machine_mode, policy)
+    off, v_off = _run(name, config, False, sizes, mode, machine_mode, policy)
     where = f"{name} on {getattr(config, 'name', config)}"
     for k in v_on:
         np.testing.assert_array_equal(v_on[k], v_off[k], err_msg=f"{where}: array {k}")
@@ -69,6 +69,13 @@ def test_on_the_tiny_machine_same_with_and_without_shortcuts(name):
     _same(name, "tiny")
 
 
+# forced in memory and the lowerable policy never need the probe: it is not run
+@pytest.mark.parametrize("name", ["gauss_elim", "mm_outer", "stencil2d", "kmeans_inner", "conv2d", "array_sum"])
+def test_forced_and_lowerable_runs_same_without_the_probe(name):
+    _same(name, "small-16", mode="in")
+    _same(name, "small-16", policy="lowerable")
+
+
 def test_the_floor_shortcut_fires_and_changes_nothing():
     # gauss_elim's region 0 (a division) at the small size: its divide command alone costs
     # more than the cores' peak time and the near-memory model's; the probe is skipped
@@ -94,8 +101,9 @@ def test_a_host_loop_prices_an_unchanged_profile_once(monkeypatch):
 
 
 def test_the_floor_is_a_lower_bound_of_every_probe(monkeypatch):
-    """``_compute_floor`` never exceeds the probe's estimate (so the shortcut takes a
-    decision the probe would take): every probe of every workload, forced in memory."""
+    """``_compute_floor`` never exceeds the probe's estimate, nor ``_cut_cycles`` its whole
+    run (so the shortcut takes the decision the probe would take): every probe of every
+    workload, forced in memory, on a small machine and on the paper's."""
     seen = []
     real = driver.RegionRuntime.estimate_cycles
 
@@ -103,12 +111,17 @@ def test_the_floor_is_a_lower_bound_of_every_probe(monkeypatch):
         ops, whole = real(self, lowered, params, arrays, window)
         floor = self._compute_floor(lowered)
         assert floor <= ops <= whole, (floor, ops, whole)
+        if not window:  # (a chunk's window may hide DRAM time the cut program pays)
+            cut = self._cut_cycles(lowered, params, arrays)
+            assert floor <= cut <= whole, (floor, cut, whole)
         seen.append(floor)
         return ops, whole
 
     monkeypatch.setattr(driver.RegionRuntime, "estimate_cycles", checked)
     for name in NAMES:
         _run(name, "small-16", False, mode="in", machine_mode="analysis")
+    _run("gauss_elim", "paper-64", False, sizes={"n": 80}, mode="in", machine_mode="analysis")
+    _run("stencil2d", "paper-64", False, mode="in", machine_mode="analysis")
     assert len(seen) > len(NAMES) and any(seen)
 
 

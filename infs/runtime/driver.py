@@ -296,8 +296,9 @@ class RegionRuntime:
         mode = self.options.mode
         plan = None
         why_not = comp.reason
-        # Eq. 2 may not need the in-memory estimates (the probe): left out until it does
-        lazy = mode == "auto" and self.options.policy == "eq2" and self.options.shortcuts
+        # the in-memory estimates (the probe) are left out until Eq. 2 needs them: a forced
+        # mode and the lowerable policy never do (a chunked plan has them: its windows need them)
+        lazy = self.options.shortcuts
         if mode in ("auto", "in") and comp.graph is not None:
             try:
                 plan = self.plan_in_memory(region, comp, arrays, scalars, probe=not lazy)
@@ -349,10 +350,10 @@ class RegionRuntime:
             # simd_lanes elements at peak -- with N_op = 0 the LHS would be 0
             # and such a region could never run in memory however cheap it is.
             lhs = -(-max(profile.total_ops, profile.iterations) // (self.cfg.cores * vector_lanes(profile, self.cfg)))
-            if "floor" in plan and lhs <= plan["floor"] and min(near, core) <= plan["floor"]:
+            if "floor" in plan and lhs <= plan["floor"] and min(near, core) <= max(plan["floor"], self._whole_floor(plan) if min(near, core) > plan["floor"] else 0):
                 # the in-memory estimate is at least its compute commands' cycles plus the JIT
-                # (``_compute_floor``), and its whole run at least that: Eq. 2 refuses and the
-                # whole run does not beat the alternative, whatever the probe would say
+                # (``_compute_floor``), its whole run at least ``_whole_floor``: Eq. 2 refuses and
+                # the whole run does not beat the alternative, whatever the probe would say
                 return alt, (f"Eq. 2: cores at peak {lhs:,} <= in-memory ops + JIT (at least {plan['floor']:,} cycles: its compute "
                              f"commands alone); {alt} is faster ({min(near, core):,} cycles)"), None, ""  # fmt: skip
             rhs = self.probe_plan(plan)["estimate"]
@@ -718,7 +719,36 @@ class RegionRuntime:
                 full += whole + jit_charge
             plan["estimate"], plan["full"] = estimate, full
             del plan["floor"]
+            plan.pop("whole_floor", None)
         return plan
+
+    def _whole_floor(self, plan: dict) -> int:
+        """A lower bound of ``plan``'s ``full`` (``plan_in_memory(probe=False)``): the
+        compute floor when it already says enough, else each call's program cut down to
+        its arrays, transpositions, releases and computes, run on a probe from the
+        arrays' residency now.  Those commands charge in the cut program what they
+        charge in the whole one: their costs are their plans' but for transpose_in /
+        release, which depend on the residency only, and only they change it, in the
+        same order; the cut program's end is the later of its charges' sum and its
+        in-flight data, and the whole program, whose every other command charges
+        cycles >= 0 and whose waits only add, starts each of them no earlier."""
+        hit = plan.get("whole_floor")
+        if hit is None:
+            hit = plan["whole_floor"] = sum(self._cut_cycles(lowered, params, call_arrays) + jit_charge for lowered, params, call_arrays, jit_charge in plan["pending"])
+        return hit
+
+    def _cut_cycles(self, lowered: jit.Lowered, params, arrays) -> int:
+        """``_whole_floor``'s cut program's cycles on a probe (its caches' entries dropped after)."""
+        rec = lowered.record
+        keep = (pc.ArrayOp, pc.TransposeInOp, pc.ReleaseOp, pc.ComputeOp)
+        cut = rec.with_cmds([c for c in rec.cmds if c.kind in keep])
+        probe = Machine(mode="analysis", like=self.machine)
+        probe.residency = dict(self.machine.residency)
+        try:
+            probe.run(cut, {i: a for i, a in enumerate(arrays)}, scalars=params)
+        finally:
+            probe.forget(cut)  # (the shared plan and replay caches keep the whole programs')
+        return probe.cycles
 
     def _compute_floor(self, lowered: jit.Lowered) -> int:
         """A lower bound of ``estimate_cycles(lowered, ...)[0]`` at any residency: the
@@ -851,7 +881,7 @@ class RegionRuntime:
             # the machine's quotient 0: the graph is first evaluated on copies
             evaluate_graph(graph, private_copies(arrays), scalars)
         try:
-            plan = self.plan_in_memory(graph, comp, arrays, scalars)
+            plan = self.plan_in_memory(graph, comp, arrays, scalars, probe=not self.options.shortcuts)  # (nothing to decide)
         except (LayoutError, LoweringError) as e:
             raise ModeNotHonoured(self.ids[key], "in", str(e).strip().splitlines()[0], e, self.options.strict) from None
         cells = sum(math.prod(lowered.record.lattice) for lowered, *_ in plan["calls"])
