@@ -9,7 +9,7 @@ and stencil2d, 16,384 tiles per program, at the paper's sizes on paper-64):
 * build: ``infs-view FILE --size-set paper --config paper-64 -o page.html`` as
   a fresh process (start to exit, what a user waits for), wall and CPU
   seconds; and, in this process, the same steps timed one by one: the run
-  (``infs_run.run_once`` with the charges recorded, ``Machine.record_charges``),
+  (``runner.run_once`` with the charges recorded, ``Machine.record_charges``),
   the page's data (``infs_view.data_of_report``) and the HTML (``view_page.render``);
 * the page's size in bytes and the number of commands embedded;
 * the redraw of a step, in headless Chromium when it is installed: the page's
@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from infs.hardware import load_config  # noqa: E402
-from infs.tools import infs_run, infs_view  # noqa: E402
+from infs.tools import infs_view, runner  # noqa: E402
 from infs.tools.view_page import render  # noqa: E402
 
 
@@ -66,11 +66,11 @@ def build_steps(workload: Path, config: str, size_set: str) -> dict[str, float]:
     ns = argparse.Namespace(file=str(workload), entry=None, config=config, mode="in", sizes=None, scalar=None, size_set=size_set, shape=None,
                             input=None, tiles=None, no_jit_charge=False, cold=False, region=None)  # fmt: skip
     ns.seed, ns.check, ns.analysis, ns.json, ns.save_outputs, ns.strict, ns.record_charges = 0, False, True, True, None, False, True
-    module = infs_run.parse_program(workload)
-    fn = infs_run.find_function(module, None)
-    infs_run.extract_plain_loops(module, workload)
+    module = runner.parse_program(workload)
+    fn = runner.find_function(module, None)
+    runner.extract_plain_loops(module, workload)
     t0 = time.perf_counter()
-    out = infs_run.run_once(module, workload, fn, ns, "in", None)
+    out = runner.run_once(module, workload, fn, ns, "in", None)
     t1 = time.perf_counter()
     data = infs_view.data_of_report(out["report"], load_config(config), workload.name, True, None, out["values"])
     t2 = time.perf_counter()

@@ -10,7 +10,7 @@ from infs import api
 from infs.runtime.check import compare_values
 from infs.runtime.driver import RunOptions, run_program
 from infs.runtime.host import run_function
-from infs.tools import infs_run
+from infs.tools import infs_run, runner
 from infs.workloads import WORKLOADS
 
 MODES = ("auto", "in", "near", "core")
@@ -209,14 +209,14 @@ def test_cli_refuses_near_and_core_for_a_tensorized_program(tmp_path, capsys):
 
 def _fn(text: str):
     m = api.parse_text(text)
-    return infs_run.find_function(m)
+    return runner.find_function(m)
 
 
 def test_may_write_reads_the_ir_conservatively():
     w = WORKLOADS["vec_add"]
-    assert infs_run.may_write(infs_run.find_function(api.parse_file(w.path))) == {"C"}
+    assert runner.may_write(runner.find_function(api.parse_file(w.path))) == {"C"}
     # stencil1d's host loop runs A->B then B->A: both written
-    assert infs_run.may_write(infs_run.find_function(api.parse_file(WORKLOADS["stencil1d"].path))) >= {"A", "B"}
+    assert runner.may_write(runner.find_function(api.parse_file(WORKLOADS["stencil1d"].path))) >= {"A", "B"}
     fn = _fn(
         """func.func @f(%A: memref<8xf32>, %B: memref<8xf32>, %C: memref<8xf32>, %D: memref<8xf32>, %E: memref<8xf32>) {
   %c0 = arith.constant 0 : index
@@ -230,18 +230,18 @@ def test_may_write_reads_the_ir_conservatively():
 func.func private @g(memref<8xf32>)"""
     )
     # A and E only loaded; B stored; C passed to a call and D cast (an alias): may be written
-    assert infs_run.may_write(fn) == {"B", "C", "D"}
+    assert runner.may_write(fn) == {"B", "C", "D"}
 
 
 def test_check_shares_read_only_inputs_and_still_matches(monkeypatch, capsys):
     seen = {}
-    real = infs_run.run_program
+    real = runner.run_program
 
     def spy(module, values, entry, options, progress=None):
         seen.update({k: v.flags.writeable for k, v in values.items() if isinstance(v, np.ndarray)})
         return real(module, values, entry, options, progress)
 
-    monkeypatch.setattr(infs_run, "run_program", spy)
+    monkeypatch.setattr(runner, "run_program", spy)
     rc = infs_run.main([str(WORKLOADS["vec_add"].path), "--config", "small-16", "--check", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert rc == 0 and out["check"]["ok"]
@@ -249,13 +249,13 @@ def test_check_shares_read_only_inputs_and_still_matches(monkeypatch, capsys):
 
 
 def test_a_run_that_writes_a_read_only_input_is_an_internal_error_not_a_pass(monkeypatch, capsys):
-    real = infs_run.run_program
+    real = runner.run_program
 
     def corrupting(module, values, entry, options, progress=None):
         values["A"][0] += 1  # a runtime bug: the program never writes A
         return real(module, values, entry, options, progress)
 
-    monkeypatch.setattr(infs_run, "run_program", corrupting)
+    monkeypatch.setattr(runner, "run_program", corrupting)
     rc = infs_run.main([str(WORKLOADS["vec_add"].path), "--config", "small-16", "--check"])
     err = capsys.readouterr().err
     assert rc == 70 and "wrote to an array the program only reads" in err and len(err.strip().splitlines()) == 1

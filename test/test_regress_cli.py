@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pytest
 
-from infs.tools import infs_opt, infs_run
+from infs.tools import infs_opt, infs_run, runner
 from infs.workloads import WORKLOADS
 
 OK_MLIR = "test/lit/Inputs/ok.mlir"
@@ -397,7 +397,7 @@ def test_workload_shapes_without_allocation_match_the_registry(name):
     w = WORKLOADS[name]
     for sizes in (w.sizes("small"), {k: v + 2 * (i + 1) for i, (k, v) in enumerate(w.sizes("small").items())}):
         real = w.make_inputs(sizes, np.random.default_rng(0))
-        shapes = infs_run._workload_shapes(w, sizes)
+        shapes = runner._workload_shapes(w, sizes)
         assert {k: (tuple(v.shape), v.dtype) for k, v in real.items()} == shapes
 
 

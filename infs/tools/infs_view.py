@@ -38,10 +38,10 @@ from typing import Any
 
 import numpy as np
 
-from infs import api, version_text
 from infs.hardware import HardwareConfig, load_config
 from infs.runtime.view_data import bank_grid, view_data
 from infs.sim import SimError
+from infs.tools.cli import UsageError, VersionAction, errors_in_one_line, report_failure
 from infs.tools.view_page import render
 
 PROG = "infs-view"
@@ -306,11 +306,11 @@ def _pimcmd_data(module, path: Path, args: argparse.Namespace, title: str) -> di
 
 
 def main(argv: list[str] | None = None) -> int:
-    from infs.tools import infs_run
+    from infs.tools import runner
 
     parser = argparse.ArgumentParser(prog=PROG, description="Draw a program's layout, commands, NoC traffic and cycles as an HTML page (and a PNG).")
     parser.add_argument("file")
-    parser.add_argument("--version", action="version", version=version_text(PROG))
+    parser.add_argument("--version", action=VersionAction, help="print infs's and xDSL's versions and exit")
     parser.add_argument("-o", "--output", default=None, help="the HTML page to write (default: FILE's name with .html, here)")
     parser.add_argument("--png", help="also draw the tile map, NoC heat map and cycle breakdown into this PNG")
     parser.add_argument("--region", type=int, action="append", help="only this region's programs (repeatable; default: all)")
@@ -326,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-jit-charge", action="store_true", help="do not charge JIT cycles")
     parser.add_argument("--cold", action="store_true", help="inputs start in DRAM")
 
-    infs_run.errors_in_one_line(parser, PROG)
+    errors_in_one_line(parser, PROG)
     args = parser.parse_args(argv)
     # what infs-run's argument builder reads, for a timing-only run
     args.seed, args.check, args.analysis, args.json, args.save_outputs, args.strict = 0, False, True, True, None, False
@@ -335,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
         path = Path(args.file)
         html = check_output(args.output if args.output is not None else path.stem + ".html", "-o")
         png = check_output(args.png, "--png") if args.png is not None else None
-        module = infs_run.parse_program(path)
+        module = runner.parse_program(path)
         title = path.name
         names = {op.name for op in module.walk()}
         if not names & {"stream.region", "tdfg.graph"} and "pimcmd.program" in names:
@@ -351,22 +351,22 @@ def main(argv: list[str] | None = None) -> int:
                 notes = (f"{path.name} has no stream.region, no loop nest and no pimcmd.program: nothing to offload, the host ran all of it",)
             args.config = args.config or "paper-64"
             cfg = load_config(args.config)
-            fn = infs_run.find_function(module, args.entry)
+            fn = runner.find_function(module, args.entry)
             if not notes:
-                infs_run.extract_plain_loops(module, path)
+                runner.extract_plain_loops(module, path)
             if args.mode in ("near", "core") and (args.tiles or args.no_jit_charge):
                 raise ViewError(f"{'--tiles' if args.tiles else '--no-jit-charge'} applies to in-memory execution; --mode {args.mode} runs nothing in memory")
-            out = infs_run.run_once(module, path, fn, args, args.mode, None)
-            s = infs_run.summary(out, cfg.freq_ghz)
+            out = runner.run_once(module, path, fn, args, args.mode, None)
+            s = runner.summary(out, cfg.freq_ghz)
             for f in s["not_honoured"]:
                 print(f"{PROG}: warning: region {f['region']}: --mode {args.mode} not honoured, ran {f['ran']}: {f['reason']}", file=sys.stderr)
             data = data_of_report(out["report"], cfg, title, not args.cold, set(args.region) if args.region else None, out["values"], notes)
         write_view(data, html, png)
-    except (ViewError, infs_run.UsageError) as e:
+    except (ViewError, UsageError) as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
     except (KeyboardInterrupt, Exception) as e:
-        return infs_run.report_failure(PROG, e, args.file)
+        return report_failure(PROG, e, args.file)
     n = len(data["programs"])
     print(f"{PROG}: wrote {html}" + (f" and {png}" if png else "") + f" ({n} in-memory program{'s' if n != 1 else ''}, {sum(len(p['cmds']) for p in data['programs']):,} commands)")
     return 0
