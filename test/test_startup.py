@@ -78,3 +78,26 @@ def test_a_run_that_needs_the_e_graph_loads_egglog():
         f"    assert infs_run.main([{str(WORKLOADS['stencil1d'].path)!r}, '--mode', 'in', '--config', 'small-16', '--analysis']) == 0"
     )
     assert _loaded(code, ("egglog",)) == ["egglog"]
+
+
+def _tool_loads(tool: str, flag: str, prefixes: tuple[str, ...]) -> list[str]:
+    # what the console script does (``from infs.tools.X import main; main()``), output discarded
+    code = (
+        "import io, contextlib\n"
+        f"from infs.tools.{tool} import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        f"        main([{flag!r}])\n"
+        "    except SystemExit as e:\n"
+        "        assert e.code in (0, None), e.code\n"
+    )
+    return _loaded(code, prefixes)
+
+
+def test_infs_run_help_and_version_load_no_xdsl_numpy_or_rich():
+    # --help and --version build the parser from modules that import nothing heavy
+    # (infs.tools.cli, infs.runtime.modes, infs.jit_models); the rest is imported
+    # once the arguments are read.  --help also reads no installed metadata.
+    heavy = ("xdsl", "numpy", "rich", "egglog", "numba", "infs.runtime.driver", "infs.hardware")
+    assert _tool_loads("infs_run", "--help", (*heavy, "importlib.metadata")) == []
+    assert _tool_loads("infs_run", "--version", heavy) == []
