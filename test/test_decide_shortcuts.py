@@ -85,7 +85,8 @@ def test_the_floor_shortcut_fires_and_changes_nothing():
 
 
 def test_a_host_loop_prices_an_unchanged_profile_once(monkeypatch):
-    # stencil2d's time steps: every call of a region has the same profile, priced once
+    # stencil2d's time steps: every call of a region has the same profile, priced at most
+    # once (not at all when Eq. 2 sends it in memory: the alternative is then not priced)
     calls = []
     real = driver.core_cost
 
@@ -97,7 +98,7 @@ def test_a_host_loop_prices_an_unchanged_profile_once(monkeypatch):
     on, _ = _run("stencil2d", "small-16", True)
     priced_on, calls[:] = len(calls), []
     off, _ = _run("stencil2d", "small-16", False)
-    assert len(on.regions) == len(calls) == len(off.regions) > 2 and priced_on == len({r.region for r in on.regions})
+    assert len(on.regions) == len(calls) == len(off.regions) > 2 and priced_on <= len({r.region for r in on.regions})
 
 
 def test_the_floor_is_a_lower_bound_of_every_probe(monkeypatch):

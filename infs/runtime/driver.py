@@ -111,8 +111,8 @@ class RunOptions:
 MAX_HOST_POINTS = 1 << 20
 
 
-# near/core costs kept by profile value (``RegionRuntime._model_cost``): a host loop's distinct
-# profiles (gauss_elim: two regions x 2,047 k) are each priced once; beyond it the oldest go.
+# near/core costs kept by profile value (``RegionRuntime._model_cost``): a host loop that
+# repeats a profile (a stencil's time steps) prices it once; beyond it the oldest go.
 MODEL_COSTS = 1 << 14
 
 
@@ -324,9 +324,19 @@ class RegionRuntime:
         if mode in ("near", "core"):
             return mode, "forced", None, ""
         cold = self.cold(arrays)
-        near = self._model_cost("near", profile, cold).cycles if not stuck else math.inf
-        core = self._model_cost("core", profile, cold).cycles
-        alt = "near" if near <= core else "core"
+        priced: list = []
+
+        def alternative() -> tuple[str, int]:
+            # the faster of near memory and the cores, and its cycles: priced only when
+            # the decision needs them (Eq. 2 sending a region in memory does not)
+            if not priced:
+                near = self._model_cost("near", profile, cold).cycles if not stuck else math.inf
+                core = self._model_cost("core", profile, cold).cycles
+                priced.extend(("near", near) if near <= core else ("core", core))
+            return priced[0], priced[1]
+
+        if not self.options.shortcuts:
+            alternative()  # (every call priced up front, as before the shortcuts)
         if self.options.policy == "lowerable":
             # the artifact's rule (POLICIES): in memory whenever it lowers, no cost test
             if plan is not None:
@@ -350,12 +360,14 @@ class RegionRuntime:
             # simd_lanes elements at peak -- with N_op = 0 the LHS would be 0
             # and such a region could never run in memory however cheap it is.
             lhs = -(-max(profile.total_ops, profile.iterations) // (self.cfg.cores * vector_lanes(profile, self.cfg)))
-            if "floor" in plan and lhs <= plan["floor"] and min(near, core) <= max(plan["floor"], self._whole_floor(plan) if min(near, core) > plan["floor"] else 0):
+            if "floor" in plan and lhs <= plan["floor"]:
                 # the in-memory estimate is at least its compute commands' cycles plus the JIT
-                # (``_compute_floor``), its whole run at least ``_whole_floor``: Eq. 2 refuses and
-                # the whole run does not beat the alternative, whatever the probe would say
-                return alt, (f"Eq. 2: cores at peak {lhs:,} <= in-memory ops + JIT (at least {plan['floor']:,} cycles: its compute "
-                             f"commands alone); {alt} is faster ({min(near, core):,} cycles)"), None, ""  # fmt: skip
+                # (``_compute_floor``), its whole run at least ``_whole_floor``: when Eq. 2 refuses
+                # and the whole run cannot beat the alternative, the probe would say nothing else
+                alt, best = alternative()
+                if best <= plan["floor"] or best <= self._whole_floor(plan):
+                    return alt, (f"Eq. 2: cores at peak {lhs:,} <= in-memory ops + JIT (at least {plan['floor']:,} cycles: its compute "
+                                 f"commands alone); {alt} is faster ({best:,} cycles)"), None, ""  # fmt: skip
             rhs = self.probe_plan(plan)["estimate"]
             if lhs > rhs:
                 return "in", f"Eq. 2: cores at peak {lhs:,} > in-memory ops + JIT {rhs:,} cycles", plan, ""
@@ -366,11 +378,13 @@ class RegionRuntime:
             # that is below the faster model, the region runs in memory after
             # all -- so Inf-S is never slower than a region's faster of In-L3
             # and Near-L3/Base by the runtime's own estimates.
-            if plan["full"] < min(near, core):
+            alt, best = alternative()
+            if plan["full"] < best:
                 return "in", (f"Eq. 2: cores at peak {lhs:,} <= in-memory ops + JIT {rhs:,} cycles, but the whole in-memory "
-                              f"run ({plan['full']:,} cycles) beats the {alt} model ({min(near, core):,})"), plan, ""  # fmt: skip
-            return alt, f"Eq. 2: cores at peak {lhs:,} <= in-memory ops + JIT {rhs:,} cycles; {alt} is faster ({min(near, core):,} cycles)", None, ""
-        return alt, f"not in memory ({why_not}); {alt} is faster ({min(near, core):,} cycles)", None, ""
+                              f"run ({plan['full']:,} cycles) beats the {alt} model ({best:,})"), plan, ""  # fmt: skip
+            return alt, f"Eq. 2: cores at peak {lhs:,} <= in-memory ops + JIT {rhs:,} cycles; {alt} is faster ({best:,} cycles)", None, ""
+        alt, best = alternative()
+        return alt, f"not in memory ({why_not}); {alt} is faster ({best:,} cycles)", None, ""
 
     def _model_cost(self, mode: str, profile, cold: bool):
         """``near_memory_cost`` or ``core_cost`` of ``profile``, priced once per region
@@ -379,8 +393,8 @@ class RegionRuntime:
         key = (mode, id(profile), cold)
         hit = self._priced.get(key)
         if hit is None or hit[0] is not profile:
-            # a host loop whose region's profile does not change (mm_outer's k, a stencil's
-            # time steps: only base addresses move) prices it once for the whole loop
+            # a host loop whose region's profile does not change (a stencil's time steps)
+            # prices it once for the whole loop
             memo = (mode, profile_key(profile), cold) if self.options.shortcuts else None
             cost = self._costs_of.get(memo) if memo is not None else None
             if cost is None:
