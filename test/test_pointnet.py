@@ -226,6 +226,7 @@ def test_study_rows_and_section(tmp_path):
     assert len(again) == len(rows)
     text = repro.read_text()
     assert text.startswith("# head\n") and "## PointNet++" in text and f"{s['total']['base']:,}" in text
+    assert "![Fig. 19" in text and (tmp_path / "figures" / "fig19_pointnet.png").stat().st_size > 1000
 
 
 def test_configs_are_infs_bench_configs():
@@ -273,3 +274,11 @@ def test_a_failing_run_is_a_row(monkeypatch):
     assert "| SA2 gather |" in md and "FAILED" in md and "incomplete" in md
     assert "- SSG SA2 gather, Near-L3: RuntimeError: the machine broke" in md
     assert "| SSG: Near-L3 over Base | 1.31x | - | - |" in md
+
+
+def test_infs_bench_has_the_hook(capsys):
+    from infs.tools import infs_bench
+
+    with pytest.raises(SystemExit):
+        infs_bench.main(["--help"])
+    assert "--pointnet" in capsys.readouterr().out

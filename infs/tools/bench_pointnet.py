@@ -211,7 +211,7 @@ _WHAT = {
 }  # fmt: skip
 
 
-def markdown(rows: list[dict[str, Any]], wall_s: float | None = None, heading: str = "##") -> list[str]:
+def markdown(rows: list[dict[str, Any]], wall_s: float | None = None, heading: str = "##", figure: str | None = None) -> list[str]:
     """The study as markdown lines: the paper's numbers beside ours, then per network the stages' table."""
     if not rows:
         return [f"{heading} PointNet++ (§8 case study, Table 4, Fig. 19)", "", "(not run)", ""]
@@ -244,6 +244,10 @@ def markdown(rows: list[dict[str, Any]], wall_s: float | None = None, heading: s
         lines.append(f"| {_WHAT[key]} | {_fmt(paper, key)} | {_fmt(mine, key) if mine is not None else '-'} | "
                      f"{f'{mine / paper:.2f}' if mine is not None else '-'} |")  # fmt: skip
     lines.append("")
+    if figure:
+        lines += [f"![Fig. 19: PointNet++ timeline per configuration]({figure})", "",
+                  "(Fig. 19's form: each network's stages in order, normalized to Base's total; colour: the stage kind; "
+                  "hatching: where most of the stage's cycles ran, none for the cores, // near memory, xx in memory.)", ""]  # fmt: skip
     for net, s in summ.items():
         base = s["total"].get("base")
         lines += [f"**{net.upper()}** -- per stage: cycles, and where they ran.", ""]
@@ -330,6 +334,50 @@ def _why(rows: list[dict[str, Any]], summ: dict[str, dict[str, Any]]) -> list[st
     return (["Why they differ:", "", *out, ""]) if out else []
 
 
+_KIND_COLOR = {"sample": "#1f77b4", "ball_query": "#ff7f0e", "gather": "#2ca02c", "mlp": "#d62728", "aggregate": "#9467bd", "fc": "#8c564b"}
+_HATCH = {"core": "", "near": "//", "in": "xx"}
+
+
+def timeline_plot(rows: list[dict[str, Any]], path: Path) -> Path | None:
+    """Fig. 19's timeline: per network and configuration, the stages in order as
+    bars normalized to Base's total, colored by stage kind, hatched by where most
+    of each stage's cycles ran (none: cores, //: near memory, xx: in memory)."""
+    ok = [r for r in rows if "error" not in r]
+    nets = list(dict.fromkeys(r["net"] for r in ok))
+    if not nets:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+
+    configs = [c for c in STUDY_CONFIGS if any(r["config"] == c for r in ok)]
+    fig, axes = plt.subplots(len(nets), 1, figsize=(9, 1.0 + 0.55 * len(configs) * len(nets)), squeeze=False)
+    for ax, net in zip(axes[:, 0], nets):
+        base = sum(r["cycles"] for r in ok if r["net"] == net and r["config"] == "base") or None
+        for y, c in enumerate(configs):
+            left = 0.0
+            for r in (r for r in ok if r["net"] == net and r["config"] == c):
+                w = r["cycles"] / base if base else r["cycles"]
+                main = max(("in", "near", "core"), key=lambda m: r[f"cyc_{m}"])
+                ax.barh(y, w, left=left, color=_KIND_COLOR[r["kind"]], hatch=_HATCH[main], edgecolor="white", linewidth=0.3)
+                left += w
+        ax.set_yticks(range(len(configs)))
+        ax.set_yticklabels([CONFIGS[c][0] for c in configs])
+        ax.invert_yaxis()
+        ax.set_title(f"PointNet++ {net.upper()}", fontsize=10)
+        ax.set_xlabel("time normalized to Base" if base else "cycles")
+    handles = [Patch(color=col, label=KIND_LABEL[k]) for k, col in _KIND_COLOR.items()]
+    handles += [Patch(facecolor="white", edgecolor="k", hatch=_HATCH[m], label=name) for m, name in _WHERE[::-1]]
+    fig.legend(handles=handles, fontsize=7, loc="upper left", bbox_to_anchor=(0.80, 0.98))
+    fig.tight_layout(rect=(0, 0, 0.79, 1))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
 def append_reproduction(repro: Path, out: Path, size_set: str | None, quiet: bool = False, nets: tuple[str, ...] = ("ssg", "msg"),
                         configs: tuple[str, ...] = STUDY_CONFIGS) -> list[dict[str, Any]]:  # fmt: skip
     """infs-bench's hook: run the study (``size_set``; None: no runs, the rows of
@@ -348,8 +396,9 @@ def append_reproduction(repro: Path, out: Path, size_set: str | None, quiet: boo
         wall = time.perf_counter() - t0
         out.mkdir(parents=True, exist_ok=True)
         write_csv(csv_path, rows)
+    fig = timeline_plot(rows, repro.parent / "figures" / "fig19_pointnet.png")
     with repro.open("a") as f:
-        f.write("\n" + "\n".join(markdown(rows, wall)) + "\n")
+        f.write("\n" + "\n".join(markdown(rows, wall, figure=f"figures/{fig.name}" if fig else None)) + "\n")
     return rows
 
 
