@@ -36,8 +36,10 @@ load time.  Integers: ``mesh_rows``/``mesh_cols`` 1..64; ``banks`` 1..4096 and
 choose-layout factors it into tile sizes, nothing assumes a power of two);
 ``banks x compute_ways x arrays_per_way x bitlines`` <= 2^24 (the simulator
 holds a dense vector over every bitline: 64 MB per 32-bit register);
-``htree_degree`` 2..64 and ``htree_levels`` 1..16 enough to reach every array
-of a bank; ``mem_ctrls`` 1..2 x mesh_rows (the two edge columns);
+``htree_degree`` 2..64 and ``htree_levels`` 1..16 (the in-way levels of a
+degree-``htree_degree`` tree, then one level joining the ways; a tree with too few
+in-way levels joins the rest of a way at its top one); ``htree_leaf_bytes_per_cycle``
+1..2^20; ``mem_ctrls`` 1..2 x mesh_rows (the two edge columns);
 ``host_tile`` 0..banks-1; ``router_stages`` and ``jit_cycles_per_command``
 0..2^20; ``jit_us_per_lowering`` 0..1e6; ``jit_model`` one of ``JIT_MODELS``; ``interleave_bytes`` and ``se_buffer_bytes`` 1..2^30 (interleave a
 multiple of ``line_bytes``); ``cores`` 1..4096; ``simd_lanes`` 1..1024; every
@@ -209,9 +211,10 @@ class HardwareConfig:
     arrays_per_way: int = 16
     wordlines: int = 256
     bitlines: int = 256
-    htree_levels: int = 5
-    htree_degree: int = 4
-    htree_bytes_per_cycle: int = 64  # total per bank
+    htree_levels: int = 5  # Table 2; gem5's tree: log2(16 arrays per way) = 4 in-way levels + the way level
+    htree_degree: int = 2  # gem5 CacheMemory.cc (CacheMemory::CacheMemory): cacheParams.arrayTreeDegree = 2
+    htree_leaf_bytes_per_cycle: int = 4  # gem5 CacheMemory.cc (CacheMemory::CacheMemory): cacheParams.arrayTreeLeafBandwidth = 4
+    htree_bytes_per_cycle: int = 64  # total per bank (Table 2): the root, what a bank reads out, writes in or receives
     l3_latency: int = 20
     interleave_bytes: int = 1024
     link_bytes: int = 32
@@ -425,6 +428,7 @@ FIELD_RANGES: dict[str, FieldRange] = {
     "bitlines": FieldRange("int", 1, 4096),
     "htree_levels": FieldRange("int", 1, 16),
     "htree_degree": FieldRange("int", 2, 64, "a tree needs at least 2 children per node"),
+    "htree_leaf_bytes_per_cycle": FieldRange("int", 1, _COUNT),
     "htree_bytes_per_cycle": FieldRange("int", 1, _COUNT),
     "l3_latency": FieldRange("int", 1, _COUNT),
     "interleave_bytes": FieldRange("int", 1, _BYTES),  # also a multiple of line_bytes
@@ -522,9 +526,6 @@ def validate(cfg: HardwareConfig, source: str | None = None) -> HardwareConfig:
         raise bad(f"banks ({cfg.banks}) must equal mesh_rows x mesh_cols ({cfg.mesh_rows}x{cfg.mesh_cols}): one L3 bank per mesh tile")
     if cfg.compute_ways > cfg.ways:
         raise bad(f"compute_ways ({cfg.compute_ways}) exceeds the bank's {cfg.ways} ways")
-    need = max(1, math.ceil(math.log(cfg.arrays_per_bank, cfg.htree_degree) - 1e-9))
-    if cfg.htree_levels < need:
-        raise bad(f"htree_levels: a {cfg.htree_levels}-level degree-{cfg.htree_degree} H-tree cannot reach {cfg.arrays_per_bank} arrays per bank (needs {need} levels)")
     if cfg.host_tile >= cfg.banks:
         raise bad(f"host_tile {cfg.host_tile} is outside the {cfg.mesh_rows}x{cfg.mesh_cols} mesh")
     if cfg.mem_ctrls > 2 * cfg.mesh_rows:
@@ -1174,7 +1175,10 @@ FIELD_SOURCES: dict[str, tuple[str, str]] = {
     "wordlines": (_T2 + ": 256x256 SRAM arrays", "Fig. 16/17 (tile sizes)"),
     "bitlines": (_T2 + ": 256x256 SRAM arrays", "Fig. 16/17 (tile sizes)"),
     "htree_levels": (_T2 + ": 5-level H tree", "Fig. 14 (move cycles)"),
-    "htree_degree": ("4 = 256 arrays per bank over 4 levels + the way level; Table 2 gives only the 5 levels", "Fig. 14 (move cycles)"),
+    "htree_degree": ("gem5 CacheMemory.cc (CacheMemory::CacheMemory): arrayTreeDegree = 2, the tree joining the arrays of a way "
+                     "(DataMoveCompiler::compileInterArrayShift's splits); 2^4 = 16 arrays per way, the way level the 5th of Table 2", "Fig. 14 (move cycles)"),
+    "htree_leaf_bytes_per_cycle": ("gem5 CacheMemory.cc (CacheMemory::CacheMemory): arrayTreeLeafBandwidth = 4; PUMEngine::estimateCommandLatency "
+                                   "charges ceil(bitlines / 32) x bits cycles per array per level; 16 ways x 4 B = Table 2's 64 B per bank", "Fig. 14 (move cycles)"),
     "htree_bytes_per_cycle": (_T2 + ": H tree 64B total BW", "Fig. 14 (move and final-reduce cycles)"),
     "l3_latency": (_T2 + ": shared L3 20 cycles", "Fig. 11 (Near-L3 and Base latency)"),
     "interleave_bytes": (_T2 + ": static NUCA, 1kB interleave", "Fig. 12/13 (Near-L3/Base NoC traffic)"),
@@ -1273,7 +1277,7 @@ def model_markdown() -> str:
             "| cost | formula | source | moves most |", "|---|---|---|---|",
             "| in-array shift | bits x max(1, \\|d\\| x bstride(dim)), or bits with `parallel_intra_shift` | gem5 DataMoveCompiler.cc:400-404 (flattened distance), PUMEngine.cc:269-295 | Fig. 11 (In-L3 on stencils) |",
             "| in-array broadcast | bits x max(1, \\|lo\\| x bstride(dim)), fan-out free | ASPLOS §4.1/§5.2; gem5 DataMoveCompiler.cc:221-255, 958-1039; PUMEngine.cc:269-295 | Fig. 15 (outer products) |",
-            "| inter-tile move | H-tree bytes / `htree_bytes_per_cycle` per bank, mesh injection / `link_bytes`, + 2 x `htree_levels`; drain = busiest link + hops x (router + link) | ASPLOS §5.2, Table 2 | Fig. 14 (move) |",
+            "| inter-tile move | H-tree: ceil(bitlines / (8 x `htree_leaf_bytes_per_cycle`)) x bits per array, times the arrays moved one after the other summed over the levels (at each in-way level its busiest sub-tree's sources whose transfer's common ancestor is there, at the way level the ways with such sources, at the bank level the sources leaving the bank, at most `compute_ways`; each source once, a multicast's fan-out free); at least the bytes a bank receives / `htree_bytes_per_cycle` and the mesh injection / `link_bytes`; + 2 x `htree_levels`; drain = busiest link + hops x (router + link) | gem5 PUMEngine::estimateCommandLatency (inter-array), DataMoveCompiler::compileInterArrayShift, CacheMemory.cc; run.py defaults parallel inter-array shift and way read on; ASPLOS §5.2, Table 2 | Fig. 14 (move) |",
             "| sync | drain + 2 x farthest hops x hop cycles | ASPLOS §4.2, §5.2 | Fig. 14 (move) |",
             "| DRAM transpose | bytes / (`dram_gbps` / `freq_ghz`) + `l3_latency` | Table 2 | Fig. 14 (DRAM) |",
             "", "## Energy (`DEFAULT_ENERGY_PJ`, `ENERGY_SOURCES`)", "",

@@ -53,7 +53,7 @@ from infs import cost_formulas
 from infs.dialects import pimcmd as pc
 from infs.sim.config import CostProfile, HardwareConfig
 from infs.sim.geometry import Geometry, box_tile_counts, unique_ints
-from infs.sim.noc import Mesh, htree_lca_level, memory_controllers, nearest
+from infs.sim.noc import Mesh, memory_controllers, nearest
 from infs.sim.stats import Cost
 
 
@@ -85,7 +85,7 @@ class CostModel:
         # instead of computed per transfer (up to 1024 arrays per bank: 8 MB)
         apb = c.arrays_per_bank
         ids = np.arange(apb, dtype=np.int64)
-        self._lca = htree_lca_level(ids[:, None], ids[None, :], c.htree_degree, c.htree_levels) if apb <= 1024 else None
+        self._lca = self._lca_levels(ids[:, None], ids[None, :]) if apb <= 1024 else None
         # costs computed at run time (not in a plan), memoized by their arguments:
         # a host loop re-running a program repeats them unchanged
         self._memo: OrderedDict[tuple, Cost] = OrderedDict()
@@ -129,6 +129,12 @@ class CostModel:
 
     def _bank(self, tiles: np.ndarray) -> np.ndarray:
         return tiles // (self.cfg.arrays_per_bank)
+
+    def _lca_levels(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """H-tree level of the common ancestor of arrays ``a`` and ``b`` of one bank
+        (``cost_formulas.htree_lca_levels``: in-way levels, then the way level)."""
+        c = self.cfg
+        return cost_formulas.htree_lca_levels(a, b, c.htree_degree, c.htree_levels, c.arrays_per_way, c.compute_ways)
 
     # -- compute ---------------------------------------------------------------
     def compute(self, op: str, ty: str, has_const: bool, tiles: np.ndarray, bls: np.ndarray, banks: np.ndarray) -> Cost:
@@ -186,12 +192,10 @@ class CostModel:
         # H-tree levels traversed: up to the common ancestor and down, or up to
         # the bank's root, across the mesh, and down in the destination bank.
         sa, da = src_tiles % c.arrays_per_bank, dst_tiles % c.arrays_per_bank
-        lca = self._lca[sa, da] if self._lca is not None else htree_lca_level(sa, da, c.htree_degree, c.htree_levels)
+        lca = self._lca[sa, da] if self._lca is not None else self._lca_levels(sa, da)
         lvl = np.where(same, 2 * lca, 2 * c.htree_levels)
         cost.quantities["htree_byte_levels"] = cost.quantities.get("htree_byte_levels", 0.0) + float(lvl.sum()) * per_tile
-        # Bytes read out of source arrays, per bank (once per source tile).
         usrc = unique_ints(src_tiles)
-        out_b = np.bincount(self._bank(usrc), minlength=c.banks) * per_tile
         # Inter-bank: one packet stream per (source tile, destination bank).
         remote = ~same
         loads = self.mesh.zero_loads()
@@ -228,9 +232,21 @@ class CostModel:
             cost.quantities["noc_byte_hops"] = cost.quantities.get("noc_byte_hops", 0.0) + bh
             cost.link_loads = loads
             cost.async_cycles = max(cost.async_cycles, self.mesh.drain_cycles(loads, max_hops))
-        htree = np.ceil((out_b + in_b) / c.htree_bytes_per_cycle - 1e-9)
+        # The H-tree (gem5's shape, ``cost_formulas.htree_level_arrays``): each source array
+        # once, at the level of the common ancestor of it and its destinations (a
+        # multicast's fan-out below it is free), the levels one after the other.
+        idx = np.searchsorted(usrc, src_tiles)
+        top = np.zeros(usrc.size, dtype=np.int64)
+        np.maximum.at(top, idx, np.where(same, lca, 0))
+        away = np.zeros(usrc.size, dtype=bool)
+        away[idx[~same]] = True
+        moved = cost_formulas.htree_level_arrays(self._bank(usrc), usrc % c.arrays_per_bank, top, away, c.htree_degree, c.htree_levels,
+                                                 c.arrays_per_way, c.compute_ways)  # fmt: skip
+        tree = moved * cost_formulas.htree_array_cycles(nb, bits, c.htree_leaf_bytes_per_cycle)
+        # a receiving bank writes what arrives down its tree from the root (Table 2's 64 B/cycle)
+        recv = np.ceil(in_b / c.htree_bytes_per_cycle - 1e-9)
         inject = np.ceil(inj_b / c.link_bytes - 1e-9)
-        return int(np.maximum(htree, inject).max()) + 2 * c.htree_levels
+        return int(max(tree, np.maximum(recv, inject).max())) + 2 * c.htree_levels
 
     def shift(self, bits: int, inter: int, intra: int, tsrc: np.ndarray, tdst: np.ndarray, bsrc: np.ndarray, banks: np.ndarray,
               bstride: int = 1) -> Cost:

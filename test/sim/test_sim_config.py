@@ -61,7 +61,6 @@ def test_toml_and_json_files(tmp_path: Path):
         ({"bitlines": 0}, "positive integer"),
         ({"wordlines": 2048}, "10-bit"),
         ({"wordlines": 16}, "32-bit register"),
-        ({"htree_levels": 2}, "H-tree"),
         ({"host_tile": 64}, "host_tile"),
         ({"freq_ghz": -1.0}, "freq_ghz"),
         ({"profile": "nope"}, "cost profile"),

@@ -98,9 +98,11 @@ def test_inter_bank_shift_bytes_x_hops_paper_64():
     L = st_.link_bytes
     assert np.all(L[E, 0, :7] == 1024) and np.all(L[S, :7, 7] == 1024)
     assert L.sum() == 1024 * 14 and L[W].sum() == 0 and L[N].sum() == 0
-    # bank side: max(H-tree 1024/64, injection 1024/32) + 2 x 5 levels = 42 cycles;
+    # bank side: max(H-tree, injection 1024/32) + 2 x 5 levels; the H-tree as gem5
+    # prices it (PUMEngine::estimateCommandLatency): one array leaving the bank,
+    # ceil(256 bitlines / 32 per cycle at 4 B per leaf) x 32 bits = 256 cycles;
     # the sync waits for arrival (1024/32 + 14 hops x 6) and a 2 x 14-hop barrier.
-    assert st_.cycles["move"] == 42 + (32 + 14 * 6) + 2 * 14 * 6
+    assert st_.cycles["move"] == 256 + 10 + (32 + 14 * 6) + 2 * 14 * 6
     assert st_.energy_pj["noc"] > 1024 * 14 * m.cfg.energy("noc_byte_hop")  # data + control
 
 
@@ -119,8 +121,9 @@ def test_intra_bank_inter_tile_shift_stays_off_the_mesh():
     assert st_.traffic["inter_tile"] == 4 * 64 and st_.traffic["noc_inter_tile"] == 0
     # no data in flight: the sync is only the barrier (2 x 2 hops x 6 cycles on the 2x2 mesh)
     assert st_.commands == {"shift": 1, "sync": 1}
-    # one 64 B source tile per bank over the 64 B/cycle H-tree, + 2 x 1 level; then the barrier
-    assert st_.cycles["move"] == (64 // 64 + 2 * 1) + 2 * 2 * 6
+    # one source array per bank up its one-level H-tree: ceil(16 bitlines / 32 per cycle) x 32
+    # bits (gem5 PUMEngine::estimateCommandLatency), + 2 x 1 level; then the barrier
+    assert st_.cycles["move"] == (32 + 2 * 1) + 2 * 2 * 6
 
 
 def test_transpose_in_dram_time():

@@ -84,12 +84,13 @@ func.func @nohint_shift1(%A: memref<32x32xf32>, %B: memref<32x32xf32>) {
 
 // -----
 // The lattice is the hull of all arrays (16x16 and 12x16).  The tilings are
-// ranked by the timing model's estimate: in 1x64 tiles (48 bitlines idle) the
-// shift by 2 along dim 0 is one whole-tile move over the H-tree; in 8x8 it
-// costs bits x 2 x 8 cycles in a tile (the flattened distance) plus an
-// inter-tile part (simulated: 306 cycles in 1x64, 1346 in 8x8).
+// ranked by the timing model's estimate: in 32x2 tiles (16 rows idle) the
+// shift by 2 along dim 0 stays in its tile, bits x 2 x 2 cycles (the flattened
+// distance); in 1x64 it is a whole-tile move over the H-tree (gem5's per-array
+// ceil(64 / 32) x 32 cycles per level), in 8x8 bits x 2 x 8 in a tile plus an
+// inter-tile part (simulated: 160 cycles in 32x2, 278 in 1x64, 1228 in 8x8).
 // CHECK-LABEL: func.func @small_lattice
-// CHECK:       infs.layout = {config = "small-16", lattice = array<i64: 16, 16>, tiles = array<i64: 1, 64>, laid_out = array<i64: 0, 1>, shapes = [array<i64: 12, 16>, array<i64: 16, 16>]}
+// CHECK:       infs.layout = {config = "small-16", lattice = array<i64: 16, 16>, tiles = array<i64: 32, 2>, laid_out = array<i64: 0, 1>, shapes = [array<i64: 12, 16>, array<i64: 16, 16>]}
 func.func @small_lattice(%A: memref<12x16xf32>, %B: memref<16x16xf32>) {
   tdfg.graph ins(%A, %B : memref<12x16xf32>, memref<16x16xf32>) rank 2 hints {shift = array<i64: 0, 1>} {
   ^bb0(%a: memref<12x16xf32>, %b: memref<16x16xf32>):
