@@ -149,6 +149,10 @@ def test_cal22_tasks_and_configurations():
     tasks = bench_cal22.cal_tasks(["stencil2d", "mm_inner", "kmeans_outer"], "small")
     assert len(tasks) == 2 * len(bench_cal22.CAL_CONFIGS)  # kmeans is not a CAL'22 workload
     assert all(len(t) == 8 and t[2] == bench_cal22.CAL_NOTE and t[7] == "cal-64" for t in tasks)
+    from infs.tools.infs_bench import bench_sizes
+    from infs.workloads import WORKLOADS
+
+    assert all(t[1] == bench_sizes(WORKLOADS[t[0]], "small")[0] for t in tasks)  # the suite's sizes
     assert {(t[3], t[6]) for t in tasks} == {("base", None), ("near", None), ("infs", "hardware"), ("infs_nojit", "hardware"), ("infs", "software")}
     assert bench_cal22.cal_key({"config": "infs", "jit_model": "software"}) == "infs_soft"
     assert bench_cal22.cal_key({"config": "infs_nojit", "jit_model": "hardware"}) == "infs_fixed"

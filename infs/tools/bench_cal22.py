@@ -57,10 +57,10 @@ CAL22: dict[str, tuple[float, str]] = {
 def cal_tasks(workloads, size_set: str, functional: bool = False) -> list[tuple]:
     """The study's runs: every CAL workload among ``workloads`` under every CAL configuration
     on ``cal-64`` (``infs_bench._task``'s arguments: 8-tuples, the last the machine)."""
-    from infs.tools.infs_bench import bench_sizes
     from infs.workloads import WORKLOADS
 
-    return [(name, bench_sizes(WORKLOADS[name], size_set)[0], CAL_NOTE, cfg, functional, None, jit, CAL_MACHINE)
+    # the sizes of infs_bench.bench_sizes (Table 3, or the test sizes), which imports this module
+    return [(name, WORKLOADS[name].sizes(size_set), CAL_NOTE, cfg, functional, None, jit, CAL_MACHINE)
             for cfg, jit, _ in CAL_CONFIGS.values() for name in CAL_SUITE if name in workloads]  # fmt: skip
 
 

@@ -62,7 +62,7 @@ def _pick(best: dict[str, dict[str, dict]], configs) -> dict[str, dict[str, dict
 def headline_checks(ours: dict[str, Any], rows: dict[tuple[str, str], dict]) -> list[Check]:
     """A ``Check`` per headline number of ``bench_report.PAPER`` that the runs give, with the
     metric ``bench_report.headline`` computes it by."""
-    from infs.tools.bench_report import CONFIGS, PAPER
+    from infs.tools.bench_defs import CONFIGS, PAPER
 
     best = ours.get("_best", {})
     L = {c: v[0] for c, v in CONFIGS.items()}

@@ -159,18 +159,18 @@ class Check:
 def _label(chk: Check, c: str) -> str:
     if c in chk.labels:
         return chk.labels[c]
-    from infs.tools.bench_report import CONFIGS
+    from infs.tools.bench_defs import CONFIGS
 
     return CONFIGS[c][0] if c in CONFIGS else c
 
 
 def _component(family: str, key: str) -> str:
-    from infs.tools.bench_report import COMPONENT, _energy_classes
+    from infs.tools.bench_defs import COMPONENT, energy_classes
 
     if family == "cycles":
         return COMPONENT.get(key, "")
     if family == "energy":
-        return f"charged by {_energy_classes().get(key, 'the machine')}"
+        return f"charged by {energy_classes().get(key, 'the machine')}"
     return {"noc_inter_tile": "inter-tile moves crossing banks (`timing.py` `shift`)",
             "noc_data": "DRAM, near-memory and core data on the mesh (`infs/sim/noc.py`)",
             "noc_control": "commands, syncs, stream configuration and flow control (`control_bytes`, `se_sync_lines`)"}.get(key, "")  # fmt: skip

@@ -16,55 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-
-# name -> (label, runtime mode, charge the JIT, optimize-tdfg before the JIT)
-CONFIGS: dict[str, tuple[str, str, bool, bool]] = {
-    "base": ("Base", "core", True, True),
-    "near": ("Near-L3", "near", True, True),
-    "in": ("In-L3", "in", True, True),
-    "infs": ("Inf-S", "auto", True, True),
-    "infs_nojit": ("Inf-S no JIT", "auto", False, True),
-    "infs_noegraph": ("Inf-S no e-graph", "auto", True, False),
-}
-
-
-# The Fig. 11 suite: benchmark -> its implementations (best one per configuration).
-SUITE: dict[str, tuple[str, ...]] = {
-    "stencil1d": ("stencil1d",),
-    "stencil2d": ("stencil2d",),
-    "stencil3d": ("stencil3d",),
-    "dwt2d": ("dwt2d",),
-    "gauss_elim": ("gauss_elim",),
-    "conv2d": ("conv2d",),
-    "conv3d": ("conv3d",),
-    "mm": ("mm_inner", "mm_outer"),
-    "kmeans": ("kmeans_inner", "kmeans_outer"),
-    "gather_mlp": ("gather_mlp_inner", "gather_mlp_outer"),
-}
-
-
-MICRO = ("vec_add", "array_sum")  # Fig. 2
-
-
-# The paper's headline numbers (ASPLOS §8, Figs. 2 and 11-18).
-PAPER = {
-    "fig2_vec_add_in_over_near": 21.0,
-    "fig11_infs_over_near": 2.6,
-    "fig11_infs_over_base": 5.1,
-    "fig11_infs_over_base_max": 8.9,
-    "fig11_in_over_near": 2.1,
-    "fig11_near_over_base": 2.0,
-    "fig11_nojit_over_infs": 1.19,
-    "fig12_noc_cut_vs_near": 0.75,
-    "fig12_noc_cut_vs_base": 0.90,
-    "fig14_jit_share": 0.11,
-    "fig14_ops_in_memory": 0.99,
-    "fig18_in_energy_over_near": 1.5,  # §8: energy efficiency over Near-L3
-    "fig18_infs_energy_over_near": 2.4,
-    "jit_us_per_lowering_mean": 220.0,  # §8: "The average JIT time is 220us (σ 449us)"
-    "fig16_heuristic_vs_best": 1.02,
-    "fig16_heuristic_over_no_tiling": 1.34,
-}
+from infs.tools.bench_defs import COMPONENT, CONFIGS, MICRO, PAPER, SUITE, energy_classes as _energy_classes  # noqa: F401 -- re-exported
 
 
 def geomean(xs) -> float:
@@ -378,18 +330,6 @@ def tile_table(tile_rows: list[dict]) -> list[str]:
     return out
 
 
-# Each cycle category (infs.sim.stats.CYCLE_KEYS) and the model component that charges it.
-COMPONENT = {
-    "dram": "transposition and DRAM transfers (`infs/sim/timing.py` `dram`, residency §5.2)",
-    "jit": "the JIT charge (`HardwareConfig.jit_model`)",
-    "move": "tensor moves: shifts and broadcasts (`infs/sim/timing.py` `shift`/`bcast`, Alg. 2)",
-    "compute": "bit-serial compute (`INFS_LATENCY` in `infs/hardware.py`)",
-    "final_reduce": "readout and the near-memory fold of partial reductions (`timing.py` `readout`)",
-    "near_mem": "regions near memory (the NSC model, `infs/sim/near.py`)",
-    "core": "regions on the cores (the Base model, `infs/sim/core.py`)",
-}
-
-
 # headline ratio -> (configuration whose speedup it is, configuration it is over)
 _RATIOS = {
     "fig11_infs_over_near": ("infs", "near"),
@@ -517,17 +457,6 @@ def _qualitative_gaps(ours: dict[str, Any], best: dict[str, dict[str, dict]]) ->
     if order:
         out.append(order)
     return out
-
-
-def _energy_classes() -> dict[str, str]:
-    """Energy class -> the constants that charge it (``infs/sim/energy.py``, leakage per cycle)."""
-    from infs.sim.energy import ENERGY_OF
-
-    by: dict[str, list[str]] = {}
-    for cls, const in ENERGY_OF.values():
-        by.setdefault(cls, []).append(const)
-    by["static"] = ["static_fraction"]
-    return {c: ", ".join(f"`{k}`" for k in dict.fromkeys(v)) for c, v in by.items()}
 
 
 def _energy_split(r: dict, top: int = 2) -> str:
