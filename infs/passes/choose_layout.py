@@ -38,6 +38,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
@@ -336,7 +337,16 @@ class _Est:
         per_bank = min(apb, ntiles)
         step = abs(tiles_away) * self.tstride[dim]  # tile-number distance (tile -> bank: tile // apb)
         remote = min(1.0, step / apb)
-        cycles = cost_formulas.htree_cycles(per_bank * per_tile * (1.0 + remote), c.htree_bytes_per_cycle) + 2 * c.htree_levels
+        # the H-tree as the timing model prices it (gem5's levels, ``cost_formulas.htree_level_arrays``)
+        # for the busiest bank's sources, taken as its first ``per_bank`` arrays each sent ``step`` on
+        src = np.arange(per_bank, dtype=np.int64)
+        dst = src + step
+        away = dst >= apb
+        lvl = cost_formulas.htree_lca_levels(src, np.minimum(dst, apb - 1), c.htree_degree, c.htree_levels, c.arrays_per_way, c.compute_ways)
+        moved = cost_formulas.htree_level_arrays(np.zeros_like(src), src, lvl, away, c.htree_degree, c.htree_levels, c.arrays_per_way, c.compute_ways)
+        tree = moved * cost_formulas.htree_array_cycles(nb, bits, c.htree_leaf_bytes_per_cycle)
+        recv = cost_formulas.htree_cycles(per_bank * per_tile * remote, c.htree_bytes_per_cycle)
+        cycles = max(tree, recv) + 2 * c.htree_levels
         if remote:
             banks_away = max(1, step // apb)
             hops = min(c.mesh_rows + c.mesh_cols - 2, banks_away // c.mesh_cols + banks_away % c.mesh_cols)
