@@ -92,12 +92,15 @@ def _suite_rows():
 
 def test_headline_checks_recompute_the_headline_values():
     rows = _suite_rows()
+    rows[("vec_add", "in")] = row("vec_add", "in", {"dram": 800, "compute": 100, "jit": 10})
+    rows[("vec_add", "near")] = row("vec_add", "near", {"near_mem": 1800})
     configs = list(bench_report.CONFIGS)
     ours = bench_report.headline(rows, configs, [])
     checks = bench_checks.headline_checks(ours, rows)
     keys = {c.key for c in checks}
     assert {"fig11_infs_over_near", "fig11_infs_over_base", "fig11_infs_over_base_max", "fig12_noc_cut_vs_near", "fig14_jit_share",
-            "fig14_ops_in_memory", "fig18_infs_energy_over_near", "jit_us_per_lowering_mean"} <= keys  # fmt: skip
+            "fig14_ops_in_memory", "fig18_infs_energy_over_near", "jit_us_per_lowering_mean", "fig2_vec_add_in_over_near",
+            "fig2_vec_add_in_over_near_compute_only"} <= keys  # fmt: skip
     for c in checks:
         if c.metric is not None:  # the metric the causes perturb is the headline's own number
             assert c.metric(c.table) == pytest.approx(c.ours, rel=1e-12), c.key
