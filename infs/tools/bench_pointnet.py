@@ -228,7 +228,9 @@ def markdown(rows: list[dict[str, Any]], wall_s: float | None = None, heading: s
         f"reference computed for it, under {', '.join(labels[c] for c in configs)} ("
         + ("every stage run functionally and its outputs checked" if all(r["machine_mode"] == "functional" for r in rows)
            else "timing in analysis mode; furthest point sampling runs functionally, its host loop reads each argmax")
-        + "). What each program models and what it does not: docs/pointnet.md."
+        + "). Every cycle below is a region's (in memory, near memory or on the cores, as the runtime ran it); the host's scalar work "
+        "between regions (the sampling loop's coordinate loads, loop control) is not charged. What each program models and what it "
+        "does not: docs/pointnet.md."
         + (f" Wall time {wall_s / 60:.1f} min." if wall_s is not None else ""),
         "",
         "| quantity | paper | ours | ours / paper |",
