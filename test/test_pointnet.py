@@ -232,8 +232,8 @@ def test_study_rows_and_section(tmp_path):
 def test_configs_are_infs_bench_configs():
     from infs.tools.infs_bench import CONFIGS as BENCH
 
-    for name, (label, mode) in bp.CONFIGS.items():
-        assert BENCH[name][:2] == (label, mode) and BENCH[name][2:] == (True, True)  # JIT charged, optimize-tdfg on
+    assert bp.CONFIGS == {c: BENCH[c] for c in ("base", "near", "in", "infs")}
+    assert [v[:2] for v in bp.CONFIGS.values()] == [("Base", "core"), ("Near-L3", "near"), ("In-L3", "in"), ("Inf-S", "auto")]
 
 
 def test_where_names_the_mix():

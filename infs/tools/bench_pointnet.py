@@ -5,7 +5,7 @@
 Runs every stage program of ``infs.workloads.pointnet`` (furthest point
 sampling, ball query, gather, MLP, aggregate of each set abstraction, then the
 classifier's FCx3) of the SSG and MSG classifiers under the paper's Base,
-Near-L3, In-L3 and Inf-S configurations (``CONFIGS``, as infs-bench's) on
+Near-L3, In-L3 and Inf-S configurations (infs-bench's, ``bench_defs.CONFIGS``) on
 ``paper-64``, each stage on its own with the inputs the numpy reference
 computed for it, and gives:
 
@@ -35,6 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from infs.tools.bench_defs import CONFIGS as BENCH_CONFIGS
+
 PROG = "bench_pointnet"
 STUDY_CONFIGS = ("base", "near", "in", "infs")
 
@@ -54,10 +56,9 @@ KIND_LABEL = {"sample": "furthest sample", "ball_query": "ball query", "gather":
 _WHERE = (("in", "in memory"), ("near", "near memory"), ("core", "cores"))
 
 
-# name -> (label, runtime mode): infs-bench's configurations of the same names (ASPLOS'23 §7
-# "Parameters and Configurations"), the JIT charged and optimize-tdfg on as there.  Not imported
-# from infs_bench, which imports this module for its hook.
-CONFIGS: dict[str, tuple[str, str]] = {"base": ("Base", "core"), "near": ("Near-L3", "near"), "in": ("In-L3", "in"), "infs": ("Inf-S", "auto")}
+# name -> (label, runtime mode, charge the JIT, optimize-tdfg): infs-bench's configurations
+# (ASPLOS'23 §7 "Parameters and Configurations"), the four Fig. 19 shows.
+CONFIGS: dict[str, tuple[str, str, bool, bool]] = {c: BENCH_CONFIGS[c] for c in STUDY_CONFIGS}
 
 
 def _kind(call) -> str:
@@ -94,12 +95,12 @@ def run_call(call, config: str, machine: Any = "paper-64", functional: bool | No
     from infs.runtime import jit
     from infs.runtime.driver import RunOptions, run_program
 
-    label, mode = CONFIGS[config]
+    label, mode, charge, optimize = CONFIGS[config]
     if functional is None:
         functional = call.kind == "sample"  # the host reads the argmax: data needed (module docstring)
     args = call.fresh_args()
     jit.clear_cache()
-    options = RunOptions(config=machine, mode=mode, jit=True, optimize=True, machine_mode="functional" if functional else "analysis", warm=True)
+    options = RunOptions(config=machine, mode=mode, jit=charge, optimize=optimize, machine_mode="functional" if functional else "analysis", warm=True)
     t0 = time.perf_counter()
     rep = run_program(_module(call), args, call.entry, options)
     wall = time.perf_counter() - t0
