@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from infs.passes.pipelines import INFS_PASSES
-from infs.tools.infs_opt import _summary
+from infs.tools.opt_driver import _summary
 
 # Phrases a help line must not consist of or start with: they describe a module or a
 # mechanism, not what a pass does.

@@ -101,3 +101,9 @@ def test_infs_run_help_and_version_load_no_xdsl_numpy_or_rich():
     heavy = ("xdsl", "numpy", "rich", "egglog", "numba", "infs.runtime.driver", "infs.hardware")
     assert _tool_loads("infs_run", "--help", (*heavy, "importlib.metadata")) == []
     assert _tool_loads("infs_run", "--version", heavy) == []
+
+
+def test_infs_opt_version_loads_no_xdsl():
+    # --version alone is answered before xDSL's driver is loaded (--help needs it:
+    # it lists every pass with its options, read from the pass classes)
+    assert _tool_loads("infs_opt", "--version", ("xdsl", "numpy", "rich", "infs.tools.opt_driver")) == []

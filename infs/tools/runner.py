@@ -481,7 +481,7 @@ def parse_program(path: Path):
     try:
         module = api.parse_file(path, ctx=_context())
     except api.InfsError:
-        from infs.tools.infs_opt import holds_no_operation
+        from infs.tools.opt_driver import holds_no_operation
 
         try:
             blank = holds_no_operation(path.read_text(encoding="utf-8"))
