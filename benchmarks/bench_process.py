@@ -11,6 +11,9 @@ Times, N times each (default 3), as separate processes started from here:
   functional run over all 4,194,304 bitlines of paper-64 (inputs generated,
   parsed, tensorized, optimized, JIT-lowered, simulated, report printed);
 * the same with ``--analysis`` (timing only, no data);
+* the tools' start-up: ``infs-run --help``, ``infs-run --version``,
+  ``infs-opt --help`` and ``infs-bench --help``, each as its console script
+  runs it (``from infs.tools.X import main; main()``);
 * three floors, no infs code: ``python -c pass``; a Python process that
   imports numpy, makes vec_add's two 4M f32 inputs as ``infs.workloads`` does
   and adds them (``NUMPY_FLOOR``: what any Python run of vec_add must at least
@@ -28,9 +31,10 @@ that all of them see the same load, after ``--warmup`` unmeasured runs of each
 (default 1: it also writes Python's bytecode cache, which the children may
 write even where ``PYTHONDONTWRITEBYTECODE`` is set, as a user's runs have it).  Per case: wall time min / median / max, the
 child's CPU time (user + sys, less sensitive to a shared machine's load than
-wall time) and its peak RSS (``getrusage`` of the child).  Then the two start-up
+wall time) and its peak RSS (``getrusage`` of the child).  Then the start-up
 goals, with their verdicts on the medians: the infs-run functional row no
-slower than PIMeval's, and ``import infs.api`` under 0.3 s.
+slower than PIMeval's, ``import infs.api`` under 0.3 s, and ``infs-run --help``
+under 0.15 s.
 
 ``--tree DIR`` measures another source tree (e.g. a ``git worktree`` of an older
 commit) with this venv: DIR goes first on ``PYTHONPATH``; ``--baseline DIR`` adds
@@ -55,6 +59,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 N = 4_194_304
 IMPORT_GOAL_S = 0.3
+HELP_GOAL_S = 0.15  # infs-run --help: an empty interpreter and argparse, nothing of xDSL or numpy
 VEC_ADD_BIN = Path("PIMbench/vec-add/PIM/vec-add.out")
 
 
@@ -109,6 +114,14 @@ def floor_cases() -> list[dict]:
     ]
 
 
+def _script(tool: str) -> list[str]:
+    """What the console script of ``infs.tools.<tool>`` runs (the tree's, through PYTHONPATH)."""
+    return [sys.executable, "-c", f"import sys; from infs.tools.{tool} import main; sys.exit(main())"]
+
+
+HELP_ROW = "infs-run --help"
+
+
 def infs_cases(tree: Path, label: str = "") -> list[dict]:
     py = sys.executable
     wl = str(tree / "infs/workloads/vec_add.mlir")
@@ -117,6 +130,10 @@ def infs_cases(tree: Path, label: str = "") -> list[dict]:
         {"name": "python -c 'import infs.api'" + label, "argv": [py, "-c", "import infs.api"], "tree": tree},
         {"name": "infs-run vec_add n=4194304 --mode in (functional)" + label, "argv": run, "tree": tree},
         {"name": "infs-run vec_add n=4194304 --mode in --analysis" + label, "argv": run + ["--analysis"], "tree": tree},
+        {"name": HELP_ROW + label, "argv": _script("infs_run") + ["--help"], "tree": tree},
+        {"name": "infs-run --version" + label, "argv": _script("infs_run") + ["--version"], "tree": tree},
+        {"name": "infs-opt --help" + label, "argv": _script("infs_opt") + ["--help"], "tree": tree},
+        {"name": "infs-bench --help" + label, "argv": _script("infs_bench") + ["--help"], "tree": tree},
     ]
 
 
@@ -224,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
         )
     else:
         print(f"goal: infs-run vs PIMeval: not measured ({note})")
+    hlp = res[HELP_ROW]
+    ok = hlp["wall_median_s"] < HELP_GOAL_S
+    print(f"goal: {HELP_ROW} under {HELP_GOAL_S} s: median {hlp['wall_median_s']:.3f} s wall ({hlp['cpu_median_s']:.3f} s CPU): {'met' if ok else 'NOT met'}")
     floors = [c for c in todo if c.get("floor")]
     base = res[floors[0]["name"]]["wall_median_s"]
     for c in floors[1:]:
@@ -231,7 +251,8 @@ def main(argv: list[str] | None = None) -> int:
         versus = f"; {f['wall_median_s'] / pim['wall_median_s']:.2f}x PIMeval's" if pimeval is not None else ""
         print(f"{c['name']}: median {f['wall_median_s']:.2f} s wall ({f['wall_median_s'] - base:.2f} s over an empty interpreter{versus})")
     if args.baseline:
-        for c, b in zip(todo[:3], todo[3:6]):
+        n = len(infs_cases(tree))
+        for c, b in zip(todo[:n], todo[n : 2 * n]):
             r0, r1 = res[b["name"]], res[c["name"]]
             print(f"vs baseline: {c['name']}: {r0['wall_median_s'] / r1['wall_median_s']:.2f}x faster (wall medians), {r0['cpu_median_s'] / r1['cpu_median_s']:.2f}x (CPU), peak RSS {r0['peak_rss_median_mib']:.0f} -> {r1['peak_rss_median_mib']:.0f} MiB")
     if args.json:
