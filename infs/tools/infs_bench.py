@@ -69,7 +69,7 @@ from typing import Any
 
 import numpy as np
 
-from infs import version_text
+from infs.tools.cli import VersionAction
 from infs.tools.bench_cal22 import CAL_MACHINE, CAL_NOTE, CAL_SUITE, cal_tasks
 from infs.tools.bench_report import (  # noqa: F401 -- re-exported: the report's names are infs-bench's API
     CONFIGS,
@@ -797,7 +797,7 @@ def main(argv: list[str] | None = None) -> int:
     from infs.workloads import WORKLOADS
 
     parser = argparse.ArgumentParser(prog=PROG, description="Run the workload suite under the paper's configurations.")
-    parser.add_argument("--version", action="version", version=version_text(PROG), help="print infs's and xDSL's versions and exit")
+    parser.add_argument("--version", action=VersionAction, help="print infs's and xDSL's versions and exit")
     parser.add_argument("--workloads", help=f"comma-separated (default: all: {', '.join(WORKLOADS)})")
     parser.add_argument("--configs", default=",".join(CONFIGS), help=f"comma-separated of {', '.join(CONFIGS)}")
     parser.add_argument("--size-set", default="paper", choices=["paper", "small"])

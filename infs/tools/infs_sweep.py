@@ -72,7 +72,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from infs import version_text
+from infs.tools.cli import VersionAction
 
 PROG = "infs-sweep"
 MODES = ("core", "near", "in", "auto")
@@ -853,7 +853,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=PROG, description="Sweep machines x workloads x sizes x modes on a Dask cluster (local by default).",
                                      epilog="The spec format is in the module docstring (python -m pydoc infs.tools.infs_sweep) and docs/user-guide.md ('infs-sweep').")  # fmt: skip
     parser.add_argument("spec", help="the sweep's spec: TOML, or YAML (.yaml, .yml)")
-    parser.add_argument("--version", action="version", version=version_text(PROG), help="print infs's and xDSL's versions and exit")
+    parser.add_argument("--version", action=VersionAction, help="print infs's and xDSL's versions and exit")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="local cluster: worker processes (default: one per CPU)")
     parser.add_argument("--address", help="a running Dask scheduler (tcp://HOST:PORT) instead of a local cluster")
     parser.add_argument("--out", help="directory of the table and plot (default: the spec's `out`, else out/NAME beside the spec)")
