@@ -151,7 +151,11 @@ def test_bench_tile_study_small(tmp_path):
             continue
         assert sum(int(x.replace(",", "")) for x in c[4:4 + len(CYCLE_KEYS)]) == int(c[2].replace(",", "")), ln
     notes = {(c[0], c[1]): c[-1] for c in map(_cells, lines)}
-    assert notes[("stencil3d", "1x1x256")] != "" and "no tiling" in notes[("stencil3d", "1x16x16")]  # small lattice 6x10x12: row-major 1x16x16
+    # small lattice 6x10x12: row-major 1x16x16 is the no-tiling shape; 1x1x256 is swept too (which shape is
+    # best is the model's business: the marks are checked, not the winner)
+    assert ("stencil3d", "1x1x256") in notes and "no tiling" in notes[("stencil3d", "1x16x16")]
+    assert [t for (wl, t), n in notes.items() if wl == "stencil3d" and "no tiling" in n] == ["1x16x16"]
+    assert sum("best" in n for (wl, _), n in notes.items() if wl == "stencil3d") >= 1
     assert all("default" in n for (wl, t), n in notes.items() if t.startswith("heuristic ("))
     assert sum("best" in n for (wl, _), n in notes.items() if wl == "stencil2d") >= 1
     assert "Every forced shape was rejected on kmeans_outer" in table
