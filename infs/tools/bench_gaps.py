@@ -201,7 +201,7 @@ def quantified_cause(chk: Check) -> str:
         comp = _component(fam, k)
         line = (f"`{k}` is {s:.1%} of {_label(chk, c)}'s {what} (mean over {n} run(s)){f' ({comp})' if comp else ''}; "
                 f"ours equals the paper's {fmt(target)} with it at {f:.3g}x the model's charge, all else equal")  # fmt: skip
-        if without is not None and f < 1:
+        if without is not None and f < 1 and k not in chk.own:  # (a share without its own statistic is 0)
             line += f" (without it: {fmt(without)})"
         if fam == "cycles" and k == "jit":
             line += f" ({f * _jit_rate(chk.table, c):,.0f} cycles per lowered command instead of {_jit_rate(chk.table, c):,})"
