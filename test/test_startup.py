@@ -107,3 +107,9 @@ def test_infs_opt_version_loads_no_xdsl():
     # --version alone is answered before xDSL's driver is loaded (--help needs it:
     # it lists every pass with its options, read from the pass classes)
     assert _tool_loads("infs_opt", "--version", ("xdsl", "numpy", "rich", "infs.tools.opt_driver")) == []
+
+
+def test_bench_and_sweep_help_load_no_xdsl():
+    # their help lists the workloads from the registry, whose numpy references load numpy
+    for tool in ("infs_bench", "infs_sweep"):
+        assert _tool_loads(tool, "--help", ("xdsl", "rich", "egglog", "importlib.metadata")) == [], tool
