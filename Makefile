@@ -1,5 +1,6 @@
 # Two commands: `make run` (set up + main demo) and `make test` (set up + every test).
 PYTHON ?= python3
+TEST_JOBS ?= 2
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
@@ -18,13 +19,15 @@ run: $(STAMP)
 	$(PY) -m infs.tools.demo
 
 # pytest runs the unit/property tests and, through test/test_lit.py, the lit suite;
-# its closing line is the summary CI reads.
+# its closing line is the summary CI reads.  TEST_JOBS pytest-xdist workers (one per
+# core of a 2-core machine), each test file on one worker (--dist loadfile: a file's
+# module-scoped fixtures and caches are built once); TEST_JOBS=0 runs in one process.
 # The browser tests of infs-view need Chromium: installed here when missing (as
 # root, from the distribution); if that fails they skip and say why.
 test: $(STAMP)
 	-@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null || \
 	{ apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
-	$(PY) -m pytest
+	$(PY) -m pytest $(if $(filter-out 0,$(TEST_JOBS)),-n $(TEST_JOBS) --dist loadfile)
 
 # infs-sweep's kill tests (test/test_sweep.py): a sweep killed (SIGKILL, SIGINT) or one of its
 # Dask workers killed mid-sweep, then resumed; 20-40 s each, so not in `make test`. CI runs both.
@@ -32,10 +35,12 @@ test-distributed: $(STAMP)
 	INFS_TEST_DISTRIBUTED=1 $(PY) -m pytest test/test_sweep.py -k "killed"
 
 # The upstream-MLIR check alone (docs/upstream-mlir.md): installs the [mlir] extra
-# (iree-base-compiler, ~530 MB) into the venv, then runs its tests with CI=true (no skips).
+# (iree-base-compiler, ~530 MB) into the venv, then runs its tests with CI=true (no skips)
+# and every corpus file through the full pipeline in both modes (INFS_CORPUS=all; `make
+# test` runs a sample of them). CI runs it.
 test-upstream: $(STAMP)
 	$(PY) -m pip install --quiet -e ".[mlir]"
-	CI=true $(PY) -m pytest test/test_upstream_mlir.py test/test_upstream_syntax.py test/test_corpus.py test/test_affine_ssa_ids.py
+	CI=true INFS_CORPUS=all $(PY) -m pytest test/test_upstream_mlir.py test/test_upstream_syntax.py test/test_corpus.py test/test_affine_ssa_ids.py
 
 lit: $(STAMP)
 	$(VENV)/bin/lit -v test/lit

@@ -14,11 +14,20 @@ the workloads' ``reference``) on ``small-16`` at small sizes:
 
 The committed files must be what ``generate.py`` produces (checked when the
 ``[mlir]`` extra is installed; skipped with a reason otherwise).
+
+Every distinct file is read, verified and split into regions by
+``extract-streams`` in every run.  The two full runs per file (a few tenths of a
+second each, 354 in all) go on a stratified sample in ``make test``: every
+source under two pipelines per mode, each pipeline as often as the others, the
+modes on different files where they can, and every file of the pipelines that print few
+distinct programs; ``INFS_CORPUS=all`` (``make test-upstream``, which CI runs)
+runs every file in both modes.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import sys
 from pathlib import Path
@@ -75,6 +84,42 @@ def _distinct(files):
 
 def _ids(f):
     return f"{f[0]}/{f[1]}"
+
+
+# INFS_CORPUS=all: every distinct file through the full pipeline in both modes (make test-upstream)
+ALL = os.environ.get("INFS_CORPUS", "").lower() == "all"
+
+
+def _sample(files, avoid=(), per_source: int = 2):
+    """A stratified sample of the distinct files: every file of a pipeline that
+    prints distinct programs for fewer than half the sources (most of its outputs
+    are another pipeline's), every file whose program is not its source's
+    (``OTHER_PROGRAMS``), then for each source the pipelines the sample holds
+    least of so far until the source has ``per_source`` files, a file of
+    ``avoid`` (the other mode's sample) only when the source has no other."""
+    sources = sorted({f[1] for f in files})
+    pipelines = list(dict.fromkeys(f[0] for f in files))
+    count = {p: sum(1 for f in files if f[0] == p) for p in pipelines}
+    chosen = [f for f in files if count[f[0]] < len(sources) // 2 or (f[0], f[1]) in OTHER_PROGRAMS]
+    taken = {p: sum(1 for f in chosen if f[0] == p) for p in pipelines}
+    for i, name in enumerate(sources):
+        mine = {f[0]: f for f in files if f[1] == name}
+        while sum(1 for f in chosen if f[1] == name) < min(per_source, len(mine)):
+            rest = [p for p in pipelines if p in mine and mine[p] not in chosen]
+            turn = {p: (k - i) % len(pipelines) for k, p in enumerate(pipelines)}
+            p = min(rest, key=lambda p: (mine[p] in avoid, taken[p], turn[p]))
+            chosen.append(mine[p])
+            taken[p] += 1
+    return [f for f in files if f in chosen]
+
+
+def _runs():
+    """(file, mode) pairs of the full-pipeline test: all of them under ``INFS_CORPUS=all``."""
+    files = _distinct(FILES)
+    if ALL:
+        return [(f, mode) for mode in ("auto", "in") for f in files]
+    auto = _sample(files)
+    return [(f, "auto") for f in auto] + [(f, "in") for f in _sample(files, avoid=auto)]
 
 
 def _seidel_2d_tiled(v, s):
@@ -146,8 +191,24 @@ def _check(label: str, res, want: dict, tol: float) -> None:
         assert not getattr(r, "check_error", None), f"{label}: region {r.region}: {r.check_error}"
 
 
-@pytest.mark.parametrize("mode", ["auto", "in"])
-@pytest.mark.parametrize("corpus", _distinct(FILES), ids=_ids)
+def test_every_corpus_file_reads_verifies_and_splits_into_regions():
+    """What every run starts with, for the files the sample below leaves out too."""
+    for _, _, path in _distinct(FILES):
+        _regions(path)  # raises on a file that does not read, verify or split
+
+
+def test_the_sample_covers_every_source_and_pipeline():
+    files = _distinct(FILES)
+    auto = _sample(files)
+    for got in (auto, _sample(files, avoid=auto)):
+        assert {f[1] for f in got} == {f[1] for f in files}
+        assert {f[0] for f in got} == {f[0] for f in files}
+        assert all(sum(1 for g in got if g[1] == f[1]) >= 2 for f in files)
+        assert {(p, n) for p, n, _ in got} >= set(OTHER_PROGRAMS)
+    assert len({f[2] for f, _ in _runs()}) > len(auto) * 3 // 2  # the modes' samples differ
+
+
+@pytest.mark.parametrize("corpus,mode", _runs(), ids=[f"{_ids(f)}-{m}" for f, m in _runs()])
 def test_corpus_file_matches_numpy(corpus, mode: str) -> None:
     pipeline, name, path = corpus
     args, want, tol = _case(name, pipeline)
@@ -166,11 +227,16 @@ def test_corpus_file_matches_numpy(corpus, mode: str) -> None:
 KEEPS_REGIONS = ("affine-parallelize", "affine-parallelize-reductions", "canonicalize", "affine-loop-fusion", "lower-affine")
 
 
+@functools.cache
 def _regions(path: Path) -> int:
+    """The stream.regions extract-streams finds in a file, which verifies before and after
+    (once per file: the test above reads every file, the one below a file and its source)."""
     from infs.passes.extract_streams import extract_streams
 
     module = api.parse_file(path)
+    module.verify()
     extract_streams(module)
+    module.verify()
     return sum(1 for op in module.walk() if op.name == "stream.region")
 
 
