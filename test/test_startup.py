@@ -113,3 +113,8 @@ def test_bench_and_sweep_help_load_no_xdsl():
     # their help lists the workloads from the registry, whose numpy references load numpy
     for tool in ("infs_bench", "infs_sweep"):
         assert _tool_loads(tool, "--help", ("xdsl", "rich", "egglog", "importlib.metadata")) == [], tool
+
+
+def test_infs_view_help_loads_no_xdsl_numpy_or_matplotlib():
+    # the page's modules (the machine, the renderer, matplotlib for --png) load with the run
+    assert _tool_loads("infs_view", "--help", ("xdsl", "numpy", "matplotlib", "infs.tools.view_page", "importlib.metadata")) == []

@@ -34,15 +34,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from infs.hardware import HardwareConfig, load_config
-from infs.runtime.view_data import bank_grid, view_data
-from infs.sim import SimError
+# (light imports only: --help and --version load no xDSL or numpy; the rest is
+# imported by the functions that draw)
 from infs.tools.cli import UsageError, VersionAction, errors_in_one_line, report_failure
-from infs.tools.view_page import render
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from infs.hardware import HardwareConfig
 
 PROG = "infs-view"
 
@@ -80,6 +81,10 @@ def data_of_report(report, cfg: HardwareConfig, title: str, warm: bool = True, r
 
     The per-command costs are the run's own (``Machine.record_charges``, on when
     the run was made for a view); a run made without them is replayed."""
+    import numpy as np
+
+    from infs.runtime.view_data import view_data
+
     runs = [(r, low.record, params, arrays) for r, low, params, arrays in report.programs]
     if regions is not None:
         known = {r.region for r in report.regions}
@@ -94,6 +99,8 @@ def data_of_report(report, cfg: HardwareConfig, title: str, warm: bool = True, r
 
 
 def write_view(data: dict[str, Any], html: Path | None, png: Path | None) -> None:
+    from infs.tools.view_page import render
+
     for path, write in ((html, lambda p: p.write_text(render(data), encoding="utf-8")), (png, lambda p: render_png(data, p))):
         if path is None:
             continue
@@ -117,6 +124,8 @@ def _hex(c: str) -> tuple[float, float, float]:
 
 def _blends(c: dict[str, Any], k: int) -> bool:
     """Whether the tile map's blocks are a pixel or two wide (paper-64: 8 x 16 arrays a row)."""
+    from infs.runtime.view_data import bank_grid
+
     return c["mesh_cols"] * bank_grid(c["per_bank"])[1] * k > 100
 
 
@@ -126,6 +135,10 @@ def tile_image(data: dict[str, Any], prog: dict[str, Any] | None) -> np.ndarray:
     by the arrays (tensors) living on its tile (``k``: the most on one tile, <= 4),
     or filled with the blend of their colours when the blocks are too small
     for stripes (``_blends``)."""
+    import numpy as np
+
+    from infs.runtime.view_data import bank_grid
+
     c = data["config"]
     br, bc = bank_grid(c["per_bank"])
     mask = np.zeros(0, np.int64)
@@ -166,6 +179,8 @@ def tile_image(data: dict[str, Any], prog: dict[str, Any] | None) -> np.ndarray:
 
 
 def render_png(data: dict[str, Any], path: Path) -> None:
+    import numpy as np
+
     import matplotlib
 
     matplotlib.use("Agg")
@@ -266,6 +281,10 @@ _RUN_FLAGS = (("entry", "--entry"), ("sizes", "--sizes"), ("scalar", "--scalar")
 def _pimcmd_data(module, path: Path, args: argparse.Namespace, title: str) -> dict[str, Any]:
     """The page of a file of ``pimcmd.program`` ops (each run once; the arrays in
     the L3 unless ``--cold``); ``--region K`` keeps program K (in file order)."""
+    from infs.hardware import load_config
+    from infs.runtime.view_data import view_data
+    from infs.sim import SimError
+
     from infs.dialects import pimcmd as pc
     from infs.dialects.pimcmd_records import from_op
     from infs.runtime.host import phantom_array
@@ -306,8 +325,6 @@ def _pimcmd_data(module, path: Path, args: argparse.Namespace, title: str) -> di
 
 
 def main(argv: list[str] | None = None) -> int:
-    from infs.tools import runner
-
     parser = argparse.ArgumentParser(prog=PROG, description="Draw a program's layout, commands, NoC traffic and cycles as an HTML page (and a PNG).")
     parser.add_argument("file")
     parser.add_argument("--version", action=VersionAction, help="print infs's and xDSL's versions and exit")
@@ -328,6 +345,9 @@ def main(argv: list[str] | None = None) -> int:
 
     errors_in_one_line(parser, PROG)
     args = parser.parse_args(argv)
+    from infs.hardware import load_config
+    from infs.tools import runner
+
     # what infs-run's argument builder reads, for a timing-only run
     args.seed, args.check, args.analysis, args.json, args.save_outputs, args.strict = 0, False, True, True, None, False
     args.record_charges = True  # the run keeps each command's costs: the page draws them (no replay)
