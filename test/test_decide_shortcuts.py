@@ -70,7 +70,7 @@ def test_on_the_tiny_machine_same_with_and_without_shortcuts(name):
 
 
 # forced in memory and the lowerable policy never need the probe: it is not run
-@pytest.mark.parametrize("name", ["gauss_elim", "mm_outer", "stencil2d", "kmeans_inner", "conv2d", "array_sum"])
+@pytest.mark.parametrize("name", ["gauss_elim", "mm_outer", "kmeans_inner", "array_sum"])
 def test_forced_and_lowerable_runs_same_without_the_probe(name):
     _same(name, "small-16", mode="in")
     _same(name, "small-16", policy="lowerable")
@@ -81,7 +81,7 @@ def test_the_floor_shortcut_fires_and_changes_nothing():
     # more than the cores' peak time and the near-memory model's; the probe is skipped
     reasons = _same("gauss_elim", "small-16")
     assert any("its compute commands alone" in r for r in reasons)
-    _same("gauss_elim", "paper-64", sizes={"n": 96}, machine_mode="analysis")
+    _same("gauss_elim", "paper-64", sizes={"n": 64}, machine_mode="analysis")
 
 
 def test_a_host_loop_prices_an_unchanged_profile_once(monkeypatch):
@@ -121,12 +121,12 @@ def test_the_floor_is_a_lower_bound_of_every_probe(monkeypatch):
     monkeypatch.setattr(driver.RegionRuntime, "estimate_cycles", checked)
     for name in NAMES:
         _run(name, "small-16", False, mode="in", machine_mode="analysis")
-    _run("gauss_elim", "paper-64", False, sizes={"n": 80}, mode="in", machine_mode="analysis")
-    _run("stencil2d", "paper-64", False, mode="in", machine_mode="analysis")
+    for name in ("gauss_elim", "stencil2d", "kmeans_outer"):
+        _run(name, "paper-64", False, mode="in", machine_mode="analysis")
     assert len(seen) > len(NAMES) and any(seen)
 
 
 @settings(max_examples=examples(4), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(machine=machines(), name=st.sampled_from(["gauss_elim", "mm_outer", "stencil2d", "kmeans_outer", "conv2d", "array_sum"]))
+@given(machine=machines(), name=st.sampled_from(["gauss_elim", "mm_outer", "kmeans_outer", "dwt2d", "array_sum"]))
 def test_random_machines_same_with_and_without_shortcuts(machine, name):
     _same(name, machine.cfg)

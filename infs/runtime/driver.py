@@ -14,7 +14,11 @@ interpreter, numpy arrays as host memory).  At every ``stream.region`` it
    in memory (tDFG -> JIT -> the simulated L3), else near memory (NSC stream
    engines) or on the cores, whichever model is faster; ``RunOptions.policy``
    ``lowerable`` (``POLICIES``) is the authors' gem5 rule instead: in memory
-   whenever the region lowers, else near memory, else the cores;
+   whenever the region lowers, else near memory, else the cores.  The decision
+   does only the work its answer needs (``RunOptions.shortcuts``): the
+   in-memory probe is skipped when a lower bound of its cycles already loses,
+   near/core costs are priced only when Eq. 2 refuses, and a forced mode
+   probes nothing -- the same decisions and statistics as pricing everything;
 3. runs it: in memory through the memoized JIT (``infs.runtime.jit``) and the
    ``Machine`` (fused: embedded streams run on the stream engines; arrays left
    transposed carry over between regions, §5.2), charging the JIT's cycles
