@@ -56,7 +56,7 @@ def canon(v):
 
 def program_form(low: jit.Lowered, layout) -> tuple:
     r = low.record
-    cmds = tuple((canon(c.kind), canon(c.f)) for c in r.cmds)
+    cmds = tuple((canon(c.kind), canon(c.fields())) for c in r.cmds)
     head = {k: canon(getattr(r, k)) for k in ("arg_types", "config", "lattice", "tiles", "banks", "per_bank", "wordlines",
                                                "virtual", "result_types", "scalar_types", "arg_names")}  # fmt: skip
     return (canon(head), cmds, canon(low.scalar_map), low.nodes, canon(layout))

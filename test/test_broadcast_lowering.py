@@ -91,7 +91,7 @@ def kinds(lowered) -> list:
 
 
 def near_loads(lowered) -> list:
-    return [c.f for c in lowered.record.cmds if c.kind is pc.NearLoadOp]
+    return [c.fields() for c in lowered.record.cmds if c.kind is pc.NearLoadOp]
 
 
 # ---------------------------------------------------------------------------

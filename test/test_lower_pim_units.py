@@ -254,7 +254,7 @@ class Cells:
             src = coords(self.prog, tg, ic)
             if c.kind is pc.ComputeOp:
                 ins = [self.reg(s)[src] for s in c["srcs"]]
-                if "const" in c.f:
+                if "const" in c:
                     ins.append(np.full(len(src[0]), float(c["const"])))
                 vals = OPS[c["op"]](ins)
                 assert not np.isnan(vals).any(), f"{c} reads a cell never written"
@@ -848,12 +848,12 @@ def check_allocation(virtual: PimProgram, alloc: PimProgram) -> None:
             width[cv["wordline"]] = pc.ELEMENT_BITS[str(virtual.arg_types[cv["arr"]].element_type)]
             continue
         regs = []
-        if "dst" in cv.f and cv.kind in (pc.ComputeOp, pc.ShiftOp, pc.BcastOp, pc.WriteInOp):
+        if "dst" in cv and cv.kind in (pc.ComputeOp, pc.ShiftOp, pc.BcastOp, pc.WriteInOp):
             regs.append((cv["dst"], ca["dst"]))
             width.setdefault(cv["dst"], _bits(cv, virtual))
-        if "src" in cv.f and not empty_readout(cv):
+        if "src" in cv and not empty_readout(cv):
             regs.append((cv["src"], ca["src"]))
-        regs += list(zip(cv.f.get("srcs", ()), ca.f.get("srcs", ())))
+        regs += list(zip(cv.get("srcs", ()), ca.get("srcs", ())))
         for v, p in regs:
             bind(v, p)
             first.setdefault(v, i)
@@ -905,7 +905,7 @@ def check_physical_hazards(alloc: PimProgram) -> None:
         tg, ic = selected(alloc, c)
         here = _cells(alloc, tg, ic)
         bits = _bits(c, alloc) if c.kind is not pc.ReadoutOp else pc.ELEMENT_BITS[c["type"]]
-        srcs = list(c.get("srcs", ())) + ([c["src"]] if "src" in c.f else [])
+        srcs = list(c.get("srcs", ())) + ([c["src"]] if "src" in c else [])
         for n, s in enumerate(srcs):
             sbits = width_of_array.get(s, pc.ELEMENT_BITS[c["type"]])
             if c.kind is pc.ComputeOp and c["op"] == "select" and n == 0:
@@ -983,7 +983,7 @@ def test_pipeline_through_the_ir(name, sizes):
         assert not got.virtual
         virtual = lower_virtual(g, {k: int(v) for k, v in bindings.items() if k in g.names}, "small-16")
         want = allocate_wordlines(virtual)
-        assert [(c.kind, c.f) for c in got.cmds] == [(c.kind, c.f) for c in want.cmds]
+        assert [(c.kind, c.fields()) for c in got.cmds] == [(c.kind, c.fields()) for c in want.cmds]
         check_patterns_in_range(got)
         check_map_banks(got)
         check_allocation(virtual, got)

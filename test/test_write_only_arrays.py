@@ -82,7 +82,7 @@ func.func @g(%A: memref<?xf32>, %B: memref<?xf32>, %C: memref<?xf32>, %D: memref
 
 def _fetched(rep) -> list[set[int]]:
     """Per in-memory program run: the array arguments it transposes in."""
-    return [{c.f["arr"] for c in low.record.cmds if c.kind is pc.TransposeInOp} for _, low, *_ in rep.programs]
+    return [{c["arr"] for c in low.record.cmds if c.kind is pc.TransposeInOp} for _, low, *_ in rep.programs]
 
 
 def _square(n: int, lo: int, hi: int, config: str, seed: int, **options):
@@ -158,9 +158,9 @@ def test_vec_add_computes_into_c_with_no_fetch_and_no_copy():
     kinds = [c.kind for c in low.record.cmds]
     assert _fetched(r.report) == [{0, 1}] and kinds.count(pc.ReleaseOp) == 1
     computes = [c for c in low.record.cmds if c.kind is pc.ComputeOp]
-    assert [c.f["op"] for c in computes] == ["add"]
-    (c_entry,) = [c for c in low.record.cmds if c.kind is pc.ArrayOp and c.f["arr"] == 2]
-    assert computes[0].f["dst"] == c_entry.f["wordline"]
+    assert [c["op"] for c in computes] == ["add"]
+    (c_entry,) = [c for c in low.record.cmds if c.kind is pc.ArrayOp and c["arr"] == 2]
+    assert computes[0]["dst"] == c_entry["wordline"]
 
 
 @pytest.mark.parametrize("name", ["stencil1d", "stencil2d", "dwt2d", "conv2d", "mm_outer", "gauss_elim"])

@@ -18,10 +18,10 @@ program argument.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, MemRefType, StringAttr, UnitAttr, f64, i32, i64
 from xdsl.ir import Attribute, Block, Region
@@ -43,25 +43,143 @@ class RecordError(DiagnosticException):
     """A record that has no ``pimcmd`` op or attribute form (one line)."""
 
 
-@dataclass
 class Cmd:
     """One command: ``kind`` is its op class (``pc.ComputeOp``, ...: the one
-    definition of the command, ``pc.Command``); ``f`` its properties."""
+    definition of the command, ``pc.Command``) and its properties are typed
+    attributes (``c.dst``, ``c.tiles``; ``c["dst"]`` and ``c.get("tiles")`` for
+    a name held in a variable).
 
-    kind: type[pc.Command]
-    f: dict[str, Any] = field(default_factory=dict)
+    ``Cmd(kind, {name: value})`` builds an instance of the kind's record class
+    (``record_class``): ``__slots__`` generated once from the op definition's
+    properties (plus ``arr``, the array argument's index, for a command on an
+    array), so a name that is no property of the command is an error when the
+    record is built or changed, not a silently ignored key.  An optional
+    property that is absent is ``None`` (no property value is ``None``):
+    ``c.get(name)`` gives the default, ``c[name]`` a ``KeyError``, and
+    ``fields()`` leaves it out.  ``get`` of a name that some other command has
+    (``tiles`` of a sync) gives the default; a name no command has raises.  A
+    property whose name the record's own API takes (``near_store``'s ``kind``)
+    is held in the slot ``<name>_`` and read by name (``c["kind"]``).
+    """
+
+    __slots__ = ()
+    kind: ClassVar[type[pc.Command]]
+    NAMES: ClassVar[tuple[str, ...]] = ()  # the fields, in the op's declaration order
+    _SLOT_OF: ClassVar[dict[str, str]] = {}  # field name -> its slot
+    _NAME_SET: ClassVar[frozenset[str]] = frozenset()
+
+    def __new__(cls, kind: type[pc.Command], fields: Mapping[str, Any] | None = None, /) -> "Cmd":
+        return record_class(kind)._make(fields or {})
+
+    # generated per record class (``_generate``): ``_make(fields)`` builds one,
+    # ``_values()`` every slot in NAMES order, ``with_(**changes)`` a copy with
+    # ``changes`` (a name that is no field of the command raises)
+    _make: ClassVar[Callable[[Mapping[str, Any]], "Cmd"]]
+    _values: Callable[[], tuple]
+    with_: Callable[..., "Cmd"]
+
+    def __reduce__(self) -> tuple:
+        return (Cmd, (self.kind, self.fields()))
 
     def __repr__(self) -> str:
-        return f"Cmd({getattr(self.kind, 'MNEMONIC', self.kind)}, {self.f})"
+        return f"Cmd({getattr(self.kind, 'MNEMONIC', self.kind)}, {self.fields()})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._values() == other._values()  # type: ignore[union-attr]
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the passes build them
 
     def __getitem__(self, key: str) -> Any:
-        return self.f[key]
+        slot = self._SLOT_OF.get(key)
+        if slot is None:
+            raise KeyError(_no_field(self.kind, key))
+        v = getattr(self, slot)
+        if v is None:
+            raise KeyError(key)
+        return v
+
+    def __contains__(self, key: str) -> bool:
+        slot = self._SLOT_OF.get(key)
+        return slot is not None and getattr(self, slot) is not None
 
     def get(self, key: str, default: Any = None) -> Any:
-        return self.f.get(key, default)
+        slot = self._SLOT_OF.get(key)
+        if slot is None:
+            if key not in _ALL_FIELDS:
+                raise RecordError(_no_field(self.kind, key))
+            return default
+        v = getattr(self, slot)
+        return default if v is None else v
 
-    def with_(self, **changes: Any) -> "Cmd":
-        return Cmd(self.kind, {**self.f, **changes})
+    def fields(self) -> dict[str, Any]:
+        """The properties that are set, in declaration order (a new dict)."""
+        return {k: v for k, v in zip(self.NAMES, self._values()) if v is not None}
+
+    def items(self):
+        return self.fields().items()
+
+
+def _no_field(kind: type, key: str) -> str:
+    names = record_class(kind).NAMES if isinstance(kind, type) and issubclass(kind, pc.Command) else ()
+    return f"'{getattr(kind, 'name', kind)}' has no field '{key}' (its fields: {', '.join(names) or '-'})"
+
+
+_RECORD_CLASSES: dict[type, type[Cmd]] = {}
+_ALL_FIELDS: set[str] = set()
+_RESERVED = frozenset(dir(Cmd)) | {"kind", "NAMES"}  # the record's own API: such a field gets the slot "<name>_"
+
+
+def _generate(name: str, slots: tuple[str, ...], names: tuple[str, ...]) -> dict[str, Any]:
+    """Straight-line ``_make``/``_values``/``with_`` for one record class (as
+    ``dataclasses`` generates ``__init__``): a loop over the slots per record
+    was most of what the records cost the JIT."""
+    targets = "".join(f"o.{s}, " for s in slots)
+    values = "".join(f"self.{s}, " for s in slots)
+    # ``map`` calls ``f.get`` from C: one store per slot, no Python call per slot
+    src = "\n".join([
+        "def _make(cls, f):",
+        "    if not f.keys() <= NAME_SET:",
+        "        raise RecordError(no_field(KIND, next(k for k in f if k not in NAME_SET)))",
+        "    o = new(cls)", f"    {targets or '_,'} = map(f.get, NAMES)" if slots else "    pass", "    return o",
+        "def _values(self):", f"    return ({values})",
+        "def with_(self, **f):",
+        "    if not f.keys() <= NAME_SET:",
+        "        raise RecordError(no_field(KIND, next(k for k in f if k not in NAME_SET)))",
+        "    o = new(type(self))", f"    {targets} = map(f.get, NAMES, ({values}))" if slots else "    pass", "    return o",
+    ])  # fmt: skip
+    return {"src": src, "file": f"<record {name}>"}
+
+
+def record_class(kind: type[pc.Command]) -> type[Cmd]:
+    """The record class of a command: ``__slots__`` of its properties, built once."""
+    rc = _RECORD_CLASSES.get(kind)
+    if rc is None:
+        if not (isinstance(kind, type) and issubclass(kind, pc.Command)):
+            raise RecordError(f"record kind {kind!r} is not a pimcmd command")
+        names = tuple(p for p in kind.get_irdl_definition().properties if p != "operandSegmentSizes")
+        if kind.ARRAY_OPERAND:
+            names += ("arr",)
+        slots = tuple(f"{n}_" if n in _RESERVED else n for n in names)
+        name_set = frozenset(names)
+        code = _generate(kind.__name__, slots, names)
+        ns: dict[str, Any] = {"new": object.__new__, "NAME_SET": name_set, "NAMES": names, "KIND": kind, "RecordError": RecordError, "no_field": _no_field}
+        exec(compile(code["src"], code["file"], "exec"), ns)  # noqa: S102 -- generated from the op definition's property names only
+        body = {"__slots__": slots, "kind": kind, "NAMES": names, "_SLOT_OF": dict(zip(names, slots)), "_NAME_SET": name_set,
+                "__module__": __name__, "_make": classmethod(ns["_make"]), "_values": ns["_values"], "with_": ns["with_"]}  # fmt: skip
+        rc = _RECORD_CLASSES[kind] = type(f"{kind.__name__}Record", (Cmd,), body)
+        _ALL_FIELDS.update(names)
+    return rc
+
+
+def _register_all_commands() -> None:
+    # every command's fields known up front: ``get`` can tell a field of another
+    # command (default) from a name no command has (an error)
+    stack = [pc.Command]
+    while stack:
+        k = stack.pop()
+        stack.extend(k.__subclasses__())
+        if getattr(k, "MNEMONIC", None) and k.__dict__.get("name"):
+            record_class(k)
 
 
 @dataclass
@@ -218,8 +336,8 @@ def to_op(prog: PimProgram, operands: list, scalars: list | None = None) -> pc.P
         cls = c.kind
         if not (isinstance(cls, type) and issubclass(cls, pc.Command)):
             raise RecordError(f"record kind {cls!r} is not a pimcmd command")
-        props = {k: _attr_of(k, v) for k, v in c.f.items() if k != "arr"}
-        ops = [block.args[c.f["arr"]]] if cls.ARRAY_OPERAND else []
+        props = {k: _attr_of(k, v) for k, v in c.items() if k != "arr"}
+        ops = [block.args[c.arr]] if cls.ARRAY_OPERAND else []
         block.add_op(cls.create(operands=ops, properties=props))
     scalars = scalars or []
     props: dict[str, Attribute] = {
@@ -242,3 +360,4 @@ def _segments(n_arrays: int, n_scalars: int) -> DenseArrayBase:
     return DenseArrayBase.from_list(i32, [n_arrays, n_scalars])
 
 
+_register_all_commands()

@@ -35,18 +35,18 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
     # per command were a tenth of a small graph's lowering)
     for i, c in enumerate(cmds):
         k = c.kind
-        f = c.f
+        f = c
         if k is ArrayOp:
-            r = f["wordline"]
-            bits[r] = ELEMENT_BITS[prog.element(f["arr"])]
+            r = f.wordline
+            bits[r] = ELEMENT_BITS[prog.element(f.arr)]
             fixed.add(r)
             continue
         if k is SyncOp:
             syncs.append(i)
-        reads = () if k is ReadoutOp and box_empty(f["domain"]) else k.REG_READS  # an empty readout reads nothing
+        reads = () if k is ReadoutOp and box_empty(f.domain) else k.REG_READS  # an empty readout reads nothing
         for keys, written in ((k.REG_WRITES, True), (reads, False)):
             for key in keys:
-                v = f.get(key)
+                v = getattr(f, key)
                 if v is None:
                     continue
                 for r in v if isinstance(v, tuple) else (v,):
@@ -63,7 +63,7 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
     for i in inter:
         c = cmds[i]
         nxt = next((s for s in syncs if s > i), n)
-        last[c.f["dst"]] = max(last[c.f["dst"]], nxt)
+        last[c["dst"]] = max(last[c["dst"]], nxt)
     for r in fixed:
         first[r], last[r] = -1, n
     for r in first:
@@ -101,16 +101,16 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
         if not k.REGISTERS:
             out.append(c)  # names no register: the same record (records are not mutated)
             continue
-        f = dict(c.f)
         # a readout of an empty box (an empty buffer) reads no cell: any wordline will do for its source
-        look = (lambda r: where.get(r, 0)) if k is ReadoutOp and box_empty(f["domain"]) else where.__getitem__
+        look = (lambda r: where.get(r, 0)) if k is ReadoutOp and box_empty(c.domain) else where.__getitem__
+        changes = {}
         for key in k.REGISTERS:
-            v = f.get(key)
+            v = getattr(c, key)
             if isinstance(v, tuple):
-                f[key] = tuple([look(r) for r in v])
+                changes[key] = tuple([look(r) for r in v])
             elif v is not None:
-                f[key] = look(v)
-        out.append(Cmd(k, f))
+                changes[key] = look(v)
+        out.append(c.with_(**changes))
     prog = prog.with_cmds(out)
     prog.virtual = False
     return prog
@@ -149,7 +149,7 @@ def require_allocatable(prog: PimProgram) -> None:
     array_reg: dict[object, int] = {}
     for i, c in enumerate(prog.cmds):
         k = c.kind
-        f = c.f
+        f = c
         # an allocated program holds pattern-form commands only (the verifier's rule): refuse a
         # domain-form one here, naming the missing pass, rather than emit IR that fails to verify
         if k.TENSOR_LEVEL:

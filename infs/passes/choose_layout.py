@@ -455,7 +455,7 @@ def _terms(prog, profile: CostProfile) -> dict[tuple, int]:
     terms: dict[tuple, int] = {}
     bufs: dict[int, tuple] = {}  # buffer -> its box (a near_store without a domain stores its buffer whole)
     for c in prog.cmds:
-        k, f = c.kind, c.f
+        k, f = c.kind, c
         box = f.get("domain")
         if k is pc.ComputeOp:
             if box is None or f["dst"] not in exact:

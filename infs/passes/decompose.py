@@ -51,11 +51,11 @@ def written_exactly(prog: PimProgram) -> set[int]:
     writers: dict[int, int] = {}
     arrays: set[int] = set()
     for c in prog.cmds:
-        k, f = c.kind, c.f
+        k, f = c.kind, c
         if k is pc.ArrayOp:
-            arrays.add(f["wordline"])
+            arrays.add(f.wordline)
         for key in k.REG_WRITES:  # ``Command.writes``, read off the fields directly
-            v = f.get(key)
+            v = getattr(f, key)
             if v is None:
                 continue
             for r in v if isinstance(v, tuple) else (v,):
@@ -74,8 +74,8 @@ def decompose(prog: PimProgram) -> PimProgram:
         # boundary tiles' unused cells (outside its box they hold nothing
         # anyone reads): one command over the covering tiles, not one per
         # head/middle/tail piece (each would pay the full bit-serial latency).
-        if (k.TENSOR_LEVEL or (k is pc.ComputeOp and c.f["dst"] in exact)) and c.f.get("domain") is not None:  # (a readout's/writein's box is its buffer's shape)
-            out.extend(c.with_(domain=b) for b in decompose_box(c.f["domain"], prog.tiles))
+        if (k.TENSOR_LEVEL or (k is pc.ComputeOp and c.dst in exact)) and c.get("domain") is not None:  # (a readout's/writein's box is its buffer's shape)
+            out.extend(c.with_(domain=b) for b in decompose_box(c.domain, prog.tiles))
         else:
             out.append(c)
     return prog.with_cmds(out)

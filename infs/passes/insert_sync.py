@@ -15,20 +15,20 @@ from infs.passes.pim_program import record_pass
 
 
 def insert_sync(prog: PimProgram) -> PimProgram:
-    arrays_of = {c.f["arr"]: c.f["wordline"] for c in prog.cmds if c.kind is pc.ArrayOp}
+    arrays_of = {c.arr: c.wordline for c in prog.cmds if c.kind is pc.ArrayOp}
     pending: set[int] = set()
     out: list[Cmd] = []
     for c in prog.cmds:
         k = c.kind
-        f = c.f
+        f = c
         if pending:  # (nothing in flight: nothing to wait for)
             used = set()
             for key in k.REG_READS:  # ``Command.reads``, read off the fields directly
-                v = f.get(key)
+                v = getattr(f, key)
                 if v is not None:
                     used.update(v if isinstance(v, tuple) else (v,))
             if k is pc.ReleaseOp:  # writes the array's register back to memory
-                used.add(arrays_of.get(f["arr"], -1))
+                used.add(arrays_of.get(f.arr, -1))
             if pending & used:
                 out.append(Cmd(pc.SyncOp, {}))
                 pending.clear()

@@ -23,17 +23,17 @@ def lower_compute(prog: PimProgram) -> PimProgram:
     out: list[Cmd] = []
     for c in prog.cmds:
         kind = c.kind
-        if kind is pc.ComputeOp and c.f.get("domain") is not None:
-            bl, tl = box_patterns(c.f["domain"], prog, exact=c.f["dst"] in exact)
-            out.append(Cmd(pc.ComputeOp, {k: v for k, v in c.f.items() if k != "domain"} | {"bitlines": bl, "tiles": tl}))
-        elif (kind is pc.ReadoutOp or kind is pc.WriteInOp) and c.f.get("bitlines") is None:
-            pieces = decompose_box(c.f["domain"], prog.tiles)
+        if kind is pc.ComputeOp and c.get("domain") is not None:
+            bl, tl = box_patterns(c["domain"], prog, exact=c["dst"] in exact)
+            out.append(Cmd(pc.ComputeOp, {k: v for k, v in c.items() if k != "domain"} | {"bitlines": bl, "tiles": tl}))
+        elif (kind is pc.ReadoutOp or kind is pc.WriteInOp) and c.get("bitlines") is None:
+            pieces = decompose_box(c["domain"], prog.tiles)
             if not pieces:  # empty box: a writein does nothing, a readout gives an empty buffer
                 if kind is pc.ReadoutOp:
                     out.append(c)
                 continue
             # several pieces: the covering patterns (cost only; the box says which cells)
-            bl, tl = box_patterns(pieces[0], prog) if len(pieces) == 1 else box_patterns(c.f["domain"], prog, exact=False)
+            bl, tl = box_patterns(pieces[0], prog) if len(pieces) == 1 else box_patterns(c["domain"], prog, exact=False)
             out.append(c.with_(bitlines=bl, tiles=tl))
         elif kind.TENSOR_LEVEL:
             raise LoweringError(f"'{kind.MNEMONIC}' left in the program: run lower-shift and lower-reduce first")

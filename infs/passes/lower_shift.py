@@ -35,7 +35,7 @@ def alg2_shifts(t: int, d: int) -> list[tuple[tuple[int, int], int, int]]:
 
 
 def _lower_mv(c: Cmd, prog: PimProgram) -> list[Cmd]:
-    box, k, d = c["domain"], c["dim"], c["dist"]
+    box, k, d = c.domain, c.dim, c.dist
     if d == 0:  # Alg. 2 has no shift for it: it would be dropped, its destination never written
         raise LoweringError("'mv' by 0 (a copy in place): run expand-mv-bc first")
     if not is_product_form(box, prog):
@@ -48,12 +48,12 @@ def _lower_mv(c: Cmd, prog: PimProgram) -> list[Cmd]:
             continue  # the mask misses the tensor: no command (Alg. 2, filtered)
         sub = tuple((lo, hi) if i == k else r for i, r in enumerate(ir))
         bl, tl = patterns(tr, sub, prog)
-        out.append(Cmd(pc.ShiftOp, dict(type=c["type"], dst=c["dst"], src=c["src"], dim=k, mask=(lo, hi), inter=inter, intra=intra, bitlines=bl, tiles=tl)))
+        out.append(Cmd(pc.ShiftOp, dict(type=c.type, dst=c.dst, src=c.src, dim=k, mask=(lo, hi), inter=inter, intra=intra, bitlines=bl, tiles=tl)))
     return out
 
 
 def _lower_bc(c: Cmd, prog: PimProgram) -> list[Cmd]:
-    box, k = c["domain"], c["dim"]
+    box, k = c.domain, c.dim
     t = prog.tiles[k]
     p, q = box[k]
     if q - p != 1:
@@ -63,8 +63,8 @@ def _lower_bc(c: Cmd, prog: PimProgram) -> list[Cmd]:
     tr, ir = tile_ranges(box, prog)
     bl, tl = patterns(tr, ir, prog)
     tp, l = p // t, p % t
-    lo, hi = p + c["dist"], p + c["dist"] + c["count"]
-    return [Cmd(pc.BcastOp, dict(type=c["type"], dst=c["dst"], src=c["src"], dim=k, intra=(r0 - l, r1 - l), inter=(ta - tp, tb - tp), bitlines=bl, tiles=tl))
+    lo, hi = p + c.dist, p + c.dist + c.count
+    return [Cmd(pc.BcastOp, dict(type=c.type, dst=c.dst, src=c.src, dim=k, intra=(r0 - l, r1 - l), inter=(ta - tp, tb - tp), bitlines=bl, tiles=tl))
             for ta, tb, r0, r1 in bcast_runs(lo, hi, t)]
 
 

@@ -43,7 +43,7 @@ def bank_pattern(tiles: Pattern, per_bank: int) -> Pattern:
 
 def map_banks(prog: PimProgram) -> PimProgram:
     return prog.with_cmds([
-        c.with_(banks=bank_pattern(c.f["tiles"], prog.per_bank)) if c.kind.PATTERNED and c.f.get("tiles") is not None else c
+        c.with_(banks=bank_pattern(c.tiles, prog.per_bank)) if c.kind.PATTERNED and c.tiles is not None else c
         for c in prog.cmds
     ])  # fmt: skip
 

@@ -221,7 +221,7 @@ class _Converter:
             self.convert(n)
         self.flush_stores()
         if self.unfetched:
-            self.cmds = [c for c in self.cmds if not (c.kind is pc.TransposeInOp and c.f["arr"] in self.unfetched)]
+            self.cmds = [c for c in self.cmds if not (c.kind is pc.TransposeInOp and c["arr"] in self.unfetched)]
         for f in self.near_after:
             self.emit(pc.NearStoreOp, **f)
         for i in sorted(self.written):
@@ -559,8 +559,8 @@ class _Converter:
                     and len(decompose_box(v.box, self.layout.tiles)) == 1):  # fmt: skip
                 old = self.array_reg[i]
                 for c in self.cmds:
-                    if c.kind is pc.ArrayOp and c.f["arr"] == i and c.f["wordline"] == old:
-                        c.f["wordline"] = v.reg
+                    if c.kind is pc.ArrayOp and c["arr"] == i and c["wordline"] == old:
+                        c.wordline = v.reg
                 self.array_reg[i] = v.reg
                 array_regs = set(self.array_reg.values())
         targets = {self.array_reg[i] for _, i in self.deferred if i in self.array_reg}

@@ -540,7 +540,7 @@ def wordlines_used(prog) -> int:
 
     top = 0
     for c in prog.cmds:
-        k, f = c.kind, c.f
+        k, f = c.kind, c
         if k is pc.ArrayOp:
             top = max(top, f["wordline"] + ELEMENT_BITS[prog.element(f["arr"])])
             continue
@@ -555,7 +555,7 @@ def transposed_in(prog) -> list[int]:
     """The array arguments a lowered program transposes in (what a chunk fetches)."""
     from infs.dialects import pimcmd as pc
 
-    return sorted({c.f["arr"] for c in prog.cmds if c.kind is pc.TransposeInOp})
+    return sorted({c["arr"] for c in prog.cmds if c.kind is pc.TransposeInOp})
 
 
 def overlap_window(prev_prog, prev_compute: int, fetched: int, cfg) -> tuple[int, str]:

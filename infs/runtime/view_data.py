@@ -268,7 +268,7 @@ def _program_json(k: int, v: _ProgramView, cfg: HardwareConfig) -> dict[str, Any
         })  # fmt: skip
         if j < 30:  # a tile's residents as a bit mask (30 arrays: far more than any program has)
             tile_mask |= (box_tile_counts(geo, box) > 0).astype(np.int64) << j
-    cmds = [{"k": c.kind.MNEMONIC, **{key: _json_value(val) for key, val in c.f.items()}} for c in rec.cmds]
+    cmds = [{"k": c.kind.MNEMONIC, **{key: _json_value(val) for key, val in c.items()}} for c in rec.cmds]
     # the first run's per-command costs
     n = len(rec.cmds)
     cyc = np.zeros(n, np.int64)

@@ -558,7 +558,7 @@ class Machine:
             e = self._entry(c)
             key = (geo.lattice, geo.tiles, geo.per_bank, c.kind, e.shape, e.element)
         else:
-            key = (geo.lattice, geo.tiles, geo.per_bank, c.kind, _frozen(c.f))
+            key = (geo.lattice, geo.tiles, geo.per_bank, c.kind, _frozen(c.fields()))
         cache = self._shared_plans
         plan = cache.get(key)
         if plan is None:

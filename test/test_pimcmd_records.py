@@ -1,0 +1,84 @@
+"""The record form of pimcmd commands: typed fields generated from the op
+definitions, so a misspelled field is an error and nothing else is stored."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from infs import api
+from infs.dialects import pimcmd as pc
+from infs.dialects.pimcmd_records import Cmd, RecordError, from_op, record_class
+from infs.runtime.driver import RunOptions, run_program
+from infs.workloads import WORKLOADS
+
+COMMANDS = (pc.ComputeOp, pc.ShiftOp, pc.BcastOp, pc.ArrayOp, pc.SyncOp, pc.NearStoreOp, pc.NearLoadOp, pc.ReadoutOp, pc.WriteInOp, pc.MoveOp, pc.BroadcastOp, pc.ReduceOp, pc.TransposeInOp)
+
+
+def _compute(**extra):
+    return Cmd(pc.ComputeOp, {"op": "add", "type": "f32", "dst": 1, "srcs": (2, 3), **extra})
+
+
+def test_fields_are_the_op_definitions_properties():
+    for kind in COMMANDS:
+        props = [p for p in kind.get_irdl_definition().properties if p != "operandSegmentSizes"]
+        assert list(record_class(kind).NAMES) == props + (["arr"] if kind.ARRAY_OPERAND else [])
+
+
+def test_a_misspelled_field_raises_when_built_changed_or_read():
+    with pytest.raises(RecordError, match=r"'pimcmd.compute' has no field 'dts'"):
+        Cmd(pc.ComputeOp, {"op": "add", "type": "f32", "dts": 1})
+    c = _compute()
+    with pytest.raises(RecordError, match="no field 'tile'"):
+        c.with_(tile=(1,))
+    with pytest.raises(RecordError, match="no field 'srsc'"):
+        c.get("srsc")
+    with pytest.raises(KeyError, match="no field 'srsc'"):
+        c["srsc"]
+    with pytest.raises(AttributeError):
+        c.srsc  # noqa: B018
+    with pytest.raises(AttributeError):
+        c.srsc = 1  # slots: no attribute but the fields
+
+
+def test_absent_and_foreign_fields():
+    c = _compute()
+    assert c.tiles is None and c.get("tiles", "-") == "-" and "tiles" not in c and "dst" in c
+    with pytest.raises(KeyError):
+        c["tiles"]
+    s = Cmd(pc.SyncOp)
+    assert s.get("tiles") is None  # a field of other commands: the default
+    assert s.fields() == {}
+
+
+def test_a_field_named_like_the_records_api():
+    n = Cmd(pc.NearStoreOp, {"kind": "add", "type": "f32", "input": 0})
+    assert n.kind is pc.NearStoreOp and n["kind"] == "add" and n.fields()["kind"] == "add"
+    assert n.with_(kind="max")["kind"] == "max" and n["kind"] == "add"
+
+
+def test_with_copies_equality_and_pickle():
+    c = _compute(const=2.0)
+    d = c.with_(dst=7)
+    assert (c.dst, d.dst, d.const, d.srcs) == (1, 7, 2.0, (2, 3))
+    assert c == _compute(const=2.0) and c != d and c != Cmd(pc.SyncOp)
+    assert pickle.loads(pickle.dumps(d)) == d
+    assert list(d.fields()) == ["op", "type", "dst", "srcs", "const"]  # declaration order
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(["vec_add", "stencil1d", "stencil2d", "dwt2d", "conv2d", "mm_outer", "kmeans_outer", "gather_mlp_outer"]), st.sampled_from(["tiny", "small-16"]))
+def test_records_survive_the_op_form(name, config):
+    """Every command the JIT emits for a workload: records -> op -> records is the identity."""
+    w = WORKLOADS[name]
+    sizes = w.sizes("small")
+    values = w.make_inputs(sizes, np.random.default_rng(0))
+    rep = run_program(api.parse_file(str(w.path)), w.call_args(values, sizes), w.entry, RunOptions(config=config, mode="in", machine_mode="analysis"))
+    lowered = [low for _, low, *_ in rep.programs]
+    assert lowered
+    for low in lowered:
+        assert from_op(low.program).cmds == low.record.cmds
