@@ -18,7 +18,9 @@ partials read out) and priced with the timing model's formulas
 (``infs.cost_formulas``: an in-array shift costs ``bits x |d| x`` the inner
 tile sides, gem5's flattened distance; compute cycles from the cost profile;
 inter-tile moves by their bytes over the H-tree and the mesh, then a sync).
-Nothing is lowered or simulated per shape.  Ties, and graphs without moves
+Nothing is lowered or simulated per shape.  A tiling other than the one an array
+is held transposed in now (the runtime's residency, ``resident``) also pays that
+array's re-transposition inside the L3.  Ties, and graphs without moves
 (element-wise work, hints alone), fall back to the geometric preferences, in
 order: no tile larger than the array along a dim (no bitline left idle), long
 tiles on reduced dims, square-ish tiles on shifted dims (fewest cells crossing
@@ -94,7 +96,10 @@ def parse_tiles(text: str) -> tuple[int, ...]:
 
 def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[int, ...] | None = None,
                   shapes: dict[int, tuple[int, ...]] | None = None, at: Bindings = CONCRETE,
-                  facts: GraphFacts | None = None) -> Layout:  # fmt: skip
+                  facts: GraphFacts | None = None, resident: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] | None = None) -> Layout:  # fmt: skip
+    """The layout of ``graph`` (module docstring).  ``resident``: graph array index ->
+    (lattice, tiles) of the layout the array is held transposed in now (the runtime's
+    residency); a tiling that differs pays that array's re-transposition in the ranking."""
     facts = facts or GraphFacts.of(graph)
     rank = facts.rank
     arr_shapes = array_shapes(graph, shapes, at, facts)
@@ -169,7 +174,7 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     # the estimate ranks the tilings of a graph that moves data in memory; without
     # a mv/bc/reduce (hints alone, element-wise work) the geometric key decides
     if len(fits) > 1 and any(n.kind in _MOVING for n in facts.body):
-        chosen = _estimated_best(graph, cfg, fits, lattice_t, arr_shapes, others, at, facts)
+        chosen = _estimated_best(graph, cfg, fits, lattice_t, arr_shapes, others, at, facts, resident)
         if chosen is not None:
             best = (None, chosen)
     if best is None:
@@ -433,15 +438,30 @@ class _Est:
 
 
 def _estimated_best(graph: tdfg.GraphOp, cfg: HardwareConfig, fits: list[tuple[tuple, tuple[int, ...]]], lattice: tuple[int, ...],
-                    arr_shapes, others, at: Bindings, facts: GraphFacts) -> tuple[int, ...] | None:  # fmt: skip
+                    arr_shapes, others, at: Bindings, facts: GraphFacts, resident=None) -> tuple[int, ...] | None:  # fmt: skip
     """The valid tiling with the fewest estimated cycles (ties: the geometric key), or
-    None when the graph does not convert (the lowering then reports why)."""
+    None when the graph does not convert (the lowering then reports why).  A tiling
+    other than the one a laid-out array is held transposed in pays its
+    re-transposition inside the L3 (the machine's charge: bytes over every bank's
+    H-tree root, ``htree_bytes_per_cycle``, plus the L3 latency): a host loop whose
+    invocations rank close tilings differently (gauss_elim's shrinking update, its box
+    start's alignment changing with k) keeps its layout instead of re-transposing
+    the array at every step."""
     try:
         prog, _ = convert_graph(graph, at, (cfg, Layout(lattice, fits[0][1], arr_shapes, others)), facts)
     except (LoweringError, LayoutError):
         return None
     terms = _terms(expand_mv_bc(prog), get_profile(cfg.profile))
-    best = min(fits, key=lambda kt: (_Est(cfg, lattice, kt[1]).cycles(terms), kt[0]))
+    moves = []
+    for i, (lat, tiles) in (resident or {}).items():
+        if i in arr_shapes:
+            nbytes = math.prod(arr_shapes[i]) * ELEMENT_BYTES[element_name(facts.arg_types[i])]
+            moves.append((lat, tiles, -(-nbytes // (cfg.htree_bytes_per_cycle * cfg.banks)) + cfg.l3_latency))
+
+    def relayout(T) -> int:
+        return sum(c for lat, tiles, c in moves if (tuple(lat), tuple(tiles)) != (lattice, tuple(T)))
+
+    best = min(fits, key=lambda kt: (_Est(cfg, lattice, kt[1]).cycles(terms) + relayout(kt[1]), kt[0]))
     return best[1]
 
 

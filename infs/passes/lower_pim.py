@@ -82,7 +82,7 @@ def lower_program(prog: PimProgram) -> PimProgram:
 
 def lower_graph(graph: tdfg.GraphOp, cfg: HardwareConfig, tiles: tuple[int, ...] | None = None,
                 shapes: Mapping[int, tuple[int, ...]] | None = None, at: Bindings = CONCRETE,
-                facts: GraphFacts | None = None) -> tuple[PimProgram, list[int]]:  # fmt: skip
+                facts: GraphFacts | None = None, resident=None) -> tuple[PimProgram, list[int]]:  # fmt: skip
     """choose-layout -> tdfg-to-pimcmd -> the record steps, on records: the one
     lowering of a specialized graph, for this pass and the JIT alike.  The pass
     gives a graph specialized in the IR (``at`` = ``CONCRETE``); the JIT gives
@@ -90,7 +90,7 @@ def lower_graph(graph: tdfg.GraphOp, cfg: HardwareConfig, tiles: tuple[int, ...]
     object here, never an IR attribute (that is ``choose-layout`` run alone).
     Returns the allocated program and, per program scalar, the graph scalar."""
     facts = facts or GraphFacts.of(graph)
-    layout = choose_layout(graph, cfg, tiles, dict(shapes) if shapes else None, at, facts)
+    layout = choose_layout(graph, cfg, tiles, dict(shapes) if shapes else None, at, facts, resident)
     domain_form, scalar_map = convert_graph(graph, at, (cfg, layout), facts)
     record = lower_program(domain_form)
     record.arg_names = list(facts.arg_names)

@@ -693,7 +693,7 @@ class RegionRuntime:
                 lowered = last[3]  # (the JIT's memo would give this one: same graph, sizes and shapes)
             else:
                 t0 = time.perf_counter()
-                lowered = jit.lower(g, sizes, self.cfg, self.options.tiles, call_shapes)
+                lowered = jit.lower(g, sizes, self.cfg, self.options.tiles, call_shapes, {i: st[1][3:5] for i, a in enumerate(call_arrays) if (st := self.machine.residency_of(a)) is not None and len(st) > 2 and st[1][0] == "T"})
                 jit_wall += time.perf_counter() - t0
                 last = (*same, lowered)
             # A lowering is charged once per run, on its first in-memory

@@ -137,11 +137,13 @@ def graph_facts(graph: tdfg.GraphOp) -> GraphFacts:
     return hit[1]
 
 
-def _key(graph: tdfg.GraphOp, sizes: Mapping[str, float | int], cfg: HardwareConfig, tiles, shapes, facts: GraphFacts | None = None) -> tuple:
+def _key(graph: tdfg.GraphOp, sizes: Mapping[str, float | int], cfg: HardwareConfig, tiles, shapes, facts: GraphFacts | None = None,
+         resident=None) -> tuple:  # fmt: skip
     names = (facts or graph_facts(graph)).symbols
     used = tuple(sorted((k, float(v) if isinstance(v, float) else int(v)) for k, v in sizes.items() if k in names))
     shp = tuple(sorted((int(k), tuple(v)) for k, v in (shapes or {}).items()))
-    return (id(graph), used, _config_key(cfg), tuple(tiles) if tiles else None, shp)
+    res = tuple(sorted((int(k), tuple(lat), tuple(t)) for k, (lat, t) in resident.items())) if resident else None
+    return (id(graph), used, _config_key(cfg), tuple(tiles) if tiles else None, shp, res)
 
 
 _CONFIG_KEYS: dict[int, tuple[HardwareConfig, str]] = {}
@@ -163,8 +165,13 @@ def lower(
     config: str | HardwareConfig,
     tiles: tuple[int, ...] | None = None,
     shapes: Mapping[int, tuple[int, ...]] | None = None,
+    resident: Mapping[int, tuple[tuple[int, ...], tuple[int, ...]]] | None = None,
 ) -> Lowered:
     """Lower ``graph`` for ``sizes`` on ``config``; memoized.
+
+    ``resident`` (graph array index -> (lattice, tiles)): the layouts arrays are held
+    transposed in now; choose-layout charges a tiling that differs their
+    re-transposition.
 
     ``shapes`` (graph array index -> shape) gives the real array shapes when
     the memrefs are dynamic; without it the layout covers what the graph
@@ -172,7 +179,7 @@ def lower(
     """
     cfg = config if isinstance(config, HardwareConfig) else _named_config(config)
     facts = graph_facts(graph)
-    key = _key(graph, sizes, cfg, tiles, shapes, facts)
+    key = _key(graph, sizes, cfg, tiles, shapes, facts, resident)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is graph:
         _STATS["hits"] += 1
@@ -180,7 +187,7 @@ def lower(
     _STATS["misses"] += 1
     t0 = time.perf_counter()
     try:
-        lowered = _lower(graph, sizes, cfg, tiles, shapes, t0, facts)
+        lowered = _lower(graph, sizes, cfg, tiles, shapes, t0, facts, resident)
         if verifying():
             verify(lowered)
     except (LoweringError, LayoutError, SpecializeError) as e:
@@ -189,7 +196,7 @@ def lower(
     return lowered
 
 
-def _lower(graph, sizes, cfg, tiles, shapes, t0, facts: GraphFacts | None = None) -> Lowered:
+def _lower(graph, sizes, cfg, tiles, shapes, t0, facts: GraphFacts | None = None, resident=None) -> Lowered:
     # No copy of the graph: its affine attributes are evaluated under the
     # bindings as the conversion reads them (specialization without IR).
     facts = facts or graph_facts(graph)
@@ -198,5 +205,5 @@ def _lower(graph, sizes, cfg, tiles, shapes, t0, facts: GraphFacts | None = None
     # wins), as specialize.infer_from_static_shapes, from the graph's facts
     for name, size in symbol_extents(facts.static_extents, env).items():
         env.setdefault(name, size)
-    record, scalar_map = lower_graph(graph, cfg, tuple(tiles) if tiles else None, shapes, Bindings(env), facts)
+    record, scalar_map = lower_graph(graph, cfg, tuple(tiles) if tiles else None, shapes, Bindings(env), facts, dict(resident) if resident else None)
     return Lowered(record, scalar_map, facts.nodes, time.perf_counter() - t0)
