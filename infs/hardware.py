@@ -268,6 +268,9 @@ class HardwareConfig:
     core_l1_cycles: int = 2  # L1 D lookup before a miss reaches the L2 (Table 2; Options.py:191 --l1d_lat 2)
     core_l2_cycles: int = 16  # private L2 lookup (Table 2; Options.py:207 --l2_lat 16, the L2's response latency in MESI_Three_Level_Stream.py:242)
     core_l2_bytes: int = 262144  # private L2 capacity: what a thread's stencil taps can reuse (Table 2; Options.py:198)
+    # The Base's OpenMP runtime (core.py forkjoin_cycles): LLVM libomp, whose hyper barrier
+    # joins and releases the team in a radix-4 tree (kmp_global.cpp: branch bits 2).
+    core_barrier_radix: int = 4  # libomp __kmp_barrier_{gather,release}_bb_dflt = 2 (branch factor 4), bp_hyper_bar
     # gem5's stream_pum_enable_parallel_intra_array_shift (default 0, run.py:375,
     # Controller.py:194): an in-array shift costs ``bits`` whatever its distance.
     parallel_intra_shift: bool = False
@@ -464,6 +467,7 @@ FIELD_RANGES: dict[str, FieldRange] = {
     "core_l1_cycles": FieldRange("int", 0, _COUNT),
     "core_l2_cycles": FieldRange("int", 0, _COUNT),
     "core_l2_bytes": FieldRange("int", 0, _BYTES),
+    "core_barrier_radix": FieldRange("int", 2, _COUNT),
     "parallel_intra_shift": FieldRange("bool"),
     "profile": FieldRange("str"),  # also one of PROFILES
     "energy_pj": FieldRange("table"),  # every key of DEFAULT_ENERGY_PJ, each a number in [0, MAX_ENERGY_PJ]
@@ -1214,6 +1218,7 @@ FIELD_SOURCES: dict[str, tuple[str, str]] = {
     "core_l1_cycles": (_T2 + ": 'L1 I/D $ 32KB, 8-way, 2 cy.'; gem5 configs/common/Options.py:191 --l1d_lat 2: on a region's first access", "Fig. 11 (Base on short regions)"),
     "core_l2_cycles": (_T2 + ": 'Priv. L2 $ 256KB, 16-way, 16 cy.'; gem5 configs/common/Options.py:207 --l2_lat 16 (the private L2's response latency, configs/ruby/MESI_Three_Level_Stream.py:242): on every L2 miss's round trip, which holds an L2 MSHR", "Fig. 11 (Base on latency-bound regions: gathers, the MLP bound)"),
     "core_l2_bytes": (_T2 + ": 'Priv. L2 $ 256KB'; gem5 configs/common/Options.py:198 --l1_5d_size 256kB: the reuse distance within which a thread's stencil taps share their lines (core.tap_reads)", "Fig. 11 (Base on stencil3d: its up/down taps a plane apart)"),
+    "core_barrier_radix": ("LLVM OpenMP runtime openmp/runtime/src/kmp_global.cpp: __kmp_barrier_gather_bb_dflt = __kmp_barrier_release_bb_dflt = 2 (branch factor 4) and bp_hyper_bar, the defaults of the runtime the authors' Base binaries run (gem5 src/cpu/o3/o3_cpu_delegator.cc:746-754, branch gem-forge, names its __kmp_hyper_barrier_release, __kmp_join_barrier and __kmp_fork_call); the kernels' `#pragma omp parallel for` per host-loop step (gem-forge-transform benchmark/GemForgeMicroSuite/stream/gaussian_elim/omp_gaussian_elim_avx/omp_gaussian_elim_avx.c:41-43, 89-90; the team is started by a warm-up region before gf_reset_stats, :187-193, so thread creation is not measured): a region's fork and join each cross ceil(log4(cores)) levels of it (core.forkjoin_cycles)", "Fig. 11 (Base on host loops of short regions: gauss_elim, mm_outer, kmeans_outer); §8 (PointNet++ sampling on Base)"),
     "parallel_intra_shift": ("gem5 stream_pum_enable_parallel_intra_array_shift, default 0 (run.py:375, Controller.py:194)", "Fig. 11 (In-L3 on stencils)"),
 }  # fmt: skip
 

@@ -51,9 +51,11 @@ Time: the largest of (all overlapped)
 * DRAM: when the footprint exceeds the L3 (or ``cold``), every array byte once
   at ``dram_gbps``;
 
-plus a fork/join barrier and the first access's latency (``2 x far_hops x
-hop_cycles + l3_latency + core_l1_cycles + core_l2_cycles``), and for a region result (full reduction) the
-``T`` partials combined by the host thread.  Requests (one ``control_bytes``
+plus the region's fork and join (``forkjoin_cycles``: the OpenMP team released
+and gathered by libomp's hyper barrier, once per region call, so a host loop of
+``k`` calls pays ``k`` of them), the first access's latency (``2 x far_hops x
+hop_cycles + l3_latency + core_l1_cycles + core_l2_cycles``), and for a region
+result (full reduction) the ``T`` partials combined by the host thread.  Requests (one ``control_bytes``
 header per line, bank-ward) are control traffic.
 """
 
@@ -96,6 +98,49 @@ def tap_reads(offsets: list[int], span: float, rate: float, cfg: HardwareConfig)
     return union / span
 
 
+def barrier_levels(team: int, radix: int) -> int:
+    """Levels of a radix-``radix`` tree over ``team`` threads: the least ``L`` with
+    ``radix ** L >= team`` (0 for a team of one)."""
+    levels, reach = 0, 1
+    while reach < team:
+        levels, reach = levels + 1, reach * radix
+    return levels
+
+
+def forkjoin_cycles(cfg: HardwareConfig) -> int:
+    """Cycles of one ``#pragma omp parallel for`` region's fork and join on the cores.
+
+    The authors' Base kernels open one such region per host-loop step (gauss_elim's
+    ``foo(..., k)``, gem-forge-transform omp_gaussian_elim_avx.c:41-43, 89-90) and
+    run LLVM's libomp (the ``__kmp_hyper_barrier_release`` / ``__kmp_join_barrier``
+    / ``__kmp_fork_call`` symbols gem5's o3_cpu_delegator.cc:746-754 names); the
+    team of ``cores`` threads is created by a warm-up region before the stats are
+    reset (omp_gaussian_elim_avx.c:187-193), so a measured region pays the fork's
+    release and the join's gather only -- every thread of the team, whether its
+    static chunk is empty or not (``omp_set_num_threads(numThreads)``).
+
+    Both are libomp's hyper barrier with branch factor ``core_barrier_radix``
+    (kmp_global.cpp: 4): ``barrier_levels(cores, radix)`` levels each way.  At a
+    level a parent polls its ``radix - 1`` children's flags in turn, each a line
+    the child wrote: the child's store invalidating the parent's copy and the
+    parent's re-fetch of each child's line, ``radix`` coherence round trips in
+    all; the release is the mirror image (``radix - 1`` stores, each taking a
+    child's line for ownership, in order under x86-TSO, then the child's re-fetch).
+    A round trip is an L2 miss to the flag line's home L3 bank and back:
+    ``core_l2_cycles + l3_latency + 2 x mean_hops x hop_cycles`` over the team's
+    tiles and the banks (lines interleaved over every bank), as ``core_detail``'s
+    ``rtt``.  So ``2 x levels x radix x rtt``: on paper-64, 3 levels of 64 threads,
+    a 99-cycle round trip, 2,376 cycles (1.2 us at 2 GHz) per region."""
+    levels = barrier_levels(cfg.cores, cfg.core_barrier_radix)
+    if not levels:
+        return 0
+    mc = mesh_consts(cfg)
+    tiles = core_tiles(cfg, cfg.cores)
+    mean_hops = float(mc.hops[tiles].mean())  # a thread's tile to a flag line's home bank
+    rtt = cfg.core_l2_cycles + cfg.l3_latency + 2 * mean_hops * mc.mesh.hop_cycles
+    return int(math.ceil(2 * levels * cfg.core_barrier_radix * rtt - 1e-9))
+
+
 def fu_pool_instructions(profile: RegionProfile, cfg: HardwareConfig, lanes: int) -> dict[str, float]:
     """512-bit instructions of the region by the functional units that issue them:
     ``fp`` (the FP-SIMD units: fp add/sub/mul/div, each one instruction -- the
@@ -131,7 +176,8 @@ def core_cost(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False) -
 
 def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False) -> tuple[Cost, dict[str, float]]:
     """``core_cost`` and its terms in cycles: ``compute``, ``port``, ``link``, ``eject``,
-    ``indirect``, ``mlp``, ``dram``, ``latency``, ``tail``, and ``bytes`` moved L3 <-> cores."""
+    ``indirect``, ``mlp``, ``dram``, ``latency`` (``forkjoin`` included), ``tail``, and ``bytes``
+    moved L3 <-> cores."""
     cost = Cost("core")
     streams = profile.streams
     if not any(s.accesses for s in streams) and profile.iterations == 0:
@@ -220,7 +266,8 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False)
         "mlp": mlp,
         "dram": dram_cycles,
     }
-    latency = 2 * far * mesh.hop_cycles + cfg.l3_latency + cfg.core_l1_cycles + cfg.core_l2_cycles
+    forkjoin = forkjoin_cycles(cfg)
+    latency = forkjoin + 2 * far * mesh.hop_cycles + cfg.l3_latency + cfg.core_l1_cycles + cfg.core_l2_cycles
     settle(cost, terms, latency, tail, loads, data_bh, req_bh, float(port_b.sum()), vector_ops, dram_bytes)
-    terms.update(bytes=float(port_b.sum()), threads=float(threads))
+    terms.update(bytes=float(port_b.sum()), threads=float(threads), forkjoin=float(forkjoin))
     return cost, terms

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from infs.sim import ConfigError, Machine, SimError, load_config
-from infs.sim.core import core_cost, core_detail
+from infs.sim.core import core_cost, core_detail, forkjoin_cycles
 from infs.sim.near import (
     array_bank_lines,
     bank_offsets,
@@ -25,6 +25,9 @@ M4 = 4 * 1024 * 1024
 # paper-64: far corner 14 hops from host tile 0, 6 cycles per hop
 NEAR_LAT = 2 * 14 * 6 + 20 + 4  # config out, completion back, L3 latency, SE init
 CORE_LAT = 2 * 14 * 6 + 20 + 2 + 16  # ... + the private L1 and L2 lookups (Table 2)
+# + the OpenMP fork and join: 2 x 3 levels of libomp's radix-4 hyper barrier x 4 round trips
+# of 16 + 20 + 2 x 5.25 mean hops x 6 cycles (test_core_forkjoin.py)
+CORE_LAT += 2 * 3 * 4 * 99
 
 
 def stream1d(kind, array, n, offset=0, size=None, name=None, eb=4, **kw):
@@ -340,7 +343,8 @@ def test_near_beats_core_on_streaming_and_core_has_twice_the_fp_rate_on_compute(
     n = M4
     heavy = RegionProfile((n,), ("parallel",), (stream1d("load", 0, n), stream1d("store", 1, n)), op_totals=ops(fp_mul=64 * n))
     # an SE_L3 does one 512-bit op per cycle, a core's FU pool two fp ops
-    assert near_memory_cost(heavy, P64).cycles == pytest.approx(2 * core_cost(heavy, P64).cycles, rel=0.01)
+    # (the cores' OpenMP fork and join, which the stream engines do not pay, aside)
+    assert near_memory_cost(heavy, P64).cycles == pytest.approx(2 * (core_cost(heavy, P64).cycles - forkjoin_cycles(P64)), rel=0.01)
 
 
 def test_small_configs():
