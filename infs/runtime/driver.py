@@ -667,7 +667,7 @@ class RegionRuntime:
         lazy = not probe and not points_given
         pending: list[tuple] = []
         index_at: dict[int, list] = {}
-        last = None  # the previous point's graph, sizes, shapes and lowering
+        last = None  # the previous point's graph, sizes, shapes, resident layouts and lowering
         floor = 0
         for point in points:
             gscalars = [*scalars, *point]
@@ -688,12 +688,14 @@ class RegionRuntime:
             if at is None:  # (the graph's index scalars: read off the IR once per plan, not per point)
                 at = index_at[id(g)] = [(i, n) for i, (n, s) in enumerate(zip(g.names, g.scalars)) if isinstance(s.type, IndexType)]
             sizes = {n: _index_value(gscalars[i]) for i, n in at}
-            same = (g, sizes, call_shapes)
-            if last is not None and last[0] is g and last[1] == sizes and last[2] == call_shapes:
-                lowered = last[3]  # (the JIT's memo would give this one: same graph, sizes and shapes)
+            # the layouts the arrays are held transposed in (choose-layout weighs re-transposing them)
+            resident = {i: st[1][3:5] for i, a in enumerate(call_arrays) if (st := self.machine.residency_of(a)) is not None and len(st) > 2 and st[1][0] == "T"}
+            same = (g, sizes, call_shapes, resident)
+            if last is not None and last[0] is g and last[1:4] == same[1:]:
+                lowered = last[4]  # (the JIT's memo would give this one: same graph, sizes, shapes and resident layouts)
             else:
                 t0 = time.perf_counter()
-                lowered = jit.lower(g, sizes, self.cfg, self.options.tiles, call_shapes, {i: st[1][3:5] for i, a in enumerate(call_arrays) if (st := self.machine.residency_of(a)) is not None and len(st) > 2 and st[1][0] == "T"})
+                lowered = jit.lower(g, sizes, self.cfg, self.options.tiles, call_shapes, resident)
                 jit_wall += time.perf_counter() - t0
                 last = (*same, lowered)
             # A lowering is charged once per run, on its first in-memory
