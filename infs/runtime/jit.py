@@ -137,13 +137,11 @@ def graph_facts(graph: tdfg.GraphOp) -> GraphFacts:
     return hit[1]
 
 
-def _key(graph: tdfg.GraphOp, sizes: Mapping[str, float | int], cfg: HardwareConfig, tiles, shapes, facts: GraphFacts | None = None,
-         resident=None) -> tuple:  # fmt: skip
+def _key(graph: tdfg.GraphOp, sizes: Mapping[str, float | int], cfg: HardwareConfig, tiles, shapes, facts: GraphFacts | None = None) -> tuple:
     names = (facts or graph_facts(graph)).symbols
     used = tuple(sorted((k, float(v) if isinstance(v, float) else int(v)) for k, v in sizes.items() if k in names))
     shp = tuple(sorted((int(k), tuple(v)) for k, v in (shapes or {}).items()))
-    res = tuple(sorted((int(k), tuple(lat), tuple(t)) for k, (lat, t) in resident.items())) if resident else None
-    return (id(graph), used, _config_key(cfg), tuple(tiles) if tiles else None, shp, res)
+    return (id(graph), used, _config_key(cfg), tuple(tiles) if tiles else None, shp)
 
 
 _CONFIG_KEYS: dict[int, tuple[HardwareConfig, str]] = {}
@@ -171,7 +169,9 @@ def lower(
 
     ``resident`` (graph array index -> (lattice, tiles)): the layouts arrays are held
     transposed in now; choose-layout charges a tiling that differs their
-    re-transposition.
+    re-transposition.  It is not part of the memo key (§4.2 memoizes on the graph,
+    its sizes and the machine): a memoized lowering is reused whatever the arrays'
+    layouts, so a re-entered region (a stencil's sweeps) lowers once.
 
     ``shapes`` (graph array index -> shape) gives the real array shapes when
     the memrefs are dynamic; without it the layout covers what the graph
@@ -179,7 +179,7 @@ def lower(
     """
     cfg = config if isinstance(config, HardwareConfig) else _named_config(config)
     facts = graph_facts(graph)
-    key = _key(graph, sizes, cfg, tiles, shapes, facts, resident)
+    key = _key(graph, sizes, cfg, tiles, shapes, facts)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is graph:
         _STATS["hits"] += 1
