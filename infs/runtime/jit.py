@@ -89,6 +89,9 @@ def verify(lowered: Lowered) -> None:
 
 _CACHE: dict[tuple, tuple[tdfg.GraphOp, Lowered]] = {}
 _STATS = {"hits": 0, "misses": 0}
+# per graph, the (lattice, tiles) of its latest lowering: an array still held in that
+# layout was laid out by this graph's previous invocation (``lower``'s ``resident``)
+_LAST_LAYOUT: dict[int, tuple[tdfg.GraphOp, tuple, tuple]] = {}
 
 
 _NAMED: dict[str | Path | tuple[str, bytes], HardwareConfig] = {}
@@ -119,6 +122,7 @@ def clear_cache(facts: bool = True) -> None:
     keeps the graph facts: the next call is a first call for new sizes)."""
     global _FACTS_GENERATION
     _CACHE.clear()
+    _LAST_LAYOUT.clear()
     _STATS.update(hits=0, misses=0)
     if facts:
         _FACTS_GENERATION += 1
@@ -169,9 +173,12 @@ def lower(
 
     ``resident`` (graph array index -> (lattice, tiles)): the layouts arrays are held
     transposed in now; choose-layout charges a tiling that differs their
-    re-transposition.  It is not part of the memo key (§4.2 memoizes on the graph,
-    its sizes and the machine): a memoized lowering is reused whatever the arrays'
-    layouts, so a re-entered region (a stencil's sweeps) lowers once.
+    re-transposition.  Only an array still in the layout this graph's previous
+    lowering gave it counts (gauss_elim's update at k and k + 1): a layout another
+    graph chose (an initialization before a loop of many invocations) is not worth
+    keeping for a one-time transposition, the invocations to come not being known.
+    ``resident`` is not part of the memo key (§4.2 memoizes on the graph, its sizes
+    and the machine): a re-entered region (a stencil's sweeps) lowers once.
 
     ``shapes`` (graph array index -> shape) gives the real array shapes when
     the memrefs are dynamic; without it the layout covers what the graph
@@ -186,8 +193,14 @@ def lower(
         return hit[1]
     _STATS["misses"] += 1
     t0 = time.perf_counter()
+    last = _LAST_LAYOUT.get(id(graph))
+    if resident and last is not None and last[0] is graph:
+        resident = {i: v for i, v in resident.items() if (tuple(v[0]), tuple(v[1])) == last[1:]}
+    else:
+        resident = None
     try:
         lowered = _lower(graph, sizes, cfg, tiles, shapes, t0, facts, resident)
+        _LAST_LAYOUT[id(graph)] = (graph, tuple(lowered.record.lattice), tuple(lowered.record.tiles))
         if verifying():
             verify(lowered)
     except (LoweringError, LayoutError, SpecializeError) as e:
