@@ -98,6 +98,9 @@ the papers give a number, else the assumption is stated next to the field):
 * ``core_mshrs`` (16) -- outstanding line misses per core, which bound every
   line a core fetches, affine or indirect (gem5 ``configs/common/Options.py:200``:
   16 MSHRs per private L2);
+* ``core_barrier_radix`` (4) -- the branch factor of the OpenMP runtime's
+  fork/join tree (LLVM libomp's hyper barrier, ``kmp_global.cpp``), which the
+  Base pays once per parallel region call (``core.forkjoin_cycles``);
 * energy ``vector_op`` -- one 512-bit SIMD op (core or stream engine);
   ``sram_read_byte`` also prices L3 line reads/writes of streams and cores.
 """
