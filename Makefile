@@ -21,13 +21,14 @@ run: $(STAMP)
 # pytest runs the unit/property tests and, through test/test_lit.py, the lit suite;
 # its closing line is the summary CI reads.  TEST_JOBS pytest-xdist workers (one per
 # core of a 2-core machine), each test file on one worker (--dist loadfile: a file's
-# module-scoped fixtures and caches are built once); TEST_JOBS=0 runs in one process.
+# module-scoped fixtures and caches are built once; the files in the order test/conftest.py
+# gives, the lit suite first); TEST_JOBS=0 runs in one process.
 # The browser tests of infs-view need Chromium: installed here when missing (as
 # root, from the distribution); if that fails they skip and say why.
 test: $(STAMP)
 	-@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null || \
 	{ apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
-	$(PY) -m pytest $(if $(filter-out 0,$(TEST_JOBS)),-n $(TEST_JOBS) --dist loadfile)
+	$(PY) -m pytest $(if $(filter-out 0,$(TEST_JOBS)),-n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder)
 
 # infs-sweep's kill tests (test/test_sweep.py): a sweep killed (SIGKILL, SIGINT) or one of its
 # Dask workers killed mid-sweep, then resumed; 20-40 s each, so not in `make test`. CI runs both.

@@ -25,3 +25,20 @@ if os.environ.get("INFS_FUZZ"):
     settings.load_profile("fuzz")
 elif os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The order pytest-xdist hands the test files to its workers (``make test``:
+    ``-n 2 --dist loadfile --no-loadscope-reorder``): ``test_lit.py`` first, then
+    the other files by number of tests, most first, each file's tests in their
+    own order.  xdist's own order (by number of tests alone) put the lit suite,
+    two tests but the longest file (lit's two processes, a minute or more), last,
+    and the other worker sat idle while it ran.  Only in xdist's workers: a run
+    in one process keeps pytest's order."""
+    if not hasattr(config, "workerinput"):
+        return
+    files: dict[str, list] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    order = sorted(files, key=lambda f: (not f.endswith("test_lit.py"), -len(files[f])))
+    items[:] = [item for f in order for item in files[f]]
