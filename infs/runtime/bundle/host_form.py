@@ -215,3 +215,10 @@ def host_data(module: ModuleOp) -> tuple[dict[str, Any], dict[str, list[Operatio
         entry["values"] = f.types
         functions.append(entry)
     return {"format": HOST_FORMAT, "functions": functions, "globals": _globals(module)}, offloads
+
+
+def bundle_sections(module: ModuleOp, name: str | None = None, entry: str | None = None) -> tuple[dict[str, Any], dict[str, list[Operation]]]:
+    """The sections of a bundle of ``module`` that exist today ("program",
+    "host"; docs/bundles.md) and the offloaded ops by kind, in index order."""
+    host, offloads = host_data(module)
+    return {"program": {"name": name, "entry": entry}, "host": host}, offloads

@@ -40,7 +40,7 @@ HOST_FORMAT = 1
 """Version of the host section's schema (docs/bundles.md)."""
 
 MAX_CALL_DEPTH = 10_000  # as infs.runtime.host_ops: how deep host calls may nest
-MAX_NESTING = 200  # regions inside regions a host function may have (the checker and compiler recurse on it)
+MAX_NESTING = 64  # regions inside regions a host function may have (the checker and compiler recurse on it)
 MAX_SLOTS = 1 << 22  # SSA values of one function
 _FRAMES_PER_CALL = 40
 
@@ -252,6 +252,11 @@ _NUMPY_OPS: dict[str, tuple[int, Callable[..., Any], bool]] = {
     "math.floor": (1, np.floor, False), "math.ceil": (1, np.ceil, False), "math.sin": (1, np.sin, False),
     "math.cos": (1, np.cos, False), "math.copysign": (2, np.copysign, False), "math.fpowi": (2, _fpowi, False),
 }  # fmt: skip
+# operand kind, result kind ("i" integer, "f" float) where not both float
+_NUMPY_KINDS = {
+    **{f"arith.{n}": "ii" for n in ("divui", "remui", "shrui", "maxsi", "minsi", "maxui", "minui", "floordivsi", "ceildivsi", "extsi", "extui", "trunci")},
+    "math.absi": "ii", "arith.sitofp": "if", "arith.uitofp": "if", "arith.fptosi": "fi",
+}  # fmt: skip
 _DIVIDES = frozenset({"arith.divui", "arith.remui", "arith.floordivsi", "arith.ceildivsi"})
 
 # Integer ops on Python ints, wrapped to the result's width (host_ops.HostIntegerArith)
@@ -367,8 +372,13 @@ class HostProgram:
                 results = fn.body(st, tuple(values))
         except _OffloadFailed as e:
             raise e.args[0] from None
+        except HostRunError:
+            raise
         except RecursionError:
             raise HostRunError(f"@{fn.name}: the host's calls and scf regions nest too deep for Python's stack") from None
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError, ZeroDivisionError, MemoryError) as e:
+            # the checks of compile_host leave nothing to reach this: a line, never a traceback, all the same
+            raise HostRunError(f"@{fn.name}: the host program stopped ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})") from None
         return tuple(_typed_result(r, t) for r, t in zip(results, fn.result_types))
 
     def make_global(self, st: _Run, name: str, label: str) -> np.ndarray:
@@ -634,6 +644,9 @@ class _Compiler:
         if any(int_width(t) and dtype_of(t) is None for t in (*tin, rt)):
             return self.odd_width_op(name, label, ins, o, tin, rt, where)
         self.expect(is_cast or all(t == rt for t in tin) or name == "math.fpowi", where, "operand and result types differ")
+        kinds = _NUMPY_KINDS.get(name, "ff")
+        self.expect(all((int_width(t) is not None) == (k == "i") for t, k in zip((*tin, rt), kinds[:-1] * len(tin) + kinds[-1:]))
+                    if name != "math.fpowi" else (is_float(tin[0]) and int_width(tin[1]) and rt == tin[0]), where, "operand or result of the wrong kind")  # fmt: skip
         dts = tuple(dtype_of(t) for t in tin)
         rdt = dtype_of(rt)
         checks_zero = name in _DIVIDES
