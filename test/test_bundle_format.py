@@ -272,6 +272,8 @@ def test_fuzz_structured_mutations(data):
                 parent = parent[k]
             key = path[-1]
             parent[key]
+            if not isinstance(parent, (list, dict)):
+                continue
         except (KeyError, IndexError, TypeError):
             continue
         how = data.draw(st.sampled_from(["replace", "delete", "duplicate", "swap"]))

@@ -939,7 +939,7 @@ class _Compiler:
         return lambda st, env: None
 
     def _indices(self, tin, k, where):
-        self.expect(is_memref(tin[k]) and len(tin) == k + 1 + len(tin[k][1]) and all(x == "index" for x in tin[k + 1 :]), where, "needs a memref and an index per dim")
+        self.expect(len(tin) > k and is_memref(tin[k]) and len(tin) == k + 1 + len(tin[k][1]) and all(x == "index" for x in tin[k + 1 :]), where, "needs a memref and an index per dim")
 
     def leaf_memref_load(self, d, name, label, ins, outs, tin, tout, where):
         self._indices(tin, 0, where)
