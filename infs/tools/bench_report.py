@@ -69,6 +69,9 @@ def headline(rows: dict[tuple[str, str], dict], configs, tile_rows: list[dict]) 
         ours["fig14_jit_share"] = sum(r["cyc_jit"] / r["total_cycles"] for r in infs if r["total_cycles"]) / len(infs)
         ours["fig14_jit_share_total"] = sum(r["cyc_jit"] for r in infs) / max(1, sum(r["total_cycles"] for r in infs))
         ours["fig14_ops_in_memory"] = sum(r["elements_in_memory_fraction"] for r in infs) / len(infs)
+    lowerable = [b["infs_lowerable"] for b in best.values() if "infs_lowerable" in b]
+    if lowerable:  # the same mean under the artifact's rule (``bench_defs.POLICY``)
+        ours["fig14_ops_in_memory_lowerable"] = sum(r["elements_in_memory_fraction"] for r in lowerable) / len(lowerable)
         ours["fig14_in_memory_cycle_share"] = sum(
             (r["cyc_dram"] + r["cyc_move"] + r["cyc_compute"] + r["cyc_final_reduce"]) / r["total_cycles"] for r in infs if r["total_cycles"]
         ) / len(infs)
@@ -164,6 +167,7 @@ def reproduction_md(ours: dict[str, Any], rows: dict[tuple[str, str], dict], siz
     row("Fig. 12", "NoC traffic cut, Inf-S vs Base", "fig12_noc_cut_vs_base", fmt="{:.0%}")
     row("Fig. 14", "JIT share of Inf-S runtime (mean over benchmarks)", "fig14_jit_share", fmt="{:.1%}")
     row("Fig. 14", "ops (elements) computed in memory, Inf-S", "fig14_ops_in_memory", fmt="{:.0%}")
+    row("Fig. 14", "ops (elements) computed in memory, Inf-S under the gem5 artifact's rule (`--policy lowerable`: in memory whenever it lowers)", "fig14_ops_in_memory_lowerable", fmt="{:.0%}")
     f15 = ours.get("fig15_mm_outer_over_inner", {})
     for c, want in (("infs", "outer wins"), ("in", "outer wins"), ("base", "inner wins")):
         v = f15.get(c)

@@ -71,6 +71,7 @@ import numpy as np
 
 from infs.tools.cli import VersionAction
 from infs.tools.bench_cal22 import CAL_MACHINE, CAL_NOTE, CAL_SUITE, cal_tasks
+from infs.tools.bench_defs import POLICY
 from infs.tools.bench_report import (  # noqa: F401 -- re-exported: the report's names are infs-bench's API
     CONFIGS,
     MICRO,
@@ -151,7 +152,7 @@ def run_one(module, w, sizes: dict[str, int], config: str, functional: bool, til
     args = w.call_args(values, sizes)
     jit.clear_cache()
     gc.collect()
-    options = RunOptions(config=machine, mode=mode, jit=charge, tiles=tiles, optimize=optimize,
+    options = RunOptions(config=machine, mode=mode, jit=charge, tiles=tiles, optimize=optimize, policy=POLICY.get(config, "eq2"),
                          machine_mode="functional" if functional else "analysis", warm=True)  # fmt: skip
     t0 = time.perf_counter()
     machine_mode = options.machine_mode
