@@ -306,3 +306,19 @@ def test_loader_imports_no_xdsl(tmp_path):
     """)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True).stdout.splitlines()
     assert out == ["(np.float32(4.5), 4)", "[]"]
+
+
+def test_nesting_limit_is_one_line():
+    # regions inside regions past the checker's bound: refused, not a RecursionError
+    from infs.runtime.bundle.host_program import MAX_NESTING
+
+    body = {"args": [], "ops": [{"op": "scf.yield", "in": []}]}
+    for _ in range(MAX_NESTING + 5):
+        body = {"args": [], "ops": [{"op": "scf.if", "in": [0], "regions": [body, None]}, {"op": "scf.yield", "in": []}]}
+    fn = {"name": "f", "public": True, "args": ["i1"], "arg_names": ["c"], "results": [], "values": ["i1"],
+          "body": {"args": [0], "ops": [body["ops"][0], {"op": "func.return", "in": []}]}}  # fmt: skip
+    with pytest.raises(BundleError, match=f"regions nest more than {MAX_NESTING} deep"):
+        compile_host({"format": 1, "functions": [fn]})
+    with pytest.raises(BundleError, match=f"regions nest more than {MAX_NESTING} deep"):
+        loads_and_compile = container.loads(_with_doc(json.dumps({"sections": {"host": {"format": 1, "functions": [fn]}}}).encode()))
+        compile_host(loads_and_compile.sections["host"])

@@ -521,3 +521,12 @@ def test_closure_path_imports_no_xdsl(tmp_path):
     assert float(out[1]) == 45.0
     assert out[2] == "LOADED []"
     del w
+
+
+def test_allocation_past_memory_same_line():
+    m = api.parse_text("func.func @f(%n: index) {\n  %a = memref.alloc(%n, %n) : memref<?x?xf64>\n  func.return\n}")
+    out1, out2 = run_both(m, [2**30])
+    assert out1[0] == out2[0] == "error"
+    # the memory available is read at each run: the line up to it
+    assert out1[1].split("; this host has")[0] == out2[1].split("; this host has")[0] == "'memref.alloc' of shape [1073741824, 1073741824] x float64 needs 8192.0 PB"
+    assert_same(*run_both(m, [-3]))
