@@ -22,12 +22,16 @@ run: $(STAMP)
 # its closing line is the summary CI reads.  TEST_JOBS pytest-xdist workers (one per
 # core of a 2-core machine), each test file on one worker (--dist loadfile: a file's
 # module-scoped fixtures and caches are built once; the files in the order test/conftest.py
-# gives, the lit suite first); TEST_JOBS=0 runs in one process.
+# gives, the lit suite first); TEST_JOBS=0 runs in one process.  infs's bytecode is written
+# first: with PYTHONDONTWRITEBYTECODE set, every tool the tests start (lit's infs-opt, the
+# documentation's commands, the CLI tests) would compile the package again (a file that does
+# not compile is left to the tests to report).
 # The browser tests of infs-view need Chromium: installed here when missing (as
 # root, from the distribution); if that fails they skip and say why.
 test: $(STAMP)
 	-@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null || \
 	{ apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+	-@$(PY) -m compileall -q infs >/dev/null
 	$(PY) -m pytest $(if $(filter-out 0,$(TEST_JOBS)),-n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder)
 
 # infs-sweep's kill tests (test/test_sweep.py): a sweep killed (SIGKILL, SIGINT) or one of its
