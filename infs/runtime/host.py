@@ -26,7 +26,8 @@ from xdsl.utils.exceptions import InterpretationError
 
 from infs.dialects import stream, tdfg
 from infs.runtime.host_ops import MAX_CALL_DEPTH, host_op_functions  # not xdsl.interpreters: its __init__ loads every interpreter (host_ops' docstring)
-from infs.runtime.memory import available_memory, human_bytes
+from infs.runtime import memory
+from infs.runtime.memory import phantom_array  # noqa: F401 -- the host's API (infs-run's timing-only arguments)
 from infs.runtime.reference import evaluate_region
 from infs.runtime.scalar_ops import EvaluationError, eval_scalar_op, numpy_dtype, op_label
 
@@ -35,23 +36,9 @@ GraphExecutor = Callable[[tdfg.GraphOp, list[np.ndarray], list[Any]], list[Any]]
 ProgramExecutor = Callable[[Any, list[np.ndarray], list[Any]], list[Any]]  # a pimcmd.program's (compiled ahead of time)
 
 
-def phantom_array(shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
-    """An array of the given shape that holds no data (every element is one
-    cell): what a timing-only run needs of the host's memory."""
-    return np.lib.stride_tricks.as_strided(np.zeros(1, dtype=dtype), shape=tuple(int(s) for s in shape), strides=(0,) * len(shape), writeable=True)
-
-
 def checked_alloc(shape: Sequence[int], dtype: np.dtype, what: str) -> np.ndarray:
     """``np.zeros`` after checking the host has the memory (else an EvaluationError, not a MemoryError)."""
-    dtype = np.dtype(dtype)
-    nbytes = math.prod(int(s) for s in shape) * dtype.itemsize
-    avail = available_memory()
-    if avail is not None and nbytes > avail:
-        raise EvaluationError(f"{what} of shape {list(shape)} x {dtype} needs {human_bytes(nbytes)}; this host has {human_bytes(avail)} available")
-    try:
-        return np.zeros(tuple(shape), dtype=dtype)
-    except (MemoryError, ValueError) as e:
-        raise EvaluationError(f"{what} of shape {list(shape)} x {dtype} ({human_bytes(nbytes)}) cannot be allocated: {e}") from None
+    return memory.checked_alloc(shape, dtype, what, EvaluationError)
 
 
 def _as_scalar(v: Any) -> Any:

@@ -34,7 +34,8 @@ from typing import Any
 import numpy as np
 
 from infs.runtime.bundle.errors import BundleError, HostRunError
-from infs.runtime.memory import available_memory, human_bytes
+from infs.runtime import memory
+from infs.runtime.memory import phantom_array
 
 HOST_FORMAT = 1
 """Version of the host section's schema (docs/bundles.md)."""
@@ -284,20 +285,8 @@ _TERMINATORS = frozenset({"scf.yield", "scf.condition", "func.return"})
 # ---------------------------------------------------------------------------
 
 
-def phantom_array(shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
-    return np.lib.stride_tricks.as_strided(np.zeros(1, dtype=dtype), shape=tuple(int(s) for s in shape), strides=(0,) * len(shape), writeable=True)
-
-
 def checked_alloc(shape: Sequence[int], dtype: np.dtype, what: str) -> np.ndarray:
-    dtype = np.dtype(dtype)
-    nbytes = math.prod(int(s) for s in shape) * dtype.itemsize
-    avail = available_memory()
-    if avail is not None and nbytes > avail:
-        raise HostRunError(f"{what} of shape {list(shape)} x {dtype} needs {human_bytes(nbytes)}; this host has {human_bytes(avail)} available")
-    try:
-        return np.zeros(tuple(shape), dtype=dtype)
-    except (MemoryError, ValueError) as e:
-        raise HostRunError(f"{what} of shape {list(shape)} x {dtype} ({human_bytes(nbytes)}) cannot be allocated: {e}") from None
+    return memory.checked_alloc(shape, dtype, what, HostRunError)
 
 
 # ---------------------------------------------------------------------------
