@@ -250,6 +250,19 @@ class ChooseLayoutPass(ModulePass):
 # -- the cost estimate that ranks the valid tilings ------------------------------------
 
 
+_INTER_TABLES: dict[int, tuple[HardwareConfig, dict]] = {}
+
+
+def _inter_table(cfg: HardwareConfig) -> dict:
+    """``_Est.inter``'s table of one machine (by identity: the runtime keeps its config object)."""
+    hit = _INTER_TABLES.get(id(cfg))
+    if hit is None or hit[0] is not cfg:
+        if len(_INTER_TABLES) >= 64:
+            _INTER_TABLES.clear()
+        hit = _INTER_TABLES[id(cfg)] = (cfg, {})
+    return hit[1]
+
+
 @dataclass
 class _Est:
     """The timing model's formulas (``infs.cost_formulas``, ``infs.sim.timing``) on
@@ -269,7 +282,7 @@ class _Est:
         self.sync = 2 * (max(host_r, c.mesh_rows - 1 - host_r) + max(host_c, c.mesh_cols - 1 - host_c)) * c.hop_cycles
         self._parts: dict = {}  # box -> intervals per dim (terms share boxes: a convolution's taps)
         self._others: dict = {}
-        self._inter: dict = {}  # inter-tile move arguments -> cycles
+        self._inter = _inter_table(c)  # inter-tile move arguments -> cycles, per machine
 
     def parts(self, box) -> list[list[tuple[int, tuple[int, int]]]]:
         """decompose's intervals of ``box`` (Alg. 1) per dim, each as (tiles, in-tile range):
@@ -329,26 +342,38 @@ class _Est:
         ``nb`` bitlines up its bank's H-tree (``ntiles`` of them in the busiest bank), into
         another bank's when the destination tile is in another bank, then the mesh drain
         the next sync waits for."""
-        key = (bits, min(ntiles, self.cfg.arrays_per_bank), nb, dim, tiles_away)
-        cycles = self._inter.get(key)
+        # the cycles depend on the tile-number distance, not on which dim or tiling gives
+        # it: one table per machine, shared by every candidate and every call (a host loop
+        # ranks the same few shapes again at every step)
+        key = (bits, min(ntiles, self.cfg.arrays_per_bank), nb, abs(tiles_away) * self.tstride[dim])
+        table = self._inter
+        cycles = table.get(key)
         if cycles is None:
-            cycles = self._inter[key] = self._inter_cycles(*key)
+            if len(table) >= 100_000:
+                table.clear()
+            cycles = table[key] = self._inter_cycles(*key)
         return cycles
 
-    def _inter_cycles(self, bits: int, ntiles: int, nb: int, dim: int, tiles_away: int) -> int:
+    def _inter_cycles(self, bits: int, ntiles: int, nb: int, step: int) -> int:
+        """``inter``'s cycles for sources ``step`` tile numbers from their destinations
+        (tile -> bank: tile // arrays_per_bank)."""
         c = self.cfg
         apb = c.arrays_per_bank
         per_tile = nb * bits / 8.0
         per_bank = min(apb, ntiles)
-        step = abs(tiles_away) * self.tstride[dim]  # tile-number distance (tile -> bank: tile // apb)
         remote = min(1.0, step / apb)
         # the H-tree as the timing model prices it (gem5's levels, ``cost_formulas.htree_level_arrays``)
         # for the busiest bank's sources, taken as its first ``per_bank`` arrays each sent ``step`` on
-        src = np.arange(per_bank, dtype=np.int64)
-        dst = src + step
-        away = dst >= apb
-        lvl = cost_formulas.htree_lca_levels(src, np.minimum(dst, apb - 1), c.htree_degree, c.htree_levels, c.arrays_per_way, c.compute_ways)
-        moved = cost_formulas.htree_level_arrays(np.zeros_like(src), src, lvl, away, c.htree_degree, c.htree_levels, c.arrays_per_way, c.compute_ways)
+        # (the transfer count depends on the sources and the distance only: kept per machine
+        # under the key ``("moved", per_bank, step)``, as the size of what moves varies per call)
+        moved = self._inter.get(("moved", per_bank, step))
+        if moved is None:
+            src = np.arange(per_bank, dtype=np.int64)
+            dst = src + step
+            away = dst >= apb
+            lvl = cost_formulas.htree_lca_levels(src, np.minimum(dst, apb - 1), c.htree_degree, c.htree_levels, c.arrays_per_way, c.compute_ways)
+            moved = self._inter["moved", per_bank, step] = cost_formulas.htree_level_arrays(
+                np.zeros_like(src), src, lvl, away, c.htree_degree, c.htree_levels, c.arrays_per_way, c.compute_ways)
         tree = moved * cost_formulas.htree_array_cycles(nb, bits, c.htree_leaf_bytes_per_cycle)
         recv = cost_formulas.htree_cycles(per_bank * per_tile * remote, c.htree_bytes_per_cycle)
         cycles = max(tree, recv) + 2 * c.htree_levels
