@@ -144,6 +144,9 @@ CASES = {
     "not utf8": (_with_doc(b'{"sections": "\xff"}'), "not UTF-8"),
     "no sections": (_with_doc(b"[]"), "one field 'sections'"),
     "unknown section": (_with_doc(b'{"sections": {"host": {}, "code": "x"}}'), "unknown section 'code'"),
+    # format 1 carries no regions' tDFGs or wordline schedules: such a bundle is refused, not half read
+    "regions section": (_with_doc(b'{"sections": {"host": {}, "regions": []}}'), "unknown section 'regions' (format 1 has program, host)"),
+    "layouts section": (_with_doc(b'{"sections": {"host": {}, "layouts": {}}}'), "unknown section 'layouts'"),
     "no host": (_with_doc(b'{"sections": {"program": {}}}'), "no 'host' section"),
     "wrong type": (_with_doc(b'{"sections": {"host": []}}'), "section 'host' is list, not dict"),
     "huge json length": (_rechecksum(GOOD, struct.pack("<Q", 2**63) + b"{}"), "runs past its end"),

@@ -41,13 +41,12 @@ MAX_BLOBS = 1 << 16
 
 SECTIONS: dict[str, str] = {
     "program": "what the bundle is of: {'name': str, 'entry': str | null}",
-    "host": "the host functions as data (host_form.host_data); offload placeholders by kind and index",
-    "regions": "planned: each offloaded region's optimized tDFG, in a form without xDSL (by placeholder index)",
-    "layouts": "planned: per SRAM array size (256, 512 wordlines), each region's wordline allocation and schedule",
+    "host": "the host functions as data (host_form.host_data); each offloaded op an offload call by kind and index",
 }
-"""The named sections of format 1; "program" and "host" are written today."""
+"""The named sections of format 1; any other section is an error (the offloaded parts
+run through the executors the caller gives ``HostProgram.run``)."""
 
-_SECTION_TYPES = {"program": dict, "host": dict, "regions": list, "layouts": dict}
+_SECTION_TYPES = {"program": dict, "host": dict}
 _HEAD = struct.Struct("<8sHH")
 _TAIL = struct.Struct("<Q32s")
 

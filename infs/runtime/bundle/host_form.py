@@ -6,7 +6,7 @@ gives plain JSON-able values (docs/bundles.md, section "host"): per function
 its signature, the type of each SSA value (numbered from 0) and its ops as
 ``{"op": name, "in": [values], "out": [values], "line": n, ...}`` with their
 regions' blocks nested; f32/f64 constants as the hex bits of their value in
-the type, so they are exact; each offloaded op an ``offload`` placeholder
+the type, so they are exact; each offloaded op an ``offload`` call
 (kind, its index among the ops of that kind, how many of its operands are
 arrays).  ``host_program.compile_host`` turns the data back into a program.
 

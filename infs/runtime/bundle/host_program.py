@@ -17,7 +17,7 @@ terminator, and raises one ``BundleError`` line naming the function and op.
 Nothing is ``eval``-ed: each op becomes a closure from a fixed table of the
 ops below, so a bundle can run nothing but the program it describes.
 Offloaded parts (``stream.region``, ``tdfg.graph``, ``pimcmd.program``) are
-"offload" placeholders (kind, index); ``run`` calls the executor given for
+"offload" calls (kind, index); ``run`` calls the executor given for
 their kind with (index, arrays, scalars).
 """
 
@@ -326,7 +326,7 @@ class HostProgram:
     def __init__(self, functions: dict[str, HostFunction], globals_: dict[str, tuple[tuple[int, ...], np.dtype, bytes | None]], n_offloads: dict[str, int]):
         self.functions = functions
         self.globals = globals_
-        self.n_offloads = n_offloads  # placeholders of each kind (indices 0..n-1)
+        self.n_offloads = n_offloads  # offload calls of each kind (indices 0..n-1)
 
     def find(self, name: str | None = None) -> HostFunction:
         funcs = [f for f in self.functions.values() if f.has_body]
@@ -351,7 +351,7 @@ class HostProgram:
     ) -> tuple[Any, ...]:
         """Run a function as ``infs.runtime.host.run_function`` does: arrays updated
         in place, its results as numpy scalars of their types.  Each offload
-        placeholder of kind k calls the k executor with (index, arrays, scalars)."""
+        offload call of kind k calls the k executor with (index, arrays, scalars)."""
         fn = self.find(name)
         values = _bind_arguments(fn, args)
         st = _Run({"region": region, "graph": graph, "program": program}, phantom_alloc)
