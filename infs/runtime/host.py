@@ -9,11 +9,9 @@ tensorized ahead of time (through the executor the runtime gives).
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
 import sys
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -25,7 +23,8 @@ from xdsl.utils.comparisons import to_signed, to_unsigned
 from xdsl.utils.exceptions import InterpretationError
 
 from infs.dialects import stream, tdfg
-from infs.runtime.host_ops import MAX_CALL_DEPTH, host_op_functions  # not xdsl.interpreters: its __init__ loads every interpreter (host_ops' docstring)
+from infs.runtime.call_depth import deep_calls
+from infs.runtime.host_ops import host_op_functions  # not xdsl.interpreters: its __init__ loads every interpreter (host_ops' docstring)
 from infs.runtime import memory
 from infs.runtime.memory import phantom_array  # noqa: F401 -- the host's API (infs-run's timing-only arguments)
 from infs.runtime.reference import evaluate_region
@@ -552,7 +551,7 @@ def run_function(
     values = bind_arguments(fn, args)
     interp = make_interpreter(module, executor, phantom_alloc, graph_executor, program_executor)
     try:
-        with _deep_calls():
+        with deep_calls():
             results = tuple(interp.call_op(fn, tuple(values)))
     except InterpretationError as e:
         raise EvaluationError(f"@{fn.sym_name.data}: {_unsupported_op(module, str(e)) or e}") from None
@@ -562,32 +561,6 @@ def run_function(
     # on numpy int32); the function's results are scalars of its result types.
     types = fn.function_type.outputs.data
     return tuple(_typed_result(r, t) for r, t in zip(results, types))
-
-
-# Python frames for MAX_CALL_DEPTH nested host calls (~15 each, more with scf
-# regions inside), and how many runs are raising Python's limit now (threads)
-_FRAMES_PER_CALL = 40
-_deep_lock = threading.Lock()
-_deep_runs = [0, 0]  # runs under way, the limit before the first
-
-
-@contextlib.contextmanager
-def _deep_calls():
-    """Python's recursion limit raised while host code runs, so that calls nest as
-    deep as ``MAX_CALL_DEPTH`` (the interpreter recurses in Python for every call
-    and scf region; 3.11's frames live on the heap, not the C stack)."""
-    with _deep_lock:
-        if _deep_runs[0] == 0:
-            _deep_runs[1] = sys.getrecursionlimit()
-            sys.setrecursionlimit(max(_deep_runs[1], MAX_CALL_DEPTH * _FRAMES_PER_CALL))
-        _deep_runs[0] += 1
-    try:
-        yield
-    finally:
-        with _deep_lock:
-            _deep_runs[0] -= 1
-            if _deep_runs[0] == 0:
-                sys.setrecursionlimit(_deep_runs[1])
 
 
 _NO_IMPL = "Could not find interpretation function for op "

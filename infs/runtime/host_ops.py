@@ -42,6 +42,7 @@ from xdsl.interpreter import (
 )
 from xdsl.utils.comparisons import to_signed, to_unsigned
 
+from infs.runtime.call_depth import MAX_CALL_DEPTH
 from infs.runtime.scalar_ops import EvaluationError, op_label
 
 
@@ -183,11 +184,6 @@ class HostScf(InterpreterFunctions):
         return ReturnedValues(args), ()
 
 
-# How deep host calls may nest: each level costs ~15 Python frames of the
-# interpreter (more with scf nests), so Python's default limit of 1000 frames
-# stopped a recursion 75 calls deep with a RecursionError traceback;
-# ``infs.runtime.host.run_function`` raises Python's limit to fit this many.
-MAX_CALL_DEPTH = 10_000
 
 
 @register_impls

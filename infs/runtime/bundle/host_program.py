@@ -23,11 +23,8 @@ their kind with (index, arrays, scalars).
 
 from __future__ import annotations
 
-import contextlib
 import math
 import operator
-import sys
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -35,15 +32,14 @@ import numpy as np
 
 from infs.runtime.bundle.errors import BundleError, HostRunError
 from infs.runtime import memory
+from infs.runtime.call_depth import MAX_CALL_DEPTH, deep_calls
 from infs.runtime.memory import phantom_array
 
 HOST_FORMAT = 1
 """Version of the host section's schema (docs/bundles.md)."""
 
-MAX_CALL_DEPTH = 10_000  # as infs.runtime.host_ops: how deep host calls may nest
 MAX_NESTING = 64  # regions inside regions a host function may have (the checker and compiler recurse on it)
 MAX_SLOTS = 1 << 22  # SSA values of one function
-_FRAMES_PER_CALL = 40
 
 Executor = Callable[[int, list[np.ndarray], list[Any]], Sequence[Any]]
 
@@ -357,7 +353,7 @@ class HostProgram:
         st = _Run({"region": region, "graph": graph, "program": program}, phantom_alloc)
         st.globals = {}
         try:
-            with _deep_calls():
+            with deep_calls():
                 results = fn.body(st, tuple(values))
         except _OffloadFailed as e:
             raise e.args[0] from None
@@ -379,27 +375,6 @@ class HostProgram:
                 vals = np.frombuffer(raw, dtype=dt.newbyteorder("<")).astype(dt)
                 st.globals[name] = (np.full(shape, vals.item(), dt) if vals.size == 1 else vals.reshape(shape)).copy()
         return st.globals[name]
-
-
-_deep_lock = threading.Lock()
-_deep_runs = [0, 0]
-
-
-@contextlib.contextmanager
-def _deep_calls():
-    """Python's recursion limit raised while host code runs (as ``infs.runtime.host``)."""
-    with _deep_lock:
-        if _deep_runs[0] == 0:
-            _deep_runs[1] = sys.getrecursionlimit()
-            sys.setrecursionlimit(max(_deep_runs[1], MAX_CALL_DEPTH * _FRAMES_PER_CALL))
-        _deep_runs[0] += 1
-    try:
-        yield
-    finally:
-        with _deep_lock:
-            _deep_runs[0] -= 1
-            if _deep_runs[0] == 0:
-                sys.setrecursionlimit(_deep_runs[1])
 
 
 def _typed_result(value: Any, t: Any) -> Any:
