@@ -25,6 +25,8 @@ import numpy as np
 from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IndexType, IntegerType
 from xdsl.ir import Attribute
 
+from infs.arith_semantics import float_maximum, float_minimum, trunc_quotient  # noqa: F401 -- the element types' semantics, shared with the xDSL-free host
+
 # ---------------------------------------------------------------------------
 # Element types the machine holds
 # ---------------------------------------------------------------------------
@@ -106,21 +108,6 @@ COMMUTATIVE = ("add", "mul", "min", "max", "and", "or", "xor", "cmp_eq")  # tdfg
 BITWISE_OPS = ("and", "or", "xor", "not")
 
 
-def float_minimum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``arith.minimumf`` (IEEE 754-2019 minimum): NaN if either is NaN, and
-    -0.0 < +0.0.  ``np.minimum`` gives its second operand on a tie, so
-    ``min(-0.0, 0.0)`` was +0.0 and the answer depended on the operands'
-    order (the lowering puts a constant last)."""
-    a, b = np.asarray(a), np.asarray(b)
-    return np.where((a == b) & np.signbit(a), a, np.minimum(a, b))
-
-
-def float_maximum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``arith.maximumf``: NaN if either is NaN, and +0.0 > -0.0 (see float_minimum)."""
-    a, b = np.asarray(a), np.asarray(b)
-    return np.where((a == b) & ~np.signbit(a), a, np.maximum(a, b))
-
-
 def elementwise_min(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """tdfg/pimcmd ``min``: signed for integers, ``arith.minimumf`` for floats."""
     return float_minimum(a, b) if np.asarray(a).dtype.kind == "f" else np.minimum(a, b)
@@ -134,21 +121,6 @@ def elementwise_max(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def wrapping_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``np.add`` (integers wrap around), except that i1 values wrap mod 2 (xor), as the machine adds them."""
     return np.bitwise_xor(a, b) if a.dtype == np.bool_ else np.add(a, b)
-
-
-def trunc_quotient(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """C-style quotient (toward zero) of nonzero-divisor integers, in int64:
-    ``arith.divsi`` and tdfg ``div`` on integers; the caller checks divisors and casts.
-
-    From the floor quotient, not from magnitudes: ``abs`` of the int64 minimum
-    is itself, which made ``-2^63 / 3`` come out positive.  ``MIN / -1`` wraps
-    to ``MIN`` (two's complement, as the machine's divider gives)."""
-    a64 = np.asarray(a).astype(np.int64)
-    b64 = np.asarray(b).astype(np.int64)
-    with np.errstate(all="ignore"):
-        q = np.floor_divide(a64, b64)
-        r = np.remainder(a64, b64)
-    return q + ((r != 0) & ((a64 < 0) ^ (b64 < 0)))
 
 
 # ---------------------------------------------------------------------------

@@ -42,6 +42,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("infs.dialects",),  # stream, tdfg, pimcmd, lattice; parsing and verifying programs
     ("infs.hardware",),  # configurations, cost profiles, energy constants (data)
     ("infs.element_types", "infs.jit_models", "infs.cost_formulas", "infs.workloads"),  # the ground: tables and formulas
+    ("infs.arith_semantics",),  # numpy semantics of arith ops, shared with the xDSL-free bundle host
 )
 
 

@@ -11,6 +11,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import FileLineColLoc, FloatAttr, IntegerAttr
 from xdsl.ir import Operation
 
+from infs.arith_semantics import ceildivsi, floordivsi
 from infs.element_types import EvaluationError, float_maximum, float_minimum, numpy_dtype, trunc_quotient, wrapping_add
 
 
@@ -41,25 +42,6 @@ def _divui(a, b):
 
 def _remui(a, b):
     return (_unsigned(a) % _unsigned(b)).view(a.dtype)
-
-
-def _floordivsi(a, b):
-    # MLIR's floordivsi rounds toward -inf (numpy's floor_divide, in int64 so
-    # that MIN / -1 wraps back to MIN in the type, as divsi); a signed i1's only
-    # nonzero divisor is -1 (true), and -x wraps back to x
-    if a.dtype == np.bool_:
-        return a
-    with np.errstate(all="ignore"):
-        return np.floor_divide(a.astype(np.int64), b.astype(np.int64)).astype(a.dtype)
-
-
-def _ceildivsi(a, b):
-    # toward +inf: the floor quotient, one more when the division is inexact
-    if a.dtype == np.bool_:
-        return a
-    a64, b64 = a.astype(np.int64), b.astype(np.int64)
-    with np.errstate(all="ignore"):
-        return (np.floor_divide(a64, b64) + (np.remainder(a64, b64) != 0)).astype(a.dtype)
 
 
 # ops that fail on some points only (a zero divisor): which error a run reports,
@@ -108,8 +90,8 @@ _BINARY: dict[type[Operation], Callable[[np.ndarray, np.ndarray], np.ndarray]] =
     arith.DivUIOp: _divui,
     arith.RemSIOp: _remsi,
     arith.RemUIOp: _remui,
-    arith.FloorDivSIOp: _floordivsi,
-    arith.CeilDivSIOp: _ceildivsi,
+    arith.FloorDivSIOp: floordivsi,
+    arith.CeilDivSIOp: ceildivsi,
     arith.AndIOp: np.bitwise_and,
     arith.OrIOp: np.bitwise_or,
     arith.XOrIOp: np.bitwise_xor,

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from infs.arith_semantics import ceildivsi, float_maximum, float_minimum, floordivsi
 from infs.runtime.bundle.errors import BundleError, HostRunError
 from infs.runtime import memory
 from infs.runtime.call_depth import MAX_CALL_DEPTH, deep_calls
@@ -130,38 +131,6 @@ def _label(name: str, line: int | None) -> str:
 # ---------------------------------------------------------------------------
 
 
-def _trunc_quotient(a, b):
-    a64, b64 = np.asarray(a).astype(np.int64), np.asarray(b).astype(np.int64)
-    with np.errstate(all="ignore"):
-        q, r = np.floor_divide(a64, b64), np.remainder(a64, b64)
-    return q + ((r != 0) & ((a64 < 0) ^ (b64 < 0)))
-
-
-def _float_maximum(a, b):
-    a, b = np.asarray(a), np.asarray(b)
-    return np.where((a == b) & ~np.signbit(a), a, np.maximum(a, b))
-
-
-def _float_minimum(a, b):
-    a, b = np.asarray(a), np.asarray(b)
-    return np.where((a == b) & np.signbit(a), a, np.minimum(a, b))
-
-
-def _floordivsi(a, b):
-    if a.dtype == np.bool_:
-        return a
-    with np.errstate(all="ignore"):
-        return np.floor_divide(a.astype(np.int64), b.astype(np.int64)).astype(a.dtype)
-
-
-def _ceildivsi(a, b):
-    if a.dtype == np.bool_:
-        return a
-    a64, b64 = a.astype(np.int64), b.astype(np.int64)
-    with np.errstate(all="ignore"):
-        return (np.floor_divide(a64, b64) + (np.remainder(a64, b64) != 0)).astype(a.dtype)
-
-
 def _fdiv(a, b):
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.divide(a, b)
@@ -225,7 +194,7 @@ def _trunci(a, dt):
 # name -> (arity, f(*args) or f(arg, result dtype) for casts, is_cast)
 _NUMPY_OPS: dict[str, tuple[int, Callable[..., Any], bool]] = {
     "arith.addf": (2, np.add, False), "arith.subf": (2, np.subtract, False), "arith.mulf": (2, np.multiply, False),
-    "arith.divf": (2, _fdiv, False), "arith.maximumf": (2, _float_maximum, False), "arith.minimumf": (2, _float_minimum, False),
+    "arith.divf": (2, _fdiv, False), "arith.maximumf": (2, float_maximum, False), "arith.minimumf": (2, float_minimum, False),
     "arith.maxnumf": (2, np.fmax, False), "arith.minnumf": (2, np.fmin, False),
     "arith.divui": (2, lambda a, b: (_unsigned_view(a) // _unsigned_view(b)).view(a.dtype) if a.dtype != np.bool_ else a, False),
     "arith.remui": (2, lambda a, b: (_unsigned_view(a) % _unsigned_view(b)).view(a.dtype), False),
@@ -233,7 +202,7 @@ _NUMPY_OPS: dict[str, tuple[int, Callable[..., Any], bool]] = {
     "arith.maxsi": (2, _minmax_si(np.maximum), False), "arith.minsi": (2, _minmax_si(np.minimum), False),
     "arith.maxui": (2, lambda a, b: np.maximum(_unsigned_view(a), _unsigned_view(b)).view(a.dtype), False),
     "arith.minui": (2, lambda a, b: np.minimum(_unsigned_view(a), _unsigned_view(b)).view(a.dtype), False),
-    "arith.floordivsi": (2, _floordivsi, False), "arith.ceildivsi": (2, _ceildivsi, False),
+    "arith.floordivsi": (2, floordivsi, False), "arith.ceildivsi": (2, ceildivsi, False),
     "arith.negf": (1, np.negative, False),
     "arith.sitofp": (1, _bool_signed(lambda a, dt: np.asarray(a).astype(dt)), True),
     "arith.extsi": (1, _bool_signed(lambda a, dt: np.asarray(a).astype(dt)), True),
