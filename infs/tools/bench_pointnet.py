@@ -26,7 +26,6 @@ reference (slow at paper size; the tests do it at small sizes).
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import sys
 import time
@@ -35,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from infs.tools.bench_csv import read_csv, write_csv
 from infs.tools.bench_defs import CONFIGS as BENCH_CONFIGS
 
 PROG = "bench_pointnet"
@@ -284,31 +284,6 @@ def markdown(rows: list[dict[str, Any]], wall_s: float | None = None, heading: s
         lines += [f"Outputs checked against the numpy reference: {sum(1 for r in rows if r.get('check') == 'match')} runs match"
                   + (f", {len(bad)} do not ({', '.join(sorted({r['stage'] for r in bad}))})." if bad else "."), ""]  # fmt: skip
     return lines
-
-
-def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
-    keys: list[str] = []
-    for r in rows:
-        keys += [k for k in r if k not in keys]
-    with path.open("w", newline="") as f:
-        wr = csv.DictWriter(f, fieldnames=keys)
-        wr.writeheader()
-        wr.writerows({k: (repr(float(v)) if isinstance(v, float) else v) for k, v in r.items()} for r in rows)
-
-
-def _value(v: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(v)
-        except ValueError:
-            pass
-    return v
-
-
-def read_csv(path: Path) -> list[dict[str, Any]]:
-    """The rows ``write_csv`` wrote, numbers as numbers (an empty field: absent)."""
-    with path.open() as f:
-        return [{k: _value(v) for k, v in r.items() if v != ""} for r in csv.DictReader(f)]
 
 
 def _why(rows: list[dict[str, Any]], summ: dict[str, dict[str, Any]]) -> list[str]:

@@ -51,7 +51,6 @@ part of the Fig. 11 suite.
 from __future__ import annotations
 
 import argparse
-import csv
 import datetime as _dt
 import gc
 import itertools
@@ -71,6 +70,7 @@ import numpy as np
 
 from infs.tools.cli import VersionAction
 from infs.tools.bench_cal22 import CAL_MACHINE, CAL_NOTE, CAL_SUITE, cal_tasks
+from infs.tools.bench_csv import csv_value, read_csv, write_csv  # noqa: F401 -- csv_value: infs-sweep reads its CSVs with it
 from infs.tools.bench_defs import POLICY
 from infs.tools.bench_report import (  # noqa: F401 -- re-exported: the report's names are infs-bench's API
     CONFIGS,
@@ -327,22 +327,6 @@ def _progress(msg: str, quiet: bool) -> None:
 # ---------------------------------------------------------------------------------
 # outputs
 # ---------------------------------------------------------------------------------
-
-
-def write_csv(path: Path, rows: list[dict]) -> None:
-    if not rows:
-        return
-    keys: list[str] = []
-    for r in rows:
-        keys += [k for k in r if k not in keys]
-    with path.open("w", newline="") as f:
-        wr = csv.DictWriter(f, fieldnames=keys)
-        wr.writeheader()
-        for r in rows:
-            # floats in full (the shortest text that reads back as the same number): six
-            # significant digits made a row's energy and paper-size traffic differ from
-            # infs-run --json's figures for the same run
-            wr.writerow({k: (repr(float(v)) if isinstance(v, float) else v) for k, v in r.items()})
 
 
 def plots(out: Path, rows: dict[tuple[str, str], dict], configs: list[str]) -> list[Path]:
@@ -740,24 +724,6 @@ def tile_rows_of(rows: list[dict]) -> list[dict]:
             heur["best"] = False
             heur["no_tiling"] = False
     return out
-
-
-def csv_value(v: str) -> Any:
-    """A CSV cell as what it was written from: a bool, an int, a float or text."""
-    if v in ("True", "False"):
-        return v == "True"
-    for t in (int, float):
-        try:
-            return t(v)
-        except ValueError:
-            pass
-    return v
-
-
-def read_csv(path: Path) -> list[dict]:
-    """Rows of a bench CSV, numbers as numbers."""
-    with path.open() as f:
-        return [{k: csv_value(v) for k, v in r.items() if v != ""} for r in csv.DictReader(f)]
 
 
 def replot(out: Path, repro: Path, configs: list[str], args) -> int:
