@@ -16,7 +16,7 @@ the host's memory-bandwidth bound for the same bytes, measured here with numpy:
 
 ``--mode bitlevel`` (also part of ``all``, the default) times i32 add and i32
 mul over the same 4,194,304 bitlines in ``mode="bitlevel"`` (bit-serial
-algorithms on bit-planes, ``infs/sim/bitlevel.py``) against the same command in
+algorithms on bit-planes, ``infs/sim/sram/bitlevel.py``) against the same command in
 the word-level functional mode, runs of the two machines interleaved so both
 see the same load; it checks both give the same words (and numpy's) and prints
 min / median / max and the ratio of the medians, in wall-clock time and in the
@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from infs.dialects import INFS_DIALECTS  # noqa: E402
 from infs.sim import Machine, load_config  # noqa: E402
-from infs.sim.geometry import Geometry, gather_box  # noqa: E402
+from infs.sim.sram.geometry import Geometry, gather_box  # noqa: E402
 
 N = 2048
 T = 16

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import bench_jit as bj  # noqa: E402
 
 from infs.hardware import load_config  # noqa: E402
-from infs.passes import lower_pim  # noqa: E402
+from infs.passes.lower_pim import lower_pim  # noqa: E402
 from infs.runtime import jit  # noqa: E402
 from infs.workloads import WORKLOADS  # noqa: E402
 

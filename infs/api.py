@@ -469,8 +469,8 @@ def lower(program, sizes: dict[str, int], config="paper-64", tiles: tuple[int, .
     (the ``pimcmd.program`` op), ``.commands`` and ``.seconds``.
     """
     from infs.dialects import tdfg
-    from infs.passes.choose_layout import LayoutError
-    from infs.passes.pim_program import LoweringError
+    from infs.passes.lower_pim.choose_layout import LayoutError
+    from infs.passes.lowering_errors import LoweringError
     from infs.passes.specialize import SpecializeError
     from infs.runtime import jit
     from infs.runtime.driver import tiles_error

@@ -1,7 +1,7 @@
 """Pure per-command latency formulas shared by the timing model and the compiler.
 
-The timing model (``infs.sim.timing``) charges every command with these; the
-layout choice (``infs.passes.choose_layout``) ranks tile shapes with the same
+The timing model (``infs.sim.sram.timing``) charges every command with these; the
+layout choice (``infs.passes.lower_pim.choose_layout``) ranks tile shapes with the same
 formulas applied to the counts and distances a lowering would give.  They
 live here, below both (they import nothing of ``infs``), because a pass may
 not import ``infs.sim`` (layering: passes -> dialects; sim -> pimcmd).

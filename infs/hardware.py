@@ -65,8 +65,8 @@ or n with ``parallel_intra_shift``; broadcasts: one alignment, fan-out free;
 H-tree, mesh, sync, DRAM) is priced the same under both profiles
 (``timing.py``, which cites gem5 for each).
 
-Near-memory streams (NSC, ``sim/near.py``) and the core baseline
-(``sim/core.py``) use these fields (defaults; ASPLOS Table 2 / NSC Table V where
+Near-memory streams (NSC, ``sim/near/engine.py``) and the core baseline
+(``sim/core/baseline.py``) use these fields (defaults; ASPLOS Table 2 / NSC Table V where
 the papers give a number, else the assumption is stated next to the field):
 
 * ``line_bytes`` (64) -- cache line: the unit of L3 accesses, NoC requests and
@@ -1281,7 +1281,7 @@ def model_markdown() -> str:
         ops = sorted(op for (d, op) in PIMEVAL_STEPS if d == ("int32" if dt == "int64" else "fp32") and (dt, op) not in PIMEVAL_STEPS and pimeval_extrapolated(dt, op))
         out.append(f"| {dt} | {', '.join(f'{op} {pimeval_extrapolated(dt, op)}' for op in ops)} | {src} |")
     out += ["", "All compute latencies move Fig. 11 (In-L3/Inf-S) and the compute share of Fig. 14.", "",
-            "## Data movement (`infs/sim/timing.py`)", "",
+            "## Data movement (`infs/sim/sram/timing.py`)", "",
             "| cost | formula | source | moves most |", "|---|---|---|---|",
             "| in-array shift | bits x max(1, \\|d\\| x bstride(dim)), or bits with `parallel_intra_shift` | gem5 DataMoveCompiler.cc:400-404 (flattened distance), PUMEngine.cc:269-295 | Fig. 11 (In-L3 on stencils) |",
             "| in-array broadcast | bits x max(1, \\|lo\\| x bstride(dim)), fan-out free | ASPLOS §4.1/§5.2; gem5 DataMoveCompiler.cc:221-255, 958-1039; PUMEngine.cc:269-295 | Fig. 15 (outer products) |",

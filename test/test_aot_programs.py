@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from infs import api
-from infs.passes.lower_pim import LowerPimPass
+from infs.passes.lower_pim.lower_pim import LowerPimPass
 from infs.passes.tensorize import TensorizePass
 from infs.runtime.host import run_function
 from infs.tools import infs_run

@@ -1,4 +1,4 @@
-"""The cores' OpenMP fork/join (infs/sim/core.py ``forkjoin_cycles``): libomp's
+"""The cores' OpenMP fork/join (infs/sim/core/baseline.py ``forkjoin_cycles``): libomp's
 radix-4 hyper barrier releasing and gathering the whole team, charged once per
 parallel region call, so a host loop of k calls pays k of them; outputs unchanged."""
 
@@ -12,7 +12,7 @@ import pytest
 from infs import api
 from infs.runtime.driver import RunOptions, run_program
 from infs.sim.config import ConfigError, load_config
-from infs.sim.core import barrier_levels, core_detail, forkjoin_cycles
+from infs.sim.core.baseline import barrier_levels, core_detail, forkjoin_cycles
 from infs.sim.workload_profile import RegionProfile, StreamProfile, zero_ops
 from infs.workloads import WORKLOADS
 

@@ -16,7 +16,7 @@ import pytest
 
 from infs import cost_formulas as cf
 from infs.hardware import load_config
-from infs.sim.timing import CostModel
+from infs.sim.sram.timing import CostModel
 from infs.hardware import get_profile
 
 P64 = dict(degree=2, levels=5, arrays_per_way=16, ways=16)

@@ -24,7 +24,7 @@ from infs.hardware import load_config
 from infs.runtime.driver import RunOptions, run_program
 from infs.runtime.host import phantom_array
 from infs.runtime.view_data import view_data
-from infs.sim.geometry import Geometry, bcast_candidates, box_tile_counts, pattern_set, shift_maps
+from infs.sim.sram.geometry import Geometry, bcast_candidates, box_tile_counts, pattern_set, shift_maps
 from infs.tools import infs_run, infs_view
 from infs.tools.view_page import render
 

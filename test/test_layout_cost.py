@@ -1,6 +1,6 @@
 """choose-layout ranks the valid tilings by the timing model's estimate (ASPLOS §4.1, Fig. 16/17).
 
-* the shared formulas: ``infs.cost_formulas`` is what ``infs.sim.timing`` charges;
+* the shared formulas: ``infs.cost_formulas`` is what ``infs.sim.sram.timing`` charges;
 * on small graphs (stencils, shifts by more than one cell, broadcasts, in-memory
   reductions; 2-D and 3-D; three machines), the unforced layout's simulated
   cycles (analysis mode) are within 10% of the best valid forced tile shape's,
@@ -18,14 +18,14 @@ import pytest
 from infs import api, cost_formulas
 from infs.dialects import tdfg
 from infs.hardware import load_config
-from infs.passes.choose_layout import LayoutError, _candidates, choose_layout
-from infs.passes.pim_program import LoweringError
+from infs.passes.lower_pim.choose_layout import LayoutError, _candidates, choose_layout
+from infs.passes.lowering_errors import LoweringError
 from infs.passes.tdfg_domains import GraphFacts
 from infs.runtime import jit
 from infs.runtime.check import compare_values
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.sim import Machine
-from infs.sim.timing import CostModel
+from infs.sim.sram.timing import CostModel
 from infs.hardware import get_profile
 
 

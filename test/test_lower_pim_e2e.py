@@ -43,8 +43,8 @@ from xdsl.utils.exceptions import VerifyException
 from infs import api
 from infs.dialects import stream, tdfg
 from infs.hardware import HardwareConfig, load_config
-from infs.passes.choose_layout import LayoutError
-from infs.passes.pim_program import LoweringError
+from infs.passes.lower_pim.choose_layout import LayoutError
+from infs.passes.lowering_errors import LoweringError
 from infs.passes.specialize import SpecializeError
 from infs.runtime import host, jit
 from infs.runtime.check import compare_values
@@ -1421,7 +1421,7 @@ def _corrupting_lowering(monkeypatch):
     """The JIT's lowering with every compute's destination beyond the array's wordlines."""
     from infs.dialects import pimcmd as pc
 
-    from infs.passes import lower_pim
+    from infs.passes.lower_pim import lower_pim
 
     real = lower_pim.lower_program
 

@@ -34,21 +34,21 @@ from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
 from infs.dialects.lattice import Pattern
 from infs.hardware import load_config
-from infs.passes.allocate_wordlines import allocate_wordlines
+from infs.passes.lower_pim.allocate_wordlines import allocate_wordlines
 from infs.passes.canonicalize_tdfg import CanonicalizeTdfgPass
-from infs.passes.choose_layout import LayoutError, _factorizations, choose_layout, layout_attr, parse_tiles
-from infs.passes.decompose import decompose, decompose_box, split_interval
-from infs.passes.expand_mv_bc import expand_mv_bc
-from infs.passes.insert_sync import insert_sync
-from infs.passes.lower_compute import lower_compute
-from infs.passes.lower_pim import RECORD_STEPS
-from infs.passes.lower_reduce import lower_reduce
-from infs.passes.lower_shift import alg2_shifts, lower_shift
-from infs.passes.map_banks import bank_pattern, map_banks
+from infs.passes.lower_pim.choose_layout import LayoutError, _factorizations, choose_layout, layout_attr, parse_tiles
+from infs.passes.lower_pim.decompose import decompose, decompose_box, split_interval
+from infs.passes.lower_pim.expand_mv_bc import expand_mv_bc
+from infs.passes.lower_pim.insert_sync import insert_sync
+from infs.passes.lower_pim.lower_compute import lower_compute
+from infs.passes.lower_pim.lower_pim import RECORD_STEPS
+from infs.passes.lower_pim.lower_reduce import lower_reduce
+from infs.passes.lower_pim.lower_shift import alg2_shifts, lower_shift
+from infs.passes.lower_pim.map_banks import bank_pattern, map_banks
 from infs.dialects.pimcmd_records import Cmd, PimProgram, from_op
-from infs.passes.pim_program import LoweringError
+from infs.passes.lowering_errors import LoweringError
 from infs.passes.specialize import specialize_graph
-from infs.passes.tdfg_to_pimcmd import convert_graph
+from infs.passes.lower_pim.tdfg_to_pimcmd import convert_graph
 from infs.workloads import WORKLOADS
 
 # INFS_HYPOTHESIS_SCALE=20 for a deeper (slower) search
@@ -1089,7 +1089,7 @@ def test_physical_hazard_check_sees_a_missing_sync():
 def test_lower_program_allocates_a_program_without_commands():
     # lower_program's skip table once skipped every step of a program without
     # commands (no kind to look up), which then stayed 'virtual' (4cefd64)
-    from infs.passes.lower_pim import lower_program
+    from infs.passes.lower_pim.lower_pim import lower_program
 
     empty = PimProgram(arg_types=[], config="unit", lattice=(4,), tiles=(4,), banks=1, per_bank=1, wordlines=256, virtual=True)
     out = lower_program(empty)

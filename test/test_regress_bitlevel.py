@@ -1,5 +1,5 @@
-"""Red-team regressions of the simulator's bit-level mode (``infs/sim/bitlevel.py``,
-``infs/sim/bit_kernels.py``, ``Machine._exec_compute``'s bit-level branch).
+"""Red-team regressions of the simulator's bit-level mode (``infs/sim/sram/bitlevel.py``,
+``infs/sim/sram/bit_kernels.py``, ``Machine._exec_compute``'s bit-level branch).
 
 A test named after a bug failed before its fix (its docstring says what was wrong);
 the differential tests below guard what the red-team generators checked."""
@@ -23,7 +23,7 @@ from infs.dialects.pimcmd import COMPUTE_ARITY
 from infs.hardware import ConfigError, load_config
 from infs.runtime.driver import RunOptions, run_program
 from infs.sim import Machine
-from infs.sim.bitlevel import BitSerial
+from infs.sim.sram.bitlevel import BitSerial
 from infs.workloads import WORKLOADS
 
 
@@ -62,7 +62,7 @@ import numba.core.caching as caching
 caching.InTreeCacheLocator.from_function = classmethod(lambda cls, f, p: None)
 caching.UserWideCacheLocator.from_function = classmethod(lambda cls, f, p: None)
 import numpy as np
-from infs.sim.bitlevel import BitSerial
+from infs.sim.sram.bitlevel import BitSerial
 a = np.arange(64, dtype=np.uint32)
 print(BitSerial(64).run("mul", "i32", [a, a + 1]).tolist() == (a * (a + 1)).tolist())
 """

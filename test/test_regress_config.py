@@ -27,10 +27,10 @@ from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
 from infs.dialects.lattice import LatticeError, Pattern
 from infs.hardware import BUILTIN, FIELD_RANGES, MAX_TOTAL_BITLINES, ConfigError, HardwareConfig, config_spec, load_config
-from infs.passes.choose_layout import ChooseLayoutPass, _factorizations
-from infs.passes.lower_pim import LowerPimPass
+from infs.passes.lower_pim.choose_layout import ChooseLayoutPass, _factorizations
+from infs.passes.lower_pim.lower_pim import LowerPimPass
 from infs.passes.specialize import SpecializePass
-from infs.passes.tdfg_to_pimcmd import TdfgToPimcmdPass
+from infs.passes.lower_pim.tdfg_to_pimcmd import TdfgToPimcmdPass
 from infs.passes.tensorize import TensorizePass
 from infs.runtime import jit
 

@@ -25,7 +25,7 @@ from infs import api
 from infs.dialects import tdfg
 from infs.element_types import ELEMENT_BYTES
 from infs.hardware import load_config
-from infs.passes.choose_layout import LayoutError, _candidates, choose_layout
+from infs.passes.lower_pim.choose_layout import LayoutError, _candidates, choose_layout
 
 from strategies import examples
 

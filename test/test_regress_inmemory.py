@@ -46,7 +46,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from infs import api
 from infs.dialects import pimcmd as pc
 from infs.hardware import load_config
-from infs.passes.lower_pim import LowerPimPass
+from infs.passes.lower_pim.lower_pim import LowerPimPass
 from infs.passes.tensorize import TensorizePass
 from infs.runtime import host
 from infs.runtime.check import compare_values

@@ -39,13 +39,13 @@ def test_a_run_of_vec_add_loads_no_egglog_no_xdsl_interpreters():
 
 
 def test_numba_is_loaded_by_the_first_bit_level_command_only():
-    # the other side: infs.sim.bitlevel is imported with the machine, its kernels on first use
+    # the other side: infs.sim.sram.bitlevel is imported with the machine, its kernels on first use
     code = (
-        "import numpy as np\nfrom infs.sim.bitlevel import BitSerial\n"
+        "import numpy as np\nfrom infs.sim.sram.bitlevel import BitSerial\n"
         "import sys\nassert 'numba' not in sys.modules\n"
         "BitSerial(64).run('add', 'i32', [np.arange(64, dtype=np.uint32)] * 2)"
     )
-    assert _loaded(code, ("numba", "infs.sim.bit_kernels")) == ["infs.sim.bit_kernels", "numba"]
+    assert _loaded(code, ("numba", "infs.sim.sram.bit_kernels")) == ["infs.sim.sram.bit_kernels", "numba"]
 
 
 def test_a_run_of_vec_add_loads_no_memref_dialect_no_metadata():

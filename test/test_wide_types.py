@@ -24,8 +24,8 @@ from infs.hardware import PIMEVAL_STEPS, PROFILES, pimeval_extrapolated, pimeval
 from infs.runtime.driver import ModeNotHonoured, RunOptions, run_program
 from infs.runtime.host import run_function
 from infs.runtime.check import compare_values
-from infs.sim.bitlevel import FP_BITWISE, BitSerial
-from infs.sim.machine import word_op
+from infs.sim.sram.bitlevel import FP_BITWISE, BitSerial
+from infs.sim.sram.machine import word_op
 from infs.workloads import WORKLOADS
 
 EXAMPLES = examples(12, "INFS_WIDE_EXAMPLES")

@@ -3,9 +3,9 @@
 A ``PimProgram`` is a program op's properties and a list of ``Cmd`` records
 (the command's op class, whose class-level facts say what it reads, writes
 and works on, and its properties as plain Python values).  The lower-pim passes
-are algorithms on records (``infs.passes.pim_program``), the JIT chains them
+are algorithms on records (``infs.passes.lower_pim.pim_program``), the JIT chains them
 without building IR (ASPLOS §4.2, "Reducing JIT Overheads"), and the simulator
-(``infs.sim.machine``) executes records: the IR is built (``to_op``) only to
+(``infs.sim.sram.machine``) executes records: the IR is built (``to_op``) only to
 print or verify a program, and read back (``from_op``) when a program comes
 from a file.  Both directions live here, next to the ops they mirror.
 
@@ -37,6 +37,19 @@ Box = tuple[tuple[int, int], ...]
 def box_empty(b: Box) -> bool:
     """No cell: some range is empty (the passes and the simulator ask it)."""
     return any(q <= p for p, q in b)
+
+
+# (list comprehensions and conditionals, not generators and max/min: these run per node per lowering)
+def box_intersect(a: Box, b: Box) -> Box:
+    return tuple([(p0 if p0 > p1 else p1, q0 if q0 < q1 else q1) for (p0, q0), (p1, q1) in zip(a, b)])
+
+
+def box_shift(b: Box, dim: int, k: int) -> Box:
+    return tuple([(p + k, q + k) if d == dim else (p, q) for d, (p, q) in enumerate(b)])
+
+
+def box_with(b: Box, dim: int, p: int, q: int) -> Box:
+    return tuple([(p, q) if d == dim else r for d, r in enumerate(b)])
 
 
 class RecordError(DiagnosticException):

@@ -95,7 +95,7 @@ from xdsl.utils.exceptions import DiagnosticException, VerifyException
 from infs.dialects import stream
 from infs.element_types import EvaluationError, numpy_dtype, reduce_identity
 from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError, dim_index, dim_name
-from infs.passes import pim_program
+from infs.passes import lowering_errors
 
 # ---------------------------------------------------------------------------
 # Remarks
@@ -103,7 +103,7 @@ from infs.passes import pim_program
 
 
 def location_text(op: Operation) -> str:
-    return pim_program.location_text(op) or "<unknown>"
+    return lowering_errors.location_text(op) or "<unknown>"
 
 
 @dataclass

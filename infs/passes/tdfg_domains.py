@@ -31,7 +31,8 @@ from infs.element_types import ELEMENT_BITS
 from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError
 from infs.dialects.pimcmd_records import Box
 from infs.dialects.pimcmd_records import element_name as record_element_name
-from infs.passes.pim_program import LoweringError, box_intersect, box_shift, box_with
+from infs.passes.lowering_errors import LoweringError
+from infs.dialects.pimcmd_records import box_intersect, box_shift, box_with
 
 INF = 1 << 62  # bound of the infinite constant tensors' boxes
 

@@ -88,7 +88,7 @@ from infs.dialects import stream, tdfg
 from infs.element_types import MACHINE_ELEMENTS, is_machine_element
 from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError, MapAttr, dim_index, dim_name
 from infs.passes.canonicalize_tdfg import canonicalize_graph, layout_hints
-from infs.passes.pim_program import location_text
+from infs.passes.lowering_errors import location_text
 
 NOT_TENSORIZED = "infs.not_tensorized"
 

@@ -57,8 +57,8 @@ from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
 from infs.dialects import pimcmd as pc
 from infs.dialects import stream, tdfg
 from infs.hardware import HardwareConfig, load_config
-from infs.passes.choose_layout import LayoutError
-from infs.passes.pim_program import LoweringError
+from infs.passes.lower_pim.choose_layout import LayoutError
+from infs.passes.lowering_errors import LoweringError
 from infs.passes.tensorize import CompiledRegion, compile_region, host_loop_points, tensorize_region
 from infs.dialects.lattice import LatticeError, dim_name
 from infs.passes.tdfg_semantics import TdfgSemanticsError
@@ -73,8 +73,8 @@ from infs.runtime.reference import aliased_operands, check_domain_memory, evalua
 from infs.runtime.region_profile import profile_region
 from infs.runtime.scalar_ops import FAILS_ON_SOME_POINTS, EvaluationError
 from infs.sim import Machine, SimError
-from infs.sim.core import core_cost
-from infs.sim.near import near_memory_cost, not_offloadable, vector_lanes
+from infs.sim.core.baseline import core_cost
+from infs.sim.near.engine import near_memory_cost, not_offloadable, vector_lanes
 
 
 

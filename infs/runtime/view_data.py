@@ -7,7 +7,7 @@ itself) into:
 
 * the machine: the mesh of banks, the arrays of a bank, and for each program
   which arrays (tensors) live on which tile (tile ``t`` is SRAM array
-  ``t % per_bank`` of bank ``t // per_bank``, ``infs.sim.geometry``), and the
+  ``t % per_bank`` of bank ``t // per_bank``, ``infs.sim.sram.geometry``), and the
   busy cycles of every bank (whole run, per program) and of every SRAM array
   (per program): the aggregates the page's zoom levels colour;
 * every command of the programs embedded (at most ``MAX_PROGRAMS``, spread
@@ -47,7 +47,7 @@ from infs.dialects.lattice import Pattern
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.hardware import HardwareConfig
 from infs.sim import Machine
-from infs.sim.geometry import Geometry, box_tile_counts, pattern_set
+from infs.sim.sram.geometry import Geometry, box_tile_counts, pattern_set
 from infs.sim.stats import CYCLE_KEYS, Cost, Stats
 
 # at most this many distinct programs are embedded with their commands (a page

@@ -7,7 +7,7 @@ the paper's Fig. 12-14.  ``load_config`` gives the hardware configurations.
 """
 
 from infs.sim.config import BUILTIN, PROFILES, ConfigError, CostProfile, HardwareConfig, load_config
-from infs.sim.machine import Machine, SimError
+from infs.sim.sram.machine import Machine, SimError
 from infs.sim.stats import Stats
 
 __all__ = [

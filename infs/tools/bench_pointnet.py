@@ -298,7 +298,7 @@ def _why(rows: list[dict[str, Any]], summ: dict[str, dict[str, Any]]) -> list[st
             cyc = sum(r["cycles"] for r in smp)
             out.append(f"- {net.upper()} sampling on Base: {cyc:,} cycles, {cyc / max(steps, 1):,.0f} per centroid step (a distance update and an "
                        f"argmax, each a parallel region with a fork/join barrier in the core model), {100 * cyc / b:.1f}% of Base."
-                       + (" The paper's 46% comes from OpenMP synchronization and L1 misses per step; infs/sim/core.py charges each "
+                       + (" The paper's 46% comes from OpenMP synchronization and L1 misses per step; infs/sim/core/baseline.py charges each "
                           "region's fork and join (libomp's hyper barrier over the whole team, core.forkjoin_cycles) and its lines from "
                           "the L3, not the runtime's own instructions." if net == "ssg" else ""))  # fmt: skip
         mlp = s["kind"].get("mlp", {})

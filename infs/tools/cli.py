@@ -43,7 +43,7 @@ def _bad_input_classes() -> tuple[type, ...]:
         _loaded("infs.dialects.parse", "InfsError"),
         _loaded("infs.element_types", "EvaluationError"),
         _loaded("infs.hardware", "ConfigError"),
-        _loaded("infs.sim.machine", "SimError"),
+        _loaded("infs.sim.sram.machine", "SimError"),
     )
     return (*(c for c in found if c is not None), ValueError)
 

@@ -133,7 +133,7 @@ function compact(x) {
 function setHTML(el, html) { if (typeof el === 'string') el = $(el); if (el.__html !== html) { el.innerHTML = html; el.__html = html; } }
 function esc(s) { return String(s).replace(/[&<>"]/g, (ch) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'})[ch]); }
 
-// ---- patterns and moves (mirrors infs/sim/geometry.py) ----
+// ---- patterns and moves (mirrors infs/sim/sram/geometry.py) ----
 function expand(p) {  // a pattern's indices (typed: a paper-size command selects 16,384 tiles)
   let out = new Float64Array([p[0]]);
   for (const [stride, count] of p[1]) {

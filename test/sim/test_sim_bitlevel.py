@@ -10,8 +10,8 @@ from test_sim_compute import GEOMS, patterns, run_compute
 from infs.dialects.lattice import Pattern
 from infs.dialects.pimcmd import COMPUTE_ARITY
 from infs.element_types import ELEMENT_BITS
-from infs.sim.bitlevel import FP_BITWISE, BitSerial, Layout
-from infs.sim.geometry import Geometry
+from infs.sim.sram.bitlevel import FP_BITWISE, BitSerial, Layout
+from infs.sim.sram.geometry import Geometry
 
 INT_TYPES = ("i32", "i16", "i8", "i1")
 FULL_T, FULL_B = Pattern(0, ((1, 8),)), Pattern(0, ((1, 16),))
@@ -227,7 +227,7 @@ def test_bitlevel_matches_word_level_on_drawn_values(op, ty, data):
     assert got["bitlevel"][1].same_costs(got["functional"][1]) and got["bitlevel"][1].bitlevel_fallbacks == 0
 
 
-# -- compiled kernels (infs/sim/bit_kernels.py, numba) ---------------------------------
+# -- compiled kernels (infs/sim/sram/bit_kernels.py, numba) ---------------------------------
 
 SIGNED = {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
 INT_WIDTHS = ("i8", "i16", "i32", "i64")
@@ -274,7 +274,7 @@ def test_kernels_give_numpys_wrapped_result_at_every_width(op, ty, monkeypatch):
     """Every op that goes through the transposes and the add / mul kernels, at
     every width, on odd lane counts (words that fill no block, lanes that fill
     no chunk) with edge values, one chunk and ragged chunks."""
-    from infs.sim import bit_kernels
+    from infs.sim.sram import bit_kernels
 
     bits = ELEMENT_BITS[ty]
     rng = np.random.default_rng(bits)
@@ -329,7 +329,7 @@ def _strided(rng, rows, lanes, offset):
 def test_transpose_kernel_is_the_block_transpose_on_strided_rows(w, lanes, s0, d0, seed):
     """Lanes ``s0..`` of a row-strided view into lanes ``d0..`` of another: each
     ``w x w`` bit block transposed, nothing outside the lanes written; twice = identity."""
-    from infs.sim import bit_kernels as bk
+    from infs.sim.sram import bit_kernels as bk
 
     rng = np.random.default_rng(seed)
     src = _strided(rng, w, lanes + s0, 2)
@@ -352,7 +352,7 @@ def test_transpose_kernel_is_the_block_transpose_on_strided_rows(w, lanes, s0, d
 def test_add_and_mul_kernels_on_strided_planes(n, lanes, carry, flip, seed):
     """The kernels' planes decode to numpy's ``a + b (+1)``, ``a + ~b``, carry
     out and ``a * b`` mod 2^n on every bitline, from row-strided views."""
-    from infs.sim import bit_kernels as bk
+    from infs.sim.sram import bit_kernels as bk
 
     rng = np.random.default_rng(seed)
     a, b = _strided(rng, n, lanes, 1), _strided(rng, n, lanes, 3)

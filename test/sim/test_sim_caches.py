@@ -11,9 +11,11 @@ from infs.dialects.lattice import Pattern
 from infs.dialects.pimcmd_records import from_op
 from infs.runtime import jit
 from infs.runtime.driver import RunOptions, run_program
-from infs.sim import Machine, machine as machine_mod
-from infs.sim.machine import _semantics
-from infs.sim.geometry import pattern_set, unique_ints, unique_ints_inverse
+from infs.sim import Machine
+from infs.sim.sram import machine as machine_mod
+from infs.sim.sram.machine import _semantics
+from infs.sim.sram.geometry import pattern_set
+from infs.sim.unique_ints import unique_ints, unique_ints_inverse
 from infs.workloads import WORKLOADS
 
 from sim_helpers import parse_program, program_text

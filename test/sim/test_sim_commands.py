@@ -15,12 +15,12 @@ from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
 from infs.dialects.lattice import Pattern, PatternAttr
 from infs.dialects.pimcmd_records import Cmd, PimProgram
-from infs.passes.allocate_wordlines import allocate_wordlines
-from infs.passes.map_banks import map_banks
+from infs.passes.lower_pim.allocate_wordlines import allocate_wordlines
+from infs.passes.lower_pim.map_banks import map_banks
 from infs.runtime import jit
 from infs.sim import Machine, SimError
-from infs.sim import machine as sim_machine
-from infs.sim import timing
+from infs.sim.sram import machine as sim_machine
+from infs.sim.sram import timing
 from infs.sim.stats import Cost
 
 T = "!tdfg.tensor<i32, 2>"
@@ -98,17 +98,17 @@ def test_a_toy_command_fails_until_it_has_semantics_and_a_cost(monkeypatch):
     commands = (*pc.COMMANDS, ToyTripleOp)
     with pytest.raises(sim_machine.CommandCoverageError) as e:
         sim_machine.check_command_coverage(commands)
-    assert str(e.value) == "'toy.triple' has no simulator semantics (infs.sim.machine.SEMANTICS) and no cost (infs.sim.timing.COSTS)"
+    assert str(e.value) == "'toy.triple' has no simulator semantics (infs.sim.sram.machine.SEMANTICS) and no cost (infs.sim.sram.timing.COSTS)"
     prog, toy = _program_with_toy()
     A = np.arange(64, dtype=np.int32).reshape(8, 8)
-    with pytest.raises(SimError, match=r"^'toy.triple' has no simulator semantics \(infs.sim.machine.SEMANTICS\)$"):
+    with pytest.raises(SimError, match=r"^'toy.triple' has no simulator semantics \(infs.sim.sram.machine.SEMANTICS\)$"):
         Machine("small-16").run(prog, {0: A.copy(), 1: np.zeros((8, 8), np.int32)})
 
     # semantics alone: the cost is still missing, by name
     monkeypatch.setitem(sim_machine.SEMANTICS, ToyTripleOp, sim_machine.Semantics(_triple_step))
-    with pytest.raises(sim_machine.CommandCoverageError, match=r"^'toy.triple' has no cost \(infs.sim.timing.COSTS\)$"):
+    with pytest.raises(sim_machine.CommandCoverageError, match=r"^'toy.triple' has no cost \(infs.sim.sram.timing.COSTS\)$"):
         sim_machine.check_command_coverage(commands)
-    with pytest.raises(ValueError, match=r"^'toy.triple' has no cost \(infs.sim.timing.COSTS\)$"):
+    with pytest.raises(ValueError, match=r"^'toy.triple' has no cost \(infs.sim.sram.timing.COSTS\)$"):
         Machine("small-16").run(prog, {0: A.copy(), 1: np.zeros((8, 8), np.int32)})
 
     # and its cost: covered, and it runs

@@ -18,7 +18,7 @@ from sim_helpers import (
 from infs.dialects.lattice import Pattern
 from infs.dialects.pimcmd import COMPARE_OPS, COMPUTE_ARITY
 from infs.sim import Machine
-from infs.sim.geometry import Geometry
+from infs.sim.sram.geometry import Geometry
 
 TYPES = ("f32", "i32", "i16", "i8", "i1")
 GEOMS = [((8, 16), (4, 4)), ((7, 13), (4, 4)), ((128,), (16,)), ((4, 4, 8), (2, 2, 4))]
@@ -127,7 +127,7 @@ def test_constant_only_operand(op, ty, mode):
 def test_word_level_neg_on_a_strided_bitline_pattern():
     """Found by test_bitlevel_random: numpy 2.4.6's ``np.negative(x, out=o)`` with
     ``o`` a strided view of 32-bit words reads a wrong input element, so the
-    machine never negates into ``out`` (``infs/sim/machine.py`` ``_arith``)."""
+    machine never negates into ``out`` (``infs/sim/sram/machine.py`` ``_arith``)."""
     tp, bp = Pattern(0, ((1, 1),)), Pattern(0, ((4, 2),))
     _, got, want, _ = run_compute("functional", (8, 16), (4, 4), "neg", "i32", tp, bp, const=None, seed=0)
     assert np.array_equal(got, want)

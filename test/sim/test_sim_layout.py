@@ -5,8 +5,8 @@ import pytest
 from sim_helpers import RefState, parse_program, program_text, ravel
 
 from infs.sim import Machine, SimError
-from infs.sim.geometry import Geometry
-from infs.sim.machine import RegisterFile
+from infs.sim.sram.geometry import Geometry
+from infs.sim.sram.machine import RegisterFile
 
 
 def layout_program(lattice, tiles, arrays, extra=""):

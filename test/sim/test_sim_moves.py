@@ -7,7 +7,7 @@ from sim_helpers import BITS, RefState, parse_program, program_text, random_raw,
 from test_sim_compute import GEOMS, patterns
 
 from infs.sim import Machine
-from infs.sim.geometry import Geometry
+from infs.sim.sram.geometry import Geometry
 
 ARR = [("a", "memref<4x4xf32>"), ("b", "memref<4x4xf32>")]
 
@@ -153,7 +153,7 @@ def test_last_writer_progression_and_identity_maps_match_their_definitions():
     ``_progression`` a slice exactly when every difference is one positive
     step, ``pattern_identity_map`` the identity map of the pattern's cells."""
     from infs.dialects.lattice import Pattern
-    from infs.sim import geometry as G
+    from infs.sim.sram import geometry as G
 
     rng = np.random.default_rng(13)
     for _ in range(2000):

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from infs.sim import ConfigError, Machine, SimError, load_config
-from infs.sim.core import core_cost, core_detail, forkjoin_cycles
-from infs.sim.near import (
+from infs.sim.core.baseline import core_cost, core_detail, forkjoin_cycles
+from infs.sim.near.engine import (
     array_bank_lines,
     bank_offsets,
     choose_anchor,
@@ -116,7 +116,7 @@ def test_threads_collapse_the_outer_parallel_dims():
     "we fuse the i/j loop level"): stencil3d's 14 interior planes of 510 rows run on all 64
     cores, not on 14; a reduction dim ends the collapsed run, the innermost dim stays the
     vector loop."""
-    from infs.sim.near import parallel_dims
+    from infs.sim.near.engine import parallel_dims
 
     par3 = ("parallel",) * 3
     st3d = RegionProfile((14, 510, 510), par3, ())
@@ -134,7 +134,7 @@ def test_threads_collapse_the_outer_parallel_dims():
 def test_stream_threads_counts_the_cells_each_thread_reads(extents, strides):
     """``stream_threads`` against the threads' chunks of the collapsed (d0, d1) loop enumerated:
     the sum over threads of the distinct (d0, d1) cells each reads, over the distinct cells."""
-    from infs.sim.near import stream_threads
+    from infs.sim.near.engine import stream_threads
 
     prof = RegionProfile(extents, ("parallel",) * 3, ())
     T = threads_of(prof, P64)
@@ -467,7 +467,7 @@ def test_near_prefers_the_outer_product_at_scale():
 
 
 def test_regions_with_more_streams_than_an_se_takes_are_not_offloadable():
-    from infs.sim.near import not_offloadable
+    from infs.sim.near.engine import not_offloadable
 
     def taps(n):
         return RegionProfile(extents=(64,), iterators=("parallel",), streams=tuple(stream1d("load", i, 64) for i in range(n)),
@@ -484,8 +484,8 @@ def test_64_bit_elements_get_half_the_vector_lanes():
     from infs import api
     from infs.hardware import load_config
     from infs.runtime.region_profile import profile_region
-    from infs.sim.core import core_cost
-    from infs.sim.near import vector_lanes
+    from infs.sim.core.baseline import core_cost
+    from infs.sim.near.engine import vector_lanes
 
     text = """func.func @f(%A: memref<?xT>, %B: memref<?xT>, %n: index) {
   stream.region ins(%A, %B : memref<?xT>, memref<?xT>) syms(N = %n : index) domain [0:N] iterators [parallel] {
@@ -533,7 +533,7 @@ def test_stencil_taps_share_lines_only_within_a_thread_s_chunk_and_its_l2():
     taps (a 2 kB row apart) overlap its centre rows and are reused from the private L2 (Table 2:
     256 kB); the up/down taps (a 1 MB plane apart) are rows no other tap of the thread reads: A is
     read three times, B fetched for ownership and written back."""
-    from infs.sim.core import tap_reads
+    from infs.sim.core.baseline import tap_reads
 
     tap_bytes = 14 * 510 * 32 * 64  # the interior: 14 planes x 510 rows x 32 lines
     t = core_detail(_stencil3d(), P64)[1]

@@ -18,7 +18,8 @@ import itertools
 
 from infs.dialects import pimcmd as pc
 from infs.dialects.pimcmd_records import Box, Cmd, PimProgram
-from infs.passes.pim_program import LoweringError, record_pass, require_virtual
+from infs.passes.lowering_errors import LoweringError
+from infs.passes.lower_pim.pim_program import record_pass, require_virtual
 
 
 def split_interval(p: int, q: int, t: int) -> list[tuple[int, int]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from infs.dialects import pimcmd as pc
 from infs.dialects.pimcmd_records import Cmd, PimProgram
-from infs.passes.pim_program import record_pass, require_virtual
+from infs.passes.lower_pim.pim_program import record_pass, require_virtual
 
 
 def _move(c: Cmd, dim: int, dist: int) -> Cmd:

@@ -48,21 +48,22 @@ from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
 from infs.dialects.pimcmd_records import PimProgram
 from infs.hardware import HardwareConfig
-from infs.passes.allocate_wordlines import allocate_wordlines
+from infs.passes.lower_pim.allocate_wordlines import allocate_wordlines
 from infs.passes.canonicalize_tdfg import CanonicalizeTdfgPass
-from infs.passes.choose_layout import LayoutError, choose_layout, layout_config, parse_tiles
-from infs.passes.decompose import decompose
-from infs.passes.expand_mv_bc import expand_mv_bc
-from infs.passes.insert_sync import insert_sync
-from infs.passes.lower_compute import lower_compute
-from infs.passes.lower_reduce import lower_reduce
-from infs.passes.lower_shift import lower_shift
-from infs.passes.map_banks import map_banks
-from infs.passes.pim_program import LoweringError, rewrite_programs, where
+from infs.passes.lower_pim.choose_layout import LayoutError, choose_layout, layout_config, parse_tiles
+from infs.passes.lower_pim.decompose import decompose
+from infs.passes.lower_pim.expand_mv_bc import expand_mv_bc
+from infs.passes.lower_pim.insert_sync import insert_sync
+from infs.passes.lower_pim.lower_compute import lower_compute
+from infs.passes.lower_pim.lower_reduce import lower_reduce
+from infs.passes.lower_pim.lower_shift import lower_shift
+from infs.passes.lower_pim.map_banks import map_banks
+from infs.passes.lowering_errors import LoweringError, where
+from infs.passes.lower_pim.pim_program import rewrite_programs
 from infs.passes.specialize import SpecializePass
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts
 from infs.dialects.pimcmd_records import to_op
-from infs.passes.tdfg_to_pimcmd import convert_graph
+from infs.passes.lower_pim.tdfg_to_pimcmd import convert_graph
 
 RECORD_STEPS = (expand_mv_bc, decompose, lower_shift, lower_reduce, lower_compute, map_banks, insert_sync, allocate_wordlines)
 # the steps that only rewrite these kinds (no step creates them) pass a program without them unchanged

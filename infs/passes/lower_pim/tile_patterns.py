@@ -13,7 +13,7 @@ from functools import lru_cache
 from infs.dialects.lattice import Domain, Pattern
 from infs.dialects.pimcmd import tile_grid
 from infs.dialects.pimcmd_records import Box, PimProgram
-from infs.passes.pim_program import LoweringError
+from infs.passes.lowering_errors import LoweringError
 
 
 def tile_ranges(box: Box, prog: PimProgram) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:

@@ -64,11 +64,11 @@ _SCRATCH = threading.local()  # .bufs: this thread's buffers (``scratch``)
 
 
 def kernels():
-    """The compiled kernels (``infs.sim.bit_kernels``), imported on the first
+    """The compiled kernels (``infs.sim.sram.bit_kernels``), imported on the first
     bit-level command: importing numba costs a few hundred ms that word-level
     runs and ``import infs.api`` must not pay (test/test_startup.py)."""
     try:
-        from infs.sim import bit_kernels
+        from infs.sim.sram import bit_kernels
     except RuntimeError as e:
         # numba keeps compiled kernels (cache=True) beside the module or in the
         # user's cache directory; with neither writable (a read-only install and
@@ -77,7 +77,7 @@ def kernels():
         if "cannot cache function" not in str(e):
             raise
         _private_numba_cache()
-        from infs.sim import bit_kernels
+        from infs.sim.sram import bit_kernels
 
     return bit_kernels
 

@@ -5,7 +5,7 @@ Each lower-pim pass is an algorithm on a ``PimProgram`` (``Cmd`` records, see
 converts the IR to records and back (``rewrite_programs``).  The JIT
 (``infs.runtime.jit``) chains the algorithms on records and never builds the
 IR: the simulator runs records (§4.2, "Reducing JIT Overheads").  Here: the
-lowering error, error locations, and box arithmetic shared by the passes.
+record passes' wrapper (``record_pass``) and the check that a program is still virtual.
 """
 
 from __future__ import annotations
@@ -19,28 +19,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
-from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects import pimcmd as pc
-from infs.dialects.pimcmd_records import Box, PimProgram, RecordError, from_op, to_op
-
-
-class LoweringError(DiagnosticException):
-    """A tDFG that cannot be lowered for this machine (one-line message).
-
-    ``location`` ("file:line:col", or None) is the op the error is about, as
-    data: ``infs-opt --verify-diagnostics`` matches the error to an
-    ``expected-error`` annotation on that line, as mlir-opt does for a pass
-    failure emitted on an op.  ``about`` sets it."""
-
-    def __init__(self, message: str, location: str | None = None):
-        super().__init__(message)
-        self.location = location
-
-    @classmethod
-    def about(cls, op: Operation, e: Exception | str) -> LoweringError:
-        """``e`` as an error of ``op``: its text after ``where(op)``, op's location as data."""
-        return cls(f"{where(op)}: {e}", location=location_text(op))
+from infs.dialects.pimcmd_records import PimProgram, RecordError, from_op, to_op
+from infs.passes.lowering_errors import LoweringError
 
 
 def rewrite_programs(module: Operation, step: Callable[[PimProgram], PimProgram]) -> None:
@@ -81,44 +63,6 @@ def record_pass(pass_name: str, step: Callable[[PimProgram], PimProgram], requir
     return RecordStepPass
 
 
-def location_text(op: Operation) -> str | None:
-    """'f.mlir:3:5', or None when the op has no file location."""
-    from xdsl.dialects.builtin import FileLineColLoc
-
-    loc = op.location
-    if isinstance(loc, FileLineColLoc):
-        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}"
-    return None
-
-
-def where(op: Operation) -> str:
-    """'the program at f.mlir:3:5 in @fn' -- which graph/program an error is about."""
-    from xdsl.dialects.func import FuncOp
-    from xdsl.traits import HasAncestor
-
-    parts = [f"the {op.name}"]
-    loc = location_text(op)
-    if loc is not None:
-        parts.append(f"at {loc}")
-    fn = HasAncestor(FuncOp).get_ancestor(op)  # (op itself, a graph or a program, is no function)
-    if fn is not None:
-        parts.append(f"in @{fn.sym_name.data}")
-    return " ".join(parts)
-
-
 def require_virtual(prog: PimProgram, pass_name: str) -> None:
     if not prog.virtual:
         raise LoweringError(f"'{pass_name}' runs before allocate-wordlines (the program's registers are already wordlines)")
-
-
-# (list comprehensions and conditionals, not generators and max/min: these run per node per lowering)
-def box_intersect(a: Box, b: Box) -> Box:
-    return tuple([(p0 if p0 > p1 else p1, q0 if q0 < q1 else q1) for (p0, q0), (p1, q1) in zip(a, b)])
-
-
-def box_shift(b: Box, dim: int, k: int) -> Box:
-    return tuple([(p + k, q + k) if d == dim else (p, q) for d, (p, q) in enumerate(b)])
-
-
-def box_with(b: Box, dim: int, p: int, q: int) -> Box:
-    return tuple([(p, q) if d == dim else r for d, r in enumerate(b)])

@@ -52,7 +52,8 @@ import numpy as np
 from infs import cost_formulas
 from infs.dialects import pimcmd as pc
 from infs.sim.config import CostProfile, HardwareConfig
-from infs.sim.geometry import Geometry, box_tile_counts, unique_ints
+from infs.sim.sram.geometry import Geometry, box_tile_counts
+from infs.sim.unique_ints import unique_ints
 from infs.sim.noc import Mesh, memory_controllers, nearest
 from infs.sim.stats import Cost
 
@@ -112,7 +113,7 @@ class CostModel:
         """The cost function of a command (``COSTS``), bound to this model."""
         fn = COSTS.get(kind)
         if fn is None:
-            raise ValueError(f"'{getattr(kind, 'name', kind)}' has no cost (infs.sim.timing.COSTS)")
+            raise ValueError(f"'{getattr(kind, 'name', kind)}' has no cost (infs.sim.sram.timing.COSTS)")
         return fn.__get__(self)
 
     # -- helpers -------------------------------------------------------------

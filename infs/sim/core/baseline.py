@@ -66,7 +66,7 @@ import math
 import numpy as np
 
 from infs.sim.config import HardwareConfig
-from infs.sim.near import data_traffic, mesh_consts, settle, stream_bank_lines, stream_threads, threads_of, vector_lanes
+from infs.sim.near.engine import data_traffic, mesh_consts, settle, stream_bank_lines, stream_threads, threads_of, vector_lanes
 from infs.sim.stats import Cost
 from infs.sim.workload_profile import RegionProfile
 

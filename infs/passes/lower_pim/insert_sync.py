@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from infs.dialects import pimcmd as pc
 from infs.dialects.pimcmd_records import Cmd, PimProgram
-from infs.passes.pim_program import record_pass
+from infs.passes.lower_pim.pim_program import record_pass
 
 
 def insert_sync(prog: PimProgram) -> PimProgram:

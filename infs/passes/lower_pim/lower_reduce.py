@@ -19,8 +19,9 @@ from __future__ import annotations
 from infs.dialects import pimcmd as pc
 from infs.dialects.lattice import Domain
 from infs.dialects.pimcmd_records import Cmd, PimProgram
-from infs.passes.pim_program import LoweringError, record_pass, require_virtual
-from infs.passes.tile_patterns import is_product_form, patterns, tile_ranges
+from infs.passes.lowering_errors import LoweringError
+from infs.passes.lower_pim.pim_program import record_pass, require_virtual
+from infs.passes.lower_pim.tile_patterns import is_product_form, patterns, tile_ranges
 
 
 def _next_reg(prog: PimProgram) -> int:

@@ -11,10 +11,11 @@ box stays: it is the buffer's shape).
 from __future__ import annotations
 
 from infs.dialects import pimcmd as pc
-from infs.passes.decompose import decompose_box, written_exactly
+from infs.passes.lower_pim.decompose import decompose_box, written_exactly
 from infs.dialects.pimcmd_records import Cmd, PimProgram
-from infs.passes.pim_program import LoweringError, record_pass, require_virtual
-from infs.passes.tile_patterns import box_patterns
+from infs.passes.lowering_errors import LoweringError
+from infs.passes.lower_pim.pim_program import record_pass, require_virtual
+from infs.passes.lower_pim.tile_patterns import box_patterns
 
 
 def lower_compute(prog: PimProgram) -> PimProgram:

@@ -16,7 +16,8 @@ from __future__ import annotations
 from infs.dialects import pimcmd as pc
 from infs.dialects.pimcmd import ELEMENT_BITS
 from infs.dialects.pimcmd_records import Cmd, PimProgram, box_empty
-from infs.passes.pim_program import LoweringError, record_pass
+from infs.passes.lowering_errors import LoweringError
+from infs.passes.lower_pim.pim_program import record_pass
 
 
 def allocate_wordlines(prog: PimProgram) -> PimProgram:

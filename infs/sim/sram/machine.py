@@ -73,10 +73,10 @@ from infs.element_types import (
     trunc_quotient,
 )
 from infs.dialects.pimcmd_records import Cmd, PimProgram, box_empty, from_op
-from infs.sim.bitlevel import BitSerial
+from infs.sim.sram.bitlevel import BitSerial
 from infs.sim.config import HardwareConfig, get_profile, load_config
 from infs.sim.energy import energy_pj
-from infs.sim.geometry import (
+from infs.sim.sram.geometry import (
     AxisMap,
     Geometry,
     axis_map,
@@ -91,7 +91,7 @@ from infs.sim.geometry import (
     shift_maps,
 )
 from infs.sim.stats import Cost, Stats
-from infs.sim.timing import COSTS, CostModel
+from infs.sim.sram.timing import COSTS, CostModel
 
 # an element's value in a register word (an i1 is the word's 0/1) and on the host
 TYPED = {n: (WORD_TYPES[b] if b == 1 else ELEMENT_DTYPES[n].type) for n, b in ELEMENT_BITS.items()}
@@ -1276,7 +1276,7 @@ def _semantics(kind: type[pc.Command]) -> Semantics:
     if sem is None:
         if getattr(kind, "TENSOR_LEVEL", False):
             raise SimError(f"the machine runs only fully lowered programs; '{kind.name}' is a domain-form command")
-        raise SimError(f"'{getattr(kind, 'name', kind)}' has no simulator semantics (infs.sim.machine.SEMANTICS)")
+        raise SimError(f"'{getattr(kind, 'name', kind)}' has no simulator semantics (infs.sim.sram.machine.SEMANTICS)")
     return sem
 
 
@@ -1293,7 +1293,7 @@ def check_command_coverage(commands: "Sequence[type[pc.Command]]" = pc.COMMANDS)
     for kind in commands:
         if kind.TENSOR_LEVEL:
             continue
-        lacks = [what for what, table in (("simulator semantics (infs.sim.machine.SEMANTICS)", SEMANTICS), ("cost (infs.sim.timing.COSTS)", COSTS)) if kind not in table]
+        lacks = [what for what, table in (("simulator semantics (infs.sim.sram.machine.SEMANTICS)", SEMANTICS), ("cost (infs.sim.sram.timing.COSTS)", COSTS)) if kind not in table]
         if lacks:
             missing.append(f"'{kind.name}' has no {' and no '.join(lacks)}")
     if missing:

@@ -1,4 +1,4 @@
-"""Compiled (numba) kernels for bit-level mode's hot loops (``infs/sim/bitlevel.py``).
+"""Compiled (numba) kernels for bit-level mode's hot loops (``infs/sim/sram/bitlevel.py``).
 
 numpy runs every gate as a call over a whole plane, which is 3,008 calls over
 65,536 words for one i32 mul on 4M bitlines, and the calls are bound by memory

@@ -15,7 +15,7 @@ import numpy as np
 
 from infs.dialects.lattice import Pattern
 from infs.dialects.pimcmd_records import PimProgram
-from infs.passes.pim_program import record_pass
+from infs.passes.lower_pim.pim_program import record_pass
 
 
 def bank_set(tiles: Pattern, per_bank: int) -> np.ndarray:

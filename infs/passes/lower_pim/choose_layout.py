@@ -51,13 +51,13 @@ from infs.dialects import tdfg
 from infs.element_types import ELEMENT_BITS, ELEMENT_BYTES
 from infs.dialects.pimcmd import tile_grid
 from infs.hardware import CostProfile, HardwareConfig, get_profile, load_config
-from infs.passes.decompose import decompose_box, split_interval, written_exactly
-from infs.passes.expand_mv_bc import expand_mv_bc
-from infs.passes.layout import Layout, LayoutError, layout_attr, other_shapes
-from infs.passes.lower_shift import alg2_shifts, bcast_runs
-from infs.passes.pim_program import LoweringError, where
+from infs.passes.lower_pim.decompose import decompose_box, split_interval, written_exactly
+from infs.passes.lower_pim.expand_mv_bc import expand_mv_bc
+from infs.passes.lower_pim.layout import Layout, LayoutError, layout_attr, other_shapes
+from infs.passes.lower_pim.lower_shift import alg2_shifts, bcast_runs
+from infs.passes.lowering_errors import LoweringError, where
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_shapes, checked_element, element_name, lattice_extent
-from infs.passes.tdfg_to_pimcmd import convert_graph
+from infs.passes.lower_pim.tdfg_to_pimcmd import convert_graph
 
 CACHE_LINE_BYTES = 64
 
@@ -265,7 +265,7 @@ def _inter_table(cfg: HardwareConfig) -> dict:
 
 @dataclass
 class _Est:
-    """The timing model's formulas (``infs.cost_formulas``, ``infs.sim.timing``) on
+    """The timing model's formulas (``infs.cost_formulas``, ``infs.sim.sram.timing``) on
     the commands the lowering would give one tile shape, counted, not built."""
 
     cfg: HardwareConfig
