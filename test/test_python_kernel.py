@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 import infs
 from infs import api
-from infs.frontend.python_kernel import Array, KernelError
+from infs.frontend.kernel_types import Array, KernelError
 
 from strategies import examples
 

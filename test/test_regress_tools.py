@@ -191,7 +191,7 @@ def test_a_kernel_on_a_huge_broadcast_view_is_one_line():
     """A broadcast view (np.broadcast_to) takes no memory, its copy for the run
     does: the call ended in numpy's MemoryError traceback."""
     import infs
-    from infs.frontend.python_kernel import KernelError
+    from infs.frontend.kernel_types import KernelError
 
     @infs.kernel
     def scale(A, B, n: int):
@@ -252,7 +252,7 @@ def test_true_division_of_python_numbers_by_zero_stops(mode):
     ZeroDivisionError in Python, where numpy's (an array element on a side) gives
     inf: the kernel gave inf, another answer than the function's."""
     import infs
-    from infs.frontend.python_kernel import KernelError
+    from infs.frontend.kernel_types import KernelError
 
     recip, ratio = infs.kernel(_recip), infs.kernel(_ratio)
     line = _recip.__code__.co_firstlineno + 2
@@ -347,7 +347,7 @@ def test_a_loop_variable_that_does_not_fit_a_narrow_integer_is_refused(mode):
     int8 it does not fit (B[i] = i, A[i] + i); the kernel's index_cast wrapped
     it: B[128] was -128 where the function stops."""
     import infs
-    from infs.frontend.python_kernel import KernelError
+    from infs.frontend.kernel_types import KernelError
 
     store, add = infs.kernel(_store_index), infs.kernel(_add_index)
     for n in (128, 129):
@@ -467,7 +467,7 @@ def test_a_kernel_over_a_wrapped_function_is_refused():
     import functools
 
     import infs
-    from infs.frontend.python_kernel import KernelError
+    from infs.frontend.kernel_types import KernelError
 
     def scaled_first(fn):
         @functools.wraps(fn)
@@ -531,7 +531,7 @@ def test_a_product_of_loop_variables_that_does_not_fit_is_refused():
     ((i + 1) * (j - 3) + n into int16) is taken from the index ops that make it;
     it was not checked, and wrapped."""
     import infs
-    from infs.frontend.python_kernel import KernelError
+    from infs.frontend.kernel_types import KernelError
 
     kern = infs.kernel(_index_product)
     for n in (100, 200):
