@@ -41,8 +41,8 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("infs.passes", "infs.sim"),  # the compiler; the simulated machine (siblings)
     ("infs.dialects",),  # stream, tdfg, pimcmd, lattice; parsing and verifying programs
     ("infs.hardware",),  # configurations, cost profiles, energy constants (data)
-    ("infs.element_types", "infs.jit_models", "infs.cost_formulas", "infs.workloads"),  # the ground: tables and formulas
-    ("infs.arith_semantics",),  # numpy semantics of arith ops, shared with the xDSL-free bundle host
+    ("infs.element_types", "infs.jit_models", "infs.cost_formulas", "infs.noc", "infs.workloads"),  # the ground: tables, formulas, the mesh
+    ("infs.arith_semantics", "infs.unique_ints"),  # numpy helpers: arith ops' semantics (the bundle host's too), integer sets
 )
 
 

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from infs import api
 from infs.hardware import load_config
 from infs.runtime.driver import RunOptions, run_program
-from infs.sim.noc import Mesh
+from infs.noc import Mesh
 from infs.tools import infs_bench, infs_run
 from infs.workloads import WORKLOADS
 

@@ -28,7 +28,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from infs.sim.unique_ints import unique_ints
+from infs.unique_ints import unique_ints
 
 # Compute op classes (per element).  ``fp_div`` holds every division: AVX-512
 # has no vector integer divide, compilers divide through fp.

@@ -172,7 +172,7 @@ def _component(family: str, key: str) -> str:
     if family == "energy":
         return f"charged by {energy_classes().get(key, 'the machine')}"
     return {"noc_inter_tile": "inter-tile moves crossing banks (`timing.py` `shift`)",
-            "noc_data": "DRAM, near-memory and core data on the mesh (`infs/sim/noc.py`)",
+            "noc_data": "DRAM, near-memory and core data on the mesh (`infs/noc.py`)",
             "noc_control": "commands, syncs, stream configuration and flow control (`control_bytes`, `se_sync_lines`)"}.get(key, "")  # fmt: skip
 
 

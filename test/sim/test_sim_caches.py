@@ -15,7 +15,7 @@ from infs.sim import Machine
 from infs.sim.sram import machine as machine_mod
 from infs.sim.sram.machine import _semantics
 from infs.sim.sram.geometry import pattern_set
-from infs.sim.unique_ints import unique_ints, unique_ints_inverse
+from infs.unique_ints import unique_ints, unique_ints_inverse
 from infs.workloads import WORKLOADS
 
 from sim_helpers import parse_program, program_text

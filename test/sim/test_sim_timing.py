@@ -10,7 +10,7 @@ from test_sim_compute import GEOMS, patterns
 from infs.dialects.pimcmd import COMPUTE_ARITY
 from infs.sim import Machine, load_config
 from infs.sim.sram.geometry import Geometry
-from infs.sim.noc import E, N, S, W, Mesh, htree_lca_level, memory_controllers
+from infs.noc import E, N, S, W, Mesh, htree_lca_level, memory_controllers
 
 
 def run(config, lattice, tiles, body, mode="functional", **kw):

@@ -99,7 +99,7 @@ from functools import lru_cache
 import numpy as np
 
 from infs.sim.config import HardwareConfig
-from infs.sim.noc import Mesh, memory_controllers, nearest
+from infs.noc import Mesh, memory_controllers, nearest
 from infs.sim.stats import Cost
 from infs.sim.workload_profile import RegionProfile, StreamProfile, affine_line_count, affine_line_ranges
 

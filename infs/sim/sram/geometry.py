@@ -24,7 +24,7 @@ import numpy as np
 
 from infs.dialects.pimcmd import TiledLattice
 from infs.dialects.lattice import Pattern
-from infs.sim.unique_ints import unique_ints
+from infs.unique_ints import unique_ints
 
 
 @dataclass(frozen=True)

@@ -53,8 +53,8 @@ from infs import cost_formulas
 from infs.dialects import pimcmd as pc
 from infs.sim.config import CostProfile, HardwareConfig
 from infs.sim.sram.geometry import Geometry, box_tile_counts
-from infs.sim.unique_ints import unique_ints
-from infs.sim.noc import Mesh, memory_controllers, nearest
+from infs.unique_ints import unique_ints
+from infs.noc import Mesh, memory_controllers, nearest
 from infs.sim.stats import Cost
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from infs.sim.unique_ints import unique_ints_inverse
+from infs.unique_ints import unique_ints_inverse
 
 # Link directions of the load array: [E, W, S, N] x rows x cols; entry
 # [E, y, x] is the link (x, y) -> (x+1, y), [W, y, x] is (x+1, y) -> (x, y),
