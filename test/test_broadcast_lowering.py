@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from strategies import examples, machines
 
 from infs import api
-from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.dialects import tdfg
 from infs.hardware import load_config
 from infs.runtime import jit
@@ -91,7 +91,7 @@ def kinds(lowered) -> list:
 
 
 def near_loads(lowered) -> list:
-    return [c.fields() for c in lowered.record.cmds if c.kind is pc.NearLoadOp]
+    return [c.fields() for c in lowered.record.cmds if c.kind is K.NEAR_LOAD]
 
 
 # ---------------------------------------------------------------------------
@@ -107,7 +107,7 @@ def test_a_column_reused_along_rows_is_a_fill_and_a_broadcast():
     low = jit.lower(g, {}, "tiny")
     (nl,) = near_loads(low)
     assert nl["domain"] == ((1, 7), (2, 3))
-    assert pc.WriteInOp in kinds(low) and pc.BcastOp in kinds(low)
+    assert K.WRITEIN in kinds(low) and K.BCAST in kinds(low)
 
 
 def test_two_reused_dims_broadcast_one_after_the_other():
@@ -117,7 +117,7 @@ def test_two_reused_dims_broadcast_one_after_the_other():
     low = jit.lower(g, {}, "small-16")
     (nl,) = near_loads(low)
     assert nl["domain"] == ((0, 1), (1, 7), (0, 1))
-    assert kinds(low).count(pc.BcastOp) >= 2
+    assert kinds(low).count(K.BCAST) >= 2
 
 
 def test_a_load_stored_as_it_is_stays_a_gather():
@@ -127,7 +127,7 @@ def test_a_load_stored_as_it_is_stays_a_gather():
     low = jit.lower(g, {}, "tiny")
     (nl,) = near_loads(low)
     assert nl["domain"] == ((0, 7), (0, 11))
-    assert pc.BcastOp not in kinds(low)
+    assert K.BCAST not in kinds(low)
 
 
 def test_an_indirect_load_stays_a_gather():

@@ -1419,7 +1419,7 @@ _ADD_GRAPH = """func.func @g(%A: memref<8x8xi32>, %B: memref<8x8xi32>) {
 
 def _corrupting_lowering(monkeypatch):
     """The JIT's lowering with every compute's destination beyond the array's wordlines."""
-    from infs.dialects import pimcmd as pc
+    from infs.dialects import pimcmd_schema as K
 
     from infs.passes.lower_pim import lower_pim
 
@@ -1427,7 +1427,7 @@ def _corrupting_lowering(monkeypatch):
 
     def broken(prog):
         out = real(prog)
-        out.cmds = [c.with_(dst=10**6) if c.kind is pc.ComputeOp else c for c in out.cmds]
+        out.cmds = [c.with_(dst=10**6) if c.kind is K.COMPUTE else c for c in out.cmds]
         return out
 
     monkeypatch.setattr(lower_pim, "lower_program", broken)

@@ -31,6 +31,7 @@ from xdsl.ir import BlockArgument
 
 from infs import api
 from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.dialects import tdfg
 from infs.dialects.lattice import Pattern
 from infs.hardware import load_config
@@ -208,7 +209,7 @@ def move_targets(prog: PimProgram, c: Cmd, tg: np.ndarray, ic: np.ndarray) -> li
     d = c["dim"]
     grid = _grid(prog)
     tstride = math.prod(grid[d + 1 :])
-    if c.kind is pc.ShiftOp:
+    if c.kind is K.SHIFT:
         pairs = [(c["inter"], c["intra"])]
     else:
         pairs = [(a, b) for a in range(*c["inter"]) for b in range(*c["intra"])]
@@ -248,18 +249,18 @@ class Cells:
 
     def run(self, cmds: list[Cmd]) -> None:
         for c in cmds:
-            if c.kind in (pc.ArrayOp, pc.TransposeInOp, pc.ReleaseOp, pc.SyncOp):
+            if c.kind in (K.ARRAY, K.TRANSPOSE_IN, K.RELEASE, K.SYNC):
                 continue
             tg, ic = selected(self.prog, c)
             src = coords(self.prog, tg, ic)
-            if c.kind is pc.ComputeOp:
+            if c.kind is K.COMPUTE:
                 ins = [self.reg(s)[src] for s in c["srcs"]]
                 if "const" in c:
                     ins.append(np.full(len(src[0]), float(c["const"])))
                 vals = OPS[c["op"]](ins)
                 assert not np.isnan(vals).any(), f"{c} reads a cell never written"
                 self.reg(c["dst"])[src] = vals
-            elif c.kind in (pc.ShiftOp, pc.BcastOp):
+            elif c.kind in (K.SHIFT, K.BCAST):
                 vals = self.reg(c["src"])[src]
                 assert not np.isnan(vals).any(), f"{c} reads a cell never written"
                 for tg2, ic2 in move_targets(self.prog, c, tg, ic):
@@ -269,11 +270,11 @@ class Cells:
 
 
 def one_command_program(lattice, tiles, cmd: Cmd, per_bank: int = 2) -> PimProgram:
-    arr = Cmd(pc.ArrayOp, dict(arr=0, shape=tuple(lattice), wordline=0, transposed=True))
+    arr = Cmd(K.ARRAY, dict(arr=0, shape=tuple(lattice), wordline=0, transposed=True))
     return PimProgram(
         arg_types=[MemRefType(f32, list(lattice))], config="unit", lattice=tuple(lattice), tiles=tuple(tiles),
         banks=max(1, -(-math.prod(-(-s // t) for s, t in zip(lattice, tiles)) // per_bank)), per_bank=per_bank,
-        wordlines=256, virtual=True, cmds=[arr, Cmd(pc.TransposeInOp, dict(arr=0)), cmd],
+        wordlines=256, virtual=True, cmds=[arr, Cmd(K.TRANSPOSE_IN, dict(arr=0)), cmd],
     )  # fmt: skip
 
 
@@ -318,10 +319,10 @@ def mv_case(draw):
 def test_mv_lowers_to_shifts_that_move_every_cell(case):
     """Alg. 1 + Alg. 2 end to end: every source cell lands at +d, nothing else is written."""
     lattice, tiles, box, k, d = case
-    prog = one_command_program(lattice, tiles, Cmd(pc.MoveOp, dict(type="f32", dst=1, src=0, dim=k, dist=d, domain=box)))
+    prog = one_command_program(lattice, tiles, Cmd(K.MV, dict(type="f32", dst=1, src=0, dim=k, dist=d, domain=box)))
     low = lower_moves(prog)
-    shifts = [c for c in low.cmds if c.kind is pc.ShiftOp]
-    assert all(c.kind in (pc.ArrayOp, pc.TransposeInOp, pc.ShiftOp) for c in low.cmds)
+    shifts = [c for c in low.cmds if c.kind is K.SHIFT]
+    assert all(c.kind in (K.ARRAY, K.TRANSPOSE_IN, K.SHIFT) for c in low.cmds)
     # dropped empty masks: every command selects cells, all inside its mask
     for c in shifts:
         lo, hi = c["mask"]
@@ -361,13 +362,13 @@ def test_bc_lowers_to_multicasts_that_copy_every_cell(case):
     w = box[k][1] - box[k][0]
     # a wide copy landing in place is a known bug (test_bc_wide_copy_in_place)
     assume(w == 1 or all(dist + j * w != 0 for j in range(count)))
-    prog = one_command_program(lattice, tiles, Cmd(pc.BroadcastOp, dict(type="f32", dst=1, src=0, dim=k, dist=dist, count=count, domain=box)))
+    prog = one_command_program(lattice, tiles, Cmd(K.BC, dict(type="f32", dst=1, src=0, dim=k, dist=dist, count=count, domain=box)))
     low = lower_moves(prog)
-    kinds = {c.kind for c in low.cmds} - {pc.ArrayOp, pc.TransposeInOp}
-    assert kinds <= ({pc.BcastOp} if w == 1 else {pc.ShiftOp, pc.ComputeOp})
+    kinds = {c.kind for c in low.cmds} - {K.ARRAY, K.TRANSPOSE_IN}
+    assert kinds <= ({K.BCAST} if w == 1 else {K.SHIFT, K.COMPUTE})
     if w == 1:  # head / middle / tail runs: at most three multicasts per source piece
         pieces = decompose_box(box, tuple(tiles))
-        assert len([c for c in low.cmds if c.kind is pc.BcastOp]) <= 3 * len(pieces)
+        assert len([c for c in low.cmds if c.kind is K.BCAST]) <= 3 * len(pieces)
     src = np.arange(math.prod(lattice), dtype=np.float64).reshape(lattice) + 1
     cells = Cells(low, {0: src})
     cells.run(low.cmds)
@@ -384,7 +385,7 @@ def test_bc_lowers_to_multicasts_that_copy_every_cell(case):
 @pytest.mark.parametrize("dist,count", [(0, 3), (-2, 3)])
 def test_bc_wide_copy_in_place(dist, count):
     lattice, tiles, box = (8, 8), (2, 8), ((2, 4), (0, 8))
-    prog = one_command_program(lattice, tiles, Cmd(pc.BroadcastOp, dict(type="f32", dst=1, src=0, dim=0, dist=dist, count=count, domain=box)))
+    prog = one_command_program(lattice, tiles, Cmd(K.BC, dict(type="f32", dst=1, src=0, dim=0, dist=dist, count=count, domain=box)))
     src = np.arange(64, dtype=np.float64).reshape(lattice) + 1
     cells = Cells(lower_moves(prog), {0: src})
     cells.run(cells.prog.cmds)
@@ -412,20 +413,20 @@ def reduce_case(draw):
 def test_reduce_folds_each_tile_into_its_first_cell(case):
     """lower-reduce: the fold of a tile's cells of the box lands at the tile's first cell along the dim."""
     lattice, tiles, box, k, op = case
-    prog = one_command_program(lattice, tiles, Cmd(pc.ReduceOp, dict(op=op, type="f32", dst=1, src=0, dim=k, domain=box)))
+    prog = one_command_program(lattice, tiles, Cmd(K.REDUCE, dict(op=op, type="f32", dst=1, src=0, dim=k, domain=box)))
     low = lower_moves(prog)
     t = tiles[k]
     # intra-tile shifts only (no sync needed); per piece of n cells along the
     # dim: ceil(log2 n) combining rounds, one copy in, one copy to the tile's
     # first cell for a piece starting inside a tile
     for c in low.cmds:
-        if c.kind is pc.ShiftOp:
+        if c.kind is K.SHIFT:
             assert c["inter"] == 0 and c["dim"] == k
     pieces = decompose_box(box, tuple(tiles))
     rounds = sum(math.ceil(math.log2(min(piece[k][1] - piece[k][0], t))) for piece in pieces)  # n = in-tile cells
     heads = sum(1 for piece in pieces if piece[k][0] % t)
-    assert sum(1 for c in low.cmds if c.kind is pc.ComputeOp and c["op"] == op) == rounds
-    assert sum(1 for c in low.cmds if c.kind is pc.ComputeOp and c["op"] == "copy") == len(pieces) + heads
+    assert sum(1 for c in low.cmds if c.kind is K.COMPUTE and c["op"] == op) == rounds
+    assert sum(1 for c in low.cmds if c.kind is K.COMPUTE and c["op"] == "copy") == len(pieces) + heads
     rng = np.random.default_rng(0)
     src = rng.integers(-3, 4, size=lattice).astype(np.float64)
     cells = Cells(low, {0: src})
@@ -447,9 +448,9 @@ def test_reduce_folds_each_tile_into_its_first_cell(case):
 
 def test_reduce_rounds_and_final_move():
     """A head piece of n = 5 cells starting at in-tile 3: copy, ceil(log2 5) = 3 rounds, final move."""
-    prog = one_command_program((16,), (8,), Cmd(pc.ReduceOp, dict(op="add", type="f32", dst=1, src=0, dim=0, domain=((3, 8),))))
+    prog = one_command_program((16,), (8,), Cmd(K.REDUCE, dict(op="add", type="f32", dst=1, src=0, dim=0, domain=((3, 8),))))
     low = lower_moves(prog)
-    cmds = [(c.kind.MNEMONIC, c.get("op"), c.get("mask"), c.get("intra")) for c in low.cmds if c.kind in (pc.ComputeOp, pc.ShiftOp)]
+    cmds = [(c.kind.MNEMONIC, c.get("op"), c.get("mask"), c.get("intra")) for c in low.cmds if c.kind in (K.COMPUTE, K.SHIFT)]
     assert cmds == [
         ("compute", "copy", None, None),
         ("shift", None, (6, 8), -3), ("compute", "add", None, None),
@@ -768,17 +769,17 @@ def check_patterns_in_range(prog: PimProgram) -> None:
             assert t.size and b.size, c
             assert t.min() >= 0 and t.max() < math.prod(grid), c
             assert b.min() >= 0 and b.max() < prog.bitlines, c
-        assert c.kind not in (pc.MoveOp, pc.BroadcastOp, pc.ReduceOp), c
-        if c.kind in (pc.ComputeOp, pc.ShiftOp, pc.BcastOp):
+        assert c.kind not in (K.MV, K.BC, K.REDUCE), c
+        if c.kind in (K.COMPUTE, K.SHIFT, K.BCAST):
             assert c.get("domain") is None and c.get("tiles") is not None, c
 
 
 def check_map_banks(prog: PimProgram) -> None:
     for c in prog.cmds:
-        if c.kind is pc.ReadoutOp and c.get("tiles") is None:  # an empty box: no cells, no banks
+        if c.kind is K.READOUT and c.get("tiles") is None:  # an empty box: no cells, no banks
             assert any(q <= p for p, q in c["domain"]) and c.get("banks") is None, c
             continue
-        if c.kind in (pc.ComputeOp, pc.ShiftOp, pc.BcastOp, pc.ReadoutOp, pc.WriteInOp):
+        if c.kind in (K.COMPUTE, K.SHIFT, K.BCAST, K.READOUT, K.WRITEIN):
             need = set((c["tiles"].expand() // prog.per_bank).tolist())
             got = set(c["banks"].expand().tolist())
             if Pattern.from_indices(np.array(sorted(need))) is not None:
@@ -789,13 +790,13 @@ def check_map_banks(prog: PimProgram) -> None:
 
 def empty_readout(c: Cmd) -> bool:
     """A readout of an empty box: an empty buffer, no register read."""
-    return c.kind is pc.ReadoutOp and any(q <= p for p, q in c["domain"])
+    return c.kind is K.READOUT and any(q <= p for p, q in c["domain"])
 
 
 def reads(c: Cmd) -> tuple[int, ...]:
-    if c.kind is pc.ComputeOp:
+    if c.kind is K.COMPUTE:
         return tuple(c["srcs"])
-    if c.kind in (pc.ShiftOp, pc.BcastOp, pc.ReadoutOp) and not empty_readout(c):
+    if c.kind in (K.SHIFT, K.BCAST, K.READOUT) and not empty_readout(c):
         return (c["src"],)
     return ()
 
@@ -803,25 +804,25 @@ def reads(c: Cmd) -> tuple[int, ...]:
 def check_sync(prog: PimProgram) -> None:
     """Every register read after an inter-tile write has a sync in between,
     and every sync is needed by the command right after it."""
-    arrays = {c["arr"]: c["wordline"] for c in prog.cmds if c.kind is pc.ArrayOp}
+    arrays = {c["arr"]: c["wordline"] for c in prog.cmds if c.kind is K.ARRAY}
     pending: set[int] = set()
     cmds = prog.cmds
     for i, c in enumerate(cmds):
-        used = set(reads(c)) | ({arrays[c["arr"]]} if c.kind is pc.ReleaseOp else set())
-        if c.kind is pc.SyncOp:
+        used = set(reads(c)) | ({arrays[c["arr"]]} if c.kind is K.RELEASE else set())
+        if c.kind is K.SYNC:
             assert i + 1 < len(cmds), "a sync at the end"
             nxt = cmds[i + 1]
-            nxt_used = set(reads(nxt)) | ({arrays[nxt["arr"]]} if nxt.kind is pc.ReleaseOp else set())
+            nxt_used = set(reads(nxt)) | ({arrays[nxt["arr"]]} if nxt.kind is K.RELEASE else set())
             assert pending & nxt_used, f"unneeded sync before command {i + 1} {nxt}"
             pending.clear()
             continue
         assert not (pending & used), f"command {i} {c} reads an in-flight register without a sync"
-        if c.kind in (pc.ShiftOp, pc.BcastOp) and c.kind.inter_tile(c):
+        if c.kind in (K.SHIFT, K.BCAST) and c.kind.inter_tile(c):
             pending.add(c["dst"])
 
 
 def _bits(c: Cmd, prog: PimProgram) -> int:
-    if c.kind is pc.ComputeOp and c["op"] in pc.COMPARE_OPS:
+    if c.kind is K.COMPUTE and c["op"] in pc.COMPARE_OPS:
         return 1
     return pc.ELEMENT_BITS[c["type"]]
 
@@ -842,13 +843,13 @@ def check_allocation(virtual: PimProgram, alloc: PimProgram) -> None:
 
     for i, (cv, ca) in enumerate(zip(virtual.cmds, alloc.cmds)):
         assert cv.kind == ca.kind
-        if cv.kind is pc.ArrayOp:
+        if cv.kind is K.ARRAY:
             bind(cv["wordline"], ca["wordline"])
             arrays.add(cv["wordline"])
             width[cv["wordline"]] = pc.ELEMENT_BITS[str(virtual.arg_types[cv["arr"]].element_type)]
             continue
         regs = []
-        if "dst" in cv and cv.kind in (pc.ComputeOp, pc.ShiftOp, pc.BcastOp, pc.WriteInOp):
+        if "dst" in cv and cv.kind in (K.COMPUTE, K.SHIFT, K.BCAST, K.WRITEIN):
             regs.append((cv["dst"], ca["dst"]))
             width.setdefault(cv["dst"], _bits(cv, virtual))
         if "src" in cv and not empty_readout(cv):
@@ -882,8 +883,8 @@ def check_physical_hazards(alloc: PimProgram) -> None:
     (reads or writes) wordlines of cells that an inter-tile move since the
     last sync writes -- its data may still be in flight.  This catches what
     register-level sync placement cannot see once registers share wordlines."""
-    width_of_array = {c["wordline"]: pc.ELEMENT_BITS[str(alloc.arg_types[c["arr"]].element_type)] for c in alloc.cmds if c.kind is pc.ArrayOp}
-    arrays = {c["arr"]: c["wordline"] for c in alloc.cmds if c.kind is pc.ArrayOp}
+    width_of_array = {c["wordline"]: pc.ELEMENT_BITS[str(alloc.arg_types[c["arr"]].element_type)] for c in alloc.cmds if c.kind is K.ARRAY}
+    arrays = {c["arr"]: c["wordline"] for c in alloc.cmds if c.kind is K.ARRAY}
     everything = set(range(math.prod(_grid(alloc)) * alloc.bitlines))
     in_flight: list[tuple[set[int], int, int, int]] = []  # cells, wordline lo, hi, command index
 
@@ -893,10 +894,10 @@ def check_physical_hazards(alloc: PimProgram) -> None:
                 raise AssertionError(f"command {i} {what} wordlines [{lo},{hi}) of cells still in flight from the inter-tile move at command {j}: {alloc.cmds[j]} -> {alloc.cmds[i]}")
 
     for i, c in enumerate(alloc.cmds):
-        if c.kind is pc.SyncOp:
+        if c.kind is K.SYNC:
             in_flight.clear()
             continue
-        if c.kind is pc.ReleaseOp:
+        if c.kind is K.RELEASE:
             w = arrays[c["arr"]]
             touches(everything, w, w + width_of_array[w], i, "releases")
             continue
@@ -904,24 +905,24 @@ def check_physical_hazards(alloc: PimProgram) -> None:
             continue
         tg, ic = selected(alloc, c)
         here = _cells(alloc, tg, ic)
-        bits = _bits(c, alloc) if c.kind is not pc.ReadoutOp else pc.ELEMENT_BITS[c["type"]]
+        bits = _bits(c, alloc) if c.kind is not K.READOUT else pc.ELEMENT_BITS[c["type"]]
         srcs = list(c.get("srcs", ())) + ([c["src"]] if "src" in c else [])
         for n, s in enumerate(srcs):
             sbits = width_of_array.get(s, pc.ELEMENT_BITS[c["type"]])
-            if c.kind is pc.ComputeOp and c["op"] == "select" and n == 0:
+            if c.kind is K.COMPUTE and c["op"] == "select" and n == 0:
                 sbits = 1  # the i1 condition
             touches(here, s, s + sbits, i, "reads")
-        if c.kind in (pc.ShiftOp, pc.BcastOp):
+        if c.kind in (K.SHIFT, K.BCAST):
             dst = set()
             for tg2, ic2 in move_targets(alloc, c, tg, ic):
                 dst |= _cells(alloc, tg2, ic2)
-        elif c.kind in (pc.ComputeOp, pc.WriteInOp):
+        elif c.kind in (K.COMPUTE, K.WRITEIN):
             dst = here
         else:
             dst = set()
         if dst:
             touches(dst, c["dst"], c["dst"] + bits, i, "writes")
-            if c.kind in (pc.ShiftOp, pc.BcastOp) and c.kind.inter_tile(c):
+            if c.kind in (K.SHIFT, K.BCAST) and c.kind.inter_tile(c):
                 in_flight.append((dst, c["dst"], c["dst"] + bits, i))
 
 
@@ -1021,9 +1022,9 @@ def test_bank_pattern_covers_the_tiles_banks(grid, per_bank, data):
 
 
 def test_map_banks_fig9():
-    prog = one_command_program((4, 4), (2, 2), Cmd(pc.MoveOp, dict(type="f32", dst=1, src=0, dim=1, dist=1, domain=((0, 4), (0, 3)))), per_bank=1)
+    prog = one_command_program((4, 4), (2, 2), Cmd(K.MV, dict(type="f32", dst=1, src=0, dim=1, dist=1, domain=((0, 4), (0, 3)))), per_bank=1)
     low = map_banks(lower_moves(prog))
-    got = [(c["tiles"].expand().tolist(), c["banks"].expand().tolist()) for c in low.cmds if c.kind is pc.ShiftOp]
+    got = [(c["tiles"].expand().tolist(), c["banks"].expand().tolist()) for c in low.cmds if c.kind is K.SHIFT]
     assert got == [([0, 2], [0, 2]), ([0, 2], [0, 2]), ([1, 3], [1, 3])]
 
 
@@ -1032,17 +1033,17 @@ def test_map_banks_fig9():
 
 def test_insert_sync_between_inter_tile_write_and_reader():
     P = Pattern.range
-    prog = one_command_program((4, 4), (2, 2), Cmd(pc.SyncOp, {}), per_bank=1)
+    prog = one_command_program((4, 4), (2, 2), Cmd(K.SYNC, {}), per_bank=1)
     body = [
-        Cmd(pc.ShiftOp, dict(type="f32", dst=2, src=0, dim=1, mask=(1, 2), inter=1, intra=-1, bitlines=P(1, 2), tiles=P(0, 1))),
-        Cmd(pc.ShiftOp, dict(type="f32", dst=3, src=0, dim=1, mask=(0, 1), inter=0, intra=1, bitlines=P(0, 1), tiles=P(0, 1))),
-        Cmd(pc.ComputeOp, dict(op="neg", type="f32", dst=4, srcs=(3,), bitlines=P(0, 4), tiles=P(0, 4))),
-        Cmd(pc.ComputeOp, dict(op="add", type="f32", dst=5, srcs=(4, 2), bitlines=P(0, 4), tiles=P(0, 4))),
-        Cmd(pc.ComputeOp, dict(op="add", type="f32", dst=6, srcs=(5, 2), bitlines=P(0, 4), tiles=P(0, 4))),
+        Cmd(K.SHIFT, dict(type="f32", dst=2, src=0, dim=1, mask=(1, 2), inter=1, intra=-1, bitlines=P(1, 2), tiles=P(0, 1))),
+        Cmd(K.SHIFT, dict(type="f32", dst=3, src=0, dim=1, mask=(0, 1), inter=0, intra=1, bitlines=P(0, 1), tiles=P(0, 1))),
+        Cmd(K.COMPUTE, dict(op="neg", type="f32", dst=4, srcs=(3,), bitlines=P(0, 4), tiles=P(0, 4))),
+        Cmd(K.COMPUTE, dict(op="add", type="f32", dst=5, srcs=(4, 2), bitlines=P(0, 4), tiles=P(0, 4))),
+        Cmd(K.COMPUTE, dict(op="add", type="f32", dst=6, srcs=(5, 2), bitlines=P(0, 4), tiles=P(0, 4))),
     ]
     prog = prog.with_cmds(prog.cmds[:2] + body)
     out = insert_sync(prog)
-    assert [c.kind for c in out.cmds[2:]] == [pc.ShiftOp, pc.ShiftOp, pc.ComputeOp, pc.SyncOp, pc.ComputeOp, pc.ComputeOp]
+    assert [c.kind for c in out.cmds[2:]] == [K.SHIFT, K.SHIFT, K.COMPUTE, K.SYNC, K.COMPUTE, K.COMPUTE]
     check_sync(out)
 
 
@@ -1076,12 +1077,12 @@ def test_physical_hazard_check_sees_a_missing_sync():
     fig9 = _graph_text((4, 4), body="%1 = tdfg.mv %0 dim 1 dist 1 : !tdfg.tensor<f32, 2>").replace("tdfg.store %0", "tdfg.store %1")
     fig9 = fig9.replace("tdfg.tensor %a [0:4, 0:4]", "tdfg.tensor %a [0:4, 0:3]")
     prog = lower_virtual(_graph(fig9), {}, "fig9", (2, 2))
-    assert [c.kind for c in prog.cmds].count(pc.SyncOp) == 1
+    assert [c.kind for c in prog.cmds].count(K.SYNC) == 1
     check_physical_hazards(allocate_wordlines(prog))
     # the sync dropped after allocation: allocate-wordlines itself refuses a program
     # read before its sync ("run insert-sync after lower-shift", test_regress_lowering)
     allocated = allocate_wordlines(prog)
-    unsynced = allocated.with_cmds([c for c in allocated.cmds if c.kind is not pc.SyncOp])
+    unsynced = allocated.with_cmds([c for c in allocated.cmds if c.kind is not K.SYNC])
     with pytest.raises(AssertionError, match="still in flight"):
         check_physical_hazards(unsynced)
 

@@ -11,16 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from infs import api
-from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.dialects.pimcmd_records import Cmd, RecordError, from_op, record_class
 from infs.runtime.driver import RunOptions, run_program
 from infs.workloads import WORKLOADS
 
-COMMANDS = (pc.ComputeOp, pc.ShiftOp, pc.BcastOp, pc.ArrayOp, pc.SyncOp, pc.NearStoreOp, pc.NearLoadOp, pc.ReadoutOp, pc.WriteInOp, pc.MoveOp, pc.BroadcastOp, pc.ReduceOp, pc.TransposeInOp)
+COMMANDS = (K.COMPUTE, K.SHIFT, K.BCAST, K.ARRAY, K.SYNC, K.NEAR_STORE, K.NEAR_LOAD, K.READOUT, K.WRITEIN, K.MV, K.BC, K.REDUCE, K.TRANSPOSE_IN)
 
 
 def _compute(**extra):
-    return Cmd(pc.ComputeOp, {"op": "add", "type": "f32", "dst": 1, "srcs": (2, 3), **extra})
+    return Cmd(K.COMPUTE, {"op": "add", "type": "f32", "dst": 1, "srcs": (2, 3), **extra})
 
 
 def test_fields_are_the_op_definitions_properties():
@@ -31,7 +31,7 @@ def test_fields_are_the_op_definitions_properties():
 
 def test_a_misspelled_field_raises_when_built_changed_or_read():
     with pytest.raises(RecordError, match=r"'pimcmd.compute' has no field 'dts'"):
-        Cmd(pc.ComputeOp, {"op": "add", "type": "f32", "dts": 1})
+        Cmd(K.COMPUTE, {"op": "add", "type": "f32", "dts": 1})
     c = _compute()
     with pytest.raises(RecordError, match="no field 'tile'"):
         c.with_(tile=(1,))
@@ -50,14 +50,14 @@ def test_absent_and_foreign_fields():
     assert c.tiles is None and c.get("tiles", "-") == "-" and "tiles" not in c and "dst" in c
     with pytest.raises(KeyError):
         c["tiles"]
-    s = Cmd(pc.SyncOp)
+    s = Cmd(K.SYNC)
     assert s.get("tiles") is None  # a field of other commands: the default
     assert s.fields() == {}
 
 
 def test_a_field_named_like_the_records_api():
-    n = Cmd(pc.NearStoreOp, {"kind": "add", "type": "f32", "input": 0})
-    assert n.kind is pc.NearStoreOp and n["kind"] == "add" and n.fields()["kind"] == "add"
+    n = Cmd(K.NEAR_STORE, {"kind": "add", "type": "f32", "input": 0})
+    assert n.kind is K.NEAR_STORE and n["kind"] == "add" and n.fields()["kind"] == "add"
     assert n.with_(kind="max")["kind"] == "max" and n["kind"] == "add"
 
 
@@ -65,7 +65,7 @@ def test_with_copies_equality_and_pickle():
     c = _compute(const=2.0)
     d = c.with_(dst=7)
     assert (c.dst, d.dst, d.const, d.srcs) == (1, 7, 2.0, (2, 3))
-    assert c == _compute(const=2.0) and c != d and c != Cmd(pc.SyncOp)
+    assert c == _compute(const=2.0) and c != d and c != Cmd(K.SYNC)
     assert pickle.loads(pickle.dumps(d)) == d
     assert list(d.fields()) == ["op", "type", "dst", "srcs", "const"]  # declaration order
 

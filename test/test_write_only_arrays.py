@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from infs import api
-from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.runtime.driver import RunOptions, run_program
 from infs.workloads import WORKLOADS
 
@@ -82,7 +82,7 @@ func.func @g(%A: memref<?xf32>, %B: memref<?xf32>, %C: memref<?xf32>, %D: memref
 
 def _fetched(rep) -> list[set[int]]:
     """Per in-memory program run: the array arguments it transposes in."""
-    return [{c["arr"] for c in low.record.cmds if c.kind is pc.TransposeInOp} for _, low, *_ in rep.programs]
+    return [{c["arr"] for c in low.record.cmds if c.kind is K.TRANSPOSE_IN} for _, low, *_ in rep.programs]
 
 
 def _square(n: int, lo: int, hi: int, config: str, seed: int, **options):
@@ -156,10 +156,10 @@ def test_vec_add_computes_into_c_with_no_fetch_and_no_copy():
     np.testing.assert_array_equal(r.outputs["C"], inputs["A"] + inputs["B"])
     ((_, low, *_),) = r.report.programs
     kinds = [c.kind for c in low.record.cmds]
-    assert _fetched(r.report) == [{0, 1}] and kinds.count(pc.ReleaseOp) == 1
-    computes = [c for c in low.record.cmds if c.kind is pc.ComputeOp]
+    assert _fetched(r.report) == [{0, 1}] and kinds.count(K.RELEASE) == 1
+    computes = [c for c in low.record.cmds if c.kind is K.COMPUTE]
     assert [c["op"] for c in computes] == ["add"]
-    (c_entry,) = [c for c in low.record.cmds if c.kind is pc.ArrayOp and c["arr"] == 2]
+    (c_entry,) = [c for c in low.record.cmds if c.kind is K.ARRAY and c["arr"] == 2]
     assert computes[0]["dst"] == c_entry["wordline"]
 
 

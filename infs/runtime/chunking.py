@@ -535,13 +535,13 @@ def chunk_grid(ranges: list[tuple[int, int]], counts: tuple[int, ...]) -> list[t
 
 def wordlines_used(prog) -> int:
     """The highest wordline (exclusive) a lowered program's registers occupy."""
-    from infs.dialects import pimcmd as pc
+    from infs.dialects import pimcmd_schema as K
     from infs.element_types import ELEMENT_BITS
 
     top = 0
     for c in prog.cmds:
         k, f = c.kind, c
-        if k is pc.ArrayOp:
+        if k is K.ARRAY:
             top = max(top, f["wordline"] + ELEMENT_BITS[prog.element(f["arr"])])
             continue
         for key in k.REG_WRITES:
@@ -553,9 +553,9 @@ def wordlines_used(prog) -> int:
 
 def transposed_in(prog) -> list[int]:
     """The array arguments a lowered program transposes in (what a chunk fetches)."""
-    from infs.dialects import pimcmd as pc
+    from infs.dialects import pimcmd_schema as K
 
-    return sorted({c["arr"] for c in prog.cmds if c.kind is pc.TransposeInOp})
+    return sorted({c["arr"] for c in prog.cmds if c.kind is K.TRANSPOSE_IN})
 
 
 def overlap_window(prev_prog, prev_compute: int, fetched: int, cfg) -> tuple[int, str]:

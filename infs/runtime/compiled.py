@@ -35,6 +35,7 @@ import numpy as np
 from xdsl.dialects.builtin import AnyFloat, ArrayAttr, DictionaryAttr, FloatAttr, IntegerAttr, StringAttr
 
 from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.dialects import tdfg
 from infs.dialects.pimcmd_records import PimProgram, RecordError, from_op
 from infs.hardware import HardwareConfig, config_spec, is_inline_spec, load_config
@@ -45,7 +46,7 @@ class AotError(EvaluationError):
     """A compiled program called on another machine, sizes or shapes than it was made for (one line)."""
 
 
-_WRITES = (pc.ReleaseOp, pc.NearStoreOp)
+_WRITES = (K.RELEASE, K.NEAR_STORE)
 
 
 def record_of(op: pc.ProgramOp) -> PimProgram:

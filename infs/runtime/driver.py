@@ -55,6 +55,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
 
 from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.dialects import stream, tdfg
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.lower_pim.choose_layout import LayoutError
@@ -770,7 +771,7 @@ class RegionRuntime:
     def _cut_cycles(self, lowered: jit.Lowered, params, arrays) -> int:
         """``_whole_floor``'s cut program's cycles on a probe (its caches' entries dropped after)."""
         rec = lowered.record
-        keep = (pc.ArrayOp, pc.TransposeInOp, pc.ReleaseOp, pc.ComputeOp)
+        keep = (K.ARRAY, K.TRANSPOSE_IN, K.RELEASE, K.COMPUTE)
         cut = rec.with_cmds([c for c in rec.cmds if c.kind in keep])
         probe = Machine(mode="analysis", like=self.machine)
         probe.residency = dict(self.machine.residency)
@@ -791,7 +792,7 @@ class RegionRuntime:
         hit = self._floors.get(id(rec))
         if hit is None or hit[0] is not rec:
             cycles = self.machine.costs.profile.compute_cycles
-            floor = sum(cycles(c["op"], c["type"], c.get("const") is not None or c.get("const_arg") is not None) for c in rec.cmds if c.kind is pc.ComputeOp)
+            floor = sum(cycles(c["op"], c["type"], c.get("const") is not None or c.get("const_arg") is not None) for c in rec.cmds if c.kind is K.COMPUTE)
             if len(self._floors) >= MODEL_COSTS:
                 self._floors.clear()
             hit = self._floors[id(rec)] = (rec, floor)
@@ -942,7 +943,7 @@ class RegionRuntime:
             raise EvaluationError(f"region {self.ids[key]} ({region_label(op)}): mode '{self.options.mode}' cannot run a pimcmd.program "
                                   "(compiled ahead of time: commands for the SRAM arrays, no streams left for near memory or the cores): use --mode in or auto")  # fmt: skip
         prog, host_arrays, params = compiled.bind(op, self.cfg, arrays, scalars, self._views, self.options.tiles)
-        if self.options.machine_mode != "analysis" and any(c.kind is pc.ComputeOp and c.get("op") == "div" and c.get("type", "").startswith("i") for c in prog.cmds):
+        if self.options.machine_mode != "analysis" and any(c.kind is K.COMPUTE and c.get("op") == "div" and c.get("type", "").startswith("i") for c in prog.cmds):
             # an integer division by zero is the program's error, not the machine's quotient 0
             # (as run_graph gives a graph's): the source graph, when there is one, on copies
             src = compiled.source_graph(op)
@@ -952,7 +953,7 @@ class RegionRuntime:
                 except EvaluationError as e:  # (its lines are those of the infs.source text)
                     raise EvaluationError(f"{region_label(op)}: {str(e).strip().splitlines()[0]} of its infs.source") from None
         cells = math.prod(prog.lattice)
-        commands = sum(1 for c in prog.cmds if c.kind is not pc.ArrayOp)
+        commands = sum(1 for c in prog.cmds if c.kind is not K.ARRAY)
         rec = RegionRecord(self.ids[key], "in", "a pimcmd.program (compiled ahead of time) runs as lowered; no JIT", elements=cells,
                            graphs=1, commands=commands, requested=self.options.mode)  # fmt: skip
         start = self.machine.cycles

@@ -30,6 +30,7 @@ from xdsl.ir import Block, Region
 from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.dialects import tdfg
 from infs.hardware import BUILTIN, HardwareConfig, is_inline_spec, load_config
 from infs.passes.lower_pim.choose_layout import LayoutError
@@ -64,7 +65,7 @@ class Lowered:
 
     @property
     def commands(self) -> int:
-        return sum(1 for c in self.record.cmds if c.kind is not pc.ArrayOp)
+        return sum(1 for c in self.record.cmds if c.kind is not K.ARRAY)
 
 
 _VERIFY = [False]

@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.element_types import ELEMENT_BITS
 from infs.dialects.lattice import Pattern
 from infs.dialects.pimcmd_records import Cmd, PimProgram
@@ -95,7 +95,7 @@ def command_tiles(rec: PimProgram, geo: Geometry, c: Cmd, box_tiles: dict[int, n
     if c.kind.PATTERNED and c.get("tiles") is not None:
         t = pattern_set(c["tiles"])
         return t[(t >= 0) & (t < geo.num_tiles)]
-    if (c.kind is pc.TransposeInOp or c.kind is pc.ReleaseOp) and c["arr"] in box_tiles:
+    if (c.kind is K.TRANSPOSE_IN or c.kind is K.RELEASE) and c["arr"] in box_tiles:
         return box_tiles[c["arr"]]
     return np.zeros(0, np.int64)
 

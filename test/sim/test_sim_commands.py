@@ -12,6 +12,7 @@ from xdsl.irdl import opt_prop_def, prop_def
 
 from infs import api
 from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.dialects import tdfg
 from infs.dialects.lattice import Pattern, PatternAttr
 from infs.dialects.pimcmd_records import Cmd, PimProgram
@@ -58,17 +59,17 @@ def _toy_cost(cm: timing.CostModel, bits: int, cells: int) -> Cost:
 
 def test_every_dialect_command_has_semantics_and_a_cost():
     sim_machine.check_command_coverage()
-    for kind in pc.COMMANDS:
+    for kind in K.COMMANDS:
         assert (kind in sim_machine.SEMANTICS and kind in timing.COSTS) != kind.TENSOR_LEVEL, kind.name
 
 
 def test_command_facts_are_its_definition():
-    assert pc.ShiftOp.inter_tile({"inter": 1}) and not pc.ShiftOp.inter_tile({"inter": 0})
-    assert pc.BcastOp.inter_tile({"inter": (0, 2)}) and not pc.BcastOp.inter_tile({"inter": (0, 1)})
-    assert pc.ComputeOp.reads({"srcs": (3, 4)}) == (3, 4) and pc.ComputeOp.writes({"dst": 5}) == (5,)
-    assert pc.ComputeOp.dst_bits({"op": "cmp_lt", "type": "f32"}) == 1 and pc.ComputeOp.dst_bits({"op": "add", "type": "i16"}) == 16
-    assert pc.ComputeOp.src_bits({"op": "select", "type": "f32", "srcs": (1, 2, 3)}) == (1, 32, 32)
-    assert pc.ArrayOp.registers({"wordline": 7, "arr": 0}) == (7,) and pc.ArrayOp.ARRAY_OPERAND
+    assert K.SHIFT.inter_tile({"inter": 1}) and not K.SHIFT.inter_tile({"inter": 0})
+    assert K.BCAST.inter_tile({"inter": (0, 2)}) and not K.BCAST.inter_tile({"inter": (0, 1)})
+    assert K.COMPUTE.reads({"srcs": (3, 4)}) == (3, 4) and K.COMPUTE.writes({"dst": 5}) == (5,)
+    assert K.COMPUTE.dst_bits({"op": "cmp_lt", "type": "f32"}) == 1 and K.COMPUTE.dst_bits({"op": "add", "type": "i16"}) == 16
+    assert K.COMPUTE.src_bits({"op": "select", "type": "f32", "srcs": (1, 2, 3)}) == (1, 32, 32)
+    assert K.ARRAY.registers({"wordline": 7, "arr": 0}) == (7,) and K.ARRAY.ARRAY_OPERAND
     # the syntax is derived from the properties: keyword, value syntax, optional
     assert [(f.keyword, f.kind, f.optional) for f in pc.NearReduceOp.FIELDS] == [("in", "int", False), ("dims", "ints", False), ("step", "ints", False), ("out", "int", False)]
     assert [(f.keyword, f.kind, f.optional) for f in ToyTripleOp.FIELDS][-3:] == [("bitlines", "pattern", False), ("tiles", "pattern", False), ("banks", "pattern", True)]
@@ -79,7 +80,7 @@ def _program_with_toy():
     (g,) = [op for op in api.parse_text(GRAPH).walk() if isinstance(op, tdfg.GraphOp)]
     rec = jit.lower(g, {}, "small-16", (4, 16)).record
     b_reg = next(c["wordline"] for c in rec.arrays() if c["arr"] == 1)
-    last = max(i for i, c in enumerate(rec.cmds) if c.kind is pc.ComputeOp and c["dst"] == b_reg)
+    last = max(i for i, c in enumerate(rec.cmds) if c.kind is K.COMPUTE and c["dst"] == b_reg)
     pats = {k: rec.cmds[last][k] for k in ("bitlines", "tiles")}
     toy = Cmd(ToyTripleOp, dict(type="i32", dst=b_reg, src=b_reg, **pats))
     return rec.with_cmds([*rec.cmds[: last + 1], toy, *rec.cmds[last + 1 :]]), toy
@@ -95,7 +96,7 @@ def _triple_step(m: Machine, op: Cmd, plan, geo, host) -> None:
 
 
 def test_a_toy_command_fails_until_it_has_semantics_and_a_cost(monkeypatch):
-    commands = (*pc.COMMANDS, ToyTripleOp)
+    commands = (*K.COMMANDS, ToyTripleOp)
     with pytest.raises(sim_machine.CommandCoverageError) as e:
         sim_machine.check_command_coverage(commands)
     assert str(e.value) == "'toy.triple' has no simulator semantics (infs.sim.sram.machine.SEMANTICS) and no cost (infs.sim.sram.timing.COSTS)"
@@ -125,7 +126,7 @@ def test_a_toy_command_fails_until_it_has_semantics_and_a_cost(monkeypatch):
     assert map_banks(prog).cmds[prog.cmds.index(toy)].get("banks") is not None
     virt = PimProgram(
         arg_types=[MemRefType(i32, [8])], config="unit", lattice=(8,), tiles=(4,), banks=1, per_bank=2, wordlines=256, virtual=True,
-        cmds=[Cmd(pc.ArrayOp, dict(arr=0, shape=(8,), wordline=0, transposed=True)),
+        cmds=[Cmd(K.ARRAY, dict(arr=0, shape=(8,), wordline=0, transposed=True)),
               Cmd(ToyTripleOp, dict(type="i32", dst=1, src=0, bitlines=Pattern.range(0, 4), tiles=Pattern.range(0, 2)))],
     )  # fmt: skip
     arr, got = allocate_wordlines(virt).cmds

@@ -13,8 +13,8 @@ the pressure (spilling is not implemented).
 
 from __future__ import annotations
 
-from infs.dialects import pimcmd as pc
-from infs.dialects.pimcmd import ELEMENT_BITS
+from infs.dialects import pimcmd_schema as K
+from infs.element_types import ELEMENT_BITS
 from infs.dialects.pimcmd_records import Cmd, PimProgram, box_empty
 from infs.passes.lowering_errors import LoweringError
 from infs.passes.lower_pim.pim_program import record_pass
@@ -31,20 +31,20 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
     fixed: set[int] = set()
     syncs: list[int] = []
     inter: list[int] = []  # inter-tile moves (their dst: see below)
-    ArrayOp, SyncOp, ReadoutOp = pc.ArrayOp, pc.SyncOp, pc.ReadoutOp
+    ARRAY, SYNC, READOUT = K.ARRAY, K.SYNC, K.READOUT
     # the registers are read off the fields directly (``Command.reads``/``writes``
     # per command were a tenth of a small graph's lowering)
     for i, c in enumerate(cmds):
         k = c.kind
         f = c
-        if k is ArrayOp:
+        if k is ARRAY:
             r = f.wordline
             bits[r] = ELEMENT_BITS[prog.element(f.arr)]
             fixed.add(r)
             continue
-        if k is SyncOp:
+        if k is SYNC:
             syncs.append(i)
-        reads = () if k is ReadoutOp and box_empty(f.domain) else k.REG_READS  # an empty readout reads nothing
+        reads = () if k is READOUT and box_empty(f.domain) else k.REG_READS  # an empty readout reads nothing
         for keys, written in ((k.REG_WRITES, True), (reads, False)):
             for key in keys:
                 v = getattr(f, key)
@@ -103,7 +103,7 @@ def allocate_wordlines(prog: PimProgram) -> PimProgram:
             out.append(c)  # names no register: the same record (records are not mutated)
             continue
         # a readout of an empty box (an empty buffer) reads no cell: any wordline will do for its source
-        look = (lambda r: where.get(r, 0)) if k is ReadoutOp and box_empty(c.domain) else where.__getitem__
+        look = (lambda r: where.get(r, 0)) if k is READOUT and box_empty(c.domain) else where.__getitem__
         changes = {}
         for key in k.REGISTERS:
             v = getattr(c, key)
@@ -155,18 +155,18 @@ def require_allocatable(prog: PimProgram) -> None:
         # domain-form one here, naming the missing pass, rather than emit IR that fails to verify
         if k.TENSOR_LEVEL:
             raise LoweringError(f"'{k.MNEMONIC}' left in the program: run lower-shift and lower-reduce, then lower-compute, first")
-        if k is pc.ComputeOp and f.get("domain") is not None:
+        if k is K.COMPUTE and f.get("domain") is not None:
             raise LoweringError("the domain-form 'compute' is left in the program: run lower-compute first")
-        if k in (pc.ReadoutOp, pc.WriteInOp) and f.get("bitlines") is None and not box_empty(f["domain"]):
+        if k in (K.READOUT, K.WRITEIN) and f.get("bitlines") is None and not box_empty(f["domain"]):
             raise LoweringError(f"a '{k.MNEMONIC}' has no bitline/tile patterns: run lower-compute first")
-        if k is pc.ArrayOp:
+        if k is K.ARRAY:
             array_reg[f["arr"]] = f["wordline"]
             continue
-        if k is pc.SyncOp:
+        if k is K.SYNC:
             pending.clear()
         if pending:
-            used = set() if k is pc.ReadoutOp and box_empty(f["domain"]) else set(k.reads(f))  # an empty readout reads nothing
-            if k is pc.ReleaseOp:
+            used = set() if k is K.READOUT and box_empty(f["domain"]) else set(k.reads(f))  # an empty readout reads nothing
+            if k is K.RELEASE:
                 used.add(array_reg.get(f["arr"], -1))
             if pending & used:
                 raise LoweringError(f"command {i} ('{k.MNEMONIC}') reads register {min(pending & used)}, which an inter-tile move wrote, with no 'sync' between: run insert-sync after lower-shift, before allocate-wordlines")

@@ -46,10 +46,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from infs import cost_formulas
-from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.dialects import tdfg
 from infs.element_types import ELEMENT_BITS, ELEMENT_BYTES
-from infs.dialects.pimcmd import tile_grid
+from infs.dialects.pimcmd_schema import tile_grid
 from infs.hardware import CostProfile, HardwareConfig, get_profile, load_config
 from infs.passes.lower_pim.decompose import decompose_box, split_interval, written_exactly
 from infs.passes.lower_pim.expand_mv_bc import expand_mv_bc
@@ -392,10 +392,10 @@ class _Est:
         for term, times in terms.items():
             k = term[0]
             before = total
-            if k is pc.ComputeOp:  # split by decompose (into a register written exactly)
+            if k is K.COMPUTE:  # split by decompose (into a register written exactly)
                 _, cyc, box = term
                 total += cyc * len(decompose_box(box, T))
-            elif k is pc.MoveOp:
+            elif k is K.MV:
                 _, bits, d, dist, box = term
                 others = self.others(box, d)
                 combos = sum(others.values())
@@ -412,7 +412,7 @@ class _Est:
                             for (ns, w), m in others.items():
                                 total += self.inter(bits, nd * math.prod(ns), w * (hi - lo), d, inter) * m
                 total += self.sync if crossed else 0
-            elif k is pc.BroadcastOp:
+            elif k is K.BC:
                 # lower-shift's runs of destination tiles (head, whole tiles, tail), each one
                 # bcast: its in-tile part an alignment to the run's first offset when the run
                 # holds the source's tile, a multicast over the H-tree and mesh otherwise
@@ -434,7 +434,7 @@ class _Est:
                         for (ns, w), m in others.items():
                             total += self.inter(bits, self.run(ns), w, d, away) * m
                 total += self.sync * combos if crossed else 0
-            elif k is pc.ReduceOp:
+            elif k is K.REDUCE:
                 _, bits, d, add, copy, box = term
                 for nt, ir in self.pieces(box):
                     a, b = ir[d]
@@ -446,14 +446,14 @@ class _Est:
                         n = h
                     if a > 0:
                         total += cost_formulas.intra_shift_cycles(bits, a, self.bstride[d], par) + copy
-            elif k is pc.ReadoutOp:
+            elif k is K.READOUT:
                 # the partials of an in-memory reduce: one per tile along its dims (Fig. 4b),
                 # read out over the banks' H-trees, then reduced by their stream engines
                 _, bits, dims, box = term
                 per_bank = self.bank_cells(box, dims)
                 total += cost_formulas.htree_cycles(per_bank * bits / 8.0, cfg.htree_bytes_per_cycle)
                 total += per_bank / cfg.simd_lanes
-            elif k is pc.NearLoadOp:
+            elif k is K.NEAR_LOAD:
                 # a near-memory gather or scatter: each bank's stream engine handles the
                 # cells of the box it holds (timing ``near_access``), the busiest bank last
                 _, box = term
@@ -502,27 +502,27 @@ def _terms(prog, profile: CostProfile) -> dict[tuple, int]:
     for c in prog.cmds:
         k, f = c.kind, c
         box = f.get("domain")
-        if k is pc.ComputeOp:
+        if k is K.COMPUTE:
             if box is None or f["dst"] not in exact:
                 continue
             term = (k, profile.compute_cycles(f["op"], f["type"], f.get("const") is not None or f.get("const_arg") is not None), box)
-        elif k is pc.MoveOp:
+        elif k is K.MV:
             term = (k, ELEMENT_BITS[f["type"]], f["dim"], f["dist"], box)
-        elif k is pc.BroadcastOp:
+        elif k is K.BC:
             term = (k, ELEMENT_BITS[f["type"]], f["dim"], f["dist"], f["count"], box)
-        elif k is pc.ReduceOp:
+        elif k is K.REDUCE:
             reduced.setdefault(f["dst"], set()).add(f["dim"])
             term = (k, ELEMENT_BITS[f["type"]], f["dim"], profile.compute_cycles(f["op"], f["type"]), profile.compute_cycles("copy", f["type"]), box)
-        elif k is pc.ReadoutOp:
+        elif k is K.READOUT:
             bufs[f["id"]] = box
             term = (k, ELEMENT_BITS[f["type"]], frozenset(reduced.get(f["src"], ())), box)
-        elif k is pc.NearLoadOp or k is pc.NearStoreOp:
+        elif k is K.NEAR_LOAD or k is K.NEAR_STORE:
             box = box or bufs.get(f.get("input"))
-            if k is pc.NearLoadOp:
+            if k is K.NEAR_LOAD:
                 bufs[f["out"]] = box
             if box is None:
                 continue
-            term = (pc.NearLoadOp, box)
+            term = (K.NEAR_LOAD, box)
         else:
             continue
         terms[term] = terms.get(term, 0) + 1

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 
-from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.dialects.pimcmd_records import Box, Cmd, PimProgram
 from infs.passes.lowering_errors import LoweringError
 from infs.passes.lower_pim.pim_program import record_pass, require_virtual
@@ -53,7 +53,7 @@ def written_exactly(prog: PimProgram) -> set[int]:
     arrays: set[int] = set()
     for c in prog.cmds:
         k, f = c.kind, c
-        if k is pc.ArrayOp:
+        if k is K.ARRAY:
             arrays.add(f.wordline)
         for key in k.REG_WRITES:  # ``Command.writes``, read off the fields directly
             v = getattr(f, key)
@@ -75,7 +75,7 @@ def decompose(prog: PimProgram) -> PimProgram:
         # boundary tiles' unused cells (outside its box they hold nothing
         # anyone reads): one command over the covering tiles, not one per
         # head/middle/tail piece (each would pay the full bit-serial latency).
-        if (k.TENSOR_LEVEL or (k is pc.ComputeOp and c.dst in exact)) and c.get("domain") is not None:  # (a readout's/writein's box is its buffer's shape)
+        if (k.TENSOR_LEVEL or (k is K.COMPUTE and c.dst in exact)) and c.get("domain") is not None:  # (a readout's/writein's box is its buffer's shape)
             out.extend(c.with_(domain=b) for b in decompose_box(c.domain, prog.tiles))
         else:
             out.append(c)
@@ -88,7 +88,7 @@ def require_decomposable(prog: PimProgram) -> None:
     width, and split first it would repeat each piece at the piece's width
     (wrong values)."""
     for c in prog.cmds:
-        if c.kind is pc.BroadcastOp and c["domain"][c["dim"]][1] - c["domain"][c["dim"]][0] != 1:
+        if c.kind is K.BC and c["domain"][c["dim"]][1] - c["domain"][c["dim"]][0] != 1:
             raise LoweringError("'bc' of a slice wider than one cell: run expand-mv-bc first")
 
 

@@ -10,7 +10,7 @@ slice being expanded into one ``mv`` per copy; a ``mv`` by 0 becomes a copy.
 
 from __future__ import annotations
 
-from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.lower_pim.pim_program import record_pass, require_virtual
 
@@ -18,17 +18,17 @@ from infs.passes.lower_pim.pim_program import record_pass, require_virtual
 def _move(c: Cmd, dim: int, dist: int) -> Cmd:
     """``c``'s source box moved by ``dist`` along ``dim`` into its destination (by 0: a copy in place)."""
     if dist == 0:
-        return Cmd(pc.ComputeOp, dict(op="copy", type=c["type"], dst=c["dst"], srcs=(c["src"],), domain=c["domain"]))
-    return Cmd(pc.MoveOp, dict(type=c["type"], dst=c["dst"], src=c["src"], dim=dim, dist=dist, domain=c["domain"]))
+        return Cmd(K.COMPUTE, dict(op="copy", type=c["type"], dst=c["dst"], srcs=(c["src"],), domain=c["domain"]))
+    return Cmd(K.MV, dict(type=c["type"], dst=c["dst"], src=c["src"], dim=dim, dist=dist, domain=c["domain"]))
 
 
 def expand_mv_bc(prog: PimProgram) -> PimProgram:
     require_virtual(prog, "expand-mv-bc")
     out: list[Cmd] = []
     for c in prog.cmds:
-        if c.kind is pc.MoveOp and c["dist"] == 0:
+        if c.kind is K.MV and c["dist"] == 0:
             out.append(_move(c, c["dim"], 0))
-        elif c.kind is pc.BroadcastOp and c["domain"][c["dim"]][1] - c["domain"][c["dim"]][0] != 1:
+        elif c.kind is K.BC and c["domain"][c["dim"]][1] - c["domain"][c["dim"]][0] != 1:
             p, q = c["domain"][c["dim"]]
             out.extend(_move(c, c["dim"], c["dist"] + j * (q - p)) for j in range(c["count"]))
         else:

@@ -9,13 +9,13 @@ get no sync.
 
 from __future__ import annotations
 
-from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.lower_pim.pim_program import record_pass
 
 
 def insert_sync(prog: PimProgram) -> PimProgram:
-    arrays_of = {c.arr: c.wordline for c in prog.cmds if c.kind is pc.ArrayOp}
+    arrays_of = {c.arr: c.wordline for c in prog.cmds if c.kind is K.ARRAY}
     pending: set[int] = set()
     out: list[Cmd] = []
     for c in prog.cmds:
@@ -27,10 +27,10 @@ def insert_sync(prog: PimProgram) -> PimProgram:
                 v = getattr(f, key)
                 if v is not None:
                     used.update(v if isinstance(v, tuple) else (v,))
-            if k is pc.ReleaseOp:  # writes the array's register back to memory
+            if k is K.RELEASE:  # writes the array's register back to memory
                 used.add(arrays_of.get(f.arr, -1))
             if pending & used:
-                out.append(Cmd(pc.SyncOp, {}))
+                out.append(Cmd(K.SYNC, {}))
                 pending.clear()
         out.append(c)
         if k.inter_tile(f):

@@ -19,7 +19,7 @@ from xdsl.ir import Attribute
 from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects import tdfg
-from infs.dialects.pimcmd import TiledLattice
+from infs.dialects.pimcmd_schema import TiledLattice
 from infs.hardware import HardwareConfig
 
 

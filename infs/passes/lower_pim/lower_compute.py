@@ -10,7 +10,7 @@ box stays: it is the buffer's shape).
 
 from __future__ import annotations
 
-from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.passes.lower_pim.decompose import decompose_box, written_exactly
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.lowering_errors import LoweringError
@@ -24,13 +24,13 @@ def lower_compute(prog: PimProgram) -> PimProgram:
     out: list[Cmd] = []
     for c in prog.cmds:
         kind = c.kind
-        if kind is pc.ComputeOp and c.get("domain") is not None:
+        if kind is K.COMPUTE and c.get("domain") is not None:
             bl, tl = box_patterns(c["domain"], prog, exact=c["dst"] in exact)
-            out.append(Cmd(pc.ComputeOp, {k: v for k, v in c.items() if k != "domain"} | {"bitlines": bl, "tiles": tl}))
-        elif (kind is pc.ReadoutOp or kind is pc.WriteInOp) and c.get("bitlines") is None:
+            out.append(Cmd(K.COMPUTE, {k: v for k, v in c.items() if k != "domain"} | {"bitlines": bl, "tiles": tl}))
+        elif (kind is K.READOUT or kind is K.WRITEIN) and c.get("bitlines") is None:
             pieces = decompose_box(c["domain"], prog.tiles)
             if not pieces:  # empty box: a writein does nothing, a readout gives an empty buffer
-                if kind is pc.ReadoutOp:
+                if kind is K.READOUT:
                     out.append(c)
                 continue
             # several pieces: the covering patterns (cost only; the box says which cells)

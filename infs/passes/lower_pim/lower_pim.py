@@ -44,7 +44,7 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 from xdsl.rewriter import Rewriter
 
-from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.dialects import tdfg
 from infs.dialects.pimcmd_records import PimProgram
 from infs.hardware import HardwareConfig
@@ -67,7 +67,7 @@ from infs.passes.lower_pim.tdfg_to_pimcmd import convert_graph
 
 RECORD_STEPS = (expand_mv_bc, decompose, lower_shift, lower_reduce, lower_compute, map_banks, insert_sync, allocate_wordlines)
 # the steps that only rewrite these kinds (no step creates them) pass a program without them unchanged
-_ONLY = {expand_mv_bc: (pc.MoveOp, pc.BroadcastOp), lower_shift: (pc.MoveOp, pc.BroadcastOp), lower_reduce: (pc.ReduceOp,)}
+_ONLY = {expand_mv_bc: (K.MV, K.BC), lower_shift: (K.MV, K.BC), lower_reduce: (K.REDUCE,)}
 
 
 def lower_program(prog: PimProgram) -> PimProgram:

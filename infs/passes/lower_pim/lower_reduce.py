@@ -16,7 +16,7 @@ The final rounds across tiles are left to ``near_reduce`` (Fig. 4b).
 
 from __future__ import annotations
 
-from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.dialects.lattice import Domain
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.lowering_errors import LoweringError
@@ -33,7 +33,7 @@ def lower_reduce(prog: PimProgram) -> PimProgram:
     out: list[Cmd] = []
     fresh = _next_reg(prog)
     for c in prog.cmds:
-        if c.kind is not pc.ReduceOp:
+        if c.kind is not K.REDUCE:
             out.append(c)
             continue
         box, d, ty, dst = c["domain"], c["dim"], c["type"], c["dst"]
@@ -46,22 +46,22 @@ def lower_reduce(prog: PimProgram) -> PimProgram:
 
         a, b = ir[d]
         bl, tl = cells(a, b)
-        out.append(Cmd(pc.ComputeOp, dict(op="copy", type=ty, dst=dst, srcs=(c["src"],), bitlines=bl, tiles=tl)))
+        out.append(Cmd(K.COMPUTE, dict(op="copy", type=ty, dst=dst, srcs=(c["src"],), bitlines=bl, tiles=tl)))
         tmp = fresh
         fresh += 1
         n = b - a
         while n > 1:
             h = (n + 1) // 2
             bl, tl = cells(a + h, a + n)
-            out.append(Cmd(pc.ShiftOp, dict(type=ty, dst=tmp, src=dst, dim=d, mask=(a + h, a + n), inter=0, intra=-h, bitlines=bl, tiles=tl)))
+            out.append(Cmd(K.SHIFT, dict(type=ty, dst=tmp, src=dst, dim=d, mask=(a + h, a + n), inter=0, intra=-h, bitlines=bl, tiles=tl)))
             bl, tl = cells(a, a + n - h)
-            out.append(Cmd(pc.ComputeOp, dict(op=c["op"], type=ty, dst=dst, srcs=(dst, tmp), bitlines=bl, tiles=tl)))
+            out.append(Cmd(K.COMPUTE, dict(op=c["op"], type=ty, dst=dst, srcs=(dst, tmp), bitlines=bl, tiles=tl)))
             n = h
         if a > 0:  # a head piece: its result goes to the tile's first cell
             bl, tl = cells(a, a + 1)
-            out.append(Cmd(pc.ShiftOp, dict(type=ty, dst=tmp, src=dst, dim=d, mask=(a, a + 1), inter=0, intra=-a, bitlines=bl, tiles=tl)))
+            out.append(Cmd(K.SHIFT, dict(type=ty, dst=tmp, src=dst, dim=d, mask=(a, a + 1), inter=0, intra=-a, bitlines=bl, tiles=tl)))
             bl, tl = cells(0, 1)
-            out.append(Cmd(pc.ComputeOp, dict(op="copy", type=ty, dst=dst, srcs=(tmp,), bitlines=bl, tiles=tl)))
+            out.append(Cmd(K.COMPUTE, dict(op="copy", type=ty, dst=dst, srcs=(tmp,), bitlines=bl, tiles=tl)))
     return prog.with_cmds(out)
 
 

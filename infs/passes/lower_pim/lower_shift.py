@@ -11,7 +11,7 @@ whole tiles in the middle, the tail tile).
 
 from __future__ import annotations
 
-from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.dialects.lattice import Domain
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.lowering_errors import LoweringError
@@ -49,7 +49,7 @@ def _lower_mv(c: Cmd, prog: PimProgram) -> list[Cmd]:
             continue  # the mask misses the tensor: no command (Alg. 2, filtered)
         sub = tuple((lo, hi) if i == k else r for i, r in enumerate(ir))
         bl, tl = patterns(tr, sub, prog)
-        out.append(Cmd(pc.ShiftOp, dict(type=c.type, dst=c.dst, src=c.src, dim=k, mask=(lo, hi), inter=inter, intra=intra, bitlines=bl, tiles=tl)))
+        out.append(Cmd(K.SHIFT, dict(type=c.type, dst=c.dst, src=c.src, dim=k, mask=(lo, hi), inter=inter, intra=intra, bitlines=bl, tiles=tl)))
     return out
 
 
@@ -65,7 +65,7 @@ def _lower_bc(c: Cmd, prog: PimProgram) -> list[Cmd]:
     bl, tl = patterns(tr, ir, prog)
     tp, l = p // t, p % t
     lo, hi = p + c.dist, p + c.dist + c.count
-    return [Cmd(pc.BcastOp, dict(type=c.type, dst=c.dst, src=c.src, dim=k, intra=(r0 - l, r1 - l), inter=(ta - tp, tb - tp), bitlines=bl, tiles=tl))
+    return [Cmd(K.BCAST, dict(type=c.type, dst=c.dst, src=c.src, dim=k, intra=(r0 - l, r1 - l), inter=(ta - tp, tb - tp), bitlines=bl, tiles=tl))
             for ta, tb, r0, r1 in bcast_runs(lo, hi, t)]
 
 
@@ -86,7 +86,7 @@ def bcast_runs(lo: int, hi: int, t: int) -> list[tuple[int, int, int, int]]:
     return runs
 
 
-_LOWER = {pc.MoveOp: _lower_mv, pc.BroadcastOp: _lower_bc}
+_LOWER = {K.MV: _lower_mv, K.BC: _lower_bc}
 
 
 def lower_shift(prog: PimProgram) -> PimProgram:

@@ -41,7 +41,7 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.dialects import tdfg
 from infs.dialects.lattice import AccessMap, Affine, Domain, dim_name
 from infs.hardware import HardwareConfig, load_config
@@ -118,7 +118,7 @@ class _Converter:
         return self.scalars.index(arg)
 
     # -- helpers ---------------------------------------------------------------
-    def emit(self, cmd_kind: type[pc.Command], /, **f) -> None:
+    def emit(self, cmd_kind: K.CommandKind, /, **f) -> None:
         self.cmds.append(Cmd(cmd_kind, f))
 
     def array_box(self, i: int) -> Box:
@@ -172,7 +172,7 @@ class _Converter:
                 raise LoweringError("a constant tensor is used where its extent is unknown")
             r = _Reg(self.reg(), box, v.type)
             if not box_empty(box):
-                self.emit(pc.ComputeOp, op="copy", type=v.type, dst=r.reg, srcs=(), domain=box, **v.fields())
+                self.emit(K.COMPUTE, op="copy", type=v.type, dst=r.reg, srcs=(), domain=box, **v.fields())
             return r
         raise LoweringError(f"value {v!r} cannot live in a register")
 
@@ -180,7 +180,7 @@ class _Converter:
         """A new register holding buffer ``b``'s values on the cells ``box``."""
         r = _Reg(self.reg(), box, b.type)
         if not box_empty(box):
-            self.emit(pc.WriteInOp, type=b.type, dst=r.reg, domain=box, id=b.id)
+            self.emit(K.WRITEIN, type=b.type, dst=r.reg, domain=box, id=b.id)
         return r
 
     def as_buf(self, v, box: Box | None = None) -> _Buf:
@@ -191,7 +191,7 @@ class _Converter:
         if r.partial_dims:
             raise LoweringError("the partial results of 'tdfg.reduce' can only feed 'tdfg.stream_reduce'")
         b = _Buf(self.buf(), _canonical_empty(r.box), r.type)
-        self.emit(pc.ReadoutOp, type=r.type, src=r.reg, domain=b.box, id=b.id)
+        self.emit(K.READOUT, type=r.type, src=r.reg, domain=b.box, id=b.id)
         return b
 
     def identity_map(self, i: int) -> AccessMap:
@@ -207,9 +207,9 @@ class _Converter:
             r = self.reg()
             self.array_reg[i] = r
             if i in in_lot:
-                self.emit(pc.ArrayOp, arr=i, shape=self.layout.shapes[i], wordline=r, transposed=True)
+                self.emit(K.ARRAY, arr=i, shape=self.layout.shapes[i], wordline=r, transposed=True)
         for i in in_lot:
-            self.emit(pc.TransposeInOp, arr=i)
+            self.emit(K.TRANSPOSE_IN, arr=i)
         results: list[tuple[int, int]] = []
         for n in self.facts.sched:
             if n.kind is tdfg.YieldOp:
@@ -222,13 +222,13 @@ class _Converter:
             self.convert(n)
         self.flush_stores()
         if self.unfetched:
-            self.cmds = [c for c in self.cmds if not (c.kind is pc.TransposeInOp and c["arr"] in self.unfetched)]
+            self.cmds = [c for c in self.cmds if not (c.kind is K.TRANSPOSE_IN and c["arr"] in self.unfetched)]
         for f in self.near_after:
-            self.emit(pc.NearStoreOp, **f)
+            self.emit(K.NEAR_STORE, **f)
         for i in sorted(self.written):
-            self.emit(pc.ReleaseOp, arr=i)
+            self.emit(K.RELEASE, arr=i)
         for idx, bid in results:
-            self.emit(pc.ResultOp, index=idx, id=bid)
+            self.emit(K.RESULT, index=idx, id=bid)
         return PimProgram(
             arg_types=list(self.facts.arg_types),
             config=self.cfg.spec,  # reloads the same machine (hardware.config_spec)
@@ -270,7 +270,7 @@ class _Converter:
             src = self.as_reg(src)
             r = _Reg(self.reg(), dst_box, src.type)  # type: ignore[arg-type]
             if not box_empty(dst_box):  # type: ignore[arg-type]
-                self.emit(pc.MoveOp, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=dist, domain=box_shift(dst_box, d, -dist))  # type: ignore[arg-type]
+                self.emit(K.MV, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=dist, domain=box_shift(dst_box, d, -dist))  # type: ignore[arg-type]
             values[n.res] = r
         elif k is tdfg.BcOp:
             self.convert_bc(n)
@@ -296,7 +296,7 @@ class _Converter:
                 # a head piece's partials went to the first cell of its tile,
                 # which may lie before the box: fold over the tile-aligned box
                 dom = self.tile_aligned(src.box, src.partial_dims)
-                self.emit(pc.ReduceOp, op=n.name, type=src.type, dst=r.reg, src=src.reg, dim=d, domain=dom)
+                self.emit(K.REDUCE, op=n.name, type=src.type, dst=r.reg, src=src.reg, dim=d, domain=dom)
             values[n.res] = r
         elif k is tdfg.StreamReduceOp:
             self.convert_stream_reduce(n)
@@ -308,7 +308,7 @@ class _Converter:
                 return
             idx = [self.as_buf(values[v], boxes[v]) for v in n.ins]
             b = _Buf(self.buf(), box, checked_element(n.elem))  # type: ignore[arg-type]
-            self.emit(pc.NearLoadOp, type=b.type, arr=n.arr, map=self.at.access_map(n.map), indirect=n.indirect,
+            self.emit(K.NEAR_LOAD, type=b.type, arr=n.arr, map=self.at.access_map(n.map), indirect=n.indirect,
                       indices=tuple(x.id for x in idx), domain=box, out=b.id)  # fmt: skip
             values[n.res] = b
         elif k is tdfg.StreamStoreOp:
@@ -377,14 +377,14 @@ class _Converter:
         for d in dims:
             fill = box_with(fill, d, box[d][0], box[d][0] + 1)
         b = _Buf(self.buf(), fill, checked_element(n.elem))  # type: ignore[arg-type]
-        self.emit(pc.NearLoadOp, type=b.type, arr=n.arr, map=self.at.access_map(n.map), indirect=n.indirect,
+        self.emit(K.NEAR_LOAD, type=b.type, arr=n.arr, map=self.at.access_map(n.map), indirect=n.indirect,
                   indices=(), domain=fill, out=b.id)  # fmt: skip
         r = self.write_in(b, fill)
         # the longest reused dim last: the earlier broadcasts move the smaller slices
         for d in sorted(dims, key=lambda d: box[d][1] - box[d][0]):
             p, q = box[d]
             wide = _Reg(self.reg(), box_with(r.box, d, p, q), r.type)
-            self.emit(pc.BroadcastOp, type=r.type, dst=wide.reg, src=r.reg, dim=d, dist=0, count=q - p, domain=r.box)
+            self.emit(K.BC, type=r.type, dst=wide.reg, src=r.reg, dim=d, dist=0, count=q - p, domain=r.box)
             r = wide
         return r
 
@@ -421,7 +421,7 @@ class _Converter:
             f = dict(op=name, type=data_t, dst=r.reg, srcs=tuple(x.reg for x in regs), domain=box)
             if const is not None:
                 f.update(const.fields())
-            self.emit(pc.ComputeOp, **f)
+            self.emit(K.COMPUTE, **f)
             self.computed.add(r.reg)
         self.values[n.res] = r
 
@@ -440,14 +440,14 @@ class _Converter:
             j0 = max(0, lo_l - (p + dist))
             j1 = min(count, hi_l - (p + dist))
             if j1 > j0:
-                self.emit(pc.BroadcastOp, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=dist + j0, count=j1 - j0, domain=src.box)
+                self.emit(K.BC, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=dist + j0, count=j1 - j0, domain=src.box)
             return
         # copies j whose cells all land inside the bounding box stay one 'bc';
         # a copy cut by the box's edge becomes a 'mv' of its inside part
         full = [j for j in range(count) if p + dist + j * w >= lo_l and q + dist + j * w <= hi_l]
         if full:
             j0, j1 = full[0], full[-1] + 1
-            self.emit(pc.BroadcastOp, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=dist + j0 * w, count=j1 - j0, domain=src.box)
+            self.emit(K.BC, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=dist + j0 * w, count=j1 - j0, domain=src.box)
         else:
             j0 = j1 = 0
         for j in range(count):
@@ -456,7 +456,7 @@ class _Converter:
             k = dist + j * w
             part = box_intersect(box_shift(src.box, d, k), self.bbox)
             if not box_empty(part):
-                self.emit(pc.MoveOp, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=k, domain=box_shift(part, d, -k))
+                self.emit(K.MV, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=k, domain=box_shift(part, d, -k))
 
     def convert_stream_reduce(self, n: Node) -> None:
         v = self.values[n.ins[0]]
@@ -481,9 +481,9 @@ class _Converter:
             else:
                 box = src.box
             b = _Buf(self.buf(), box, src.type)
-            self.emit(pc.ReadoutOp, type=src.type, src=src.reg, domain=box, id=b.id)
+            self.emit(K.READOUT, type=src.type, src=src.reg, domain=box, id=b.id)
         out = _Buf(self.buf(), collapse(b.box, dims), b.type)
-        self.emit(pc.NearReduceOp, op=n.name, type=b.type, input=b.id, dims=tuple(dims), step=tuple(step), out=out.id)
+        self.emit(K.NEAR_REDUCE, op=n.name, type=b.type, input=b.id, dims=tuple(dims), step=tuple(step), out=out.id)
         if not n.tensor_result:
             self.values[n.res] = out.id
             return
@@ -505,7 +505,7 @@ class _Converter:
                 if r is None:
                     r = self.as_reg(out)
                 moved = _Reg(self.reg(), box_with(r.box, d, first, first + 1), r.type)
-                self.emit(pc.MoveOp, type=r.type, dst=moved.reg, src=r.reg, dim=d, dist=first - aligned, domain=r.box)
+                self.emit(K.MV, type=r.type, dst=moved.reg, src=r.reg, dim=d, dist=first - aligned, domain=r.box)
                 r = moved
             if r is not None:
                 self.values[n.res] = r
@@ -523,7 +523,7 @@ class _Converter:
         f = dict(kind="store", type=b.type, input=b.id, arr=i, map=self.identity_map(i), indirect=(), indices=())
         if box is not None and box != b.box:
             f["domain"] = box
-        self.emit(pc.NearStoreOp, **f)
+        self.emit(K.NEAR_STORE, **f)
 
     def write_only(self) -> set[int]:
         """Arrays in the layout whose every use in the graph is a ``tdfg.store`` and
@@ -560,7 +560,7 @@ class _Converter:
                     and len(decompose_box(v.box, self.layout.tiles)) == 1):  # fmt: skip
                 old = self.array_reg[i]
                 for c in self.cmds:
-                    if c.kind is pc.ArrayOp and c["arr"] == i and c["wordline"] == old:
+                    if c.kind is K.ARRAY and c["arr"] == i and c["wordline"] == old:
                         c.wordline = v.reg
                 self.array_reg[i] = v.reg
                 array_regs = set(self.array_reg.values())
@@ -571,7 +571,7 @@ class _Converter:
             stored.add(i)
             if isinstance(v, _Reg) and v.reg in targets and (v.reg != self.array_reg.get(i) or earlier) and not box_empty(v.box):
                 tmp = _Reg(self.reg(), v.box, v.type)  # the source array is itself overwritten: snapshot it
-                self.emit(pc.ComputeOp, op="copy", type=v.type, dst=tmp.reg, srcs=(v.reg,), domain=v.box)
+                self.emit(K.COMPUTE, op="copy", type=v.type, dst=tmp.reg, srcs=(v.reg,), domain=v.box)
                 self.deferred[n] = (tmp, i)
         for v, i in self.deferred:
             if i not in self.array_reg:
@@ -582,9 +582,9 @@ class _Converter:
                 continue
             self.written.add(i)
             if isinstance(v, _Buf):
-                self.emit(pc.WriteInOp, type=v.type, dst=self.array_reg[i], domain=box, id=v.id)
+                self.emit(K.WRITEIN, type=v.type, dst=self.array_reg[i], domain=box, id=v.id)
             elif v.reg != self.array_reg[i]:
-                self.emit(pc.ComputeOp, op="copy", type=v.type, dst=self.array_reg[i], srcs=(v.reg,), domain=box)
+                self.emit(K.COMPUTE, op="copy", type=v.type, dst=self.array_reg[i], srcs=(v.reg,), domain=box)
 
 
 # the tDFG nodes that read a tensor from a register (a reused stream_load feeding only

@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from infs.dialects.pimcmd import TiledLattice
+from infs.dialects.pimcmd_schema import TiledLattice
 from infs.dialects.lattice import Pattern
 from infs.unique_ints import unique_ints
 

@@ -58,6 +58,7 @@ import numpy as np
 from xdsl.ir import SSAValue
 
 from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.element_types import (
     COMPARE_OPS,
     ELEMENT_BITS,
@@ -610,7 +611,7 @@ class Machine:
         """transpose_in / release: the array between memory and its registers."""
         entry = self._entry(c)
         box = self._array_box(geo, entry)
-        return Plan(self.costs.of(c.kind)(geo, box, ELEMENT_BITS[entry.element], to_memory=c.kind is pc.ReleaseOp))
+        return Plan(self.costs.of(c.kind)(geo, box, ELEMENT_BITS[entry.element], to_memory=c.kind is K.RELEASE))
 
     def _charge(self, cost: Cost, name: str) -> None:
         st = self.stats
@@ -796,7 +797,7 @@ class Machine:
         idx = op["arr"]
         if idx not in self.lot:
             for o in prog.cmds:
-                if o.kind is pc.ArrayOp and o["arr"] == idx:
+                if o.kind is K.ARRAY and o["arr"] == idx:
                     self._enter(o)
         if idx not in self.lot:
             raise SimError(f"array argument {idx} has no 'pimcmd.array' layout entry")
@@ -923,7 +924,7 @@ class Machine:
 
     def _step_near_access(self, op, plan, geo: Geometry, host) -> None:
         """near_load / near_store: a gather from / scatter into a program array."""
-        is_load = op.kind is pc.NearLoadOp
+        is_load = op.kind is K.NEAR_LOAD
         write_back: tuple[np.ndarray, np.ndarray] | None = None
         name = op.kind.name
         ty = op["type"]
@@ -1254,24 +1255,24 @@ def _charged(plan, run) -> Semantics:
     return Semantics(Machine._charged, plan, shared=True, run=run)
 
 
-SEMANTICS: dict[type[pc.Command], Semantics] = {
-    pc.ArrayOp: Semantics(Machine._step_array),
-    pc.TransposeInOp: Semantics(Machine._step_transpose_in, Machine._plan_dram, shared=True),
-    pc.ReleaseOp: Semantics(Machine._step_release, Machine._plan_dram, shared=True),
-    pc.ComputeOp: _charged(Machine._plan_compute, Machine._exec_compute),
-    pc.ShiftOp: _charged(Machine._plan_shift, Machine._exec_shift),
-    pc.BcastOp: _charged(Machine._plan_bcast, Machine._exec_shift),
-    pc.SyncOp: Semantics(Machine._step_sync),
-    pc.ReadoutOp: Semantics(Machine._step_readout, Machine._plan_buffer_move, shared=True),
-    pc.WriteInOp: _charged(Machine._plan_buffer_move, Machine._exec_writein),
-    pc.NearReduceOp: Semantics(Machine._step_near_reduce),
-    pc.NearLoadOp: Semantics(Machine._step_near_access),
-    pc.NearStoreOp: Semantics(Machine._step_near_access),
-    pc.ResultOp: _charged(Machine._plan_result, Machine._exec_result),
+SEMANTICS: dict[K.CommandKind, Semantics] = {
+    K.ARRAY: Semantics(Machine._step_array),
+    K.TRANSPOSE_IN: Semantics(Machine._step_transpose_in, Machine._plan_dram, shared=True),
+    K.RELEASE: Semantics(Machine._step_release, Machine._plan_dram, shared=True),
+    K.COMPUTE: _charged(Machine._plan_compute, Machine._exec_compute),
+    K.SHIFT: _charged(Machine._plan_shift, Machine._exec_shift),
+    K.BCAST: _charged(Machine._plan_bcast, Machine._exec_shift),
+    K.SYNC: Semantics(Machine._step_sync),
+    K.READOUT: Semantics(Machine._step_readout, Machine._plan_buffer_move, shared=True),
+    K.WRITEIN: _charged(Machine._plan_buffer_move, Machine._exec_writein),
+    K.NEAR_REDUCE: Semantics(Machine._step_near_reduce),
+    K.NEAR_LOAD: Semantics(Machine._step_near_access),
+    K.NEAR_STORE: Semantics(Machine._step_near_access),
+    K.RESULT: _charged(Machine._plan_result, Machine._exec_result),
 }
 
 
-def _semantics(kind: type[pc.Command]) -> Semantics:
+def _semantics(kind: K.CommandKind) -> Semantics:
     sem = SEMANTICS.get(kind)
     if sem is None:
         if getattr(kind, "TENSOR_LEVEL", False):
@@ -1284,7 +1285,7 @@ class CommandCoverageError(RuntimeError):
     """A command the machine may be handed has no semantics or no cost (one line)."""
 
 
-def check_command_coverage(commands: "Sequence[type[pc.Command]]" = pc.COMMANDS) -> None:
+def check_command_coverage(commands: "Sequence[K.CommandKind]" = K.COMMANDS) -> None:
     """Every command that can reach the machine has semantics (``SEMANTICS``)
     and a cost (``timing.COSTS``); tensor-level commands are expanded by the
     lower-pim passes before a program runs, so they need neither.  Checked at

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from infs import cost_formulas
-from infs.dialects import pimcmd as pc
+from infs.dialects import pimcmd_schema as K
 from infs.sim.config import CostProfile, HardwareConfig
 from infs.sim.sram.geometry import Geometry, box_tile_counts
 from infs.unique_ints import unique_ints
@@ -109,7 +109,7 @@ class CostModel:
             memo.move_to_end(key)
         return cost
 
-    def of(self, kind: type[pc.Command]) -> Callable[..., Cost]:
+    def of(self, kind: K.CommandKind) -> Callable[..., Cost]:
         """The cost function of a command (``COSTS``), bound to this model."""
         fn = COSTS.get(kind)
         if fn is None:
@@ -452,18 +452,18 @@ class CostModel:
 # The price of every command (the timing model's side of its definition; the
 # simulator's semantics call it through ``CostModel.of``).  None: free by
 # definition -- a layout entry is part of the program, not an action.
-COSTS: dict[type[pc.Command], Callable[..., Cost] | None] = {
-    pc.ArrayOp: None,
-    pc.TransposeInOp: CostModel.dram,
-    pc.ReleaseOp: CostModel.dram,
-    pc.ComputeOp: CostModel.compute,
-    pc.ShiftOp: CostModel.shift,
-    pc.BcastOp: CostModel.bcast,
-    pc.SyncOp: CostModel.sync,
-    pc.ReadoutOp: CostModel.readout,
-    pc.WriteInOp: CostModel.writein,
-    pc.NearReduceOp: CostModel.near_reduce,
-    pc.NearLoadOp: CostModel.near_access,
-    pc.NearStoreOp: CostModel.near_access,
-    pc.ResultOp: CostModel.result,
+COSTS: dict[K.CommandKind, Callable[..., Cost] | None] = {
+    K.ARRAY: None,
+    K.TRANSPOSE_IN: CostModel.dram,
+    K.RELEASE: CostModel.dram,
+    K.COMPUTE: CostModel.compute,
+    K.SHIFT: CostModel.shift,
+    K.BCAST: CostModel.bcast,
+    K.SYNC: CostModel.sync,
+    K.READOUT: CostModel.readout,
+    K.WRITEIN: CostModel.writein,
+    K.NEAR_REDUCE: CostModel.near_reduce,
+    K.NEAR_LOAD: CostModel.near_access,
+    K.NEAR_STORE: CostModel.near_access,
+    K.RESULT: CostModel.result,
 }
