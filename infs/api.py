@@ -26,6 +26,7 @@ from xdsl.universe import Universe
 from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects.lattice import LatticeError
+from infs.hardware import ConfigError
 
 # Context and parsing: defined below the runtime, which parses too (infs.dialects.parse)
 from infs.dialects.parse import (
@@ -120,7 +121,7 @@ def run_pipeline(module: ModuleOp, pipeline: str | Sequence[ModulePass] | Module
             p.apply(ctx, module)
         except InfsError:
             raise
-        except (DiagnosticException, LatticeError) as e:
+        except (DiagnosticException, LatticeError, ConfigError) as e:
             raise InfsError(f"pass '{p.name}' failed: {str(e).strip().splitlines()[0]}") from None
         if verify_each:
             verify_module(module)
@@ -425,7 +426,7 @@ class PassManager:
                 apply_to_function(p, self.ctx, f)
         except InfsError:
             raise
-        except (DiagnosticException, LatticeError) as e:
+        except (DiagnosticException, LatticeError, ConfigError) as e:
             raise InfsError(f"pass '{p.name}' failed: {str(e).strip().splitlines()[0]}") from None
 
     def timing_report(self) -> str:

@@ -21,11 +21,23 @@ which both read it.
 
 from __future__ import annotations
 
+import sys
+from typing import TYPE_CHECKING
+
 import numpy as np
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IndexType, IntegerType
-from xdsl.ir import Attribute
 
 from infs.arith_semantics import float_maximum, float_minimum, trunc_quotient  # noqa: F401 -- the element types' semantics, shared with the xDSL-free host
+
+if TYPE_CHECKING:
+    from xdsl.ir import Attribute
+
+
+def _builtin():
+    """xDSL's builtin dialect if it is loaded, else None: a value can only be an
+    xDSL type when xDSL is loaded, and the simulator and the bundle's host run
+    without it (this module must not load it for them)."""
+    return sys.modules.get("xdsl.dialects.builtin")
+
 
 # ---------------------------------------------------------------------------
 # Element types the machine holds
@@ -52,19 +64,22 @@ def is_float_element(name: str) -> bool:
     return ELEMENT_DTYPES[name].kind == "f"
 
 
-def element_name(t: Attribute) -> str | None:
+def element_name(t: "Attribute") -> str | None:
     """The table's name of an xDSL element type (``f64``, ``i32``...), or None
     when the machine holds no such element (f16, bf16, index, i4...)."""
-    if isinstance(t, IntegerType):
+    b = _builtin()
+    if b is None:
+        return None
+    if isinstance(t, b.IntegerType):
         name = f"i{t.width.data}"
-    elif isinstance(t, (Float16Type, Float32Type, Float64Type)):
+    elif isinstance(t, (b.Float16Type, b.Float32Type, b.Float64Type)):
         name = f"f{t.bitwidth}"
     else:
         return None
     return name if name in ELEMENT_BITS else None
 
 
-def is_machine_element(t: Attribute) -> bool:
+def is_machine_element(t: "Attribute") -> bool:
     """Whether registers can hold elements of xDSL type ``t`` (a tdfg tensor / pimcmd type)."""
     return element_name(t) is not None
 
@@ -73,18 +88,21 @@ MACHINE_ELEMENTS = ", ".join(ELEMENT_BITS)
 """The element types the machine holds, as error messages list them."""
 
 
-def numpy_dtype(t: Attribute) -> np.dtype:
+def numpy_dtype(t: "Attribute") -> np.dtype:
     """numpy dtype of a scalar or element type: ``index`` is int64, ``i1`` bool,
     other integers and floats of 8..64 bits their numpy type."""
-    if isinstance(t, IndexType):
+    b = _builtin()
+    if b is None:
+        raise EvaluationError(f"no numpy type for {t}")
+    if isinstance(t, b.IndexType):
         return np.dtype(np.int64)
-    if isinstance(t, IntegerType):
+    if isinstance(t, b.IntegerType):
         w = t.width.data
         if w == 1:
             return np.dtype(np.bool_)
         if w in (8, 16, 32, 64):
             return np.dtype(f"int{w}")
-    if isinstance(t, (Float16Type, Float32Type, Float64Type)):  # IEEE only: bf16 is no float16
+    if isinstance(t, (b.Float16Type, b.Float32Type, b.Float64Type)):  # IEEE only: bf16 is no float16
         return np.dtype(f"float{t.bitwidth}")
     raise EvaluationError(f"no numpy type for {t}")
 

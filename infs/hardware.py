@@ -117,16 +117,15 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Mapping
 
-from xdsl.utils.exceptions import DiagnosticException
-
 from infs.element_types import ELEMENT_BITS, is_float_element
 from infs.jit_models import JIT_COMMAND_CYCLES, JIT_MODEL_SOURCES, JIT_MODELS
 
 
-class ConfigError(DiagnosticException, ValueError):
+class ConfigError(ValueError):
     """An impossible or malformed hardware configuration (one-line message).
 
-    A ``DiagnosticException``: a pass given a bad config reports it as the
+    Not an xDSL ``DiagnosticException``: the simulator and the bundle's runner
+    load configs without xDSL; the pass runner (``infs.api``) reports it as the
     pass's error, like any other bad input."""
 
 
