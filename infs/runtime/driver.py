@@ -1133,7 +1133,8 @@ def extract_regions(module: ModuleOp) -> str | None:
     as ``@infs.kernel`` does with the same code -- and None when some region is."""
     if any(isinstance(op, (stream.RegionOp, tdfg.GraphOp, pc.ProgramOp)) for op in module.walk()):
         return None
-    from infs.passes.extract_streams import extract_streams, has_plain_loops, location_text
+    from infs.passes.extract_remarks import location_text
+    from infs.passes.extract_streams import extract_streams, has_plain_loops
 
     if not has_plain_loops(module):
         return f"{NOTHING_TO_OFFLOAD}: the program has no stream.region and no loop nest; the host runs all of it"

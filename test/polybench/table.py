@@ -29,7 +29,8 @@ from reference import KERNELS, cgeist_text, inputs  # noqa: E402
 
 from infs import api  # noqa: E402
 from infs.dialects import stream  # noqa: E402
-from infs.passes.extract_streams import extract_streams, location_text  # noqa: E402
+from infs.passes.extract_remarks import location_text  # noqa: E402
+from infs.passes.extract_streams import extract_streams  # noqa: E402
 from infs.runtime.host import phantom_array  # noqa: E402
 
 WHERE = {"in": "in memory", "near": "near memory", "core": "cores"}

@@ -1,0 +1,600 @@
+"""The analysis of one candidate stream region: its loops, accesses and statements.
+
+Takes the outermost loop put in the region (the loops below it whose ivs are
+the region's dims); gives the region's domain (affine bounds over named
+symbols), its loads and stores as access maps (affine, or indirect through a
+loaded index), its innermost body as expression trees, the accumulations its
+``iter_args`` loops carry, and (``classify``) which dims are reductions:
+``X[m] = X[m] op f`` with ``m`` invariant in some loops becomes a fold of
+``f`` over them.  A construct it does not read raises ``Refuse`` saying why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import affine, arith, memref, scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, IntegerType, MemRefType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineSymExpr
+
+from infs.dialects import stream
+from infs.dialects.lattice import AccessMap, Affine, dim_index, dim_name
+from infs.passes.extract_linalg import FillFold
+from infs.passes.extract_loops import (
+    is_compute_op,
+    is_loop,
+    is_pure_scalar_op,
+    loop_body,
+    loop_ivs,
+    one_bound_each,
+    ops_of,
+    parallel_bounds,
+    scf_bounds,
+)
+from infs.passes.extract_remarks import Refuse, source_line
+from infs.passes.extract_trees import (
+    NUM_MINMAX,
+    REDUCE_KIND,
+    Const,
+    Load,
+    Node,
+    Op,
+    Red,
+    Scalar,
+    Store,
+    chained_loop,
+    drop_nans,
+    fold_of,
+    is_identity,
+    may_trap,
+    minmax_op,
+    no_nans,
+    reduce_kind,
+    select_op,
+    walk_nodes,
+)
+
+
+# ---------------------------------------------------------------------------
+# Affine analysis of index values
+# ---------------------------------------------------------------------------
+
+
+def _product(a: Affine, b: Affine) -> Affine:
+    """``a * b`` where one of them is a constant."""
+    return b * a.const if a.is_constant else a * b.const
+
+
+def fold_affine(e: AffineExpr, dims: Sequence, syms: Sequence, const, binary):
+    """``e`` bottom-up: a constant as ``const(value)``, a dim or symbol as its
+    entry of ``dims``/``syms``, a binary op as ``binary(e, lhs, rhs)``."""
+    if isinstance(e, AffineConstantExpr):
+        return const(e.value)
+    if isinstance(e, AffineDimExpr):
+        return dims[e.position]
+    if isinstance(e, AffineSymExpr):
+        return syms[e.position]
+    assert isinstance(e, AffineBinaryOpExpr)
+    lhs = fold_affine(e.lhs, dims, syms, const, binary)
+    return binary(e, lhs, fold_affine(e.rhs, dims, syms, const, binary))
+
+
+def _narrow(t: Attribute) -> bool:
+    """An integer type narrower than i32, whose index arithmetic may wrap at sizes that occur."""
+    return isinstance(t, IntegerType) and t.width.data < 32
+
+
+class Analysis:
+    """Reads one candidate region: ``root`` (the outermost loop put in the
+    region) and the loops whose ivs are the region's dims."""
+
+    def __init__(self, root: Operation):
+        self.root = root
+        self.dims: dict[SSAValue, int] = {}
+        self.bounds: list[tuple[Affine, Affine]] = []
+        self.dim_loops: list[Operation] = []
+        self.symbols: dict[SSAValue, str] = {}
+        self.scalars: dict[SSAValue, str] = {}
+        self.names: set[str] = set()
+        self.nodes: dict[SSAValue, Node] = {}
+        self.loads: list[Load] = []
+        self.stores: list[Store] = []
+        self.order = 0
+        self.band_dims: list[int] = []
+        self.red_loop: Operation | None = None
+        self.escaping: dict[SSAValue, Node] = {}
+        self.fills: dict[Operation, FillFold] = {}  # (lower_linalg's) the load of an output a fill before it set to the identity
+        self.folded: list[FillFold] = []
+        self.roots: dict[object, SSAValue] = {}  # array_root -> the SSA name the nest uses for that array
+
+    # -- names -----------------------------------------------------------
+    def _name(self, v: SSAValue, default: str) -> str:
+        hint = v.name_hint or ""
+        owner = v.owner
+        if not hint and isinstance(owner, (arith.IndexCastOp, arith.ExtSIOp, arith.TruncIOp)):
+            hint = owner.input.name_hint or ""  # cgeist's `%0 = arith.index_cast %arg1`: the size is %arg1
+        elif not hint and isinstance(owner, memref.DimOp) and isinstance(owner.index.owner, arith.ConstantOp):
+            # a bound read from an array's shape (convert-linalg-to-loops): %A's dim 0 is A_0
+            arr = owner.source.name_hint
+            hint = f"{arr}_{owner.index.owner.value.value.data}" if arr else ""
+        base = "".join(c if (c.isalnum() or c == "_") else "_" for c in hint)
+        if not base or not (base[0].isalpha() or base[0] == "_") or dim_index(base) is not None:
+            base = default
+        name, i = base, 1
+        while name in self.names or dim_index(name) is not None:
+            name, i = f"{base}_{i}", i + 1
+        self.names.add(name)
+        return name
+
+    def inside(self, v: SSAValue) -> bool:
+        return self.root.is_ancestor(v.owner)
+
+    def symbol(self, v: SSAValue) -> Affine:
+        if v not in self.symbols:
+            if not isinstance(v.type, (IndexType, IntegerType)):
+                raise Refuse(f"an index is computed from a {v.type} value")
+            self.symbols[v] = self._name(v, "s")
+        return Affine.of(self.symbols[v])
+
+    # -- index values -------------------------------------------------------
+    def aff(self, v: SSAValue) -> Affine:
+        if v in self.dims:
+            return Affine.of(dim_name(self.dims[v]))
+        owner = v.owner
+        if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+            return Affine(int(owner.value.value.data))
+        if isinstance(owner, (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.TruncIOp, arith.IndexCastOp)) and _narrow(v.type):
+            # i8/i16 arithmetic wraps where the affine form would not ((i8)i for i >= 128):
+            # on the host its value is exact (a symbol); inside the nest it is not affine
+            if not self.inside(v):
+                return self.symbol(v)
+            raise Refuse(f"an index computed in {v.type} by '{owner.name}' may wrap (index arithmetic is read as exact in index, i32 and i64 only)")
+        if isinstance(owner, (arith.AddiOp, arith.SubiOp)):
+            a, b = self.aff(owner.lhs), self.aff(owner.rhs)
+            return a + b if isinstance(owner, arith.AddiOp) else a - b
+        if isinstance(owner, arith.MuliOp):
+            a, b = self.aff(owner.lhs), self.aff(owner.rhs)
+            if a.is_constant or b.is_constant:
+                return _product(a, b)
+            if not self.inside(v):
+                return self.symbol(v)
+            raise Refuse(f"index product {a} * {b} is not affine")
+        if isinstance(owner, (arith.IndexCastOp, arith.ExtSIOp, arith.TruncIOp)):
+            if isinstance(v.type, IndexType) and not self.inside(v):
+                return self.symbol(v)  # a host size cast to index once (cgeist's i32 sizes): the symbol is the index
+            # (casts between index and i32/i64 as cgeist emits them: sizes and loop indices are far from overflow)
+            if isinstance(owner.input.type, (IndexType, IntegerType)):
+                return self.aff(owner.input)
+        if isinstance(owner, affine.ApplyOp):
+            return self.map_results(owner.map, owner.mapOperands)[0]
+        if not self.inside(v):
+            return self.symbol(v)
+        what = f"'{owner.name}'" if isinstance(owner, Operation) else "a block argument"
+        raise Refuse(f"an index is computed by {what}, which is not affine in the loop indices")
+
+    def expr(self, e: AffineExpr, dims: Sequence[Affine], syms: Sequence[Affine]) -> Affine:
+        def binary(e: AffineBinaryOpExpr, a: Affine, b: Affine) -> Affine:
+            if e.kind == AffineBinaryOpKind.Add:
+                return a + b
+            if e.kind == AffineBinaryOpKind.Mul:
+                if a.is_constant or b.is_constant:
+                    return _product(a, b)
+                raise Refuse(f"affine product {a} * {b}")
+            if a.is_constant and b.is_constant and b.const > 0:
+                x, y = a.const, b.const
+                return Affine({AffineBinaryOpKind.Mod: x % y, AffineBinaryOpKind.FloorDiv: x // y, AffineBinaryOpKind.CeilDiv: -(-x // y)}[e.kind])
+            raise Refuse(f"'{e.kind.get_token()}' in an index or bound ({e}) has no rectangular domain or affine map")
+
+        return fold_affine(e, dims, syms, Affine, binary)
+
+    def map_results(self, amap: affine.AffineMapAttr, operands: Sequence[SSAValue]) -> list[Affine]:
+        m = amap.data
+        ops = [self.aff(o) for o in operands]
+        return [self.expr(r, ops[: m.num_dims], ops[m.num_dims :]) for r in m.results]
+
+    # -- loops --------------------------------------------------------------
+    def loop_bounds(self, op: Operation) -> list[tuple[Affine, Affine]]:
+        """Bounds of the loop's dims (unit steps, one expression each)."""
+        if isinstance(op, affine.ForOp):
+            if op.step.value.data != 1:
+                raise Refuse(f"step {op.step.value.data} (only unit steps map onto a domain)")
+            lbs = self.map_results(op.lowerBoundMap, op.lowerBoundOperands)
+            ubs = self.map_results(op.upperBoundMap, op.upperBoundOperands)
+            if len(lbs) != 1 or len(ubs) != 1:
+                raise Refuse("a max/min bound (several bound expressions) is not a rectangular domain")
+            return [(lbs[0], ubs[0])]
+        if isinstance(op, affine.ParallelOp):
+            if op.reductions.data or op.res:
+                raise Refuse("affine.parallel with reductions")
+            if any(s.value.data != 1 for s in op.steps.data):
+                raise Refuse("non-unit steps")
+            if not one_bound_each(op):
+                raise Refuse("a max/min bound (several bound expressions) is not a rectangular domain")
+            return list(zip(*parallel_bounds(op, self.map_results)))
+        if isinstance(op, (scf.ForOp, scf.ParallelOp)):
+            if isinstance(op, scf.ParallelOp) and (op.initVals or op.res):
+                raise Refuse("scf.parallel with reductions")
+            out = []
+            for lb, ub, st in zip(*scf_bounds(op)):
+                s = self.aff(st)
+                if not (s.is_constant and s.const == 1):
+                    raise Refuse(f"step {s} (only unit steps map onto a domain)")
+                out.append((self.aff(lb), self.aff(ub)))
+            return out
+        raise Refuse(f"'{op.name}' is not a loop")
+
+    def add_loop(self, op: Operation) -> list[int]:
+        bounds = self.loop_bounds(op)
+        out = []
+        for iv, (lo, hi) in zip(loop_ivs(op), bounds):
+            for b in (lo, hi):
+                if any(dim_index(n) is not None for n in b.names):
+                    raise Refuse(f"a bound ({b}) depends on an enclosing loop of the region: not a rectangular domain")
+            if lo.is_constant and hi.is_constant and lo.const > hi.const:
+                raise Refuse(f"the loop never runs (bounds {lo} to {hi})")
+            d = len(self.bounds)
+            self.dims[iv] = d
+            self.bounds.append((lo, hi))
+            self.dim_loops.append(op)
+            out.append(d)
+        return out
+
+    # -- values of the body -----------------------------------------------------
+    def access(self, op: Operation) -> tuple[SSAValue, AccessMap]:
+        if isinstance(op, (affine.LoadOp, affine.StoreOp)):
+            array = op.memref
+            idx = self.map_results(op.map, op.indices)
+            ind: list[tuple[int, Node]] = []
+        else:
+            array = op.memref  # type: ignore[attr-defined]
+            ind = [(p, n) for p, n in enumerate(map(self.indirect, op.indices)) if n is not None]  # type: ignore[attr-defined]
+            idx = [Affine(0) if any(p == q for q, _ in ind) else self.aff(i) for p, i in enumerate(op.indices)]  # type: ignore[attr-defined]
+        t = array.type
+        if not isinstance(t, MemRefType):
+            raise Refuse(f"'{op.name}' on a {t}")
+        if self.inside(array):
+            raise Refuse(f"'{op.name}' on an array allocated inside the loop nest")
+        # one array under two names (a memref.cast of it, two get_globals): the region and its dependence
+        # test would take them for two arrays, and a carried dependence through them
+        # would go unseen (the loops stay on the host, which runs them in order)
+        other = self.roots.setdefault(array_root(array), array)
+        if other is not array:
+            raise Refuse(f"{array_label(other)} and {array_label(array)} are one array (a 'memref.cast' of it, or 'memref.get_global's of one global)")
+        if len(idx) > stream.MAX_ACCESS_RANK:
+            raise Refuse(f"'{op.name}' of a rank-{len(idx)} array (streams reach up to {stream.MAX_ACCESS_RANK} dims)")
+        if not stream.is_scalar_type(t.element_type):
+            raise Refuse(f"'{op.name}' of {t.element_type} elements")
+        return array, AccessMap(tuple(idx)), tuple(ind)
+
+    def indirect(self, v: SSAValue) -> Load | None:
+        """An index that is an integer loaded in this body (through casts): an
+        indirect access (NSC §II-B, ``X[idx[r]]``), the index stream read as is."""
+        while isinstance(v.owner, (arith.IndexCastOp, arith.ExtSIOp)) and isinstance(v.owner.input.type, IntegerType):
+            v = v.owner.input
+        n = self.nodes.get(v)
+        return n if isinstance(n, Load) and isinstance(n.type, IntegerType) else None
+
+    def node(self, v: SSAValue) -> Node:
+        if v in self.nodes:
+            return self.nodes[v]
+        if v in self.dims or (isinstance(v.type, IndexType) and self.inside(v)):
+            try:
+                moves = v in self.dims or any(dim_index(n) is not None for n in self.aff(v).names)
+            except Refuse:
+                moves = False
+            if moves:
+                raise Refuse("a loop index is used as a value (streams carry array elements, not their coordinates)")
+            raise Refuse(f"an index value computed by '{v.owner.name if isinstance(v.owner, Operation) else 'a block argument'}' in the nest is used as data (streams carry integer and float elements, not index: compute it in i32/i64)")
+        owner, outside = v.owner, not self.inside(v)
+        if outside and (isinstance(v.type, MemRefType) or not stream.is_scalar_type(v.type)):
+            raise Refuse(f"a {v.type} value from outside the nest is used as a value")
+        if isinstance(owner, arith.ConstantOp):
+            n: Node = Const(v.type, owner)
+        elif outside:
+            if v not in self.scalars:
+                self.scalars[v] = self._name(v, "x")
+            n = Scalar(v.type, v)
+        elif isinstance(owner, Operation) and is_compute_op(owner) and len(owner.results) == 1:
+            n = Op(v.type, owner, [self.node(o) for o in owner.operands])
+        else:
+            what = f"'{owner.name}'" if isinstance(owner, Operation) else "a block argument"
+            raise Refuse(f"a value computed by {what} inside the nest")
+        self.nodes[v] = n
+        return n
+
+    def body(self, ops: Sequence[Operation], in_reduction: bool = False) -> None:
+        """Read the innermost body in program order (loads, stores, one reduction loop)."""
+        forward: dict[tuple[int, AccessMap], Node] = {}  # same-iteration store -> load forwarding
+        unconditional: set[tuple[int, AccessMap]] = set()  # cells this body reads or writes at every point
+        speculated: list[tuple[Load, Operation]] = []  # loads on one side of an scf.if, read as a select
+        for op in ops:
+            if isinstance(op, (affine.LoadOp, memref.LoadOp)):
+                ld = self.load(op, forward)
+                if not ld.ind:
+                    unconditional.add((id(ld.array), ld.amap))
+            elif isinstance(op, (affine.StoreOp, memref.StoreOp)):
+                if in_reduction:
+                    raise Refuse(f"'{op.name}' inside a reduction loop")
+                array, amap, ind = self.access(op)
+                value = self.node(op.value)
+                forward = {k: n for k, n in forward.items() if k[0] != id(array)}
+                forward[(id(array), amap, ind)] = value
+                self.stores.append(Store(array, amap, value, self.order, op, ind))
+                self.order += 1
+                if not ind:
+                    unconditional.add((id(array), amap))
+            elif isinstance(op, (affine.ForOp, scf.ForOp)) and op.results and not in_reduction:
+                self.reduction_loop(op)
+            elif is_loop(op):
+                raise Refuse(f"the body of the innermost loop holds another '{op.name}' (not perfectly nested)")
+            elif isinstance(op, scf.IfOp) and op.results:
+                self.if_select(op, forward, speculated)
+            elif is_pure_scalar_op(op):
+                continue  # read on use
+            else:
+                raise Refuse(f"'{op.name}' in the loop body")
+        for ld, where in speculated:
+            why = None if (id(ld.array), ld.amap) in unconditional else self.unproved_bounds(ld)
+            if why is not None:
+                raise Refuse(f"the 'scf.if' at line {source_line(where)} loads {array_label(ld.array)}[{', '.join(map(str, ld.amap.results))}] on one side only: a select evaluates both sides, and {why}")
+
+    def load(self, op: Operation, forward: dict) -> Load:
+        """A load of the body (the stored value when this iteration stored that cell before)."""
+        array, amap, ind = self.access(op)
+        fwd = forward.get((id(array), amap, ind))
+        if fwd is not None:
+            self.nodes[op.results[0]] = fwd
+            return Load(op.results[0].type, array, amap, -1, op, ind)  # (the cell is written at every point: in bounds)
+        ld = Load(op.results[0].type, array, amap, self.order, op, ind)
+        self.order += 1
+        self.loads.append(ld)
+        self.nodes[op.results[0]] = ld
+        return ld
+
+    def if_select(self, op: scf.IfOp, forward: dict, speculated: list[tuple[Load, Operation]]) -> None:
+        """``scf.if`` yielding values, each side loads and arithmetic only (``x[i] if
+        c else y[i]``): both sides evaluated and ``arith.select``ed, as a stream
+        body must (it has no control flow).  Safe only if neither side can fail
+        where the program would not have run it: no integer division by a
+        divisor that may be 0 or -1, no indirect load, and every load in bounds
+        at every point of the domain (checked by ``body`` once it has read all
+        the accesses, ``unproved_bounds``)."""
+        cond = self.node(op.cond)
+        sides = []
+        for region in (op.true_region, op.false_region):
+            blk = region.block
+            for o in list(blk.ops)[:-1]:
+                if isinstance(o, (affine.LoadOp, memref.LoadOp)):
+                    ld = self.load(o, forward)
+                    if ld.ind:
+                        raise Refuse(f"the 'scf.if' at line {source_line(op)} loads at an index loaded from memory on one side only: a select evaluates both sides, and that index may be out of bounds")
+                    if ld.order >= 0:
+                        speculated.append((ld, op))
+                elif isinstance(o, scf.IfOp) and o.results:
+                    self.if_select(o, forward, speculated)
+                elif is_pure_scalar_op(o):
+                    if may_trap(o):
+                        raise Refuse(f"the 'scf.if' at line {source_line(op)} holds '{o.name}' by a divisor that may be 0 or -1 on one side only: a select evaluates both sides")
+                else:
+                    raise Refuse(f"'{o.name}' in a branch of the 'scf.if' at line {source_line(op)} (a select of its sides takes loads and arithmetic only)")
+            sides.append(list(blk.last_op.operands))  # type: ignore[union-attr]
+        for res, t, e in zip(op.results, *sides):
+            tn, en = self.node(t), self.node(e)
+            self.nodes[res] = tn if tn is en else Op(res.type, select_op(res.type), [cond, tn, en])
+
+    def unproved_bounds(self, ld: Load) -> str | None:
+        """Why ``ld``'s indices are not proved inside its array at every point of
+        the domain (None: proved).  Each index's least and greatest value over
+        the box (a coefficient's sign picks the bound) against 0 and the array's
+        size: a static size, or the symbol a ``memref.dim`` of that array gave."""
+        shape = ld.array.type.get_shape()  # type: ignore[attr-defined]
+        for p, e in enumerate(ld.amap.results):
+            lo = hi = Affine(e.const)
+            for n, c in e.terms:
+                d = dim_index(n)
+                if d is None:
+                    lo, hi = lo + Affine.of(n) * c, hi + Affine.of(n) * c
+                else:
+                    first, last = self.bounds[d][0], self.bounds[d][1] - 1
+                    lo, hi = lo + (first if c > 0 else last) * c, hi + (last if c > 0 else first) * c
+            if not self._nonnegative(lo):
+                return f"its index {p} ({e}) is not proved >= 0 over the domain (its least value is {lo})"
+            size = Affine(shape[p]) if shape[p] != DYNAMIC_INDEX else self._dim_symbol(ld.array, p)
+            if size is None:
+                return f"its dim {p} has a dynamic size that no bound of the domain is read from (memref.dim)"
+            if not self._nonnegative(size - 1 - hi):
+                return f"its index {p} ({e}) is not proved < its size {size} over the domain (its greatest value is {hi})"
+        return None
+
+    def _dim_symbol(self, array: SSAValue, p: int) -> Affine | None:
+        for v, nm in self.symbols.items():
+            o = v.owner
+            if isinstance(o, memref.DimOp) and array_root(o.source) == array_root(array) and isinstance(o.index.owner, arith.ConstantOp) and o.index.owner.value.value.data == p:
+                return Affine.of(nm)
+        return None
+
+    def _nonnegative(self, x: Affine) -> bool:
+        """``x >= 0`` for every value of its symbols: a constant >= 0 plus sizes (memref.dim) with positive coefficients."""
+        sizes = {nm for v, nm in self.symbols.items() if isinstance(v.owner, memref.DimOp)}
+        return x.const >= 0 and all(c > 0 and n in sizes for n, c in x.terms)
+
+    def reduction_loop(self, op: Operation) -> None:
+        """An ``iter_args`` accumulation: each result is init op (fold of the body's value).
+        Nested ``iter_args`` loops that hand their accumulators down unchanged
+        (``for i iter_args(a = init) { for j iter_args(b = a) {...} yield }``, as
+        cgeist prints a sum over a 2-D array) are one fold over all their dims."""
+        if self.red_loop is not None:
+            raise Refuse("two reduction loops in one body")
+        self.red_loop = op
+        rdims = self.add_loop(op)
+        inner = op
+        while (nxt := chained_loop(inner)) is not None:
+            rdims += self.add_loop(nxt)
+            inner = nxt
+        blk = loop_body(inner)
+        accs = list(blk.args[1:])
+        inits = list(op.inits if isinstance(op, affine.ForOp) else op.iter_args)  # type: ignore[attr-defined]
+        self.body(ops_of(blk), in_reduction=True)
+        term = blk.last_op
+        assert term is not None
+        if inner is op and self.arg_reduction(op, rdims[0], accs, inits, list(term.operands)):
+            return
+        for j, (acc, init, y, res) in enumerate(zip(accs, inits, term.operands, op.results)):
+            fold = fold_of(y, acc)
+            if fold is None:
+                raise Refuse(f"iter_arg #{j} of the reduction loop is not an add/mul/min/max accumulation")
+            comb, kind, pos, x, nan = fold
+            if nan is not None:
+                raise Refuse(f"iter_arg #{j} of the reduction loop is {nan}")
+            # the accumulator is a block argument inside the nest: node() refuses any other use of it
+            body = self.node(x)
+            init_n = self.node(init)
+            if comb.name in NUM_MINMAX and not no_nans(comb):
+                body = drop_nans(body, kind)
+                if not is_identity(init_n, kind) and not (isinstance(init_n, Const) and init_n.op.value.value.data == init_n.op.value.value.data):
+                    # maxnum(NaN, fold) is the fold's -inf where the loop keeps NaN (every element NaN, or none)
+                    raise Refuse(f"iter_arg #{j} of the reduction loop is a '{comb.name}' fold from a value that may be NaN (the loop keeps it when every element is NaN, the fold of the region gives its identity)")
+            red = Red(y.type, kind, frozenset(rdims), body, op)
+            if is_identity(init_n, kind):
+                self.nodes[res] = red
+            else:
+                args: list[Node] = [red, red]
+                args[pos] = init_n
+                if comb.name == "arith.select":  # (its compare's result made the fold's pick: the host combines with the kind's op)
+                    comb = minmax_op(kind, y.type)
+                self.nodes[res] = Op(y.type, comb, args)
+
+    def arg_reduction(self, op: Operation, r: int, accs: list[SSAValue], inits: list[SSAValue], ys: list[SSAValue]) -> bool:
+        """The argmin (argmax) loop ``if (x < best) {best = x; at = i;}``
+        (iter_args best = +inf, at = the first index; strict ``<``: the first
+        index on ties) as ``stream.reduce argmin``.  Only the index may be used,
+        and the compare must say ``fastmath<nnan>`` (C's -ffinite-math-only):
+        the loop never picks a NaN, the reduction (like numpy's) picks the first."""
+        if len(accs) != 2 or not all(isinstance(y.owner, arith.SelectOp) for y in ys):
+            return False
+        (sv, si), (bv, bi) = [y.owner for y in ys], accs  # type: ignore[misc]
+        cmp, cast = sv.cond.owner, si.lhs.owner
+        kind = {4: "argmin", 2: "argmax"}.get(cmp.predicate.value.data if isinstance(cmp, arith.CmpfOp) else -1)  # (cmpf olt, ogt)  # type: ignore[union-attr]
+        while isinstance(cast, (arith.IndexCastOp, arith.ExtSIOp)):
+            cast = cast.input.owner if cast.input is not loop_ivs(op)[0] else None  # type: ignore[assignment]
+        x, init_v, init_i = sv.lhs, inits[0].owner, inits[1].owner
+        lo = self.bounds[r][0]
+        if (kind is None or cast is not None or si.cond is not sv.cond or list(cmp.operands) != [x, bv] or sv.rhs is not bv or si.rhs is not bi  # type: ignore[union-attr]
+                or bv.uses.get_length() != 2 or bi.uses.get_length() != 1 or op.results[0].uses.get_length()
+                or not isinstance(init_v, arith.ConstantOp) or init_v.value.value.data != (float("inf") if kind == "argmin" else float("-inf"))  # type: ignore[union-attr]
+                or not (isinstance(init_i, arith.ConstantOp) and lo.is_constant and init_i.value.value.data == lo.const)):  # type: ignore[union-attr]
+            raise Refuse("an argmin/argmax loop that is not 'if (x < best) {best = x; at = i;}' from best = +inf (-inf), at = the loop's first index, with only the index used")
+        if not {f.value for f in cmp.fastmath.data} & {"nnan", "fast"}:  # type: ignore[union-attr]
+            raise Refuse("an argmin/argmax loop whose compare is not fastmath<nnan>: the loop skips a NaN, stream.reduce picks it")
+        self.nodes[op.results[1]] = Red(si.result.type, kind, frozenset({r}), self.node(x), op)
+        return True
+
+
+# ---------------------------------------------------------------------------
+# Statements -> reductions (which loops fold, which stores accumulate)
+# ---------------------------------------------------------------------------
+
+
+def array_root(v: SSAValue) -> object:
+    """Which array a memref value is: through ``memref.cast``s (which only change
+    its type), and one array for every ``memref.get_global`` of the same global."""
+    while isinstance(v.owner, memref.CastOp):
+        v = v.owner.source
+    if isinstance(v.owner, memref.GetGlobalOp):
+        return ("memref.global", v.owner.name_.root_reference.data)
+    return v
+
+
+def array_label(v: SSAValue) -> str:
+    return f"%{v.name_hint}" if v.name_hint else "an array"
+
+
+def classify(a: Analysis) -> frozenset[int]:
+    """Turn ``X[m] = X[m] op f`` (``m`` invariant in some loops) into a fold of
+    ``f`` over those loops; check the stores and reductions fit one region;
+    return the reduction dims."""
+    band = frozenset(a.band_dims)
+    if not a.stores and not a.escaping:
+        raise Refuse("the loop nest stores nothing and yields nothing")
+    for s in a.stores:
+        inv = band - s.amap.dims_used()
+        if s.ind:
+            _atomic(a, s)
+        if s.ind or not inv:
+            continue
+        v = s.value
+        loops = ", ".join(source_line(a.dim_loops[d]) for d in sorted(inv))
+        pos = _updated_cell(s)
+        if pos is None:
+            raise Refuse(f"the store to {array_label(s.array)} does not move with the loop(s) at line {loops} and is not an add/mul/min/max accumulation (an output dependence)")
+        f = v.args[1 - pos]
+        for n in walk_nodes(f):
+            if isinstance(n, Red):
+                raise Refuse("a reduction nested in an accumulation")
+            if isinstance(n, Load) and n.array is s.array:
+                raise Refuse(f"the accumulation into {array_label(s.array)} reads {array_label(s.array)} in its summand")
+        if sum(1 for t in a.stores if t.array is s.array) > 1:
+            raise Refuse(f"{array_label(s.array)} is accumulated and stored again in one body")
+        args = list(v.args)
+        args[1 - pos] = Red(v.type, REDUCE_KIND[v.op.name], frozenset(inv), f, v.op)
+        fill = a.fills.get(v.args[pos].src)  # type: ignore[union-attr]
+        if fill is not None and fill.acc_root is a.root:
+            # the whole linalg op is the region, so it folds from the fill's value (the identity): the fold alone
+            s.value = args[1 - pos]
+            a.folded.append(fill)
+        else:
+            s.value = Op(v.type, v.op, args)
+    dims = {n.dims for n in reds_of(a)}
+    if len(dims) > 1:
+        raise Refuse("reductions over different loops in one body")
+    red = next(iter(dims)) if dims else frozenset()
+    if red and any(s.atomic for s in a.stores):
+        raise Refuse("an update at a loaded index beside a reduction in one body")
+    if red & band:
+        # the folded loops enclose every store: a store that is not an
+        # accumulation happens only when their range is not empty, which
+        # the temporary (or the host) form cannot promise
+        for s in a.stores:
+            if not any(isinstance(n, Red) for n in walk_nodes(s.value)):
+                raise Refuse(f"the store to {array_label(s.array)} sits in the accumulation loop but is not an accumulation")
+    alld = frozenset(range(len(a.bounds)))
+    for s in a.stores:
+        used = s.amap.dims_used()
+        if not s.atomic and (used & red or used != alld - red):
+            raise Refuse(f"the store to {array_label(s.array)} does not move with every parallel loop of the nest (an output dependence)")
+        for n in walk_nodes(s.value, into_reductions=False):
+            if isinstance(n, Load) and n.amap.dims_used() & red:
+                raise Refuse("a value loaded inside the reduction is used outside it")
+    return red
+
+
+def _updated_cell(s: Store) -> int | None:
+    """Which operand of the stored value ``X[m] op f`` (op in add/mul/min/max)
+    is the load of the stored cell ``X[m]`` (at the same loaded indices); None
+    if the value is not such an update."""
+    v = s.value
+    if not (isinstance(v, Op) and reduce_kind(v.op) is not None and len(v.args) == 2):
+        return None
+    ind = [(p, id(n)) for p, n in s.ind]
+    return next((i for i, x in enumerate(v.args) if isinstance(x, Load) and x.array is s.array and x.amap == s.amap and [(p, id(n)) for p, n in x.ind] == ind), None)
+
+
+def _atomic(a: Analysis, s: Store) -> None:
+    """``X[idx[p]] = X[idx[p]] op f`` (the cell chosen by a loaded index): in
+    any order the same updates, i.e. a ``stream.atomic`` of ``f`` (NSC's
+    indirect atomics).  A plain store at a loaded index is refused: with
+    repeated indices the last writer would depend on the order."""
+    pos = _updated_cell(s)
+    kind = REDUCE_KIND[s.value.op.name] if pos is not None else None  # type: ignore[union-attr]
+    if kind not in stream.ATOMIC_KINDS:
+        raise Refuse(f"the store to {array_label(s.array)} at an index loaded from memory is not an add/min/max update of that cell (the last writer would depend on the order)")
+    f = s.value.args[1 - pos]  # type: ignore[union-attr, operator]
+    if any(isinstance(n, Load) and n.array is s.array for n in walk_nodes(f)) or sum(t.array is s.array for t in a.stores) > 1:
+        raise Refuse(f"the update of {array_label(s.array)} at a loaded index reads or stores {array_label(s.array)} elsewhere")
+    s.value, s.atomic = f, kind
+
+
+def reds_of(a: Analysis) -> list[Red]:
+    """The reductions the stores and the escaping values use, once each."""
+    return list(dict.fromkeys(n for v in [*(s.value for s in a.stores), *a.escaping.values()] for n in walk_nodes(v) if isinstance(n, Red)))
