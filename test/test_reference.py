@@ -1352,7 +1352,7 @@ from functools import partial  # noqa: E402
 
 from hypothesis import assume, note  # noqa: E402
 
-from infs.runtime import reference  # noqa: E402
+from infs.runtime import reference, reference_checks, reference_views  # noqa: E402
 from strategies import examples, random_region  # noqa: E402
 
 NP_T = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i8": np.int8, "i64": np.int64}
@@ -1686,8 +1686,8 @@ def test_writes_the_views_cannot_order_take_the_general_path(monkeypatch):
     stream.yield""",
     )
     calls = []
-    general = reference._apply_writes
-    monkeypatch.setattr(reference, "_apply_writes", lambda *a: calls.append(1) or general(*a))
+    general = reference_views.apply_writes
+    monkeypatch.setattr(reference_views, "apply_writes", lambda *a: calls.append(1) or general(*a))
     A = np.arange(12, dtype=np.float32).reshape(3, 4)
     Y = np.full(6, -1, np.float32)
     run(src, A=A, Y=Y, M=3, N=4)
@@ -1752,7 +1752,7 @@ def test_static_dependence_check_follows_the_ir():
 
 def test_bounds_and_alias_facts_follow_the_ir():
     """out_of_bounds_access and aliased_operands read the region's IR once per
-    region op (reference._FACTS, keyed like the static check): a map that
+    region op (reference_checks._FACTS, keyed like the static check): a map that
     changes after a run is read anew."""
     from infs.dialects import stream as stream_d
     from infs.dialects.lattice import AccessMap, Affine
@@ -1760,13 +1760,13 @@ def test_bounds_and_alias_facts_follow_the_ir():
 
     module = api.parse_text(inplace_program("d0", "d0", "[0:N]", 1), ctx=CTX)
     region = next(op for op in module.walk() if isinstance(op, stream_d.RegionOp))
-    assert reference.out_of_bounds_access(region, [(4,)], [4]) is None
-    assert region in reference._FACTS
+    assert reference_checks.out_of_bounds_access(region, [(4,)], [4]) is None
+    assert region in reference_checks._FACTS
     load = next(op for op in module.walk() if isinstance(op, stream_d.LoadOp))
     load.properties["map"] = MapAttr(AccessMap((Affine.of("d0") + 1,)))  # A[i + 1]: index 4 of 4
-    assert reference.out_of_bounds_access(region, [(4,)], [4]) == f"'stream.load' at line {load.location.line.data} accesses index 4 in dim 0 of an array of shape [4]"
+    assert reference_checks.out_of_bounds_access(region, [(4,)], [4]) == f"'stream.load' at line {load.location.line.data} accesses index 4 in dim 0 of an array of shape [4]"
     A = np.zeros(4, np.float32)
-    assert reference.aliased_operands(region, [A]) is None
+    assert reference_checks.aliased_operands(region, [A]) is None
 
 
 def test_static_dependence_cache_does_not_keep_regions_alive():
@@ -1781,7 +1781,7 @@ def test_static_dependence_cache_does_not_keep_regions_alive():
     module = api.parse_text(inplace_program("d0", "d0", "[0:N]", 1), ctx=CTX)
     run_function(module, {"A": np.zeros(4, np.float32), "N": 4})
     region = weakref.ref(next(op for op in module.walk() if isinstance(op, stream_d.RegionOp)))
-    assert region() in reference._STATIC_CHECKS
+    assert region() in reference_checks._STATIC_CHECKS
     del module
     gc.collect()
     assert region() is None
@@ -1811,7 +1811,7 @@ def test_views_reduce_a_constant_compute_over_an_empty_or_short_range(n1):
     assert T.tolist() == [float(n1)]
 
 
-# Computes in chunks of the domain (reference.CHUNK_POINTS): the chunked view
+# Computes in chunks of the domain (reference_views.CHUNK_POINTS): the chunked view
 # path must give the general path's bits on any region it takes.
 
 
@@ -1819,12 +1819,12 @@ def test_views_reduce_a_constant_compute_over_an_empty_or_short_range(n1):
 @given(random_region(), st.integers(0, 2**31), st.sampled_from([1, 2, 3, 7]))
 def test_chunked_computes_match_grids_on_random_regions(case, seed, points):
     note(case.describe())
-    saved = reference.CHUNK_POINTS
-    reference.CHUNK_POINTS = points  # every region with two or more compute ops of 2 * points cells runs in chunks
+    saved = reference_views.CHUNK_POINTS
+    reference_views.CHUNK_POINTS = points  # every region with two or more compute ops of 2 * points cells runs in chunks
     try:
         run_both(case.text, _float_values(case, seed))
     finally:
-        reference.CHUNK_POINTS = saved
+        reference_views.CHUNK_POINTS = saved
 
 
 @VIEW_SETTINGS
@@ -1832,12 +1832,12 @@ def test_chunked_computes_match_grids_on_random_regions(case, seed, points):
 def test_chunked_computes_match_grids_on_random_affine_maps(case, points):
     src, args = case
     note(src)
-    saved = reference.CHUNK_POINTS
-    reference.CHUNK_POINTS = points
+    saved = reference_views.CHUNK_POINTS
+    reference_views.CHUNK_POINTS = points
     try:
         run_both(src, args)
     finally:
-        reference.CHUNK_POINTS = saved
+        reference_views.CHUNK_POINTS = saved
 
 
 def conv3d_peak(co: int, h: int, w: int) -> tuple[int, int, np.ndarray]:
@@ -1872,16 +1872,16 @@ def test_conv3d_taps_run_in_chunks_of_the_domain():
     assert 32 * 128 * 128 >= 8 * getattr(reference, "CHUNK_POINTS", 1 << 16)  # the region is chunked
     assert peak < 2 * value, (peak, value)
     saved = getattr(reference, "CHUNK_POINTS", 1 << 16)
-    reference.CHUNK_POINTS = 1 << 40  # no chunks
+    reference_views.CHUNK_POINTS = 1 << 40  # no chunks
     try:
         _, whole_peak, whole = conv3d_peak(32, 130, 130)
     finally:
-        reference.CHUNK_POINTS = saved
+        reference_views.CHUNK_POINTS = saved
     assert whole_peak > 4 * value  # what the chunks save
     assert_bits_equal(chunked, whole)
 
 
-# Large domains in rows of the outermost dim (reference.ROW_POINTS): the rows
+# Large domains in rows of the outermost dim (reference_checks.ROW_POINTS): the rows
 # give the whole domain's bits, results and errors on any region they take.
 
 
@@ -1892,17 +1892,17 @@ def run_rows_and_whole(text: str, args: dict, points: int) -> None:
         note(str(e))
         assume(False)
     outs = []
-    saved = reference.ROW_POINTS
+    saved = reference_checks.ROW_POINTS
     try:
         for row_points, views in ((1 << 62, True), (points, True), (points, False)):
-            reference.ROW_POINTS = row_points
+            reference_checks.ROW_POINTS = row_points
             a = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in args.items()}
             try:
                 outs.append(("ok", a, run_function(module, a, executor=partial(reference.evaluate_region, views=views))))
             except EvaluationError as e:
                 outs.append(("error", str(e), None))
     finally:
-        reference.ROW_POINTS = saved
+        reference_checks.ROW_POINTS = saved
     whole, *rows = outs
     for out in rows:
         assert_same_outcome(whole, out)
@@ -1933,8 +1933,8 @@ def test_mm_inner_runs_in_rows_at_paper_size():
     w = WORKLOADS["mm_inner"]
     module = api.parse_text(w.text(), ctx=CTX)
     region = next(op for op in module.walk() if op.name == "stream.region")
-    assert reference.evaluated_points(region, [(0, 2048)] * 3) == 4 * 2048 * 2048  # 4 rows of i at a time
-    reference.check_domain_memory(region, [(0, 2048)] * 3)  # no error
+    assert reference_checks.evaluated_points(region, [(0, 2048)] * 3) == 4 * 2048 * 2048  # 4 rows of i at a time
+    reference_checks.check_domain_memory(region, [(0, 2048)] * 3)  # no error
     sizes = {"m": 7, "n": 5, "k": 301}
     args = w.make_inputs(sizes, np.random.default_rng(1)) | sizes
     run_rows_and_whole(w.text(), args, 2 * 5 * 301)  # rows of 2, 2, 2 and 1
@@ -1956,15 +1956,15 @@ func.func @f(%A: memref<?x4xf32>, %B: memref<?x4xf32>, %n: index) {
 }"""
     module = api.parse_text(text, ctx=CTX)
     region = next(op for op in module.walk() if op.name == "stream.region")
-    saved = reference.ROW_POINTS
-    reference.ROW_POINTS = 4
+    saved = reference_checks.ROW_POINTS
+    reference_checks.ROW_POINTS = 4
     try:
         A = np.arange(24, dtype=np.float32).reshape(6, 4)
-        assert reference._row_parts(region, (5, 4)) == 1  # distinct operands: rows by the IR
+        assert reference_checks.row_parts(region, (5, 4)) == 1  # distinct operands: rows by the IR
         with pytest.raises(EvaluationError, match="depend|written"):
             reference.evaluate_region(region, [A, A], [5])
     finally:
-        reference.ROW_POINTS = saved
+        reference_checks.ROW_POINTS = saved
 
 
 def test_rows_are_not_taken_when_a_compute_can_fail_on_some_points():
@@ -2003,16 +2003,16 @@ func.func @f(%A: memref<?x4xi32>, %B: memref<?x4xi32>, %C: memref<?x4xi32>, %O: 
     C = np.full((n, 4), 3, np.int32)
     C[0, 1] = 0  # remsi fails in the first row only
     outs = []
-    saved = reference.ROW_POINTS
+    saved = reference_checks.ROW_POINTS
     try:
         for row_points in (1 << 62, 4):  # whole; rows of one i
-            reference.ROW_POINTS = row_points
+            reference_checks.ROW_POINTS = row_points
             O = np.full((n, 4), -1, np.int32)
             with pytest.raises(EvaluationError) as e:
                 run_function(api.parse_text(text, ctx=CTX), {"A": A, "B": B, "C": C, "O": O, "n": n}, executor=reference.evaluate_region)
             outs.append((str(e.value), O))
     finally:
-        reference.ROW_POINTS = saved
+        reference_checks.ROW_POINTS = saved
     (msg0, O0), (msg1, O1) = outs
     assert "arith.divsi" in msg0 and (O0 == -1).all()  # the whole domain: the first op's error, nothing stored
     assert msg1 == msg0

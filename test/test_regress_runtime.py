@@ -380,7 +380,7 @@ def test_out_of_bounds_store_is_one_error_in_every_mode(mode, analysis, tmp_path
 )
 def test_out_of_bounds_access_is_exact(rank, data):
     """The corner check refuses exactly the affine accesses a point-by-point walk finds outside."""
-    from infs.runtime.reference import out_of_bounds_access
+    from infs.runtime.reference_checks import out_of_bounds_access
 
     box = [(p, p + data.draw(st.integers(0, 4))) for p in (data.draw(st.integers(0, 3)) for _ in range(rank))]
     perm = data.draw(st.permutations(range(rank)))

@@ -70,7 +70,8 @@ from infs.runtime.heap import frozen_heap
 from infs.runtime.chunking import MAX_CHUNKS, assumptions_unmet, bind_rows, chunk_assumptions, chunk_combine, chunk_grid, chunk_names, chunk_region, dim_label, dim_unsafe, fold_cells, fold_identity, fold_partials, overlap_window, region_unsafe, stored_folds, transposed_in
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.runtime.modes import MODES, POLICIES
-from infs.runtime.reference import aliased_operands, check_domain_memory, evaluate_region, out_of_bounds_access, region_label
+from infs.runtime.reference import evaluate_region
+from infs.runtime.reference_checks import aliased_operands, check_domain_memory, out_of_bounds_access, region_label
 from infs.runtime.region_profile import profile_region
 from infs.runtime.scalar_ops import FAILS_ON_SOME_POINTS, EvaluationError
 from infs.sim import Machine, SimError

@@ -57,7 +57,8 @@ from infs.dialects.lattice import AccessMap, LatticeError
 from infs.passes.tdfg_domains import lattice_cells
 from infs.passes.tdfg_semantics import TdfgSemanticsError, apply_cmp
 from infs.runtime import host
-from infs.runtime.reference import evaluate_region, op_label
+from infs.runtime.reference import evaluate_region
+from infs.runtime.scalar_ops import op_label
 
 Box = tuple[tuple[int, int] | None, ...]
 GroupSize = int | Mapping[int, int] | None
