@@ -21,8 +21,9 @@ from xdsl.context import Context
 
 from infs import api
 from infs.dialects import tdfg
-from infs.passes import optimize_tdfg
-from infs.passes.optimize_tdfg import CostModel, OptimizeTdfgPass, optimize_graph, original_cost
+from infs.passes import optimize_tdfg, tdfg_cost
+from infs.passes.optimize_tdfg import OptimizeTdfgPass, optimize_graph
+from infs.passes.tdfg_cost import CostModel, original_cost
 from infs.runtime import host, lattice_eval
 from infs.runtime.check import compare_values
 from infs.passes.tensorize import tensorize_module
@@ -93,10 +94,10 @@ def test_conv3d_gets_a_cheaper_graph_that_fits_the_registers():
     keeping only DAGs that fit, still finds a cheaper one (before: kept as it was)."""
     m = _tensorized("conv3d").clone()
     g = _graphs(m)[-1]
-    regs = optimize_tdfg.live_registers(g)
+    regs = tdfg_cost.live_registers(g)
     r = optimize_graph(g, MODEL)
     assert r.changed and r.cost_after < r.cost_before, r.reason
-    assert optimize_tdfg.live_registers(g) <= max(regs, optimize_tdfg._register_room(g, MODEL))
+    assert tdfg_cost.live_registers(g) <= max(regs, tdfg_cost.register_room(g, MODEL))
 
 
 def test_kept_graphs_are_untouched():

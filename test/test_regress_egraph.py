@@ -14,7 +14,8 @@ import pytest
 from infs import api
 from infs.dialects import tdfg
 from infs.passes.canonicalize_tdfg import canonicalize_graph
-from infs.passes.optimize_tdfg import CostModel, optimize_graph
+from infs.passes.optimize_tdfg import optimize_graph
+from infs.passes.tdfg_cost import CostModel
 from infs.runtime.lattice_eval import evaluate_graph
 
 MODEL = CostModel.of("paper-64")

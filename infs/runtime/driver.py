@@ -286,7 +286,8 @@ class RegionRuntime:
         when the region's float ops allow it (``floats_may_reassociate``)."""
         if not self.options.optimize or (self.options.mode in ("near", "core") and not self.options.cross_check):
             return False, 0.0
-        from infs.passes.optimize_tdfg import CostModel, optimize_graph
+        from infs.passes.optimize_tdfg import optimize_graph
+        from infs.passes.tdfg_cost import CostModel
         from infs.sim.config import get_profile
 
         model = CostModel(self.cfg, get_profile(self.options.profile or self.cfg.profile))
