@@ -46,7 +46,8 @@ from infs.passes.lower_pim.lower_pim import RECORD_STEPS
 from infs.passes.lower_pim.lower_reduce import lower_reduce
 from infs.passes.lower_pim.lower_shift import alg2_shifts, lower_shift
 from infs.passes.lower_pim.map_banks import bank_pattern, map_banks
-from infs.dialects.pimcmd_records import Cmd, PimProgram, from_op
+from infs.dialects.pimcmd_records import Cmd, PimProgram
+from infs.dialects.pimcmd_records_ir import from_op
 from infs.passes.lowering_errors import LoweringError
 from infs.passes.specialize import specialize_graph
 from infs.passes.lower_pim.tdfg_to_pimcmd import convert_graph

@@ -1,5 +1,6 @@
-"""The record form of pimcmd commands: typed fields generated from the op
-definitions, so a misspelled field is an error and nothing else is stored."""
+"""The record form of pimcmd commands: typed fields generated from the command
+kinds (``pimcmd_schema``), which the op definitions are built from and checked
+against, so a misspelled field is an error and nothing else is stored."""
 
 from __future__ import annotations
 
@@ -10,9 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from xdsl.dialects.builtin import IntegerAttr, MemRefType
+from xdsl.irdl import OptPropertyDef, operand_def, prop_def
+
 from infs import api
+from infs.dialects import pimcmd as pc
 from infs.dialects import pimcmd_schema as K
-from infs.dialects.pimcmd_records import Cmd, RecordError, from_op, record_class
+from infs.dialects.pimcmd_records import Cmd, RecordError, record_class
+from infs.dialects.pimcmd_records_ir import from_op
 from infs.runtime.driver import RunOptions, run_program
 from infs.workloads import WORKLOADS
 
@@ -23,10 +29,38 @@ def _compute(**extra):
     return Cmd(K.COMPUTE, {"op": "add", "type": "f32", "dst": 1, "srcs": (2, 3), **extra})
 
 
-def test_fields_are_the_op_definitions_properties():
-    for kind in COMMANDS:
-        props = [p for p in kind.get_irdl_definition().properties if p != "operandSegmentSizes"]
-        assert list(record_class(kind).NAMES) == props + (["arr"] if kind.ARRAY_OPERAND else [])
+def test_fields_are_the_kinds_and_the_ops_properties():
+    """One definition: the records' fields, the kind's fields and the op's IRDL properties agree, field for field."""
+    assert {op.KIND for op in pc.COMMAND_OPS} == set(K.COMMANDS) and len(pc.COMMAND_OPS) == len(K.COMMANDS)
+    for op in pc.COMMAND_OPS:
+        kind = op.KIND
+        d = op.get_irdl_definition()
+        props = [(n, isinstance(p, OptPropertyDef)) for n, p in d.properties.items() if n != "operandSegmentSizes"]
+        assert props == [(p.name, p.optional) for p in kind.props], op.name
+        assert list(record_class(kind).NAMES) == [n for n, _ in props] + (["arr"] if kind.ARRAY_OPERAND else [])
+        assert ([n for n, _ in d.operands] == ["array"]) == kind.ARRAY_OPERAND and op.name == kind.name
+        assert (op.REG_READS, op.REG_WRITES, op.REGISTERS, op.PATTERNED, op.TENSOR_LEVEL) == (kind.REG_READS, kind.REG_WRITES, kind.REGISTERS, kind.PATTERNED, kind.TENSOR_LEVEL)
+
+
+def test_an_op_that_drifts_from_its_kind_is_refused_at_definition():
+    kind = K.CommandKind("test_drift.cmd", (K.Prop("dst", "int"), K.Prop("tiles", "pattern", optional=True)))
+    pc.command(kind)(type("DriftOk", (pc._KeywordSyntax,), {}))  # as the kind says: defined
+    extra = type("DriftExtra", (pc._KeywordSyntax,), {"src": prop_def(IntegerAttr)})
+    with pytest.raises(TypeError, match=r"'test_drift.cmd' properties .* are not its kind's"):
+        pc.command(kind)(extra)
+    with_operand = type("DriftOperand", (pc._KeywordSyntax,), {"array": operand_def(MemRefType)})
+    with pytest.raises(TypeError, match=r"'test_drift.cmd' operands \['array'\] are not its kind's"):
+        pc.command(kind)(with_operand)
+    with pytest.raises(ValueError, match="defined twice"):
+        K.CommandKind("test_drift.cmd", ())
+    with pytest.raises(ValueError, match="unknown value kind 'float'"):
+        K.Prop("x", "float")
+
+
+def test_kinds_are_plain_objects_that_survive_pickling():
+    assert pickle.loads(pickle.dumps(K.COMPUTE)) is K.COMPUTE
+    assert K.COMPUTE.reads({"srcs": (3, 4)}) == (3, 4) and K.ARRAY.registers({"wordline": 7}) == (7,)
+    assert repr(Cmd(K.SYNC)) == "Cmd(sync, {})" and record_class(K.NEAR_LOAD).__name__ == "NearLoadRecord"
 
 
 def test_a_misspelled_field_raises_when_built_changed_or_read():

@@ -86,46 +86,13 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsolatedFromAbove, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
-from infs.element_types import COMPARE_OPS, ELEMENT_BITS, ELEMENTWISE_ARITY, REDUCE_KINDS, STORE_KINDS
+from infs.element_types import COMPARE_OPS, ELEMENT_BITS, REDUCE_KINDS, STORE_KINDS
+from infs.dialects import pimcmd_schema as K
 from infs.dialects.keyword_syntax import Field, parse_fields, print_fields
 from infs.hardware import MAX_TOTAL_BITLINES, ConfigError, HardwareConfig, is_inline_spec, load_config
 from infs.dialects.lattice import DomainAttr, MapAttr, Pattern, PatternAttr, verify_access, verify_domain
+from infs.dialects.pimcmd_schema import COMPUTE_ARITY, tile_grid
 from infs.dialects.syntax import check_one_of, parse_attributes, parse_operands_with_types, print_attributes, print_operands_with_types
-
-# pimcmd.compute runs the element-wise ops of tdfg.cmp, plus a register copy
-COMPUTE_ARITY = {**ELEMENTWISE_ARITY, "copy": 1}
-
-
-def tile_grid(lattice: Sequence[int], tiles: Sequence[int]) -> tuple[int, ...]:
-    """Tiles per lattice dim (the last one may be partly used): the one place
-    the compiler's layout, the lowering records and the simulator get it from."""
-    return tuple(-(-s // t) for s, t in zip(lattice, tiles))  # (ceil(s / t))
-
-
-class TiledLattice:
-    """Row-major tiles over a lattice, for any class with ``lattice`` and
-    ``tiles`` (the lowering's records, the layout, the simulator's geometry)."""
-
-    lattice: tuple[int, ...]
-    tiles: tuple[int, ...]
-
-    @property
-    def rank(self) -> int:
-        return len(self.lattice)
-
-    @property
-    def grid(self) -> tuple[int, ...]:
-        return tile_grid(self.lattice, self.tiles)
-
-    @property
-    def num_tiles(self) -> int:
-        return math.prod(self.grid)
-
-    @property
-    def bitlines(self) -> int:
-        """Cells of one tile: the bitlines of an SRAM array it fills."""
-        return math.prod(self.tiles)
-
 
 def _int(attr: Attribute) -> int:
     # a malformed property (`wordline = 0 : f32`) can reach a parent's verifier
@@ -371,29 +338,29 @@ def _check_type(op: Operation, t: str) -> int:
 
 
 class Command(IRDLOperation):
-    """A command of a ``pimcmd.program``: the one definition of its facts.
-
-    A lowering record (``pimcmd_records.Cmd``) names its command's op class
-    as its ``kind``; the lower-pim passes, the simulator and the timing model
-    ask these facts (class-level data) instead of spelling out lists of
-    commands.  ``f`` below is anything with ``[]``/``get`` over the command's
-    fields (a record).
+    """A command of a ``pimcmd.program``, defined by its kind (``KIND``, a
+    ``pimcmd_schema.CommandKind``): ``@command(K.X)`` gives the op its name,
+    its properties (one ``prop_def`` per field of the kind, in order), its
+    array operand and the kind's facts (``REG_READS``, ``ARRAY_OPERAND``,
+    ...), so the IR and the records (``pimcmd_records``) cannot disagree.
+    The op adds the textual syntax (``LEADING``, ``KEYWORDS``) and the
+    verifiers; the passes, the simulator and the timing model ask the kind.
     """
 
-    MNEMONIC: ClassVar[str] = ""  # the op name without ``pimcmd.`` (set by @command)
+    KIND: ClassVar[K.CommandKind]
+    MNEMONIC: ClassVar[str] = ""  # the op name without ``pimcmd.``
     # syntax: LEADING properties are bare identifiers first (with what they
     # are, for parse errors); FIELDS (derived, ``keyword_fields``) the others
     LEADING: ClassVar[tuple[tuple[str, str], ...]] = ()
-    SYNTAX: ClassVar[dict[str, str]] = {}
     KEYWORDS: ClassVar[dict[str, str]] = {}
     FIELDS: ClassVar[tuple[Field, ...]] = ()
-    # derived by @command from the properties and operands, as named here:
-    REG_READS: ClassVar[tuple[str, ...]] = ()  # registers it reads: ``src``/``srcs`` (an int or a tuple of ints)
-    REG_WRITES: ClassVar[tuple[str, ...]] = ()  # registers it writes: ``dst``
-    REGISTERS: ClassVar[tuple[str, ...]] = ()  # every field naming a register (reads and writes unless set)
-    ARRAY_OPERAND: ClassVar[bool] = False  # works on a program argument, its ``array`` operand (record field ``arr``)
-    PATTERNED: ClassVar[bool] = False  # ``bitlines`` x ``tiles`` patterns give its cells once lowered (map-banks adds banks)
-    TENSOR_LEVEL: ClassVar[bool] = False  # domain form only: expanded by the lower-pim passes, never executed
+    # the kind's facts (``pimcmd_schema.CommandKind``), for the verifiers
+    REG_READS: ClassVar[tuple[str, ...]] = ()
+    REG_WRITES: ClassVar[tuple[str, ...]] = ()
+    REGISTERS: ClassVar[tuple[str, ...]] = ()
+    ARRAY_OPERAND: ClassVar[bool] = False
+    PATTERNED: ClassVar[bool] = False
+    TENSOR_LEVEL: ClassVar[bool] = False
     traits = traits_def(HasParent(ProgramOp))
 
     def verify_(self) -> None:
@@ -406,81 +373,72 @@ class Command(IRDLOperation):
     def verify_in(self, prog: ProgramOp) -> None:
         """The command's checks against its program (layout, registers, lattice)."""
 
-    @classmethod
-    def reads(cls, f) -> tuple[int, ...]:
-        """Registers the command reads."""
-        return _regs(f, cls.REG_READS)
 
-    @classmethod
-    def writes(cls, f) -> tuple[int, ...]:
-        """Registers the command writes."""
-        return _regs(f, cls.REG_WRITES)
-
-    @classmethod
-    def registers(cls, f) -> tuple[int, ...]:
-        """Every register the command names (read, written, or a layout entry's)."""
-        return _regs(f, cls.REGISTERS)
-
-    @classmethod
-    def dst_bits(cls, f) -> int:
-        """Width of the register it writes (wordlines)."""
-        return ELEMENT_BITS[f["type"]]
-
-    @classmethod
-    def inter_tile(cls, f) -> bool:
-        """Moves data between tiles (asynchronous: a ``sync`` waits for it, §4.2)."""
-        return False
-
-
-def _regs(f, fields: tuple[str, ...]) -> tuple[int, ...]:
-    out: list[int] = []
-    for k in fields:
-        v = f.get(k)
-        if isinstance(v, tuple):
-            out.extend(v)
-        elif v is not None:
-            out.append(v)
-    return tuple(out)
-
-
+# A field's attribute, by its value kind (``pimcmd_schema.VALUE_KINDS``); a
+# flag or a number is any attribute here (its syntax and the records say more)
+_ATTRIBUTE_OF_VALUE = {
+    "int": IntegerAttr, "ints": DenseArrayBase, "range": DenseArrayBase, "str": StringAttr, "pattern": PatternAttr,
+    "domain": DomainAttr, "map": MapAttr, "flag": Attribute, "number": Attribute,
+}  # fmt: skip
 _FIELD_KIND = {IntegerAttr: "int", DenseArrayBase: "ints", StringAttr: "str", PatternAttr: "pattern", DomainAttr: "domain", MapAttr: "map", UnitAttr: "flag"}
 
 
 def keyword_fields(cls) -> tuple[Field, ...]:
     """The ``keyword value`` syntax (``keyword_syntax.Field``) of an op's
-    properties, in declaration order, from their ``prop_def``s: the keyword is
-    the property's name (or ``KEYWORDS[prop]``), the value's syntax follows
-    the attribute type (or ``SYNTAX[prop]`` where the type does not tell: a
-    two-int ``range``, a ``number``; "" for a property the op prints itself),
-    ``opt_prop_def`` makes it optional.  ``LEADING`` properties are not fields."""
+    properties, in declaration order: the keyword is the property's name (or
+    ``KEYWORDS[prop]``), the value's syntax a command's field's value kind
+    (``KIND``), or for another op the attribute type's; an optional
+    property is an optional field.  ``LEADING`` properties are not fields."""
     lead = {p for p, _ in getattr(cls, "LEADING", ())}
-    syntax, keywords = getattr(cls, "SYNTAX", {}), getattr(cls, "KEYWORDS", {})
+    keywords = getattr(cls, "KEYWORDS", {})
+    kind = getattr(cls, "KIND", None)
+    if kind is not None:
+        return tuple(Field(keywords.get(p.name, p.name), p.name, p.value, optional=p.optional and p.value != "flag") for p in kind.props if p.name not in lead)
     out = []
     for prop, d in cls.get_irdl_definition().properties.items():
         if prop in lead or prop == "operandSegmentSizes":
             continue
-        kind = syntax.get(prop)
-        if kind is None:
-            kind = _FIELD_KIND.get(getattr(d.constr, "attr", None))
-            if kind is None:
-                raise TypeError(f"'{cls.name}' property '{prop}' needs a SYNTAX entry ({d.constr} does not say how it is written)")
-        if kind:
-            out.append(Field(keywords.get(prop, prop), prop, kind, optional=isinstance(d, OptPropertyDef) and kind != "flag"))
+        value = _FIELD_KIND.get(getattr(d.constr, "attr", None))
+        if value is None:
+            raise TypeError(f"'{cls.name}' property '{prop}' has no keyword syntax ({d.constr})")
+        out.append(Field(keywords.get(prop, prop), prop, value, optional=isinstance(d, OptPropertyDef) and value != "flag"))
     return tuple(out)
 
 
-def command(cls):
-    """``irdl_op_definition`` for a ``Command``, plus the facts derived from its definition."""
-    cls = irdl_op_definition(cls)
-    cls.MNEMONIC = cls.name.split(".", 1)[1]
-    cls.FIELDS = keyword_fields(cls)
-    props = cls.get_irdl_definition().properties
-    cls.REG_READS = tuple(p for p in ("src", "srcs") if p in props)
-    cls.REG_WRITES = ("dst",) if "dst" in props else ()
-    cls.REGISTERS = cls.REGISTERS or cls.REG_READS + cls.REG_WRITES
-    cls.ARRAY_OPERAND = "array" in dict(cls.get_irdl_definition().operands)
-    cls.PATTERNED = "bitlines" in props
-    return cls
+def command(kind: K.CommandKind):
+    """``irdl_op_definition`` of the op of ``kind``: its name, one property per
+    field of the kind (``prop_def``/``opt_prop_def`` of the value kind's
+    attribute), the ``array`` operand if it works on one, and the kind's facts."""
+
+    def define(cls):
+        cls.name = kind.name
+        for p in kind.props:
+            setattr(cls, p.name, (opt_prop_def if p.optional else prop_def)(_ATTRIBUTE_OF_VALUE[p.value]))
+        if kind.ARRAY_OPERAND:
+            cls.array = operand_def(MemRefType)
+        cls = irdl_op_definition(cls)
+        cls.KIND, cls.MNEMONIC = kind, kind.MNEMONIC
+        cls.REG_READS, cls.REG_WRITES, cls.REGISTERS = kind.REG_READS, kind.REG_WRITES, kind.REGISTERS
+        cls.ARRAY_OPERAND, cls.PATTERNED, cls.TENSOR_LEVEL = kind.ARRAY_OPERAND, kind.PATTERNED, kind.TENSOR_LEVEL
+        check_op_against_kind(cls, kind)
+        cls.FIELDS = keyword_fields(cls)
+        return cls
+
+    return define
+
+
+def check_op_against_kind(op: type[IRDLOperation], kind: K.CommandKind) -> None:
+    """The op's IRDL definition is its kind's, field for field (name, order,
+    optional, attribute) and operand for operand: a ``TypeError`` naming the
+    first difference (a property added to the op by hand, an inherited one)."""
+    d = op.get_irdl_definition()
+    got = [(n, isinstance(p, OptPropertyDef), getattr(p.constr, "attr", Attribute)) for n, p in d.properties.items() if n != "operandSegmentSizes"]
+    want = [(p.name, p.optional, _ATTRIBUTE_OF_VALUE[p.value]) for p in kind.props]
+    if got != want:
+        raise TypeError(f"'{op.name}' properties {got} are not its kind's {want} (pimcmd_schema)")
+    operands = [n for n, _ in d.operands]
+    if operands != (["array"] if kind.ARRAY_OPERAND else []) or op.name != kind.name:
+        raise TypeError(f"'{op.name}' operands {operands} are not its kind's '{kind.name}' (array operand: {kind.ARRAY_OPERAND})")
 
 
 ProgramOp.FIELDS = keyword_fields(ProgramOp)  # type: ignore[attr-defined]
@@ -583,14 +541,7 @@ class _TypedCommandOp(_CommandOp):
 
 class _BufferOp(_TypedCommandOp):
     """readout/writein: a register's cells over a box (the buffer's shape) and
-    buffer ``id``; the cells' patterns once registers are allocated.  The
-    properties after the register field (``src`` or ``dst``)."""
-
-    domain = prop_def(DomainAttr)
-    id = prop_def(IntegerAttr)
-    bitlines = opt_prop_def(PatternAttr)
-    tiles = opt_prop_def(PatternAttr)
-    banks = opt_prop_def(PatternAttr)
+    buffer ``id``; the cells' patterns once registers are allocated."""
 
     def verify_in(self, prog: ProgramOp) -> None:
         (reg,) = self.REGISTERS
@@ -615,17 +566,11 @@ def _verify_box(op: Operation, prog: ProgramOp, dom) -> None:
             raise VerifyException(f"'{op.name}' domain {dom} leaves the lattice {list(lat)}")
 
 
-@command
+@command(K.ARRAY)
 class ArrayOp(_KeywordSyntax):
     """``pimcmd.array %A shape [4, 4] wordline 0 (transposed)? : memref<..>`` -- a LOT entry."""
 
-    name = "pimcmd.array"
-    SYNTAX: ClassVar[dict[str, str]] = {"transposed": "flag"}
     REGISTERS: ClassVar[tuple[str, ...]] = ("wordline",)
-    array = operand_def(MemRefType)
-    shape = prop_def(DenseArrayBase)
-    wordline = prop_def(IntegerAttr)
-    transposed = opt_prop_def(Attribute)
 
     @property
     def wordline_start(self) -> int:
@@ -685,28 +630,23 @@ def _layout_entry(op: Operation, prog: ProgramOp, array: SSAValue) -> ArrayOp:
 
 
 class _ArrayMoveOp(Command):
-    array = operand_def(MemRefType)
     assembly_format = "$array attr-dict `:` type($array)"
 
     def verify_in(self, prog: ProgramOp) -> None:
         _layout_entry(self, prog, self.array)
 
 
-@command
+@command(K.TRANSPOSE_IN)
 class TransposeInOp(_ArrayMoveOp):
     """``pimcmd.transpose_in %A : memref<..>`` -- fetch the array into its transposed registers."""
 
-    name = "pimcmd.transpose_in"
 
-
-@command
+@command(K.RELEASE)
 class ReleaseOp(_ArrayMoveOp):
     """``pimcmd.release %A : memref<..>`` -- write the array's registers back to memory."""
 
-    name = "pimcmd.release"
 
-
-@command
+@command(K.COMPUTE)
 class ComputeOp(_CommandOp):
     """``pimcmd.compute add f32 dst 64 srcs [0, 32] (const 2.0)? bitlines .. tiles .. (banks ..)?``.
 
@@ -715,29 +655,7 @@ class ComputeOp(_CommandOp):
     first source is a 1-bit register.
     """
 
-    name = "pimcmd.compute"
     LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("op", "compute op"), ("type", "element type"))
-    SYNTAX: ClassVar[dict[str, str]] = {"const": "number"}
-    op = prop_def(StringAttr)
-    type = prop_def(StringAttr)
-    dst = prop_def(IntegerAttr)
-    srcs = prop_def(DenseArrayBase)
-    const = opt_prop_def(Attribute)
-    const_arg = opt_prop_def(IntegerAttr)
-    domain = opt_prop_def(DomainAttr)
-    bitlines = opt_prop_def(PatternAttr)
-    tiles = opt_prop_def(PatternAttr)
-    banks = opt_prop_def(PatternAttr)
-
-    @classmethod
-    def dst_bits(cls, f) -> int:
-        return 1 if f["op"] in COMPARE_OPS else ELEMENT_BITS[f["type"]]
-
-    @classmethod
-    def src_bits(cls, f) -> tuple[int, ...]:
-        """Widths of the source registers: compares write i1, select's condition is i1."""
-        bits = ELEMENT_BITS[f["type"]]
-        return tuple(1 if (f["op"] == "select" and i == 0) else bits for i in range(len(f["srcs"])))
 
     def verify_in(self, prog: ProgramOp) -> None:
         opname = self.op.data
@@ -755,36 +673,19 @@ class ComputeOp(_CommandOp):
         if opname == "select" and (self.const is not None or self.const_arg is not None):
             raise VerifyException(f"'{self.name}' select takes no constant operand")
         fields = {"op": opname, "type": self.type.data, "srcs": srcs}
-        _check_wordlines(self, prog, _int(self.dst), self.dst_bits(fields), "destination")
-        for s, b in zip(srcs, self.src_bits(fields)):
+        _check_wordlines(self, prog, _int(self.dst), self.KIND.dst_bits(fields), "destination")
+        for s, b in zip(srcs, self.KIND.src_bits(fields)):
             _check_wordlines(self, prog, s, b, "source")
         self._verify_cells(prog)
 
 
-@command
+@command(K.SHIFT)
 class ShiftOp(_TypedCommandOp):
     """``pimcmd.shift f32 dst 64 src 0 dim 1 mask [1:2] inter 1 intra -1 bitlines 1:2:2 tiles 0:2:2``.
 
     Alg. 2's command: tensor (the patterns), dim, mask, inter-tile and
     intra-tile distances.
     """
-
-    name = "pimcmd.shift"
-    SYNTAX: ClassVar[dict[str, str]] = {"mask": "range"}
-    type = prop_def(StringAttr)
-    dst = prop_def(IntegerAttr)
-    src = prop_def(IntegerAttr)
-    dim = prop_def(IntegerAttr)
-    mask = prop_def(DenseArrayBase)
-    inter = prop_def(IntegerAttr)
-    intra = prop_def(IntegerAttr)
-    bitlines = prop_def(PatternAttr)
-    tiles = prop_def(PatternAttr)
-    banks = opt_prop_def(PatternAttr)
-
-    @classmethod
-    def inter_tile(cls, f) -> bool:
-        return f["inter"] != 0
 
     def verify_in(self, prog: ProgramOp) -> None:
         dim, tiles = self._verify_move(prog), prog.tile_shape
@@ -799,25 +700,9 @@ class ShiftOp(_TypedCommandOp):
         self._verify_patterns(prog)
 
 
-@command
+@command(K.BCAST)
 class BcastOp(_TypedCommandOp):
     """``pimcmd.bcast f32 dst 64 src 0 dim 0 intra [-1:1] inter [1:3] bitlines .. tiles ..`` -- multicast."""
-
-    name = "pimcmd.bcast"
-    SYNTAX: ClassVar[dict[str, str]] = {"intra": "range", "inter": "range"}
-    type = prop_def(StringAttr)
-    dst = prop_def(IntegerAttr)
-    src = prop_def(IntegerAttr)
-    dim = prop_def(IntegerAttr)
-    intra = prop_def(DenseArrayBase)
-    inter = prop_def(DenseArrayBase)
-    bitlines = prop_def(PatternAttr)
-    tiles = prop_def(PatternAttr)
-    banks = opt_prop_def(PatternAttr)
-
-    @classmethod
-    def inter_tile(cls, f) -> bool:
-        return tuple(f["inter"]) != (0, 1)
 
     def verify_in(self, prog: ProgramOp) -> None:
         dim, tiles = self._verify_move(prog), prog.tile_shape
@@ -830,15 +715,14 @@ class BcastOp(_TypedCommandOp):
         self._verify_patterns(prog)
 
 
-@command
+@command(K.SYNC)
 class SyncOp(Command):
     """``pimcmd.sync`` -- global barrier after inter-tile moves (§4.2, Synchronization)."""
 
-    name = "pimcmd.sync"
     assembly_format = "attr-dict"
 
 
-@command
+@command(K.READOUT)
 class ReadoutOp(_BufferOp):
     """``pimcmd.readout f32 src 64 domain [0:4, 0:1] id 0 bitlines .. tiles ..``.
 
@@ -848,9 +732,6 @@ class ReadoutOp(_BufferOp):
     empty buffer (whose reduction is the identity).
     """
 
-    name = "pimcmd.readout"
-    type = prop_def(StringAttr)
-    src = prop_def(IntegerAttr)
 
 
 # ---------------------------------------------------------------------------
@@ -859,10 +740,7 @@ class ReadoutOp(_BufferOp):
 
 
 class _DomainCommandOp(_TypedCommandOp):
-    """A tensor-level command on a lattice box with virtual registers."""
-
-    TENSOR_LEVEL: ClassVar[bool] = True
-    domain = prop_def(DomainAttr)  # after the subclass's own properties
+    """A tensor-level command on a lattice box with virtual registers (its kind's ``TENSOR_LEVEL``)."""
 
     def verify_in(self, prog: ProgramOp) -> None:
         if prog.is_allocated:
@@ -875,16 +753,9 @@ class _DomainCommandOp(_TypedCommandOp):
         """The command's own checks, on the box's range ``[p:q]`` along ``dim``."""
 
 
-@command
+@command(K.MV)
 class MoveOp(_DomainCommandOp):
     """``pimcmd.mv f32 dst R src S dim d dist k domain [..]`` -- move the source box by ``dist`` along ``dim``."""
-
-    name = "pimcmd.mv"
-    type = prop_def(StringAttr)
-    dst = prop_def(IntegerAttr)
-    src = prop_def(IntegerAttr)
-    dim = prop_def(IntegerAttr)
-    dist = prop_def(IntegerAttr)
 
     def verify_box(self, prog: ProgramOp, dim: int, p: int, q: int) -> None:
         k = _int(self.dist)
@@ -892,17 +763,9 @@ class MoveOp(_DomainCommandOp):
             raise VerifyException(f"'{self.name}' moves [{p}:{q}] by {k} outside the lattice extent {prog.lattice_shape[dim]}")
 
 
-@command
+@command(K.BC)
 class BroadcastOp(_DomainCommandOp):
     """``pimcmd.bc f32 dst R src S dim d dist k count c domain [..]`` -- ``count`` copies, copy ``j`` moved by ``dist + j*w``."""
-
-    name = "pimcmd.bc"
-    type = prop_def(StringAttr)
-    dst = prop_def(IntegerAttr)
-    src = prop_def(IntegerAttr)
-    dim = prop_def(IntegerAttr)
-    dist = prop_def(IntegerAttr)
-    count = prop_def(IntegerAttr)
 
     def verify_box(self, prog: ProgramOp, dim: int, p: int, q: int) -> None:
         if _int(self.count) < 1:
@@ -912,29 +775,20 @@ class BroadcastOp(_DomainCommandOp):
             raise VerifyException(f"'{self.name}' copies reach [{lo}:{hi}] outside the lattice extent {prog.lattice_shape[dim]}")
 
 
-@command
+@command(K.REDUCE)
 class ReduceOp(_DomainCommandOp):
     """``pimcmd.reduce add f32 dst R src S dim d domain [..]`` -- fold each tile's part of the box along ``dim``."""
 
-    name = "pimcmd.reduce"
     LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("op", "reduction op"), ("type", "element type"))
-    op = prop_def(StringAttr)
-    type = prop_def(StringAttr)
-    dst = prop_def(IntegerAttr)
-    src = prop_def(IntegerAttr)
-    dim = prop_def(IntegerAttr)
 
     def verify_box(self, prog: ProgramOp, dim: int, p: int, q: int) -> None:
         check_one_of(self, "op", self.op.data, REDUCE_KINDS)
 
 
-@command
+@command(K.WRITEIN)
 class WriteInOp(_BufferOp):
     """``pimcmd.writein f32 dst R domain [..] id K (bitlines .. tiles ..)?`` -- buffer ``K`` into a register."""
 
-    name = "pimcmd.writein"
-    type = prop_def(StringAttr)
-    dst = prop_def(IntegerAttr)
 
 
 # ---------------------------------------------------------------------------
@@ -946,7 +800,7 @@ class _NearOp(_KeywordSyntax):
     """A near-memory stream operation."""
 
 
-@command
+@command(K.NEAR_REDUCE)
 class NearReduceOp(_NearOp):
     """``pimcmd.near_reduce add f32 in K dims [1] step [1, 16] out K2``.
 
@@ -957,13 +811,6 @@ class NearReduceOp(_NearOp):
     is folded (a scalar: the identity), as ``tdfg.stream_reduce``.
     """
 
-    name = "pimcmd.near_reduce"
-    op = prop_def(StringAttr)
-    type = prop_def(StringAttr)
-    input = prop_def(IntegerAttr)
-    dims = prop_def(DenseArrayBase)
-    step = prop_def(DenseArrayBase)
-    out = prop_def(IntegerAttr)
     LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("op", "reduction op"), ("type", "element type"))
     KEYWORDS: ClassVar[dict[str, str]] = {"input": "in"}
 
@@ -979,7 +826,7 @@ class NearReduceOp(_NearOp):
             raise VerifyException(f"'{self.name}' step {list(step)} needs one positive entry per lattice dim")
 
 
-@command
+@command(K.NEAR_LOAD)
 class NearLoadOp(_NearOp):
     """``pimcmd.near_load f32 %A map [d0, d1] indirect [0] indices [K] domain [..] out K2 : memref<..>``.
 
@@ -988,15 +835,7 @@ class NearLoadOp(_NearOp):
     buffer ``indices[j]`` at that cell).
     """
 
-    name = "pimcmd.near_load"
     LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("type", "element type"),)
-    array = operand_def(MemRefType)
-    type = prop_def(StringAttr)
-    map = prop_def(MapAttr)
-    indirect = prop_def(DenseArrayBase)
-    indices = prop_def(DenseArrayBase)
-    domain = prop_def(DomainAttr)
-    out = prop_def(IntegerAttr)
 
     def verify_in(self, prog: ProgramOp) -> None:
         _check_type(self, self.type.data)
@@ -1004,7 +843,7 @@ class NearLoadOp(_NearOp):
         _verify_box(self, prog, self.domain.data)
 
 
-@command
+@command(K.NEAR_STORE)
 class NearStoreOp(_NearOp):
     """``pimcmd.near_store add f32 in K -> %A map [..] indirect [..] indices [..] (domain [..])? : memref<..>``.
 
@@ -1014,18 +853,9 @@ class NearStoreOp(_NearOp):
     (``add``/``min``/``max``).
     """
 
-    name = "pimcmd.near_store"
     LEADING: ClassVar[tuple[tuple[str, str], ...]] = (("kind", "store kind"), ("type", "element type"))
     KEYWORDS: ClassVar[dict[str, str]] = {"input": "in"}
     BEFORE_ARRAY: ClassVar[int] = 1
-    array = operand_def(MemRefType)
-    kind = prop_def(StringAttr)
-    type = prop_def(StringAttr)
-    input = prop_def(IntegerAttr)
-    map = prop_def(MapAttr)
-    indirect = prop_def(DenseArrayBase)
-    indices = prop_def(DenseArrayBase)
-    domain = opt_prop_def(DomainAttr)
 
     def verify_in(self, prog: ProgramOp) -> None:
         _check_type(self, self.type.data)
@@ -1047,24 +877,22 @@ def _verify_near_access(op: Operation, prog: ProgramOp, array: SSAValue, amap, i
     verify_access(op.name, amap, len(mt.get_shape()), len(prog.lattice_shape), "lattice", frozenset(), indirect, len(indices), "buffers")
 
 
-@command
+@command(K.RESULT)
 class ResultOp(_KeywordSyntax):
     """``pimcmd.result index 0 id K`` -- the program's scalar result ``index`` is buffer ``K``'s one element."""
-
-    name = "pimcmd.result"
-    index = prop_def(IntegerAttr)
-    id = prop_def(IntegerAttr)
 
     def verify_in(self, prog: ProgramOp) -> None:
         if not 0 <= _int(self.index) < len(prog.res):
             raise VerifyException(f"'{self.name}' index {_int(self.index)} is not a result of the program ({len(prog.res)} results)")
 
 
-# Every command, once: the records, the simulator's semantics and the timing
-# model's costs are keyed by these classes (``infs.sim.check_command_coverage``).
-COMMANDS: tuple[type[Command], ...] = (
+# The op of every command kind (``pimcmd_schema.COMMANDS``), once
+COMMAND_OPS: tuple[type[Command], ...] = (
     ArrayOp, TransposeInOp, ReleaseOp, ComputeOp, ShiftOp, BcastOp, SyncOp, ReadoutOp, WriteInOp,
     MoveOp, BroadcastOp, ReduceOp, NearReduceOp, NearLoadOp, NearStoreOp, ResultOp,
 )  # fmt: skip
+OP_OF_KIND: dict[K.CommandKind, type[Command]] = {op.KIND: op for op in COMMAND_OPS}
+if set(OP_OF_KIND) != set(K.COMMANDS):  # an op for every kind, and no other
+    raise TypeError(f"pimcmd ops and kinds differ: {sorted(k.name for k in set(OP_OF_KIND) ^ set(K.COMMANDS))}")
 
-PIMCMD = Dialect("pimcmd", [ProgramOp, *COMMANDS], [])
+PIMCMD = Dialect("pimcmd", [ProgramOp, *COMMAND_OPS], [])

@@ -1,35 +1,34 @@
-"""The record form of ``pimcmd.program``: plain Python values, no IR.
+"""The record form of ``pimcmd.program``: plain Python values, no IR, no xDSL.
 
 A ``PimProgram`` is a program op's properties and a list of ``Cmd`` records
-(the command's op class, whose class-level facts say what it reads, writes
-and works on, and its properties as plain Python values).  The lower-pim passes
-are algorithms on records (``infs.passes.lower_pim.pim_program``), the JIT chains them
-without building IR (ASPLOS §4.2, "Reducing JIT Overheads"), and the simulator
-(``infs.sim.sram.machine``) executes records: the IR is built (``to_op``) only to
-print or verify a program, and read back (``from_op``) when a program comes
-from a file.  Both directions live here, next to the ops they mirror.
+(the command's kind, ``pimcmd_schema.CommandKind``, whose facts say what it
+reads, writes and works on, and its fields as plain Python values).  The
+lower-pim passes are algorithms on records (``infs.passes.lower_pim.pim_program``),
+the JIT chains them without building IR (ASPLOS §4.2, "Reducing JIT
+Overheads"), and the simulator (``infs.sim.sram.machine``) executes records:
+the IR is built (``pimcmd_records_ir.to_op``) only to print or verify a
+program, and read back (``from_op``) when a program comes from a file.  The
+record classes are generated from the kinds' fields, as the ops' properties
+are (``pimcmd.command``): the two forms have one definition.
 
-Property values: ``int``; ``str``; ``tuple[int, ...]`` (int lists, masks and
-ranges); ``Box`` = ``tuple[tuple[int, int], ...]`` (concrete domains);
-``Pattern``; ``AccessMap``; ``float``/``int`` constants (key ``const``);
-``True`` (unit flags).  Array operands are stored as ``arr`` = the index of the
-program argument.
+Field values (``pimcmd_schema.VALUE_KINDS``): ``int``; ``str``;
+``tuple[int, ...]`` (int lists, masks and ranges); ``Box`` =
+``tuple[tuple[int, int], ...]`` (concrete domains); ``Pattern``;
+``AccessMap``; ``float``/``int`` constants (key ``const``); ``True`` (flags).
+Array operands are stored as ``arr`` = the index of the program argument.
+Argument types are the IR's types (a program read from IR or lowered from a
+tDFG graph) or ``ArrayType``/``ScalarType`` (built without xDSL): what is asked
+of them is an element type's name (``element_name``) and an array's shape.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, ClassVar
 
-from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, MemRefType, StringAttr, UnitAttr, f64, i32, i64
-from xdsl.ir import Attribute, Block, Region
-from xdsl.utils.exceptions import DiagnosticException
-
-from infs.dialects import pimcmd as pc
-from infs.dialects.lattice import AccessMap, Domain, DomainAttr, MapAttr, Pattern, PatternAttr
-from infs.dialects.pimcmd import TiledLattice
+from infs.dialects import pimcmd_schema as K
+from infs.dialects.pimcmd_schema import CommandKind, TiledLattice
 
 Box = tuple[tuple[int, int], ...]
 
@@ -52,19 +51,19 @@ def box_with(b: Box, dim: int, p: int, q: int) -> Box:
     return tuple([(p, q) if d == dim else r for d, r in enumerate(b)])
 
 
-class RecordError(DiagnosticException):
+class RecordError(ValueError):
     """A record that has no ``pimcmd`` op or attribute form (one line)."""
 
 
 class Cmd:
-    """One command: ``kind`` is its op class (``pc.ComputeOp``, ...: the one
-    definition of the command, ``pc.Command``) and its properties are typed
+    """One command: ``kind`` is its kind (``K.COMPUTE``, ...: the one
+    definition of the command, ``pimcmd_schema``) and its fields are typed
     attributes (``c.dst``, ``c.tiles``; ``c["dst"]`` and ``c.get("tiles")`` for
     a name held in a variable).
 
     ``Cmd(kind, {name: value})`` builds an instance of the kind's record class
-    (``record_class``): ``__slots__`` generated once from the op definition's
-    properties (plus ``arr``, the array argument's index, for a command on an
+    (``record_class``): ``__slots__`` generated once from the kind's fields
+    (plus ``arr``, the array argument's index, for a command on an
     array), so a name that is no property of the command is an error when the
     record is built or changed, not a silently ignored key.  An optional
     property that is absent is ``None`` (no property value is ``None``):
@@ -76,12 +75,12 @@ class Cmd:
     """
 
     __slots__ = ()
-    kind: ClassVar[type[pc.Command]]
-    NAMES: ClassVar[tuple[str, ...]] = ()  # the fields, in the op's declaration order
+    kind: ClassVar[CommandKind]
+    NAMES: ClassVar[tuple[str, ...]] = ()  # the fields, in the kind's order
     _SLOT_OF: ClassVar[dict[str, str]] = {}  # field name -> its slot
     _NAME_SET: ClassVar[frozenset[str]] = frozenset()
 
-    def __new__(cls, kind: type[pc.Command], fields: Mapping[str, Any] | None = None, /) -> "Cmd":
+    def __new__(cls, kind: CommandKind, fields: Mapping[str, Any] | None = None, /) -> "Cmd":
         return record_class(kind)._make(fields or {})
 
     # generated per record class (``_generate``): ``_make(fields)`` builds one,
@@ -95,7 +94,7 @@ class Cmd:
         return (Cmd, (self.kind, self.fields()))
 
     def __repr__(self) -> str:
-        return f"Cmd({getattr(self.kind, 'MNEMONIC', self.kind)}, {self.fields()})"
+        return f"Cmd({self.kind.MNEMONIC}, {self.fields()})"
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self._values() == other._values()  # type: ignore[union-attr]
@@ -133,7 +132,7 @@ class Cmd:
 
 
 def _no_field(kind: type, key: str) -> str:
-    names = record_class(kind).NAMES if isinstance(kind, type) and issubclass(kind, pc.Command) else ()
+    names = record_class(kind).NAMES if isinstance(kind, CommandKind) else ()
     return f"'{getattr(kind, 'name', kind)}' has no field '{key}' (its fields: {', '.join(names) or '-'})"
 
 
@@ -163,23 +162,22 @@ def _generate(name: str, slots: tuple[str, ...], names: tuple[str, ...]) -> dict
     return {"src": src, "file": f"<record {name}>"}
 
 
-def record_class(kind: type[pc.Command]) -> type[Cmd]:
-    """The record class of a command: ``__slots__`` of its properties, built once."""
+def record_class(kind: CommandKind) -> type[Cmd]:
+    """The record class of a command: ``__slots__`` of its fields, built once."""
     rc = _RECORD_CLASSES.get(kind)
     if rc is None:
-        if not (isinstance(kind, type) and issubclass(kind, pc.Command)):
+        if not isinstance(kind, CommandKind):
             raise RecordError(f"record kind {kind!r} is not a pimcmd command")
-        names = tuple(p for p in kind.get_irdl_definition().properties if p != "operandSegmentSizes")
-        if kind.ARRAY_OPERAND:
-            names += ("arr",)
+        names = kind.field_names
         slots = tuple(f"{n}_" if n in _RESERVED else n for n in names)
         name_set = frozenset(names)
-        code = _generate(kind.__name__, slots, names)
+        cls_name = "".join(w.capitalize() for w in kind.MNEMONIC.split("_"))
+        code = _generate(kind.name, slots, names)
         ns: dict[str, Any] = {"new": object.__new__, "NAME_SET": name_set, "NAMES": names, "KIND": kind, "RecordError": RecordError, "no_field": _no_field}
-        exec(compile(code["src"], code["file"], "exec"), ns)  # noqa: S102 -- generated from the op definition's property names only
+        exec(compile(code["src"], code["file"], "exec"), ns)  # noqa: S102 -- generated from the kind's field names only
         body = {"__slots__": slots, "kind": kind, "NAMES": names, "_SLOT_OF": dict(zip(names, slots)), "_NAME_SET": name_set,
                 "__module__": __name__, "_make": classmethod(ns["_make"]), "_values": ns["_values"], "with_": ns["with_"]}  # fmt: skip
-        rc = _RECORD_CLASSES[kind] = type(f"{kind.__name__}Record", (Cmd,), body)
+        rc = _RECORD_CLASSES[kind] = type(f"{cls_name}Record", (Cmd,), body)
         _ALL_FIELDS.update(names)
     return rc
 
@@ -187,19 +185,15 @@ def record_class(kind: type[pc.Command]) -> type[Cmd]:
 def _register_all_commands() -> None:
     # every command's fields known up front: ``get`` can tell a field of another
     # command (default) from a name no command has (an error)
-    stack = [pc.Command]
-    while stack:
-        k = stack.pop()
-        stack.extend(k.__subclasses__())
-        if getattr(k, "MNEMONIC", None) and k.__dict__.get("name"):
-            record_class(k)
+    for k in K.COMMANDS:
+        record_class(k)
 
 
 @dataclass
 class PimProgram(TiledLattice):
     """A ``pimcmd.program``: its properties, argument types and commands."""
 
-    arg_types: list[Attribute]
+    arg_types: list[Any]  # the arrays' types, then (scalar_types) the scalars': the IR's, or ArrayType/ScalarType
     config: str
     lattice: tuple[int, ...]
     tiles: tuple[int, ...]
@@ -207,9 +201,9 @@ class PimProgram(TiledLattice):
     per_bank: int
     wordlines: int
     virtual: bool
-    result_types: list[Attribute] = field(default_factory=list)
+    result_types: list[Any] = field(default_factory=list)
     cmds: list[Cmd] = field(default_factory=list)
-    scalar_types: list[Attribute] = field(default_factory=list)
+    scalar_types: list[Any] = field(default_factory=list)
     arg_names: list[str | None] = field(default_factory=list)  # name hints of the array arguments
 
     def with_cmds(self, cmds: list[Cmd]) -> "PimProgram":
@@ -221,156 +215,67 @@ class PimProgram(TiledLattice):
         return out
 
     def arrays(self) -> Iterator[Cmd]:
-        return (c for c in self.cmds if c.kind is pc.ArrayOp)
+        return (c for c in self.cmds if c.kind is K.ARRAY)
 
     def element(self, arr: int) -> str:
         """Element type name (``f32``, ``i1``, ...) of array argument ``arr``."""
         return element_name(self.arg_types[arr])
+
+    def arg_shape(self, arr: int) -> tuple[int, ...]:
+        """Shape of array argument ``arr`` (as its type declares it)."""
+        return tuple(self.arg_types[arr].get_shape())
 
     def arg_name(self, arr: int) -> str:
         names = self.arg_names
         return (names[arr] if arr < len(names) else None) or f"arg{arr}"
 
 
-_ELEMENT_NAMES: dict[Attribute, str] = {}
+@dataclass(frozen=True)
+class ArrayType:
+    """An array argument's type without xDSL: ``memref<4x8xf32>`` is
+    ``ArrayType("f32", (4, 8))`` (``element_type`` and ``get_shape`` as a memref type's)."""
+
+    element_type: str
+    shape: tuple[int, ...]
+
+    def get_shape(self) -> tuple[int, ...]:
+        return self.shape
+
+    def __str__(self) -> str:
+        dims = "".join(f"{d}x" if d >= 0 else "?x" for d in self.shape)  # (-1: a dynamic dim)
+        return f"memref<{dims}{self.element_type}>"
+
+
+@dataclass(frozen=True)
+class ScalarType:
+    """A scalar argument's or result's type without xDSL (``f32``, ``index``)."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+_ELEMENT_NAMES: dict[Any, str] = {}
 # by identity first: hashing a memref type walks its parameters in Python (about
 # 1 µs, several when cold); an entry keeps its type alive, so its id stays its own
-_ELEMENT_NAMES_BY_ID: dict[int, tuple[Attribute, str]] = {}
+_ELEMENT_NAMES_BY_ID: dict[int, tuple[Any, str]] = {}
 
 
-def element_name(t: Attribute) -> str:
-    """``str`` of a memref's (or a type's own) element type, memoized: printing
+def element_name(t: Any) -> str:
+    """``str`` of an array type's (or a type's own) element type, memoized: printing
     an attribute costs tens of microseconds, and the JIT asks for it per node."""
     seen = _ELEMENT_NAMES_BY_ID.get(id(t))
     if seen is not None and seen[0] is t:
         return seen[1]
     hit = _ELEMENT_NAMES.get(t)
     if hit is None:
-        et = t.element_type if isinstance(t, MemRefType) or hasattr(t, "element_type") else t
+        et = t.element_type if hasattr(t, "element_type") else t
         hit = _ELEMENT_NAMES[t] = str(et)
     if len(_ELEMENT_NAMES_BY_ID) > 100_000:
         _ELEMENT_NAMES_BY_ID.clear()
     _ELEMENT_NAMES_BY_ID[id(t)] = (t, hit)
     return hit
-
-
-# ---------------------------------------------------------------------------
-# IR <-> records
-# ---------------------------------------------------------------------------
-
-
-_VALUE_OF: dict[type, Callable[[Any], Any]] = {
-    IntegerAttr: lambda a: a.value.data, FloatAttr: lambda a: float(a.value.data),
-    DenseArrayBase: lambda a: tuple(int(v) for v in a.get_values()), StringAttr: lambda a: a.data,
-    PatternAttr: lambda a: a.data, MapAttr: lambda a: a.data, DomainAttr: lambda a: a.data.concrete(), UnitAttr: lambda a: True,
-}  # fmt: skip
-
-
-def _value_of(attr: Attribute) -> Any:
-    value_of = _VALUE_OF.get(type(attr))
-    if value_of is None:
-        raise RecordError(f"unexpected property {attr}")
-    return value_of(attr)
-
-
-_ATTR_CACHE: dict[tuple[str, type, Any], Attribute] = {}
-
-
-def _attr_of(key: str, v: Any) -> Attribute:
-    """The property attribute for a record value; attributes are immutable, so
-    equal values share one (building and verifying xDSL attributes dominates
-    the JIT's time otherwise)."""
-    # floats by their bits: -0.0 == 0.0 in Python, not in a constant (x / -0.0)
-    ck = (key if key == "domain" else "", type(v), v.hex() if isinstance(v, float) else v)
-    hit = _ATTR_CACHE.get(ck)
-    if hit is None:
-        if len(_ATTR_CACHE) > 200_000:
-            _ATTR_CACHE.clear()
-        hit = _ATTR_CACHE[ck] = _make_attr(key, v)
-    return hit
-
-
-def _make_attr(key: str, v: Any) -> Attribute:
-    if v is True:
-        return UnitAttr()
-    if isinstance(v, Pattern):
-        return PatternAttr(v)
-    if isinstance(v, AccessMap):
-        return MapAttr(v)
-    if isinstance(v, str):
-        return StringAttr(v)
-    if isinstance(v, float):
-        return FloatAttr(v, f64)
-    if isinstance(v, int):
-        return IntegerAttr(v, i64)
-    if isinstance(v, tuple):
-        if v and isinstance(v[0], tuple):
-            return DomainAttr(Domain.of(v))
-        if key == "domain":
-            return DomainAttr(Domain(()))
-        return DenseArrayBase.from_list(i64, list(v))
-    raise RecordError(f"cannot store {key} = {v!r} as a property")
-
-
-def from_op(op: pc.ProgramOp) -> PimProgram:
-    """The records of a program op (array operands become argument indices)."""
-    args = list(op.body.block.args)[: len(op.arrays)]
-    cmds = []
-    for o in op.body.block.ops:
-        f = {k: _value_of(v) for k, v in o.properties.items()}
-        if o.operands:
-            f["arr"] = args.index(o.operands[0])
-        if not isinstance(o, pc.Command):
-            raise RecordError(f"'{o.name}' is not a pimcmd command")
-        cmds.append(Cmd(type(o), f))
-    return PimProgram(
-        arg_types=[a.type for a in args],
-        config=op.config.data,
-        lattice=op.lattice_shape,
-        tiles=op.tile_shape,
-        banks=op.num_banks,
-        per_bank=op.per_bank,
-        wordlines=op.num_wordlines,
-        virtual=not op.is_allocated,
-        result_types=[r.type for r in op.res],
-        cmds=cmds,
-        scalar_types=[v.type for v in op.scalars],
-        arg_names=[a.name_hint for a in args],
-    )
-
-
-def to_op(prog: PimProgram, operands: list, scalars: list | None = None) -> pc.ProgramOp:
-    """The program op of ``prog`` on ``operands`` (arrays) and ``scalars`` (not verified)."""
-    block = Block(arg_types=[*prog.arg_types, *prog.scalar_types])
-    for arg, name in zip(block.args, prog.arg_names):
-        if name:
-            arg.name_hint = name
-    for c in prog.cmds:
-        cls = c.kind
-        if not (isinstance(cls, type) and issubclass(cls, pc.Command)):
-            raise RecordError(f"record kind {cls!r} is not a pimcmd command")
-        props = {k: _attr_of(k, v) for k, v in c.items() if k != "arr"}
-        ops = [block.args[c.arr]] if cls.ARRAY_OPERAND else []
-        block.add_op(cls.create(operands=ops, properties=props))
-    scalars = scalars or []
-    props: dict[str, Attribute] = {
-        "config": _attr_of("config", prog.config),
-        "lattice": _attr_of("lattice", tuple(prog.lattice)),
-        "tiles": _attr_of("tiles", tuple(prog.tiles)),
-        "banks": _attr_of("banks", prog.banks),
-        "arrays_per_bank": _attr_of("arrays_per_bank", prog.per_bank),
-        "wordlines": _attr_of("wordlines", prog.wordlines),
-        "operandSegmentSizes": _segments(len(operands), len(scalars)),
-    }
-    if prog.virtual:
-        props["virtual"] = UnitAttr()
-    # create() with ready-made properties: xDSL's generic __init__ path is slow
-    return pc.ProgramOp.create(operands=[*operands, *scalars], result_types=list(prog.result_types), properties=props, regions=[Region(block)])
-
-
-@lru_cache(maxsize=256)
-def _segments(n_arrays: int, n_scalars: int) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i32, [n_arrays, n_scalars])
 
 
 _register_all_commands()

@@ -37,7 +37,8 @@ from xdsl.dialects.builtin import AnyFloat, ArrayAttr, DictionaryAttr, FloatAttr
 from infs.dialects import pimcmd as pc
 from infs.dialects import pimcmd_schema as K
 from infs.dialects import tdfg
-from infs.dialects.pimcmd_records import PimProgram, RecordError, from_op
+from infs.dialects.pimcmd_records import PimProgram, RecordError
+from infs.dialects.pimcmd_records_ir import from_op
 from infs.hardware import HardwareConfig, config_spec, is_inline_spec, load_config
 from infs.runtime.scalar_ops import EvaluationError, op_label
 

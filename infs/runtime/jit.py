@@ -35,7 +35,8 @@ from infs.dialects import tdfg
 from infs.hardware import BUILTIN, HardwareConfig, is_inline_spec, load_config
 from infs.passes.lower_pim.choose_layout import LayoutError
 from infs.passes.lower_pim.lower_pim import lower_graph
-from infs.dialects.pimcmd_records import PimProgram, to_op
+from infs.dialects.pimcmd_records import PimProgram
+from infs.dialects.pimcmd_records_ir import to_op
 from infs.passes.lowering_errors import LoweringError, where
 from infs.passes.specialize import SpecializeError, symbol_extents
 from infs.passes.tdfg_domains import Bindings, GraphFacts

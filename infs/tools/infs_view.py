@@ -286,7 +286,7 @@ def _pimcmd_data(module, path: Path, args: argparse.Namespace, title: str) -> di
     from infs.sim import SimError
 
     from infs.dialects import pimcmd as pc
-    from infs.dialects.pimcmd_records import from_op
+    from infs.dialects.pimcmd_records_ir import from_op
     from infs.runtime.host import phantom_array
     from infs.runtime.scalar_ops import numpy_dtype
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from infs.dialects.lattice import Pattern
-from infs.dialects.pimcmd_records import from_op
+from infs.dialects.pimcmd_records_ir import from_op
 from infs.runtime import jit
 from infs.runtime.driver import RunOptions, run_program
 from infs.sim import Machine

@@ -1,20 +1,17 @@
 """One definition per command: the passes, the simulator and the timing model
-ask the command's op class (``pimcmd.Command``) for its facts, and a command
+ask the command's kind (``pimcmd_schema.CommandKind``) for its facts, and a command
 without simulator semantics or a cost is reported by name
 (``check_command_coverage``, run at import)."""
 
-from typing import ClassVar
-
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, StringAttr, i32
-from xdsl.irdl import opt_prop_def, prop_def
+from xdsl.dialects.builtin import MemRefType, i32
 
 from infs import api
 from infs.dialects import pimcmd as pc
 from infs.dialects import pimcmd_schema as K
 from infs.dialects import tdfg
-from infs.dialects.lattice import Pattern, PatternAttr
+from infs.dialects.lattice import Pattern
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.lower_pim.allocate_wordlines import allocate_wordlines
 from infs.passes.lower_pim.map_banks import map_banks
@@ -37,20 +34,15 @@ GRAPH = f"""func.func @g(%A: memref<8x8xi32>, %B: memref<8x8xi32>) {{
 }}"""
 
 
-@pc.command
-class ToyTripleOp(pc._TypedCommandOp):
-    """``toy.triple i32 dst R src S bitlines .. tiles ..`` -- a command defined only here."""
+# ``toy.triple i32 dst R src S bitlines .. tiles ..`` -- a command defined only
+# here: its kind (what the passes and the machine ask) and its op (the syntax)
+TOY = K.CommandKind("toy.triple", (K.Prop("type", "str"), K.Prop("dst", "int"), K.Prop("src", "int"),
+                                   K.Prop("bitlines", "pattern"), K.Prop("tiles", "pattern"), K.Prop("banks", "pattern", optional=True)))  # fmt: skip
 
-    name = "toy.triple"
-    REG_READS: ClassVar[tuple[str, ...]] = ("src",)
-    REG_WRITES: ClassVar[tuple[str, ...]] = ("dst",)
-    PATTERNED: ClassVar[bool] = True
-    type = prop_def(StringAttr)
-    dst = prop_def(IntegerAttr)
-    src = prop_def(IntegerAttr)
-    bitlines = prop_def(PatternAttr)
-    tiles = prop_def(PatternAttr)
-    banks = opt_prop_def(PatternAttr)
+
+@pc.command(TOY)
+class ToyTripleOp(pc._TypedCommandOp):
+    """``toy.triple i32 dst R src S bitlines .. tiles ..``."""
 
 
 def _toy_cost(cm: timing.CostModel, bits: int, cells: int) -> Cost:
@@ -82,7 +74,7 @@ def _program_with_toy():
     b_reg = next(c["wordline"] for c in rec.arrays() if c["arr"] == 1)
     last = max(i for i, c in enumerate(rec.cmds) if c.kind is K.COMPUTE and c["dst"] == b_reg)
     pats = {k: rec.cmds[last][k] for k in ("bitlines", "tiles")}
-    toy = Cmd(ToyTripleOp, dict(type="i32", dst=b_reg, src=b_reg, **pats))
+    toy = Cmd(TOY, dict(type="i32", dst=b_reg, src=b_reg, **pats))
     return rec.with_cmds([*rec.cmds[: last + 1], toy, *rec.cmds[last + 1 :]]), toy
 
 
@@ -96,7 +88,7 @@ def _triple_step(m: Machine, op: Cmd, plan, geo, host) -> None:
 
 
 def test_a_toy_command_fails_until_it_has_semantics_and_a_cost(monkeypatch):
-    commands = (*K.COMMANDS, ToyTripleOp)
+    commands = (*K.COMMANDS, TOY)
     with pytest.raises(sim_machine.CommandCoverageError) as e:
         sim_machine.check_command_coverage(commands)
     assert str(e.value) == "'toy.triple' has no simulator semantics (infs.sim.sram.machine.SEMANTICS) and no cost (infs.sim.sram.timing.COSTS)"
@@ -106,14 +98,14 @@ def test_a_toy_command_fails_until_it_has_semantics_and_a_cost(monkeypatch):
         Machine("small-16").run(prog, {0: A.copy(), 1: np.zeros((8, 8), np.int32)})
 
     # semantics alone: the cost is still missing, by name
-    monkeypatch.setitem(sim_machine.SEMANTICS, ToyTripleOp, sim_machine.Semantics(_triple_step))
+    monkeypatch.setitem(sim_machine.SEMANTICS, TOY, sim_machine.Semantics(_triple_step))
     with pytest.raises(sim_machine.CommandCoverageError, match=r"^'toy.triple' has no cost \(infs.sim.sram.timing.COSTS\)$"):
         sim_machine.check_command_coverage(commands)
     with pytest.raises(ValueError, match=r"^'toy.triple' has no cost \(infs.sim.sram.timing.COSTS\)$"):
         Machine("small-16").run(prog, {0: A.copy(), 1: np.zeros((8, 8), np.int32)})
 
     # and its cost: covered, and it runs
-    monkeypatch.setitem(timing.COSTS, ToyTripleOp, _toy_cost)
+    monkeypatch.setitem(timing.COSTS, TOY, _toy_cost)
     sim_machine.check_command_coverage(commands)
     B = np.zeros((8, 8), np.int32)
     st = Machine("small-16").run(prog, {0: A.copy(), 1: B})
@@ -127,7 +119,7 @@ def test_a_toy_command_fails_until_it_has_semantics_and_a_cost(monkeypatch):
     virt = PimProgram(
         arg_types=[MemRefType(i32, [8])], config="unit", lattice=(8,), tiles=(4,), banks=1, per_bank=2, wordlines=256, virtual=True,
         cmds=[Cmd(K.ARRAY, dict(arr=0, shape=(8,), wordline=0, transposed=True)),
-              Cmd(ToyTripleOp, dict(type="i32", dst=1, src=0, bitlines=Pattern.range(0, 4), tiles=Pattern.range(0, 2)))],
+              Cmd(TOY, dict(type="i32", dst=1, src=0, bitlines=Pattern.range(0, 4), tiles=Pattern.range(0, 2)))],
     )  # fmt: skip
     arr, got = allocate_wordlines(virt).cmds
     assert got["src"] == arr["wordline"] == 0 and got["dst"] == 32

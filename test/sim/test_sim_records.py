@@ -8,7 +8,7 @@ from xdsl.dialects.builtin import StringAttr
 from infs import api
 from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
-from infs.dialects.pimcmd_records import from_op
+from infs.dialects.pimcmd_records_ir import from_op
 from infs.runtime import jit
 from infs.sim import Machine
 

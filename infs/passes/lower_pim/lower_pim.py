@@ -62,7 +62,7 @@ from infs.passes.lowering_errors import LoweringError, where
 from infs.passes.lower_pim.pim_program import rewrite_programs
 from infs.passes.specialize import SpecializePass
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts
-from infs.dialects.pimcmd_records import to_op
+from infs.dialects.pimcmd_records_ir import to_op
 from infs.passes.lower_pim.tdfg_to_pimcmd import convert_graph
 
 RECORD_STEPS = (expand_mv_bc, decompose, lower_shift, lower_reduce, lower_compute, map_banks, insert_sync, allocate_wordlines)

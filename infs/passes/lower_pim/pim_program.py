@@ -21,7 +21,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from infs.dialects import pimcmd as pc
-from infs.dialects.pimcmd_records import PimProgram, RecordError, from_op, to_op
+from infs.dialects.pimcmd_records import PimProgram, RecordError
+from infs.dialects.pimcmd_records_ir import from_op, to_op
 from infs.passes.lowering_errors import LoweringError
 
 

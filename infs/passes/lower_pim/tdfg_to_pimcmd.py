@@ -47,7 +47,8 @@ from infs.dialects.lattice import AccessMap, Affine, Domain, dim_name
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.lower_pim.layout import Layout, LayoutError, read_layout
 from infs.passes.lower_pim.decompose import decompose_box
-from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, box_empty, element_name, to_op
+from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, box_empty, element_name
+from infs.dialects.pimcmd_records_ir import to_op
 from infs.passes.lowering_errors import LoweringError
 from infs.dialects.pimcmd_records import box_intersect, box_shift, box_with
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, Node, box_of_shape, checked_element, collapse, infer_boxes, is_infinite

@@ -23,7 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from infs.dialects.pimcmd_schema import TiledLattice
-from infs.dialects.lattice import Pattern
+from infs.dialects.lattice_values import Pattern
 from infs.unique_ints import unique_ints
 
 

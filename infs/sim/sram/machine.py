@@ -29,7 +29,8 @@ Semantics are those of ``infs/dialects/pimcmd.py``.  Element semantics:
 
 Programs are run in record form (``infs.dialects.pimcmd_records``): the JIT
 hands its records over without building IR; a ``pimcmd.program`` op (from a
-file) is read into records once.
+file) is read into records once (``pimcmd_records_ir``, imported only then:
+the machine runs records without xDSL).
 
 Buffers (``Machine.buffers``): ``readout`` reads a register over a lattice
 box into buffer ``id`` (an array shaped like the box); ``writein`` writes a
@@ -52,12 +53,10 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 import numpy as np
-from xdsl.ir import SSAValue
 
-from infs.dialects import pimcmd as pc
 from infs.dialects import pimcmd_schema as K
 from infs.element_types import (
     COMPARE_OPS,
@@ -73,7 +72,7 @@ from infs.element_types import (
     reduce_ufunc,
     trunc_quotient,
 )
-from infs.dialects.pimcmd_records import Cmd, PimProgram, box_empty, from_op
+from infs.dialects.pimcmd_records import Cmd, PimProgram, box_empty
 from infs.sim.sram.bitlevel import BitSerial
 from infs.sim.config import HardwareConfig, get_profile, load_config
 from infs.sim.energy import energy_pj
@@ -93,6 +92,9 @@ from infs.sim.sram.geometry import (
 )
 from infs.sim.stats import Cost, Stats
 from infs.sim.sram.timing import COSTS, CostModel
+
+if TYPE_CHECKING:
+    from infs.dialects.pimcmd import ProgramOp
 
 # an element's value in a register word (an i1 is the word's 0/1) and on the host
 TYPED = {n: (WORD_TYPES[b] if b == 1 else ELEMENT_DTYPES[n].type) for n, b in ELEMENT_BITS.items()}
@@ -288,7 +290,7 @@ class Machine:
         self.charges: list[tuple[PimProgram, list[tuple[int, str, Cost]]]] | None = [] if like is not None and like.charges is not None else None
         self._run_charges: list[tuple[int, str, Cost]] | None = None
         self._at = -1  # the command being stepped (-1: none, the end-of-program drain)
-        self._records: dict[int, tuple[pc.ProgramOp, PimProgram]] = {}  # program ops read into records
+        self._records: dict[int, tuple[Any, PimProgram]] = {}  # program ops read into records
         self._prog: PimProgram | None = None
         # Arrays left transposed in the registers by an earlier run (delayed release,
         # §5.2), keyed by the host array's identity (its "physical address").
@@ -354,12 +356,11 @@ class Machine:
         return self._now
 
     # -- running -------------------------------------------------------------------
-    def run(self, program: "pc.ProgramOp | PimProgram", arrays: "Mapping[Any, np.ndarray] | Sequence[np.ndarray] | None" = None,
+    def run(self, program: "PimProgram | ProgramOp", arrays: "Mapping[Any, np.ndarray] | Sequence[np.ndarray] | None" = None,
             scalars: "Sequence[float | int] | None" = None) -> Stats:  # fmt: skip
         """Execute ``program``; returns this run's stats (also added to ``self.stats``)."""
-        if isinstance(program, pc.ProgramOp):
-            arrays = self._keys_of_op(program, arrays)
-            program = self._read(program)
+        if not isinstance(program, PimProgram):
+            program, arrays = self._read(program, arrays)
         prog = program
         if prog.virtual:
             raise SimError("the machine runs only fully lowered programs; this one is still 'virtual' (run allocate-wordlines)")
@@ -464,7 +465,7 @@ class Machine:
         self.replayed += 1
         return r.stats.copy()
 
-    def forget(self, program: "pc.ProgramOp | PimProgram | None" = None) -> None:
+    def forget(self, program: "PimProgram | ProgramOp | None" = None) -> None:
         """Drop what the machine derived from ``program`` (all programs by default):
         its records and per-command plans.  A program op is read once per
         machine, as an analysis is computed once per op in MLIR: after editing
@@ -480,29 +481,18 @@ class Machine:
         for k in [k for k, r in self._replays.items() if r.prog is rec]:
             del self._replays[k]
 
-    def _read(self, op: pc.ProgramOp) -> PimProgram:
-        """The records of a program op, read once per op (see ``forget``)."""
+    def _read(self, op: "ProgramOp", arrays):
+        """The records of a program op, read once per op (see ``forget``), and
+        ``arrays`` keyed by argument index (they may name the op's SSA values)."""
+        from infs.dialects.pimcmd import ProgramOp  # the IR and its reader: xDSL only for a program op
+        from infs.dialects.pimcmd_records_ir import arrays_by_index, from_op
+
+        if not isinstance(op, ProgramOp):
+            raise SimError(f"the machine runs a pimcmd program (its records or a 'pimcmd.program' op), not a {type(op).__name__}")
         hit = self._records.get(id(op))
         if hit is None or hit[0] is not op:
             hit = self._records[id(op)] = (op, from_op(op))
-        return hit[1]
-
-    @staticmethod
-    def _keys_of_op(op: pc.ProgramOp, arrays):
-        """Arrays keyed by the op's SSA values or their names, keyed by argument index."""
-        if not isinstance(arrays, Mapping):
-            return arrays
-        args, operands = list(op.body.block.args), list(op.arrays)
-        names = {a.name_hint: i for i, a in enumerate(args[: len(operands)]) if a.name_hint}
-        names.update({v.name_hint: i for i, v in enumerate(operands) if v.name_hint})
-        out: dict[Any, np.ndarray] = {}
-        for k, v in arrays.items():
-            if isinstance(k, SSAValue):
-                k = args.index(k) if k in args else operands.index(k)
-            elif not isinstance(k, int) and str(k).lstrip("%") in names:
-                k = names[str(k).lstrip("%")]
-            out[k] = v
-        return out
+        return hit[1], arrays_by_index(op, arrays)
 
     def _geometry(self, prog: PimProgram) -> Geometry:
         c = self.cfg
@@ -944,7 +934,7 @@ class Machine:
         if self.mode == "analysis":
             return
         idx = op["arr"]
-        shape = tuple(self._prog.arg_types[idx].get_shape())  # type: ignore[union-attr]
+        shape = self._prog.arg_shape(idx)  # type: ignore[union-attr]
         if any(s < 0 for s in shape):  # dynamic memref: the layout entry's or the host array's shape
             if idx in host:
                 shape = tuple(host[idx].shape)
