@@ -48,6 +48,8 @@ from infs.passes.lower_pim.lower_shift import alg2_shifts, lower_shift
 from infs.passes.lower_pim.map_banks import bank_pattern, map_banks
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.dialects.pimcmd_records_ir import from_op
+from infs.dialects.tdfg_ir_records import from_graph
+from infs.passes.tdfg_domains import CONCRETE
 from infs.passes.lowering_errors import LoweringError
 from infs.passes.specialize import specialize_graph
 from infs.passes.lower_pim.tdfg_to_pimcmd import convert_graph
@@ -632,7 +634,7 @@ def lower_virtual(graph: tdfg.GraphOp, sizes, config: str, tiles=None) -> PimPro
     cfg = load_config(config)
     layout = choose_layout(g, cfg, tiles)
     g.attributes["infs.layout"] = layout_attr(layout, cfg, len(g.arrays))
-    prog, _ = convert_graph(g)
+    prog, _ = convert_graph(from_graph(g), CONCRETE, (cfg, layout))
     for step in RECORD_STEPS:
         if step is not allocate_wordlines:
             prog = step(prog)

@@ -14,12 +14,13 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IndexType, IntegerAttr, IntegerType, MemRefType, StringAttr, UnitAttr, f16, f32, f64, i32, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, FloatAttr, IndexType, IntegerAttr, IntegerType, MemRefType, StringAttr, UnitAttr, f16, f32, f64, i32, i64
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from infs.dialects import pimcmd as pc
 from infs.dialects.lattice import AccessMap, Domain, DomainAttr, MapAttr, Pattern, PatternAttr
 from infs.dialects.pimcmd_records import ArrayType, Cmd, PimProgram, RecordError, ScalarType
+from infs.dialects.tdfg_ir_records import array_type, type_name
 
 _VALUE_OF: dict[type, Callable[[Any], Any]] = {
     IntegerAttr: lambda a: a.value.data, FloatAttr: lambda a: float(a.value.data),
@@ -86,7 +87,7 @@ def from_op(op: pc.ProgramOp) -> PimProgram:
             raise RecordError(f"'{o.name}' is not a pimcmd command")
         cmds.append(Cmd(o.KIND, f))
     return PimProgram(
-        arg_types=[a.type for a in args],
+        arg_types=[array_type(a.type) for a in args],
         config=op.config.data,
         lattice=op.lattice_shape,
         tiles=op.tile_shape,
@@ -94,9 +95,9 @@ def from_op(op: pc.ProgramOp) -> PimProgram:
         per_bank=op.per_bank,
         wordlines=op.num_wordlines,
         virtual=not op.is_allocated,
-        result_types=[r.type for r in op.res],
+        result_types=[ScalarType(type_name(r.type)) for r in op.res],
         cmds=cmds,
-        scalar_types=[v.type for v in op.scalars],
+        scalar_types=[ScalarType(type_name(v.type)) for v in op.scalars],
         arg_names=[a.name_hint for a in args],
     )
 
@@ -142,7 +143,7 @@ _IR_ELEMENTS: dict[str, Attribute] = {"f64": f64, "f32": f32, "f16": f16, "i64":
 def ir_type(t: Any) -> Attribute:
     """The xDSL type of a record's argument type (the IR's own, or ``ArrayType``/``ScalarType``)."""
     if isinstance(t, ArrayType):
-        return MemRefType(ir_type(ScalarType(t.element_type)), list(t.shape))
+        return MemRefType(ir_type(ScalarType(t.element_type)), [DYNAMIC_INDEX if d < 0 else d for d in t.shape])  # (-1: a dynamic dim)
     if isinstance(t, ScalarType):
         hit = _IR_ELEMENTS.get(t.name)
         if hit is None:

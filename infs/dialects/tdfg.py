@@ -84,6 +84,7 @@ from xdsl.utils.exceptions import VerifyException
 from infs.element_types import BITWISE_OPS, COMPARE_OPS, MACHINE_ELEMENTS, REDUCE_KINDS, STORE_KINDS, is_machine_element
 from infs.element_types import ELEMENTWISE_ARITY as CMP_ARITY
 from infs.dialects.keyword_syntax import Field, format_number, int_array, parse_fields, parse_number_or_special, print_fields
+from infs.dialects.tdfg_records import MAX_LATTICE_RANK
 from infs.dialects.lattice import (
     AccessMap,
     Affine,
@@ -112,10 +113,6 @@ from infs.dialects.syntax import (
 HINT_KEYS = ("shift", "broadcast", "reduce", "primary", "align")
 
 
-# One lattice dim per loop of the region's nest (§4.1).  No loop nest is this deep,
-# and the JIT keeps per-dim tuples of a graph's rank: a rank of 2^63 - 1 (found by
-# the CLI fuzzer) ran out of memory instead of failing to verify.
-MAX_LATTICE_RANK = 32
 
 @irdl_attr_definition
 class TensorType(ParametrizedAttribute, TypeAttribute):

@@ -23,16 +23,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IntegerAttr, MemRefType
-from xdsl.ir import Attribute, Operation, SSAValue
-
-from infs.dialects import tdfg
+from infs.dialects.lattice_values import AccessMap, Affine, Domain, LatticeError
+from infs.dialects.pimcmd_records import Box, box_intersect, box_shift, box_with
+from infs.dialects.tdfg_records import BC, CMP, CONST, MV, REDUCE, SHRINK, SINKS, STORE, STREAM_LOAD, STREAM_REDUCE, STREAM_STORE, TENSOR
+from infs.dialects.pimcmd_records import ArrayType
+from infs.dialects.tdfg_records import GraphRecord, Node
 from infs.element_types import ELEMENT_BITS
-from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError
-from infs.dialects.pimcmd_records import Box
-from infs.dialects.pimcmd_records import element_name as record_element_name
 from infs.passes.lowering_errors import LoweringError
-from infs.dialects.pimcmd_records import box_intersect, box_shift, box_with
 
 INF = 1 << 62  # bound of the infinite constant tensors' boxes
 
@@ -53,8 +50,9 @@ def is_infinite(b: Box) -> bool:
     return any(p <= -INF or q >= INF for p, q in b)
 
 
-def element_name(t: Attribute) -> str:
-    return checked_element(record_element_name(t))
+def element_name(t: ArrayType | str) -> str:
+    """The element name of an array type (or a type name), if the machine holds it."""
+    return checked_element(t.element_type if isinstance(t, ArrayType) else t)
 
 
 def checked_element(name: str) -> str:
@@ -62,11 +60,6 @@ def checked_element(name: str) -> str:
     if name not in ELEMENT_BITS:
         raise LoweringError(f"element type {name} has no in-memory representation")
     return name
-
-
-def _int(a: Attribute) -> int:
-    assert isinstance(a, IntegerAttr)
-    return a.value.data
 
 
 class Bindings:
@@ -110,94 +103,29 @@ def _map_symbols(m: AccessMap) -> frozenset[str]:
 CONCRETE = Bindings()
 
 
-class Node:
-    """One graph op as plain Python values (read off the IR once per graph:
-    xDSL property reads and ``isinstance`` on op classes dominated the
-    lowering of small graphs).  Tensor values are numbered (``GraphFacts.vid``):
-    ``res`` is the result's number (-1: none), ``ins`` the tensor operands'
-    (by kind: cmp's inputs; mv/bc/shrink/reduce/stream_reduce's input;
-    stream_load's indices; stream_store's value then indices; store's value;
-    yield's values)."""
-
-    __slots__ = ("op", "kind", "res", "ins", "dim", "dist", "count", "domain", "arr", "name", "elem", "dims", "tensor_result",
-                 "map", "indirect", "scalar", "num", "near_value", "in_elem")  # fmt: skip
-
-    def __init__(self, op: Operation, vid: dict, args: tuple) -> None:
-        k = self.kind = type(op)
-        self.op = op
-        self.res = vid[op.results[0]] if op.results and op.results[0] in vid else -1
-        self.ins = ()
-        self.dim = self.arr = -1
-        self.dist = self.count = self.domain = self.map = self.num = self.scalar = None
-        self.name = self.elem = self.in_elem = ""
-        self.dims = self.indirect = ()
-        self.tensor_result = self.near_value = False
-        if op.results:
-            self.elem = record_element_name(op.results[0].type)
-        if k is tdfg.TensorOp:
-            self.domain, self.arr = op.domain.data, args.index(op.array)
-        elif k is tdfg.ConstOp:
-            if op.scalar is not None:
-                self.scalar = op.scalar  # the graph scalar (an SSA value)
-            else:
-                v = op.value
-                if isinstance(v, FloatAttr):
-                    self.num = float(v.value.data)
-                elif isinstance(v, IntegerAttr):
-                    self.num = int(v.value.data)
-        elif k is tdfg.CmpOp:
-            self.ins = tuple(vid[v] for v in op.inputs)
-            self.name = op.op.data
-            self.in_elem = record_element_name(op.inputs[-1].type) if op.inputs else ""
-        elif k is tdfg.MvOp:
-            self.ins, self.dim, self.dist = (vid[op.input],), _int(op.dim), op.dist.data
-        elif k is tdfg.BcOp:
-            self.ins, self.dim, self.dist, self.count = (vid[op.input],), _int(op.dim), op.dist.data, op.count.data
-        elif k is tdfg.ShrinkOp:
-            self.ins, self.dim, self.domain = (vid[op.input],), _int(op.dim), op.range.data
-        elif k is tdfg.ReduceOp:
-            self.ins, self.dim, self.name = (vid[op.input],), _int(op.dim), op.kind.data
-        elif k is tdfg.StreamLoadOp:
-            self.ins, self.arr, self.domain = tuple(vid[v] for v in op.indices), args.index(op.array), op.domain.data
-            self.map, self.indirect = op.map.data, tuple(op.indirect_dims.get_values())
-        elif k is tdfg.StreamReduceOp:
-            self.ins, self.name, self.dims = (vid[op.input],), op.kind.data, op.dims_list()
-            self.tensor_result = isinstance(op.result.type, tdfg.TensorType)
-        elif k is tdfg.StreamStoreOp:
-            self.ins, self.arr, self.name = (vid[op.value], *(vid[v] for v in op.indices)), args.index(op.array), op.kind.data
-            self.map, self.indirect = op.map.data, tuple(op.indirect_dims.get_values())
-        elif k is tdfg.StoreOp:
-            self.ins, self.arr = (vid[op.value],), args.index(op.array)
-            self.near_value = isinstance(op.value.owner, _NEAR)
-        elif k is tdfg.YieldOp:
-            self.ins = tuple(vid.get(v, -1) for v in op.values)
-
-
 @dataclass(frozen=True)
 class GraphFacts:
-    """Size-independent facts of one ``tdfg.graph`` that the lowering reads.
+    """Size-independent facts of one graph (a ``GraphRecord``) that the lowering reads.
 
     The passes compute them afresh (a pass may have rewritten the graph); the
     JIT once per graph, which it treats as frozen once handed over (its
     memoization keys on the graph's identity anyway)."""
 
-    ops: tuple[Operation, ...]  # body ops, terminator included
-    args: tuple[SSAValue, ...]  # the array block arguments
+    graph: GraphRecord
     laid_out: tuple[int, ...]  # arrays read as tensors or stored to from memory
-    order: tuple[Operation, ...]  # the lowering's node order (``schedule``)
     moved_dims: Mapping[str, frozenset[int]]  # "shift"/"broadcast"/"reduce" -> lattice dims
     nodes: int  # tDFG nodes (terminator excluded)
     symbols: frozenset[str]  # the index symbols (what sizes bind)
     rank: int = 0  # the lattice rank
-    body: tuple[Node, ...] = ()  # ``ops`` as nodes
-    sched: tuple[Node, ...] = ()  # ``order`` as nodes
+    body: tuple[Node, ...] = ()  # the graph's nodes, terminator included
+    sched: tuple[Node, ...] = ()  # the lowering's node order (``schedule``)
     values: int = 0  # tensor values (``Node.res`` < values)
     arg_ranks: tuple[int, ...] = ()
-    arg_static: tuple[tuple[int, ...] | None, ...] = ()  # static memref shapes (-1: dynamic; None: no memref)
-    scalar_args: tuple[SSAValue, ...] = ()
+    arg_static: tuple[tuple[int, ...] | None, ...] = ()  # static memref shapes (-1: dynamic)
+    scalar_types: tuple[str, ...] = ()  # the graph scalars' type names
     has_stream_load: bool = False
-    arg_types: tuple[Attribute, ...] = ()  # the array arguments' types
-    result_types: tuple[Attribute, ...] = ()  # the graph's result types
+    arg_types: tuple[ArrayType, ...] = ()  # the array arguments' types
+    result_types: tuple[str, ...] = ()  # the graph's result types
     # (symbol, size) per dim of a statically sized array that a tensor reads
     # whole ([0:N]), in op order (``specialize.infer_from_static_shapes``)
     static_extents: tuple[tuple[str, int], ...] = ()
@@ -205,40 +133,33 @@ class GraphFacts:
     arg_names: tuple[str | None, ...] = ()  # the array arguments' name hints
 
     @staticmethod
-    def of(graph: tdfg.GraphOp) -> "GraphFacts":
-        ops = tuple(graph.body.block.ops)
-        args = graph.array_args
-        vid = {r: k for k, r in enumerate(r for op in ops for r in op.results)}
-        body = tuple(Node(op, vid, args) for op in ops)
-        node_of = {n.op: n for n in body}
-        order = tuple(schedule(ops))
+    def of(graph: GraphRecord) -> "GraphFacts":
+        if not isinstance(graph, GraphRecord):  # a graph op (the tests', a pass's): its record first
+            from infs.dialects.tdfg_ir_records import from_graph
+
+            graph = from_graph(graph)
+        body = graph.nodes
+        arrays = graph.arrays
         return GraphFacts(
-            ops=ops,
-            args=args,
-            laid_out=tuple(laid_out_arrays(ops, args)),
-            order=order,
-            moved_dims={k: frozenset(_hint_dims(graph, ops, k)) for k in ("shift", "broadcast", "reduce")},
-            nodes=sum(1 for op in ops if not isinstance(op, tdfg.YieldOp)),
+            graph=graph,
+            laid_out=tuple(laid_out_nodes(body)),
+            moved_dims={k: frozenset(_hint_dims(graph, k)) for k in ("shift", "broadcast", "reduce")},
+            nodes=len(body) - 1,
             symbols=graph.symbol_names(),
-            rank=graph.lattice_rank,
+            rank=graph.rank,
             body=body,
-            sched=tuple(node_of[op] for op in order),
-            values=len(vid),
-            arg_ranks=tuple(len(a.type.get_shape()) if isinstance(a.type, MemRefType) else 0 for a in args),
-            arg_static=tuple(tuple(a.type.get_shape()) if isinstance(a.type, MemRefType) else None for a in args),
-            scalar_args=graph.scalar_args,
-            has_stream_load=any(n.kind is tdfg.StreamLoadOp for n in body),
-            arg_types=tuple(a.type for a in args),
-            result_types=tuple(r.type for r in graph.res),
-            static_extents=tuple(full_extents((n.domain, args[n.arr].type.get_shape()) for n in body if n.kind is tdfg.TensorOp)),
-            primary=_primary(graph),
-            arg_names=tuple(a.name_hint for a in args),
+            sched=tuple(schedule_nodes(body)),
+            values=graph.values,
+            arg_ranks=tuple(len(a.shape) for a in arrays),
+            arg_static=tuple(a.shape for a in arrays),
+            scalar_types=graph.scalar_types,
+            has_stream_load=any(n.kind is STREAM_LOAD for n in body),
+            arg_types=arrays,
+            result_types=graph.result_types,
+            static_extents=tuple(full_extents((n.domain, arrays[n.arr].shape) for n in body if n.kind is TENSOR)),
+            primary=graph.hints.get("primary"),
+            arg_names=graph.array_names or (None,) * len(arrays),
         )
-
-
-def _primary(graph: tdfg.GraphOp) -> int | None:
-    p = graph.hints.data.get("primary") if graph.hints is not None else None
-    return p.value.data if isinstance(p, IntegerAttr) else None
 
 
 def full_extents(reads) -> list[tuple[str, int]]:
@@ -254,17 +175,15 @@ def full_extents(reads) -> list[tuple[str, int]]:
     return out
 
 
-def _hint_dims(graph: tdfg.GraphOp, ops, key: str) -> set[int]:
-    if graph.hints is not None and key in graph.hints.data:
-        v = graph.hints.data[key]
-        if isinstance(v, DenseArrayBase):
-            return {int(d) for d in v.get_values()}
+def _hint_dims(graph: GraphRecord, key: str) -> set[int]:
+    if key in graph.hints:
+        return set(graph.hints[key])
     # no hint: read the movement off the graph itself
-    kinds = {"shift": tdfg.MvOp, "broadcast": tdfg.BcOp, "reduce": tdfg.ReduceOp}
-    return {op.dim.value.data for op in ops if isinstance(op, kinds[key])}
+    kind = {"shift": MV, "broadcast": BC, "reduce": REDUCE}[key]
+    return {n.dim for n in graph.nodes if n.kind is kind}
 
 
-def schedule(ops) -> list:
+def schedule_nodes(body) -> list[Node]:
     """A topological order that keeps few tensors live (§3.4).
 
     Each side-effecting node (store, stream_store, yield) is preceded by its
@@ -272,6 +191,24 @@ def schedule(ops) -> list:
     value is computed just before its first use; side effects keep their
     order.  Nodes no side effect depends on are dropped.
     """
+    producer = {n.res: n for n in body if n.res >= 0}
+    size: dict[Node, int] = {}
+
+    def deps(n: Node) -> list[Node]:
+        return [producer[v] for v in n.ins]
+
+    def subtree(n: Node) -> int:
+        if n not in size:
+            size[n] = 1 + sum(subtree(d) for d in deps(n))
+        return size[n]
+
+    return postorder([n for n in body if n.kind in SINKS], deps, subtree)
+
+
+def schedule(ops) -> list:
+    """``schedule_nodes`` on IR ops (optimize-tdfg's register count): the same order."""
+    from infs.dialects import tdfg
+
     ops = list(ops)
     size: dict = {}
 
@@ -308,7 +245,7 @@ def postorder(sinks, deps, subtree) -> list:
     return order
 
 
-def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CONCRETE, facts: GraphFacts | None = None) -> list[Box | None]:
+def infer_boxes(graph: GraphRecord, clip: Box | None = None, at: Bindings = CONCRETE, facts: GraphFacts | None = None) -> list[Box | None]:
     """Box of every tensor value of a specialized graph (constants: unbounded
     dims), indexed by the value's number (``GraphFacts.vid``; None: no box)."""
     facts = facts or GraphFacts.of(graph)
@@ -328,38 +265,38 @@ def infer_boxes(graph: tdfg.GraphOp, clip: Box | None = None, at: Bindings = CON
     inf = ((-INF, INF),) * rank  # a constant's box
     for n in facts.body:
         k = n.kind
-        if k is tdfg.TensorOp or k is tdfg.StreamLoadOp:
+        if k is TENSOR or k is STREAM_LOAD:
             boxes[n.res] = clipped(at.box(n.domain))
-        elif k is tdfg.ConstOp:
+        elif k is CONST:
             boxes[n.res] = inf
-        elif k is tdfg.CmpOp:
+        elif k is CMP:
             out = inf
             for v in n.ins:
                 out = box_intersect(out, boxes[v])
             boxes[n.res] = clipped(out)
-        elif k is tdfg.MvOp or k is tdfg.BcOp:
+        elif k is MV or k is BC:
             b = boxes[n.ins[0]]
             d = n.dim
             if b[d][0] <= -INF or b[d][1] >= INF:
                 # unbounded along the move: the same constant; a mv still discards
                 # the cells it leaves at negative coordinates in every dim (a
                 # shrunk constant's), a bc's copies cover the same cells (lattice_eval)
-                boxes[n.res] = clipped(b) if k is tdfg.MvOp else b
-            elif k is tdfg.MvOp:
+                boxes[n.res] = clipped(b) if k is MV else b
+            elif k is MV:
                 boxes[n.res] = clipped(box_shift(b, d, value(n.dist)))
             else:
                 p, q = b[d]
                 dist, count = value(n.dist), value(n.count)
                 boxes[n.res] = clipped(box_with(b, d, p + dist, p + dist + count * (q - p)))
-        elif k is tdfg.ShrinkOp:
+        elif k is SHRINK:
             b = boxes[n.ins[0]]
             d = n.dim
             ((lo, hi),) = at.box(n.domain)
             p, q = b[d]
             boxes[n.res] = box_with(b, d, max(p, lo), min(q, hi))
-        elif k is tdfg.ReduceOp:
+        elif k is REDUCE:
             boxes[n.res] = boxes[n.ins[0]]
-        elif k is tdfg.StreamReduceOp:
+        elif k is STREAM_REDUCE:
             b = boxes[n.ins[0]]
             if is_infinite(b):
                 raise LoweringError("'tdfg.stream_reduce' of an unbounded constant tensor")
@@ -372,7 +309,7 @@ def _hull(a: Box, b: Box) -> Box:
     return tuple([(p0 if p0 < p1 else p1, q0 if q0 > q1 else q1) for (p0, q0), (p1, q1) in zip(a, b)])
 
 
-def needed_boxes(graph: tdfg.GraphOp, at: Bindings = CONCRETE, facts: GraphFacts | None = None,
+def needed_boxes(graph: GraphRecord, at: Bindings = CONCRETE, facts: GraphFacts | None = None,
                  shapes: Mapping[int, tuple[int, ...]] | None = None) -> dict[int, Box]:  # fmt: skip
     """For each tensor value (by number), the bounding box of its cells that can reach a
     side effect (``store``, ``stream_store``, ``stream_reduce``; a scalar
@@ -409,19 +346,19 @@ def needed_boxes(graph: tdfg.GraphOp, at: Bindings = CONCRETE, facts: GraphFacts
     for n in reversed(facts.sched):
         k = n.kind
         out = need.get(n.res) if n.res >= 0 else None
-        if k is tdfg.StoreOp:
+        if k is STORE:
             shape = (shapes or {}).get(n.arr)
             own = boxes[n.ins[0]]
             if own is not None:
                 add(n.ins[0], own if shape is None else box_of_shape(shape, rank))
-        elif k is tdfg.StreamStoreOp:
+        elif k is STREAM_STORE:
             own = boxes[n.ins[0]]
             for v in n.ins:
                 add(v, own)
-        elif k is tdfg.StreamLoadOp:
+        elif k is STREAM_LOAD:
             for v in n.ins:
                 add(v, boxes[n.res])
-        elif k is tdfg.StreamReduceOp:
+        elif k is STREAM_REDUCE:
             b = boxes[n.ins[0]]
             if not n.tensor_result:
                 add(n.ins[0], b)
@@ -431,18 +368,18 @@ def needed_boxes(graph: tdfg.GraphOp, at: Bindings = CONCRETE, facts: GraphFacts
                 add(n.ins[0], out)
         elif out is None:
             continue
-        elif k is tdfg.CmpOp or k is tdfg.ShrinkOp:
+        elif k is CMP or k is SHRINK:
             for v in n.ins:
                 add(v, out)
-        elif k is tdfg.MvOp:
+        elif k is MV:
             add(n.ins[0], box_shift(out, n.dim, -at.value(n.dist)))
-        elif k is tdfg.BcOp or k is tdfg.ReduceOp:
+        elif k is BC or k is REDUCE:
             d = n.dim
             add(n.ins[0], box_with(out, d, *boxes[n.ins[0]][d]))
     return need
 
 
-def lattice_extent(graph: tdfg.GraphOp, laid_out: Mapping[int, tuple[int, ...]], shapes: Mapping[int, tuple[int, ...]],
+def lattice_extent(graph: GraphRecord, laid_out: Mapping[int, tuple[int, ...]], shapes: Mapping[int, tuple[int, ...]],
                    at: Bindings = CONCRETE, facts: GraphFacts | None = None) -> list[int]:  # fmt: skip
     """The physical lattice of a graph (the extent of each dim from the origin):
     the laid-out arrays (``laid_out``: index -> shape), the tensors its
@@ -460,7 +397,7 @@ def lattice_extent(graph: tdfg.GraphOp, laid_out: Mapping[int, tuple[int, ...]],
             d = rank - len(shape) + j
             ext[d] = s if s > ext[d] else ext[d]
     cells = lattice_cells(rank)
-    streamed = [box_intersect(at.box(n.domain), cells) for n in facts.body if n.kind is tdfg.StreamLoadOp]
+    streamed = [box_intersect(at.box(n.domain), cells) for n in facts.body if n.kind is STREAM_LOAD]
     for b in [*streamed, *needed_boxes(graph, at, facts, shapes).values()]:
         for d, (p, q) in enumerate(b):
             if q > p and q > ext[d]:  # an empty range lays nothing out along its dim (the others may: an empty fold's identities)
@@ -479,17 +416,21 @@ def collapse(b: Box, dims) -> Box:
     return b
 
 
-# ops whose results are computed near memory (a store of one is a store near memory)
-_NEAR = (tdfg.StreamReduceOp, tdfg.StreamLoadOp)
+def laid_out_nodes(body) -> list[int]:
+    """Indices of the graph's arrays that live in memory (read as tensors or stored to from memory)."""
+    return sorted({n.arr for n in body if n.kind is TENSOR or (n.kind is STORE and not n.near_value)})
 
 
 def laid_out_arrays(ops, arg_tuple) -> list[int]:
-    """Indices of the graph's arrays that live in memory (read as tensors or stored to)."""
+    """``laid_out_nodes`` on IR ops (optimize-tdfg's register count)."""
+    from infs.dialects import tdfg
+
+    near = (tdfg.StreamReduceOp, tdfg.StreamLoadOp)  # ops whose results are computed near memory
     args = list(arg_tuple)
-    return sorted({args.index(op.array) for op in ops if isinstance(op, tdfg.TensorOp) or (isinstance(op, tdfg.StoreOp) and not isinstance(op.value.owner, _NEAR))})
+    return sorted({args.index(op.array) for op in ops if isinstance(op, tdfg.TensorOp) or (isinstance(op, tdfg.StoreOp) and not isinstance(op.value.owner, near))})
 
 
-def array_shapes(graph: tdfg.GraphOp, known: dict[int, tuple[int, ...]] | None = None, at: Bindings = CONCRETE,
+def array_shapes(graph: GraphRecord, known: dict[int, tuple[int, ...]] | None = None, at: Bindings = CONCRETE,
                  facts: GraphFacts | None = None) -> dict[int, tuple[int, ...]]:  # fmt: skip
     """Shape of each laid-out array: given, static, or the origin-anchored hull of what the graph touches."""
     facts = facts or GraphFacts.of(graph)
@@ -509,9 +450,9 @@ def array_shapes(graph: tdfg.GraphOp, known: dict[int, tuple[int, ...]] | None =
         extent = [0] * r
         for n in facts.body:
             b = None
-            if n.kind is tdfg.TensorOp and n.arr == i:
+            if n.kind is TENSOR and n.arr == i:
                 b = at.box(n.domain)
-            elif n.kind is tdfg.StoreOp and n.arr == i and not is_infinite(boxes[n.ins[0]]):
+            elif n.kind is STORE and n.arr == i and not is_infinite(boxes[n.ins[0]]):
                 b = boxes[n.ins[0]]
             if b is not None:
                 for j in range(r):

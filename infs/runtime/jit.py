@@ -32,11 +32,13 @@ from xdsl.utils.exceptions import VerifyException
 from infs.dialects import pimcmd as pc
 from infs.dialects import pimcmd_schema as K
 from infs.dialects import tdfg
+from infs.dialects.tdfg_ir_records import from_graph
+from infs.dialects.tdfg_records import GraphRecord
 from infs.hardware import BUILTIN, HardwareConfig, is_inline_spec, load_config
 from infs.passes.lower_pim.choose_layout import LayoutError
 from infs.passes.lower_pim.lower_pim import lower_graph
 from infs.dialects.pimcmd_records import PimProgram
-from infs.dialects.pimcmd_records_ir import to_op
+from infs.dialects.pimcmd_records_ir import ir_type, to_op
 from infs.passes.lowering_errors import LoweringError, where
 from infs.passes.specialize import SpecializeError, symbol_extents
 from infs.passes.tdfg_domains import Bindings, GraphFacts
@@ -57,7 +59,7 @@ class Lowered:
         """The ``pimcmd.program`` op (detached: its operands are block arguments), built on first use."""
         if self._program is None:
             rec = self.record
-            holder = Block(arg_types=[*rec.arg_types, *rec.scalar_types])
+            holder = Block(arg_types=[ir_type(t) for t in (*rec.arg_types, *rec.scalar_types)])
             n = len(rec.arg_types)
             self._program = to_op(rec, list(holder.args[:n]), list(holder.args[n:]))
             Region(holder)  # keep the operands' block alive with the program
@@ -133,12 +135,14 @@ def clear_cache(facts: bool = True) -> None:
 _FACTS_GENERATION = 0
 
 
-def graph_facts(graph: tdfg.GraphOp) -> GraphFacts:
+def graph_facts(graph: GraphRecord | tdfg.GraphOp) -> GraphFacts:
     """The graph's ``GraphFacts``, kept on the graph itself (they live and die
-    with it); ``clear_cache()`` makes every graph's stale."""
+    with it); ``clear_cache()`` makes every graph's stale.  A graph op is read
+    into its record (``from_graph``) here, once: the lowering reads records."""
     hit = getattr(graph, "_infs_facts", None)
     if hit is None or hit[0] != _FACTS_GENERATION:
-        hit = (_FACTS_GENERATION, GraphFacts.of(graph))
+        record = graph if isinstance(graph, GraphRecord) else from_graph(graph, where(graph))
+        hit = (_FACTS_GENERATION, GraphFacts.of(record))
         graph._infs_facts = hit  # type: ignore[attr-defined]
     return hit[1]
 
@@ -164,7 +168,7 @@ def _config_key(cfg: HardwareConfig) -> str:
 
 
 def lower(
-    graph: tdfg.GraphOp,
+    graph: GraphRecord | tdfg.GraphOp,
     sizes: Mapping[str, float | int],
     config: str | HardwareConfig,
     tiles: tuple[int, ...] | None = None,
@@ -206,7 +210,7 @@ def lower(
         if verifying():
             verify(lowered)
     except (LoweringError, LayoutError, SpecializeError) as e:
-        raise type(e)(f"{where(graph)}: {e}") from None
+        raise type(e)(f"{facts.graph.label}: {e}") from None
     _CACHE[key] = (graph, lowered)
     return lowered
 
@@ -220,5 +224,5 @@ def _lower(graph, sizes, cfg, tiles, shapes, t0, facts: GraphFacts | None = None
     # wins), as specialize.infer_from_static_shapes, from the graph's facts
     for name, size in symbol_extents(facts.static_extents, env).items():
         env.setdefault(name, size)
-    record, scalar_map = lower_graph(graph, cfg, tuple(tiles) if tiles else None, shapes, Bindings(env), facts, dict(resident) if resident else None)
+    record, scalar_map = lower_graph(facts.graph, cfg, tuple(tiles) if tiles else None, shapes, Bindings(env), facts, dict(resident) if resident else None)
     return Lowered(record, scalar_map, facts.nodes, time.perf_counter() - t0)

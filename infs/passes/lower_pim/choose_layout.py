@@ -56,6 +56,8 @@ from infs.passes.lower_pim.expand_mv_bc import expand_mv_bc
 from infs.passes.lower_pim.layout import Layout, LayoutError, layout_attr, other_shapes
 from infs.passes.lower_pim.lower_shift import alg2_shifts, bcast_runs
 from infs.passes.lowering_errors import LoweringError, where
+from infs.dialects.tdfg_ir_records import from_graph
+from infs.dialects.tdfg_records import BC, MV, REDUCE, STREAM_LOAD, STREAM_REDUCE, GraphRecord
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_shapes, checked_element, element_name, lattice_extent
 from infs.passes.lower_pim.tdfg_to_pimcmd import convert_graph
 
@@ -94,7 +96,7 @@ def parse_tiles(text: str) -> tuple[int, ...]:
     return t
 
 
-def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[int, ...] | None = None,
+def choose_layout(graph: GraphRecord, cfg: HardwareConfig, force_tiles: tuple[int, ...] | None = None,
                   shapes: dict[int, tuple[int, ...]] | None = None, at: Bindings = CONCRETE,
                   facts: GraphFacts | None = None, resident: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] | None = None) -> Layout:  # fmt: skip
     """The layout of ``graph`` (module docstring).  ``resident``: graph array index ->
@@ -103,7 +105,6 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     facts = facts or GraphFacts.of(graph)
     rank = facts.rank
     arr_shapes = array_shapes(graph, shapes, at, facts)
-    args = facts.args
     others = other_shapes(facts.arg_static, arr_shapes, shapes)
     # The lattice semantics has no upper bound (tdfg docstring); the physical
     # lattice covers the laid-out arrays, the tensors embedded load streams
@@ -123,15 +124,14 @@ def choose_layout(graph: tdfg.GraphOp, cfg: HardwareConfig, force_tiles: tuple[i
     elif arr_shapes:
         elem = element_name(facts.arg_types[min(arr_shapes)])
     elif facts.has_stream_load:
-        elem = checked_element(next(n for n in facts.body if n.kind is tdfg.StreamLoadOp).elem)
+        elem = checked_element(next(n for n in facts.body if n.kind is STREAM_LOAD).elem)
     else:
         # no array in memory: constants folded over the lattice (a sum of 1.0
         # over [0:N]) still compute there, and an empty graph lowers to an empty
         # program, as a graph over an empty domain does; 'nothing to lay out'
         # sent the one near memory and made the other an error.  The element
         # type only sizes the cache-line constraint (L) here.
-        types = (r.type for op in facts.ops for r in op.results)
-        elem = next((element_name(t.element_type) for t in types if isinstance(t, tdfg.TensorType)), "f32")
+        elem = next((element_name(n.elem) for n in facts.body if n.res >= 0 and (n.kind is not STREAM_REDUCE or n.tensor_result)), "f32")
     L = max(1, getattr(cfg, "line_bytes", CACHE_LINE_BYTES) // ELEMENT_BYTES[elem])
 
     def tiles_needed(T: tuple[int, ...]) -> int:
@@ -241,7 +241,7 @@ class ChooseLayoutPass(ModulePass):
         for g in op.walk():
             if isinstance(g, tdfg.GraphOp):
                 try:
-                    layout = choose_layout(g, cfg, force)
+                    layout = choose_layout(from_graph(g), cfg, force)
                 except LayoutError as e:
                     raise LayoutError(f"{where(g)}: {e}") from None
                 g.attributes["infs.layout"] = layout_attr(layout, cfg, len(g.arrays))
@@ -462,7 +462,7 @@ class _Est:
         return total
 
 
-def _estimated_best(graph: tdfg.GraphOp, cfg: HardwareConfig, fits: list[tuple[tuple, tuple[int, ...]]], lattice: tuple[int, ...],
+def _estimated_best(graph: GraphRecord, cfg: HardwareConfig, fits: list[tuple[tuple, tuple[int, ...]]], lattice: tuple[int, ...],
                     arr_shapes, others, at: Bindings, facts: GraphFacts, resident=None) -> tuple[int, ...] | None:  # fmt: skip
     """The valid tiling with the fewest estimated cycles (ties: the geometric key), or
     None when the graph does not convert (the lowering then reports why).  A tiling
@@ -529,4 +529,4 @@ def _terms(prog, profile: CostProfile) -> dict[tuple, int]:
     return terms
 
 
-_MOVING = (tdfg.MvOp, tdfg.BcOp, tdfg.ReduceOp)
+_MOVING = (MV, BC, REDUCE)

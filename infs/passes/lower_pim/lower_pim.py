@@ -46,7 +46,9 @@ from xdsl.rewriter import Rewriter
 
 from infs.dialects import pimcmd_schema as K
 from infs.dialects import tdfg
-from infs.dialects.pimcmd_records import PimProgram
+from infs.dialects.pimcmd_records import PimProgram, ScalarType
+from infs.dialects.tdfg_ir_records import from_graph, type_name
+from infs.dialects.tdfg_records import GraphRecord
 from infs.hardware import HardwareConfig
 from infs.passes.lower_pim.allocate_wordlines import allocate_wordlines
 from infs.passes.canonicalize_tdfg import CanonicalizeTdfgPass
@@ -81,7 +83,7 @@ def lower_program(prog: PimProgram) -> PimProgram:
     return prog
 
 
-def lower_graph(graph: tdfg.GraphOp, cfg: HardwareConfig, tiles: tuple[int, ...] | None = None,
+def lower_graph(graph: GraphRecord, cfg: HardwareConfig, tiles: tuple[int, ...] | None = None,
                 shapes: Mapping[int, tuple[int, ...]] | None = None, at: Bindings = CONCRETE,
                 facts: GraphFacts | None = None, resident=None) -> tuple[PimProgram, list[int]]:  # fmt: skip
     """choose-layout -> tdfg-to-pimcmd -> the record steps, on records: the one
@@ -124,7 +126,7 @@ class LowerPimPass(ModulePass):
                 if len(shape) != len(static) or any(s >= 0 and s != n for s, n in zip(static, shape)):
                     raise LoweringError.about(g, f"shapes={g.arrays[i].name_hint}={'x'.join(map(str, shape))} does not fit %{g.arrays[i].name_hint} : {t}")
             try:
-                replace_with_program(g, *lower_graph(g, cfg, force, given or None), source)
+                replace_with_program(g, *lower_graph(from_graph(g), cfg, force, given or None), source)
             except LayoutError as e:
                 raise LayoutError(f"{where(g)}: {e}") from None
             except LoweringError as e:
@@ -170,7 +172,7 @@ def replace_with_program(graph: tdfg.GraphOp, prog: PimProgram, scalar_map: list
     rest = [j for j in range(len(graph.scalars)) if j not in scalar_map]
     order = [*scalar_map, *rest]
     prog = prog.with_cmds(prog.cmds)
-    prog.scalar_types = [*prog.scalar_types, *(graph.scalars[j].type for j in rest)]
+    prog.scalar_types = [*prog.scalar_types, *(ScalarType(type_name(graph.scalars[j].type)) for j in rest)]
     new = to_op(prog, list(graph.arrays), [graph.scalars[j] for j in order])
     n = len(graph.arrays)
     for k, j in enumerate(order):

@@ -37,7 +37,6 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
@@ -47,12 +46,14 @@ from infs.dialects.lattice import AccessMap, Affine, Domain, dim_name
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.lower_pim.layout import Layout, LayoutError, read_layout
 from infs.passes.lower_pim.decompose import decompose_box
-from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, box_empty, element_name
+from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, box_empty, element_name, ScalarType
 from infs.dialects.pimcmd_records_ir import to_op
 from infs.passes.lowering_errors import LoweringError
 from infs.dialects.pimcmd_records import box_intersect, box_shift, box_with
-from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, Node, box_of_shape, checked_element, collapse, infer_boxes, is_infinite
-from infs.element_types import COMMUTATIVE, numpy_dtype as element_dtype
+from infs.dialects.tdfg_ir_records import from_graph
+from infs.dialects.tdfg_records import BC, CMP, CONST, MV, REDUCE, SHRINK, STORE, STREAM_LOAD, STREAM_REDUCE, STREAM_STORE, TENSOR, YIELD, GraphRecord, Node
+from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, box_of_shape, checked_element, collapse, infer_boxes, is_infinite
+from infs.element_types import COMMUTATIVE, ELEMENT_DTYPES
 from infs.passes.tdfg_semantics import apply_cmp
 
 
@@ -91,7 +92,7 @@ class _Buf:
 
 
 class _Converter:
-    def __init__(self, graph: tdfg.GraphOp, cfg: HardwareConfig, layout: Layout, at: Bindings = CONCRETE, facts: GraphFacts | None = None):
+    def __init__(self, graph: GraphRecord, cfg: HardwareConfig, layout: Layout, at: Bindings = CONCRETE, facts: GraphFacts | None = None):
         self.graph = graph
         self.facts = facts = facts or GraphFacts.of(graph)
         self.cfg = cfg
@@ -106,14 +107,13 @@ class _Converter:
         self.reg = itertools.count().__next__  # a fresh virtual register
         self.buf = itertools.count().__next__  # a fresh near-memory buffer id
         self.values: list[_Reg | _Const | _Buf | int | None] = [None] * facts.values  # by value number
-        self.args = list(facts.args)
         self.array_reg: dict[int, int] = {}
         self.written: set[int] = set()
         self.computed: set[int] = set()  # registers a tdfg.cmp's compute wrote (whole box, fresh)
         self.unfetched: set[int] = set()  # write-only arrays stored whole: no transpose_in (``write_only``)
-        self.scalars: list[SSAValue] = []  # graph scalar args used as runtime constants, in program order
+        self.scalars: list[int] = []  # graph scalars used as runtime constants (their indices), in program order
 
-    def scalar_index(self, arg: SSAValue) -> int:
+    def scalar_index(self, arg: int) -> int:
         if arg not in self.scalars:
             self.scalars.append(arg)
         return self.scalars.index(arg)
@@ -213,7 +213,7 @@ class _Converter:
             self.emit(K.TRANSPOSE_IN, arr=i)
         results: list[tuple[int, int]] = []
         for n in self.facts.sched:
-            if n.kind is tdfg.YieldOp:
+            if n.kind is YIELD:
                 for idx, v in enumerate(n.ins):
                     val = self.values[v] if v >= 0 else None
                     if not isinstance(val, int):
@@ -239,26 +239,26 @@ class _Converter:
             per_bank=self.cfg.arrays_per_bank,
             wordlines=self.cfg.wordlines,
             virtual=True,
-            result_types=list(self.facts.result_types),
+            result_types=[ScalarType(t) for t in self.facts.result_types],
             cmds=self.cmds,
-            scalar_types=[a.type for a in self.scalars],
+            scalar_types=[ScalarType(self.facts.scalar_types[j]) for j in self.scalars],
         )
 
     def convert(self, n: Node) -> None:
         boxes, k, values = self.boxes, n.kind, self.values
-        if (k is tdfg.MvOp or k is tdfg.BcOp or k is tdfg.ShrinkOp) and isinstance(values[n.ins[0]], _Const):
+        if (k is MV or k is BC or k is SHRINK) and isinstance(values[n.ins[0]], _Const):
             values[n.res] = values[n.ins[0]]  # the same constant: its (moved, spanned, restricted) box is in self.boxes
-        elif k is tdfg.TensorOp:
+        elif k is TENSOR:
             values[n.res] = _Reg(self.array_reg[n.arr], boxes[n.res], checked_element(n.elem))  # type: ignore[arg-type]
-        elif k is tdfg.ConstOp:
+        elif k is CONST:
             if n.scalar is not None:
                 values[n.res] = _Const(None, checked_element(n.elem), self.scalar_index(n.scalar))
                 return
             assert n.num is not None  # a FloatAttr or IntegerAttr value (the op's verifier)
             values[n.res] = _Const(n.num, checked_element(n.elem))
-        elif k is tdfg.CmpOp:
+        elif k is CMP:
             self.convert_cmp(n)
-        elif k is tdfg.MvOp:
+        elif k is MV:
             src = values[n.ins[0]]
             dst_box = boxes[n.res]
             d, dist = n.dim, self.at.value(n.dist)
@@ -273,16 +273,16 @@ class _Converter:
             if not box_empty(dst_box):  # type: ignore[arg-type]
                 self.emit(K.MV, type=src.type, dst=r.reg, src=src.reg, dim=d, dist=dist, domain=box_shift(dst_box, d, -dist))  # type: ignore[arg-type]
             values[n.res] = r
-        elif k is tdfg.BcOp:
+        elif k is BC:
             self.convert_bc(n)
-        elif k is tdfg.ShrinkOp:
+        elif k is SHRINK:
             src = self.as_reg(values[n.ins[0]], boxes[n.res])
             d = n.dim
             if d in src.partial_dims and boxes[n.res][d] != src.box[d]:
                 # the tiles' partial results need not lie in the narrower range
                 raise LoweringError(f"'tdfg.shrink' along dim {d} of the partial results of a 'tdfg.reduce' over that dim")
             values[n.res] = _Reg(src.reg, boxes[n.res], src.type, src.partial_dims)  # type: ignore[arg-type]
-        elif k is tdfg.ReduceOp:
+        elif k is REDUCE:
             src = self.as_reg(values[n.ins[0]], boxes[n.ins[0]])
             d = n.dim
             if d in src.partial_dims:
@@ -299,9 +299,9 @@ class _Converter:
                 dom = self.tile_aligned(src.box, src.partial_dims)
                 self.emit(K.REDUCE, op=n.name, type=src.type, dst=r.reg, src=src.reg, dim=d, domain=dom)
             values[n.res] = r
-        elif k is tdfg.StreamReduceOp:
+        elif k is STREAM_REDUCE:
             self.convert_stream_reduce(n)
-        elif k is tdfg.StreamLoadOp:
+        elif k is STREAM_LOAD:
             box = self.valid_empty(boxes[n.res])
             reused = self.reused_dims(n, box)
             if reused:
@@ -312,7 +312,7 @@ class _Converter:
             self.emit(K.NEAR_LOAD, type=b.type, arr=n.arr, map=self.at.access_map(n.map), indirect=n.indirect,
                       indices=tuple(x.id for x in idx), domain=box, out=b.id)  # fmt: skip
             values[n.res] = b
-        elif k is tdfg.StreamStoreOp:
+        elif k is STREAM_STORE:
             val = self.as_buf(values[n.ins[0]], boxes[n.ins[0]])
             idx = [self.as_buf(values[v], boxes[v]) for v in n.ins[1:]]
             # the values are read out now; the stream engines write them after
@@ -320,13 +320,13 @@ class _Converter:
             # stores, and tensors read the arrays' registers as they were on entry
             self.near_after.append(dict(kind=n.name, type=val.type, input=val.id, arr=n.arr, map=self.at.access_map(n.map),
                                         indirect=n.indirect, indices=tuple(x.id for x in idx)))  # fmt: skip
-        elif k is tdfg.StoreOp:
+        elif k is STORE:
             v = values[n.ins[0]]
             if isinstance(v, _Const):
                 v = self.as_reg(v, box_intersect(boxes[n.ins[0]], self.array_box(n.arr)))
             self.deferred.append((v, n.arr))  # type: ignore[arg-type]
         else:
-            raise LoweringError(f"cannot lower '{n.op.name}' to in-memory commands")
+            raise LoweringError(f"cannot lower '{n.kind.name}' to in-memory commands")
 
     def reused_dims(self, n: Node, box: Box) -> list[int]:
         """The lattice dims along which a ``stream_load`` reads the same element for every
@@ -390,15 +390,14 @@ class _Converter:
         return r
 
     def convert_cmp(self, n: Node) -> None:
-        op = n.op
         name = n.name
         box = self.boxes[n.res]
         ins = [self.values[v] for v in n.ins]
         if all(isinstance(v, _Const) for v in ins):
             if any(v.arg is not None for v in ins):
                 raise LoweringError(f"'tdfg.cmp' {name} of runtime constants only has no extent to compute on")
-            out_dt = element_dtype(op.result.type.element_type)
-            vals = [np.asarray(v.value, dtype=element_dtype(t.type.element_type)) for v, t in zip(ins, op.inputs)]
+            out_dt = ELEMENT_DTYPES[n.elem]
+            vals = [np.asarray(v.value, dtype=ELEMENT_DTYPES[t]) for v, t in zip(ins, n.in_elems)]
             folded = apply_cmp(name, vals, out_dt).item()
             if isinstance(folded, bool):  # i1: 0/1 (True is a record's unit flag)
                 folded = int(folded)
@@ -538,7 +537,7 @@ class _Converter:
         for v, i in self.deferred:
             if i in self.array_reg:
                 boxes.setdefault(i, []).append(box_intersect(v.box, self.array_box(i)))
-        return {i for i, bs in boxes.items() if users.get(i) == {tdfg.StoreOp} and _covers(bs, self.array_box(i))}
+        return {i for i, bs in boxes.items() if users.get(i) == {STORE} and _covers(bs, self.array_box(i))}
 
     def flush_stores(self) -> None:
         """Stores land after every read of the arrays (tensors read the entry state)."""
@@ -590,7 +589,7 @@ class _Converter:
 
 # the tDFG nodes that read a tensor from a register (a reused stream_load feeding only
 # these is lowered as a fill and a broadcast: ``_Converter.fill_and_broadcast``)
-_IN_MEMORY_USERS = (tdfg.CmpOp, tdfg.BcOp, tdfg.ShrinkOp)
+_IN_MEMORY_USERS = (CMP, BC, SHRINK)
 
 
 def _covers(boxes: list[Box], whole: Box) -> bool:
@@ -614,21 +613,15 @@ def _covers(boxes: list[Box], whole: Box) -> bool:
     return bool(covered.all())
 
 
-def convert_graph(graph: tdfg.GraphOp, at: Bindings = CONCRETE, laid_out: tuple[HardwareConfig, Layout] | None = None,
+def convert_graph(graph: GraphRecord, at: Bindings, laid_out: tuple[HardwareConfig, Layout],
                   facts: GraphFacts | None = None) -> tuple[PimProgram, list[int]]:  # fmt: skip
-    """The domain-form program and, per program scalar, the graph scalar it comes from.
-
-    By default the graph is specialized and carries its layout (the passes);
-    the JIT gives the bindings and the layout instead."""
-    if laid_out is None:
-        config, layout = read_layout(graph)
-        cfg = load_config(config)
-    else:
-        cfg, layout = laid_out
+    """The domain-form program of a graph's record under the bindings ``at`` (``CONCRETE``:
+    the graph is specialized) and the machine and layout ``laid_out``, and, per program
+    scalar, the graph scalar (its index) it comes from."""
+    cfg, layout = laid_out
     conv = _Converter(graph, cfg, layout, at, facts)
     prog = conv.run()
-    scalar_args = list(conv.facts.scalar_args)
-    return prog, [scalar_args.index(a) for a in conv.scalars]
+    return prog, list(conv.scalars)
 
 
 def replace_graph(graph: tdfg.GraphOp, prog: PimProgram, scalar_map: list[int]) -> None:
@@ -646,7 +639,8 @@ class TdfgToPimcmdPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for g in [g for g in op.walk() if isinstance(g, tdfg.GraphOp)]:
             try:
-                converted = convert_graph(g)
+                config, layout = read_layout(g)
+                converted = convert_graph(from_graph(g), CONCRETE, (load_config(config), layout))
             except (LoweringError, LayoutError) as e:  # read_layout's LayoutError too: both are about g
                 raise LoweringError.about(g, e) from None
             replace_graph(g, *converted)
