@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from io import StringIO
 from pathlib import Path
@@ -26,7 +27,6 @@ from xdsl.universe import Universe
 from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects.lattice import LatticeError
-from infs.hardware import ConfigError
 
 # Context and parsing: defined below the runtime, which parses too (infs.dialects.parse)
 from infs.dialects.parse import (
@@ -42,6 +42,15 @@ from infs.dialects.parse import (
     verify_module,
     with_upstream_syntax,
 )
+
+
+def _config_error() -> tuple[type, ...]:
+    """``infs.hardware.ConfigError`` if that module is loaded: a pass given a bad
+    config reports it as its error; a module never imported raised nothing
+    (``import infs.api`` loads no hardware tables, no numpy)."""
+    hw = sys.modules.get("infs.hardware")
+    return (hw.ConfigError,) if hw is not None else ()
+
 
 __all__ = [
     "InfsError",
@@ -121,7 +130,7 @@ def run_pipeline(module: ModuleOp, pipeline: str | Sequence[ModulePass] | Module
             p.apply(ctx, module)
         except InfsError:
             raise
-        except (DiagnosticException, LatticeError, ConfigError) as e:
+        except (DiagnosticException, LatticeError, *_config_error()) as e:
             raise InfsError(f"pass '{p.name}' failed: {str(e).strip().splitlines()[0]}") from None
         if verify_each:
             verify_module(module)
@@ -426,7 +435,7 @@ class PassManager:
                 apply_to_function(p, self.ctx, f)
         except InfsError:
             raise
-        except (DiagnosticException, LatticeError, ConfigError) as e:
+        except (DiagnosticException, LatticeError, *_config_error()) as e:
             raise InfsError(f"pass '{p.name}' failed: {str(e).strip().splitlines()[0]}") from None
 
     def timing_report(self) -> str:
