@@ -6,7 +6,8 @@
              [--policy eq2|lowerable] [--jit-model NAME]
              [--no-chunks] [--analysis] [--cold] [--json] [--view OUT.html]
 
-Inputs: a workload of ``infs/workloads`` (by its file) gets the registry's
+Inputs: a workload of ``infs/workloads`` (by its file; the near-stream
+workloads also by name, ``infs-run nsc/pr_pull``) gets the registry's
 inputs and sizes (``--size-set``; ``--sizes`` overrides them); otherwise index
 arguments come from ``--sizes``, other scalars from ``--scalar`` (typed by the
 argument), arrays from ``--input NAME=file.npy`` or are generated from
@@ -164,11 +165,11 @@ def main(argv: list[str] | None = None) -> int:
     from infs.hardware import load_config
     from infs.runtime.driver import ModeNotHonoured
     from infs.runtime.host import find_function
-    from infs.tools.runner import prepare_save_dir, extract_plain_loops, parse_program, run_once, summary
+    from infs.tools.runner import prepare_save_dir, extract_plain_loops, parse_program, program_path, run_once, summary
 
     console = Console()
     try:
-        path = Path(args.file)
+        path = program_path(args.file)
         cfg = load_config(args.config) if args.config is not None else None
         module = parse_program(path)
         if cfg is None:  # a compiled program's own machine (infs.runtime.compiled), else the default

@@ -1,6 +1,7 @@
 """What ``infs-run`` and ``infs-view`` share: a program file and the run's arguments in, a run and its summary out.
 
-``parse_program`` reads the file (a file with nothing to run says so),
+``program_path`` finds the file (or a named workload's, ``nsc/pr_pull``),
+``parse_program`` reads it (a file with nothing to run says so),
 ``extract_plain_loops`` sends plain loops through extract-streams,
 ``build_arguments`` makes the function's arguments from the command line
 (a workload's registry inputs, ``--sizes``/``--scalar``/``--shape``/``--input``/
@@ -35,7 +36,7 @@ from infs.tools.cli import UsageError
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["UsageError", "build_arguments", "extract_plain_loops", "find_function", "may_write", "parse_program", "run_once", "run_program", "summary"]
+__all__ = ["UsageError", "build_arguments", "extract_plain_loops", "find_function", "may_write", "parse_program", "program_path", "run_once", "run_program", "summary"]
 
 
 def _parse_kv(items: list[str], what: str) -> dict[str, str]:
@@ -50,9 +51,9 @@ def _parse_kv(items: list[str], what: str) -> dict[str, str]:
 
 
 def _workload_for(path: Path):
-    from infs.workloads import WORKLOADS
+    from infs.workloads import WORKLOADS, nsc
 
-    for w in WORKLOADS.values():
+    for w in [*WORKLOADS.values(), *nsc.WORKLOADS.values()]:
         try:
             if w.path.resolve() == path.resolve():
                 return w
@@ -144,16 +145,28 @@ def _check_capacity(arrays: list[tuple[str, tuple[int, ...], np.dtype]], copied:
 
 def _workload_shapes(w, sizes: dict[str, int]) -> dict[str, tuple[tuple[int, ...], np.dtype]]:
     """Every array's shape and dtype for ``sizes``, without allocating them: the
-    registry's ``make_inputs`` runs on probe sizes (distinct even values, each
-    size's own), and each dim of the probe arrays that equals a probe value is
-    that size (the others are constants such as a 3x3 kernel)."""
+    registry's ``make_inputs`` runs on two sets of probe sizes (distinct even
+    values, each size's own), and each dim of the probe arrays that equals a probe
+    value is that size, one that is a size plus a constant in both probes (a CSR
+    row-start array's ``n + 1``) that size plus the constant; the others are
+    constants such as a 3x3 kernel."""
     primes = [11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71]
     keys = sorted(set(sizes) | set(w.small))
     probe = {k: 2 * primes[i] for i, k in enumerate(keys)}
-    back = {v: sizes.get(k, w.small.get(k)) for k, v in probe.items()}
+    again = {k: 2 * v for k, v in probe.items()}  # (each size doubled: a dim is one size plus a constant in one way only)
+    want = {k: sizes.get(k, w.small.get(k)) for k in keys}
+    back = {probe[k]: want[k] for k in keys}
+    second = w.make_inputs(again, np.random.default_rng(0))
+
+    def dim(d: int, d2: int) -> int:
+        if d in back:
+            return int(back[d])
+        shifted = [k for k in keys if d - probe[k] == d2 - again[k] and d != d2]
+        return int(want[shifted[0]] + d - probe[shifted[0]]) if len(shifted) == 1 else int(d)
+
     out = {}
     for name, arr in w.make_inputs(probe, np.random.default_rng(0)).items():
-        out[name] = (tuple(int(back.get(d, d)) for d in arr.shape), arr.dtype)
+        out[name] = (tuple(dim(d, d2) for d, d2 in zip(arr.shape, second[name].shape)), arr.dtype)
     return out
 
 
@@ -472,6 +485,22 @@ def _context():
     ctx = Context()
     api.register_dialects(ctx, get_all_dialects())
     return ctx
+
+
+def program_path(text: str) -> Path:
+    """The program FILE names: the file itself, or, when there is no such file, the
+    program of a workload family's workload named as ``nsc/<name>``
+    (``infs.workloads.nsc``), whose inputs then come from its registry."""
+    path = Path(text)
+    family, _, name = text.partition("/")
+    if path.exists() or family != "nsc" or not name or "/" in name:
+        return path
+    from infs.workloads import nsc
+
+    try:
+        return nsc.get(name).path
+    except KeyError as e:
+        raise UsageError(f"'{text}': no such file, and {e.args[0]}") from None
 
 
 def parse_program(path: Path):
