@@ -20,7 +20,7 @@ from infs.dialects import tdfg
 from infs.hardware import load_config
 from infs.passes.lower_pim.choose_layout import LayoutError, _candidates, choose_layout
 from infs.passes.lowering_errors import LoweringError
-from infs.passes.tdfg_domains import GraphFacts
+from infs.passes.tdfg_domains import CONCRETE, GraphFacts
 from infs.runtime import jit
 from infs.runtime.check import compare_values
 from infs.runtime.lattice_eval import evaluate_graph
@@ -172,3 +172,31 @@ def test_the_choice_is_one_of_the_valid_tilings():
                 continue
             assert math.prod(layout.tiles) == cfg.bitlines
             assert tuple(layout.tiles) in _valid_shapes(graph, cfg), (name, config, layout.tiles)
+
+
+def _estimate(graph, cfg, T) -> float:
+    """choose-layout's estimated cycles of ``graph`` in tiles ``T`` (what it ranks by)."""
+    from infs.passes.lower_pim.choose_layout import _Est, _terms, convert_graph
+    from infs.passes.lower_pim.expand_mv_bc import expand_mv_bc
+
+    facts = GraphFacts.of(graph)
+    lay = choose_layout(graph, cfg, T)
+    prog, _ = convert_graph(graph, CONCRETE, (cfg, lay), facts)
+    return _Est(cfg, lay.lattice, T).cycles(_terms(expand_mv_bc(prog), get_profile(cfg.profile)))
+
+
+@pytest.mark.parametrize("T", [(4, 8, 8), (8, 8, 4), (8, 4, 8), (16, 4, 4)])
+def test_a_broadcast_across_banks_is_priced_on_the_mesh_links_it_shares(T):
+    """A broadcast along the outer dim of a lattice that fills paper-64 (conv3d's input
+    slice to every channel): a 4-deep tile sends the slice of four banks of one mesh row
+    over the same row links, an 8-deep one the slices of eight banks down eight columns.
+    The estimate routes the move as the machine does (X-Y, multicast trees), so it
+    follows the machine's cycles on every tiling, not only the ones without contention."""
+    cfg = load_config("paper-64")
+    shape = (64, 256, 256)
+    graph = _graph(_bcast(shape, 0))
+    arrays = [np.zeros(shape, np.float32), np.zeros(shape, np.float32)]
+    m, _ = _run(graph, cfg, T, arrays)
+    est = _estimate(graph, cfg, T)
+    moved = m.stats.cycles["move"] + m.stats.cycles["compute"]  # (the arrays' transpositions: the same on every tiling)
+    assert abs(est - moved) <= 0.2 * moved, f"{T}: estimate {est:.0f}, machine {moved} ({dict(m.stats.cycles)})"

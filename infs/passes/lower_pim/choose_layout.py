@@ -17,7 +17,8 @@ shifts, ``lower-shift``'s broadcast runs, ``lower-reduce``'s rounds, the
 partials read out) and priced with the timing model's formulas
 (``infs.cost_formulas``: an in-array shift costs ``bits x |d| x`` the inner
 tile sides, gem5's flattened distance; compute cycles from the cost profile;
-inter-tile moves by their bytes over the H-tree and the mesh, then a sync).
+inter-tile moves by their bytes over the H-tree and over the mesh links
+they share, routed as the machine routes them, then a sync).
 Nothing is lowered or simulated per shape.  A tiling other than the one an array
 is held transposed in now (the runtime's residency, ``resident``) also pays that
 array's re-transposition inside the L3.  Ties, and graphs without moves
@@ -46,6 +47,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from infs import cost_formulas
+from infs.noc import Mesh
 from infs.dialects import pimcmd_schema as K
 from infs.dialects import tdfg
 from infs.element_types import ELEMENT_BITS, ELEMENT_BYTES
@@ -337,15 +339,15 @@ class _Est:
         """decompose's pieces of ``box``: (tiles per dim, in-tile range per dim)."""
         return [(tuple(n for n, _ in ps), tuple(r for _, r in ps)) for ps in itertools.product(*self.parts(box))]
 
-    def inter(self, bits: int, ntiles: int, nb: int, dim: int, tiles_away: int) -> int:
+    def inter(self, bits: int, ntiles: int, nb: int, dim: int, tiles_away: int, mult: float = 1.0) -> int:
         """An inter-tile shift or broadcast (timing ``_inter_tile``): every source array's
         ``nb`` bitlines up its bank's H-tree (``ntiles`` of them in the busiest bank), into
         another bank's when the destination tile is in another bank, then the mesh drain
-        the next sync waits for."""
+        the next sync waits for, its busiest link carrying ``mult`` (``contention``) banks' worth."""
         # the cycles depend on the tile-number distance, not on which dim or tiling gives
         # it: one table per machine, shared by every candidate and every call (a host loop
         # ranks the same few shapes again at every step)
-        key = (bits, min(ntiles, self.cfg.arrays_per_bank), nb, abs(tiles_away) * self.tstride[dim])
+        key = (bits, min(ntiles, self.cfg.arrays_per_bank), nb, abs(tiles_away) * self.tstride[dim], round(mult, 4))
         table = self._inter
         cycles = table.get(key)
         if cycles is None:
@@ -354,7 +356,7 @@ class _Est:
             cycles = table[key] = self._inter_cycles(*key)
         return cycles
 
-    def _inter_cycles(self, bits: int, ntiles: int, nb: int, step: int) -> int:
+    def _inter_cycles(self, bits: int, ntiles: int, nb: int, step: int, mult: float) -> int:
         """``inter``'s cycles for sources ``step`` tile numbers from their destinations
         (tile -> bank: tile // arrays_per_bank)."""
         c = self.cfg
@@ -380,8 +382,57 @@ class _Est:
         if remote:
             banks_away = max(1, step // apb)
             hops = min(c.mesh_rows + c.mesh_cols - 2, banks_away // c.mesh_cols + banks_away % c.mesh_cols)
-            cycles += cost_formulas.drain_cycles(per_bank * per_tile * remote, c.link_bytes, hops, c.hop_cycles)
+            cycles += cost_formulas.drain_cycles(per_bank * per_tile * remote * mult, c.link_bytes, hops, c.hop_cycles)
         return cycles
+
+    def contention(self, box, d: int, lo: int, hi: int, multicast: bool) -> float:
+        """The mesh's share of an inter-tile move of ``box``'s tiles along ``d`` by the tile
+        offsets ``[lo, hi)`` (a shift: one offset; a broadcast: its destination run): the
+        bytes the busiest link carries over those the busiest source bank sends to other
+        banks, which ``inter``'s drain counts.  The machine routes every source tile's data
+        to its destination banks over the X-Y mesh (``timing._inter_tile``, ``noc.Mesh``;
+        a broadcast's fan-out a multicast tree) and flows that share a link serialize on it
+        (ASPLOS Table 2: 32 B links): a broadcast along the outer dim of a 4x8x8 tiling
+        sends four banks' slices across the same row links, an 8x8x4 tiling's eight down
+        eight columns.  Kept per machine under the tile ranges, the dim and the offsets
+        (a host loop's boxes change tile ranges every tile side, not every step)."""
+        c, T = self.cfg, self.T
+        rng = tuple((p // t, -(-q // t)) for (p, q), t in zip(box, T))
+        key = ("contention", T, rng, d, lo, hi, multicast)
+        hit = self._inter.get(key)
+        if hit is not None:
+            return hit
+        ids = np.zeros(1, dtype=np.int64)
+        for k, (a, b) in enumerate(rng):  # the box's tile numbers, row-major (its tile sub-box)
+            ids = (ids[:, None] + np.arange(a, b, dtype=np.int64)[None, :] * self.tstride[k]).ravel()
+        pos = (ids // self.tstride[d]) % self.grid[d]  # each source tile's position along d
+        offs = np.arange(lo, hi, dtype=np.int64)
+        offs = offs[offs != 0]
+        ok = (pos[:, None] + offs[None, :] >= 0) & (pos[:, None] + offs[None, :] < self.grid[d])
+        src = np.broadcast_to((ids // c.arrays_per_bank)[:, None], ok.shape)
+        dst = (ids[:, None] + offs[None, :] * self.tstride[d]) // c.arrays_per_bank
+        away = ok & (dst != src)
+        mult = 1.0
+        if np.any(away):
+            s, t = src[away], dst[away]
+            mesh = Mesh(c.mesh_rows, c.mesh_cols, c.link_bytes, c.hop_cycles)
+            banks = c.mesh_rows * c.mesh_cols
+            if multicast:
+                # one tree per source tile (the machine's groups), summed per source bank:
+                # a bank's tiles send to the same destination banks
+                tiles_of = np.bincount(ids[np.any(away, axis=1)] // c.arrays_per_bank, minlength=banks).astype(np.float64)
+                pairs = np.unique(s * banks + t)
+                loads = mesh.multicast_loads(pairs // banks, pairs // banks, pairs % banks, tiles_of)
+                sent = tiles_of.max()
+            else:
+                pairs, counts = np.unique(s * banks + t, return_counts=True)
+                loads = mesh.unicast_loads(pairs // banks, pairs % banks, counts.astype(np.float64))
+                sent = np.bincount(s, minlength=banks).max()
+            mult = float(loads.max()) / float(sent)
+        if len(self._inter) >= 100_000:
+            self._inter.clear()
+        self._inter[key] = mult
+        return mult
 
     def cycles(self, terms: dict[tuple, int]) -> float:
         """The estimated cycles of ``terms`` (``_terms``: the commands' shape-dependent
@@ -409,8 +460,9 @@ class _Est:
                             total += cost_formulas.intra_shift_cycles(bits, intra, self.bstride[d], par) * combos
                         else:
                             crossed = True
+                            mult = self.contention(box, d, inter, inter + 1, False)
                             for (ns, w), m in others.items():
-                                total += self.inter(bits, nd * math.prod(ns), w * (hi - lo), d, inter) * m
+                                total += self.inter(bits, nd * math.prod(ns), w * (hi - lo), d, inter, mult) * m
                 total += self.sync if crossed else 0
             elif k is K.BC:
                 # lower-shift's runs of destination tiles (head, whole tiles, tail), each one
@@ -431,8 +483,9 @@ class _Est:
                     if tb - ta > 1 or ta != tp:
                         crossed = True
                         away = max(abs(ta - tp), abs(tb - 1 - tp), 1)
+                        mult = self.contention(box, d, ta - tp, tb - tp, cfg.multicast)
                         for (ns, w), m in others.items():
-                            total += self.inter(bits, self.run(ns), w, d, away) * m
+                            total += self.inter(bits, self.run(ns), w, d, away, mult) * m
                 total += self.sync * combos if crossed else 0
             elif k is K.REDUCE:
                 _, bits, d, add, copy, box = term
