@@ -236,6 +236,47 @@ def test_edge_sizes_through_infs(name: str, sizes: dict) -> None:
     _same(w, res.outputs, w.reference(x, sz))
 
 
+# sizes for random runs: each workload's own constraints (even step counts, k <= p,
+# images of 2 x 2 or more: one pixel has no variance, srad divides by it)
+_EVEN = st.sampled_from([2, 4])
+RANDOM_SIZES = {
+    "pathfinder": st.fixed_dictionaries({"n": st.integers(1, 40), "t": _EVEN}),
+    "srad": st.fixed_dictionaries({"rows": st.integers(2, 7), "cols": st.integers(2, 9), "iters": st.integers(1, 2)}),
+    "hotspot": st.fixed_dictionaries({"rows": st.integers(1, 7), "cols": st.integers(1, 9), "t": _EVEN}),
+    "hotspot3D": st.fixed_dictionaries({"nx": st.integers(1, 5), "ny": st.integers(1, 4), "nz": st.integers(1, 3), "t": _EVEN}),
+    "histogram": st.fixed_dictionaries({"n": st.integers(1, 300)}),
+    "scluster": st.integers(1, 30).flatmap(lambda p: st.fixed_dictionaries(
+        {"p": st.just(p), "d": st.integers(1, 6), "k": st.integers(1, p), "iters": st.integers(1, 3)})),
+    "svm": st.fixed_dictionaries({"n": st.integers(1, 40), "d": st.integers(1, 6), "iters": st.integers(1, 3)}),
+    **{g: st.fixed_dictionaries({"n": st.integers(1, 50), "m": st.integers(0, 300)}) for g in ("bfs_push", "bfs_pull", "sssp")},
+    **{g: st.fixed_dictionaries({"n": st.integers(1, 40), "m": st.integers(0, 200), "iters": st.integers(1, 3)}) for g in ("pr_push", "pr_pull")},
+    "bin_tree": st.fixed_dictionaries({"n": st.integers(0, 60), "q": st.integers(1, 30)}),
+    "hash_join": st.fixed_dictionaries({"b": st.integers(0, 60), "p": st.integers(1, 60), "h": st.integers(1, 20)}),
+}  # fmt: skip
+
+
+@st.composite
+def random_runs(draw):
+    name = draw(st.sampled_from(NAMES))
+    return name, draw(RANDOM_SIZES[name]), draw(st.integers(0, 10**6)), draw(st.sampled_from(["auto", "near", "core"])), draw(st.sampled_from(["tiny", "small-16"]))
+
+
+def test_random_sizes_cover_every_workload() -> None:
+    assert sorted(RANDOM_SIZES) == sorted(NAMES)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_runs())
+def test_random_sizes_seeds_modes_and_machines(run) -> None:
+    """Any workload, at sizes and on a machine hypothesis draws, in any mode: the reference's outputs."""
+    name, sizes, seed, mode, machine = run
+    w = nsc.get(name)
+    x = w.inputs(sizes, seed)
+    args = {k: v for k, v in {**x, **sizes}.items() if k in w.args}
+    res = api.run(w.path, args, config=machine, mode=mode)
+    _same(w, res.outputs, w.reference(x, sizes))
+
+
 def test_odd_step_counts_are_refused() -> None:
     for name, sizes in (("pathfinder", {"n": 8, "t": 3}), ("hotspot", {"rows": 4, "cols": 4, "t": 1}), ("hotspot3D", {"nx": 2, "ny": 2, "nz": 2, "t": 5})):
         with pytest.raises(ValueError, match="ping-pongs A -> B -> A: its step count t must be even"):

@@ -9,11 +9,12 @@ No ``stream.region`` is written by hand: what runs near memory is what
 extract-streams finds.
 
 ``WORKLOADS[name]`` (names ``nsc/<workload>``, the file's path under
-``infs/workloads``) is a ``infs.workloads.Workload`` as for the ASPLOS'23
-workloads: ``args``, ``small``/``paper`` sizes (``paper`` is Table VI's), 
+``infs/workloads``) is an ``infs.workloads.Workload`` as for the ASPLOS'23
+workloads: ``args``, ``small``/``paper`` sizes (``paper`` is Table VI's),
 ``make_inputs``, ``outputs`` and an independent numpy ``reference`` (vectorized,
-never an interpretation of the program).  ``STREAM_KINDS[name]`` says which
-stream kinds of NSC Table II the workload needs (address pattern: affine,
+never an interpretation of the program); ``get("pr_pull")`` finds one by its
+short name.  ``STREAM_KINDS[<short name>]`` says which stream kinds of NSC
+Table II the workload needs (address pattern: affine,
 indirect, pointer-chasing; compute: load, store, RMW (atomic), reduce, plus the
 filters) -- what extract-streams must find to offload it.
 
@@ -25,7 +26,7 @@ so that every array's shape follows from the sizes.  ``hash_table`` and
 ``search_tree`` build hash_join's chained table and bin_tree's binary search tree
 (child indices in arrays) in numpy.
 
-This module imports numpy only (the workloads are the ground floor).
+This module imports numpy and ``infs.workloads`` only (the workloads are the ground floor).
 """
 
 from __future__ import annotations
