@@ -479,3 +479,11 @@ def test_a_host_run_outer_dim_of_1e11_rows_is_refused_in_memory_not_listed(capsy
     assert "--mode in not honoured, ran near memory: its outer dim(s) run on the host as 99,999,999,982 graph invocations" in err
     code, out, err = run(capsys, [*args, "--check"])
     assert code == 1 and "needs at least 1.5 TB of host memory" in one_error_line(err)
+
+
+def test_a_location_at_line_100_prints_as_written_not_as_an_emoji(capsys):
+    """rich read ':100:' in 'srad.mlir:100:5' (--mode all's reasons) as its emoji code and
+    printed '💯'; infs-run's console prints text as it is."""
+    code, out, err = run(capsys, ["nsc/srad", "--size-set", "paper", "--analysis", "--mode", "all"])
+    assert code == 0
+    assert "srad.mlir:100:5:wordlinepressure" in "".join(out.split()) and "\N{HUNDRED POINTS SYMBOL}" not in out

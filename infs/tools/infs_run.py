@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     from infs.runtime.host import find_function
     from infs.tools.runner import prepare_save_dir, extract_plain_loops, parse_program, program_path, run_once, summary
 
-    console = Console()
+    console = Console(emoji=False)  # (a location such as 'f.mlir:100:5' is text, not rich's emoji code ':100:')
     try:
         path = program_path(args.file)
         cfg = load_config(args.config) if args.config is not None else None
