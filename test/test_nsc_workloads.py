@@ -670,3 +670,11 @@ def test_shapes_are_known_before_allocating() -> None:
 def test_infs_run_analysis_by_name(capsys) -> None:
     assert infs_run.main(["nsc/pr_pull", "--config", MACHINE, "--analysis", "--json"]) == 0
     assert '"total_cycles"' in capsys.readouterr().out
+
+
+def test_infs_view_by_name(tmp_path, capsys) -> None:
+    page = tmp_path / "srad.html"
+    from infs.tools import infs_view
+
+    assert infs_view.main(["nsc/srad", "--config", MACHINE, "--mode", "auto", "-o", str(page)]) == 0
+    assert page.stat().st_size > 0 and "infs-view: wrote" in capsys.readouterr().out

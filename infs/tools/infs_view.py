@@ -352,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     args.seed, args.check, args.analysis, args.json, args.save_outputs, args.strict = 0, False, True, True, None, False
     args.record_charges = True  # the run keeps each command's costs: the page draws them (no replay)
     try:
-        path = Path(args.file)
+        path = runner.program_path(args.file)  # a file, or a named workload (nsc/pr_pull)
         html = check_output(args.output if args.output is not None else path.stem + ".html", "-o")
         png = check_output(args.png, "--png") if args.png is not None else None
         module = runner.parse_program(path)
