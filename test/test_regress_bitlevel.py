@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from infs import api
 from infs.element_types import COMPARE_OPS, ELEMENT_BITS, WORD_TYPES, is_float_element
 from infs.dialects.lattice import Pattern
-from infs.dialects.pimcmd import COMPUTE_ARITY
+from infs.dialects.pimcmd_schema import COMPUTE_ARITY
 from infs.hardware import ConfigError, load_config
 from infs.runtime.driver import RunOptions, run_program
 from infs.sim import Machine

@@ -287,8 +287,8 @@ def _pimcmd_data(module, path: Path, args: argparse.Namespace, title: str) -> di
 
     from infs.dialects import pimcmd as pc
     from infs.dialects.pimcmd_records_ir import from_op
+    from infs.element_types import ELEMENT_DTYPES
     from infs.runtime.host import phantom_array
-    from infs.runtime.scalar_ops import numpy_dtype
 
     for attr, flag in _RUN_FLAGS:
         if getattr(args, attr):
@@ -316,7 +316,7 @@ def _pimcmd_data(module, path: Path, args: argparse.Namespace, title: str) -> di
     for k, rec in enumerate(recs):
         if args.region and k not in args.region:
             continue
-        arrays = {c["arr"]: phantom_array(c["shape"], numpy_dtype(rec.arg_types[c["arr"]].element_type)) for c in rec.arrays()}
+        arrays = {c["arr"]: phantom_array(c["shape"], ELEMENT_DTYPES[rec.element(c["arr"])]) for c in rec.arrays()}
         runs.append((k, rec, [0] * len(rec.scalar_types), arrays))
     try:
         return view_data(runs, None, cfg, title, warm=not args.cold)

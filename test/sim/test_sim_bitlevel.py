@@ -8,7 +8,7 @@ from sim_helpers import same_raw
 from test_sim_compute import GEOMS, patterns, run_compute
 
 from infs.dialects.lattice import Pattern
-from infs.dialects.pimcmd import COMPUTE_ARITY
+from infs.dialects.pimcmd_schema import COMPUTE_ARITY
 from infs.element_types import ELEMENT_BITS
 from infs.sim.sram.bitlevel import FP_BITWISE, BitSerial, Layout
 from infs.sim.sram.geometry import Geometry

@@ -16,7 +16,8 @@ from sim_helpers import (
 )
 
 from infs.dialects.lattice import Pattern
-from infs.dialects.pimcmd import COMPARE_OPS, COMPUTE_ARITY
+from infs.dialects.pimcmd_schema import COMPUTE_ARITY
+from infs.element_types import COMPARE_OPS
 from infs.sim import Machine
 from infs.sim.sram.geometry import Geometry
 

@@ -103,7 +103,7 @@ def test_pimeval_profile_prices_published_steps():
     assert p.compute_cycles("add", "i32") == 64 + 32 + 97
     assert p.compute_cycles("mul", "i8", has_const=True) == 36 + 36 + 172
     assert p.compute_cycles("fma", "f32") == (1852 + 1000 + 3054) + (1331 + 685 + 1687)
-    from infs.dialects.pimcmd import COMPUTE_ARITY
+    from infs.dialects.pimcmd_schema import COMPUTE_ARITY
 
     for op in COMPUTE_ARITY:  # every op of every type is priced
         for ty in ("f32", "i32", "i16", "i8", "i1"):

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from sim_helpers import BITS, parse_program, program_text
 from test_sim_compute import GEOMS, patterns
 
-from infs.dialects.pimcmd import COMPUTE_ARITY
+from infs.dialects.pimcmd_schema import COMPUTE_ARITY
 from infs.sim import Machine, load_config
 from infs.sim.sram.geometry import Geometry
 from infs.noc import E, N, S, W, Mesh, htree_lca_level, memory_controllers
