@@ -14,9 +14,14 @@ per point.  ``stream.load`` reads the element its access map names,
 writes (the last write in iteration order wins), ``stream.atomic`` performs a
 relaxed read-modify-write, and ``stream.reduce`` folds a stream over the
 ``reduction`` dims it names; its result is available after those loops (and is
-a region result when it folds every dim).  Loads observe the array contents at
-region entry: a region in which an iteration reads a cell written by an
-earlier iteration is not a stream region (the evaluator rejects it).
+a region result when it folds every dim).  ``stream.chase`` is a
+pointer-chasing stream (NSC Table II, ``P = P->next``): from a start pointer,
+it loads the node's fields at the pointer, and a body computes from them
+whether to go on and the next pointer, until the body stops or the pointer is
+null (negative); its value is the pointer it stopped at.  Loads observe the
+array contents at region entry: a region in which an iteration reads a cell
+written by an earlier iteration is not a stream region (the evaluator rejects
+it).
 """
 
 from __future__ import annotations
@@ -182,7 +187,7 @@ class RegionOp(SymbolRegion):
         self.verify_yield()
         for op in self.body.block.ops:
             # besides stream ops, pure arith: scalar constants / symbol arithmetic
-            if not isinstance(op, (LoadOp, StoreOp, AtomicOp, ComputeOp, ReduceOp, YieldOp)) and not (op.dialect_name() == "arith" and is_side_effect_free(op)):
+            if not isinstance(op, (LoadOp, StoreOp, AtomicOp, ComputeOp, ReduceOp, ChaseOp, YieldOp)) and not (op.dialect_name() == "arith" and is_side_effect_free(op)):
                 raise VerifyException(f"'{self.name}' body may only hold stream ops and pure arith ops, found '{op.name}'")
         carried = loop_carried_dependence(self)
         if carried is not None:
@@ -242,8 +247,8 @@ class _MemoryStreamOp(IRDLOperation):
             # NSC §II-B: the address of an indirect stream comes from another
             # stream of the same region, never from a foreign value.
             owner = idx.owner
-            if not isinstance(owner, (LoadOp, ComputeOp)) or _enclosing_region(owner) is not region:
-                raise VerifyException(f"'{self.name}' index stream must be produced by a stream.load or stream.compute of the same region")
+            if not isinstance(owner, (LoadOp, ComputeOp, ChaseOp)) or _enclosing_region(owner) is not region:
+                raise VerifyException(f"'{self.name}' index stream must be produced by a stream.load, stream.compute or stream.chase of the same region")
 
 
 @irdl_op_definition
@@ -471,6 +476,140 @@ class ComputeOp(IRDLOperation):
         return parse_attributes(parser, cls(inputs, rtype, body))
 
 
+def _stream_roots(v: SSAValue, region: RegionOp, seen: set[int] | None = None) -> set[Operation]:
+    """The affine ``stream.load``s the stream ``v`` derives from: an indirect
+    load's value comes from its index streams' roots (its address does), a
+    compute's or a chase's from its operands'."""
+    seen = set() if seen is None else seen
+    owner = v.owner
+    if not isinstance(v.type, StreamType) or not isinstance(owner, Operation) or id(owner) in seen:
+        return set()
+    seen.add(id(owner))
+    if isinstance(owner, LoadOp):
+        if not owner.indices:
+            return {owner}
+        return set().union(*(_stream_roots(i, region, seen) for i in owner.indices))
+    if isinstance(owner, ComputeOp):
+        return set().union(set(), *(_stream_roots(i, region, seen) for i in owner.inputs))
+    if isinstance(owner, ChaseOp):
+        return set().union(set(), *(_stream_roots(i, region, seen) for i in (owner.start, *owner.inputs)))
+    if isinstance(owner, ReduceOp):
+        return _stream_roots(owner.input, region, seen)
+    return set()
+
+
+@irdl_op_definition
+class ChaseOp(IRDLOperation):
+    """``%r = stream.chase(%start : T) fields(%Key, %Nx : memref<?xK>, memref<?xT>) with(%k : !stream.stream<K>) -> !stream.stream<T> { ^bb0(%p: T, %key: K, %nx: T, %k: K): ... stream.yield %more, %next : i1, T }``.
+
+    A pointer-chasing stream (NSC HPCA'22 Table II, §II-A Fig. 2(d): ``P =
+    P->next`` until a condition): at every iteration point a chain starts at
+    ``start`` (a stream of integers or a region scalar); at each step, a
+    negative pointer (null) ends the chain, else every field array is loaded
+    at the pointer and the body, given the pointer, those elements and the
+    ``with`` inputs, yields whether to go on and the next pointer.  Its value
+    is the pointer the chain stopped at (the node found, or a negative one).
+
+    The next address comes from the element the stream loaded, never from
+    another stream: NSC §II-B lets a data-dependent (indirect or
+    pointer-chasing) stream take operands only from its base stream, whose
+    element travels with its requests.  So the start and the ``with`` inputs
+    derive from at most one affine stream of the region (or are region
+    scalars), and the body is isolated: the near-stream function receives its
+    operands only (at most 8 with the pointer and the fields).  The fields are
+    rank-1 arrays the region does not write (the chain reads the structure as
+    it was at region entry).  A chain longer than its arrays (a cycle) or a
+    pointer past their end is an error of the run, naming the op.
+    """
+
+    name = "stream.chase"
+    start = operand_def()
+    fields = var_operand_def(MemRefType)
+    inputs = var_operand_def()
+    result = result_def(StreamType)
+    body = region_def("single_block")
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(Pure(), IsolatedFromAbove(), HasAncestor(RegionOp))
+
+    def __init__(self, start: SSAValue, fields: Sequence[SSAValue], inputs: Sequence[SSAValue], body: Region):
+        super().__init__(operands=[start, fields, inputs], result_types=[StreamType(elem_type(start.type))], regions=[body])
+
+    def verify_(self) -> None:
+        region = _enclosing_region(self)
+        if region is None:  # reported by the HasAncestor trait, verified before
+            return
+        ptr = elem_type(self.start.type)
+        if not isinstance(ptr, IntegerType) or ptr.width.data < 8:
+            raise VerifyException(f"'{self.name}' start must be a stream or scalar of i8 or wider integers (a pointer: a slot of its fields), got {self.start.type}")
+        if self.result.type != StreamType(ptr):
+            raise VerifyException(f"'{self.name}' result must be !stream.stream<{ptr}> (the pointer it stops at), got {self.result.type}")
+        if not self.fields:
+            raise VerifyException(f"'{self.name}' loads at least one field: a pointer-chasing stream's next address comes from the element it loads")
+        if len(self.fields) + len(self.inputs) + 1 > MAX_COMPUTE_INPUTS:
+            raise VerifyException(f"'{self.name}' takes at most {MAX_COMPUTE_INPUTS} operands with its pointer and fields, got {len(self.fields) + len(self.inputs) + 1}")
+        for f in self.fields:
+            if f not in region.array_args:
+                raise VerifyException(f"'{self.name}' field must be an array argument of the enclosing 'stream.region'")
+            if len(f.type.get_shape()) != 1:  # type: ignore[attr-defined]
+                raise VerifyException(f"'{self.name}' field must be a rank-1 array (a node's field at a pointer), got {f.type}")
+            for use in f.uses:
+                if isinstance(use.operation, (StoreOp, AtomicOp)) and use.operation.array is f:
+                    raise VerifyException(f"'{self.name}' chases through {_array_name(f, region.array_args.index(f))}, which the region writes (a chain reads the structure as it was at region entry)")
+        for v in (self.start, *self.inputs):
+            if isinstance(v.type, StreamType):
+                owner = v.owner
+                if not isinstance(owner, Operation) or _enclosing_region(owner) is not region:
+                    raise VerifyException(f"'{self.name}' stream operand must be produced in the same region")
+            elif not is_scalar_type(v.type):
+                raise VerifyException(f"'{self.name}' operand must be a stream or a scalar, got {v.type}")
+        roots = set().union(*(_stream_roots(v, region) for v in (self.start, *self.inputs)))
+        if len(roots) > 1:
+            raise VerifyException(
+                f"'{self.name}' operands derive from {len(roots)} affine streams; a pointer-chasing stream takes operands from its base stream only (NSC §II-B)"
+            )
+        block = self.body.block
+        expected = [ptr, *(f.type.element_type for f in self.fields), *(elem_type(v.type) for v in self.inputs)]  # type: ignore[attr-defined]
+        if [a.type for a in block.args] != expected:
+            raise VerifyException(f"'{self.name}' body arguments {[str(a.type) for a in block.args]} must be the pointer's, the fields' and the inputs' element types {[str(t) for t in expected]}")
+        for op in block.ops:
+            if not isinstance(op, YieldOp) and (op.dialect_name() not in COMPUTE_BODY_DIALECTS or op.regions or not is_side_effect_free(op)):
+                raise VerifyException(f"'{self.name}' body may only hold side-effect-free arith/math ops, found '{op.name}'")
+        term = block.last_op
+        if not isinstance(term, YieldOp) or [v.type for v in term.values] != [IntegerType(1), ptr]:
+            raise VerifyException(f"'{self.name}' body must end with 'stream.yield' of whether to go on (i1) and the next pointer ({ptr})")
+
+    def print(self, printer: Printer) -> None:
+        print_typed_operands(printer, [self.start])
+        printer.print_string(" fields")
+        print_typed_operands(printer, self.fields)
+        if self.inputs:
+            printer.print_string(" with")
+            print_typed_operands(printer, self.inputs)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=True)
+        print_attributes(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ChaseOp":
+        pos = parser.pos
+        start = parse_typed_operands(parser, noun="start operands")
+        if len(start) != 1:
+            parser.raise_error(f"stream.chase takes one start pointer, got {len(start)}", pos, parser.pos)
+        parser.parse_keyword("fields")
+        fields = parse_typed_operands(parser, noun="fields")
+        inputs = parse_typed_operands(parser, noun="inputs") if parser.parse_optional_keyword("with") is not None else []
+        parser.parse_punctuation("->")
+        rpos = parser.pos
+        rtype = parser.parse_type()
+        body = parser.parse_region()
+        op = cls(start[0], fields, inputs, body)
+        if op.result.type != rtype:
+            parser.raise_error(f"stream.chase returns a stream of its start's element type {op.result.type}, got {rtype}", rpos, rpos)
+        return parse_attributes(parser, op)
+
+
 @irdl_op_definition
 class ReduceOp(IRDLOperation):
     """``%r = stream.reduce add %v over [2] (init %c)? : !stream.stream<f32> -> T``.
@@ -559,7 +698,7 @@ class YieldOp(IRDLOperation):
 
     name = "stream.yield"
     values = var_operand_def()
-    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(RegionOp, ComputeOp), Pure()))
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(RegionOp, ComputeOp, ChaseOp), Pure()))
     assembly_format = "($values^ `:` type($values))? attr-dict"
 
     def __init__(self, *values: SSAValue):
@@ -814,6 +953,6 @@ def loop_carried_dependence(region: RegionOp) -> str | None:
 
 Stream = Dialect(
     "stream",
-    [RegionOp, LoadOp, StoreOp, AtomicOp, ComputeOp, ReduceOp, YieldOp],
+    [RegionOp, LoadOp, StoreOp, AtomicOp, ComputeOp, ReduceOp, ChaseOp, YieldOp],
     [StreamType],
 )
