@@ -167,6 +167,10 @@ class _Builder:
             if not is_machine_element(et):
                 raise NotTensorizable(f"array element type {et} has no tdfg tensor type ({MACHINE_ELEMENTS})")
         for op in self.body_ops:
+            if isinstance(op, stream.ChaseOp):
+                # NSC Table II's pointer chasing: each step's address is the element the
+                # previous one loaded, a dependence no tensor of the lattice expresses
+                raise NotTensorizable("a pointer-chasing stream ('stream.chase') has no tdfg counterpart: each step's address is loaded by the step before")
             if isinstance(op, stream.ReduceOp) and op.kind.data not in tdfg.REDUCE_KINDS:
                 raise NotTensorizable(f"'{op.kind.data}' reductions have no in-memory counterpart")
 

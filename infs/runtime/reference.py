@@ -16,6 +16,9 @@ sequential loop nest (``infs.dialects.stream`` docstring):
   and float rounding then follows that order);
 * reductions fold with ``keepdims`` so results keep broadcasting; f32 sums
   use numpy's pairwise order (tests compare f32 with a tolerance);
+* a pointer chase (``stream.chase``) advances all its chains one node per
+  numpy step (``reference_grids.eval_chase``); a chain past its fields' end or
+  longer than they have slots (a cycle) is an error naming the op;
 * a domain of more than ``ROW_POINTS`` points runs in rows of its outermost
   dim where that order is the loop nest's for every effect (``row_parts``),
   with the same bits as the whole domain at once;
@@ -61,12 +64,15 @@ from infs.runtime.scalar_ops import EvaluationError
 
 
 def evaluate_region(
-    region: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object], label: str | None = None, *, views: bool = True
+    region: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object], label: str | None = None, *, views: bool = True,
+    chase_stats: dict | None = None,
 ) -> list[np.ndarray]:
     """Run ``region`` in place on ``arrays``; return its scalar results.
     ``label`` names the region in errors (default: its line).  ``views=False``
     evaluates every access through index grids (the general path the view
-    path falls back to; the tests compare the two)."""
+    path falls back to; the tests compare the two).  ``chase_stats``, a dict,
+    receives per ``stream.chase`` [steps of all its chains, steps of the
+    longest] (what the near-memory and core models price)."""
     carried = static_dependence(region)
     if carried is not None:
         raise EvaluationError(f"'{region.name}' {carried}")
@@ -74,6 +80,8 @@ def evaluate_region(
     if alias is not None:
         raise EvaluationError(f"{label or region_label(region)}: {alias}")
     st = RegionState(region, arrays, scalars, label)
+    if chase_stats is not None:
+        st.chase_stats = chase_stats
     bad = out_of_bounds_access(region, [a.shape for a in arrays], scalars)
     if bad is not None:
         raise EvaluationError(bad)

@@ -67,6 +67,8 @@ class RegionState:
         self.size = math.prod(self.shape)
         check_domain_memory(region, self.box, label)
         self._grids: dict[int, np.ndarray] = {}
+        # per stream.chase: [steps of all its chains, steps of the longest] (eval_chase adds them up)
+        self.chase_stats: dict[stream.ChaseOp, list[int]] = {}
 
     def restricted(self, box: list[tuple[int, int]]) -> "RegionState":
         """This invocation over a sub-box of its domain (``row_parts``)."""
@@ -151,6 +153,8 @@ def evaluate_grids(region: stream.RegionOp, st: RegionState) -> list[np.ndarray]
             reads.setdefault(id(arr), []).append((pos, idx))
         elif isinstance(op, stream.ComputeOp):
             st.values[op.result] = eval_compute(op, st, st.values.__getitem__)
+        elif isinstance(op, stream.ChaseOp):
+            st.values[op.result] = eval_chase(op, st)
         elif isinstance(op, stream.ReduceOp):
             st.values[op.result] = eval_reduce(op, st, st.values[op.input])
         elif isinstance(op, (stream.StoreOp, stream.AtomicOp)):
@@ -191,6 +195,77 @@ def eval_compute(op: stream.ComputeOp, st: RegionState, value: Callable[[SSAValu
             return np.broadcast_to(out, target)
         local[inner.results[0]] = eval_scalar_op(inner, [local[a] for a in inner.operands])
     raise EvaluationError("stream.compute body has no stream.yield")
+
+
+def _field_name(region: stream.RegionOp, f: SSAValue) -> str:
+    i = region.array_args.index(f)
+    return f"%{region.arrays[i].name_hint or f.name_hint or f'array #{i}'}"
+
+
+def eval_chase(op: stream.ChaseOp, st: RegionState) -> np.ndarray:
+    """A pointer-chasing stream at every point of the box, vectorized across
+    its chains: each numpy step advances every live chain by one node (loads
+    its fields at the pointer, runs the body), so the Python loop runs once
+    per step of the longest chain, never per chain or element.  A chain ends
+    at a null (negative) pointer or where the body says stop; its value is
+    the pointer it ended at.  A pointer past the fields' end, or more steps
+    than the fields have slots (the chain then visits a slot twice: with the
+    same inputs it cycles for ever), is an error naming the op."""
+    region = st.region
+    ptr_dtype = numpy_dtype(stream.elem_type(op.start.type))
+    fields = [st.values[f] for f in op.fields]
+    written = [st.values[w.array] for w in region.body.block.ops if isinstance(w, (stream.StoreOp, stream.AtomicOp))]
+    for f, arr in zip(op.fields, fields):
+        if any(arr.size and w.size and np.shares_memory(arr, w) for w in written):
+            raise EvaluationError(f"{op_label(op)} chases through {_field_name(region, f)}, which the region writes at run time (aliased host arguments): pass distinct arrays")
+    if not st.size:
+        return np.zeros(st.shape, ptr_dtype)
+    ptr = np.broadcast_to(np.asarray(st.values[op.start]), st.shape).astype(np.int64).ravel()
+    inputs = [np.broadcast_to(np.asarray(st.values[v]), st.shape).ravel() for v in op.inputs]
+    slots = min(a.shape[0] for a in fields)
+    body = list(op.body.block.ops)
+    args = list(op.body.block.args)
+    live = np.flatnonzero(ptr >= 0)
+    steps = np.zeros(ptr.size, np.int64)
+    step = 0
+
+    def where(i: int) -> str:
+        point = np.unravel_index(int(i), st.shape)
+        return f"[{', '.join(str(int(c) + p) for c, (p, _) in zip(point, st.box))}]"
+
+    while live.size:
+        step += 1
+        cur = ptr[live]
+        if step > slots:
+            raise EvaluationError(
+                f"{op_label(op)}: the chain of iteration {where(live[0])} runs more steps than its fields have slots ({slots}): it cycles (it is at slot {int(cur[0])} after {slots} steps)"
+            )
+        out = cur >= slots
+        if np.any(out):
+            k = int(np.argmax(out))
+            f = min(range(len(fields)), key=lambda j: fields[j].shape[0])
+            raise EvaluationError(
+                f"{op_label(op)}: the chain of iteration {where(live[k])} reaches pointer {int(cur[k])} at step {step}, outside {_field_name(region, op.fields[f])} of {slots} elements"
+            )
+        local: dict[SSAValue, np.ndarray] = {args[0]: cur.astype(ptr_dtype)}
+        for a, arr in zip(args[1 : 1 + len(fields)], fields):
+            local[a] = arr[cur]
+        for a, x in zip(args[1 + len(fields) :], inputs):
+            local[a] = x[live]
+        steps[live] += 1
+        for inner in body:
+            if isinstance(inner, stream.YieldOp):
+                go = np.broadcast_to(np.asarray(local[inner.values[0]], np.bool_), cur.shape)
+                nxt = np.broadcast_to(np.asarray(local[inner.values[1]]), cur.shape).astype(np.int64)
+                break
+            local[inner.results[0]] = eval_scalar_op(inner, [local[a] for a in inner.operands])
+        moved = live[go]
+        ptr[moved] = nxt[go]
+        live = moved[nxt[go] >= 0]
+    stats = st.chase_stats.setdefault(op, [0, 0])
+    stats[0] += int(steps.sum())
+    stats[1] = max(stats[1], int(steps.max()))
+    return ptr.astype(ptr_dtype).reshape(st.shape)
 
 
 def eval_reduce(op: stream.ReduceOp, st: RegionState, v: np.ndarray) -> np.ndarray:

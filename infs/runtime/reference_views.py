@@ -27,6 +27,7 @@ from infs.runtime.reference_grids import (
     aliased_names,
     apply_writes,
     check_dependences,
+    eval_chase,
     eval_compute,
     eval_reduce,
     grid_writes,
@@ -243,6 +244,9 @@ def evaluate_views(region: stream.RegionOp, st: RegionState) -> list[np.ndarray]
             else:
                 st.values[op.result] = acc.view
                 reads.setdefault(id(arr), []).append((pos, op, None, acc))
+        elif isinstance(op, stream.ChaseOp):
+            vs.grid[op.result] = (st.shape, st.shape)
+            st.values[op.result] = eval_chase(op, st)
         elif isinstance(op, stream.ComputeOp):
             vs.grid[op.result] = vs.compute_layout(op)
             if chunks is None:
@@ -315,14 +319,15 @@ def _chunk_plan(ops: list, st: RegionState) -> tuple[int, list[tuple[int, int]]]
     """(axis, [start, stop) ranges) to evaluate the region's computes in, or
     None to evaluate them whole: when they hold at most one intermediate of the
     domain's size (nothing to save), or some op needs whole values (a
-    reduction, a result, an indirect access's index values), or a compute has
+    reduction, a result, an indirect access's index values, a pointer chase's
+    chains), or a compute has
     an op that can fail on some points (integer division: which error a run
     reports must not depend on the chunks)."""
     if st.size < 2 * CHUNK_POINTS:
         return None
     work = 0
     for op in ops:
-        if isinstance(op, stream.ReduceOp) or (isinstance(op, stream.YieldOp) and op.values):
+        if isinstance(op, (stream.ReduceOp, stream.ChaseOp)) or (isinstance(op, stream.YieldOp) and op.values):
             return None
         if isinstance(op, (stream.LoadOp, stream.StoreOp, stream.AtomicOp)) and op.indirect_positions():
             return None

@@ -33,7 +33,15 @@ Counting rules:
 * indirect streams: ``elements`` is at most the cells reachable (the array's
   cells over the indirect dims times the affine part's); ``run`` elements
   share one line request when the innermost dim walks the array contiguously
-  and the index stream does not vary along it; ``lines`` counts requests.
+  and the index stream does not vary along it; ``lines`` counts requests;
+* a pointer chase (``stream.chase``): its length is data, the one thing the
+  profile reads of the contents -- it runs the region's reference on copies of
+  the arrays and counts the steps of every chain (``chase_stats``).  Each
+  field is an indirect load stream of one request per step (``accesses`` =
+  ``lines`` = all chains' steps) with ``chase_depth``, the longest chain's
+  steps; the body's ops run once per step.  Where the walk fails (a cycle,
+  a pointer outside the fields: the run reports it when it evaluates the
+  region; timing-only runs have no such values) each chain counts one step.
 """
 
 from __future__ import annotations
@@ -48,6 +56,7 @@ from xdsl.ir import SSAValue
 
 from infs.dialects import stream
 from infs.dialects.lattice import LatticeError, dim_index
+from infs.runtime.reference import evaluate_region
 from infs.runtime.scalar_ops import EvaluationError, numpy_dtype
 from infs.sim.workload_profile import OP_CLASSES, ReductionProfile, RegionProfile, StreamProfile, affine_line_count, zero_ops
 
@@ -132,6 +141,11 @@ class _Static:
                 ins = tuple(v for v in op.inputs if isinstance(v.type, stream.StreamType))
                 classes = [cls for inner in op.body.block.ops for cls in _classes(inner.name)]
                 self.steps.append(("compute", op.result, ins, classes))
+            elif isinstance(op, stream.ChaseOp):
+                ins = tuple(v for v in (op.start, *op.inputs) if isinstance(v.type, stream.StreamType))
+                classes = [cls for inner in op.body.block.ops for cls in _classes(inner.name)]
+                fields = tuple((self.arg_index[f], (0,), [(0, {}, [])]) for f in op.fields)
+                self.steps.append(("chase", op.result, ins, classes, fields, op))
             elif isinstance(op, stream.ReduceOp):
                 ety = stream.elem_type(op.input.type)
                 rty = stream.elem_type(op.result.type)
@@ -209,6 +223,22 @@ class _Profiler:
         self.elem_bytes = st.elem_bytes
         self.names = st.names
         self.vary: dict[SSAValue, frozenset[int]] = {}
+        self.arrays, self.scalars = arrays, scalars
+        self._chases: dict | None = None
+
+    def chase_stats(self, op: stream.ChaseOp) -> tuple[int, int]:
+        """(steps of all chains, steps of the longest) of ``op`` with these
+        arguments: the region's reference on copies of its arrays (module docstring)."""
+        if self._chases is None:
+            self._chases = {}
+            try:
+                evaluate_region(self.region, [np.array(a, copy=True) for a in self.arrays], self.scalars, chase_stats=self._chases)
+            except (EvaluationError, MemoryError):
+                self._chases = {}
+        got = self._chases.get(op)
+        if got is None:
+            return self.iterations, 1 if self.iterations else 0
+        return int(got[0]), int(got[1])
 
     # -- helpers ---------------------------------------------------------------
     def points(self, dims) -> int:
@@ -319,6 +349,18 @@ class _Profiler:
                 for cls in classes:
                     ops[cls] += 1
                     totals[cls] += pts
+            elif what == "chase":
+                _, result, ins, classes, fields, op = step
+                self.vary[result] = frozenset(d for d in range(self.rank) if self.extents[d] > 1)
+                steps, depth = self.chase_stats(op) if self.iterations else (0, 0)
+                for cls in classes:
+                    ops[cls] += 1
+                    totals[cls] += steps
+                for a, ind, _parts in fields:
+                    shape = self.shapes[a]
+                    streams.append(StreamProfile(kind="load", array=a, name=self.names[a], elem_bytes=self.elem_bytes[a], array_shape=shape,
+                                                 accesses=steps, elements=min(steps, _prod(shape)), lines=steps, offset=0,
+                                                 strides=(0,) * self.rank, indirect=True, indirect_dims=ind, chase_depth=depth))  # fmt: skip
             elif what == "reduce":
                 _, result, input_, dims, kind, cls, rbytes, scalar = step
                 vin = self.varying(input_)

@@ -146,6 +146,7 @@ class StreamProfile:
     run: int = 1  # indirect: consecutive elements served by one line request
     atomic: str | None = None  # atomic kind (add, min, max)
     reduced: bool = False  # store/atomic of a reduced value (one write per result)
+    chase_depth: int = 0  # a field of a pointer chase (stream.chase): the longest chain's steps (0: not a chase)
 
     @property
     def array_cells(self) -> int:
