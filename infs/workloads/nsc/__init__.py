@@ -723,13 +723,13 @@ _ALL = [
     _nsc(
         "scluster", ("X", "Wt", "Cost", "Asg", "Ctab", "Cand", "Sw", "Gain", "Low", "p", "d", "k", "iters"),
         ("Sw", "Gain", "Low"),
-        small={"p": 64, "d": 16, "k": 4, "iters": 2}, paper={"p": 768 * _K, "d": 16, "k": 64, "iters": 5},
+        small={"p": 32, "d": 16, "k": 4, "iters": 2}, paper={"p": 768 * _K, "d": 16, "k": 64, "iters": 5},
         make_inputs=_scluster_inputs, reference=_scluster_ref,
         description="streamcluster's pgain: each point's weighted distance to a candidate center, switch or credit its center",
     ),
     _nsc(
         "svm", ("X", "Y", "Wv", "G", "M", "K", "n", "d", "iters"), ("Wv", "G", "M"),
-        small={"n": 64, "d": 16, "iters": 2}, paper={"n": 384 * _K, "d": 16, "iters": 2},
+        small={"n": 32, "d": 16, "iters": 2}, paper={"n": 384 * _K, "d": 16, "iters": 2},
         make_inputs=_svm_inputs, reference=_svm_ref,
         description="linear SVM, batch hinge-loss sub-gradient steps: margins, the violators' sum, the weight update",
     ),
