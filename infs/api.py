@@ -52,6 +52,15 @@ def _config_error() -> tuple[type, ...]:
     return (hw.ConfigError,) if hw is not None else ()
 
 
+def _lowering_errors() -> tuple[type, ...]:
+    """The lowering's errors (``LoweringError``, ``LayoutError``, ``SpecializeError``) of the
+    modules loaded: plain ``ValueError`` classes, not xDSL diagnostics (the JIT raises them
+    lowering a bundle's records without xDSL); a pass reports them as its error."""
+    found = ((sys.modules.get(m), n) for m, n in (("infs.passes.lowering_errors", "LoweringError"), ("infs.passes.lower_pim.layout", "LayoutError"),
+                                                     ("infs.passes.tdfg_domains", "SpecializeError")))  # fmt: skip
+    return tuple(getattr(mod, n) for mod, n in found if mod is not None)
+
+
 __all__ = [
     "InfsError",
     "LocatingParser",
@@ -130,7 +139,7 @@ def run_pipeline(module: ModuleOp, pipeline: str | Sequence[ModulePass] | Module
             p.apply(ctx, module)
         except InfsError:
             raise
-        except (DiagnosticException, LatticeError, *_config_error()) as e:
+        except (DiagnosticException, LatticeError, *_config_error(), *_lowering_errors()) as e:
             raise InfsError(f"pass '{p.name}' failed: {str(e).strip().splitlines()[0]}") from None
         if verify_each:
             verify_module(module)
@@ -435,7 +444,7 @@ class PassManager:
                 apply_to_function(p, self.ctx, f)
         except InfsError:
             raise
-        except (DiagnosticException, LatticeError, *_config_error()) as e:
+        except (DiagnosticException, LatticeError, *_config_error(), *_lowering_errors()) as e:
             raise InfsError(f"pass '{p.name}' failed: {str(e).strip().splitlines()[0]}") from None
 
     def timing_report(self) -> str:

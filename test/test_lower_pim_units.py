@@ -37,7 +37,8 @@ from infs.dialects.lattice import Pattern
 from infs.hardware import load_config
 from infs.passes.lower_pim.allocate_wordlines import allocate_wordlines
 from infs.passes.canonicalize_tdfg import CanonicalizeTdfgPass
-from infs.passes.lower_pim.choose_layout import LayoutError, _factorizations, choose_layout, layout_attr, parse_tiles
+from infs.passes.lower_pim.choose_layout import LayoutError, _factorizations, choose_layout, parse_tiles
+from infs.passes.lower_pim.layout import layout_attr
 from infs.passes.lower_pim.decompose import decompose, decompose_box, split_interval
 from infs.passes.lower_pim.expand_mv_bc import expand_mv_bc
 from infs.passes.lower_pim.insert_sync import insert_sync

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import subprocess
 import sys
 
@@ -184,6 +185,33 @@ def test_fuzz_reader_and_lowering(data):
         jit.lower(rec, sizes, cfg, tiles, shapes or None)
     except (LoweringError, LayoutError, SpecializeError) as e:
         assert "\n" not in str(e).strip()
+
+
+def test_records_lower_and_run_without_xdsl():
+    """A record read from JSON is lowered by the JIT and run on the machine in a fresh
+    process that loads neither xDSL nor egglog, nor any pass but the lowering's."""
+    doc, sizes, cfg, tiles, shapes = _sample("stencil2d")
+    script = (
+        "import json, sys\n"
+        "import numpy as np\n"
+        "from infs.dialects.tdfg_records import read_graph\n"
+        "from infs.runtime import jit\n"
+        "from infs.sim import Machine\n"
+        f"rec = read_graph(json.loads({json.dumps(doc)!r}))\n"
+        f"low = jit.lower(rec, {sizes!r}, {cfg.name!r}, None, {shapes!r} or None)\n"
+        "m = Machine(jit._named_config(%r), mode='analysis')\n" % cfg.name
+        + "arrays = {i: np.zeros(s, dtype=np.float32) for i, s in enumerate(%r)}\n" % [shapes[i] for i in sorted(shapes)]
+        + "m.run(low.record, arrays, scalars=[0.5] * len(low.scalar_map))\n"
+        "print(m.cycles > 0, low.commands > 0)\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'xdsl', 'egglog'}))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('infs.passes') and not m.startswith('infs.passes.lower_pim')))\n"
+    )
+    env = {**os.environ, "INFS_VERIFY": "0"}  # (verifying builds the program's IR: xDSL's side)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.splitlines()
+    assert lines[0] == "True True" and lines[1] == "[]", lines
+    assert lines[2] == str(sorted(["infs.passes", "infs.passes.lowering_errors", "infs.passes.tdfg_domains", "infs.passes.tdfg_semantics"])), lines
 
 
 def test_reading_records_imports_no_xdsl():

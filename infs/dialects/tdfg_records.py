@@ -352,7 +352,8 @@ def _nodes(items: list, rank: int, arrays, stypes, symbols, results, where: str)
         extra = sorted(set(item) - allowed)
         if extra:
             raise _fail(w, f"unknown field '{extra[0]}'")
-        kind = KINDS.get(item.get("kind"))  # type: ignore[arg-type]
+        name = item.get("kind")
+        kind = KINDS.get(name) if isinstance(name, str) else None
         if kind is None:
             raise _fail(w, f"unknown kind {_short(item.get('kind'))}")
         if (kind is YIELD) != (k == len(items) - 1):

@@ -3,15 +3,20 @@
 A tDFG that cannot be lowered (for a machine, or at all) raises ``LoweringError``
 with one line naming the graph or program (``where``) and the op's
 ``file:line:col`` as data (``location_text``), for ``infs-opt`` and the runtime alike.
+The error is a ``ValueError`` (bad input), not an xDSL diagnostic: the JIT raises it
+when it lowers a bundle's records without xDSL; the functions that read an op's
+location import xDSL when called.
 """
 
 from __future__ import annotations
 
-from xdsl.ir import Operation
-from xdsl.utils.exceptions import DiagnosticException
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from xdsl.ir import Operation
 
 
-class LoweringError(DiagnosticException):
+class LoweringError(ValueError):
     """A tDFG that cannot be lowered for this machine (one-line message).
 
     ``location`` ("file:line:col", or None) is the op the error is about, as
@@ -24,12 +29,12 @@ class LoweringError(DiagnosticException):
         self.location = location
 
     @classmethod
-    def about(cls, op: Operation, e: Exception | str) -> LoweringError:
+    def about(cls, op: "Operation", e: Exception | str) -> LoweringError:
         """``e`` as an error of ``op``: its text after ``where(op)``, op's location as data."""
         return cls(f"{where(op)}: {e}", location=location_text(op))
 
 
-def location_text(op: Operation) -> str | None:
+def location_text(op: "Operation") -> str | None:
     """'f.mlir:3:5', or None when the op has no file location."""
     from xdsl.dialects.builtin import FileLineColLoc
 
@@ -39,7 +44,7 @@ def location_text(op: Operation) -> str | None:
     return None
 
 
-def where(op: Operation) -> str:
+def where(op: "Operation") -> str:
     """'the program at f.mlir:3:5 in @fn' -- which graph/program an error is about."""
     from xdsl.dialects.func import FuncOp
     from xdsl.traits import HasAncestor

@@ -15,22 +15,17 @@ An unbound symbol is an error naming the symbol and the op using it.
 
 from __future__ import annotations
 
-from collections.abc import Container, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import DictionaryAttr, FloatAttr, IndexType, IntegerAttr, ModuleOp, f32, i64
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
-from xdsl.utils.exceptions import DiagnosticException
 
 from infs.dialects import tdfg
 from infs.dialects.lattice import I64_MAX, I64_MIN, Affine, AffineAttr, Domain, DomainAttr, LatticeError, MapAttr
-from infs.passes.tdfg_domains import full_extents
-
-
-class SpecializeError(DiagnosticException):
-    """An unbound or ill-typed binding (one line)."""
+from infs.passes.tdfg_domains import SpecializeError, full_extents, symbol_extents
 
 
 def parse_bindings(text: str) -> dict[str, float | int]:
@@ -61,20 +56,6 @@ def infer_from_static_shapes(graph: tdfg.GraphOp, bound: frozenset[str] | set[st
     (those not ``bound`` already: a binding wins over the shapes)."""
     tensors = [op for op in graph.body.block.ops if isinstance(op, tdfg.TensorOp)]
     return symbol_extents(full_extents((op.domain.data, op.array.type.get_shape()) for op in tensors), bound)  # type: ignore[attr-defined]
-
-
-def symbol_extents(extents, bound: Container[str] = frozenset()) -> dict[str, int]:
-    """The size of each symbol not in ``bound`` from (symbol, static extent) pairs
-    (``full_extents``; the JIT has them as ``GraphFacts.static_extents``); two
-    different extents of one symbol are an error."""
-    found: dict[str, int] = {}
-    for name, size in extents:
-        if name in bound:
-            continue
-        if found.get(name, size) != size:
-            raise SpecializeError(f"'tdfg.tensor' domains [0:{name}] over arrays of sizes {found[name]} and {size}: symbol '{name}' cannot be the extent of both")
-        found[name] = size
-    return found
 
 
 def specialize_graph(graph: tdfg.GraphOp, bindings: Mapping[str, float | int]) -> None:

@@ -19,7 +19,7 @@ dims it shifts/broadcasts/reduces); the JIT computes it once per graph.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -160,6 +160,24 @@ class GraphFacts:
             primary=graph.hints.get("primary"),
             arg_names=graph.array_names or (None,) * len(arrays),
         )
+
+
+class SpecializeError(ValueError):
+    """An unbound or ill-typed binding (one line)."""
+
+
+def symbol_extents(extents, bound: Container[str] = frozenset()) -> dict[str, int]:
+    """The size of each symbol not in ``bound`` from (symbol, static extent) pairs
+    (``full_extents``; the JIT has them as ``GraphFacts.static_extents``); two
+    different extents of one symbol are an error."""
+    found: dict[str, int] = {}
+    for name, size in extents:
+        if name in bound:
+            continue
+        if found.get(name, size) != size:
+            raise SpecializeError(f"'tdfg.tensor' domains [0:{name}] over arrays of sizes {found[name]} and {size}: symbol '{name}' cannot be the extent of both")
+        found[name] = size
+    return found
 
 
 def full_extents(reads) -> list[tuple[str, int]]:

@@ -26,22 +26,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from xdsl.ir import Block, Region
-from xdsl.utils.exceptions import VerifyException
+from typing import TYPE_CHECKING, Any
 
-from infs.dialects import pimcmd as pc
 from infs.dialects import pimcmd_schema as K
-from infs.dialects import tdfg
-from infs.dialects.tdfg_ir_records import from_graph
 from infs.dialects.tdfg_records import GraphRecord
 from infs.hardware import BUILTIN, HardwareConfig, is_inline_spec, load_config
 from infs.passes.lower_pim.choose_layout import LayoutError
 from infs.passes.lower_pim.lower_pim import lower_graph
 from infs.dialects.pimcmd_records import PimProgram
-from infs.dialects.pimcmd_records_ir import ir_type, to_op
-from infs.passes.lowering_errors import LoweringError, where
-from infs.passes.specialize import SpecializeError, symbol_extents
-from infs.passes.tdfg_domains import Bindings, GraphFacts
+from infs.passes.lowering_errors import LoweringError
+from infs.passes.tdfg_domains import Bindings, GraphFacts, SpecializeError, symbol_extents
+
+if TYPE_CHECKING:
+    from infs.dialects import pimcmd as pc
+    from infs.dialects import tdfg
 
 
 @dataclass
@@ -52,12 +50,17 @@ class Lowered:
     scalar_map: list[int]  # program scalar k = graph scalar scalar_map[k] (runtime parameters)
     nodes: int  # tDFG nodes lowered
     seconds: float  # wall time of the first (unmemoized) lowering
-    _program: pc.ProgramOp | None = None
+    _program: Any = None
 
     @property
-    def program(self) -> pc.ProgramOp:
-        """The ``pimcmd.program`` op (detached: its operands are block arguments), built on first use."""
+    def program(self) -> "pc.ProgramOp":
+        """The ``pimcmd.program`` op (detached: its operands are block arguments), built on first
+        use (the IR's side: xDSL is imported here, to print or verify a program)."""
         if self._program is None:
+            from xdsl.ir import Block, Region
+
+            from infs.dialects.pimcmd_records_ir import ir_type, to_op
+
             rec = self.record
             holder = Block(arg_types=[ir_type(t) for t in (*rec.arg_types, *rec.scalar_types)])
             n = len(rec.arg_types)
@@ -87,15 +90,21 @@ def verify(lowered: Lowered) -> None:
     """The program's IR through the ``pimcmd`` verifiers (one line if it fails)."""
     try:
         lowered.program.verify()
-    except VerifyException as e:
+    except _verify_exception() as e:
         raise LoweringError(f"the JIT's program does not verify: {str(e).strip().splitlines()[0]}") from None
 
 
-_CACHE: dict[tuple, tuple[tdfg.GraphOp, Lowered]] = {}
+def _verify_exception() -> type:
+    from xdsl.utils.exceptions import VerifyException
+
+    return VerifyException
+
+
+_CACHE: dict[tuple, tuple[Any, Lowered]] = {}
 _STATS = {"hits": 0, "misses": 0}
 # per graph, the (lattice, tiles) of its latest lowering: an array still held in that
 # layout was laid out by this graph's previous invocation (``lower``'s ``resident``)
-_LAST_LAYOUT: dict[int, tuple[tdfg.GraphOp, tuple, tuple]] = {}
+_LAST_LAYOUT: dict[int, tuple[Any, tuple, tuple]] = {}
 
 
 _NAMED: dict[str | Path | tuple[str, bytes], HardwareConfig] = {}
@@ -135,19 +144,27 @@ def clear_cache(facts: bool = True) -> None:
 _FACTS_GENERATION = 0
 
 
-def graph_facts(graph: GraphRecord | tdfg.GraphOp) -> GraphFacts:
+def graph_facts(graph: "GraphRecord | tdfg.GraphOp") -> GraphFacts:
     """The graph's ``GraphFacts``, kept on the graph itself (they live and die
     with it); ``clear_cache()`` makes every graph's stale.  A graph op is read
     into its record (``from_graph``) here, once: the lowering reads records."""
     hit = getattr(graph, "_infs_facts", None)
     if hit is None or hit[0] != _FACTS_GENERATION:
-        record = graph if isinstance(graph, GraphRecord) else from_graph(graph, where(graph))
+        record = graph if isinstance(graph, GraphRecord) else _record_of(graph)
         hit = (_FACTS_GENERATION, GraphFacts.of(record))
         graph._infs_facts = hit  # type: ignore[attr-defined]
     return hit[1]
 
 
-def _key(graph: tdfg.GraphOp, sizes: Mapping[str, float | int], cfg: HardwareConfig, tiles, shapes, facts: GraphFacts | None = None) -> tuple:
+def _record_of(graph: "tdfg.GraphOp") -> GraphRecord:
+    """A graph op's record, labelled as its errors name it (the IR's side: imports xDSL)."""
+    from infs.dialects.tdfg_ir_records import from_graph
+    from infs.passes.lowering_errors import where
+
+    return from_graph(graph, where(graph))
+
+
+def _key(graph: "GraphRecord | tdfg.GraphOp", sizes: Mapping[str, float | int], cfg: HardwareConfig, tiles, shapes, facts: GraphFacts | None = None) -> tuple:
     names = (facts or graph_facts(graph)).symbols
     used = tuple(sorted((k, float(v) if isinstance(v, float) else int(v)) for k, v in sizes.items() if k in names))
     shp = tuple(sorted((int(k), tuple(v)) for k, v in (shapes or {}).items()))
@@ -168,7 +185,7 @@ def _config_key(cfg: HardwareConfig) -> str:
 
 
 def lower(
-    graph: GraphRecord | tdfg.GraphOp,
+    graph: "GraphRecord | tdfg.GraphOp",
     sizes: Mapping[str, float | int],
     config: str | HardwareConfig,
     tiles: tuple[int, ...] | None = None,

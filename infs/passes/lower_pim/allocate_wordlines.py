@@ -174,4 +174,4 @@ def require_allocatable(prog: PimProgram) -> None:
             pending.update(k.writes(f))
 
 
-AllocateWordlinesPass = record_pass("allocate-wordlines", allocate_wordlines, require_allocatable)
+__getattr__ = record_pass("allocate-wordlines", allocate_wordlines, require_allocatable)  # AllocateWordlinesPass, built on first use

@@ -42,25 +42,21 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
 
 from infs import cost_formulas
 from infs.noc import Mesh
 from infs.dialects import pimcmd_schema as K
-from infs.dialects import tdfg
 from infs.element_types import ELEMENT_BITS, ELEMENT_BYTES
 from infs.dialects.pimcmd_schema import tile_grid
 from infs.hardware import CostProfile, HardwareConfig, get_profile, load_config
 from infs.passes.lower_pim.decompose import decompose_box, split_interval, written_exactly
 from infs.passes.lower_pim.expand_mv_bc import expand_mv_bc
-from infs.passes.lower_pim.layout import Layout, LayoutError, layout_attr, other_shapes
+from infs.passes.lower_pim.layout import Layout, LayoutError, other_shapes
 from infs.passes.lower_pim.lower_shift import alg2_shifts, bcast_runs
-from infs.passes.lowering_errors import LoweringError, where
-from infs.dialects.tdfg_ir_records import from_graph
+from infs.passes.lowering_errors import LoweringError
 from infs.dialects.tdfg_records import BC, MV, REDUCE, STREAM_LOAD, STREAM_REDUCE, GraphRecord
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, array_shapes, checked_element, element_name, lattice_extent
+from infs.passes.lower_pim.pim_program import lazy_pass
 from infs.passes.lower_pim.tdfg_to_pimcmd import convert_graph
 
 CACHE_LINE_BYTES = 64
@@ -229,24 +225,40 @@ def layout_config(config: str) -> HardwareConfig:
         raise LayoutError(str(e)) from None
 
 
-@dataclass(frozen=True)
-class ChooseLayoutPass(ModulePass):
-    """Annotate every specialized ``tdfg.graph`` with ``infs.layout`` (options ``config``, ``tiles``)."""
+def _choose_layout_pass() -> type:
+    """``ChooseLayoutPass`` (xDSL's side, built on first use: ``pim_program.lazy_pass``)."""
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.passes import ModulePass
 
-    name = "choose-layout"
-    config: str = "paper-64"
-    tiles: str = ""
+    from infs.dialects import tdfg
+    from infs.dialects.tdfg_ir_records import from_graph
+    from infs.passes.lower_pim.layout import layout_attr
+    from infs.passes.lowering_errors import where
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        cfg = layout_config(self.config)
-        force = parse_tiles(self.tiles) if self.tiles else None
-        for g in op.walk():
-            if isinstance(g, tdfg.GraphOp):
-                try:
-                    layout = choose_layout(from_graph(g), cfg, force)
-                except LayoutError as e:
-                    raise LayoutError(f"{where(g)}: {e}") from None
-                g.attributes["infs.layout"] = layout_attr(layout, cfg, len(g.arrays))
+    @dataclass(frozen=True)
+    class ChooseLayoutPass(ModulePass):
+        """Annotate every specialized ``tdfg.graph`` with ``infs.layout`` (options ``config``, ``tiles``)."""
+
+        name = "choose-layout"
+        config: str = "paper-64"
+        tiles: str = ""
+
+        def apply(self, ctx: Context, op: ModuleOp) -> None:
+            cfg = layout_config(self.config)
+            force = parse_tiles(self.tiles) if self.tiles else None
+            for g in op.walk():
+                if isinstance(g, tdfg.GraphOp):
+                    try:
+                        layout = choose_layout(from_graph(g), cfg, force)
+                    except LayoutError as e:
+                        raise LayoutError(f"{where(g)}: {e}") from None
+                    g.attributes["infs.layout"] = layout_attr(layout, cfg, len(g.arrays))
+
+    return ChooseLayoutPass
+
+
+__getattr__ = lazy_pass(__name__, "ChooseLayoutPass", _choose_layout_pass)
 
 
 # -- the cost estimate that ranks the valid tilings ------------------------------------

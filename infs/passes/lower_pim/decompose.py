@@ -92,4 +92,4 @@ def require_decomposable(prog: PimProgram) -> None:
             raise LoweringError("'bc' of a slice wider than one cell: run expand-mv-bc first")
 
 
-DecomposePass = record_pass("decompose", decompose, require_decomposable)
+__getattr__ = record_pass("decompose", decompose, require_decomposable)  # DecomposePass, built on first use

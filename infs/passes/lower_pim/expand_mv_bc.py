@@ -36,4 +36,4 @@ def expand_mv_bc(prog: PimProgram) -> PimProgram:
     return prog.with_cmds(out)
 
 
-ExpandMvBcPass = record_pass("expand-mv-bc", expand_mv_bc)
+__getattr__ = record_pass("expand-mv-bc", expand_mv_bc)  # ExpandMvBcPass, built on first use

@@ -38,4 +38,4 @@ def insert_sync(prog: PimProgram) -> PimProgram:
     return prog.with_cmds(out)
 
 
-InsertSyncPass = record_pass("insert-sync", insert_sync)
+__getattr__ = record_pass("insert-sync", insert_sync)  # InsertSyncPass, built on first use

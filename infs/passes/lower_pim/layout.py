@@ -14,16 +14,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerType, MemRefType, StringAttr, i64
-from xdsl.ir import Attribute
-from xdsl.utils.exceptions import DiagnosticException
+from typing import TYPE_CHECKING
 
-from infs.dialects import tdfg
 from infs.dialects.pimcmd_schema import TiledLattice
 from infs.hardware import HardwareConfig
 
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import DictionaryAttr
 
-class LayoutError(DiagnosticException):
+    from infs.dialects import tdfg
+
+
+class LayoutError(ValueError):
     """No valid layout: the graph does not fit, or the tiling constraints cannot be met."""
 
 
@@ -50,7 +52,10 @@ def other_shapes(static, laid_out: dict[int, tuple[int, ...]], given: dict[int, 
     return out
 
 
-def layout_attr(layout: Layout, cfg: HardwareConfig, num_arrays: int) -> DictionaryAttr:
+def layout_attr(layout: Layout, cfg: HardwareConfig, num_arrays: int) -> "DictionaryAttr":
+    """The ``infs.layout`` attribute of ``layout`` (the IR side: imports xDSL when called)."""
+    from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, StringAttr, i64
+
     shapes = [DenseArrayBase.from_list(i64, list(layout.shapes.get(i, ()))) for i in range(num_arrays)]
     return DictionaryAttr({
         # the machine's full description unless a built-in (config_spec): the
@@ -63,9 +68,12 @@ def layout_attr(layout: Layout, cfg: HardwareConfig, num_arrays: int) -> Diction
     })  # fmt: skip
 
 
-def read_layout(graph: tdfg.GraphOp) -> tuple[str, Layout]:
+def read_layout(graph: "tdfg.GraphOp") -> tuple[str, Layout]:
     """The ``infs.layout`` choose-layout attached (a malformed one is a ``LayoutError``:
     the attribute can come from a file)."""
+    from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerType, MemRefType, StringAttr
+    from xdsl.ir import Attribute
+
     attr = graph.attributes.get("infs.layout")
     if not isinstance(attr, DictionaryAttr):
         raise LayoutError("it has no layout (infs.layout): run choose-layout first")

@@ -43,4 +43,4 @@ def lower_compute(prog: PimProgram) -> PimProgram:
     return prog.with_cmds(out)
 
 
-LowerComputePass = record_pass("lower-compute", lower_compute)
+__getattr__ = record_pass("lower-compute", lower_compute)  # LowerComputePass, built on first use

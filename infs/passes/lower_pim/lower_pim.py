@@ -33,25 +33,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-
-from io import StringIO
-
-from xdsl.context import Context
-from xdsl.dialects import func
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
-from xdsl.ir import Block, Region
-from xdsl.passes import ModulePass
-from xdsl.printer import Printer
-from xdsl.rewriter import Rewriter
+from typing import TYPE_CHECKING
 
 from infs.dialects import pimcmd_schema as K
-from infs.dialects import tdfg
 from infs.dialects.pimcmd_records import PimProgram, ScalarType
-from infs.dialects.tdfg_ir_records import from_graph, type_name
 from infs.dialects.tdfg_records import GraphRecord
 from infs.hardware import HardwareConfig
 from infs.passes.lower_pim.allocate_wordlines import allocate_wordlines
-from infs.passes.canonicalize_tdfg import CanonicalizeTdfgPass
 from infs.passes.lower_pim.choose_layout import LayoutError, choose_layout, layout_config, parse_tiles
 from infs.passes.lower_pim.decompose import decompose
 from infs.passes.lower_pim.expand_mv_bc import expand_mv_bc
@@ -61,11 +49,12 @@ from infs.passes.lower_pim.lower_reduce import lower_reduce
 from infs.passes.lower_pim.lower_shift import lower_shift
 from infs.passes.lower_pim.map_banks import map_banks
 from infs.passes.lowering_errors import LoweringError, where
-from infs.passes.lower_pim.pim_program import rewrite_programs
-from infs.passes.specialize import SpecializePass
+from infs.passes.lower_pim.pim_program import lazy_pass, rewrite_programs
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts
-from infs.dialects.pimcmd_records_ir import to_op
 from infs.passes.lower_pim.tdfg_to_pimcmd import convert_graph
+
+if TYPE_CHECKING:
+    from infs.dialects import tdfg
 
 RECORD_STEPS = (expand_mv_bc, decompose, lower_shift, lower_reduce, lower_compute, map_banks, insert_sync, allocate_wordlines)
 # the steps that only rewrite these kinds (no step creates them) pass a program without them unchanged
@@ -100,40 +89,56 @@ def lower_graph(graph: GraphRecord, cfg: HardwareConfig, tiles: tuple[int, ...] 
     return record, scalar_map
 
 
-@dataclass(frozen=True)
-class LowerPimPass(ModulePass):
-    name = "lower-pim"
-    sizes: str = ""
-    config: str = "paper-64"
-    tiles: str = ""
-    shapes: str = ""
+def _lower_pim_pass() -> type:
+    """``LowerPimPass`` (xDSL's side, built on first use: ``pim_program.lazy_pass``)."""
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.passes import ModulePass
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        rewrite_programs(op, lower_program)  # domain-form programs already in the module
-        sources = [source_text(g) for g in op.walk() if isinstance(g, tdfg.GraphOp)]  # as given: symbolic
-        SpecializePass(self.sizes).apply(ctx, op)
-        CanonicalizeTdfgPass().apply(ctx, op)
-        cfg = layout_config(self.config)
-        force = parse_tiles(self.tiles) if self.tiles else None
-        graphs = [g for g in op.walk() if isinstance(g, tdfg.GraphOp)]
-        assert len(graphs) == len(sources)  # (the two passes rewrite inside the graphs, never add or drop one)
-        shapes = parse_shapes(self.shapes, graphs)
-        for g, source in zip(graphs, sources):
-            given = {i: shapes[v.name_hint] for i, v in enumerate(g.arrays) if v.name_hint in shapes}
-            for i, shape in given.items():
-                t = g.arrays[i].type
-                static = list(t.get_shape())  # type: ignore[attr-defined]
-                if len(shape) != len(static) or any(s >= 0 and s != n for s, n in zip(static, shape)):
-                    raise LoweringError.about(g, f"shapes={g.arrays[i].name_hint}={'x'.join(map(str, shape))} does not fit %{g.arrays[i].name_hint} : {t}")
-            try:
-                replace_with_program(g, *lower_graph(from_graph(g), cfg, force, given or None), source)
-            except LayoutError as e:
-                raise LayoutError(f"{where(g)}: {e}") from None
-            except LoweringError as e:
-                raise LoweringError.about(g, e) from None
+    from infs.dialects import tdfg
+    from infs.dialects.tdfg_ir_records import from_graph
+    from infs.passes.canonicalize_tdfg import CanonicalizeTdfgPass
+    from infs.passes.specialize import SpecializePass
+
+    @dataclass(frozen=True)
+    class LowerPimPass(ModulePass):
+        name = "lower-pim"
+        sizes: str = ""
+        config: str = "paper-64"
+        tiles: str = ""
+        shapes: str = ""
+
+        def apply(self, ctx: Context, op: ModuleOp) -> None:
+            rewrite_programs(op, lower_program)  # domain-form programs already in the module
+            sources = [source_text(g) for g in op.walk() if isinstance(g, tdfg.GraphOp)]  # as given: symbolic
+            SpecializePass(self.sizes).apply(ctx, op)
+            CanonicalizeTdfgPass().apply(ctx, op)
+            cfg = layout_config(self.config)
+            force = parse_tiles(self.tiles) if self.tiles else None
+            graphs = [g for g in op.walk() if isinstance(g, tdfg.GraphOp)]
+            assert len(graphs) == len(sources)  # (the two passes rewrite inside the graphs, never add or drop one)
+            shapes = parse_shapes(self.shapes, graphs)
+            for g, source in zip(graphs, sources):
+                given = {i: shapes[v.name_hint] for i, v in enumerate(g.arrays) if v.name_hint in shapes}
+                for i, shape in given.items():
+                    t = g.arrays[i].type
+                    static = list(t.get_shape())  # type: ignore[attr-defined]
+                    if len(shape) != len(static) or any(s >= 0 and s != n for s, n in zip(static, shape)):
+                        raise LoweringError.about(g, f"shapes={g.arrays[i].name_hint}={'x'.join(map(str, shape))} does not fit %{g.arrays[i].name_hint} : {t}")
+                try:
+                    replace_with_program(g, *lower_graph(from_graph(g), cfg, force, given or None), source)
+                except LayoutError as e:
+                    raise LayoutError(f"{where(g)}: {e}") from None
+                except LoweringError as e:
+                    raise LoweringError.about(g, e) from None
+
+    return LowerPimPass
 
 
-def parse_shapes(text: str, graphs: list[tdfg.GraphOp]) -> dict[str, tuple[int, ...]]:
+__getattr__ = lazy_pass(__name__, "LowerPimPass", _lower_pim_pass)
+
+
+def parse_shapes(text: str, graphs: list["tdfg.GraphOp"]) -> dict[str, tuple[int, ...]]:
     """``"A=64x64,B=64x64"`` -> ``{"A": (64, 64), ...}``; each name an array some graph takes."""
     out: dict[str, tuple[int, ...]] = {}
     known = {v.name_hint for g in graphs for v in g.arrays if v.name_hint}
@@ -151,10 +156,16 @@ def parse_shapes(text: str, graphs: list[tdfg.GraphOp]) -> dict[str, tuple[int, 
     return out
 
 
-def source_text(graph: tdfg.GraphOp) -> str:
+def source_text(graph: "tdfg.GraphOp") -> str:
     """``graph`` printed as the body of ``func.func @source`` whose arguments are
     its operands (arrays, then scalars, with their names): text that parses
     alone, whatever the host code around it."""
+    from io import StringIO
+
+    from xdsl.dialects import func
+    from xdsl.ir import Block, Region
+    from xdsl.printer import Printer
+
     block = Block(arg_types=[v.type for v in graph.operands])
     for arg, v in zip(block.args, graph.operands):
         arg.name_hint = v.name_hint
@@ -165,10 +176,16 @@ def source_text(graph: tdfg.GraphOp) -> str:
     return out.getvalue()
 
 
-def replace_with_program(graph: tdfg.GraphOp, prog: PimProgram, scalar_map: list[int], source: str) -> None:
+def replace_with_program(graph: "tdfg.GraphOp", prog: PimProgram, scalar_map: list[int], source: str) -> None:
     """Replace the specialized ``graph`` by its program, with the provenance of
     the module docstring: the scalar operands are the commands' runtime
     parameters (``scalar_map``) and then every other symbol of the graph."""
+    from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr
+    from xdsl.rewriter import Rewriter
+
+    from infs.dialects.pimcmd_records_ir import to_op
+    from infs.dialects.tdfg_ir_records import type_name
+
     rest = [j for j in range(len(graph.scalars)) if j not in scalar_map]
     order = [*scalar_map, *rest]
     prog = prog.with_cmds(prog.cmds)

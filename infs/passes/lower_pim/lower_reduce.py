@@ -17,7 +17,7 @@ The final rounds across tiles are left to ``near_reduce`` (Fig. 4b).
 from __future__ import annotations
 
 from infs.dialects import pimcmd_schema as K
-from infs.dialects.lattice import Domain
+from infs.dialects.lattice_values import Domain
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.lowering_errors import LoweringError
 from infs.passes.lower_pim.pim_program import record_pass, require_virtual
@@ -65,4 +65,4 @@ def lower_reduce(prog: PimProgram) -> PimProgram:
     return prog.with_cmds(out)
 
 
-LowerReducePass = record_pass("lower-reduce", lower_reduce)
+__getattr__ = record_pass("lower-reduce", lower_reduce)  # LowerReducePass, built on first use

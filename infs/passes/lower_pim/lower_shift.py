@@ -12,7 +12,7 @@ whole tiles in the middle, the tail tile).
 from __future__ import annotations
 
 from infs.dialects import pimcmd_schema as K
-from infs.dialects.lattice import Domain
+from infs.dialects.lattice_values import Domain
 from infs.dialects.pimcmd_records import Cmd, PimProgram
 from infs.passes.lowering_errors import LoweringError
 from infs.passes.lower_pim.pim_program import record_pass, require_virtual
@@ -98,4 +98,4 @@ def lower_shift(prog: PimProgram) -> PimProgram:
     return prog.with_cmds(out)
 
 
-LowerShiftPass = record_pass("lower-shift", lower_shift)
+__getattr__ = record_pass("lower-shift", lower_shift)  # LowerShiftPass, built on first use

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from infs.dialects.lattice import Pattern
+from infs.dialects.lattice_values import Pattern
 from infs.dialects.pimcmd_records import PimProgram
 from infs.passes.lower_pim.pim_program import record_pass
 
@@ -48,4 +48,4 @@ def map_banks(prog: PimProgram) -> PimProgram:
     ])  # fmt: skip
 
 
-MapBanksPass = record_pass("map-banks", map_banks)
+__getattr__ = record_pass("map-banks", map_banks)  # MapBanksPass, built on first use

@@ -35,22 +35,16 @@ import itertools
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
 
 from infs.dialects import pimcmd_schema as K
-from infs.dialects import tdfg
-from infs.dialects.lattice import AccessMap, Affine, Domain, dim_name
+from infs.dialects.lattice_values import AccessMap, Affine, Domain, dim_name
 from infs.hardware import HardwareConfig, load_config
-from infs.passes.lower_pim.layout import Layout, LayoutError, read_layout
+from infs.passes.lower_pim.layout import Layout, LayoutError
 from infs.passes.lower_pim.decompose import decompose_box
 from infs.dialects.pimcmd_records import Box, Cmd, PimProgram, box_empty, element_name, ScalarType
-from infs.dialects.pimcmd_records_ir import to_op
+from infs.passes.lower_pim.pim_program import lazy_pass
 from infs.passes.lowering_errors import LoweringError
 from infs.dialects.pimcmd_records import box_intersect, box_shift, box_with
-from infs.dialects.tdfg_ir_records import from_graph
 from infs.dialects.tdfg_records import BC, CMP, CONST, MV, REDUCE, SHRINK, STORE, STREAM_LOAD, STREAM_REDUCE, STREAM_STORE, TENSOR, YIELD, GraphRecord, Node
 from infs.passes.tdfg_domains import CONCRETE, Bindings, GraphFacts, box_of_shape, checked_element, collapse, infer_boxes, is_infinite
 from infs.element_types import COMMUTATIVE, ELEMENT_DTYPES
@@ -624,23 +618,39 @@ def convert_graph(graph: GraphRecord, at: Bindings, laid_out: tuple[HardwareConf
     return prog, list(conv.scalars)
 
 
-def replace_graph(graph: tdfg.GraphOp, prog: PimProgram, scalar_map: list[int]) -> None:
-    new = to_op(prog, list(graph.arrays), [graph.scalars[i] for i in scalar_map])
-    new.location = graph.location  # errors of later passes point at the graph
-    Rewriter.replace_op(graph, new, new_results=list(new.res))
+def _tdfg_to_pimcmd_pass() -> type:
+    """``TdfgToPimcmdPass`` (xDSL's side, built on first use: ``pim_program.lazy_pass``)."""
+    from xdsl.context import Context
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.passes import ModulePass
+    from xdsl.rewriter import Rewriter
+
+    from infs.dialects import tdfg
+    from infs.dialects.pimcmd_records_ir import to_op
+    from infs.dialects.tdfg_ir_records import from_graph
+    from infs.passes.lower_pim.layout import read_layout
+
+    def replace_graph(graph: tdfg.GraphOp, prog: PimProgram, scalar_map: list[int]) -> None:
+        new = to_op(prog, list(graph.arrays), [graph.scalars[i] for i in scalar_map])
+        new.location = graph.location  # errors of later passes point at the graph
+        Rewriter.replace_op(graph, new, new_results=list(new.res))
+
+    @dataclass(frozen=True)
+    class TdfgToPimcmdPass(ModulePass):
+        """Replace every laid-out ``tdfg.graph`` by a domain-form ``pimcmd.program``."""
+
+        name = "tdfg-to-pimcmd"
+
+        def apply(self, ctx: Context, op: ModuleOp) -> None:
+            for g in [g for g in op.walk() if isinstance(g, tdfg.GraphOp)]:
+                try:
+                    config, layout = read_layout(g)
+                    converted = convert_graph(from_graph(g), CONCRETE, (load_config(config), layout))
+                except (LoweringError, LayoutError) as e:  # read_layout's LayoutError too: both are about g
+                    raise LoweringError.about(g, e) from None
+                replace_graph(g, *converted)
+
+    return TdfgToPimcmdPass
 
 
-@dataclass(frozen=True)
-class TdfgToPimcmdPass(ModulePass):
-    """Replace every laid-out ``tdfg.graph`` by a domain-form ``pimcmd.program``."""
-
-    name = "tdfg-to-pimcmd"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for g in [g for g in op.walk() if isinstance(g, tdfg.GraphOp)]:
-            try:
-                config, layout = read_layout(g)
-                converted = convert_graph(from_graph(g), CONCRETE, (load_config(config), layout))
-            except (LoweringError, LayoutError) as e:  # read_layout's LayoutError too: both are about g
-                raise LoweringError.about(g, e) from None
-            replace_graph(g, *converted)
+__getattr__ = lazy_pass(__name__, "TdfgToPimcmdPass", _tdfg_to_pimcmd_pass)

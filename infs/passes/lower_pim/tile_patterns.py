@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from infs.dialects.lattice import Domain, Pattern
+from infs.dialects.lattice_values import Domain, Pattern
 from infs.dialects.pimcmd_schema import tile_grid
 from infs.dialects.pimcmd_records import Box, PimProgram
 from infs.passes.lowering_errors import LoweringError
