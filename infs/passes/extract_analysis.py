@@ -36,6 +36,7 @@ from infs.passes.extract_remarks import Refuse, source_line
 from infs.passes.extract_trees import (
     NUM_MINMAX,
     REDUCE_KIND,
+    Chase,
     Const,
     Load,
     Node,
@@ -267,13 +268,22 @@ class Analysis:
             raise Refuse(f"'{op.name}' of {t.element_type} elements")
         return array, AccessMap(tuple(idx)), tuple(ind)
 
-    def indirect(self, v: SSAValue) -> Load | None:
-        """An index that is an integer loaded in this body (through casts): an
-        indirect access (NSC §II-B, ``X[idx[r]]``), the index stream read as is."""
+    def indirect(self, v: SSAValue) -> Node | None:
+        """An index that is an integer loaded in this body (through casts), or
+        computed from loaded integers (``H[V[i] >> 24]``, ``Head[k % h]``), or
+        the node a pointer chase stopped at: an indirect access (NSC §II-B,
+        ``X[idx[r]]``), the index stream read (or computed) as is."""
         while isinstance(v.owner, (arith.IndexCastOp, arith.ExtSIOp)) and isinstance(v.owner.input.type, IntegerType):
             v = v.owner.input
         n = self.nodes.get(v)
-        return n if isinstance(n, Load) and isinstance(n.type, IntegerType) else None
+        if n is None and isinstance(v.type, IntegerType) and self.inside(v) and isinstance(v.owner, Operation) and is_compute_op(v.owner):
+            try:
+                n = self.node(v)
+            except Refuse:
+                return None
+            if not any(isinstance(x, (Load, Chase)) for x in walk_nodes(n)):
+                return None  # computed from constants and host values only: affine or not, not data
+        return n if isinstance(n, (Load, Op, Chase)) and isinstance(n.type, IntegerType) else None
 
     def node(self, v: SSAValue) -> Node:
         if v in self.nodes:
@@ -314,7 +324,7 @@ class Analysis:
                 if not ld.ind:
                     unconditional.add((id(ld.array), ld.amap))
             elif isinstance(op, (affine.StoreOp, memref.StoreOp)):
-                if in_reduction:
+                if in_reduction and not self.point_stores():
                     raise Refuse(f"'{op.name}' inside a reduction loop")
                 array, amap, ind = self.access(op)
                 value = self.node(op.value)
@@ -330,6 +340,8 @@ class Analysis:
                 raise Refuse(f"the body of the innermost loop holds another '{op.name}' (not perfectly nested)")
             elif isinstance(op, scf.IfOp) and op.results:
                 self.if_select(op, forward, speculated)
+            elif isinstance(op, scf.WhileOp):
+                self.chase(op)
             elif is_pure_scalar_op(op):
                 continue  # read on use
             else:
@@ -338,6 +350,13 @@ class Analysis:
             why = None if (id(ld.array), ld.amap) in unconditional else self.unproved_bounds(ld)
             if why is not None:
                 raise Refuse(f"the 'scf.if' at line {source_line(where)} loads {array_label(ld.array)}[{', '.join(map(str, ld.amap.results))}] on one side only: a select evaluates both sides, and {why}")
+
+    def point_stores(self) -> bool:
+        """Whether a store inside the accumulation loop happens at each of its
+        points as a region's store can: the loop is the nest itself (no band
+        around it), so its points are the region's (``classify`` checks that
+        each such store moves with every dim and stores no fold)."""
+        return not self.band_dims and self.red_loop is self.root
 
     def load(self, op: Operation, forward: dict) -> Load:
         """A load of the body (the stored value when this iteration stored that cell before)."""
@@ -382,6 +401,101 @@ class Analysis:
         for res, t, e in zip(op.results, *sides):
             tn, en = self.node(t), self.node(e)
             self.nodes[res] = tn if tn is en else Op(res.type, select_op(res.type), [cond, tn, en])
+
+    def chase(self, op: scf.WhileOp) -> None:
+        """A pointer chase as cgeist prints ``while (p >= 0 && test(p)) p =
+        step(p)``: an ``scf.while`` carrying one integer, whose before region is
+        the null test ``p >= 0`` and, when it holds, an ``scf.if`` computing the
+        test (else false), handing ``p`` on unchanged; the test and the step load
+        rank-1 arrays at ``p`` (the node's fields) and compute with arith only
+        (NSC Table II's pointer-chasing stream, ``stream.chase``)."""
+        where = f"the 'scf.while' at line {source_line(op)}"
+        if len(op.arguments) != 1 or len(op.results) != 1:
+            raise Refuse(f"{where} carries {len(op.arguments)} values (a pointer chase carries its pointer only)")
+        ptr_t = op.results[0].type
+        if not isinstance(ptr_t, IntegerType) or ptr_t.width.data < 8:
+            raise Refuse(f"{where} carries a value of type {ptr_t} (a pointer chase carries an integer slot, i8 or wider)")
+        before, after = op.before_region.block, op.after_region.block
+        p0, p1 = before.args[0], after.args[0]
+        cond = before.last_op
+        if not isinstance(cond, scf.ConditionOp) or list(cond.args) != [p0] or list(after.args) != [p1]:
+            raise Refuse(f"{where} does not hand its pointer on unchanged from its test to its step")
+        head = list(before.ops)[:-1]
+
+        def null_test(o: Operation) -> bool:
+            if not (isinstance(o, arith.CmpiOp) and o.lhs is p0 and isinstance(o.rhs.owner, arith.ConstantOp)):
+                return False
+            pred, c = o.predicate.value.data, o.rhs.owner.value.value.data  # type: ignore[union-attr]
+            return (pred, c) in ((5, 0), (4, -1))  # p >= 0, p > -1
+
+        tests = [o for o in head if null_test(o)]
+        if len(tests) != 1:
+            raise Refuse(f"{where} does not test its pointer for null ('p >= 0') before it loads through it")
+        valid = tests[0].result
+        ops: list[Operation] = []
+        go: SSAValue | None = None
+        if cond.condition is valid:
+            rest = [o for o in head if o is not tests[0]]
+        else:
+            guard = cond.condition.owner
+            if not (isinstance(guard, scf.IfOp) and guard.cond is valid and len(guard.results) == 1 and guard in head):
+                raise Refuse(f"{where} goes on under a condition that is not 'p >= 0 && test(p)' (an 'scf.if' on the null test)")
+            no = guard.false_region.block.last_op.operands[0]  # type: ignore[union-attr]
+            if not (isinstance(no.owner, arith.ConstantOp) and no.owner.value.value.data in (0, False)):  # type: ignore[union-attr]
+                raise Refuse(f"{where} goes on past a null pointer (its 'scf.if' does not yield false when 'p >= 0' fails)")
+            then = guard.true_region.block
+            ops += list(then.ops)[:-1]
+            go = then.last_op.operands[0]  # type: ignore[union-attr]
+            rest = [o for o in head if o not in (tests[0], guard)]
+        if any(not isinstance(o, arith.ConstantOp) for o in rest):
+            what = next(o for o in rest if not isinstance(o, arith.ConstantOp))
+            raise Refuse(f"'{what.name}' in the test of the pointer chase at line {source_line(op)} outside its null check")
+        step = list(after.ops)
+        ops += step[:-1]
+        nxt = step[-1].operands[0]
+        inner = {p0, p1}
+        fields: dict[object, tuple[SSAValue, list[SSAValue]]] = {}
+        body: list[Operation] = []
+        inputs: dict[SSAValue, Node] = {}
+        for o in ops:
+            if not isinstance(o, (arith.IndexCastOp, memref.LoadOp)) and not is_compute_op(o):
+                raise Refuse(f"'{o.name}' in the pointer chase at line {source_line(op)} (its test and step take loads at the pointer and arith only)")
+        for o in ops:
+            if isinstance(o, arith.IndexCastOp) and o.input in (p0, p1):
+                if any(not isinstance(u.operation, memref.LoadOp) for u in o.result.uses):
+                    raise Refuse(f"the pointer of the chase at line {source_line(op)} is used as an index value other than a load's")
+                continue
+            if isinstance(o, memref.LoadOp):
+                (i,) = o.indices if len(o.indices) == 1 else (None,)
+                if i is None or not (isinstance(i.owner, arith.IndexCastOp) and i.owner.input in (p0, p1)):
+                    raise Refuse(f"the pointer chase at line {source_line(op)} loads {array_label(o.memref)} elsewhere than at its pointer")
+                array = o.memref
+                if self.inside(array):
+                    raise Refuse(f"the pointer chase at line {source_line(op)} loads an array allocated inside the loop nest")
+                other = self.roots.setdefault(array_root(array), array)
+                if other is not array:
+                    raise Refuse(f"{array_label(other)} and {array_label(array)} are one array (a 'memref.cast' of it, or 'memref.get_global's of one global)")
+                fields.setdefault(array_root(array), (array, []))[1].append(o.res)
+                continue
+            if not is_compute_op(o):
+                raise Refuse(f"'{o.name}' in the pointer chase at line {source_line(op)} (its test and step take loads at the pointer and arith only)")
+            body.append(o)
+            for v in o.operands:
+                if v in inner or (isinstance(v.owner, Operation) and op.is_ancestor(v.owner)) or v in inputs:
+                    continue
+                if isinstance(v.owner, arith.ConstantOp):
+                    body.insert(0, v.owner)  # (cloned into the chase's body, once: the clone maps it)
+                    inner.add(v)
+                    continue
+                inputs[v] = self.node(v)
+        if not fields:
+            raise Refuse(f"the 'scf.while' at line {source_line(op)} loads nothing at its pointer (a pointer chase's next address comes from the node it loads)")
+        for v in (go, nxt):
+            if v is not None and not (v in inner or (isinstance(v.owner, Operation) and op.is_ancestor(v.owner))):
+                inputs.setdefault(v, self.node(v))
+        start = self.node(op.arguments[0])
+        self.nodes[op.results[0]] = Chase(ptr_t, start, list(fields.values()), list(inputs.items()), [p0, p1], list(dict.fromkeys(body)), go, nxt, self.order, op)
+        self.order += 1
 
     def unproved_bounds(self, ld: Load) -> str | None:
         """Why ``ld``'s indices are not proved inside its array at every point of
@@ -561,12 +675,22 @@ def classify(a: Analysis) -> frozenset[int]:
     alld = frozenset(range(len(a.bounds)))
     for s in a.stores:
         used = s.amap.dims_used()
+        if point_store(a, s):
+            continue  # stored at each point of the accumulation loop, beside the fold (_plan_scalar)
         if not s.atomic and (used & red or used != alld - red):
             raise Refuse(f"the store to {array_label(s.array)} does not move with every parallel loop of the nest (an output dependence)")
         for n in walk_nodes(s.value, into_reductions=False):
             if isinstance(n, Load) and n.amap.dims_used() & red:
                 raise Refuse("a value loaded inside the reduction is used outside it")
     return red
+
+
+def point_store(a: Analysis, s: Store) -> bool:
+    """A store inside a nest that is one accumulation loop (``point_stores``)
+    at a cell moving with every dim, of a value that is no fold: the region
+    stores it at every point, beside the fold it yields."""
+    alld = frozenset(range(len(a.bounds)))
+    return a.point_stores() and not s.atomic and not s.ind and s.amap.dims_used() == alld and not any(isinstance(n, Red) for n in walk_nodes(s.value))
 
 
 def _updated_cell(s: Store) -> int | None:

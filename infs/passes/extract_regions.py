@@ -22,11 +22,11 @@ from xdsl.utils.exceptions import VerifyException
 
 from infs.dialects import stream
 from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError, dim_name
-from infs.passes.extract_analysis import Analysis, array_label, classify, reds_of
+from infs.passes.extract_analysis import Analysis, array_label, classify, point_store, reds_of
 from infs.passes.extract_host import HostOps
 from infs.passes.extract_loops import erase_ops
 from infs.passes.extract_remarks import Refuse
-from infs.passes.extract_trees import Const, Load, Node, Op, Red, Scalar, Store, walk_nodes
+from infs.passes.extract_trees import Chase, Const, Load, Node, Op, Red, Scalar, Store, walk_nodes
 
 
 # ---------------------------------------------------------------------------
@@ -66,7 +66,8 @@ class RegionBuilder:
                 nodes.extend(walk_nodes(v, seen))
         for r in results:
             nodes.extend(walk_nodes(r, seen))
-        accesses = sorted([(s.order, s.array) for s in stores] + [(n.order, n.array) for n in nodes if isinstance(n, Load)], key=lambda t: t[0])
+        accesses = sorted([(s.order, s.array) for s in stores] + [(n.order, n.array) for n in nodes if isinstance(n, Load)]
+                          + [(n.order, f) for n in nodes if isinstance(n, Chase) for f, _ in n.fields], key=lambda t: t[0])  # fmt: skip
         arrays = list(dict.fromkeys([*(x for _, x in accesses), *(n.array for n in nodes if isinstance(n, TmpLoad))]))
         used_syms.update(*(n.amap.symbols_used() for n in nodes if isinstance(n, (Load, TmpLoad))))
         by_name = {nm: v for v, nm in a.symbols.items()}
@@ -119,10 +120,37 @@ class RegionBuilder:
             v = self.add(red)
         elif isinstance(n, Scalar):
             v = self.scalar_arg[n.value]
+        elif isinstance(n, Chase):
+            v = self.chase(n)
         else:
             v = self.compute(n)
         self.memo[id(n)] = v
         return v
+
+    def chase(self, n: Chase) -> SSAValue:
+        """The ``stream.chase`` of a pointer chase: its test's and step's ops
+        cloned into its body, the pointer and the fields' loads mapped to the
+        body's arguments."""
+        start = self.value(n.start)
+        inputs = [self.value(x) for _, x in n.inputs]
+        fields = [self.array_arg[a] for a, _ in n.fields]
+        blk = Block(arg_types=[n.type, *(a.type.element_type for a, _ in n.fields), *(stream.elem_type(v.type) for v in inputs)])  # type: ignore[attr-defined]
+        vmap: dict[SSAValue, SSAValue] = {p: blk.args[0] for p in n.ptr}
+        for j, (_, loads) in enumerate(n.fields):
+            vmap.update((ld, blk.args[1 + j]) for ld in loads)
+        vmap.update((v, blk.args[1 + len(fields) + j]) for j, (v, _) in enumerate(n.inputs))
+        for o in n.body:
+            blk.add_op(o.clone(value_mapper=vmap))
+        if n.go is None:
+            yes = arith.ConstantOp.from_int_and_width(1, 1)
+            blk.add_op(yes)
+            go = yes.result
+        else:
+            go = vmap[n.go]
+        blk.add_op(stream.YieldOp(go, vmap[n.next]))
+        op = stream.ChaseOp(start, fields, inputs, Region(blk))
+        op.location = n.src.location
+        return self.add(op)
 
     def stream(self, n: Node) -> SSAValue:
         v = self.value(n)
@@ -289,7 +317,8 @@ def _plan_scalar(a: Analysis, host: HostOps, dims: list[int], red: frozenset[int
     combines them with the initial values and stores."""
     _stored_in_reds(a)
     reds = reds_of(a)
-    region = _checked(RegionBuilder(a, host, dims, red).build([], a.loads, list(reds)), built)
+    at_points = [s for s in a.stores if point_store(a, s)]
+    region = _checked(RegionBuilder(a, host, dims, red).build(at_points, a.loads, list(reds)), built)
     env = {id(r): region.results[i] for i, r in enumerate(reds)}
     sym_env = host.symbols(a)
 
@@ -303,6 +332,8 @@ def _plan_scalar(a: Analysis, host: HostOps, dims: list[int], red: frozenset[int
             v = host.emit(memref.LoadOp.get(n.array, idx), True)
         elif isinstance(n, Scalar):
             v = n.value
+        elif isinstance(n, Chase):
+            raise Refuse(f"the pointer chase at line {n.src.location.line.data if hasattr(n.src.location, 'line') else '?'} is used outside the reduction")
         else:
             assert isinstance(n, (Const, Op))
             v = host.emit(n.op.clone(value_mapper={o: hval(x) for o, x in zip(n.op.operands, n.args)} if isinstance(n, Op) else None), True)
@@ -310,6 +341,8 @@ def _plan_scalar(a: Analysis, host: HostOps, dims: list[int], red: frozenset[int
         return v
 
     for s in a.stores:
+        if any(s is t for t in at_points):
+            continue
         v = hval(s.value)
         idx = [host.affine(e, sym_env, True) for e in s.amap.results]
         host.emit(memref.StoreOp.get(v, s.array, idx), True)

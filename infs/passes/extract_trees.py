@@ -1,8 +1,8 @@
 """Expression trees of a loop nest's innermost body, and the reductions they fold.
 
 Takes the ops of the innermost body; gives the tree nodes the analysis reads
-them into (``Load``, ``Scalar``, ``Const``, ``Op``, ``Red``, and ``Store``
-statements), which op folds a loop-carried accumulator and with which
+them into (``Load``, ``Scalar``, ``Const``, ``Op``, ``Red``, ``Chase`` -- a
+pointer chase -- and ``Store`` statements), which op folds a loop-carried accumulator and with which
 reduction kind (add/mul/min/max, argmin/argmax, NaN-aware or not), which ops
 may trap (integer division), the select and min/max ops a tree lowers to, the
 chained accumulation loops, and walks over trees.
@@ -62,6 +62,26 @@ class Red(Node):
     dims: frozenset[int]
     body: Node
     src: Operation | None = None  # the reduction loop (or accumulating op): the stream.reduce's location
+
+
+@dataclass(eq=False)
+class Chase(Node):
+    """A pointer chase (an ``scf.while`` walking ``p = next(p)``): ``stream.chase``.
+    ``body`` holds the ops of the walk's test and step (clones of the loop's, in
+    order), ``ptr`` the SSA values that are the pointer in them, ``fields``
+    (array, the loads of it at the pointer), ``inputs`` (the outside values
+    they use, and their nodes), ``go``/``next`` the values yielded (``go``
+    None: the walk goes on until the pointer is null)."""
+
+    start: Node
+    fields: list[tuple[SSAValue, list[SSAValue]]]
+    inputs: list[tuple[SSAValue, Node]]
+    ptr: list[SSAValue]
+    body: list[Operation]
+    go: SSAValue | None
+    next: SSAValue
+    order: int
+    src: Operation
 
 
 @dataclass(eq=False)
@@ -215,6 +235,9 @@ def walk_nodes(n: Node, seen: set[int] | None = None, into_reductions: bool = Tr
     yield n
     if isinstance(n, (Op, Load)):
         for a in n.args if isinstance(n, Op) else [x for _, x in n.ind]:
+            yield from walk_nodes(a, seen, into_reductions)
+    elif isinstance(n, Chase):
+        for a in [n.start, *(x for _, x in n.inputs)]:
             yield from walk_nodes(a, seen, into_reductions)
     elif isinstance(n, Red) and into_reductions:
         yield from walk_nodes(n.body, seen, into_reductions)

@@ -92,7 +92,7 @@ func.func @rank4(%A: memref<?x?x?x?xf32>, %n: index) {
 func.func @while_inside(%A: memref<?xf32>, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // CHECK: host.mlir:[[# @LINE + 1]]:3: remark: extract-streams: loop nest not extracted: 'scf.while' in the loop body
+  // CHECK: host.mlir:[[# @LINE + 1]]:3: remark: extract-streams: loop nest not extracted: the 'scf.while' at line [[# @LINE + 2]] carries a value of type index (a pointer chase carries an integer slot, i8 or wider)
   scf.for %i = %c0 to %n step %c1 {
     %r = scf.while (%k = %c0) : (index) -> index {
       %c = arith.cmpi slt, %k, %c1 : index
