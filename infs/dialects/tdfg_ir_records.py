@@ -9,7 +9,7 @@ that needs xDSL lives here, beside the op definitions it reads.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, IndexType, IntegerAttr, MemRefType
+from xdsl.dialects.builtin import DenseArrayBase, FileLineColLoc, FloatAttr, IndexType, IntegerAttr, MemRefType
 from xdsl.ir import Attribute
 
 from infs.dialects import tdfg
@@ -92,6 +92,7 @@ def from_graph(graph: tdfg.GraphOp, label: str | None = None) -> GraphRecord:
         array_names=tuple(a.name_hint for a in args),
         hints=_hints(graph),
         label=label or "the tdfg.graph",
+        line=graph.location.line.data if isinstance(graph.location, FileLineColLoc) else None,
     )
 
 

@@ -138,6 +138,7 @@ class GraphRecord:
     array_names: tuple[str | None, ...] = ()  # the host values' names, for messages and ``shapes=``
     hints: Mapping[str, Any] = field(default_factory=dict)  # "shift"/"broadcast"/"reduce": dims, "primary": an array index, "align": indices
     label: str = "the tdfg.graph"  # what errors call it ("the tdfg.graph at f.mlir:3:5 in @fn")
+    line: int | None = None  # the graph's source line (run-time messages name it), if known
 
     @property
     def values(self) -> int:
@@ -157,6 +158,7 @@ class GraphRecord:
         return {
             "rank": self.rank,
             "label": self.label,
+            "line": self.line,
             "arrays": [[list(a.shape), a.element_type, name] for a, name in zip(self.arrays, self.array_names or [None] * len(self.arrays))],
             "scalars": [[n, t] for n, t in zip(self.scalar_names, self.scalar_types)],
             "results": list(self.result_types),
@@ -294,13 +296,14 @@ def from_data(data: object, where: str = "graph") -> GraphRecord:
     match the results.  Raises ``RecordDataError`` (one line)."""
     if not isinstance(data, dict):
         raise _fail(where, f"a graph must be an object, got {_short(data)}")
-    known = {"rank", "label", "arrays", "scalars", "results", "hints", "nodes"}
+    known = {"rank", "label", "line", "arrays", "scalars", "results", "hints", "nodes"}
     extra = sorted(set(data) - known)
     missing = sorted(known - set(data))
     if extra or missing:
         raise _fail(where, f"unknown key '{extra[0]}'" if extra else f"missing key '{missing[0]}'")
     rank = _int64(data["rank"], where, "rank", 1, MAX_LATTICE_RANK)
     label = _str(data["label"], where, "label")
+    line = None if data["line"] is None else _int64(data["line"], where, "line", 0)
     machine = tuple(ELEMENT_BITS)
     arrays, names = [], []
     for i, a in enumerate(_list(data["arrays"], where, "arrays")):
@@ -321,7 +324,7 @@ def from_data(data: object, where: str = "graph") -> GraphRecord:
     results = tuple(_str(r, where, "a result type", machine) for r in _list(data["results"], where, "results"))
     hints = _hints(data["hints"], rank, len(arrays), where)
     nodes = _nodes(_list(data["nodes"], where, "nodes"), rank, arrays, stypes, symbols, results, where)
-    return GraphRecord(rank, tuple(arrays), tuple(snames), tuple(stypes), nodes, results, tuple(names), hints, label)
+    return GraphRecord(rank, tuple(arrays), tuple(snames), tuple(stypes), nodes, results, tuple(names), hints, label, line)
 
 
 def _hints(h: object, rank: int, n_arrays: int, where: str) -> dict[str, Any]:

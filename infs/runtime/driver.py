@@ -67,6 +67,7 @@ from infs.runtime import host, jit
 from infs.runtime.base_offsets import BaseOffsets, fold_base_offsets
 from infs.runtime.check import compare_values
 from infs.runtime.heap import frozen_heap
+from infs.runtime.in_memory import MAX_HOST_POINTS, InMemoryRuntime, ModeNotHonoured, RegionRecord, _index_value, _scalar_value, private_copies  # noqa: F401 -- the driver's names
 from infs.runtime.chunking import MAX_CHUNKS, assumptions_unmet, bind_rows, chunk_assumptions, chunk_combine, chunk_grid, chunk_names, chunk_region, dim_label, dim_unsafe, fold_cells, fold_identity, fold_partials, overlap_window, region_unsafe, stored_folds, transposed_in
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.runtime.modes import MODES, POLICIES
@@ -111,12 +112,6 @@ class RunOptions:
     shortcuts: bool = True
 
 
-# Graph invocations of one region's host-run outer dims that the in-memory path
-# simulates (mm_outer at paper size has 2,048, gauss_elim 4,094); beyond it the
-# region is not run in memory (a user's 1e11-row loop would take days).
-MAX_HOST_POINTS = 1 << 20
-
-
 # near/core costs kept by profile value (``RegionRuntime._model_cost``): a host loop that
 # repeats a profile (a stencil's time steps) prices it once; beyond it the oldest go.
 MODEL_COSTS = 1 << 14
@@ -127,44 +122,6 @@ def profile_key(profile) -> tuple:
     models read of it (``near_memory_cost`` and ``core_cost`` are functions of the profile,
     the machine and the residency only), so equal keys price alike."""
     return tuple(tuple(sorted(v.items())) if isinstance(v := getattr(profile, f.name), Mapping) else v for f in fields(profile))
-
-
-class ModeNotHonoured(EvaluationError):
-    """``strict``: a region cannot run in the forced mode."""
-
-    def __init__(self, region: int, mode: str, reason: str, error: Exception | None = None, strict: bool = True):
-        self.region, self.mode, self.reason, self.strict = region, mode, reason, strict
-        self.error = error  # the lowering's own exception (LayoutError, LoweringError, ...), when there is one
-        # not strict: a tdfg.graph that cannot run in memory (it has no near-memory or core fallback)
-        what = f"mode '{mode}' cannot be honoured" if strict else "a tdfg.graph (tensorized ahead of time) runs in memory or not at all"
-        super().__init__(f"region {region}: {what}: {reason}")
-
-
-@dataclass
-class RegionRecord:
-    region: int  # index of the region in the program
-    mode: str  # where it ran: in | near | core
-    reason: str  # why (the decision, or why in-memory was impossible)
-    cycles: int = 0
-    elements: int = 0
-    graphs: int = 0  # tDFG invocations (several when outer dims are host loops)
-    commands: int = 0
-    jit_misses: int = 0
-    jit_seconds: float = 0.0
-    requested: str = "auto"  # the mode asked for
-    not_honoured: str = ""  # why the forced mode could not run ("" when it did)
-    check: str = ""  # cross-check of a near/core region: "lattice", or "reference only: <why>" ("" when not checked)
-    check_error: str = ""  # the lattice evaluator disagrees with the reference (first difference)
-    # optimize-tdfg (on the invocation that compiled the region; 0 on the others): tDFG
-    # nodes before/after and its wall time (host time, not simulated cycles: see ``_optimize``)
-    tdfg_nodes_before: int = 0
-    tdfg_nodes_after: int = 0
-    optimize_seconds: float = 0.0
-    # in memory in chunks (infs.runtime.chunking): how many (graph invocations), and the rows of each but the last along the first chunked dim
-    chunks: int = 0
-    chunk_rows: int = 0
-    chunk_shape: str = ""  # the first chunk's extent along each chunked dim ("d0:1 x d1:4"; a peeled region's: its inner region's dims)
-    dram_hidden: int = 0  # DRAM cycles of later chunks hidden behind earlier chunks' compute (double buffering; not in ``cycles``)
 
 
 @dataclass
@@ -209,26 +166,17 @@ class _Compiled(CompiledRegion):
         return cls(**{f.name: getattr(c, f.name) for f in fields(CompiledRegion)})
 
 
-class RegionRuntime:
-    """The region executor plugged into the host interpreter."""
+class RegionRuntime(InMemoryRuntime):
+    """The region executor plugged into the host interpreter: compilation, the decision,
+    chunks and the near-memory and core paths on top of the in-memory half (``InMemoryRuntime``)."""
 
     def __init__(self, options: RunOptions, machine: Machine, progress: Callable[[RegionRecord], None] | None = None):
-        self.options = options
-        self.cfg = machine.cfg
-        self.machine = machine
-        self.compiled: dict[int, _Compiled] = {}
-        self.ids: dict[int, int] = {}
-        self.records: list[RegionRecord] = []
-        self.programs: list[tuple[int, Any, list, dict]] = []  # RunReport.programs
-        self.progress = progress
+        super().__init__(options, machine, progress)
         self._keep: list = []  # keeps folded regions alive
-        self._estimates: dict[int, int] = {}
-        self._charged: dict[int, jit.Lowered] = {}  # lowerings whose JIT time this run has charged
         self._chunked: dict[tuple, _Compiled | str] = {}  # per (region, chunked dims): its chunked form, or why it has none
         self._fold_costs: dict[tuple, Any] = {}  # near-memory cost of folding chunks' partials (``_fold_cost``)
         self._priced: dict[tuple, tuple] = {}  # this region call's near/core costs (``_model_cost``)
         self._costs_of: dict[tuple, Any] = {}  # near/core costs by profile value (``_model_cost``, ``RunOptions.shortcuts``)
-        self._floors: dict[int, tuple] = {}  # a lowering's compute commands' cycles (``_compute_floor``)
         self._views: dict = {}  # compiled programs' array views, kept for the next call (``compiled.bind``)
 
     # -- compilation (once per region) --------------------------------------------
@@ -635,192 +583,6 @@ class RegionRuntime:
         comp.combine = chunk_combine(region, dims) if region.res else ()  # (a tuple: chunk_unsafe checked it)
         return comp
 
-    def plan_in_memory(self, region, comp: _Compiled, arrays, scalars, points: list[tuple[int, ...]] | None = None, probe: bool = True) -> dict:
-        """Lower every graph invocation (JIT, memoized) and estimate its time: one per
-        host loop point, or per extra scalar tuple of ``points`` (chunks: (rows, start)).
-        ``probe`` False (no ``points``): the estimates are left to ``probe_plan``, and the
-        plan has ``floor``, a lower bound of its ``estimate`` (and so of ``full``) from
-        its compute commands alone (``_compute_floor``) plus the JIT charge."""
-        graph = comp.graph
-        assert graph is not None
-        points_given = points is not None
-        if points is not None:
-            ranges, count = [], len(points)
-        else:
-            ranges, count = host_loop_points(comp, region, scalars)
-        if count > MAX_HOST_POINTS:
-            # each point is a graph invocation (lowered once when only stream
-            # starts move, but simulated one by one): not listed, refused in one line
-            raise LoweringError(f"its outer dim(s) run on the host as {count:,} graph invocations, more than the "
-                                f"{MAX_HOST_POINTS:,} infs simulates in memory per region")  # fmt: skip
-        if points is None:
-            points = list(itertools.product(*ranges))  # [()] when nothing is peeled
-        calls = []
-        estimate = full = 0
-        misses = 0
-        # chunks (``points`` given): each after the first may fetch its inputs
-        # from DRAM behind the previous one's compute (``chunking.overlap_window``)
-        windows: list[int] = []
-        serial: set[str] = set()
-        prev = None
-        planned: set[int] = set()
-        jit_wall = 0.0
-        shapes = {i: tuple(a.shape) for i, a in enumerate(arrays)}
-        rows = comp.fold is not None and any(cut for _, cut in getattr(comp.fold[0], "array_sources", ()))
-        lazy = not probe and not points_given
-        pending: list[tuple] = []
-        index_at: dict[int, list] = {}
-        last = None  # the previous point's graph, sizes, shapes, resident layouts and lowering
-        floor = 0
-        for point in points:
-            gscalars = [*scalars, *point]
-            g, call_arrays, call_shapes = graph, arrays, shapes
-            if rows:  # a chunk reading a written array's row apart: the row's view (chunking.chunk_region)
-                env = {n: int(np.asarray(v).item()) for n, v, s in zip(comp.fold[0].names, gscalars, comp.fold[0].scalars) if isinstance(s.type, IndexType)}
-                call_arrays = bind_rows(comp.fold[0], arrays, env)
-                if isinstance(call_arrays, str):
-                    raise LayoutError(call_arrays)
-                call_shapes = {i: tuple(a.shape) for i, a in enumerate(call_arrays)}
-            if comp.fold is not None:
-                source, offsets, folded = comp.fold
-                bound = offsets.bind(source, call_arrays, gscalars)
-                if bound is not None:  # the loop indices are the views' base addresses: the same graph every time
-                    g, (call_arrays, gscalars) = folded, bound
-                    call_shapes = {i: tuple(a.shape) for i, a in enumerate(call_arrays)}
-            at = index_at.get(id(g))
-            if at is None:  # (the graph's index scalars: read off the IR once per plan, not per point)
-                at = index_at[id(g)] = [(i, n) for i, (n, s) in enumerate(zip(g.names, g.scalars)) if isinstance(s.type, IndexType)]
-            sizes = {n: _index_value(gscalars[i]) for i, n in at}
-            # the layouts the arrays are held transposed in (choose-layout weighs re-transposing them)
-            resident = {i: st[1][3:5] for i, a in enumerate(call_arrays) if (st := self.machine.residency_of(a)) is not None and len(st) > 2 and st[1][0] == "T"}
-            same = (g, sizes, call_shapes, resident)
-            if last is not None and last[0] is g and last[1:4] == same[1:]:
-                lowered = last[4]  # (the JIT's memo would give this one: same graph, sizes, shapes and resident layouts)
-            else:
-                t0 = time.perf_counter()
-                lowered = jit.lower(g, sizes, self.cfg, self.options.tiles, call_shapes, resident)
-                jit_wall += time.perf_counter() - t0
-                last = (*same, lowered)
-            # A lowering is charged once per run, on its first in-memory
-            # execution: not on the JIT cache's miss, which may have happened in
-            # an earlier decision that sent the region elsewhere (Eq. 2 is
-            # evaluated before the JIT runs, §4.3) or in an earlier run.
-            miss = id(lowered) not in self._charged and id(lowered) not in planned
-            planned.add(id(lowered))
-            misses += miss
-            params = [_scalar_value(gscalars[i]) for i in lowered.scalar_map]
-            calls.append((lowered, params, miss, call_arrays))
-            window = 0
-            if prev is not None and self.options.chunk_overlap:
-                # the bytes this chunk fetches from DRAM (each array once)
-                fetched = {id(call_arrays[i]): call_arrays[i].nbytes for i in transposed_in(lowered.record) if self.machine.residency_of(call_arrays[i]) is None}
-                window, why = overlap_window(prev[0].record, prev[1], sum(fetched.values()), self.cfg)
-                if why:
-                    serial.add(why)
-            windows.append(window)
-            jit_charge = self.jit_cycles(lowered) if miss else 0
-            if lazy:  # (no window: a host loop point's fetch is not overlapped)
-                pending.append((lowered, params, call_arrays, jit_charge))
-                floor += self._compute_floor(lowered) + jit_charge
-                continue
-            ops, whole = self.estimate_cycles(lowered, params, call_arrays, window)
-            if points_given:
-                prev = (lowered, ops)  # (ops: its time without DRAM transfers, the window it opens)
-            estimate += ops + jit_charge
-            full += whole + jit_charge
-        plan = {"calls": calls, "estimate": estimate, "full": full, "misses": misses, "jit_wall": jit_wall, "windows": windows}
-        if lazy:
-            plan.update(estimate=None, full=None, floor=floor, pending=pending)
-        if len(calls) > 1 and points_given:
-            # what the record says of the chunks' DRAM transfers
-            if any(windows):
-                plan["overlap"] = "each chunk's DRAM fetch overlapped with the previous chunk's compute" + (
-                    f" where the L3 had room (not: {'; '.join(sorted(serial))})" if len(serial - {"nothing to fetch from DRAM"}) else "")
-            elif serial - {"nothing to fetch from DRAM"}:
-                plan["overlap"] = f"the chunks' DRAM transfers serial ({'; '.join(sorted(serial - {'nothing to fetch from DRAM'}))})"
-        return plan
-
-    def probe_plan(self, plan: dict) -> dict:
-        """The estimates ``plan_in_memory(probe=False)`` left out: each call's
-        ``estimate_cycles``, as ``plan_in_memory`` sums them."""
-        pending = plan.pop("pending", None)
-        if pending is not None:
-            estimate = full = 0
-            for lowered, params, call_arrays, jit_charge in pending:
-                ops, whole = self.estimate_cycles(lowered, params, call_arrays)
-                estimate += ops + jit_charge
-                full += whole + jit_charge
-            plan["estimate"], plan["full"] = estimate, full
-            del plan["floor"]
-            plan.pop("whole_floor", None)
-        return plan
-
-    def _whole_floor(self, plan: dict) -> int:
-        """A lower bound of ``plan``'s ``full`` (``plan_in_memory(probe=False)``): the
-        compute floor when it already says enough, else each call's program cut down to
-        its arrays, transpositions, releases and computes, run on a probe from the
-        arrays' residency now.  Those commands charge in the cut program what they
-        charge in the whole one: their costs are their plans' but for transpose_in /
-        release, which depend on the residency only, and only they change it, in the
-        same order; the cut program's end is the later of its charges' sum and its
-        in-flight data, and the whole program, whose every other command charges
-        cycles >= 0 and whose waits only add, starts each of them no earlier."""
-        hit = plan.get("whole_floor")
-        if hit is None:
-            hit = plan["whole_floor"] = sum(self._cut_cycles(lowered, params, call_arrays) + jit_charge for lowered, params, call_arrays, jit_charge in plan["pending"])
-        return hit
-
-    def _cut_cycles(self, lowered: jit.Lowered, params, arrays) -> int:
-        """``_whole_floor``'s cut program's cycles on a probe (its caches' entries dropped after)."""
-        rec = lowered.record
-        keep = (K.ARRAY, K.TRANSPOSE_IN, K.RELEASE, K.COMPUTE)
-        cut = rec.with_cmds([c for c in rec.cmds if c.kind in keep])
-        probe = Machine(mode="analysis", like=self.machine)
-        probe.residency = dict(self.machine.residency)
-        try:
-            probe.run(cut, {i: a for i, a in enumerate(arrays)}, scalars=params)
-        finally:
-            probe.forget(cut)  # (the shared plan and replay caches keep the whole programs')
-        return probe.cycles
-
-    def _compute_floor(self, lowered: jit.Lowered) -> int:
-        """A lower bound of ``estimate_cycles(lowered, ...)[0]`` at any residency: the
-        cycles of its compute commands alone.  The machine's clock advances by every
-        command's charge (``Machine._charge``; nothing runs in parallel with a command in
-        the analysis model, waits only add), a compute command charges its op's latency
-        whatever its tiles (``CostModel.compute``: bit-serial, every array at once) and
-        in the ``compute`` category, which the estimate keeps (it drops ``dram`` only)."""
-        rec = lowered.record
-        hit = self._floors.get(id(rec))
-        if hit is None or hit[0] is not rec:
-            cycles = self.machine.costs.profile.compute_cycles
-            floor = sum(cycles(c["op"], c["type"], c.get("const") is not None or c.get("const_arg") is not None) for c in rec.cmds if c.kind is K.COMPUTE)
-            if len(self._floors) >= MODEL_COSTS:
-                self._floors.clear()
-            hit = self._floors[id(rec)] = (rec, floor)
-        return hit[1]
-
-    def estimate_cycles(self, lowered: jit.Lowered, params, arrays, window: int = 0) -> tuple[int, int]:
-        """(the program's command latencies without its DRAM transfers and
-        transpositions -- Eq. 2's sum_i Lat_op_i --, its whole time with them),
-        from an analysis-mode run (no data) on a probe that knows where the
-        arrays are now, cached per (program, residency of its arrays, the
-        ``window`` its DRAM fetches may hide behind: ``Machine.overlap_next``)."""
-        state = tuple((st[1] if (st := self.machine.residency_of(a)) is not None else None) for a in arrays)
-        key = (id(lowered.record), repr(state), window)
-        if key not in self._estimates:
-            probe = Machine(mode="analysis", like=self.machine)  # shares its plans: the run reuses them
-            probe.residency = dict(self.machine.residency)
-            probe.overlap_next(window)
-            probe.run(lowered.record, {i: a for i, a in enumerate(arrays)}, scalars=params)
-            self._estimates[key] = (probe.cycles - probe.stats.cycles["dram"], probe.cycles)
-        return self._estimates[key]
-
-    def jit_cycles(self, lowered: jit.Lowered) -> int:
-        """The JIT's charge for a lowering that was not memoized (the config's
-        ``jit_model``, ``HardwareConfig.jit_lowering_cycles``); none for "Inf-S no JIT"."""
-        return self.cfg.jit_lowering_cycles(lowered.commands, lowered.seconds) if self.options.jit else 0
-
     # -- execution ------------------------------------------------------------------------
     def __call__(self, region: stream.RegionOp, arrays: list[np.ndarray], scalars: list[Any]) -> list[Any]:
         first = id(region) not in self.compiled
@@ -886,49 +648,6 @@ class RegionRuntime:
             return
         evaluate_region(region, private_copies(arrays), scalars)
 
-    def run_graph(self, graph: tdfg.GraphOp, arrays: list[np.ndarray], scalars: list[Any]) -> list[Any]:
-        """A ``tdfg.graph`` in the host code (a program tensorized ahead of time,
-        ``infs-opt --tensorize``): it has no streams left for the near-memory
-        or core models, so it runs in memory or not at all.  It is lowered and
-        run as a region's graph is, without optimize-tdfg (the static compiler's
-        output is run as given)."""
-        key = id(graph)
-        first = key not in self.compiled
-        if first:
-            self.ids[key] = len(self.ids)
-            nodes = _tdfg_nodes(graph)
-            self.compiled[key] = _Compiled(graph, None, nodes_before=nodes, nodes_after=nodes)
-        comp = self.compiled[key]
-        where = f"region {self.ids[key]} ({region_label(graph)})"
-        if self.options.mode in ("near", "core"):
-            raise EvaluationError(f"{where}: mode '{self.options.mode}' cannot run a tdfg.graph (tensorized ahead of time: "
-                                  "no streams left for near memory or the cores): use --mode in or auto, or run the program before --tensorize")  # fmt: skip
-        alias = aliased_operands(graph, arrays)
-        if alias is not None:
-            raise EvaluationError(f"{where}: {alias}")
-        if self.options.machine_mode != "analysis" and any(
-            isinstance(op, tdfg.CmpOp) and op.op.data == "div" and isinstance(op.results[0].type.element_type, IntegerType) for op in graph.body.block.ops
-        ):
-            # an integer division by zero is the program's error (the lattice
-            # evaluator's semantics, as check_divisors gives a region's), not
-            # the machine's quotient 0: the graph is first evaluated on copies
-            evaluate_graph(graph, private_copies(arrays), scalars)
-        try:
-            plan = self.plan_in_memory(graph, comp, arrays, scalars, probe=not self.options.shortcuts)  # (nothing to decide)
-        except (LayoutError, LoweringError) as e:
-            raise ModeNotHonoured(self.ids[key], "in", str(e).strip().splitlines()[0], e, self.options.strict) from None
-        cells = sum(math.prod(lowered.record.lattice) for lowered, *_ in plan["calls"])
-        rec = RegionRecord(self.ids[key], "in", "a tdfg.graph runs in memory", elements=cells, requested=self.options.mode)
-        if first:
-            rec.tdfg_nodes_before = rec.tdfg_nodes_after = comp.nodes_before
-        start = self.machine.cycles
-        results = self.run_in_memory(comp, plan, arrays, rec)
-        rec.cycles = self.machine.cycles - start
-        self.records.append(rec)
-        if self.progress:
-            self.progress(rec)
-        return results
-
     def run_compiled(self, op, arrays: list[np.ndarray], scalars: list[Any]) -> list[Any]:
         """A ``pimcmd.program`` in the host code (compiled ahead of time, ``infs-opt
         --lower-pim``: the paper's "Inf-S no JIT"): checked against this call
@@ -968,48 +687,6 @@ class RegionRuntime:
         if self.options.machine_mode == "analysis":
             return [np.zeros((), dtype=host.numpy_dtype(r.type))[()] for r in op.res]
         return [np.asarray(self.machine.results[i], dtype=host.numpy_dtype(r.type))[()] for i, r in enumerate(op.res)]
-
-    def run_in_memory(self, comp: _Compiled, plan: dict, arrays, rec: RegionRecord) -> list[Any]:
-        graph = comp.graph
-        assert graph is not None
-        results: list[Any] = []
-        functional = self.options.machine_mode != "analysis"
-        for k, (lowered, params, miss, call_arrays) in enumerate(plan["calls"]):
-            host_arrays = {i: a for i, a in enumerate(call_arrays)}
-            if miss:
-                self._charged[id(lowered)] = lowered  # held: ids stay unique
-                if self.options.jit:
-                    self.machine.charge("jit", self.jit_cycles(lowered))
-            folds = plan["folds"][k] if "folds" in plan else None
-            # a later chunk of a stored reduction dim: what the earlier chunks stored, to fold its partials into
-            before = [arrays[key][idx].copy() for key, _, idx, _ in folds] if folds and functional else []
-            hidden = self.machine.dram_hidden
-            self.machine.overlap_next(plan["windows"][k] if "windows" in plan else 0)  # the plan's (its estimate's) window
-            self.machine.run(lowered.record, host_arrays, scalars=params)
-            rec.dram_hidden += self.machine.dram_hidden - hidden
-            for i, (key, kind, idx, cost) in enumerate(folds or ()):
-                if functional:
-                    arrays[key][idx] = fold_partials(kind, before[i], arrays[key][idx])
-                self.machine.account(cost, "chunk_fold")
-            self.programs.append((rec.region, lowered, params, host_arrays))
-            rec.graphs += 1
-            rec.commands += lowered.commands
-            if self.options.machine_mode == "analysis":  # timing only: no values
-                results = [np.zeros((), dtype=host.numpy_dtype(r.type))[()] for r in graph.res]
-            else:
-                mine = [np.asarray(self.machine.results[i], dtype=host.numpy_dtype(r.type))[()] for i, r in enumerate(graph.res)]
-                # chunks: each result folds the previous chunks' (in order); else the last call's
-                combine = plan.get("combine", ())
-                results = [fold_partials(k, a, b)[()] for k, a, b in zip(combine, results, mine)] if combine and results else mine
-        if plan.get("empty") and graph.res:  # no invocation: each result a fold of nothing (``_plan_empty``)
-            results = [fold_identity(k, host.numpy_dtype(r.type))[()] for k, r in zip(plan["combine"], graph.res)]
-        rec.jit_misses = plan["misses"]
-        rec.jit_seconds = plan["jit_wall"]
-        return results
-
-    def cold(self, arrays) -> bool:
-        """Some array of the region is not in the L3 yet (first touch: DRAM)."""
-        return not all(self.machine.is_resident(a) for a in arrays)
 
     def run_near_or_core(self, region, mode: str, arrays, scalars, profile, comp: _Compiled | None = None, rec: RegionRecord | None = None) -> list[Any]:
         cold = self.cold(arrays)
@@ -1069,16 +746,6 @@ class RegionRuntime:
             rec.check_error = f"lattice evaluator vs reference: {res.note}"
 
 
-def _index_value(v) -> int:
-    """An index scalar's value as a Python int (``int(np.asarray(v).item())``, without numpy for an int)."""
-    return v if type(v) is int else int(np.asarray(v).item())
-
-
-def _scalar_value(v):
-    """A scalar as a Python number (``np.asarray(v).item()``, without numpy for an int or float)."""
-    return v if type(v) in (int, float) else np.asarray(v).item()
-
-
 class _Precompiled(jit.Lowered):
     """A compiled program's records as ``RunReport.programs`` lists the JIT's (``jit.Lowered``): no lowering ran."""
 
@@ -1101,13 +768,6 @@ def floats_may_reassociate(region: stream.RegionOp) -> bool:
         if isinstance(op, _FLOAT_ARITH) and arith.FastMathFlag.REASSOC not in op.fastmath.data:
             return False
     return True
-
-
-def private_copies(arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Copies of ``arrays`` to evaluate on without touching them: one copy per
-    distinct array, so an array passed twice stays one (aliased) array."""
-    copies: dict[int, np.ndarray] = {}
-    return [copies.setdefault(id(a), a.copy()) for a in arrays]
 
 
 def tiles_error(tiles) -> str | None:
