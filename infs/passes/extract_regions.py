@@ -25,7 +25,7 @@ from infs.dialects.lattice import AccessMap, Affine, Domain, LatticeError, dim_n
 from infs.passes.extract_analysis import Analysis, array_label, classify, point_store, reds_of
 from infs.passes.extract_host import HostOps
 from infs.passes.extract_loops import erase_ops
-from infs.passes.extract_remarks import Refuse
+from infs.passes.extract_remarks import Refuse, source_line
 from infs.passes.extract_trees import Chase, Const, Load, Node, Op, Red, Scalar, Store, walk_nodes
 
 
@@ -333,7 +333,7 @@ def _plan_scalar(a: Analysis, host: HostOps, dims: list[int], red: frozenset[int
         elif isinstance(n, Scalar):
             v = n.value
         elif isinstance(n, Chase):
-            raise Refuse(f"the pointer chase at line {n.src.location.line.data if hasattr(n.src.location, 'line') else '?'} is used outside the reduction")
+            raise Refuse(f"the pointer chase at line {source_line(n.src)} is used on the host after the region (only its folds are)")
         else:
             assert isinstance(n, (Const, Op))
             v = host.emit(n.op.clone(value_mapper={o: hval(x) for o, x in zip(n.op.operands, n.args)} if isinstance(n, Op) else None), True)

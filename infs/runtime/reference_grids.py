@@ -236,16 +236,16 @@ def eval_chase(op: stream.ChaseOp, st: RegionState) -> np.ndarray:
     while live.size:
         step += 1
         cur = ptr[live]
-        if step > slots:
-            raise EvaluationError(
-                f"{op_label(op)}: the chain of iteration {where(live[0])} runs more steps than its fields have slots ({slots}): it cycles (it is at slot {int(cur[0])} after {slots} steps)"
-            )
         out = cur >= slots
         if np.any(out):
             k = int(np.argmax(out))
             f = min(range(len(fields)), key=lambda j: fields[j].shape[0])
             raise EvaluationError(
                 f"{op_label(op)}: the chain of iteration {where(live[k])} reaches pointer {int(cur[k])} at step {step}, outside {_field_name(region, op.fields[f])} of {slots} elements"
+            )
+        if step > slots:  # (every pointer valid: a chain this long visited a slot twice)
+            raise EvaluationError(
+                f"{op_label(op)}: the chain of iteration {where(live[0])} runs more steps than its fields have slots ({slots}): it cycles (it is at slot {int(cur[0])} after {slots} steps)"
             )
         local: dict[SSAValue, np.ndarray] = {args[0]: cur.astype(ptr_dtype)}
         for a, arr in zip(args[1 : 1 + len(fields)], fields):
