@@ -129,7 +129,7 @@ def _other_version(data: bytes, ver: bytes) -> bytes:
 CASES = {
     "empty": (b"", "not an infs bundle"),
     "bad magic": (b"INFSBNDX" + GOOD[8:], "not an infs bundle"),
-    "foreign format": (GOOD[:8] + struct.pack("<H", 7) + GOOD[10:], "bundle format 7; this infs reads format 1"),
+    "foreign format": (GOOD[:8] + struct.pack("<H", 7) + GOOD[10:], "bundle format 7; this infs reads format 2"),
     "foreign infs": (_other_version(GOOD, b"0.0.1"), "written by infs 0.0.1"),
     "truncated header": (GOOD[:15], "truncated in its header"),
     "truncated payload": (GOOD[:-3], "truncated: its payload is"),
@@ -144,9 +144,9 @@ CASES = {
     "not utf8": (_with_doc(b'{"sections": "\xff"}'), "not UTF-8"),
     "no sections": (_with_doc(b"[]"), "one field 'sections'"),
     "unknown section": (_with_doc(b'{"sections": {"host": {}, "code": "x"}}'), "unknown section 'code'"),
-    # format 1 carries no regions' tDFGs or wordline schedules: such a bundle is refused, not half read
-    "regions section": (_with_doc(b'{"sections": {"host": {}, "regions": []}}'), "unknown section 'regions' (format 1 has program, host)"),
-    "layouts section": (_with_doc(b'{"sections": {"host": {}, "layouts": {}}}'), "unknown section 'layouts'"),
+    # format 2 has a regions section (an object) and no layouts one (docs/bundles.md says why)
+    "regions section": (_with_doc(b'{"sections": {"host": {}, "regions": []}}'), "section 'regions' is list, not dict"),
+    "layouts section": (_with_doc(b'{"sections": {"host": {}, "layouts": {}}}'), "unknown section 'layouts' (format 2 has program, host, regions)"),
     "no host": (_with_doc(b'{"sections": {"program": {}}}'), "no 'host' section"),
     "wrong type": (_with_doc(b'{"sections": {"host": []}}'), "section 'host' is list, not dict"),
     "huge json length": (_rechecksum(GOOD, struct.pack("<Q", 2**63) + b"{}"), "runs past its end"),

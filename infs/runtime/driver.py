@@ -67,7 +67,7 @@ from infs.runtime import host, jit
 from infs.runtime.base_offsets import BaseOffsets, fold_base_offsets
 from infs.runtime.check import compare_values
 from infs.runtime.heap import frozen_heap
-from infs.runtime.in_memory import MAX_HOST_POINTS, InMemoryRuntime, ModeNotHonoured, RegionRecord, _index_value, _scalar_value, private_copies  # noqa: F401 -- the driver's names
+from infs.runtime.in_memory import MAX_HOST_POINTS, InMemoryRuntime, ModeNotHonoured, RegionRecord, RunOptions, RunReport, _index_value, _scalar_value, private_copies, start_run, tiles_error  # noqa: F401 -- the driver's names
 from infs.runtime.chunking import MAX_CHUNKS, assumptions_unmet, bind_rows, chunk_assumptions, chunk_combine, chunk_grid, chunk_names, chunk_region, dim_label, dim_unsafe, fold_cells, fold_identity, fold_partials, overlap_window, region_unsafe, stored_folds, transposed_in
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.runtime.modes import MODES, POLICIES
@@ -81,37 +81,6 @@ from infs.sim.near.engine import near_memory_cost, not_offloadable, vector_lanes
 
 
 
-@dataclass(frozen=True)
-class RunOptions:
-    config: str | HardwareConfig = "paper-64"
-    mode: str = "auto"  # auto | in | near | core
-    tiles: tuple[int, ...] | None = None
-    jit: bool = True  # False: the "Inf-S no JIT" configuration (lowering not charged)
-    policy: str = "eq2"  # who decides an auto region (POLICIES): Eq. 2 (Inf-S) or "lowerable" (the gem5 artifact's rule)
-    machine_mode: str = "functional"  # functional | analysis (timing only, no data) | bitlevel (bit-serial, gate by gate)
-    profile: str | None = None  # cost profile of the in-memory commands
-    # inputs start in the L3 (initialized by the cores, as in the paper's runs), as far as
-    # it holds them: in argument order while their bytes fit ``l3_bytes``, the first that
-    # does not fit and every one after it in DRAM (a 64M-element vec_add's 768 MB on
-    # paper-64's 144 MB L3: all three).  False: every input in DRAM.
-    warm: bool = True
-    strict: bool = False  # a forced mode that cannot be honoured is an error (ModeNotHonoured), not a fallback
-    cross_check: bool = False  # near/core regions: also evaluate the tDFG on the lattice and compare (module docstring)
-    optimize: bool = True  # optimize-tdfg on each tensorized graph before the JIT; False: the "Inf-S no e-graph" configuration
-    fold_base_offsets: bool = True  # loop indices that only move a stream's start become base addresses: lowered once
-    chunk: bool = True  # a region too large for the SRAM arrays runs in memory in chunks (infs.runtime.chunking)
-    chunk_folds: bool = True  # ... also in chunks of a reduction dim whose values are stored, the partials folded near memory
-    chunk_overlap: bool = True  # ... each chunk's DRAM fetch behind the previous chunk's compute, where the L3 has room (False: serial)
-    # a program with nothing to offload (no stream.region, tdfg.graph or pimcmd.program: the host runs all of
-    # it, as @infs.kernel does) is an error, not a remark (infs-run --strict-offload)
-    strict_offload: bool = False
-    record_charges: bool = False  # keep what each command of each in-memory run charged (``Machine.record_charges``: infs-view draws it)
-    # the decision's shortcuts (``RegionRuntime.decide``): near/core costs reused by every call with an equal
-    # profile, and the in-memory probe skipped when a lower bound of its cycles already loses Eq. 2 and the
-    # alternative.  Same decisions and statistics either way (tested); False prices and probes every call in full.
-    shortcuts: bool = True
-
-
 # near/core costs kept by profile value (``RegionRuntime._model_cost``): a host loop that
 # repeats a profile (a stencil's time steps) prices it once; beyond it the oldest go.
 MODEL_COSTS = 1 << 14
@@ -122,27 +91,6 @@ def profile_key(profile) -> tuple:
     models read of it (``near_memory_cost`` and ``core_cost`` are functions of the profile,
     the machine and the residency only), so equal keys price alike."""
     return tuple(tuple(sorted(v.items())) if isinstance(v := getattr(profile, f.name), Mapping) else v for f in fields(profile))
-
-
-@dataclass
-class RunReport:
-    results: tuple[Any, ...]
-    machine: Machine
-    regions: list[RegionRecord] = field(default_factory=list)
-    wall_seconds: float = 0.0
-    # every in-memory program run, in order: (region, jit.Lowered, scalar params,
-    # arrays by argument index) -- what infs.runtime.view_data replays and draws
-    programs: list[tuple[int, Any, list, dict]] = field(default_factory=list)
-
-    @property
-    def stats(self):
-        return self.machine.stats
-
-    def mode_counts(self) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for r in self.regions:
-            out[r.mode] = out.get(r.mode, 0) + 1
-        return out
 
 
 @dataclass
@@ -770,20 +718,6 @@ def floats_may_reassociate(region: stream.RegionOp) -> bool:
     return True
 
 
-def tiles_error(tiles) -> str | None:
-    """Why ``tiles`` (RunOptions.tiles, api.lower's) is no tile shape, as
-    infs-run's --tiles says it: ``(0,)`` was quietly not honoured (the region
-    ran near memory), ``16`` a TypeError traceback.  None when it is one."""
-    if tiles is None or (
-        isinstance(tiles, Sequence)
-        and not isinstance(tiles, str)
-        and tiles
-        and all(isinstance(t, (int, np.integer)) and not isinstance(t, bool) and t > 0 for t in tiles)
-    ):
-        return None
-    return f"bad tiles {tiles!r}: expected a tuple of positive integers, e.g. (16, 16)"
-
-
 NOTHING_TO_OFFLOAD = "nothing to offload"
 
 
@@ -818,21 +752,8 @@ def run_program(
     progress: Callable[[RegionRecord], None] | None = None,
 ) -> RunReport:
     """Run the host function ``name`` of ``module``; arrays are updated in place."""
-    options = options or RunOptions()
-    if options.mode not in MODES:
-        raise EvaluationError(f"unknown mode '{options.mode}' (choose from {', '.join(MODES)})")
-    if options.policy not in POLICIES:
-        raise EvaluationError(f"unknown policy '{options.policy}' (choose from {', '.join(POLICIES)})")
-    bad = tiles_error(options.tiles)
-    if bad:
-        raise EvaluationError(bad)
-    cfg = options.config if isinstance(options.config, HardwareConfig) else load_config(options.config)
-    machine = Machine(cfg, mode=options.machine_mode, profile=options.profile)
-    if options.record_charges:
-        machine.record_charges()
-    if options.warm:
-        # as the cores leave them, as far as the L3 holds them (``RunOptions.warm``)
-        machine.mark_resident(args.values() if isinstance(args, Mapping) else args, capacity=cfg.l3_bytes)
+    options, machine = start_run(options, args)
+    cfg = machine.cfg
     if options.strict_offload and not any(isinstance(op, (stream.RegionOp, tdfg.GraphOp, pc.ProgramOp)) for op in module.walk()):
         raise EvaluationError(f"{NOTHING_TO_OFFLOAD}: the program has no stream.region, tdfg.graph or pimcmd.program (strict_offload)")
     runtime = RegionRuntime(options, machine, progress)

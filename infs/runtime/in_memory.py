@@ -21,8 +21,8 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -30,9 +30,11 @@ import numpy as np
 from infs.dialects import pimcmd_schema as K
 from infs.dialects.tdfg_records import CMP, STORE, STREAM_STORE, TENSOR_NODES, GraphRecord
 from infs.element_types import ELEMENT_DTYPES, EvaluationError
+from infs.hardware import HardwareConfig, load_config
 from infs.passes.lower_pim.layout import LayoutError
 from infs.passes.lowering_errors import LoweringError
 from infs.runtime import jit
+from infs.runtime.modes import MODES, POLICIES
 from infs.sim import Machine
 
 if TYPE_CHECKING:
@@ -43,6 +45,93 @@ if TYPE_CHECKING:
 # simulates (mm_outer at paper size has 2,048, gauss_elim 4,094); beyond it the
 # region is not run in memory (a user's 1e11-row loop would take days).
 MAX_HOST_POINTS = 1 << 20
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    config: str | HardwareConfig = "paper-64"
+    mode: str = "auto"  # auto | in | near | core
+    tiles: tuple[int, ...] | None = None
+    jit: bool = True  # False: the "Inf-S no JIT" configuration (lowering not charged)
+    policy: str = "eq2"  # who decides an auto region (POLICIES): Eq. 2 (Inf-S) or "lowerable" (the gem5 artifact's rule)
+    machine_mode: str = "functional"  # functional | analysis (timing only, no data) | bitlevel (bit-serial, gate by gate)
+    profile: str | None = None  # cost profile of the in-memory commands
+    # inputs start in the L3 (initialized by the cores, as in the paper's runs), as far as
+    # it holds them: in argument order while their bytes fit ``l3_bytes``, the first that
+    # does not fit and every one after it in DRAM (a 64M-element vec_add's 768 MB on
+    # paper-64's 144 MB L3: all three).  False: every input in DRAM.
+    warm: bool = True
+    strict: bool = False  # a forced mode that cannot be honoured is an error (ModeNotHonoured), not a fallback
+    cross_check: bool = False  # near/core regions: also evaluate the tDFG on the lattice and compare (module docstring)
+    optimize: bool = True  # optimize-tdfg on each tensorized graph before the JIT; False: the "Inf-S no e-graph" configuration
+    fold_base_offsets: bool = True  # loop indices that only move a stream's start become base addresses: lowered once
+    chunk: bool = True  # a region too large for the SRAM arrays runs in memory in chunks (infs.runtime.chunking)
+    chunk_folds: bool = True  # ... also in chunks of a reduction dim whose values are stored, the partials folded near memory
+    chunk_overlap: bool = True  # ... each chunk's DRAM fetch behind the previous chunk's compute, where the L3 has room (False: serial)
+    # a program with nothing to offload (no stream.region, tdfg.graph or pimcmd.program: the host runs all of
+    # it, as @infs.kernel does) is an error, not a remark (infs-run --strict-offload)
+    strict_offload: bool = False
+    record_charges: bool = False  # keep what each command of each in-memory run charged (``Machine.record_charges``: infs-view draws it)
+    # the decision's shortcuts (``RegionRuntime.decide``): near/core costs reused by every call with an equal
+    # profile, and the in-memory probe skipped when a lower bound of its cycles already loses Eq. 2 and the
+    # alternative.  Same decisions and statistics either way (tested); False prices and probes every call in full.
+    shortcuts: bool = True
+
+
+@dataclass
+class RunReport:
+    results: tuple[Any, ...]
+    machine: Machine
+    regions: list[RegionRecord] = field(default_factory=list)
+    wall_seconds: float = 0.0
+    # every in-memory program run, in order: (region, jit.Lowered, scalar params,
+    # arrays by argument index) -- what infs.runtime.view_data replays and draws
+    programs: list[tuple[int, Any, list, dict]] = field(default_factory=list)
+
+    @property
+    def stats(self):
+        return self.machine.stats
+
+    def mode_counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for r in self.regions:
+            out[r.mode] = out.get(r.mode, 0) + 1
+        return out
+
+
+def tiles_error(tiles) -> str | None:
+    """Why ``tiles`` (RunOptions.tiles, api.lower's) is no tile shape, as
+    infs-run's --tiles says it: ``(0,)`` was quietly not honoured (the region
+    ran near memory), ``16`` a TypeError traceback.  None when it is one."""
+    if tiles is None or (
+        isinstance(tiles, Sequence)
+        and not isinstance(tiles, str)
+        and tiles
+        and all(isinstance(t, (int, np.integer)) and not isinstance(t, bool) and t > 0 for t in tiles)
+    ):
+        return None
+    return f"bad tiles {tiles!r}: expected a tuple of positive integers, e.g. (16, 16)"
+
+
+def start_run(options: RunOptions | None, args) -> tuple[RunOptions, Machine]:
+    """The run's options, checked, and its machine, with the inputs where ``warm`` puts them:
+    the start of every run, of a module's (``driver.run_program``) and of a bundle's."""
+    options = options or RunOptions()
+    if options.mode not in MODES:
+        raise EvaluationError(f"unknown mode '{options.mode}' (choose from {', '.join(MODES)})")
+    if options.policy not in POLICIES:
+        raise EvaluationError(f"unknown policy '{options.policy}' (choose from {', '.join(POLICIES)})")
+    bad = tiles_error(options.tiles)
+    if bad:
+        raise EvaluationError(bad)
+    cfg = options.config if isinstance(options.config, HardwareConfig) else load_config(options.config)
+    machine = Machine(cfg, mode=options.machine_mode, profile=options.profile)
+    if options.record_charges:
+        machine.record_charges()
+    if options.warm:
+        # as the cores leave them, as far as the L3 holds them (``RunOptions.warm``)
+        machine.mark_resident(args.values() if isinstance(args, Mapping) else args, capacity=cfg.l3_bytes)
+    return options, machine
 
 
 # a lowering's compute-command floors kept (``_compute_floor``); beyond it they are dropped

@@ -34,7 +34,7 @@ from typing import Any
 from infs.runtime.bundle.errors import BundleError
 
 MAGIC = b"INFSBNDL"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MAX_BUNDLE_BYTES = 1 << 31  # 2 GiB: more than any program's bundle; a length past it is a damaged header
 MAX_VERSION_BYTES = 64
 MAX_BLOBS = 1 << 16
@@ -42,11 +42,13 @@ MAX_BLOBS = 1 << 16
 SECTIONS: dict[str, str] = {
     "program": "what the bundle is of: {'name': str, 'entry': str | null}",
     "host": "the host functions as data (host_form.host_data); each offloaded op an offload call by kind and index",
+    "regions": "the tDFG record of each graph offload, by index (tdfg_records.GraphRecord.to_data; bundle.regions)",
 }
-"""The named sections of format 1; any other section is an error (the offloaded parts
-run through the executors the caller gives ``HostProgram.run``)."""
+"""The named sections of format 2; any other section is an error.  The offloaded parts
+run through the executors the caller gives ``HostProgram.run`` (``bundle.executor``
+runs the graphs of the regions section)."""
 
-_SECTION_TYPES = {"program": dict, "host": dict}
+_SECTION_TYPES = {"program": dict, "host": dict, "regions": dict}
 _HEAD = struct.Struct("<8sHH")
 _TAIL = struct.Struct("<Q32s")
 

@@ -218,7 +218,27 @@ def host_data(module: ModuleOp) -> tuple[dict[str, Any], dict[str, list[Operatio
 
 
 def bundle_sections(module: ModuleOp, name: str | None = None, entry: str | None = None) -> tuple[dict[str, Any], dict[str, list[Operation]]]:
-    """The sections of a bundle of ``module`` that exist today ("program",
-    "host"; docs/bundles.md) and the offloaded ops by kind, in index order."""
+    """The sections of a bundle of ``module`` ("program", "host" and, when the host code
+    calls graphs, "regions": each graph's record; docs/bundles.md) and the offloaded ops
+    by kind, in index order."""
+    from infs.dialects.tdfg_ir_records import from_graph
+    from infs.passes.lowering_errors import where
+    from infs.runtime.bundle.executor import regions_data
+
     host, offloads = host_data(module)
-    return {"program": {"name": name, "entry": entry}, "host": host}, offloads
+    sections: dict[str, Any] = {"program": {"name": name, "entry": entry}, "host": host}
+    if offloads["graph"]:
+        sections["regions"] = regions_data([from_graph(g, where(g)) for g in offloads["graph"]])
+    return sections, offloads
+
+
+def runnable_sections(module: ModuleOp, name: str | None = None, entry: str | None = None) -> dict[str, Any]:
+    """``bundle_sections`` of a module whose every offload ``infs-run`` can run from the
+    bundle (graphs: a program tensorized ahead of time); a ``stream.region`` or
+    ``pimcmd.program`` left in the host code is refused in one line naming it."""
+    sections, offloads = bundle_sections(module, name, entry)
+    for kind, what, how in (("region", "stream.region", "tensorize it first (--tensorize)"), ("program", "pimcmd.program", "emit the bundle before --lower-pim")):
+        if offloads[kind]:
+            op = offloads[kind][0]
+            raise BundleError(f"{op_label(op)}: a {what} in the host code: a bundle holds tDFG graphs ({how})")
+    return sections

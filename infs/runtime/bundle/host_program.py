@@ -292,6 +292,8 @@ class HostProgram:
         self.functions = functions
         self.globals = globals_
         self.n_offloads = n_offloads  # offload calls of each kind (indices 0..n-1)
+        # (kind, index) -> (its array operands' value numbers, its operand types, its result types)
+        self.offload_calls: dict[tuple[str, int], tuple[tuple[int, ...], tuple, tuple]] = {}
 
     def find(self, name: str | None = None) -> HostFunction:
         funcs = [f for f in self.functions.values() if f.has_body]
@@ -965,6 +967,8 @@ class _Compiler:
         self.expect(0 <= index < 1 << 31 and not any(is_memref(t) for t in tout), where, "a bad index or a memref result")
         self.program.n_offloads[kind] = max(self.program.n_offloads.get(kind, 0), index + 1)
         arrays, scalars, outs_t = tuple(ins[:n]), tuple(ins[n:]), tuple(outs)
+        self.expect((kind, index) not in self.program.offload_calls, where, f"a second offload of {kind} {index}")
+        self.program.offload_calls[(kind, index)] = (arrays, tuple(tin), tuple(tout))
         n_out = len(outs)
         graph_msg = "a 'tdfg.graph' in the host code runs only in memory or on the lattice (infs.runtime.driver / lattice_eval)"
 
