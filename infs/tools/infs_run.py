@@ -163,24 +163,41 @@ def main(argv: list[str] | None = None) -> int:
     from rich.console import Console
 
     from infs.hardware import load_config
-    from infs.runtime.driver import ModeNotHonoured
-    from infs.runtime.host import find_function
-    from infs.tools.runner import prepare_save_dir, extract_plain_loops, parse_program, program_path, run_once, summary
+    from infs.runtime.in_memory import ModeNotHonoured
+    from infs.tools.run_args import prepare_save_dir, program_path, summary
 
     console = Console(emoji=False)  # (a location such as 'f.mlir:100:5' is text, not rich's emoji code ':100:')
     try:
         path = program_path(args.file)
+        bundle = path.suffix == ".infsb"
         cfg = load_config(args.config) if args.config is not None else None
-        module = parse_program(path)
-        if cfg is None:  # a compiled program's own machine (infs.runtime.compiled), else the default
-            from infs.runtime.compiled import module_config
+        remark = None
+        if bundle:
+            from infs.runtime.bundle.executor import load_bundle
+            from infs.tools import bundle_run
 
-            args.config = module_config(module) or "paper-64"
-            cfg = load_config(args.config)
-        fn = find_function(module, args.entry)
-        remark = extract_plain_loops(module, path, args.strict_offload)
-        if remark is not None and not args.json:
-            print(f"{PROG}: remark: '{path}': {remark} (infs models no cost for host code: the report's cycles are 0)", file=sys.stderr)
+            if args.view is not None:
+                raise UsageError("--view draws a program's IR: run the bundle's .mlir (infs-run FILE.mlir --view OUT.html)")
+            if args.no_optimize:
+                raise UsageError("--no-optimize: a bundle's graphs run as the compiler left them (run its .mlir to lower unoptimized graphs)")
+            prog = load_bundle(path)
+            if cfg is None:
+                args.config = "paper-64"
+                cfg = load_config(args.config)
+        else:
+            from infs.runtime.host import find_function
+            from infs.tools.runner import extract_plain_loops, parse_program, run_once
+
+            module = parse_program(path)
+            if cfg is None:  # a compiled program's own machine (infs.runtime.compiled), else the default
+                from infs.runtime.compiled import module_config
+
+                args.config = module_config(module) or "paper-64"
+                cfg = load_config(args.config)
+            fn = find_function(module, args.entry)
+            remark = extract_plain_loops(module, path, args.strict_offload)
+            if remark is not None and not args.json:
+                print(f"{PROG}: remark: '{path}': {remark} (infs models no cost for host code: the report's cycles are 0)", file=sys.stderr)
         if args.check and args.analysis:
             raise UsageError("--check needs the functional simulation (drop --analysis)")
         if args.save_outputs and args.analysis:
@@ -209,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         outs = []
         viewed = None
         for m in modes:
-            o = run_once(module, path, fn, args, m, console)
+            o = bundle_run.run_once(prog, path, args, m) if bundle else run_once(module, path, fn, args, m, console)
             viewed = o if args.view and (viewed is None or m == "in") else viewed
             s = summary(o, cfg.freq_ghz)
             for f in s["not_honoured"]:

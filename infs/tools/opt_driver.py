@@ -22,6 +22,7 @@ import sys
 import textwrap
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import IO, NoReturn
 
 from xdsl.dialects.builtin import ModuleOp
@@ -120,6 +121,8 @@ class InfsOptMain(xDSLOptMain):
         arg_parser.add_argument("--mlir-print-ir-after", dest="print_after", metavar="PASS[,PASS]", action="append", default=[], help="print the IR after each run of the named passes on stderr (repeatable)")
         arg_parser.add_argument("--mlir-print-ir-before", dest="print_before", metavar="PASS[,PASS]", action="append", default=[], help="print the IR before each run of the named passes on stderr (repeatable)")
         arg_parser.add_argument("--mlir-timing", dest="time_passes", action="store_true", help="same as --time-passes")
+        arg_parser.add_argument("--emit-bundle", metavar="FILE.infsb", help="write the program after the passes as a bundle (host code and each graph's tDFG record; "
+                                "its offloads must be tdfg.graphs: give --tensorize) instead of printing it; infs-run runs it without the compiler (docs/bundles.md)")
         base_help = arg_parser.format_help
         arg_parser.format_help = lambda: base_help() + "\n" + passes_help(self.available_passes)  # type: ignore[method-assign]
 
@@ -192,6 +195,20 @@ class InfsOptMain(xDSLOptMain):
     def timing_report(self) -> str:
         return self.pm.timing_report()
 
+    def write_bundle(self, module: ModuleOp, chunk: int) -> None:
+        """``--emit-bundle``: the module as one bundle file (one program: one input chunk)."""
+        from infs.runtime.bundle import container
+        from infs.runtime.bundle.errors import BundleError
+        from infs.runtime.bundle.host_form import runnable_sections
+
+        if chunk > 0:
+            raise api.InfsError("--emit-bundle writes one program: the input has more than one (--split-input-file)")
+        name = Path(self.get_input_name()).stem if self.get_input_name() not in ("-", "") else None
+        try:
+            container.write(self.args.emit_bundle, runnable_sections(module, name, None))
+        except BundleError as e:
+            raise api.InfsError(str(e)) from None
+
     def run(self) -> None:
         try:
             self._run()
@@ -241,7 +258,10 @@ class InfsOptMain(xDSLOptMain):
                     timing("Verifier", time.perf_counter() - t0)
                     self.apply_passes(module)
                     t0 = time.perf_counter()
-                    output.write(self.output_resulting_program(module))
+                    if self.args.emit_bundle:
+                        self.write_bundle(module, i)
+                    else:
+                        output.write(self.output_resulting_program(module))
                     timing("Output", time.perf_counter() - t0)
                 except api.InfsError as e:
                     if expected is not None:

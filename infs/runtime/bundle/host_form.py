@@ -240,5 +240,5 @@ def runnable_sections(module: ModuleOp, name: str | None = None, entry: str | No
     for kind, what, how in (("region", "stream.region", "tensorize it first (--tensorize)"), ("program", "pimcmd.program", "emit the bundle before --lower-pim")):
         if offloads[kind]:
             op = offloads[kind][0]
-            raise BundleError(f"{op_label(op)}: a {what} in the host code: a bundle holds tDFG graphs ({how})")
+            raise BundleError(f"{op_label(op)}: a {what} in the host code: a bundle holds tDFG graphs: {how}")
     return sections
