@@ -626,3 +626,13 @@ def __getattr__(name: str):
         if cls.__name__ == name:
             return cls
     raise AttributeError(f"module 'infs.api' has no attribute '{name}'")
+
+
+def import_onnx(model, weights: str = "globals", function: str | None = None):
+    """An ONNX model (a path or a ``ModelProto``) as an ``OnnxProgram``
+    (``infs/frontend/onnx_import.py``): ``.text`` is the MLIR ``run`` takes,
+    ``.feed(onnx_inputs)`` its inputs, ``.results(result.outputs)`` ONNX's
+    outputs.  Bad models raise ``OnnxImportError`` (a ``ValueError``), one line."""
+    from infs.frontend.onnx_import import import_model
+
+    return import_model(model, weights=weights, function=function)

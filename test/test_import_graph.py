@@ -37,6 +37,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("infs",),  # the package face: version_text, infs.kernel (loaded lazily)
     ("infs.frontend",),  # @infs.kernel: Python loops -> plain-loop MLIR, run through the API
     ("infs.api", "infs.universe"),  # the scripting API; infs as an xDSL plugin
+    ("infs.frontend.onnx_import",),  # ONNX in: a model -> linalg MLIR text (api.import_onnx); imports nothing of infs
     ("infs.runtime",),  # the JIT, the driver, the oracles, the host interpreter
     ("infs.passes", "infs.sim"),  # the compiler; the simulated machine (siblings)
     ("infs.dialects",),  # stream, tdfg, pimcmd, lattice; parsing and verifying programs
