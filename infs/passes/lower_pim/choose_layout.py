@@ -409,6 +409,7 @@ class _Est:
         eight columns.  Kept per machine under the tile ranges, the dim and the offsets
         (a host loop's boxes change tile ranges every tile side, not every step)."""
         c, T = self.cfg, self.T
+        apb = c.arrays_per_bank
         rng = tuple((p // t, -(-q // t)) for (p, q), t in zip(box, T))
         key = ("contention", T, rng, d, lo, hi, multicast)
         hit = self._inter.get(key)
@@ -421,8 +422,8 @@ class _Est:
         offs = np.arange(lo, hi, dtype=np.int64)
         offs = offs[offs != 0]
         ok = (pos[:, None] + offs[None, :] >= 0) & (pos[:, None] + offs[None, :] < self.grid[d])
-        src = np.broadcast_to((ids // c.arrays_per_bank)[:, None], ok.shape)
-        dst = (ids[:, None] + offs[None, :] * self.tstride[d]) // c.arrays_per_bank
+        src = np.broadcast_to((ids // apb)[:, None], ok.shape)
+        dst = (ids[:, None] + offs[None, :] * self.tstride[d]) // apb
         away = ok & (dst != src)
         mult = 1.0
         if np.any(away):
@@ -432,15 +433,23 @@ class _Est:
             if multicast:
                 # one tree per source tile (the machine's groups), summed per source bank:
                 # a bank's tiles send to the same destination banks
-                tiles_of = np.bincount(ids[np.any(away, axis=1)] // c.arrays_per_bank, minlength=banks).astype(np.float64)
-                pairs = np.unique(s * banks + t)
-                loads = mesh.multicast_loads(pairs // banks, pairs // banks, pairs % banks, tiles_of)
-                sent = tiles_of.max()
+                tiles_of = np.bincount(ids[np.any(away, axis=1)] // apb, minlength=banks).astype(np.float64)
+                pairs = np.flatnonzero(np.bincount(s * banks + t, minlength=banks * banks))
+                flows = ("multicast", pairs.tobytes(), tiles_of.tobytes())
             else:
-                pairs, counts = np.unique(s * banks + t, return_counts=True)
-                loads = mesh.unicast_loads(pairs // banks, pairs % banks, counts.astype(np.float64))
-                sent = np.bincount(s, minlength=banks).max()
-            mult = float(loads.max()) / float(sent)
+                counts = np.bincount(s * banks + t, minlength=banks * banks)
+                pairs = np.flatnonzero(counts)
+                flows = ("unicast", pairs.tobytes(), counts[pairs].tobytes())
+            # the same bank-to-bank flows (tile ranges that differ inside banks) route once
+            mult = self._inter.get(flows)
+            if mult is None:
+                if multicast:
+                    loads = mesh.multicast_loads(pairs // banks, pairs // banks, pairs % banks, tiles_of)
+                    sent = tiles_of.max()
+                else:
+                    loads = mesh.unicast_loads(pairs // banks, pairs % banks, counts[pairs].astype(np.float64))
+                    sent = np.bincount(s, minlength=banks).max()
+                mult = self._inter[flows] = float(loads.max()) / float(sent)
         if len(self._inter) >= 100_000:
             self._inter.clear()
         self._inter[key] = mult
