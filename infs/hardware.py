@@ -273,6 +273,24 @@ class HardwareConfig:
     # The Base's OpenMP runtime (core.py forkjoin_cycles): LLVM libomp, whose hyper barrier
     # joins and releases the team in a radix-4 tree (kmp_global.cpp: branch bits 2).
     core_barrier_radix: int = 4  # libomp __kmp_barrier_{gather,release}_bb_dflt = 2 (branch factor 4), bp_hyper_bar
+    # The core's load queue (NSC Table V: IO4 '4 LSQ', OOO4 '24 LQ', OOO8 '72 LQ'; ASPLOS Table 2 '72 LQ'):
+    # a demand load in flight holds an entry, so it bounds the indirect loads a core has
+    # outstanding beside the MSHRs (core.py ``demand_window``); prefetched lines do not hold one.
+    core_load_queue: int = 72
+    # NSC's SE_core (Table V 'SE_core (IO4-OOO8): 256B/1kB/2kB FIFO, 12 streams, 2 SCCs, total
+    # -/32/64 ROB-entry'): the FIFO a floated stream's data waits in for the core (NS_no_comp,
+    # near.nsc_terms: Little's law over the round trip), the stream computing contexts'
+    # ROB entries that bound the SCM's ops in flight (0: the in-order IO4, one op per SCC).
+    se_core_fifo_bytes: int = 2048
+    scc_count: int = 2  # NSC Table V '2 SCCs'; §VII-C 'we set the default OOO8 configuration to 2 SCCs'
+    scc_rob_entries: int = 64  # NSC Table V 'total -/32/64 ROB-entry'; §VII-C 'with total 64 ROB entries'
+    # Which of NSC's configurations (§VI: Base is ``mode core``) the near model prices
+    # (``near.NEAR_CONFIGS``): NS (range-sync, the default of NSC and of ASPLOS's Near-L3,
+    # asplos:101 'coordinates with the remote CPU core'), NS_no_sync, NS_decouple,
+    # NS_no_comp, INST, SINGLE.
+    near_config: str = "NS"
+    near_lock: str = "mrsw"  # NSC §VII-D 'By default, we use MRSW lock' (or 'exclusive', Fig. 16)
+    near_scalar_pe: bool = True  # NSC §VII-D 'Both SE_core and SE_L3 has a scalar PE' (Fig. 17 turns it off)
     # gem5's stream_pum_enable_parallel_intra_array_shift (default 0, run.py:375,
     # Controller.py:194): an in-array shift costs ``bits`` whatever its distance.
     parallel_intra_shift: bool = False
@@ -470,6 +488,13 @@ FIELD_RANGES: dict[str, FieldRange] = {
     "core_l2_cycles": FieldRange("int", 0, _COUNT),
     "core_l2_bytes": FieldRange("int", 0, _BYTES),
     "core_barrier_radix": FieldRange("int", 2, _COUNT),
+    "core_load_queue": FieldRange("int", 1, _COUNT),
+    "se_core_fifo_bytes": FieldRange("int", 1, _BYTES),
+    "scc_count": FieldRange("int", 1, _COUNT),
+    "scc_rob_entries": FieldRange("int", 0, _COUNT),  # 0: in-order SCCs (NSC Table V's '-' for IO4)
+    "near_config": FieldRange("str"),  # also one of NEAR_CONFIGS
+    "near_lock": FieldRange("str"),  # also one of NEAR_LOCKS
+    "near_scalar_pe": FieldRange("bool"),
     "parallel_intra_shift": FieldRange("bool"),
     "profile": FieldRange("str"),  # also one of PROFILES
     "energy_pj": FieldRange("table"),  # every key of DEFAULT_ENERGY_PJ, each a number in [0, MAX_ENERGY_PJ]
@@ -542,6 +567,10 @@ def validate(cfg: HardwareConfig, source: str | None = None) -> HardwareConfig:
         raise bad(f"bitlines: banks x compute_ways x arrays_per_way x bitlines = {cfg.total_bitlines} exceeds {MAX_TOTAL_BITLINES} (2^24: the simulator keeps a vector over every bitline)")
     if cfg.jit_model not in JIT_MODELS:
         raise bad(f"jit_model: unknown JIT model '{cfg.jit_model}' (known: {', '.join(JIT_MODELS)})")
+    if cfg.near_config not in NEAR_CONFIGS:
+        raise bad(f"near_config: unknown near-stream configuration '{cfg.near_config}' (known: {', '.join(NEAR_CONFIGS)})")
+    if cfg.near_lock not in NEAR_LOCKS:
+        raise bad(f"near_lock: unknown lock '{cfg.near_lock}' (known: {', '.join(NEAR_LOCKS)})")
     if cfg.profile not in PROFILES:
         raise bad(f"profile: unknown cost profile '{cfg.profile}' (known: {', '.join(PROFILES)})")
     unknown = set(cfg.energy_pj) - set(DEFAULT_ENERGY_PJ)
@@ -558,6 +587,33 @@ def validate(cfg: HardwareConfig, source: str | None = None) -> HardwareConfig:
 # ---------------------------------------------------------------------------
 # Built-in configurations
 # ---------------------------------------------------------------------------
+
+# NSC's configurations the near model prices (HPCA'22 §VI; ``sim/near/engine.py``
+# ``nsc_terms`` says what separates them); Base is the core model (``mode core``).
+NEAR_CONFIGS = ("NS", "NS_no_sync", "NS_decouple", "NS_no_comp", "INST", "SINGLE")
+NEAR_LOCKS = ("mrsw", "exclusive")  # NSC §IV-C: the multi-reader single-writer lock, or an exclusive one
+
+# NSC's machine (HPCA'22 Table V), one config per core: 2.0 GHz, 8x8 mesh of 256-bit
+# 1-cycle links, 5-stage routers, multicast X-Y routing, 4 corner memory controllers;
+# L3 1 MB per bank, 16-way, 20 cycles, 64 B interleave; L1 32 kB 2 cycles, L2 256 kB
+# 16 cycles; SE_L3 12 streams per core, 64 kB buffer (1 kB per core), 4-cycle SCM.
+_NSC_MACHINE: dict[str, Any] = {
+    "freq_ghz": 2.0,  # Table V 'System Params 2.0GHz, 8x8 Cores'
+    "mesh_rows": 8, "mesh_cols": 8, "banks": 64,  # Table V '8x8 Mesh', one L3 bank per tile
+    "ways": 16, "compute_ways": 16, "arrays_per_way": 8,  # Table V '1MB per bank / 16-way' (16 x 8 x 256 x 256 bits = 1 MB)
+    "l3_latency": 20,  # Table V '20-cycle lat.'
+    "interleave_bytes": 64,  # Table V 'Static NUCA, 64B Interleave'
+    "link_bytes": 32, "link_cycles": 1, "router_stages": 5,  # Table V '256-bit 1-cycle link', '5-stage router'
+    "multicast": True,  # Table V 'multicast X-Y routing'
+    "mem_ctrls": 4, "dram_gbps": 25.6,  # Table V '4 corner mem. ctrl.', '3200MHz DDR4 25.6 GB/s'
+    "cores": 64,  # Table V '8x8 Cores'
+    "core_l1_cycles": 2, "core_l2_cycles": 16, "core_l2_bytes": 256 * 1024,  # Table V L1 '2-cycle', L2 '256KB ... 16-cycle'
+    "se_streams_per_core": 12, "se_buffer_bytes": 1024,  # Table V SE_L3 '12 streams per core', '1kB per core'
+    "se_init_cycles": 4,  # Table V SE_L3 '4-cycle lat. to local SCM'
+    "scc_count": 2,  # Table V SE_core '2 SCCs'
+    # Table V 'Func. Units (x2 for OOO8)': 4 Int ALU/SIMD, 2 FP ALU/SIMD (2 cycles) per 4-issue core
+    "core_fp_simd_cycles": 2,
+}  # fmt: skip
 
 BUILTIN: dict[str, dict[str, Any]] = {
     # ASPLOS'23 Table 2.
@@ -584,6 +640,15 @@ BUILTIN: dict[str, dict[str, Any]] = {
         "arrays_per_way": 4, "bitlines": 64, "wordlines": 256, "htree_levels": 2,
         "mem_ctrls": 8,
     },
+    # NSC Table V, per core type: IO4 '4-wide fetch/issue/commit, 10 IQ, 4 LSQ', SE_core
+    # '256B' FIFO and no SCC ROB ('-'); OOO4 '24 IQ, 24 LQ ... 96 ROB', '1kB' FIFO, 32
+    # ROB entries; OOO8 '64 IQ, 72 LQ ... 224 ROB', '2kB' FIFO, 64 ROB entries, x2 FUs.
+    "nsc-io4": {**_NSC_MACHINE, "core_issue_width": 4, "core_load_queue": 4, "core_int_simd_units": 4, "core_fp_simd_units": 2,
+                "se_core_fifo_bytes": 256, "scc_rob_entries": 0},
+    "nsc-ooo4": {**_NSC_MACHINE, "core_issue_width": 4, "core_load_queue": 24, "core_int_simd_units": 4, "core_fp_simd_units": 2,
+                 "se_core_fifo_bytes": 1024, "scc_rob_entries": 32},
+    "nsc-ooo8": {**_NSC_MACHINE, "core_issue_width": 8, "core_load_queue": 72, "core_int_simd_units": 8, "core_fp_simd_units": 4,
+                 "core_mem_ports": 4, "se_core_fifo_bytes": 2048, "scc_rob_entries": 64},
 }  # fmt: skip
 
 
@@ -1221,6 +1286,13 @@ FIELD_SOURCES: dict[str, tuple[str, str]] = {
     "core_l2_cycles": (_T2 + ": 'Priv. L2 $ 256KB, 16-way, 16 cy.'; gem5 configs/common/Options.py:207 --l2_lat 16 (the private L2's response latency, configs/ruby/MESI_Three_Level_Stream.py:242): on every L2 miss's round trip, which holds an L2 MSHR", "Fig. 11 (Base on latency-bound regions: gathers, the MLP bound)"),
     "core_l2_bytes": (_T2 + ": 'Priv. L2 $ 256KB'; gem5 configs/common/Options.py:198 --l1_5d_size 256kB: the reuse distance within which a thread's stencil taps share their lines (core.tap_reads)", "Fig. 11 (Base on stencil3d: its up/down taps a plane apart)"),
     "core_barrier_radix": ("LLVM OpenMP runtime openmp/runtime/src/kmp_global.cpp: __kmp_barrier_gather_bb_dflt = __kmp_barrier_release_bb_dflt = 2 (branch factor 4) and bp_hyper_bar, the defaults of the runtime the authors' Base binaries run (gem5 src/cpu/o3/o3_cpu_delegator.cc:746-754, branch gem-forge, names its __kmp_hyper_barrier_release, __kmp_join_barrier and __kmp_fork_call); the kernels' `#pragma omp parallel for` per host-loop step (gem-forge-transform benchmark/GemForgeMicroSuite/stream/gaussian_elim/omp_gaussian_elim_avx/omp_gaussian_elim_avx.c:41-43, 89-90; the team is started by a warm-up region before gf_reset_stats, :187-193, so thread creation is not measured): a region's fork and join each cross ceil(log4(cores)) levels of it (core.forkjoin_cycles)", "Fig. 11 (Base on host loops of short regions: gauss_elim, mm_outer, kmeans_outer); §8 (PointNet++ sampling on Base)"),
+    "core_load_queue": (_T2 + ": '72 LQ' (NSC Table V: IO4 '4 LSQ', OOO4 '24 LQ', OOO8 '72 LQ'): a demand load holds an entry, so indirect loads in flight per core are min(core_mshrs, core_load_queue) (core.demand_window)", "NSC Fig. 9/10 (Base on IO4/OOO4: indirect loads)"),
+    "se_core_fifo_bytes": ("NSC Table V 'SE_core (IO4-OOO8): 256B/1kB/2kB FIFO': a floated stream's data waits there for the core (NS_no_comp: FIFO / round trip bytes per cycle per core)", "NSC Fig. 9 (NS_no_comp)"),
+    "scc_count": ("NSC Table V '2 SCCs'; §VII-C 'we set the default OOO8 configuration to 2 SCCs'", "NSC Fig. 9/14 (SCM compute rate)"),
+    "scc_rob_entries": ("NSC Table V 'total -/32/64 ROB-entry' (IO4/OOO4/OOO8); §VII-C 'with total 64 ROB entries': the SCM's ops in flight (0: in-order, one per SCC)", "NSC Fig. 14 (SCM compute rate)"),
+    "near_config": ("NSC §VI's configurations (near.NEAR_CONFIGS; Base is mode core); NS by default, NSC's and ASPLOS's Near-L3 (asplos:101 'coordinates with the remote CPU core')", "NSC Fig. 9-12; ASPLOS Fig. 11 (Near-L3)"),
+    "near_lock": ("NSC §VII-D 'By default, we use MRSW lock' (§IV-C); 'exclusive' for Fig. 16", "NSC Fig. 16"),
+    "near_scalar_pe": ("NSC §VII-D 'Both SE_core and SE_L3 has a scalar PE to handle simple operations and avoid invoking SCM'", "NSC Fig. 17"),
     "parallel_intra_shift": ("gem5 stream_pum_enable_parallel_intra_array_shift, default 0 (run.py:375, Controller.py:194)", "Fig. 11 (In-L3 on stencils)"),
 }  # fmt: skip
 

@@ -77,7 +77,8 @@ from infs.runtime.region_profile import profile_region
 from infs.runtime.scalar_ops import FAILS_ON_SOME_POINTS, EvaluationError
 from infs.sim import Machine, SimError
 from infs.sim.core.baseline import core_cost
-from infs.sim.near.engine import near_memory_cost, not_offloadable, vector_lanes
+from infs.sim.near.engine import not_offloadable, vector_lanes
+from infs.sim.near.nsc import near_cost as near_memory_cost  # the configuration's near model (NSC §VI)
 
 
 

@@ -42,7 +42,8 @@ Time: the largest of (all overlapped)
 * NoC: per-pair bytes (each bank's bytes shared evenly by the threads'
   tiles; write-backs the other way) routed X-Y: busiest link / ``link_bytes``,
   and each core tile's ejection;
-* indirect accesses: latency-bound, ``core_mshrs`` lines in flight per core,
+* indirect accesses: latency-bound, ``demand_window`` lines in flight per core
+  (``core_mshrs``, or fewer load-queue entries: NSC Table V's IO4 has 4),
   each a round trip ``core_l2_cycles + l3_latency + 2 x mean_hops x
   hop_cycles`` (the private L2's lookup, Table 2, then the bank and back);
 * memory-level parallelism (``mlp``): every line a thread fetches, affine or
@@ -50,6 +51,15 @@ Time: the largest of (all overlapped)
   ``configs/common/Options.py:200``) for that round trip;
 * DRAM: when the footprint exceeds the L3 (or ``cold``), every array byte once
   at ``dram_gbps``;
+
+Floated streams (``floated=True``: NSC's NS_no_comp, Stream Floating [68];
+SINGLE's and INST's prefetching, §VI): the load streams are offloaded
+without their computation -- the SE_L3s push each line to the core's SE_core
+FIFO, so a load line holds no MSHR and sends no request; instead the FIFO
+(``se_core_fifo_bytes``, Table V) bounds what is in flight, by Little's law
+``fifo / round trip`` bytes per cycle per core (``fifo`` term); a credit and a
+done message per ``se_sync_lines`` lines (control).  Stores and the compute
+stay on the cores.
 
 plus the region's fork and join (``forkjoin_cycles``: the OpenMP team released
 and gathered by libomp's hyper barrier, once per region call, so a host loop of
@@ -170,15 +180,22 @@ def fu_pool_cycles(fu: dict[str, float], cfg: HardwareConfig) -> float:
     )
 
 
+def demand_window(cfg: HardwareConfig) -> int:
+    """Demand loads one core keeps in flight: an L2 MSHR each (``core_mshrs``) and a
+    load-queue entry each (``core_load_queue``, NSC Table V: IO4 4, OOO4 24, OOO8 72)."""
+    return min(cfg.core_mshrs, cfg.core_load_queue)
+
+
 def core_cost(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False) -> Cost:
     """Cycles, traffic and energy of ``profile`` run on the cores (module docstring)."""
     return core_detail(profile, cfg, cold)[0]
 
 
-def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False) -> tuple[Cost, dict[str, float]]:
+def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False, floated: bool = False) -> tuple[Cost, dict[str, float]]:
     """``core_cost`` and its terms in cycles: ``compute``, ``port``, ``link``, ``eject``,
     ``indirect``, ``mlp``, ``dram``, ``latency`` (``forkjoin`` included), ``tail``, and ``bytes``
-    moved L3 <-> cores."""
+    moved L3 <-> cores; ``floated``: the load streams offloaded without computation
+    (module docstring), with a ``fifo`` term."""
     cost = Cost("core")
     streams = profile.streams
     if not any(s.accesses for s in streams) and profile.iterations == 0:
@@ -196,6 +213,7 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False)
     read_b = np.zeros(B)  # bytes read per bank (to cores)
     write_b = np.zeros(B)  # bytes written back per bank (from cores)
     ind_lines = 0.0
+    floated_lines = 0.0  # load lines the SE_L3s push to the cores (floated)
     fu = fu_pool_instructions(profile, cfg, lanes)
     vector_ops = fu["fp"] + fu["int"]  # compute instructions (energy: vector_op each)
     # Affine streams of one array with the same address steps (stencil taps, a
@@ -215,7 +233,10 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False)
             # an empty target array has no lines (every index is outside it:
             # the program's error, which the reference reports after this cost)
             per_bank = per_bank / total * s.lines if total else per_bank
-            ind_lines += s.lines
+            if floated and s.kind == "load":
+                floated_lines += s.lines
+            else:
+                ind_lines += s.lines
             read_b += per_bank * L
             if s.is_write:
                 write_b += per_bank * L
@@ -227,28 +248,41 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False)
         offs.add(s.offset * s.elem_bytes)
         groups[key] = (np.maximum(r, per_bank), np.maximum(w, per_bank) if s.is_write else w, offs, eb)
     rate = sum(g[3] for g in groups.values())  # bytes all groups bring in per element step
+    demand_affine = 0.0  # affine lines the cores fetch themselves (floated: the written arrays')
     for key, (r, w, offs, eb) in list(groups.items()):
         r = r * tap_reads(sorted(offs), float(r.sum()) * L / threads, rate / eb, cfg)
         groups[key] = (r, w, offs, eb)
         read_b += r * L
         write_b += w * L
+        if floated and not w.any():
+            floated_lines += float(r.sum())
+        else:
+            demand_affine += float(r.sum())
     compute = fu_pool_cycles(fu, cfg) / threads
 
     port_b = read_b + write_b
     flows = np.outer(read_b, share) + np.outer(write_b, share).T  # bank -> tile reads, tile -> bank write-backs
     req_bh = float((np.outer(share, read_b / L) * hops).sum()) * cfg.control_bytes  # request headers
+    if floated and floated_lines:
+        # pushed lines send no request; a credit and a done per se_sync_lines lines instead
+        pushed = floated_lines / max(1.0, float(read_b.sum()) / L)
+        req_bh *= 1.0 - pushed
+        req_bh += floated_lines / cfg.se_sync_lines * 2 * cfg.control_bytes * float(mc.mean_hops)
 
     mean_hops = float((np.outer(share, np.full(B, 1.0 / B)) * hops).sum())
     # an L2 MSHR is held from the private L2's lookup (Table 2: 16 cycles) through the
     # mesh and the L3 bank and back (the L1's 2 cycles come before it: ``latency``)
     rtt = cfg.core_l2_cycles + cfg.l3_latency + 2 * mean_hops * mesh.hop_cycles
-    indirect = ind_lines / threads / (cfg.core_mshrs / rtt) if ind_lines else 0.0
+    indirect = ind_lines / threads / (demand_window(cfg) / rtt) if ind_lines else 0.0
     # Every line a core fetches (affine streams and their L2 stride prefetches
     # included) holds one of its core_mshrs L2 MSHRs for a round trip
     # (Little's law): gem5 Options.py:200 gives 16 per private L2.
-    affine_lines = float(sum(g[0].sum() for g in groups.values()))
+    affine_lines = demand_affine
     # The first window of core_mshrs lines is the latency term's round trip.
     mlp = max(0.0, (affine_lines + ind_lines) / threads - cfg.core_mshrs) / cfg.core_mshrs * rtt
+    # floated lines wait in the SE_core FIFO from the SE_L3's send to the core's use
+    # (Little's law: fifo bytes per round trip per core; the round trip from the bank)
+    fifo = floated_lines * L / threads / (cfg.se_core_fifo_bytes / (rtt - cfg.core_l2_cycles)) if floated_lines else 0.0
 
     loads, data_bh, dram_bytes, dram_cycles = data_traffic(flows, hops, profile.footprint_bytes, cold, cfg, mesh, banks)
 
@@ -265,6 +299,7 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False)
         "eject": float(flows.sum(axis=0).max()) / cfg.link_bytes,
         "indirect": indirect,
         "mlp": mlp,
+        "fifo": fifo,
         "dram": dram_cycles,
     }
     # a pointer chase's step: a load whose address is the previous step's element, its

@@ -88,6 +88,46 @@ from DRAM once (``dram_gbps``), overlapped with the streaming.
 
 Energy: L3 line bytes (``sram_read_byte``), vector ops (``vector_op``),
 bytes x hops (``noc_byte_hop``), DRAM bytes.
+
+NSC's configurations (HPCA'22 §VI; ``cfg.near_config``).  This function prices
+the ones whose streams and computation sit at the banks; ``sim/near/nsc.py``
+dispatches the others (NS_no_comp, and what INST and SINGLE cannot offload) to
+the cores.  What separates them here (``nsc_terms``):
+
+* NS -- range synchronization (§IV-B): an indirect stream's SE_L3 reports the
+  ``[min, max)`` range it touched every ``se_sync_lines`` requests
+  (``RANGE_BYTES``: two of Table IV's 48-bit addresses and a header, to the
+  core; affine ranges are built by SE_core, no traffic), the core sends a
+  commit message per ``se_sync_lines`` lines of every store/atomic stream
+  ("only then can streams write back"); an affine stream's ranges are known
+  to SE_core, whose commits go ahead with the credits (no wait), but an
+  indirect one's line waits in the stream buffer for its range to reach the
+  core and the commit to come back, and a buffered indirect store/atomic
+  for two round trips (§VII-B: "two round trips to collect results and
+  commit the buffered indirect atomics"), its line's lock too.
+* NS_no_sync -- no ranges, no commits (§V): streams commit at once; credits and
+  done messages stay (they "still report their progress").
+* NS_decouple -- NS_no_sync, and fully decoupled loops (§V, Fig. 8): SE_core
+  runs ``se_streams_per_core // streams`` instances of the region at once, so a
+  call's latency is overlapped with the next calls' by that factor.
+* INST (Omni-Compute-like, §VI) -- one offload per iteration: a request and a
+  response (``control_bytes`` each, per stream and vector iteration) between
+  the core and the banks, the core keeping ``min(core_mshrs,
+  core_load_queue)`` in flight (each a round trip); no range-sync.
+* SINGLE (Livia-like, §VI) -- sync-free, as NS_no_sync, for the regions whose
+  function touches one data structure (an index stream chained to it allowed);
+  indirect atomics fall back to INST (§VII-B).
+
+In all of them: the lock of an indirect atomic's cell (§IV-C) serializes the
+other threads' requests to it for ``lock window`` cycles each -- the L3 access, plus the
+commit protocol under NS; the MRSW lock (``near_lock``) only for the atomics
+that change the value: an add always, a min/max on ``k`` updates of a cell
+``H_k / k`` of them (the expected records of ``k`` values in random order).
+The scalar PE (``near_scalar_pe``, §VII-D)
+serves a region with an indirect stream and at most one op per iteration
+without the SCM's ``se_init_cycles``; the SCM's rate is at most
+``scc_rob_entries / (se_init_cycles + 1)`` vector ops per cycle (Little's law
+over its ROB entries, Table V; ``scc_count`` ops in flight in-order).
 """
 
 from __future__ import annotations
@@ -454,6 +494,77 @@ def not_offloadable(profile: RegionProfile, cfg: HardwareConfig) -> str | None:
     return None
 
 
+# A range message (§IV-B): [min, max) as two of Table IV's 48-bit addresses (12 B)
+# and the stream's header: two control messages.
+RANGE_MESSAGES = 2
+SYNC_FREE = ("NS_no_sync", "NS_decouple", "SINGLE")
+
+
+def harmonic(k: float) -> float:
+    """``H_k = 1 + 1/2 + ... + 1/k`` for integer ``k`` (``k`` is rounded), the expected
+    number of records (new minima) among ``k`` values in random order."""
+    n = max(1, int(round(k)))
+    if n < 64:
+        return float(sum(1.0 / i for i in range(1, n + 1)))
+    return math.log(n) + 0.5772156649015329 + 1.0 / (2 * n) - 1.0 / (12 * n * n)  # Euler-Maclaurin
+
+
+def modifying_fraction(s: StreamProfile) -> float:
+    """Fraction of an atomic stream's requests that change the value (§IV-C: "many
+    atomics do not change the value (e.g. compare-exchange in bfs, min in sssp)"),
+    with ``k`` = requests per distinct cell, in random order: min/max ``H_k / k``,
+    an add (it always changes the value) 1."""
+    k = s.accesses / s.elements if s.elements else 1.0
+    if k <= 1.0:
+        return 1.0
+    if s.atomic in ("min", "max"):
+        return harmonic(k) / k
+    return 1.0
+
+
+def scm_rate(cfg: HardwareConfig) -> float:
+    """Vector ops per cycle the SCM sustains for one SE_L3: its ops in flight
+    (``scc_rob_entries``, Table V; in-order SCCs: ``scc_count``) over an op's time
+    there (``se_init_cycles`` to reach it, one to issue), at most one (the SE's
+    512-bit op per cycle)."""
+    inflight = cfg.scc_rob_entries or cfg.scc_count
+    return min(1.0, inflight / (cfg.se_init_cycles + 1))
+
+
+def uses_scalar_pe(profile: RegionProfile, cfg: HardwareConfig) -> bool:
+    """The region's computation runs on the SE_L3's scalar PE (§VII-D): it is on, the
+    region has an indirect stream (scalar requests; the affine regions' ops are
+    vectorized) and at most one op per iteration."""
+    return cfg.near_scalar_pe and any(s.indirect and s.accesses for s in profile.streams) and sum(profile.ops.values()) <= 1
+
+
+def lock_window(cfg: HardwareConfig, round_trip: float) -> float:
+    """Cycles an indirect atomic holds its line's lock (§IV-C): the L3 access, and
+    under range-sync (NS) the two round trips of the commit protocol (§VII-B)."""
+    return cfg.l3_latency + (2.0 * round_trip if cfg.near_config == "NS" else 0.0)
+
+
+def lock_cycles(s: StreamProfile, cfg: HardwareConfig, round_trip: float, threads: int) -> float:
+    """Cycles a target cell of an indirect atomic stream is locked against the other
+    threads' streams: its requests x the fraction that locks it exclusively
+    (``near_lock``: all, or under MRSW the modifying ones) x the window x the share
+    of them from another thread's stream than the holder's, ``(T - 1) / T`` -- atomics
+    of one stream "can always proceed even if they modify the same memory, as they
+    are ordered by SE_L3" (§IV-C)."""
+    if not (s.indirect and s.kind == "atomic" and s.accesses) or threads <= 1:
+        return 0.0
+    per_cell = s.accesses / max(1.0, float(s.elements))
+    excl = 1.0 if cfg.near_lock == "exclusive" else modifying_fraction(s)
+    return per_cell * excl * lock_window(cfg, round_trip) * (threads - 1) / threads
+
+
+def decouple_overlap(profile: RegionProfile, cfg: HardwareConfig) -> int:
+    """Instances of a fully decoupled region SE_core runs at once (§V, Fig. 8):
+    as many as its stream table holds (``se_streams_per_core`` over the region's streams)."""
+    live = max(1, sum(1 for s in profile.streams if s.accesses))
+    return max(1, cfg.se_streams_per_core // live)
+
+
 def near_memory_cost(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False) -> Cost:
     """Cycles, traffic and energy of ``profile`` run by the L3 stream engines (module docstring)."""
     return near_memory_detail(profile, cfg, cold)[0]
@@ -489,6 +600,13 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
     threads = threads_of(profile, cfg)
     live = [s for s in streams if s.accesses]
     ctrl += threads * len(live) * cfg.se_config_bytes * mean_hops
+    sync = cfg.near_config == "NS"  # range-sync (module docstring, "NSC's configurations")
+    round_trip = 2.0 * mean_hops * mesh.hop_cycles  # a bank and the core (the commit protocol's unit)
+    sync_bh = 0.0  # range and commit messages (bytes x hops): NS's range-sync traffic
+    lock = 0.0  # the busiest atomic line's locked cycles
+    scalar_pe = uses_scalar_pe(profile, cfg)
+    if not scalar_pe:
+        comp = comp / scm_rate(cfg)
     # stream-buffer space the other streams need: a line in flight per thread each
     reserve = float(max(0, len(live) - 1) * threads * L)
 
@@ -496,7 +614,7 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
     # request until the SE consumes it -- L3 latency, compute initiation, and the
     # mesh hops when it is forwarded (indirect: the request's round trip).
     held = np.zeros(B)  # line-cycles of buffer occupancy per bank
-    base_hold = cfg.l3_latency + cfg.se_init_cycles
+    base_hold = cfg.l3_latency + (0 if scalar_pe else cfg.se_init_cycles)
     for i, s in enumerate(streams):
         if not s.accesses:
             continue
@@ -515,7 +633,17 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
             if s.kind == "atomic":
                 comp += req * pt  # one (up to 512-bit) RMW op per request at the target
                 vector_ops += req
-            held += req * p_it * (base_hold + 2 * trip * mesh.hop_cycles)
+                lock = max(lock, lock_cycles(s, cfg, round_trip, threads))
+            wait = 0.0
+            if sync:
+                # the range every se_sync_lines requests to the core; a buffered store/atomic's
+                # commit back, and it waits two round trips (§VII-B) before it is issued
+                sync_bh += req / cfg.se_sync_lines * RANGE_MESSAGES * cfg.control_bytes * mean_hops
+                wait = round_trip  # the range out, the commit (or the core's go-ahead) back
+                if s.is_write:
+                    sync_bh += req / cfg.se_sync_lines * cfg.control_bytes * mean_hops
+                    wait = 2.0 * round_trip
+            held += req * p_it * (base_hold + 2 * trip * mesh.hop_cycles + wait)
             continue
         reuse = rereads(s, ext, reserve, cfg)
         walks = reuse[0] if s.kind == "load" else 1.0
@@ -524,6 +652,10 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
         blocks = nlines * L / IL
         ctrl += max(0.0, blocks - threads) * cfg.se_config_bytes * next_hops  # migrations
         ctrl += nlines / cfg.se_sync_lines * 2 * cfg.control_bytes * mean_hops  # credits + done
+        if sync and s.is_write:
+            # the core's commit per se_sync_lines lines; SE_core builds an affine stream's
+            # ranges itself (§IV-B), so it commits ahead, with the credits: no wait
+            sync_bh += nlines / cfg.se_sync_lines * cfg.control_bytes * mean_hops
         if s.kind == "atomic":
             comp += probs[i] * (s.accesses / lanes)
             vector_ops += s.accesses / lanes
@@ -576,11 +708,23 @@ def near_memory_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool =
         "eject": float(flows.sum(axis=0).max() + multicast.sum()) / cfg.link_bytes,
         "link": float(loads.max()) / cfg.link_bytes,
         "dram": dram_cycles,
+        "lock": lock,
     }
     # a pointer chase's step: an L3 access at the node's bank and the stream's
     # migration to the next node's bank (NSC §IV "Pointer-Chasing Stream"; sim/pointer_chase.py)
     terms.update(chase_terms(profile, threads, cfg.l3_latency + mean_hops * mesh.hop_cycles))
-    latency = 2 * mc.far_from_host * mesh.hop_cycles + cfg.l3_latency + cfg.se_init_cycles
+    latency = 2 * mc.far_from_host * mesh.hop_cycles + cfg.l3_latency + (0 if scalar_pe else cfg.se_init_cycles)
+    if cfg.near_config == "INST":
+        # one offload per vector iteration and stream: request + response, each a round trip
+        # from the core, min(core_mshrs, core_load_queue) in flight per core (module docstring)
+        offloads = sum(float(s.lines) for s in live)
+        ctrl += offloads * 2 * cfg.control_bytes * mean_hops
+        window = min(cfg.core_mshrs, cfg.core_load_queue)
+        terms["offload"] = offloads / threads / window * (round_trip + cfg.l3_latency)
+    elif cfg.near_config == "NS_decouple":
+        latency = -(-latency // decouple_overlap(profile, cfg))
+    ctrl += sync_bh
     settle(cost, terms, latency, tail, loads, data_bh, ctrl, float(port.sum()), vector_ops, dram_bytes)
-    terms.update(anchor=-1.0 if anchor is None else float(anchor), port_lines=float(port.max()) / L)
+    terms.update(anchor=-1.0 if anchor is None else float(anchor), port_lines=float(port.max()) / L, range_sync_bh=sync_bh,
+                 scalar_pe=float(scalar_pe))  # fmt: skip
     return cost, terms
