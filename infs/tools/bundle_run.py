@@ -26,7 +26,7 @@ from infs.runtime.check import compare_values
 from infs.runtime.in_memory import RunOptions
 from infs.runtime.memory import phantom_array
 from infs.tools.cli import UsageError
-from infs.tools.run_args import _check_capacity, _npy_header, _parse_kv, _parse_shape, _parse_sizes, _tiles, _workload_shapes
+from infs.tools.run_args import _check_capacity, fill_arrays, _npy_header, _parse_kv, _parse_shape, _parse_sizes, _tiles, _workload_shapes
 
 
 def bundle_workload(prog: BundleProgram, fn: HostFunction):
@@ -116,18 +116,7 @@ def build_arguments(prog: BundleProgram, fn: HostFunction, args: argparse.Namesp
         plan.append((name, shape, dt))
     if not phantom:
         _check_capacity(plan)
-    for name, shape, dt in plan:
-        if phantom:
-            values[name] = phantom_array(shape, dt)
-        elif name in inputs_given:
-            try:
-                arr = np.load(inputs_given[name], allow_pickle=False)
-            except (OSError, ValueError) as e:
-                raise UsageError(f"--input {name}: cannot load '{inputs_given[name]}': {str(e).strip().splitlines()[0]}") from None
-            values[name] = np.ascontiguousarray(arr.astype(dt))
-        else:
-            values[name] = rng.uniform(-1, 1, shape).astype(dt) if dt.kind == "f" else rng.integers(0, 4, shape).astype(dt)
-        outputs.append(name)
+    fill_arrays(plan, values, outputs, inputs_given, rng, phantom)
     for name in scalars:
         ty = types[name]
         if name in scalars_given:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from infs.runtime.in_memory import RunReport
-from infs.runtime.memory import available_memory, human_bytes
+from infs.runtime.memory import available_memory, human_bytes, phantom_array
 from infs.tools.cli import UsageError
 
 
@@ -135,6 +135,25 @@ def _workload_shapes(w, sizes: dict[str, int]) -> dict[str, tuple[tuple[int, ...
     for name, arr in w.make_inputs(probe, np.random.default_rng(0)).items():
         out[name] = (tuple(dim(d, d2) for d, d2 in zip(arr.shape, second[name].shape)), arr.dtype)
     return out
+
+
+def fill_arrays(plan: list[tuple[str, tuple[int, ...], np.dtype]], values: dict[str, Any], outputs: list[str],
+                inputs_given: dict[str, str], rng: np.random.Generator, phantom: bool) -> None:  # fmt: skip
+    """Each planned array argument (name, shape, dtype) in ``values`` (and its name in
+    ``outputs``): its ``--input`` file, else random data (floats in [-1, 1), integers in
+    [0, 4)), or a phantom (analysis mode: shape and dtype, no data)."""
+    for name, shape, dt in plan:
+        if phantom:
+            values[name] = phantom_array(shape, dt)
+        elif name in inputs_given:
+            try:
+                arr = np.load(inputs_given[name], allow_pickle=False)
+            except (OSError, ValueError) as e:
+                raise UsageError(f"--input {name}: cannot load '{inputs_given[name]}': {str(e).strip().splitlines()[0]}") from None
+            values[name] = np.ascontiguousarray(arr.astype(dt))
+        else:
+            values[name] = rng.uniform(-1, 1, shape).astype(dt) if dt.kind == "f" else rng.integers(0, 4, shape).astype(dt)
+        outputs.append(name)
 
 
 def prepare_save_dir(text: str) -> None:

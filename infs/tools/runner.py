@@ -32,7 +32,7 @@ from infs.runtime.host import find_function, phantom_array, run_function, unname
 from infs.runtime.memory import available_memory, human_bytes
 from infs.runtime.scalar_ops import numpy_dtype
 from infs.tools.cli import UsageError
-from infs.tools.run_args import _check_capacity, _npy_header, _parse_kv, _parse_shape, _parse_sizes, _tiles, _workload_for, _workload_shapes, prepare_save_dir, program_path, summary  # noqa: F401 -- infs-view's and the tests' names
+from infs.tools.run_args import _check_capacity, fill_arrays, _npy_header, _parse_kv, _parse_shape, _parse_sizes, _tiles, _workload_for, _workload_shapes, prepare_save_dir, program_path, summary  # noqa: F401 -- infs-view's and the tests' names
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -133,18 +133,7 @@ def build_arguments(path: Path, fn, args: argparse.Namespace, phantom: bool = Fa
         plan.append((name, shape, dt))
     if not phantom:
         _check_capacity(plan, copied)
-    for name, shape, dt in plan:
-        if phantom:
-            values[name] = phantom_array(shape, dt)
-        elif name in inputs_given:
-            try:
-                arr = np.load(inputs_given[name], allow_pickle=False)
-            except (OSError, ValueError) as e:
-                raise UsageError(f"--input {name}: cannot load '{inputs_given[name]}': {str(e).strip().splitlines()[0]}") from None
-            values[name] = np.ascontiguousarray(arr.astype(dt))
-        else:
-            values[name] = rng.uniform(-1, 1, shape).astype(dt) if dt.kind == "f" else rng.integers(0, 4, shape).astype(dt)
-        outputs.append(name)
+    fill_arrays(plan, values, outputs, inputs_given, rng, phantom)
     for name in scalars:
         ty = by_name[name].type
         if name in scalars_given:
