@@ -36,6 +36,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from infs.tools.bench_report import repo_relative
+
 PROG = "infs-bench --suite nsc"
 
 NAMES = ("pathfinder", "srad", "hotspot", "hotspot3D", "histogram", "scluster", "svm", "bfs_push", "pr_push", "sssp", "bfs_pull",
@@ -107,7 +109,7 @@ def _task(name: str, sizes: dict[str, int], core: str, config: str, lock: str, f
         res = api.run(w.path, args, config=cfg, mode="core" if config == "Base" else "near",
                       machine_mode="functional" if functional else "analysis")  # fmt: skip
     except Exception as e:  # a run that fails is a row that says so
-        row["error"] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+        row["error"] = repo_relative(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
         return row
     st = res.stats
     if functional:
@@ -124,7 +126,7 @@ def _task(name: str, sizes: dict[str, int], core: str, config: str, lock: str, f
         cycles=st.total_cycles, energy_pj=st.total_energy_pj, noc_data=st.traffic["noc_data"], noc_control=st.traffic["noc_control"],
         region_calls=len(res.regions), calls_nonempty=sum(1 for r in res.regions if r.elements), regions_near=len(near), regions_core=sum(1 for r in res.regions if r.mode == "core"),
         iterations_near=sum(r.elements for r in near), iterations_all=sum(r.elements for r in res.regions),
-        distinct_regions=len({r.region for r in res.regions}), forkjoin=forkjoin_cycles(cfg), remark=res.remarks[0] if res.remarks else "",
+        distinct_regions=len({r.region for r in res.regions}), forkjoin=forkjoin_cycles(cfg), remark=repo_relative(res.remarks[0]) if res.remarks else "",
         wall_s=time.perf_counter() - t0,
     )  # fmt: skip
     return row

@@ -19,6 +19,11 @@ from typing import Any
 from infs.tools.bench_defs import COMPONENT, CONFIGS, MICRO, PAPER, SUITE, energy_classes as _energy_classes  # noqa: F401 -- re-exported
 
 
+def repo_relative(msg: str) -> str:
+    """A runtime message with the checkout's absolute path taken out (the reports are read elsewhere)."""
+    return msg.replace(f"{Path(__file__).resolve().parents[2]}/", "")
+
+
 def geomean(xs) -> float:
     xs = [x for x in xs if x and x > 0 and math.isfinite(x)]
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")

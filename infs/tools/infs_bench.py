@@ -77,6 +77,7 @@ from infs.tools.bench_report import (  # noqa: F401 -- re-exported: the report's
     MICRO,
     PAPER,
     SUITE,
+    repo_relative,
     _fig2_points,
     _shape,
     best_by_benchmark,
@@ -222,17 +223,12 @@ def _largest_lattice(lattices: list[tuple[int, ...]]) -> tuple[int, ...]:
     return max(lattices, key=lambda t: (len(t), math.prod(t)), default=())
 
 
-def _rel(msg: str) -> str:
-    """A runtime message with the checkout's absolute path taken out (REPRODUCTION.md is read elsewhere)."""
-    return msg.replace(f"{Path(__file__).resolve().parents[2]}/", "")
-
-
 def _not_honoured(records) -> str:
     """JSON {region: first reason} of the regions whose forced mode did not run ("" when every one did)."""
     out: dict[str, str] = {}
     for r in records:
         if r.not_honoured:
-            out.setdefault(str(r.region), _rel(r.not_honoured))
+            out.setdefault(str(r.region), repo_relative(r.not_honoured))
     return json.dumps(out) if out else ""
 
 
