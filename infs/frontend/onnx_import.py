@@ -396,7 +396,7 @@ class _Importer:
         self.fold_batchnorms()
         for i, node in enumerate(self.graph.node):
             self.node_label = f"node {i} '{node.name or node.output[0]}' ({node.op_type})"
-            if id(node) in self.bn_skip:
+            if node.output[0] in self.bn_skip:
                 continue
             if node.domain not in ("", "ai.onnx"):
                 raise self.fail(f"op '{node.domain}.{node.op_type}' is not supported (infs imports the default ONNX domain)")
@@ -440,8 +440,10 @@ class _Importer:
         and the BN's parameters constants: the conv's weights and bias absorb it
         (W' = W * g / sqrt(v + eps), b' = (b - m) * g / sqrt(v + eps) + beta)."""
         producer = {o: n for n in self.graph.node for o in n.output}
-        self.bn_fold: dict[int, tuple[np.ndarray, np.ndarray, str]] = {}
-        self.bn_skip: set[int] = set()
+        # keyed by the nodes' first output (unique in an ONNX graph): protobuf hands out a new
+        # wrapper object per access, so id(node) does not name a node across iterations
+        self.bn_fold: dict[str, tuple[np.ndarray, np.ndarray, str]] = {}
+        self.bn_skip: set[str] = set()
         for bn in self.graph.node:
             if bn.op_type != "BatchNormalization" or len(bn.output) != 1:
                 continue
@@ -456,8 +458,8 @@ class _Importer:
             scale = gamma / np.sqrt(var + eps)
             w = np.asarray(self.consts[conv.input[1]], np.float64)
             b = np.asarray(self.consts[conv.input[2]], np.float64) if has_b else np.zeros(w.shape[0])
-            self.bn_fold[id(conv)] = ((w * scale[:, None, None, None]).astype(np.float32), ((b - mean) * scale + beta).astype(np.float32), bn.output[0])
-            self.bn_skip.add(id(bn))
+            self.bn_fold[conv.output[0]] = ((w * scale[:, None, None, None]).astype(np.float32), ((b - mean) * scale + beta).astype(np.float32), bn.output[0])
+            self.bn_skip.add(bn.output[0])
 
     # -- the ops (ONNX operator semantics: onnx/docs/Operators.md)
     def _ints(self, attrs: dict, key: str, default: list[int]) -> list[int]:
@@ -508,7 +510,7 @@ class _Importer:
         x = self.value(node.input[0])
         if node.input[1] not in self.consts:
             raise self.fail("weights that are not an initializer (infs imports inference models with constant weights)")
-        fold = self.bn_fold.get(id(node))
+        fold = self.bn_fold.get(node.output[0])
         w = fold[0] if fold else self.consts[node.input[1]].astype(np.float32)
         b = fold[1] if fold else (self.consts.get(node.input[2]) if len(node.input) > 2 and node.input[2] else None)
         if len(node.input) > 2 and node.input[2] and b is None:
