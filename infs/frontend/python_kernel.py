@@ -75,7 +75,8 @@ from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 
 from infs import api
 from infs.api import InfsError, RunResult
-from infs.frontend.kernel_codegen import MISSING, KernelCodegen
+from infs.frontend.kernel_codegen import KernelCodegen
+from infs.frontend.kernel_expressions import MISSING
 from infs.frontend.kernel_ranges import NarrowedInts, narrowed_int_arguments
 from infs.frontend.kernel_types import ELEMENT_TYPES, SUPPORTED_DTYPES, Array, Kind, KernelError
 
