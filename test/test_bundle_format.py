@@ -313,7 +313,7 @@ def test_loader_imports_no_xdsl(tmp_path):
 
 def test_nesting_limit_is_one_line():
     # regions inside regions past the checker's bound: refused, not a RecursionError
-    from infs.runtime.bundle.host_program import MAX_NESTING
+    from infs.runtime.bundle.host_values import MAX_NESTING
 
     body = {"args": [], "ops": [{"op": "scf.yield", "in": []}]}
     for _ in range(MAX_NESTING + 5):

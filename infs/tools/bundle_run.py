@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from infs.runtime.bundle.executor import BundleProgram, run_bundle
-from infs.runtime.bundle.host_program import HostFunction, dtype_of, is_memref
+from infs.runtime.bundle.host_program import HostFunction
+from infs.runtime.bundle.host_values import dtype_of, is_memref
 from infs.runtime.check import compare_values
 from infs.runtime.in_memory import RunOptions
 from infs.runtime.memory import phantom_array

@@ -38,7 +38,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from infs.runtime.bundle.errors import BundleError
-from infs.runtime.bundle.host_program import HOST_FORMAT, OPS, dtype_of
+from infs.runtime.bundle.host_values import HOST_FORMAT, OPS, dtype_of
 from infs.runtime.scalar_ops import op_label
 
 _OFFLOADS = {"stream.region": "region", "tdfg.graph": "graph", "pimcmd.program": "program"}
@@ -46,7 +46,7 @@ _STRUCTURED = {"scf.for", "scf.if", "scf.while", "scf.index_switch"}
 
 
 def type_data(t: Attribute, what: str) -> Any:
-    """A type as the data form spells it (host_program's ``_check_type``)."""
+    """A type as the data form spells it (host_values' ``check_type``)."""
     if isinstance(t, IndexType):
         return "index"
     if isinstance(t, IntegerType) and t.signedness.data == Signedness.SIGNLESS:

@@ -24,225 +24,42 @@ their kind with (index, arrays, scalars).
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from infs.arith_semantics import ceildivsi, float_maximum, float_minimum, floordivsi
+from infs.runtime.bundle.host_values import (
+    CMPF_PREDICATES,
+    CMPI_PREDICATES,
+    DIVIDES,
+    Executor,
+    FLOATS,
+    HOST_FORMAT,
+    MAX_NESTING,
+    MAX_SLOTS,
+    NUMPY_KINDS,
+    NUMPY_OPS,
+    OFFLOAD_KINDS,
+    OPS,
+    PYTHON_INT_OPS,
+    TERMINATORS,
+    WRAPPING,
+    check_type,
+    dtype_of,
+    int_width,
+    is_float,
+    is_memref,
+    short_repr,
+    site_label,
+    to_signed,
+    to_unsigned,
+    type_text,
+)
 from infs.runtime.bundle.errors import BundleError, HostRunError
 from infs.runtime import memory
 from infs.runtime.call_depth import MAX_CALL_DEPTH, deep_calls
 from infs.runtime.memory import phantom_array
-
-HOST_FORMAT = 1
-"""Version of the host section's schema (docs/bundles.md)."""
-
-MAX_NESTING = 64  # regions inside regions a host function may have (the checker and compiler recurse on it)
-MAX_SLOTS = 1 << 22  # SSA values of one function
-
-Executor = Callable[[int, list[np.ndarray], list[Any]], Sequence[Any]]
-
-# ---------------------------------------------------------------------------
-# Types: "index", "iN", "f16"/"f32"/"f64", ["memref", [dims, -1 dynamic], elem]
-# ---------------------------------------------------------------------------
-
-_FLOATS = {"f16": np.dtype(np.float16), "f32": np.dtype(np.float32), "f64": np.dtype(np.float64)}
-_INT_DTYPES = {1: np.dtype(np.bool_), 8: np.dtype(np.int8), 16: np.dtype(np.int16), 32: np.dtype(np.int32), 64: np.dtype(np.int64)}
-
-
-def int_width(t: Any) -> int | None:
-    """Bits of an integer or index type ("index" is 64, as the host's), else None."""
-    if t == "index":
-        return 64
-    if isinstance(t, str) and len(t) > 1 and t[0] == "i" and t[1:].isdigit() and t[1] != "0":
-        w = int(t[1:])
-        return w if w <= 1 << 16 else None
-    return None
-
-
-def is_float(t: Any) -> bool:
-    return isinstance(t, str) and t in _FLOATS
-
-
-def is_memref(t: Any) -> bool:
-    return isinstance(t, list)
-
-
-def dtype_of(t: Any) -> np.dtype | None:
-    """numpy type of a scalar type (``scalar_ops.numpy_dtype``), None for an odd-width integer."""
-    if t == "index":
-        return np.dtype(np.int64)
-    if is_float(t):
-        return _FLOATS[t]
-    return _INT_DTYPES.get(int_width(t) or 0)
-
-
-def type_text(t: Any) -> str:
-    if is_memref(t):
-        return "memref<" + "".join(("?" if d < 0 else str(d)) + "x" for d in t[1]) + f"{t[2]}>"
-    return str(t)
-
-
-def _check_type(t: Any, where: str) -> Any:
-    if isinstance(t, str) and (t == "index" or is_float(t) or int_width(t)):
-        return t
-    if (
-        isinstance(t, list) and len(t) == 3 and t[0] == "memref" and isinstance(t[1], list) and len(t[1]) <= 16
-        and all(type(d) is int and -1 <= d < 1 << 48 for d in t[1]) and isinstance(t[2], str) and dtype_of(t[2]) is not None
-    ):  # fmt: skip
-        return t
-    raise BundleError(f"{where}: {_short(t)} is not a host type")
-
-
-def _short(v: Any) -> str:
-    s = repr(v)
-    return s if len(s) <= 60 else s[:57] + "..."
-
-
-# ---------------------------------------------------------------------------
-# Integer helpers with xDSL 0.74's formulas (xdsl.utils.comparisons), so that
-# the values' Python types come out as the interpreter's do
-# ---------------------------------------------------------------------------
-
-
-def to_signed(signless: int, bitwidth: int) -> int:
-    modulus = 2**bitwidth
-    half_modulus = modulus >> 1
-    return (signless + half_modulus) % modulus - half_modulus
-
-
-def to_unsigned(signless: int, bitwidth: int) -> int:
-    modulus = 2**bitwidth
-    return (signless + modulus) % modulus
-
-
-def _unsigned_view(a: np.ndarray) -> np.ndarray:
-    return a.view(np.dtype(f"u{a.dtype.itemsize}")) if a.dtype != np.bool_ else a
-
-
-def _label(name: str, line: int | None) -> str:
-    return f"'{name}' at line {line}" if line is not None else f"'{name}'"
-
-
-# ---------------------------------------------------------------------------
-# The ops the host runs with the regions' numpy semantics (scalar_ops.eval_scalar_op)
-# ---------------------------------------------------------------------------
-
-
-def _fdiv(a, b):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.divide(a, b)
-
-
-def _fpowi(a, b):
-    a = np.asarray(a)
-    b = np.asarray(b).astype(np.int64)
-    a, b = np.broadcast_arrays(a, b)
-    x, r, n = a.copy(), np.ones_like(a), np.abs(b)
-    while np.any(n > 0):
-        odd = (n & 1) == 1
-        r = np.where(odd, r * x, r)
-        n = n >> 1
-        x = np.where(n > 0, x * x, x)
-    return np.where(b < 0, np.divide(np.ones_like(r), r), r)
-
-
-def _unordered(a, b):
-    return np.isnan(a) | np.isnan(b)
-
-
-_CMPF: dict[str, Callable[[Any, Any], Any]] = {
-    "oeq": np.equal, "ogt": np.greater, "oge": np.greater_equal, "olt": np.less, "ole": np.less_equal,
-    "one": lambda a, b: np.not_equal(a, b) & ~_unordered(a, b),
-    "ueq": lambda a, b: np.equal(a, b) | _unordered(a, b),
-    "ugt": lambda a, b: np.greater(a, b) | _unordered(a, b),
-    "uge": lambda a, b: np.greater_equal(a, b) | _unordered(a, b),
-    "ult": lambda a, b: np.less(a, b) | _unordered(a, b),
-    "ule": lambda a, b: np.less_equal(a, b) | _unordered(a, b),
-    "une": np.not_equal,
-    "ord": lambda a, b: ~(np.isnan(a) | np.isnan(b)),
-    "uno": lambda a, b: np.isnan(a) | np.isnan(b),
-    "false": lambda a, b: np.full(np.broadcast(a, b).shape, False),
-    "true": lambda a, b: np.full(np.broadcast(a, b).shape, True),
-}  # fmt: skip
-
-
-def _minmax_si(which):
-    def f(a, b):
-        if np.asarray(a).dtype == np.bool_:  # a signed i1 is 0 or -1
-            return (np.minimum if which is np.maximum else np.maximum)(a, b)
-        return which(a, b)
-
-    return f
-
-
-def _bool_signed(cast):
-    def f(a, dt):
-        if np.asarray(a).dtype == np.bool_:  # true sign-extends to all ones
-            return np.where(a, -1, 0).astype(dt)
-        return cast(a, dt)
-
-    return f
-
-
-def _trunci(a, dt):
-    return (np.asarray(a) & 1).astype(dt) if dt == np.bool_ else np.asarray(a).astype(dt)
-
-
-# name -> (arity, f(*args) or f(arg, result dtype) for casts, is_cast)
-_NUMPY_OPS: dict[str, tuple[int, Callable[..., Any], bool]] = {
-    "arith.addf": (2, np.add, False), "arith.subf": (2, np.subtract, False), "arith.mulf": (2, np.multiply, False),
-    "arith.divf": (2, _fdiv, False), "arith.maximumf": (2, float_maximum, False), "arith.minimumf": (2, float_minimum, False),
-    "arith.maxnumf": (2, np.fmax, False), "arith.minnumf": (2, np.fmin, False),
-    "arith.divui": (2, lambda a, b: (_unsigned_view(a) // _unsigned_view(b)).view(a.dtype) if a.dtype != np.bool_ else a, False),
-    "arith.remui": (2, lambda a, b: (_unsigned_view(a) % _unsigned_view(b)).view(a.dtype), False),
-    "arith.shrui": (2, lambda a, b: np.right_shift(_unsigned_view(a), _unsigned_view(b)).view(a.dtype), False),
-    "arith.maxsi": (2, _minmax_si(np.maximum), False), "arith.minsi": (2, _minmax_si(np.minimum), False),
-    "arith.maxui": (2, lambda a, b: np.maximum(_unsigned_view(a), _unsigned_view(b)).view(a.dtype), False),
-    "arith.minui": (2, lambda a, b: np.minimum(_unsigned_view(a), _unsigned_view(b)).view(a.dtype), False),
-    "arith.floordivsi": (2, floordivsi, False), "arith.ceildivsi": (2, ceildivsi, False),
-    "arith.negf": (1, np.negative, False),
-    "arith.sitofp": (1, _bool_signed(lambda a, dt: np.asarray(a).astype(dt)), True),
-    "arith.extsi": (1, _bool_signed(lambda a, dt: np.asarray(a).astype(dt)), True),
-    "arith.trunci": (1, _trunci, True),
-    "arith.extf": (1, lambda a, dt: np.asarray(a).astype(dt), True),
-    "arith.truncf": (1, lambda a, dt: np.asarray(a).astype(dt), True),
-    "arith.uitofp": (1, lambda a, dt: _unsigned_view(np.asarray(a)).astype(dt), True),
-    "arith.extui": (1, lambda a, dt: _unsigned_view(np.asarray(a)).astype(dt), True),
-    "arith.fptosi": (1, lambda a, dt: np.trunc(a).astype(dt), True),
-    "math.absf": (1, np.abs, False), "math.absi": (1, np.abs, False), "math.sqrt": (1, np.sqrt, False),
-    "math.exp": (1, np.exp, False), "math.log": (1, np.log, False), "math.tanh": (1, np.tanh, False),
-    "math.fma": (3, lambda a, b, c: a * b + c, False), "math.powf": (2, np.power, False),
-    "math.floor": (1, np.floor, False), "math.ceil": (1, np.ceil, False), "math.sin": (1, np.sin, False),
-    "math.cos": (1, np.cos, False), "math.copysign": (2, np.copysign, False), "math.fpowi": (2, _fpowi, False),
-}  # fmt: skip
-# operand kind, result kind ("i" integer, "f" float) where not both float
-_NUMPY_KINDS = {
-    **{f"arith.{n}": "ii" for n in ("divui", "remui", "shrui", "maxsi", "minsi", "maxui", "minui", "floordivsi", "ceildivsi", "extsi", "extui", "trunci")},
-    "math.absi": "ii", "arith.sitofp": "if", "arith.uitofp": "if", "arith.fptosi": "fi",
-}  # fmt: skip
-_DIVIDES = frozenset({"arith.divui", "arith.remui", "arith.floordivsi", "arith.ceildivsi"})
-
-# Integer ops on Python ints, wrapped to the result's width (host_ops.HostIntegerArith)
-_WRAPPING = {
-    "arith.addi": operator.add, "arith.subi": operator.sub, "arith.muli": operator.mul,
-    "arith.andi": operator.and_, "arith.ori": operator.or_, "arith.xori": operator.xor,
-}  # fmt: skip
-_CMPI = (operator.eq, operator.ne, operator.lt, operator.le, operator.gt, operator.ge, operator.lt, operator.le, operator.gt, operator.ge)
-_PYTHON_INT_OPS = frozenset({*_WRAPPING, "arith.shli", "arith.shrsi", "arith.divsi", "arith.remsi", "arith.ceildivui"})
-
-# Every op of the data form (what ``host_form`` writes)
-OPS: frozenset[str] = frozenset({
-    *_NUMPY_OPS, *_PYTHON_INT_OPS, "arith.cmpi", "arith.cmpf", "arith.select", "arith.index_cast", "arith.constant",
-    "arith.fptoui", "arith.addui_extended", "arith.mulsi_extended", "arith.mului_extended", "arith.bitcast",
-    "scf.for", "scf.if", "scf.while", "scf.index_switch", "scf.yield", "scf.condition", "func.call", "func.return",
-    "memref.alloc", "memref.alloca", "memref.dealloc", "memref.load", "memref.store", "memref.dim", "memref.copy",
-    "memref.cast", "memref.get_global", "cast", "offload",
-})  # fmt: skip
-OFFLOAD_KINDS = ("region", "graph", "program")
-_TERMINATORS = frozenset({"scf.yield", "scf.condition", "func.return"})
 
 
 # ---------------------------------------------------------------------------
@@ -407,7 +224,7 @@ def _scalar_argument(fn: HostFunction, name: str | None, t: Any, v: Any) -> Any:
         return int(v)
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
         raise HostRunError(f"{what}: got {type(v).__name__} {v!r}, expected a number")
-    return _FLOATS[t].type(v)
+    return FLOATS[t].type(v)
 
 
 # ---------------------------------------------------------------------------
@@ -428,7 +245,7 @@ def _field(d: Mapping, key: str, kind: type | tuple, where: str, default: Any = 
     else:
         ok = isinstance(v, kind) and not (isinstance(v, bool) and kind is not bool)
     if not ok:
-        raise BundleError(f"{where}: field '{key}' is {_short(v)}, not {getattr(kind, '__name__', 'of the right type')}")
+        raise BundleError(f"{where}: field '{key}' is {short_repr(v)}, not {getattr(kind, '__name__', 'of the right type')}")
     return v
 
 
@@ -443,7 +260,7 @@ class _Compiler:
         types = _field(d, "values", list, where)
         if len(types) > MAX_SLOTS:
             raise BundleError(f"{where}: {len(types)} values, more than {MAX_SLOTS}")
-        self.types = [_check_type(t, f"{where}, value #{i}") for i, t in enumerate(types)]
+        self.types = [check_type(t, f"{where}, value #{i}") for i, t in enumerate(types)]
         self.fn = fn
         self.where = where
         self.defined: set[int] = set()
@@ -466,7 +283,7 @@ class _Compiler:
 
     def slots(self, v: Any, where: str, define: bool = False) -> list[int]:
         if not isinstance(v, list) or not all(type(i) is int for i in v):
-            raise BundleError(f"{where}: {_short(v)} is not a list of value numbers")
+            raise BundleError(f"{where}: {short_repr(v)} is not a list of value numbers")
         for i in v:
             if not 0 <= i < len(self.types):
                 raise BundleError(f"{where}: value #{i} does not exist (the function has {len(self.types)})")
@@ -484,7 +301,7 @@ class _Compiler:
         if depth > MAX_NESTING:
             raise BundleError(f"{where}: regions nest more than {MAX_NESTING} deep")
         if not isinstance(d, dict):
-            raise BundleError(f"{where}: a block is {_short(d)}, not an object")
+            raise BundleError(f"{where}: a block is {short_repr(d)}, not an object")
         ops = _field(d, "ops", list, where)
         outer = self.scope
         self.scope = set(outer) | set(args)
@@ -529,18 +346,18 @@ class _Compiler:
     def fields(d: Mapping, allowed: set[str], where: str) -> None:
         extra = [k for k in d if k not in allowed]
         if extra:
-            raise BundleError(f"{where}: unknown field {_short(extra[0])}")
+            raise BundleError(f"{where}: unknown field {short_repr(extra[0])}")
 
     # -- one op ------------------------------------------------------------
     def op(self, d: Any, depth: int, where: str) -> Callable[[_Run, list], None]:
         if not isinstance(d, dict):
-            raise BundleError(f"{where}: an op is {_short(d)}, not an object")
+            raise BundleError(f"{where}: an op is {short_repr(d)}, not an object")
         name = _field(d, "op", str, where)
-        if name not in OPS or name in _TERMINATORS:
-            raise BundleError(f"{where}: {_short(name)} is not an op of the host's data form" if name not in OPS else f"{where}: '{name}' inside a block")
+        if name not in OPS or name in TERMINATORS:
+            raise BundleError(f"{where}: {short_repr(name)} is not an op of the host's data form" if name not in OPS else f"{where}: '{name}' inside a block")
         where = f"{where} ('{name}')"
         line = _field(d, "line", int, where, None)
-        label = _label(name, line) if name not in ("offload", "cast") else _label(_field(d, "name", str, where, name), line)
+        label = site_label(name, line) if name not in ("offload", "cast") else site_label(_field(d, "name", str, where, name), line)
         ins = self.slots(_field(d, "in", list, where, []), where)
         outs = _field(d, "out", list, where, [])
         regions = _field(d, "regions", list, where, [])
@@ -563,15 +380,15 @@ class _Compiler:
 
     def op_generic(self, d, name, label, ins, outs, tin, tout, regions, depth, where):
         self.expect(not regions, where, "this op has no regions")
-        if name in _NUMPY_OPS:
+        if name in NUMPY_OPS:
             return self.numpy_op(d, name, label, ins, outs, tin, tout, where)
-        if name in _PYTHON_INT_OPS:
+        if name in PYTHON_INT_OPS:
             return self.int_op(d, name, label, ins, outs, tin, tout, where)
         return getattr(self, "leaf_" + name.replace(".", "_"))(d, name, label, ins, outs, tin, tout, where)
 
     # scalar arith ------------------------------------------------------
     def numpy_op(self, d, name, label, ins, outs, tin, tout, where):
-        arity, f, is_cast = _NUMPY_OPS[name]
+        arity, f, is_cast = NUMPY_OPS[name]
         self.expect(len(ins) == arity and len(outs) == 1, where, f"takes {arity} operands and gives 1 result")
         self.expect(not any(is_memref(t) for t in (*tin, *tout)), where, "a scalar op on a memref")
         (o,) = outs
@@ -579,12 +396,12 @@ class _Compiler:
         if any(int_width(t) and dtype_of(t) is None for t in (*tin, rt)):
             return self.odd_width_op(name, label, ins, o, tin, rt, where)
         self.expect(is_cast or all(t == rt for t in tin) or name == "math.fpowi", where, "operand and result types differ")
-        kinds = _NUMPY_KINDS.get(name, "ff")
+        kinds = NUMPY_KINDS.get(name, "ff")
         self.expect(all((int_width(t) is not None) == (k == "i") for t, k in zip((*tin, rt), kinds[:-1] * len(tin) + kinds[-1:]))
                     if name != "math.fpowi" else (is_float(tin[0]) and int_width(tin[1]) and rt == tin[0]), where, "operand or result of the wrong kind")  # fmt: skip
         dts = tuple(dtype_of(t) for t in tin)
         rdt = dtype_of(rt)
-        checks_zero = name in _DIVIDES
+        checks_zero = name in DIVIDES
 
         def conv(a, dt):
             with np.errstate(over="ignore"):
@@ -670,8 +487,8 @@ class _Compiler:
         a, b = ins
         (o,) = outs
         w = int_width(tout[0])
-        if name in _WRAPPING:
-            fn = _WRAPPING[name]
+        if name in WRAPPING:
+            fn = WRAPPING[name]
 
             def run(st, env):
                 env[o] = to_signed(fn(to_signed(env[a], w), to_signed(env[b], w)), w)
@@ -707,11 +524,11 @@ class _Compiler:
         a, b = ins
         (o,) = outs
         w = int_width(tin[0])
-        if not 0 <= p < len(_CMPI):
+        if not 0 <= p < len(CMPI_PREDICATES):
             def run(st, env):
                 raise HostRunError(f"{label}: predicate {p} is not one of cmpi's ten")
             return run
-        cmp = _CMPI[p]
+        cmp = CMPI_PREDICATES[p]
         conv = to_unsigned if p >= 6 else to_signed
 
         def run(st, env):
@@ -722,8 +539,8 @@ class _Compiler:
         self.expect(len(ins) == 2 and len(outs) == 1 and tout[0] == "i1", where, "takes 2 operands and gives an i1")
         self.expect(is_float(tin[0]) and tin[0] == tin[1], where, "compares two floats of one type")
         p = _field(d, "predicate", str, where)
-        self.expect(p in _CMPF, where, f"{_short(p)} is not a cmpf predicate")
-        f = _CMPF[p]
+        self.expect(p in CMPF_PREDICATES, where, f"{short_repr(p)} is not a cmpf predicate")
+        f = CMPF_PREDICATES[p]
         a, b = ins
         (o,) = outs
         dt = dtype_of(tin[0])
@@ -764,8 +581,8 @@ class _Compiler:
             try:
                 raw = int(bits, 16)
             except ValueError:
-                raise BundleError(f"{where}: bits {_short(bits)} are not hexadecimal") from None
-            self.expect(0 <= raw < 2 ** (dt.itemsize * 8) and len(bits) <= 2 + dt.itemsize * 2, where, f"bits {_short(bits)} do not fit a {t}")
+                raise BundleError(f"{where}: bits {short_repr(bits)} are not hexadecimal") from None
+            self.expect(0 <= raw < 2 ** (dt.itemsize * 8) and len(bits) <= 2 + dt.itemsize * 2, where, f"bits {short_repr(bits)} do not fit a {t}")
             value = np.asarray(raw, dtype=f"u{dt.itemsize}").view(dt)[()]
         else:
             value = _field(d, "value", int, where)
@@ -960,7 +777,7 @@ class _Compiler:
     # offloaded parts ---------------------------------------------------
     def leaf_offload(self, d, name, label, ins, outs, tin, tout, where):
         kind = _field(d, "kind", str, where)
-        self.expect(kind in OFFLOAD_KINDS, where, f"kind {_short(kind)} is not one of {', '.join(OFFLOAD_KINDS)}")
+        self.expect(kind in OFFLOAD_KINDS, where, f"kind {short_repr(kind)} is not one of {', '.join(OFFLOAD_KINDS)}")
         index = _field(d, "index", int, where)
         n = _field(d, "arrays", int, where)
         self.expect(0 <= n <= len(ins) and all(is_memref(t) for t in tin[:n]) and not any(is_memref(t) for t in tin[n:]), where, "takes its arrays, then its scalars")
@@ -990,7 +807,7 @@ class _Compiler:
     # func ----------------------------------------------------------------
     def leaf_func_call(self, d, name, label, ins, outs, tin, tout, where):
         callee = _field(d, "callee", str, where)
-        self.expect(callee in self.data, where, f"@{_short(callee)} is not a function of the program")
+        self.expect(callee in self.data, where, f"@{short_repr(callee)} is not a function of the program")
         target = self.program.functions[callee]
         self.expect(target.arg_types == tin and target.result_types == tout, where, f"the call's types are not @{callee}'s")
         ins_t, outs_t = tuple(ins), tuple(outs)
@@ -1118,7 +935,7 @@ def compile_host(data: Any) -> HostProgram:
     a ``BundleError`` line for anything malformed."""
     where = "host section"
     if not isinstance(data, dict):
-        raise BundleError(f"{where}: is {_short(data)}, not an object")
+        raise BundleError(f"{where}: is {short_repr(data)}, not an object")
     version = _field(data, "format", int, where)
     if version != HOST_FORMAT:
         raise BundleError(f"{where}: format {version}, this infs reads {HOST_FORMAT}")
@@ -1127,7 +944,7 @@ def compile_host(data: Any) -> HostProgram:
     globals_: dict[str, tuple[tuple[int, ...], np.dtype, bytes | None]] = {}
     for gname, g in gdata.items():
         w = f"{where}, global @{gname}"
-        t = _check_type(_field(g, "type", list, w) if isinstance(g, dict) else None, w)
+        t = check_type(_field(g, "type", list, w) if isinstance(g, dict) else None, w)
         self_dt = dtype_of(t[2])
         self_shape = tuple(t[1])
         if any(s < 0 for s in self_shape):
@@ -1149,16 +966,16 @@ def compile_host(data: Any) -> HostProgram:
     for k, f in enumerate(funcs):
         w = f"{where}, function #{k}"
         if not isinstance(f, dict):
-            raise BundleError(f"{w}: is {_short(f)}, not an object")
+            raise BundleError(f"{w}: is {short_repr(f)}, not an object")
         name = _field(f, "name", str, w)
         if name in functions:
             raise BundleError(f"{w}: @{name} is defined twice")
         w = f"host function @{name}"
-        arg_types = [_check_type(t, w) for t in _field(f, "args", list, w)]
+        arg_types = [check_type(t, w) for t in _field(f, "args", list, w)]
         names = _field(f, "arg_names", list, w)
         if len(names) != len(arg_types) or not all(n is None or isinstance(n, str) for n in names):
             raise BundleError(f"{w}: its arg_names are not a name (or null) per argument")
-        results = [_check_type(t, w) for t in _field(f, "results", list, w)]
+        results = [check_type(t, w) for t in _field(f, "results", list, w)]
         functions[name] = HostFunction(name, _field(f, "public", bool, w), names, arg_types, results)
     program = HostProgram(functions, globals_, {})
     comp = _Compiler(program, {f["name"]: f for f in funcs})
