@@ -25,7 +25,7 @@ from infs.runtime.driver import ModeNotHonoured, RunOptions, run_program
 from infs.runtime.host import run_function
 from infs.runtime.check import compare_values
 from infs.sim.sram.bitlevel import FP_BITWISE, BitSerial
-from infs.sim.sram.machine import word_op
+from infs.sim.sram.word_ops import word_op
 from infs.workloads import WORKLOADS
 
 EXAMPLES = examples(12, "INFS_WIDE_EXAMPLES")

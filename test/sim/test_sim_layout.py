@@ -6,7 +6,7 @@ from sim_helpers import RefState, parse_program, program_text, ravel
 
 from infs.sim import Machine, SimError
 from infs.sim.sram.geometry import Geometry
-from infs.sim.sram.machine import RegisterFile
+from infs.sim.sram.registers import RegisterFile
 
 
 def layout_program(lattice, tiles, arrays, extra=""):
