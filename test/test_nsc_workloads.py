@@ -142,7 +142,7 @@ PARTIAL = {
     "svm": [
         "20:3: remark: extract-streams: loop nest not extracted as a whole: its body holds 3 loops and 0 other ops (not perfectly nested); its inner loop nests are tried on their own (not distributed: %G, written by one statement and accessed by another, is shared between iterations of the loop at line 20)",
         "21:5: remark: extract-streams: loop nest extracted into 1 stream.region: domain [0:d] iterators [parallel]",
-        "24:5: remark: extract-streams: loop nest not extracted: 'scf.if' in the loop body",
+        "24:5: remark: extract-streams: loop nest not extracted: 'affine.for' in the filter of the 'scf.if' at line 36 (a filter takes loads, arithmetic and stores)",
         "25:7: remark: extract-streams: loop nest extracted into 1 stream.region: domain [0:d] iterators [reduction]",
         "46:5: remark: extract-streams: loop nest extracted into 1 stream.region: domain [0:d] iterators [parallel]",
     ],

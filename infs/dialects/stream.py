@@ -296,22 +296,28 @@ class LoadOp(_MemoryStreamOp):
         return parse_attributes(parser, cls(parser.resolve_operand(arr, atype), amap, idx, pos))
 
 
-def _parse_value_to_array(parser: Parser) -> tuple[SSAValue, SSAValue, AccessMap, list[SSAValue], list[int]]:
-    """What ``_print_value_to_array`` writes: the value, the array, the map, its index streams and their positions."""
+def _parse_value_to_array(parser: Parser) -> tuple[SSAValue, SSAValue, AccessMap, list[SSAValue], list[int], SSAValue | None]:
+    """What ``_print_value_to_array`` writes: the value, the array, the map, its
+    index streams and their positions, and the filter (``if %m``) or None."""
     val = parser.parse_unresolved_operand()
     parser.parse_punctuation("->")
     arr = parser.parse_unresolved_operand()
     amap, pos, idx = parse_index_list(parser)
+    mask = parser.parse_unresolved_operand() if parser.parse_optional_keyword("if") else None
     (vtype,), atype = parse_signature(parser, 1)
-    return parser.resolve_operand(val, vtype), parser.resolve_operand(arr, atype), amap, idx, pos
+    m = parser.resolve_operand(mask, StreamType(IntegerType(1))) if mask is not None else None
+    return parser.resolve_operand(val, vtype), parser.resolve_operand(arr, atype), amap, idx, pos, m
 
 
 def _print_value_to_array(printer: Printer, op: "StoreOp | AtomicOp") -> None:
-    """``%v -> %A[map] : <value type> -> <array type> {attrs}``: the tail both write ops print."""
+    """``%v -> %A[map] [if %m] : <value type> -> <array type> {attrs}``: the tail both write ops print."""
     printer.print_ssa_value(op.value)
     printer.print_string(" -> ")
     printer.print_ssa_value(op.array)
     print_index_list(printer, op.map.data, op.indirect_positions(), op.indices)
+    if op.mask is not None:
+        printer.print_string(" if ")
+        printer.print_ssa_value(op.mask)
     print_signature(printer, op, [op.value.type], op.array.type)
 
 
@@ -321,16 +327,23 @@ class StoreOp(_MemoryStreamOp):
 
     Writes the stream's element at every iteration point; where several points
     write one cell the last in iteration order wins.  Indirect like loads.
+    ``if %m`` (a stream of i1) filters it: only the points where ``%m`` holds
+    write (NSC's filtered streams, §II-A; a conditional store as predication
+    in the stream's configuration, §III-B).
     """
 
     name = "stream.store"
     value = operand_def(StreamType)
+    array = operand_def(MemRefType)  # (redeclared: the filter is the last operand, the generic form's segments stay value, array, indices, filter)
+    indices = var_operand_def(StreamType)
+    mask = opt_operand_def(StreamType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    def __init__(self, value: SSAValue, array: SSAValue, amap: AccessMap, indices: Sequence[SSAValue] = (), indirect_dims: Sequence[int] = ()):
+    def __init__(self, value: SSAValue, array: SSAValue, amap: AccessMap, indices: Sequence[SSAValue] = (), indirect_dims: Sequence[int] = (),
+                 mask: SSAValue | None = None):  # fmt: skip
         super().__init__(
-            operands=[value, array, indices],
+            operands=[value, array, indices, [mask] if mask is not None else []],
             properties={"map": MapAttr(amap), "indirect_dims": int_array(indirect_dims)},
         )
 
@@ -352,17 +365,22 @@ class AtomicOp(_MemoryStreamOp):
 
     Relaxed read-modify-write (add/min/max) at every iteration point; the
     order of updates is unobservable because the kinds are commutative.
+    ``if %m`` filters it as it does a store.
     """
 
     name = "stream.atomic"
     value = operand_def(StreamType)
+    array = operand_def(MemRefType)  # (as stream.store's)
+    indices = var_operand_def(StreamType)
+    mask = opt_operand_def(StreamType)
     kind = prop_def(StringAttr)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    def __init__(self, kind: str, value: SSAValue, array: SSAValue, amap: AccessMap, indices: Sequence[SSAValue] = (), indirect_dims: Sequence[int] = ()):
+    def __init__(self, kind: str, value: SSAValue, array: SSAValue, amap: AccessMap, indices: Sequence[SSAValue] = (), indirect_dims: Sequence[int] = (),
+                 mask: SSAValue | None = None):  # fmt: skip
         super().__init__(
-            operands=[value, array, indices],
+            operands=[value, array, indices, [mask] if mask is not None else []],
             properties={"kind": StringAttr(kind), "map": MapAttr(amap), "indirect_dims": int_array(indirect_dims)},
         )
 
@@ -392,6 +410,22 @@ def live_dims(value: SSAValue, region: RegionOp) -> frozenset[int]:
     return frozenset(range(region.iteration_domain.rank))
 
 
+def _verify_filter(op: "StoreOp | AtomicOp", region: RegionOp) -> None:
+    """A write's filter: a stream of i1 of the same region, defined at every
+    point the op writes (a reduced value is written once per point of its
+    remaining dims, so the filter must not vary over the reduced ones)."""
+    mask = op.mask
+    assert mask is not None
+    if mask.type != StreamType(IntegerType(1)):
+        raise VerifyException(f"'{op.name}' filter must be a !stream.stream<i1>, got {mask.type}")
+    owner = mask.owner
+    if not isinstance(owner, (LoadOp, ComputeOp, ChaseOp)) or _enclosing_region(owner) is not region:
+        raise VerifyException(f"'{op.name}' filter must be produced by a stream.load, stream.compute or stream.chase of the same region")
+    extra = live_dims(mask, region) - live_dims(op.value, region)
+    if extra:
+        raise VerifyException(f"'{op.name}' filter varies over dim(s) {sorted(extra)} its value is reduced over")
+
+
 def _verify_write(op: "StoreOp | AtomicOp", how: str) -> None:
     """A store's or atomic's access, its value of the array's element type (else
     ``how``, formatted with both types), and the dims it may index."""
@@ -403,6 +437,8 @@ def _verify_write(op: "StoreOp | AtomicOp", how: str) -> None:
     region = _enclosing_region(op)
     if region is None:
         return
+    if op.mask is not None:
+        _verify_filter(op, region)
     value, owner = op.value, op.value.owner
     if isinstance(owner, ReduceOp) or (isinstance(owner, ComputeOp) and any(isinstance(v.owner, ReduceOp) for v in owner.inputs)):
         reduced = frozenset(range(region.iteration_domain.rank)) - live_dims(value, region)
@@ -414,6 +450,20 @@ def _verify_write(op: "StoreOp | AtomicOp", how: str) -> None:
 # ---------------------------------------------------------------------------
 # Computation
 # ---------------------------------------------------------------------------
+
+
+def _verify_body(op: "ComputeOp | ChaseOp", expected: Sequence[Attribute], whose: str) -> Operation | None:
+    """A compute's or chase's body: its arguments of the ``expected`` types
+    (``whose`` names them in the message), side-effect-free arith/math ops
+    only (NSC's near-stream functions, the scalar PE's and SCM's ops); gives
+    its last op (the yield, checked by the caller)."""
+    block = op.body.block
+    if [a.type for a in block.args] != list(expected):
+        raise VerifyException(f"'{op.name}' body arguments {[str(a.type) for a in block.args]} must be {whose} {[str(t) for t in expected]}")
+    for inner in block.ops:
+        if not isinstance(inner, YieldOp) and (inner.dialect_name() not in COMPUTE_BODY_DIALECTS or inner.regions or not is_side_effect_free(inner)):
+            raise VerifyException(f"'{op.name}' body may only hold side-effect-free arith/math ops, found '{inner.name}'")
+    return block.last_op
 
 
 @irdl_op_definition
@@ -446,14 +496,7 @@ class ComputeOp(IRDLOperation):
         for v in self.inputs:
             if not isinstance(v.type, StreamType) and not is_scalar_type(v.type):
                 raise VerifyException(f"'{self.name}' input must be a stream or a scalar, got {v.type}")
-        block = self.body.block
-        expected = [elem_type(v.type) for v in self.inputs]
-        if [a.type for a in block.args] != expected:
-            raise VerifyException(f"'{self.name}' body arguments {[str(a.type) for a in block.args]} must be the element types {[str(t) for t in expected]}")
-        for op in block.ops:
-            if not isinstance(op, YieldOp) and (op.dialect_name() not in COMPUTE_BODY_DIALECTS or op.regions or not is_side_effect_free(op)):
-                raise VerifyException(f"'{self.name}' body may only hold side-effect-free arith/math ops, found '{op.name}'")
-        term = block.last_op
+        term = _verify_body(self, [elem_type(v.type) for v in self.inputs], "the element types")
         if not isinstance(term, YieldOp) or len(term.values) != 1:
             raise VerifyException(f"'{self.name}' body must end with 'stream.yield' of one value")
         if not isinstance(self.result.type, StreamType) or term.values[0].type != self.result.type.element_type:
@@ -567,14 +610,8 @@ class ChaseOp(IRDLOperation):
             raise VerifyException(
                 f"'{self.name}' operands derive from {len(roots)} affine streams; a pointer-chasing stream takes operands from its base stream only (NSC §II-B)"
             )
-        block = self.body.block
         expected = [ptr, *(f.type.element_type for f in self.fields), *(elem_type(v.type) for v in self.inputs)]  # type: ignore[attr-defined]
-        if [a.type for a in block.args] != expected:
-            raise VerifyException(f"'{self.name}' body arguments {[str(a.type) for a in block.args]} must be the pointer's, the fields' and the inputs' element types {[str(t) for t in expected]}")
-        for op in block.ops:
-            if not isinstance(op, YieldOp) and (op.dialect_name() not in COMPUTE_BODY_DIALECTS or op.regions or not is_side_effect_free(op)):
-                raise VerifyException(f"'{self.name}' body may only hold side-effect-free arith/math ops, found '{op.name}'")
-        term = block.last_op
+        term = _verify_body(self, expected, "the pointer's, the fields' and the inputs' element types")
         if not isinstance(term, YieldOp) or [v.type for v in term.values] != [IntegerType(1), ptr]:
             raise VerifyException(f"'{self.name}' body must end with 'stream.yield' of whether to go on (i1) and the next pointer ({ptr})")
 

@@ -45,6 +45,7 @@ from infs.passes.extract_trees import (
     Scalar,
     Store,
     chained_loop,
+    logic_op,
     drop_nans,
     fold_of,
     is_identity,
@@ -108,6 +109,7 @@ class Analysis:
         self.fills: dict[Operation, FillFold] = {}  # (lower_linalg's) the load of an output a fill before it set to the identity
         self.folded: list[FillFold] = []
         self.roots: dict[object, SSAValue] = {}  # array_root -> the SSA name the nest uses for that array
+        self.filter_loads: list[tuple[Load, Operation]] = []  # indirect loads inside a filter (an update's read of its cell only)
 
     # -- names -----------------------------------------------------------
     def _name(self, v: SSAValue, default: str) -> str:
@@ -340,6 +342,8 @@ class Analysis:
                 raise Refuse(f"the body of the innermost loop holds another '{op.name}' (not perfectly nested)")
             elif isinstance(op, scf.IfOp) and op.results:
                 self.if_select(op, forward, speculated)
+            elif isinstance(op, scf.IfOp):
+                self.filter(op, None, forward, speculated)
             elif isinstance(op, scf.WhileOp):
                 self.chase(op)
             elif is_pure_scalar_op(op):
@@ -401,6 +405,48 @@ class Analysis:
         for res, t, e in zip(op.results, *sides):
             tn, en = self.node(t), self.node(e)
             self.nodes[res] = tn if tn is en else Op(res.type, select_op(res.type), [cond, tn, en])
+
+    def filter(self, op: scf.IfOp, outer: Node | None, forward: dict, speculated: list[tuple[Load, Operation]]) -> None:
+        """``scf.if`` yielding nothing around stores (``if (c) B[i] = v``, an
+        ``else`` side on ``!c``): NSC's filtered streams (§II-A, a condition
+        as predication in the stream's configuration, §III-B).  Each store in
+        it is a filtered ``stream.store``/``stream.atomic`` on the condition
+        (and the enclosing ones: ``outer``); its loads and arithmetic run at
+        every point, as a select's sides do (``if_select``'s safety rules).
+        A filtered store forwards nothing to later loads: it may not happen."""
+        cond = self.node(op.cond)
+        i1 = IntegerType(1)
+        for side, region in ((True, op.true_region), (False, op.false_region)):
+            if not region.blocks or len(region.block.ops) <= 1:
+                continue
+            m = cond
+            if not side:
+                yes = arith.ConstantOp.from_int_and_width(1, 1)
+                m = Op(i1, logic_op("xor"), [cond, Const(i1, yes)])
+            if outer is not None:
+                m = Op(i1, logic_op("and"), [outer, m])
+            for o in list(region.block.ops)[:-1]:
+                if isinstance(o, (affine.LoadOp, memref.LoadOp)):
+                    ld = self.load(o, forward)
+                    if ld.ind:  # allowed as the read of an update the filter guards (classify checks)
+                        self.filter_loads.append((ld, op))
+                    elif ld.order >= 0:
+                        speculated.append((ld, op))
+                elif isinstance(o, (affine.StoreOp, memref.StoreOp)):
+                    array, amap, ind = self.access(o)
+                    for k in [k for k in forward if k[0] == id(array)]:
+                        del forward[k]
+                    self.stores.append(Store(array, amap, self.node(o.value), self.order, o, ind, mask=m))
+                    self.order += 1
+                elif isinstance(o, scf.IfOp) and o.results:
+                    self.if_select(o, forward, speculated)
+                elif isinstance(o, scf.IfOp):
+                    self.filter(o, m, forward, speculated)
+                elif is_pure_scalar_op(o):
+                    if may_trap(o):
+                        raise Refuse(f"the 'scf.if' at line {source_line(op)} holds '{o.name}' by a divisor that may be 0 or -1: a filtered stream computes at every point")
+                else:
+                    raise Refuse(f"'{o.name}' in the filter of the 'scf.if' at line {source_line(op)} (a filter takes loads, arithmetic and stores)")
 
     def chase(self, op: scf.WhileOp) -> None:
         """A pointer chase as cgeist prints ``while (p >= 0 && test(p)) p =
@@ -633,10 +679,14 @@ def classify(a: Analysis) -> frozenset[int]:
         raise Refuse("the loop nest stores nothing and yields nothing")
     for s in a.stores:
         inv = band - s.amap.dims_used()
+        if s.mask is not None and _filtered_min_max(a, s):
+            continue
         if s.ind:
             _atomic(a, s)
         if s.ind or not inv:
             continue
+        if s.mask is not None:
+            raise Refuse(f"the filtered store to {array_label(s.array)} does not move with the loop(s) at line {', '.join(source_line(a.dim_loops[d]) for d in sorted(inv))} (a filtered accumulation)")
         v = s.value
         loops = ", ".join(source_line(a.dim_loops[d]) for d in sorted(inv))
         pos = _updated_cell(s)
@@ -672,6 +722,12 @@ def classify(a: Analysis) -> frozenset[int]:
         for s in a.stores:
             if not any(isinstance(n, Red) for n in walk_nodes(s.value)):
                 raise Refuse(f"the store to {array_label(s.array)} sits in the accumulation loop but is not an accumulation")
+    if a.filter_loads:
+        seen: set[int] = set()
+        used_nodes = {id(n) for s in a.stores for v in [s.value, *(x for _, x in s.ind), *([s.mask] if s.mask is not None else [])] for n in walk_nodes(v, seen)}
+        for ld, where in a.filter_loads:
+            if id(ld) in used_nodes:
+                raise Refuse(f"the 'scf.if' at line {source_line(where)} loads {array_label(ld.array)} at an index loaded from memory inside the filter: a filtered stream loads at every point, and that index may be out of bounds where the filter fails")
     alld = frozenset(range(len(a.bounds)))
     for s in a.stores:
         used = s.amap.dims_used()
@@ -702,6 +758,34 @@ def _updated_cell(s: Store) -> int | None:
         return None
     ind = [(p, id(n)) for p, n in s.ind]
     return next((i for i, x in enumerate(v.args) if isinstance(x, Load) and x.array is s.array and x.amap == s.amap and [(p, id(n)) for p, n in x.ind] == ind), None)
+
+
+def _filtered_min_max(a: Analysis, s: Store) -> bool:
+    """``if (f < X[c]) X[c] = f`` (``>``: max; the cell at a loaded index): the filter is the update's own test, i.e. a
+    ``stream.atomic min`` (max) of ``f`` -- where the test fails the atomic
+    changes nothing (NSC's sssp relaxation, an atomic min at the bank).  The
+    test's load of ``X[c]`` goes with the filter.  Integers only: a float
+    NaN fails the test, where min would take it."""
+    m, f = s.mask, s.value
+    if not s.ind or not (isinstance(m, Op) and isinstance(m.op, arith.CmpiOp) and isinstance(f.type, IntegerType)):
+        return False
+    pred = m.op.predicate.value.data  # arith.cmpi: 2 slt, 3 sle, 4 sgt, 5 sge
+    ind = [(p, id(n)) for p, n in s.ind]
+
+    def cell(x: Node) -> bool:
+        return isinstance(x, Load) and x.array is s.array and x.amap == s.amap and [(p, id(n)) for p, n in x.ind] == ind
+
+    lhs, rhs = m.args
+    if lhs is f and cell(rhs):
+        kind = {2: "min", 4: "max"}.get(pred)
+    elif rhs is f and cell(lhs):
+        kind = {4: "min", 2: "max"}.get(pred)
+    else:
+        return False
+    if kind is None or any(isinstance(n, Load) and n.array is s.array for n in walk_nodes(f)) or sum(t.array is s.array for t in a.stores) > 1:
+        return False
+    s.atomic, s.mask = kind, None
+    return True
 
 
 def _atomic(a: Analysis, s: Store) -> None:

@@ -62,7 +62,7 @@ class RegionBuilder:
         seen: set[int] = set()
         for s in stores:
             used_syms |= s.amap.symbols_used()
-            for v in [s.value, *(x for _, x in s.ind)]:
+            for v in [s.value, *(x for _, x in s.ind), *([s.mask] if s.mask is not None else [])]:
                 nodes.extend(walk_nodes(v, seen))
         for r in results:
             nodes.extend(walk_nodes(r, seen))
@@ -88,7 +88,8 @@ class RegionBuilder:
                 self.value(s)
             else:
                 where = (self.array_arg[s.array], s.amap.substitute(self.env), [self.value(x) for _, x in s.ind], [p for p, _ in s.ind])
-                st = stream.AtomicOp(s.atomic, self.stream(s.value), *where) if s.atomic else stream.StoreOp(self.stream(s.value), *where)
+                mask = self.stream(s.mask) if s.mask is not None else None
+                st = stream.AtomicOp(s.atomic, self.stream(s.value), *where, mask) if s.atomic else stream.StoreOp(self.stream(s.value), *where, mask)
                 if s.src is not None:
                     st.location = s.src.location
                 block.add_op(st)
@@ -166,7 +167,7 @@ class RegionBuilder:
             if id(x) in seen:
                 return []
             seen.add(id(x))
-            if isinstance(x, (Load, TmpLoad, Red, Scalar)) or (id(x) in self.memo and x is not n):
+            if isinstance(x, (Load, TmpLoad, Red, Scalar, Chase)) or (id(x) in self.memo and x is not n):
                 return [x]
             return [leaf for y in x.args for leaf in leaves_of(y, seen)] if isinstance(x, Op) else []
 

@@ -93,6 +93,7 @@ class Store:
     src: Operation | None
     ind: tuple = ()
     atomic: str | None = None  # X[idx[p]] op= value: a stream.atomic of this kind
+    mask: Node | None = None  # under an scf.if: the i1 condition it happens on (a filtered stream.store/atomic)
 
 
 # combining ops of reductions (kind names of stream.reduce)
@@ -192,6 +193,13 @@ def select_op(t: Attribute) -> Operation:
     """A detached ``arith.select`` of type ``t``: a template whose operands are mapped to the node's inputs when it is cloned."""
     c, a, b = Block(arg_types=[IntegerType(1), t, t]).args
     return arith.SelectOp(c, a, b)
+
+
+def logic_op(kind: str) -> Operation:
+    """A detached i1 ``arith.andi`` (``kind`` "and") or ``arith.xori`` ("xor", with
+    true: not): a template as ``select_op``'s."""
+    a, b = Block(arg_types=[IntegerType(1), IntegerType(1)]).args
+    return arith.AndIOp(a, b) if kind == "and" else arith.XOrIOp(a, b)
 
 
 def minmax_op(kind: str, t: Attribute) -> Operation:

@@ -171,6 +171,9 @@ class _Builder:
                 # NSC Table II's pointer chasing: each step's address is the element the
                 # previous one loaded, a dependence no tensor of the lattice expresses
                 raise NotTensorizable("a pointer-chasing stream ('stream.chase') has no tdfg counterpart: each step's address is loaded by the step before")
+            if isinstance(op, (stream.StoreOp, stream.AtomicOp)) and op.mask is not None:
+                # NSC's filtered streams write where their filter holds; a tdfg store writes its whole tensor
+                raise NotTensorizable(f"a filtered '{op.name}' (if %m) has no tdfg counterpart: a tdfg store writes every cell of its tensor")
             if isinstance(op, stream.ReduceOp) and op.kind.data not in tdfg.REDUCE_KINDS:
                 raise NotTensorizable(f"'{op.kind.data}' reductions have no in-memory counterpart")
 

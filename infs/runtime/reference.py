@@ -16,6 +16,8 @@ sequential loop nest (``infs.dialects.stream`` docstring):
   and float rounding then follows that order);
 * reductions fold with ``keepdims`` so results keep broadcasting; f32 sums
   use numpy's pairwise order (tests compare f32 with a tolerance);
+* a filtered store or atomic (``if %m``) writes only where its filter
+  holds, merged with the others as above (the general path);
 * a pointer chase (``stream.chase``) advances all its chains one node per
   numpy step (``reference_grids.eval_chase``); a chain past its fields' end or
   longer than they have slots (a cycle) is an error naming the op;
@@ -65,14 +67,17 @@ from infs.runtime.scalar_ops import EvaluationError
 
 def evaluate_region(
     region: stream.RegionOp, arrays: Sequence[np.ndarray], scalars: Sequence[object], label: str | None = None, *, views: bool = True,
-    chase_stats: dict | None = None,
+    chase_stats: dict | None = None, filter_stats: dict | None = None,
 ) -> list[np.ndarray]:
     """Run ``region`` in place on ``arrays``; return its scalar results.
     ``label`` names the region in errors (default: its line).  ``views=False``
     evaluates every access through index grids (the general path the view
     path falls back to; the tests compare the two).  ``chase_stats``, a dict,
     receives per ``stream.chase`` [steps of all its chains, steps of the
-    longest] (what the near-memory and core models price)."""
+    longest] (what the near-memory and core models price); ``filter_stats``
+    per filtered ``stream.store``/``stream.atomic`` [points it wrote at,
+    points it was asked at].  A region with a filtered write takes the
+    general path (a view writes every point of its box)."""
     carried = static_dependence(region)
     if carried is not None:
         raise EvaluationError(f"'{region.name}' {carried}")
@@ -82,10 +87,13 @@ def evaluate_region(
     st = RegionState(region, arrays, scalars, label)
     if chase_stats is not None:
         st.chase_stats = chase_stats
+    if filter_stats is not None:
+        st.filter_stats = filter_stats
     bad = out_of_bounds_access(region, [a.shape for a in arrays], scalars)
     if bad is not None:
         raise EvaluationError(bad)
-    evaluate = evaluate_views if views else evaluate_grids
+    filtered = any(isinstance(op, (stream.StoreOp, stream.AtomicOp)) and op.mask is not None for op in region.body.block.ops)
+    evaluate = evaluate_views if views and not filtered else evaluate_grids
     try:
         rows = row_parts(region, st.shape)
         if rows is not None and reads_what_it_writes(region, arrays):

@@ -219,6 +219,8 @@ def _facts(region: stream.RegionOp) -> tuple:
     for op in region.body.block.ops:
         if not isinstance(op, (stream.LoadOp, stream.StoreOp, stream.AtomicOp)):
             continue
+        if not isinstance(op, stream.LoadOp) and op.mask is not None:
+            continue  # a filtered write: the evaluator checks the points that write (as the loop's `if` guards them)
         live = None if isinstance(op, stream.LoadOp) else stream.live_dims(op.value, region)
         results = [(e.const, [(n, c, dim_index(n)) for n, c in e.terms], str(e)) for e in op.access_map().results]
         accesses.append((op.name, op_label(op), args.index(op.array), live, frozenset(op.indirect_positions()), results))

@@ -69,6 +69,8 @@ class RegionState:
         self._grids: dict[int, np.ndarray] = {}
         # per stream.chase: [steps of all its chains, steps of the longest] (eval_chase adds them up)
         self.chase_stats: dict[stream.ChaseOp, list[int]] = {}
+        # per filtered store/atomic: [points it wrote at, points it was asked at] (write_filter adds them up)
+        self.filter_stats: dict[stream.StoreOp | stream.AtomicOp, list[int]] = {}
 
     def restricted(self, box: list[tuple[int, int]]) -> "RegionState":
         """This invocation over a sub-box of its domain (``row_parts``)."""
@@ -95,7 +97,12 @@ class RegionState:
         return np.broadcast_to(v, self.shape)
 
     def indices(self, op, amap: AccessMap, indirect_pos: Sequence[int], indirect: Sequence[SSAValue], array: np.ndarray,
-                shape: tuple[int, ...] | None = None) -> tuple[np.ndarray, ...]:  # fmt: skip
+                shape: tuple[int, ...] | None = None, where: np.ndarray | None = None) -> tuple[np.ndarray, ...]:  # fmt: skip
+        """The cells ``op`` accesses at the points of ``shape``, bounds-checked.
+        ``where`` (flat over ``shape``): a filtered write's points that write;
+        only those are checked, the others get cell 0 (never written)."""
+        if where is not None:
+            return self._filtered_indices(op, amap, indirect_pos, indirect, array, shape or self.shape, where)
         shape = self.shape if shape is None else shape
         size = int(np.prod(shape)) if shape else 1
         grids = [self.grid(i, shape[i] == self.shape[i]) for i in range(self.rank)]
@@ -111,6 +118,25 @@ class RegionState:
                 bad = int(np.min(i)) if np.min(i) < 0 else int(np.max(i))
                 raise EvaluationError(f"{op_label(op)} accesses index {bad} in dim {d} of an array of shape {list(array.shape)}")
         return tuple(np.broadcast_to(i, bshape) for i in idx)
+
+    def _filtered_indices(self, op, amap: AccessMap, indirect_pos, indirect, array: np.ndarray, shape: tuple[int, ...], where: np.ndarray) -> tuple[np.ndarray, ...]:
+        grids = [self.grid(i, shape[i] == self.shape[i]) for i in range(self.rank)]
+        try:
+            idx = list(amap.apply(grids, self.env)) if self.rank else [np.asarray(e.evaluate(self.env)) for e in amap.results]
+        except LatticeError as e:
+            raise EvaluationError(f"{op_label(op)}: {e}") from None
+        for p, v in zip(indirect_pos, indirect):
+            idx[p] = self.values[v].astype(np.int64)
+        keep = where.reshape(shape)
+        out = []
+        for d, i in enumerate(idx):
+            i = np.broadcast_to(i, shape)
+            kept = i[keep]
+            if kept.size and (np.min(kept) < 0 or np.max(kept) >= array.shape[d]):
+                bad = int(np.min(kept)) if np.min(kept) < 0 else int(np.max(kept))
+                raise EvaluationError(f"{op_label(op)} accesses index {bad} in dim {d} of an array of shape {list(array.shape)}")
+            out.append(np.where(keep, i, 0))
+        return tuple(out)
 
     def iteration_ids(self, shape: tuple[int, ...]) -> np.ndarray:
         """Linear iteration number (C order = sequential order) of each point."""
@@ -162,9 +188,12 @@ def evaluate_grids(region: stream.RegionOp, st: RegionState) -> list[np.ndarray]
             wshape = st.write_shape(op.value)
             if not math.prod(wshape):  # no write point: nothing happens
                 continue
-            idx = st.indices(op, op.access_map(), op.indirect_positions(), op.indices, arr, wshape)
+            filt = write_filter(st, op, wshape)
+            if filt is not None and not filt.any():
+                continue  # the filter holds nowhere: nothing happens
+            idx = st.indices(op, op.access_map(), op.indirect_positions(), op.indices, arr, wshape, filt)
             kind = "store" if isinstance(op, stream.StoreOp) else op.kind.data
-            writes.setdefault(id(arr), []).append((pos, idx, st.values[op.value], kind, wshape))
+            writes.setdefault(id(arr), []).append((pos, idx, st.values[op.value], kind, wshape, filt))
         elif isinstance(op, stream.YieldOp):
             results = [np.asarray(st.values[v]).reshape(()) for v in op.values]
         else:  # pure arith at region level (constants, symbol arithmetic)
@@ -315,13 +344,26 @@ def _fold(op: stream.ReduceOp, st: RegionState, kind: str, dims: tuple[int, ...]
     return r
 
 
+def write_filter(st: RegionState, op, wshape: tuple[int, ...]) -> np.ndarray | None:
+    """The points of ``wshape`` where a filtered store or atomic writes (its
+    ``if %m``), flat; None when it writes at every point.  The filter's value
+    at a masked-out point is all there is of it: nothing else is evaluated
+    differently (a stream body has no control flow, NSC §III-B's predication)."""
+    if op.mask is None:
+        return None
+    filt = np.broadcast_to(np.asarray(st.values[op.mask], dtype=np.bool_), wshape).ravel()
+    stats = st.filter_stats.setdefault(op, [0, 0])  # (only the general path evaluates filters: once per op and run)
+    stats[0], stats[1] = stats[0] + int(np.count_nonzero(filt)), stats[1] + int(filt.size)
+    return filt
+
+
 def access_grids(st: RegionState, op, arr: np.ndarray, shape: tuple[int, ...] | None = None) -> tuple[np.ndarray, ...]:
     return st.indices(op, op.access_map(), op.indirect_positions(), op.indices, arr, shape)
 
 
 def grid_writes(st: RegionState, arr: np.ndarray, ws) -> list:
     """The view path's writes in the general path's form (cell index grids)."""
-    return [(pos, idx if idx is not None else access_grids(st, op, arr, wshape), val, kind, wshape) for pos, op, val, kind, wshape, idx, _ in ws]
+    return [(pos, idx if idx is not None else access_grids(st, op, arr, wshape), val, kind, wshape, write_filter(st, op, wshape)) for pos, op, val, kind, wshape, idx, _ in ws]
 
 
 def _flat_cells(arr: np.ndarray, idx: tuple[np.ndarray, ...], shape: tuple[int, ...]) -> np.ndarray:
@@ -348,10 +390,13 @@ def check_dependences(region, st: RegionState, arr: np.ndarray, reads, writes, a
     for rpos, idx in reads:
         first_before = np.full(arr.size, big, dtype=np.int64)  # writes earlier in program order
         first_after = np.full(arr.size, big, dtype=np.int64)
-        for wpos, widx, _, _, wshape in writes:
+        for wpos, widx, _, _, wshape, filt in writes:
             wids = st.write_ids(wshape).ravel()
             target = first_before if wpos < rpos else first_after
-            np.minimum.at(target, _flat_cells(arr, widx, wshape).ravel(), wids)
+            wcells = _flat_cells(arr, widx, wshape).ravel()
+            if filt is not None:
+                wcells, wids = wcells[filt], wids[filt]
+            np.minimum.at(target, wcells, wids)
         cells = _flat_cells(arr, idx, st.shape).ravel()
         bad = (ids >= first_before[cells]) | (ids > first_after[cells])
         if np.any(bad):
@@ -373,18 +418,19 @@ def apply_writes(st: RegionState, arr: np.ndarray, writes, n_ops: int) -> None:
     last store wins, and the atomics after it are folded on top; atomics before
     the last store are overwritten by it.
     """
-    kinds = {k for *_, k, _ in writes if k != "store"}
+    kinds = {w[3] for w in writes if w[3] != "store"}
     if len(kinds) > 1:
         from infs.passes.tensorize import atomic_lines
 
         ops = list(st.region.body.block.ops)
-        lines = sorted({ops[pos] for pos, *_, k, _ in writes if k != "store"}, key=ops.index)
+        lines = sorted({ops[w[0]] for w in writes if w[3] != "store"}, key=ops.index)
         raise EvaluationError(f"{region_label(st.region)} mixes atomic kinds {sorted(kinds)} on one array ({atomic_lines(lines)})")
     cells_l, keys_l, vals_l, is_store_l = [], [], [], []
-    for pos, idx, val, kind, wshape in writes:
-        cells_l.append(_flat_cells(arr, idx, wshape).ravel())
-        keys_l.append(st.write_ids(wshape).ravel() * n_ops + pos)
-        vals_l.append(np.broadcast_to(np.asarray(val, dtype=arr.dtype), wshape).ravel())
+    for pos, idx, val, kind, wshape, filt in writes:
+        keep = slice(None) if filt is None else filt  # a filtered write: only where its filter holds
+        cells_l.append(_flat_cells(arr, idx, wshape).ravel()[keep])
+        keys_l.append((st.write_ids(wshape).ravel() * n_ops + pos)[keep])
+        vals_l.append(np.broadcast_to(np.asarray(val, dtype=arr.dtype), wshape).ravel()[keep])
         is_store_l.append(np.full(cells_l[-1].size, kind == "store"))
     cells, keys = np.concatenate(cells_l), np.concatenate(keys_l)
     vals, is_store = np.concatenate(vals_l), np.concatenate(is_store_l)

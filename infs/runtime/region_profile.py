@@ -41,11 +41,17 @@ Counting rules:
   ``lines`` = all chains' steps) with ``chase_depth``, the longest chain's
   steps; the body's ops run once per step.  Where the walk fails (a cycle,
   a pointer outside the fields: the run reports it when it evaluates the
-  region; timing-only runs have no such values) each chain counts one step.
+  region; timing-only runs have no such values) each chain counts one step;
+* a filtered store or atomic (``if %m``): which points write is data too, read
+  off the same reference run; its ``accesses`` are the points that wrote,
+  ``filtered`` the points asked, ``elements`` and ``lines`` at most the
+  writes (an indirect stream's requests scaled by the share that wrote).
+  Where the reference cannot run, every point counts as a write.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -136,7 +142,7 @@ class _Static:
                 live = stream.live_dims(op.value, region)
                 kind = "store" if isinstance(op, stream.StoreOp) else "atomic"
                 reduced = isinstance(op.value.owner, stream.ReduceOp) or live != all_dims
-                self.steps.append((kind, live, reduced, tuple(op.indices), self.access(op), op.kind.data if kind == "atomic" else None))
+                self.steps.append((kind, live, reduced, tuple(op.indices), self.access(op), op.kind.data if kind == "atomic" else None, op if op.mask is not None else None))
             elif isinstance(op, stream.ComputeOp):
                 ins = tuple(v for v in op.inputs if isinstance(v.type, stream.StreamType))
                 classes = [cls for inner in op.body.block.ops for cls in _classes(inner.name)]
@@ -225,16 +231,29 @@ class _Profiler:
         self.vary: dict[SSAValue, frozenset[int]] = {}
         self.arrays, self.scalars = arrays, scalars
         self._chases: dict | None = None
+        self._filters: dict = {}
+
+    def _run_reference(self) -> None:
+        """The region's reference on copies of its arrays, once: what a chase's
+        chains and a filter's points are with these arguments (module docstring)."""
+        if self._chases is None:
+            self._chases, self._filters = {}, {}
+            try:
+                evaluate_region(self.region, [np.array(a, copy=True) for a in self.arrays], self.scalars, chase_stats=self._chases, filter_stats=self._filters)
+            except (EvaluationError, MemoryError):
+                self._chases, self._filters = {}, {}
+
+    def filter_stats(self, op) -> tuple[int, int] | None:
+        """(points a filtered store/atomic wrote at, points it was asked at), or
+        None where the reference could not run (then it counts every point)."""
+        self._run_reference()
+        got = self._filters.get(op)
+        return None if got is None else (int(got[0]), int(got[1]))
 
     def chase_stats(self, op: stream.ChaseOp) -> tuple[int, int]:
         """(steps of all chains, steps of the longest) of ``op`` with these
         arguments: the region's reference on copies of its arrays (module docstring)."""
-        if self._chases is None:
-            self._chases = {}
-            try:
-                evaluate_region(self.region, [np.array(a, copy=True) for a in self.arrays], self.scalars, chase_stats=self._chases)
-            except (EvaluationError, MemoryError):
-                self._chases = {}
+        self._run_reference()
         got = self._chases.get(op)
         if got is None:
             return self.iterations, 1 if self.iterations else 0
@@ -300,6 +319,18 @@ class _Profiler:
         lines = (accesses // per_outer) * math.ceil(per_outer / run) if run > 1 else accesses
         return StreamProfile(elements=elements, lines=lines, indirect=True, indirect_dims=ind, run=run, **base)
 
+    @staticmethod
+    def filtered(sp: StreamProfile, wrote: int, asked: int) -> StreamProfile:
+        """A filtered write stream that wrote at ``wrote`` of its ``asked``
+        points: only those send a request (NSC §III-B's predication: the
+        filter runs at the bank, a false element issues nothing).  Affine
+        lines are at most the writes; an indirect stream's requests scale with
+        them."""
+        if not asked:
+            return sp
+        lines = min(sp.lines, wrote) if not sp.indirect else -(-sp.lines * wrote // asked)
+        return dataclasses.replace(sp, accesses=wrote, elements=min(sp.elements, wrote), lines=lines, filtered=asked)
+
     def distinct_cells(self, parts, moving) -> int:
         box = self.points(moving)
         dims_seen: list[int] = []
@@ -339,8 +370,12 @@ class _Profiler:
                 self.vary[result] = frozenset(d for d in used | idx if self.extents[d] > 1) if self.rank else frozenset()
                 streams.append(self.memory_stream("load", access, indices))
             elif what in ("store", "atomic"):
-                _, live, reduced, indices, access, atomic = step
-                streams.append(self.memory_stream(what, access, indices, live, reduced, atomic))
+                _, live, reduced, indices, access, atomic, filtered = step
+                sp = self.memory_stream(what, access, indices, live, reduced, atomic)
+                got = self.filter_stats(filtered) if filtered is not None and sp.accesses else None
+                if got is not None:
+                    sp = self.filtered(sp, *got)
+                streams.append(sp)
             elif what == "compute":
                 _, result, ins, classes = step
                 vary = frozenset().union(*(self.varying(v) for v in ins)) if ins else frozenset()

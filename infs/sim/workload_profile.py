@@ -147,6 +147,7 @@ class StreamProfile:
     atomic: str | None = None  # atomic kind (add, min, max)
     reduced: bool = False  # store/atomic of a reduced value (one write per result)
     chase_depth: int = 0  # a field of a pointer chase (stream.chase): the longest chain's steps (0: not a chase)
+    filtered: int = 0  # a filtered store/atomic (if %m): the points its filter was evaluated at (accesses: those that wrote; 0: not filtered)
 
     @property
     def array_cells(self) -> int:

@@ -12,8 +12,8 @@
       ^bb0(%x: f32):
         "stream.yield"(%x) {tag = 3 : i64} : (f32) -> ()
       }) {tag = 4 : i64} : (!stream.stream<f32>) -> !stream.stream<f32>
-      "stream.store"(%s, %a) <{map = #lattice.map<[d0]>, indirect_dims = array<i64>, operandSegmentSizes = array<i32: 1, 1, 0>}> {tag = 5 : i64} : (!stream.stream<f32>, memref<4xf32>) -> ()
-      "stream.atomic"(%s, %a, %j) <{kind = "add", map = #lattice.map<[0]>, indirect_dims = array<i64: 0>, operandSegmentSizes = array<i32: 1, 1, 1>}> {tag = 6 : i64} : (!stream.stream<f32>, memref<4xf32>, !stream.stream<i32>) -> ()
+      "stream.store"(%s, %a) <{map = #lattice.map<[d0]>, indirect_dims = array<i64>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> {tag = 5 : i64} : (!stream.stream<f32>, memref<4xf32>) -> ()
+      "stream.atomic"(%s, %a, %j) <{kind = "add", map = #lattice.map<[0]>, indirect_dims = array<i64: 0>, operandSegmentSizes = array<i32: 1, 1, 1, 0>}> {tag = 6 : i64} : (!stream.stream<f32>, memref<4xf32>, !stream.stream<i32>) -> ()
       %t = "stream.reduce"(%s) <{kind = "add", dims = array<i64: 0>}> {tag = 7 : i64} : (!stream.stream<f32>) -> f32
       "stream.yield"(%t) {tag = 8 : i64} : (f32) -> ()
     }) {tag = 9 : i64} : (memref<4xf32>, memref<4xi32>, memref<4x4xf32>, index) -> f32

@@ -52,7 +52,7 @@ func.func @stencil(%A: memref<?xf32>, %B: memref<?xf32>, %n: index) {
 // GENERIC: %s = "stream.compute"(%l, %r) ({
 // GENERIC: "stream.yield"(%t) : (f32) -> ()
 // GENERIC: }) : (!stream.stream<f32>, !stream.stream<f32>) -> !stream.stream<f32>
-// GENERIC: "stream.store"(%s, %b) <{map = #lattice.map<[d0]>, indirect_dims = array<i64>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (!stream.stream<f32>, memref<?xf32>) -> ()
+// GENERIC: "stream.store"(%s, %b) <{map = #lattice.map<[d0]>, indirect_dims = array<i64>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (!stream.stream<f32>, memref<?xf32>) -> ()
 // GENERIC: "stream.yield"() : () -> ()
 // GENERIC: }) : (memref<?xf32>, memref<?xf32>, index) -> ()
 
@@ -196,8 +196,8 @@ func.func @gather(%X: memref<64x16xf32>, %I: memref<8xi32>, %Y: memref<8x16xf32>
 // GENERIC: %ii = "stream.compute"(%idx) ({
 // GENERIC: "stream.yield"(%v) : (i32) -> ()
 // GENERIC: }) : (!stream.stream<i32>) -> !stream.stream<i32>
-// GENERIC: "stream.store"(%s, %y) <{map = #lattice.map<[d0, 2*d1]>, indirect_dims = array<i64>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (!stream.stream<f32>, memref<8x16xf32>) -> ()
-// GENERIC: "stream.store"(%t, %x, %ii) <{map = #lattice.map<[0, N]>, indirect_dims = array<i64: 0>, operandSegmentSizes = array<i32: 1, 1, 1>}> : (!stream.stream<f32>, memref<64x16xf32>, !stream.stream<i32>) -> ()
+// GENERIC: "stream.store"(%s, %y) <{map = #lattice.map<[d0, 2*d1]>, indirect_dims = array<i64>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (!stream.stream<f32>, memref<8x16xf32>) -> ()
+// GENERIC: "stream.store"(%t, %x, %ii) <{map = #lattice.map<[0, N]>, indirect_dims = array<i64: 0>, operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (!stream.stream<f32>, memref<64x16xf32>, !stream.stream<i32>) -> ()
 // GENERIC: "stream.yield"() : () -> ()
 // GENERIC: }) : (memref<64x16xf32>, memref<8xi32>, memref<8x16xf32>, index, index, f32) -> ()
 
@@ -242,9 +242,9 @@ func.func @histogram(%V: memref<?xi32>, %H: memref<?xi32>, %C: memref<4x?xf32>, 
 // GENERIC: "stream.yield"(%k) : (i32) -> ()
 // GENERIC: }) : () -> !stream.stream<i32>
 // GENERIC: %f = "stream.load"(%c) <{map = #lattice.map<[0, d0]>, indirect_dims = array<i64>}> : (memref<4x?xf32>) -> !stream.stream<f32>
-// GENERIC: "stream.atomic"(%one, %h, %b) <{kind = "add", map = #lattice.map<[0]>, indirect_dims = array<i64: 0>, operandSegmentSizes = array<i32: 1, 1, 1>}> : (!stream.stream<i32>, memref<?xi32>, !stream.stream<i32>) -> ()
-// GENERIC: "stream.atomic"(%b, %h, %b) <{kind = "min", map = #lattice.map<[0]>, indirect_dims = array<i64: 0>, operandSegmentSizes = array<i32: 1, 1, 1>}> : (!stream.stream<i32>, memref<?xi32>, !stream.stream<i32>) -> ()
-// GENERIC: "stream.atomic"(%f, %c) <{kind = "max", map = #lattice.map<[1, d0]>, indirect_dims = array<i64>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (!stream.stream<f32>, memref<4x?xf32>) -> ()
+// GENERIC: "stream.atomic"(%one, %h, %b) <{kind = "add", map = #lattice.map<[0]>, indirect_dims = array<i64: 0>, operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (!stream.stream<i32>, memref<?xi32>, !stream.stream<i32>) -> ()
+// GENERIC: "stream.atomic"(%b, %h, %b) <{kind = "min", map = #lattice.map<[0]>, indirect_dims = array<i64: 0>, operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (!stream.stream<i32>, memref<?xi32>, !stream.stream<i32>) -> ()
+// GENERIC: "stream.atomic"(%f, %c) <{kind = "max", map = #lattice.map<[1, d0]>, indirect_dims = array<i64>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (!stream.stream<f32>, memref<4x?xf32>) -> ()
 // GENERIC: "stream.yield"() : () -> ()
 // GENERIC: }) : (memref<?xi32>, memref<?xi32>, memref<4x?xf32>, index) -> ()
 
@@ -293,8 +293,8 @@ func.func @kmeans(%X: memref<16x4xf32>, %Y: memref<16x4xf32>, %A: memref<16xinde
 // GENERIC: %am = "stream.reduce"(%t) <{kind = "argmin", dims = array<i64: 1>}> : (!stream.stream<f32>) -> !stream.stream<index>
 // GENERIC: %pr = "stream.reduce"(%t) <{kind = "mul", dims = array<i64: 1>}> : (!stream.stream<f32>) -> !stream.stream<f32>
 // GENERIC: %mn = "stream.reduce"(%t) <{kind = "min", dims = array<i64: 1>}> : (!stream.stream<f32>) -> !stream.stream<f32>
-// GENERIC: "stream.store"(%am, %a) <{map = #lattice.map<[d0]>, indirect_dims = array<i64>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (!stream.stream<index>, memref<16xindex>) -> ()
-// GENERIC: "stream.store"(%pr, %m) <{map = #lattice.map<[d0]>, indirect_dims = array<i64>, operandSegmentSizes = array<i32: 1, 1, 0>}> : (!stream.stream<f32>, memref<16xf32>) -> ()
+// GENERIC: "stream.store"(%am, %a) <{map = #lattice.map<[d0]>, indirect_dims = array<i64>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (!stream.stream<index>, memref<16xindex>) -> ()
+// GENERIC: "stream.store"(%pr, %m) <{map = #lattice.map<[d0]>, indirect_dims = array<i64>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (!stream.stream<f32>, memref<16xf32>) -> ()
 // GENERIC: %all = "stream.reduce"(%t) <{kind = "add", dims = array<i64: 1>}> : (!stream.stream<f32>) -> !stream.stream<f32>
 // GENERIC: %tot = "stream.reduce"(%t, %c0) <{kind = "add", dims = array<i64: 1, 0>}> : (!stream.stream<f32>, f32) -> f32
 // GENERIC: %ax = "stream.reduce"(%mn) <{kind = "argmax", dims = array<i64: 0>}> : (!stream.stream<f32>) -> i32
