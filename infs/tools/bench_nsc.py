@@ -30,13 +30,14 @@ explanation from the runs (what ran where, what bound Base).
 
 from __future__ import annotations
 
-import csv
 import math
 import time
 from pathlib import Path
 from typing import Any
 
-from infs.tools.bench_report import repo_relative
+from infs.tools.bench_csv import write_csv
+from infs.tools.bench_pool import run_pool
+from infs.tools.bench_report import geomean, repo_relative
 
 PROG = "infs-bench --suite nsc"
 
@@ -152,28 +153,13 @@ def _run_all(tasks: list[tuple], jobs: int, quiet: bool) -> list[dict]:
             what = f"{t[0]} {t[2]} {t[3]}" + (" exclusive" if t[4] == "exclusive" else "") + (" (check)" if t[5] else "")
             print(f"{PROG}: {what}: " + (f"FAILED {r['error']}" if "error" in r else f"{r['cycles']:,} cycles, {r['wall_s']:.1f} s"), flush=True)
 
-    if jobs <= 1:
-        for i, t in enumerate(tasks):
-            done(i, _task(*t))
-    else:
-        import concurrent.futures as cf
-        import multiprocessing as mp
-
-        with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("forkserver")) as ex:
-            futs = {ex.submit(_task, *t): i for i, t in enumerate(tasks)}
-            for f in cf.as_completed(futs):
-                done(futs[f], f.result())
+    run_pool(_task, tasks, jobs, done)
     return [r for r in out if r is not None]
 
 
 # ---------------------------------------------------------------------------
 # analysis
 # ---------------------------------------------------------------------------
-
-
-def geomean(xs) -> float:
-    xs = [x for x in xs if x and x > 0 and math.isfinite(x)]
-    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
 
 
 def _index(rows: list[dict]) -> dict[tuple, dict]:
@@ -387,14 +373,6 @@ def plot(fig: dict[str, Any], figdir: Path) -> list[Path]:
     return made
 
 
-def write_csv(rows: list[dict], path: Path) -> None:
-    keys = sorted({k for r in rows for k in r})
-    with path.open("w", newline="") as fh:
-        wr = csv.DictWriter(fh, fieldnames=keys)
-        wr.writeheader()
-        wr.writerows(rows)
-
-
 def run(workloads: list[str] | None, size_set: str, out: Path, repro: Path, jobs: int, quiet: bool, head: str = "HEAD") -> int:
     """The suite (module docstring): the checks, the analysis runs, the report."""
     names = workloads or list(NAMES)
@@ -425,7 +403,7 @@ def run(workloads: list[str] | None, size_set: str, out: Path, repro: Path, jobs
     measured = [n for n in names if n in sizes]
     fig = figures(rows, measured)
     out.mkdir(parents=True, exist_ok=True)
-    write_csv(checks_rows + rows, out / "bench-nsc.csv")
+    write_csv(out / "bench-nsc.csv", checks_rows + rows)
     plots = plot(fig, repro.parent / "figures")
     wall = time.perf_counter() - t0
     text = reproduction_md(fig, checks_rows + rows, checks, sizes, wall, [str(p.relative_to(repro.parent)) for p in plots], head)

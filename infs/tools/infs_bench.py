@@ -72,6 +72,7 @@ from infs.tools.cli import VersionAction
 from infs.tools.bench_cal22 import CAL_MACHINE, CAL_NOTE, CAL_SUITE, cal_tasks
 from infs.tools.bench_csv import csv_value, read_csv, write_csv  # noqa: F401 -- csv_value: infs-sweep reads its CSVs with it
 from infs.tools.bench_defs import POLICY
+from infs.tools.bench_pool import run_pool
 from infs.tools.bench_report import (  # noqa: F401 -- re-exported: the report's names are infs-bench's API
     CONFIGS,
     MICRO,
@@ -294,19 +295,7 @@ def _run_tasks(tasks: list[tuple], jobs: int, quiet: bool, on_row=None) -> list[
             on_row([x for x in out if x is not None])
 
     with progress:
-        if jobs <= 1:
-            for i, t in enumerate(tasks):
-                done(i, _task(*t))
-        else:
-            import concurrent.futures as cf
-            import multiprocessing as mp
-
-            # not "fork": a process that has run optimize-tdfg holds egglog's rayon thread
-            # pool, which a forked child does not have (its first egglog call waits forever)
-            with cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("forkserver")) as ex:
-                futs = {ex.submit(_task, *t): i for i, t in enumerate(tasks)}
-                for f in cf.as_completed(futs):
-                    done(futs[f], f.result())
+        run_pool(_task, tasks, jobs, done)
     return [r for r in out if r is not None]
 
 
