@@ -150,3 +150,40 @@ def test_profile_counts_the_points_that_write_and_the_model_prices_them() -> Non
         c = near_memory_detail(prof, cfg)[0]
         costs.append((c.cycles + c.async_cycles, sum(c.traffic.values())))
     assert costs[0][0] <= costs[1][0] <= costs[2][0] and costs[0][1] < costs[1][1] < costs[2][1], costs
+
+
+RELAX = """
+func.func @relax(%V: memref<?xi32>, %W: memref<?xi32>, %D: memref<?xi32>, %n: index) {
+  affine.for %i = 0 to %n {
+    %v = affine.load %V[%i] : memref<?xi32>
+    %w = affine.load %W[%i] : memref<?xi32>
+    %vi = arith.index_cast %v : i32 to index
+    %d = memref.load %D[%vi] : memref<?xi32>
+    %better = arith.cmpi slt, %w, %d : i32
+    scf.if %better {
+      memref.store %w, %D[%vi] : memref<?xi32>
+    }
+  }
+  func.return
+}
+"""
+
+
+def test_a_relaxation_is_an_atomic_min_the_mrsw_lock_serves(tmp_path) -> None:
+    """sssp's relaxation as a filter: an atomic min, most of whose updates change
+    nothing, so the MRSW lock (§IV-C, §VII-D) locks a cell for few of them."""
+    from infs.hardware import load_config as hw_config
+
+    path = tmp_path / "relax.mlir"
+    path.write_text(RELAX)
+    n, cells = 1 << 14, 64
+    rng = np.random.default_rng(1)
+    x = {"V": rng.integers(0, cells, n).astype(np.int32), "W": rng.integers(0, 1000, n).astype(np.int32), "n": n}
+    want = np.full(cells, 10**6, np.int32)
+    np.minimum.at(want, x["V"].astype(np.int64), x["W"])
+    cycles = {}
+    for lock in ("mrsw", "exclusive"):
+        res = api.run(str(path), {**x, "D": np.full(cells, 10**6, np.int32)}, config=hw_config("nsc-ooo8", near_lock=lock), mode="near")
+        np.testing.assert_array_equal(res.outputs["D"], want)
+        cycles[lock] = res.stats.total_cycles
+    assert cycles["mrsw"] < cycles["exclusive"], cycles

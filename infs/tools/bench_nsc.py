@@ -58,12 +58,9 @@ BENCH_SIZES: dict[str, tuple[dict[str, int], str]] = {
     "svm": ({"n": 4096, "d": 16, "iters": 2}, "one region per sample from a host loop (384k x 2 calls)"),
     "pr_push": ({"n": 4096, "m": 2 * 16 * 4096, "iters": 2}, "one region per vertex from a host loop (256k x 20 calls)"),
     "pr_pull": ({"n": 4096, "m": 2 * 16 * 4096, "iters": 2}, "one region per vertex from a host loop (256k x 20 calls)"),
-    "histogram": ({"n": 1 << 16}, "the host's loop around what is offloaded, interpreted"),
     "bfs_push": ({"n": 4096, "m": 2 * 16 * 4096}, "the host's frontier loops, interpreted"),
     "sssp": ({"n": 4096, "m": 2 * 16 * 4096}, "the host's frontier loops, interpreted"),
     "bfs_pull": ({"n": 4096, "m": 2 * 16 * 4096}, "the host's frontier loops, interpreted"),
-    "bin_tree": ({"n": 4096, "q": 4096}, "the host's lookup loop, interpreted"),
-    "hash_join": ({"b": 4096, "p": 8192, "h": 4096}, "the host's probe loop, interpreted"),
     "hotspot": ({"rows": 256, "cols": 128, "t": 8}, "the host's sweeps, interpreted"),
     "hotspot3D": ({"nx": 32, "ny": 128, "nz": 8, "t": 8}, "the host's sweeps, interpreted"),
 }
