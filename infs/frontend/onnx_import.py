@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-SUPPORTED = ("Conv", "Gemm", "MatMul", "Add", "Sub", "Mul", "Div", "Relu", "Clip", "Sigmoid", "HardSwish",
+SUPPORTED = ("Conv", "Gemm", "MatMul", "Add", "Sub", "Mul", "Div", "Relu", "Clip", "Sigmoid", "Tanh", "HardSwish",
              "MaxPool", "AveragePool", "GlobalAveragePool", "BatchNormalization", "Concat", "Slice", "Pad",
              "Flatten", "Reshape", "Identity", "Dropout")
 
@@ -226,13 +226,17 @@ def _all_tensors(graph):
 
 
 def _sanitize(name: str, taken: set[str]) -> str:
+    """An MLIR identifier for ``name``, none in ``taken``.  No ``_<digits>`` at its
+    end: xDSL's parser reads that as a uniquing suffix and drops it, so
+    ``%fc_484`` would be printed (and looked up) as ``%fc``."""
     s = re.sub(r"[^A-Za-z0-9_]", "_", name) or "v"
     if not s[0].isalpha():
         s = "t" + s
+    s = re.sub(r"_(\d+)$", r"\1", s)
     base, k = s, 1
     while s in taken:
         k += 1
-        s = f"{base}_{k}"
+        s = f"{base}x{k}"
     taken.add(s)
     return s
 
@@ -687,6 +691,9 @@ class _Importer:
 
     def op_Sigmoid(self, node, attrs: dict) -> None:
         self._unary(node, ["%n = arith.negf %a : f32", "%e = math.exp %n : f32", "%d = arith.addf %e, %one : f32", "%r = arith.divf %one, %d : f32"], one=1.0)
+
+    def op_Tanh(self, node, attrs: dict) -> None:
+        self._unary(node, ["%r = math.tanh %a : f32"])
 
     def op_HardSwish(self, node, attrs: dict) -> None:
         # x * max(0, min(1, x / 6 + 1 / 2)) (ONNX HardSwish: HardSigmoid alpha 1/6, beta 0.5)
