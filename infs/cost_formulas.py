@@ -6,7 +6,7 @@ formulas applied to the counts and distances a lowering would give.  They
 live here, below both (they import nothing of ``infs``), because a pass may
 not import ``infs.sim`` (layering: passes -> dialects; sim -> pimcmd).
 Sources are cited at each formula; the constants they read are the machine's
-(``infs.hardware.HardwareConfig``), each cited there.
+(``infs.hardware.HardwareConfig``), each cited in its part's module.
 """
 
 from __future__ import annotations

@@ -14,7 +14,9 @@ import numpy as np
 import pytest
 
 from infs import api
-from infs.hardware import BUILTIN, DEFAULT_ENERGY_PJ, PROFILES, HardwareConfig, load_config
+from infs.hardware import BUILTIN, PART_OF, HardwareConfig, load_config
+from infs.hardware.cost_profiles import PROFILES
+from infs.hardware.energy import DEFAULT_ENERGY_PJ
 from infs.workloads import WORKLOADS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,6 +90,24 @@ def test_the_doc_lists_every_field_energy_constant_built_in_and_profile():
     text = DOC.read_text()
     for p in PROFILES:
         assert f"`{p}`" in text
+
+
+def test_the_doc_lists_each_field_under_its_part_s_section():
+    """docs/hardware.md's field tables are the config file's sections: `### `[sram]`: ...`."""
+    section = None
+    seen = set()
+    for line in DOC.read_text().splitlines():
+        heading = re.match(r"^### `\[([a-z]+)\]`", line)
+        if line.startswith("#"):
+            section = heading.group(1) if heading else None
+        row = re.match(r"^\| `([a-z_0-9]+)(?:\.[a-z_0-9]+)?` \|", line)
+        if row and row.group(1) in PART_OF:
+            part = PART_OF[row.group(1)]
+            assert section == part.section, f"docs/hardware.md: {row.group(1)} is listed under [{section}], it is a field of [{part.section}]"
+            seen.add(row.group(1))
+        elif line.startswith("| `energy."):
+            assert section == "energy", f"docs/hardware.md: {line.split('|')[1].strip()} is listed under [{section}]"
+    assert seen == set(PART_OF) - {"energy_pj"}
 
 
 def test_the_doc_s_defaults_are_the_code_s():

@@ -26,7 +26,9 @@ from infs import api
 from infs.dialects import pimcmd as pc
 from infs.dialects import tdfg
 from infs.dialects.lattice import LatticeError, Pattern
-from infs.hardware import BUILTIN, FIELD_RANGES, MAX_TOTAL_BITLINES, ConfigError, HardwareConfig, config_spec, load_config
+from infs.hardware import BUILTIN, FIELD_RANGES, PART_OF, PARTS, HardwareConfig, config_spec, load_config
+from infs.hardware.part_fields import ConfigError
+from infs.hardware.sram import MAX_TOTAL_BITLINES
 from infs.passes.lower_pim.choose_layout import ChooseLayoutPass, _factorizations
 from infs.passes.lower_pim.lower_pim import LowerPimPass
 from infs.passes.specialize import SpecializePass
@@ -214,6 +216,74 @@ def test_config_spec_reloads_the_same_machine(tmp_path_factory, fields, fmt, nam
     cfg = load_config(path)
     assert load_config(cfg.spec) == cfg
     assert config_spec(load_config(cfg.spec)) == cfg.spec
+
+
+# ---------------------------------------------------------------------------
+# A config file has one section per part of the machine
+# ---------------------------------------------------------------------------
+
+
+def _in_sections(fields: dict) -> dict:
+    """The same fields, each in its part's section ([sram], [noc], ...)."""
+    out: dict = {}
+    for k, v in fields.items():
+        if k in ("name", "base", "energy"):
+            out[k] = v
+        else:
+            out.setdefault(PART_OF[k].section, {})[k] = v
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(config_fields(), st.sampled_from(["toml", "json"]))
+def test_a_file_in_sections_is_the_machine_of_the_same_fields_at_the_top(tmp_path_factory, fields, fmt):
+    d = tmp_path_factory.mktemp("sections")
+    flat = load_config(_write(d / f"flat.{fmt}", {"name": "m", **fields}, fmt))
+    sectioned = _in_sections(fields)
+    assert len(sectioned) > 2  # the fields drawn span several parts
+    assert load_config(_write(d / f"parts.{fmt}", {"name": "m", **sectioned}, fmt)) == flat
+    assert load_config({"name": "m", **sectioned}) == flat  # a dict takes the sections too
+
+
+def test_every_field_belongs_to_one_part_and_each_part_is_a_section():
+    from dataclasses import fields
+
+    owners = [f.name for part in PARTS for f in part.fields]
+    assert sorted(owners) == sorted(f.name for f in fields(HardwareConfig) if f.name != "name")  # each once
+    assert [p.section for p in PARTS] == ["sram", "near", "core", "noc", "dram", "energy"]
+    for part in PARTS:  # every part's defaults are paper-64's
+        for f in part.fields:
+            default = f.default() if callable(f.default) else f.default
+            assert getattr(load_config("paper-64"), f.name) == default, f.name
+
+
+SECTION_ERRORS = [
+    # (content, what the one line says)
+    ("[sram]\nmesh_rows = 2\n", "[sram] has no field \"mesh_rows\" (it is a field of [noc])"),
+    ("[noc]\nbogus = 2\n", "[noc] has no field \"bogus\""),
+    ("bitlines = 64\n[sram]\nbitlines = 32\n", "bitlines is given twice (at the top level and in [sram])"),
+    ("sram = 3\n", "sram must be a table (the [sram] section: the L3's SRAM arrays"),
+    ("energy_pj = {dram_byte = 1.0}\n[energy]\ndram_byte = 2.0\n", "give the energy constants once, as [energy] or energy_pj"),
+    ("[sram]\nbitlines = 0\n", "bitlines must be a positive integer at most 4096, got 0"),
+    ("[dram]\nmem_ctrls = 99\n", "mem_ctrls: 99 memory controllers do not fit on the mesh's two edge columns (16 places)"),
+    ("[noc]\nmesh_rows = 3\n", "banks (64) must equal mesh_rows x mesh_cols (3x8)"),
+]
+
+
+@pytest.mark.parametrize("content, says", SECTION_ERRORS, ids=[s[1][:30] for s in SECTION_ERRORS])
+def test_a_field_in_the_wrong_section_or_twice_is_one_line_naming_it(tmp_path, content, says):
+    path = tmp_path / "m.toml"
+    path.write_text(content)
+    with pytest.raises(ConfigError) as e:
+        load_config(path)
+    msg = str(e.value)
+    assert "\n" not in msg and msg.startswith(f"invalid hardware config file '{path}': "), msg
+    assert says in msg, msg
+
+
+def test_a_dict_in_sections_names_the_config_in_its_error():
+    with pytest.raises(ConfigError, match=r"^invalid hardware config 'd': \[core\] has no field \"bitlines\" \(it is a field of \[sram\]\)$"):
+        load_config({"name": "d", "core": {"bitlines": 8}})
 
 
 # ---------------------------------------------------------------------------
@@ -467,3 +537,21 @@ def test_tdfg_integer_lists_out_of_int64_are_located(old, new):
     assert old in text
     with pytest.raises(api.InfsError, match=r"^<input>:\d+:\d+: error: integer literal 99999999999999999999 out of the signed 64-bit range"):
         api.parse_text(text.replace(old, new, 1))
+
+
+def test_every_part_s_fields_cite_their_source():
+    """Each part's module cites the source of every field's default (benchmarks/MODEL.md
+    prints it); the two without one are a choice whose options cite their own
+    numbers (the cost profile: each op's latency names its source) and the table
+    whose entries do (the energy constants: ``ENERGY_SOURCES``)."""
+    from infs.hardware.cost_profiles import INFS_LATENCY
+    from infs.hardware.energy import DEFAULT_ENERGY_PJ, ENERGY_SOURCES
+
+    uncited = [f"[{part.section}] {f.name}" for part in PARTS for f in part.fields if not f.source.strip()]
+    assert uncited == ["[sram] profile", "[energy] energy_pj"]
+    assert all(lat.source.strip() for ops in INFS_LATENCY.values() for lat in ops.values())
+    assert set(ENERGY_SOURCES) == set(DEFAULT_ENERGY_PJ) and all(s.strip() for s in ENERGY_SOURCES.values())
+    for part in PARTS:
+        assert part.title and part.section.isidentifier(), part
+        for f in part.fields:
+            assert f.source.strip() or f.name in ("profile", "energy_pj"), f"[{part.section}] {f.name} cites no source"

@@ -1,4 +1,4 @@
-"""Hardware configurations and cost profiles (re-exported from ``infs.hardware``,
+"""Hardware configurations and cost profiles (re-exported from ``infs.hardware`` and its modules,
 where they live because the compiler needs them too)."""
 
 from infs.hardware import *  # noqa: F403

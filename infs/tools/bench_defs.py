@@ -70,7 +70,7 @@ COMPONENT = {
     "dram": "transposition and DRAM transfers (`infs/sim/sram/timing.py` `dram`, residency §5.2)",
     "jit": "the JIT charge (`HardwareConfig.jit_model`)",
     "move": "tensor moves: shifts and broadcasts (`infs/sim/sram/timing.py` `shift`/`bcast`, Alg. 2)",
-    "compute": "bit-serial compute (`INFS_LATENCY` in `infs/hardware.py`)",
+    "compute": "bit-serial compute (`INFS_LATENCY` in `infs/hardware/cost_profiles.py`)",
     "final_reduce": "readout and the near-memory fold of partial reductions (`timing.py` `readout`)",
     "near_mem": "regions near memory (the NSC model, `infs/sim/near/engine.py`)",
     "core": "regions on the cores (the Base model, `infs/sim/core/baseline.py`)",

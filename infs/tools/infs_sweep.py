@@ -167,7 +167,7 @@ def _axis(where: str, name: str, values: Any, known: set[str]) -> list[tuple[str
                 raise SpecError(f"{where}.{name}: an empty table sets no field")
             bad = sorted(set(v) - known)
             if bad:
-                raise SpecError(f"{where}.{name}: unknown hardware field {bad[0]!r} (see `infs-run --help-config` or infs/hardware.py)")
+                raise SpecError(f"{where}.{name}: unknown hardware field {bad[0]!r} (see `infs-run --help-config` or docs/hardware.md)")
             label = str(v[name]) if name in v else "/".join(f"{k}={x}" for k, x in v.items())
             out.append((f"{name}={label}", dict(v)))
         else:

@@ -182,8 +182,8 @@ def test_model_md_lists_every_constant_and_is_current():
     HardwareConfig field, every profile op and every energy constant has a source and a figure."""
     from dataclasses import fields as dc_fields
 
-    from infs.hardware import (DEFAULT_ENERGY_PJ, ENERGY_FIGURES, FIELD_SOURCES, MODEL_MD_BEGIN, MODEL_MD_END,
-                               HardwareConfig, model_markdown)
+    from infs.hardware import DEFAULT_ENERGY_PJ, ENERGY_FIGURES, HardwareConfig
+    from infs.hardware.model_table import FIELD_SOURCES, MODEL_MD_BEGIN, MODEL_MD_END, model_markdown
 
     assert set(FIELD_SOURCES) == {f.name for f in dc_fields(HardwareConfig)} - {"name", "profile", "energy_pj"}
     assert set(ENERGY_FIGURES) == set(DEFAULT_ENERGY_PJ)
