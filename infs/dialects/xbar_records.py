@@ -240,3 +240,85 @@ def single_kernel_program(
     inputs = np.stack([np.full(n_in, PRIMARY), np.arange(n_in)], axis=1)
     outputs = np.stack([np.zeros(n_out, np.int64), np.arange(n_out)], axis=1)
     return XbarProgram((kernel,), (inputs,), outputs, tuple(pis), tuple(pos), style, crossbar_size)
+
+
+# ---- the JSON form (``FILE.xbar.json``): what infs-run reads besides the dialect ----
+#
+# {"format": "infs-xbar", "version": 1, "style", "crossbar_size",
+#  "primary_inputs": [names], "primary_outputs": [names],
+#  "output_sources": [[source, index], ...],
+#  "kernels": [{"inputs": [[source, index], ...], "outputs": [columns],
+#               "layers": [{"rows", "cols", "lrs": [[row, col], ...], "invert": [cols]}]}]}
+# LRS cells are listed sparsely (most cells of a mapped layer are HRS).
+
+JSON_FORMAT = "infs-xbar"
+JSON_VERSION = 1
+
+
+def program_to_json(program: XbarProgram) -> dict:
+    kernels = []
+    for kernel, src in zip(program.kernels, program.kernel_inputs):
+        layers = [
+            {
+                "rows": layer.n_in,
+                "cols": layer.n_out,
+                "lrs": np.argwhere(layer.plane).tolist(),
+                "invert": np.flatnonzero(layer.invert).tolist(),
+            }
+            for layer in kernel.layers
+        ]
+        kernels.append({"inputs": src.tolist(), "outputs": list(kernel.outputs), "layers": layers})
+    return {
+        "format": JSON_FORMAT,
+        "version": JSON_VERSION,
+        "style": program.style,
+        "crossbar_size": program.crossbar_size,
+        "primary_inputs": list(program.primary_inputs),
+        "primary_outputs": list(program.primary_outputs),
+        "output_sources": program.output_sources.tolist(),
+        "kernels": kernels,
+    }
+
+
+def _layer_from_json(d: dict, where: str) -> XbarLayer:
+    try:
+        rows, cols = int(d["rows"]), int(d["cols"])
+        lrs = np.asarray(d["lrs"], dtype=np.int64).reshape(-1, 2)
+        inv = np.asarray(d["invert"], dtype=np.int64).reshape(-1)
+    except (KeyError, TypeError, ValueError) as e:
+        raise XbarRecordError(f"{where}: expected rows, cols, lrs [[row, col], ...] and invert [cols] ({e})") from None
+    if rows < 0 or cols < 0:
+        raise XbarRecordError(f"{where}: negative dimensions {rows}x{cols}")
+    if lrs.size and (lrs.min() < 0 or (lrs[:, 0] >= rows).any() or (lrs[:, 1] >= cols).any()):
+        raise XbarRecordError(f"{where}: an LRS cell lies outside the {rows}x{cols} layer")
+    if inv.size and (inv.min() < 0 or inv.max() >= cols):
+        raise XbarRecordError(f"{where}: an inverted column lies outside the layer's {cols} columns")
+    plane = np.zeros((rows, cols), dtype=np.bool_)
+    plane[lrs[:, 0], lrs[:, 1]] = True
+    invert = np.zeros(cols, dtype=np.bool_)
+    invert[inv] = True
+    return XbarLayer(plane, invert)
+
+
+def program_from_json(d) -> XbarProgram:
+    """The program a ``program_to_json`` dict describes; a malformed one is one ``XbarRecordError`` line."""
+    if not isinstance(d, dict) or d.get("format") != JSON_FORMAT:
+        raise XbarRecordError(f"not an {JSON_FORMAT} document (no \"format\": \"{JSON_FORMAT}\")")
+    if d.get("version") != JSON_VERSION:
+        raise XbarRecordError(f"version {d.get('version')!r}: this infs reads version {JSON_VERSION}")
+    try:
+        kernel_docs = list(d["kernels"])
+        kernels, wiring = [], []
+        for k, kd in enumerate(kernel_docs):
+            layers = tuple(_layer_from_json(ld, f"kernel {k} layer {i}") for i, ld in enumerate(kd["layers"]))
+            try:
+                kernels.append(XbarKernel(layers, tuple(kd["outputs"])))
+            except XbarRecordError as e:
+                raise XbarRecordError(f"kernel {k}: {e}") from None
+            wiring.append(kd["inputs"])
+        return XbarProgram(
+            tuple(kernels), tuple(wiring), d["output_sources"], tuple(d["primary_inputs"]),
+            tuple(d["primary_outputs"]), d.get("style", "stream-o"), d.get("crossbar_size", CROSSBAR_SIZE),
+        )
+    except (KeyError, TypeError) as e:
+        raise XbarRecordError(f"missing or malformed field {e}") from None

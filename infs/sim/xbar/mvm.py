@@ -132,9 +132,14 @@ def random_pattern(name: str, n: int, nnz: int, seed: int) -> SparseMatrix:
     """A seeded ``n x n`` pattern with ``nnz`` non-zeros (the diagonal first), random 16-bit signed values."""
     rng = np.random.default_rng(seed)
     diag = np.arange(min(n, nnz))
-    rest = np.setdiff1d(np.arange(n * n), diag * n + diag)
-    extra = rng.choice(rest, size=nnz - diag.size, replace=False)
-    flat = np.concatenate([diag * n + diag, extra])
+    flat = diag * n + diag
+    while flat.size < nnz:  # draw off-diagonal positions until enough distinct ones
+        draw = rng.integers(0, n * n, size=2 * (nnz - flat.size) + 16)
+        draw = draw[draw // n != draw % n]
+        _, first = np.unique(draw, return_index=True)
+        draw = draw[np.sort(first)]
+        draw = draw[~np.isin(draw, flat)]
+        flat = np.concatenate([flat, draw[: nnz - flat.size]])
     vals = rng.integers(-(1 << 15), 1 << 15, size=flat.size)
     vals[vals == 0] = 1
     return SparseMatrix(name, (n, n), flat // n, flat % n, vals)
