@@ -5,11 +5,14 @@
 2. the compiled program from a file: that output, written to a file, runs
    with ``infs-run FILE --check`` (the paper's "Inf-S no JIT": no JIT runs;
    the check evaluates the graph each program was lowered from);
-3. the runtime: ``infs-run`` runs stencil2d at the paper's size (2048 x 2048,
+3. the program as a bundle: ``infs-opt --tensorize --emit-bundle`` writes
+   stencil2d's host code and tDFGs as one data file, which ``infs-run`` runs
+   and checks without loading the compiler (docs/bundles.md);
+4. the runtime: ``infs-run`` runs stencil2d at the paper's size (2048 x 2048,
    10 time steps) on the ``paper-64`` machine in memory, near memory and on
    the cores, checks every output against the stream reference semantics,
    and reports cycles, traffic and energy;
-4. plain loops in: ``infs-run`` on ``examples/jacobi2d.mlir``, PolyBench's
+5. plain loops in: ``infs-run`` on ``examples/jacobi2d.mlir``, PolyBench's
    jacobi-2d as affine loops (no hand-written stream region): extract-streams
    finds the sweeps, the runtime runs them in memory (``--mode auto``).
 
@@ -41,6 +44,9 @@ COMPILER_RULE = "[bold]the compiler: stream regions -> tDFG -> in-SRAM commands"
 COMPILED_RULE = "[bold]the compiled program from a file: no JIT, checked against its tDFG"
 COMPILED_FILE = "stencil2d.small-16.mlir"
 COMPILED_RUN = ["--sizes", "m=64,n=64,t=2", "--shape", "A=64x64,B=64x64,W=2"]
+BUNDLE_RULE = "[bold]the program as a bundle: host code and tDFGs as data, no compiler"
+BUNDLE_FILE = "stencil2d.infsb"
+BUNDLE_RUN = ["--config", "small-16", "--mode", "in"]
 RUNTIME_RULE = "[bold]the runtime: stencil2d at paper size on paper-64, three ways, checked"
 LOOPS_RULE = "[bold]plain loops in: jacobi-2d as affine loops, streams found, run in memory"
 LOOPS = Path("examples/jacobi2d.mlir")
@@ -68,6 +74,16 @@ def compiled_text() -> str:
     return proc.stdout
 
 
+def write_bundle(directory: Path) -> Path:
+    """stencil2d tensorized and written as a bundle in ``directory`` (``infs-opt --emit-bundle``)."""
+    w, _ = _workload()
+    path = directory / BUNDLE_FILE
+    proc = subprocess.run([sys.executable, "-m", "infs.tools.infs_opt", "--tensorize", "--emit-bundle", str(path), str(w.path)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr.strip())
+    return path
+
+
 def compiler_lines(text: str | None = None) -> list[str]:
     """The ``pimcmd`` lines of ``compiled_text``."""
     return [ln.strip() for ln in (text if text is not None else compiled_text()).splitlines() if "pimcmd." in ln]
@@ -93,6 +109,18 @@ def main() -> int:
         console.print(f"$ infs-opt --tensorize --lower-pim='{LOWER}' {rel} -o {COMPILED_FILE}", markup=False, soft_wrap=True)
         console.print(f"$ infs-run {COMPILED_FILE} {' '.join(COMPILED_RUN)} --check", markup=False, soft_wrap=True)
         rc = infs_run.main([str(compiled), *COMPILED_RUN, "--check"])
+    if rc:
+        return rc
+    console.rule(BUNDLE_RULE)
+    with tempfile.TemporaryDirectory() as tmp:
+        console.print(f"$ infs-opt --tensorize --emit-bundle {BUNDLE_FILE} {rel}", markup=False, soft_wrap=True)
+        console.print(f"$ infs-run {BUNDLE_FILE} {' '.join(BUNDLE_RUN)} --check", markup=False, soft_wrap=True)
+        try:
+            bundle = write_bundle(Path(tmp))
+        except RuntimeError as e:
+            console.print(str(e), style="red", markup=False)
+            return 1
+        rc = infs_run.main([str(bundle), *BUNDLE_RUN, "--check"])
     if rc:
         return rc
     console.rule(RUNTIME_RULE)
@@ -132,6 +160,17 @@ def readme_block(analysis: bool = False) -> str:
         raise RuntimeError(proc.stderr.strip() or proc.stdout.strip()[-500:])
     got = proc.stdout.splitlines()
     out += [ln.rstrip() for ln in got if ln.startswith(("│ total ", "│ JIT lowerings", "│ compiled ahead of time"))]
+    out += [ln for ln in got if ln.startswith("check:")]
+    out += [_rule(BUNDLE_RULE), f"$ infs-opt --tensorize --emit-bundle {BUNDLE_FILE} {rel}",
+            f"$ infs-run {BUNDLE_FILE} {' '.join(BUNDLE_RUN)} --check", "(the same report, then)"]  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        bundle = write_bundle(Path(tmp))
+        proc = subprocess.run([sys.executable, "-m", "infs.tools.infs_run", str(bundle), *BUNDLE_RUN, "--analysis" if analysis else "--check"],
+                              capture_output=True, text=True, env=env)  # fmt: skip
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr.strip() or proc.stdout.strip()[-500:])
+    got = proc.stdout.splitlines()
+    out += [ln.rstrip() for ln in got if ln.startswith(("│ total ", "│ regions"))]
     out += [ln for ln in got if ln.startswith("check:")]
     out += [_rule(RUNTIME_RULE), f"$ infs-run {rel} {' '.join(RUN)} --check", "(per mode: cycle breakdown as Fig. 14, traffic as Fig. 12/13, energy, offload, JIT, then)"]
     proc = subprocess.run(

@@ -4,7 +4,7 @@
              [--sizes N=64,M=32] [--scalar w=0.5] [--shape A=64x64] [--input A=a.npy] [--seed 0]
              [--save-outputs DIR] [--check] [--tiles 16x16] [--no-jit-charge]
              [--policy eq2|lowerable] [--jit-model NAME]
-             [--no-chunks] [--analysis] [--cold] [--json] [--view OUT.html]
+             [--no-chunks] [--analysis] [--cold] [--json] [--view OUT.html] [--no-cache]
 
 Inputs: a workload of ``infs/workloads`` (by its file; the near-stream
 workloads also by name, ``infs-run nsc/pr_pull``) gets the registry's
@@ -24,7 +24,9 @@ A file ``infs-opt --lower-pim`` wrote (``pimcmd.program`` ops in the host code,
 compiled ahead of time) runs as it is, on the config it was lowered for by
 default, each call checked against the machine, sizes and shapes the program
 was made for (``infs.runtime.compiled``); its ``--check`` compares with the
-graph each program was lowered from.  A program with nothing to offload runs
+graph each program was lowered from.  A ``.mlir`` whose offloads are all
+``tdfg.graph`` ops (``infs-opt --tensorize``) is cached as a bundle, and its
+next run starts as a bundle's (``infs.tools.bundle_cache``; ``--no-cache``).  A program with nothing to offload runs
 on the host with one remark (``--strict-offload``: an error).
 docs/running-programs.md says more.
 """
@@ -162,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cold", action="store_true", help="inputs start in DRAM (default: in the L3, as after initialization)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--view", metavar="OUT.html", help="also write infs-view's page of the run (with --mode all: of the in-memory run)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="neither read nor write the bundle cache (a .mlir whose offloads are all tdfg.graphs is cached as a bundle "
+                        "under $XDG_CACHE_HOME/infs/bundles, so that its next run loads no compiler)")
 
     errors_in_one_line(parser, PROG)
     args = parser.parse_args(argv)
@@ -169,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from infs.hardware import load_config
     from infs.runtime.in_memory import ModeNotHonoured
+    from infs.tools import bundle_cache
     from infs.tools.run_args import prepare_save_dir, program_path, summary
 
     console = Console(emoji=False)  # (a location such as 'f.mlir:100:5' is text, not rich's emoji code ':100:')
@@ -177,7 +183,11 @@ def main(argv: list[str] | None = None) -> int:
         bundle = path.suffix == ".infsb"
         cfg = load_config(args.config) if args.config is not None else None
         remark = None
-        if bundle:
+        cached = entry = None
+        if not bundle and bundle_cache.serves(args):
+            entry = bundle_cache.entry_path(path)
+            cached = bundle_cache.load(entry) if entry is not None else None
+        if bundle or cached is not None:
             from infs.runtime.bundle.executor import load_bundle
             from infs.tools import bundle_run
 
@@ -185,7 +195,8 @@ def main(argv: list[str] | None = None) -> int:
                 raise UsageError("--view draws a program's IR: run the bundle's .mlir (infs-run FILE.mlir --view OUT.html)")
             if args.no_optimize:
                 raise UsageError("--no-optimize: a bundle's graphs run as the compiler left them (run its .mlir to lower unoptimized graphs)")
-            prog = load_bundle(path)
+            prog = cached if cached is not None else load_bundle(path)
+            bundle = True
             if cfg is None:
                 args.config = "paper-64"
                 cfg = load_config(args.config)
@@ -201,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
                 cfg = load_config(args.config)
             fn = find_function(module, args.entry)
             remark = extract_plain_loops(module, path, args.strict_offload)
+            if entry is not None:
+                bundle_cache.store(entry, module)  # (before the run, which may annotate the module)
             if remark is not None and not args.json:
                 print(f"{PROG}: remark: '{path}': {remark} (infs models no cost for host code: the report's cycles are 0)", file=sys.stderr)
         if args.check and args.analysis:
