@@ -222,7 +222,7 @@ class Program:
     name: str
     layer: Layer
     dtype: str
-    config: object  # infs.dram_pim_hardware.DramPimConfig
+    config: object  # infs.hardware.dram_pim.DramPimConfig
     commands: Commands
     gathers: Gathers
     placements: Placements

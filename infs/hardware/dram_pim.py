@@ -25,8 +25,10 @@ Sources, cited beside every constant:
   board power) and the Turing architecture whitepaper (8 tensor cores per SM,
   64 FP16 FMA per tensor core per clock).
 
-Imports nothing from infs: the ground of the DRAM-PIM target, beside
-``infs.hardware`` (the SRAM machine's description), which it does not touch.
+A module of ``infs.hardware`` with a machine of its own: it imports only the
+package's ``ConfigError`` (``part_fields``), so a bad DRAM-PIM config is the
+same one-line error as a bad SRAM one, and it neither reads nor changes
+``HardwareConfig`` (the SRAM machine's description).
 """
 
 from __future__ import annotations
@@ -37,9 +39,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-
-class ConfigError(ValueError):
-    """A DRAM-PIM configuration that cannot be: one line, config and field named."""
+from infs.hardware.part_fields import ConfigError
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ from functools import lru_cache
 import numpy as np
 
 from infs.dialects.dram_pim_records import ConvLayer, FcLayer
-from infs.dram_pim_hardware import DramPimConfig, load_dram_pim
+from infs.hardware.dram_pim import DramPimConfig, load_dram_pim
 from infs.passes.dram_pim.lower import lower_layer
 from infs.passes.lowering_errors import LoweringError
 from infs.runtime.pimflow_models import NetLayer

@@ -126,7 +126,7 @@ def gemv_task(k: int, n: int) -> list[dict]:
     """Fig. 8: a K x N matrix times ``batch`` vectors on Newton (24 PIM channels of GDDR6 timing)
     and on the Titan V model (24 HBM2 channels, its datasheet bandwidth)."""
     from infs.dialects.dram_pim_records import FcLayer
-    from infs.dram_pim_hardware import load_dram_pim
+    from infs.hardware.dram_pim import load_dram_pim
     from infs.passes.dram_pim.lower import lower_layer
     from infs.sim.dram_pim.machine import run
     from infs.sim.gpu.model import ELEMENT_BYTES, TITAN_V, roofline_s

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from infs.dialects.dram_pim_records import ConvLayer, FcLayer
-from infs.dram_pim_hardware import ConfigError, load_dram_pim
+from infs.hardware.dram_pim import ConfigError, load_dram_pim
 from infs.passes.dram_pim.lower import lower_layer
 from infs.passes.lowering_errors import LoweringError
 from infs.sim.dram_pim.machine import run

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from infs.dram_pim_hardware import load_dram_pim
+from infs.hardware.dram_pim import load_dram_pim
 from infs.sim.gpu.model import RTX2060, TITAN_V, channel_gbps, energy_j, roofline_s
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from infs.dialects.dram_pim_records import COMP, DTYPES, G_ACT, GWRITE, READRES, Commands, Gathers, Layer, Placements, Program
-from infs.dram_pim_hardware import DramPimConfig
+from infs.hardware.dram_pim import DramPimConfig
 from infs.passes.lowering_errors import LoweringError
 
 

@@ -13,7 +13,7 @@ the ``j``-th command of every channel that has one, as numpy operations over
 those channels and all their banks (no loop per bank or element).
 
 Timing (issue cycle of each command; DRAM clocks; constants from
-``infs.dram_pim_hardware``, where each is cited):
+``infs.hardware.dram_pim``, where each is cited):
 
 * one command per clock on a channel's command bus;
 * GWRITE(_n) -> GWRITE or G_ACT: ``gwrite_gap(n)`` (1 with latency hiding);

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from infs.dram_pim_hardware import DramPimConfig
+from infs.hardware.dram_pim import DramPimConfig
 
 ELEMENT_BYTES = 2  # FP16 activations and weights (PIMFlow §5: cuDNN FP16 kernels; Newton's 16-bit MACs)
 
