@@ -766,10 +766,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pointnet", action=argparse.BooleanOptionalAction, default=None,
                         help="the PointNet++ case study (infs.tools.bench_pointnet) as a REPRODUCTION.md section (default: with the full paper-size suite)")
     parser.add_argument("--quiet", action="store_true")
-    parser.add_argument("--suite", default="asplos", choices=["asplos", "nsc", "pimflow"],
+    parser.add_argument("--suite", default="asplos", choices=["asplos", "nsc", "pimflow", "stream"],
                         help="asplos: ASPLOS'23 §8 (default); nsc: near-stream computing's figures (HPCA'22 §VII) on its 14 workloads "
                              "and Table V's machine, to benchmarks/REPRODUCTION-NSC.md (infs.tools.bench_nsc); pimflow: PIMFlow's figures (CGO'23 "
-                             "§6) on its five CNNs and BERT, to benchmarks/REPRODUCTION-PIMFLOW.md (infs.tools.bench_pimflow)")  # fmt: skip
+                             "§6) on its five CNNs and BERT, to benchmarks/REPRODUCTION-PIMFLOW.md (infs.tools.bench_pimflow); stream: "
+                             "STREAM's figures (§VIII) on the crossbar simulator, to benchmarks/REPRODUCTION-STREAM.md (infs.tools.bench_stream)")  # fmt: skip
     args = parser.parse_args(argv)
     args.argv = list(argv if argv is not None else sys.argv[1:])
     if args.suite == "nsc":
@@ -778,6 +779,11 @@ def main(argv: list[str] | None = None) -> int:
         picked = [s.strip() for s in args.workloads.split(",") if s.strip()] if args.workloads else None
         repro = Path(args.reproduction) if args.reproduction else Path("benchmarks/REPRODUCTION-NSC.md")
         return bench_nsc.run(picked, args.size_set, Path(args.out), repro, args.jobs, args.quiet, _git_head())
+    if args.suite == "stream":
+        from infs.tools import bench_stream
+
+        repro = Path(args.reproduction) if args.reproduction else Path("benchmarks/REPRODUCTION-STREAM.md")
+        return bench_stream.run(args.size_set, Path(args.out), repro, args.quiet, _git_head())
     if args.suite == "pimflow":
         from infs.tools import bench_pimflow
 

@@ -1,0 +1,42 @@
+"""infs-bench --suite stream at a tiny size: the report's sections, the plots,
+the CSV, and a wrong product failing the run."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from infs.tools import bench_stream
+from infs.tools.infs_bench import main
+
+
+def test_suite_small(tmp_path, monkeypatch):
+    monkeypatch.setattr(bench_stream, "SMALL", ("Trefethen_20",))
+    repro = tmp_path / "R.md"
+    assert main(["--suite", "stream", "--size-set", "small", "--out", str(tmp_path / "out"),
+                 "--reproduction", str(repro), "--quiet"]) == 0
+    text = repro.read_text()
+    for heading in ("## Fig. 16", "## Fig. 17", "## Fig. 18 and Table VII", "## ISCAS85"):
+        assert heading in text
+    assert "| Trefethen_20 | 20 | 158 | exact" in text and "| ok |" in text
+    assert (tmp_path / "figures" / "stream_fig16_adder.png").is_file()
+    assert (tmp_path / "figures" / "stream_fig17_mvm.png").is_file()
+    assert "](figures/stream_fig17_mvm.png)" in text  # relative to the report
+    assert str(tmp_path) not in text
+    assert (tmp_path / "out" / "bench-stream.csv").read_text().startswith("matrix,")
+
+
+def test_adder_study_minimum_at_three_bits():
+    rows = bench_stream.adder_study()
+    assert min(rows, key=lambda r: r["crossbars_per_bit"])["bits"] == 3
+    assert [r["fits_128"] for r in rows] == [True, True, True, False, False]
+
+
+def test_wrong_product_fails(tmp_path, monkeypatch):
+    from infs.sim.xbar import mvm as mvm_mod
+
+    monkeypatch.setattr(bench_stream, "SMALL", ("Trefethen_20",))
+    real = mvm_mod.mvm
+    monkeypatch.setattr(mvm_mod, "mvm", lambda m, x: real(m, x) ^ np.int64(1))
+    repro = tmp_path / "R.md"
+    assert bench_stream.run("small", tmp_path / "out", repro, True) == 1
+    assert "MISMATCH" in repro.read_text()
