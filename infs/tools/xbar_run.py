@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from infs.tools.cli import UsageError, errors_in_one_line
+from infs.tools.cli import UsageError, errors_in_one_line, report_failure
 
 PROG = "infs-run"
 SUFFIXES = (".xbar.json", ".xbar.mlir")
@@ -51,10 +51,12 @@ def load_program(path: Path):
         raise UsageError(f"'{path}': this infs has no xbar dialect to read .xbar.mlir; give the records' .xbar.json form") from None
     from infs.tools.runner import parse_program
 
-    try:
-        return xbar_dialect.xbar_to_records(parse_program(path))
-    except ValueError as e:
-        raise UsageError(f"'{path}': {e}") from None
+    module = parse_program(path)  # (a parse or verifier error: the parser's one line, reported by run)
+    programs = [op for op in module.walk() if isinstance(op, xbar_dialect.ProgramOp)]
+    if len(programs) != 1:
+        names = ", ".join(f"@{op.sym_name.data}" for op in programs) or "none"
+        raise UsageError(f"'{path}': expected one xbar.program to run, found {len(programs)} ({names})")
+    return xbar_dialect.xbar_to_records(programs[0])
 
 
 def parse_inputs(text: str | None, random: int | None, seed: int, n_inputs: int) -> np.ndarray:
@@ -107,6 +109,8 @@ def run(argv: list[str]) -> int:
     except UsageError as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
+    except (KeyboardInterrupt, Exception) as e:  # the parser's and verifier's errors: one line
+        return report_failure(PROG, e, args.file)
     bits = ["".join("1" if b else "0" for b in row) for row in y]
     if args.json:
         print(json.dumps({
