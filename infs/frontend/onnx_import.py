@@ -225,18 +225,21 @@ def _all_tensors(graph):
 # ---------------------------------------------------------------- the importer
 
 
-def _sanitize(name: str, taken: set[str]) -> str:
-    """An MLIR identifier for ``name``, none in ``taken``.  No ``_<digits>`` at its
-    end: xDSL's parser reads that as a uniquing suffix and drops it, so
-    ``%fc_484`` would be printed (and looked up) as ``%fc``."""
+def _sanitize(name: str, taken: set[str], ssa: bool = True) -> str:
+    """An MLIR identifier for ``name``, none in ``taken``.  An SSA name (``ssa``)
+    gets a trailing ``_`` where it would end in ``_<digits>`` (xDSL's parser
+    reads that as a uniquing suffix and drops it: ``%fc_484`` would be looked up
+    as ``%fc``) or look like the importer's own names (``%o``, ``%a0``, ``%t12``:
+    the generics' block arguments and the function's temporaries)."""
     s = re.sub(r"[^A-Za-z0-9_]", "_", name) or "v"
     if not s[0].isalpha():
         s = "t" + s
-    s = re.sub(r"_(\d+)$", r"\1", s)
+    if ssa and (re.search(r"_\d+$", s) or re.fullmatch(r"[a-z]|[a-z]+\d+", s)):
+        s += "_"
     base, k = s, 1
     while s in taken:
         k += 1
-        s = f"{base}x{k}"
+        s = f"{base}_{k}_"
     taken.add(s)
     return s
 
@@ -249,7 +252,7 @@ class _Importer:
         self.source = source
         self.weights_as = weights_as
         self.graph = model.graph
-        self.function = _sanitize(function or model.graph.name or "model", set())
+        self.function = _sanitize(function or model.graph.name or "model", set(), ssa=False)
         self.taken: set[str] = set()
         self.lines: list[str] = []
         self.globals: list[str] = []
