@@ -118,3 +118,11 @@ def test_bench_and_sweep_help_load_no_xdsl():
 def test_infs_view_help_loads_no_xdsl_numpy_or_matplotlib():
     # the page's modules (the machine, the renderer, matplotlib for --png) load with the run
     assert _tool_loads("infs_view", "--help", ("xdsl", "numpy", "matplotlib", "infs.tools.view_page", "importlib.metadata")) == []
+
+
+def test_infs_run_knows_a_crossbar_file_without_importing_its_runner():
+    # infs-run dispatches FILE.xbar.json/.xbar.mlir to xbar_run by name, read from its own copy of
+    # the suffixes so that --help does not import xbar_run (and numpy with it)
+    from infs.tools import infs_run, xbar_run
+
+    assert infs_run.XBAR_SUFFIXES == xbar_run.SUFFIXES

@@ -50,6 +50,10 @@ if TYPE_CHECKING:
 PROG = "infs-run"
 
 
+# a crossbar program's file names (``xbar_run.SUFFIXES``, equal by test_startup): xbar_run
+# itself imports numpy, which --help and --version do not load
+XBAR_SUFFIXES = (".xbar.json", ".xbar.mlir")
+
 _MODE_WORDS = {"near": "near memory", "core": "on the cores", "in": "in memory"}
 
 
@@ -127,9 +131,9 @@ def print_report(console: Console, path: Path, s: dict[str, Any], cfg_name: str)
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    from infs.tools import xbar_run
+    if any(a.endswith(XBAR_SUFFIXES) for a in argv if not a.startswith("-")):  # a crossbar (STREAM) program
+        from infs.tools import xbar_run
 
-    if any(xbar_run.is_xbar_file(a) for a in argv if not a.startswith("-")):  # a crossbar (STREAM) program
         return xbar_run.run(argv)
     parser = argparse.ArgumentParser(prog=PROG, description="Run an infs program on the simulated machine.")
     parser.add_argument("file")
