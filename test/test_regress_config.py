@@ -261,6 +261,9 @@ SECTION_ERRORS = [
     # (content, what the one line says)
     ("[sram]\nmesh_rows = 2\n", "[sram] has no field \"mesh_rows\" (it is a field of [noc])"),
     ("[noc]\nbogus = 2\n", "[noc] has no field \"bogus\""),
+    ("[sarm]\nbitlines = 32\n", "[sarm] is not a section (the parts: [sram], [near], [core], [noc], [dram], [energy])"),
+    ("[sram]\nbitlnes = 32\n", "[sram] has no field \"bitlnes\""),
+    ("bitlnes = 32\n", "unknown fields ['bitlnes']"),
     ("bitlines = 64\n[sram]\nbitlines = 32\n", "bitlines is given twice (at the top level and in [sram])"),
     ("sram = 3\n", "sram must be a table (the [sram] section: the L3's SRAM arrays"),
     ("energy_pj = {dram_byte = 1.0}\n[energy]\ndram_byte = 2.0\n", "give the energy constants once, as [energy] or energy_pj"),

@@ -279,6 +279,8 @@ def flat_fields(data: Mapping[str, Any], bad: Callable[[str], ConfigError]) -> d
     for key, value in data.items():
         part = SECTIONS.get(key)
         if part is None:
+            if isinstance(value, Mapping) and key not in CONFIG_FIELDS:  # a table that is no part's
+                raise bad(f"[{key}] is not a section (the parts: {', '.join(f'[{s}]' for s in SECTIONS)})")
             if key in out:
                 raise bad(f"{key} is given twice (at the top level and in [{PART_OF[key].section}])")
             out[key] = value
