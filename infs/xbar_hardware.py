@@ -110,6 +110,12 @@ PAPER_CLAIMS: dict[str, float] = {
     "fig18_cmos_latency_vs_stream": 1449.0,  # Fig. 18, §VIII-C3
     "fig18_cmos_energy_vs_stream": 4.14,  # Fig. 18, §VIII-C3
     "table7_cmos_area_vs_stream_worst": 13.0,  # Table VII, §VIII-C3
+    "fig13_stream_o_tech_dependent_reduction": 0.30,  # technology-dependent optimization -30% gates, §VIII-A1
+    "fig13_stream_o_mapping_growth": 2.5,  # crossbar mapping 2.5x gates (dummy nodes), §VIII-A1
+    "fig15_stream_m_tech_dependent_reduction": 0.57,  # -57% gates, §VIII-A2
+    "fig15_stream_m_mapping_growth": 1.8,  # mapping +80% gates, §VIII-A2
+    "fig14_c1355_nodes_eliminate_0": 448.0,  # Fig. 14(a): c1355's multi-level nodes before elimination, §VIII-A2
+    "fig14_c1355_nodes_eliminate_30": 95.0,  # Fig. 14(a): after eliminate 30, §VIII-A2
 }
 
 # MAGIC (Kvatinsky et al. [24], STREAM §II-A): a gate is an initialization

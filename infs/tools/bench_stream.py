@@ -17,9 +17,11 @@ What it measures:
 * Fig. 18 and Table VII: the paper's CMOS figures as published data
   (Synopsys DC / CACTI results that the paper gives as totals and ratios).
 
-The ISCAS85 figures (Fig. 13-15, Table VI) need the netlist synthesis flow
-(ABC, STREAM-O/M, staircase mapping); the report says when this checkout
-does not have it.
+* Fig. 13-15, Table VI and Table VII's circuits: the ISCAS85 circuits
+  through the synthesis flow (``passes.xbar.synthesis``: ABC, STREAM-O and
+  STREAM-M, staircase mapping), each mapped kernel checked against the
+  netlist's simulation on random vectors and priced beside the CONTRA-style
+  baseline.  Without the flow or ABC the report says so.
 """
 
 from __future__ import annotations
@@ -84,16 +86,168 @@ def _x(v: float) -> str:
     return f"{v:,.3g}x" if v < 1000 else f"{v:,.0f}x"
 
 
-def _flow_available() -> bool:
+ISCAS = ("c432", "c499", "c880", "c1355", "c1908", "c2670", "c3540", "c5315", "c6288", "c7552")  # Table IV
+ISCAS_SMALL = ("c17", "c432")
+FIG14_VALUES = (0, 1, 5, 10, 15, 20, 30)  # Fig. 14's i in "eliminate i"
+ISCAS_VECTORS = 256  # random input vectors per circuit, every output checked against the netlist
+
+
+def flow_missing() -> str | None:
+    """Why the ISCAS85 figures cannot be made here, or None."""
     try:
-        import importlib.util
+        from infs.passes.xbar.abc import abc_available
+    except ImportError:
+        return "the netlist synthesis flow (infs.passes.xbar) is not in this checkout"
+    if not abc_available():
+        return "ABC is not installed (Debian package berkeley-abc)"
+    return None
 
-        return importlib.util.find_spec("infs.passes.xbar") is not None
-    except (ImportError, ValueError):
-        return False
+
+def _netlist(name: str):
+    from infs.dialects.netlist_records import parse_bench
+
+    path = Path(__file__).resolve().parents[1] / "workloads" / "iscas85" / f"{name}.bench"
+    return parse_bench(path.read_text(), repo_relative(str(path)), name)
 
 
-def reproduction_md(adders, mvms, plots, wall: float, head: str, size_set: str) -> str:
+def iscas_rows(names, quiet: bool = True) -> list[dict[str, Any]]:
+    """Fig. 13/15 and Table VI: each circuit through STREAM-O and STREAM-M, checked, priced; CONTRA beside."""
+    from infs.dialects.netlist_records import evaluate as netlist_evaluate
+    from infs.dialects.xbar_records import single_kernel_program
+    from infs.passes.xbar import synthesis
+    from infs.sim.xbar.cost import contra_cost, stream_cost
+    from infs.sim.xbar.evaluate import evaluate
+
+    rows = []
+    for k, name in enumerate(names):
+        t0 = time.perf_counter()
+        net = _netlist(name)
+        x = np.random.default_rng(k).random((ISCAS_VECTORS, len(net.inputs))) < 0.5
+        ref = netlist_evaluate(net, x)
+        programs = {}
+        for style in ("stream-o", "stream-m"):
+            if style == "stream-o":
+                oig, counts = synthesis.stream_o(net)
+                kernel = synthesis.map_oig(oig)
+            else:
+                mll, counts = synthesis.stream_m(net)
+                kernel = synthesis.map_mll(mll)
+            prog = single_kernel_program(kernel, tuple(net.inputs), tuple(net.outputs), style)
+            programs[style] = prog
+            ok = bool((evaluate(prog, x) == ref).all())
+            c = stream_cost(prog, 1)
+            rows.append({
+                "circuit": name, "model": style, "check": "ok" if ok else "MISMATCH",
+                "tech_independent": counts["technology_independent"], "tech_dependent": counts["technology_dependent"],
+                "mapped": synthesis.mapped_columns(kernel), "eliminate": counts.get("eliminate", ""),
+                "crossbars": c.crossbars, "depth": c.depth,
+                "area_um2": c.area_um2, "latency_ns": c.latency_ns, "energy_pj": c.energy_pj,
+            })
+        c = contra_cost(programs["stream-o"], 1)  # CONTRA's gates counted off the OR/NOR netlist
+        rows.append({
+            "circuit": name, "model": "contra", "check": "", "tech_independent": "", "tech_dependent": "",
+            "mapped": "", "eliminate": "", "crossbars": c.crossbars, "depth": c.depth,
+            "area_um2": c.area_um2, "latency_ns": c.latency_ns, "energy_pj": c.energy_pj,
+        })
+        if not quiet:
+            print(f"{PROG}: stream {name}: {', '.join(r['check'] for r in rows[-3:-1])} ({time.perf_counter() - t0:.1f} s)")
+    return rows
+
+
+def fig14_rows(values=FIG14_VALUES) -> list[dict[str, Any]]:
+    """Fig. 14: c1355's multi-level nodes and mapped area / latency / energy per ``eliminate i``."""
+    from infs.dialects.xbar_records import single_kernel_program
+    from infs.passes.xbar import synthesis
+    from infs.sim.xbar.cost import stream_cost
+
+    net = _netlist("c1355")
+    initial = synthesis.mll_initial(net)
+    rows = []
+    for i, eliminated in zip(values, synthesis.mll_eliminated(initial, list(values))):
+        c = stream_cost(single_kernel_program(synthesis.map_mll(eliminated), tuple(net.inputs), tuple(net.outputs), "stream-m"))
+        rows.append({"i": i, "nodes": len(eliminated.gates), "area_um2": c.area_um2, "latency_ns": c.latency_ns, "energy_pj": c.energy_pj})
+    return rows
+
+
+def _mean(xs) -> float:
+    xs = [float(v) for v in xs]
+    return sum(xs) / len(xs) if xs else float("nan")
+
+
+def iscas_md(rows: list[dict[str, Any]], fig14: list[dict[str, Any]]) -> list[str]:
+    from infs.xbar_hardware import CMOS_TABLE_VII_UM2, PAPER_CLAIMS as P
+
+    by = {(r["circuit"], r["model"]): r for r in rows}
+    circuits = list(dict.fromkeys(r["circuit"] for r in rows))
+    L = ["## Fig. 13 and Fig. 15: gates after each step", "",
+         f"Each circuit's STREAM-O and STREAM-M kernels evaluated on {ISCAS_VECTORS} random vectors against the netlist's own simulation.", "",
+         "| circuit | style | technology independent | technology dependent | after mapping | eliminate i | crossbars (128x128) | layers | check |",
+         "|:--|:--|---:|---:|---:|---:|---:|---:|:--|"]
+    for c in circuits:
+        for style in ("stream-o", "stream-m"):
+            r = by[(c, style)]
+            L.append(f"| {c} | {style} | {r['tech_independent']:,} | {r['tech_dependent']:,} | {r['mapped']:,} | {r['eliminate']} | "
+                     f"{r['crossbars']:,} | {r['depth']} | {r['check']} |")
+    red = {s: _mean(1 - by[(c, s)]["tech_dependent"] / by[(c, s)]["tech_independent"] for c in circuits) for s in ("stream-o", "stream-m")}
+    grow = {s: _mean(by[(c, s)]["mapped"] / by[(c, s)]["tech_dependent"] for c in circuits) for s in ("stream-o", "stream-m")}
+    L += ["", "| mean over the circuits | paper | ours |", "|:--|---:|---:|",
+          f"| STREAM-O: gates removed by technology-dependent optimization (Fig. 13) | {P['fig13_stream_o_tech_dependent_reduction']:.0%} | {red['stream-o']:.0%} |",
+          f"| STREAM-O: gates after mapping / before (dummy nodes) | {P['fig13_stream_o_mapping_growth']}x | {grow['stream-o']:.1f}x |",
+          f"| STREAM-M: nodes removed by technology-dependent optimization (Fig. 15) | {P['fig15_stream_m_tech_dependent_reduction']:.0%} | {red['stream-m']:.0%} |",
+          f"| STREAM-M: columns after mapping / nodes before | {P['fig15_stream_m_mapping_growth']}x | {grow['stream-m']:.1f}x |",
+          "",
+          "Why they differ: our starting netlists are ABC's (`strash; resyn2`) mapped on an INV/OR2-OR5 library and ABC's "
+          "`eliminate -V i` (SIS's `eliminate i`, which the paper used, is not packaged), so the counts before the "
+          "technology-dependent step differ from the paper's; our STREAM-M mapping counts every column of both crossbars "
+          "of a level (products, the node and its complement, two buffers per polarity for a dummy), which grows more than "
+          "the paper's node count of Fig. 15.", ""]
+    if fig14:
+        L += ["## Fig. 14: c1355, eliminate i", "", "| i | multi-level nodes | area (vs i = 0) | latency (vs i = 0) | energy (vs i = 0) |", "|---:|---:|---:|---:|---:|"]
+        base = fig14[0]
+        for r in fig14:
+            L.append(f"| {r['i']} | {r['nodes']} | {r['area_um2'] / base['area_um2']:.2f} | {r['latency_ns'] / base['latency_ns']:.2f} | {r['energy_pj'] / base['energy_pj']:.2f} |")
+        last = fig14[-1]
+        L += ["", f"Paper: eliminate 30 takes c1355 from {P['fig14_c1355_nodes_eliminate_0']:.0f} nodes to {P['fig14_c1355_nodes_eliminate_30']:.0f}. "
+              f"Ours: {base['nodes']} to {last['nodes']} (from ABC's resyn2 netlist, not SIS's).", ""]
+    def ratio(c, a, b, key):
+        return by[(c, a)][key] / by[(c, b)][key]
+    L += ["## Table VI: area, latency and energy vs CONTRA", "",
+          "| circuit | CONTRA area µm² | STREAM-O area | STREAM-M area | CONTRA latency ns | STREAM-O latency | STREAM-M latency | CONTRA energy pJ | STREAM-O energy | STREAM-M energy |",
+          "|:--|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for c in circuits:
+        o, m, k = by[(c, "stream-o")], by[(c, "stream-m")], by[(c, "contra")]
+        L.append(f"| {c} | {k['area_um2']:,.0f} | {o['area_um2']:,.0f} | {m['area_um2']:,.0f} | {k['latency_ns']:,.0f} | {o['latency_ns']:,.1f} | "
+                 f"{m['latency_ns']:,.1f} | {k['energy_pj']:,.0f} | {o['energy_pj']:,.1f} | {m['energy_pj']:,.1f} |")
+    g = lambda a, b, key: geomean(ratio(c, a, b, key) for c in circuits)  # noqa: E731
+    L += ["", "| Table VI (mean over the circuits) | paper | ours (geomean) |", "|:--|---:|---:|",
+          f"| area, STREAM-O / CONTRA | {P['table6_contra_area_vs_stream_o']}x | {_x(g('stream-o', 'contra', 'area_um2'))} |",
+          f"| area, STREAM-M / CONTRA | {P['table6_contra_area_vs_stream_m']}x | {_x(g('stream-m', 'contra', 'area_um2'))} |",
+          f"| latency, CONTRA / STREAM-O | {P['table6_stream_o_latency_vs_contra']}x | {_x(g('contra', 'stream-o', 'latency_ns'))} |",
+          f"| energy, CONTRA / STREAM-O | {P['table6_stream_o_energy_vs_contra']}x | {_x(g('contra', 'stream-o', 'energy_pj'))} |",
+          f"| latency, STREAM-O / STREAM-M | {P['table6_stream_m_latency_vs_stream_o']}x | {_x(g('stream-o', 'stream-m', 'latency_ns'))} |",
+          f"| energy, STREAM-O / STREAM-M | {P['table6_stream_m_energy_vs_stream_o']}x | {_x(g('stream-o', 'stream-m', 'energy_pj'))} |",
+          "",
+          "Why they differ:", "",
+          "- CONTRA here is a count of MAGIC gates (the OR/NOR netlist's columns, NOR + NOT for an OR, a NOT per input), "
+          "two WRITEs each at 50.88 ns / 3.91 nJ, one gate per cycle, on one crossbar. Leaving out CONTRA's copies "
+          "makes our CONTRA latency lower than CONTRA's, not running gates of different rows in parallel makes it "
+          "higher. Its energy is WRITE-priced: every gate costs 7,240 READs, where the paper's 1.6x "
+          "says its CONTRA energy is far below that (the paper does not give its per-operation figures).",
+          "- STREAM's area here is crossbars, registers and a controller. STREAM-M's staircase carries every signal "
+          "with its complement and two buffers per polarity for a dummy; ours is "
+          f"{_x(g('stream-m', 'stream-o', 'area_um2'))} STREAM-O's area, the paper's 0.94x (5.3 / 5.0).",
+          "- Latency is one READ per layer for one vector; STREAM-M has two layers per level.", ""]
+    cmos = [c for c in circuits if c in CMOS_TABLE_VII_UM2]
+    if cmos:
+        L += ["## Table VII's circuits: our STREAM areas beside the CMOS ASIC (published)", "",
+              "| circuit | CMOS ASIC µm² (paper, DC gscl-45nm) | STREAM-O µm² (ours) | STREAM-M µm² (ours) |", "|:--|---:|---:|---:|"]
+        for c in cmos:
+            L.append(f"| {c} | {CMOS_TABLE_VII_UM2[c]:,.2f} | {by[(c, 'stream-o')]['area_um2']:,.0f} | {by[(c, 'stream-m')]['area_um2']:,.0f} |")
+        L.append("")
+    return L
+
+
+def reproduction_md(adders, mvms, plots, wall: float, head: str, size_set: str, iscas=(), fig14=(), missing=None) -> str:
     from infs.xbar_hardware import CMOS_TABLE_VII_UM2, PAPER_CLAIMS, STREAM_TABLE_VII_WORST_UM2
 
     L = [
@@ -183,21 +337,17 @@ def reproduction_md(adders, mvms, plots, wall: float, head: str, size_set: str) 
         f"STREAM's worst case, {STREAM_TABLE_VII_WORST_UM2:,.0f} µm², is {STREAM_TABLE_VII_WORST_UM2 / 25:.0f} crossbars "
         "of Table III's 25 µm²: the paper's STREAM area counts crossbars only.",
         "",
-        "## ISCAS85: Fig. 13-15 and Table VI",
-        "",
     ]
-    if _flow_available():
-        L.append("The synthesis flow is present but this report does not run it yet.")
+    if iscas:
+        L += iscas_md(list(iscas), list(fig14))
     else:
-        L.append("Not in this report: the netlist synthesis flow (ABC, STREAM-O/M, staircase mapping) is not in this "
-                 "checkout, so no ISCAS85 circuit is mapped. `infs-run FILE.xbar.json` prices a mapped program "
-                 "with the same models (STREAM and the CONTRA-style baseline).")
+        L += ["## ISCAS85: Fig. 13-15 and Table VI", "", f"Not in this report: {missing}."]
     if plots:
         L += ["", "## Plots", ""] + [f"![{p}]({p})" for p in plots]
     return "\n".join(L) + "\n"
 
 
-def plot(adders, mvms, figdir: Path) -> list[Path]:
+def plot(adders, mvms, figdir: Path, iscas=(), fig14=()) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -235,33 +385,75 @@ def plot(adders, mvms, figdir: Path) -> list[Path]:
         f.savefig(figdir / "stream_fig17_mvm.png", dpi=110)
         plt.close(f)
         made.append(figdir / "stream_fig17_mvm.png")
+    circuits = list(dict.fromkeys(r["circuit"] for r in iscas))
+    for style, fig in (("stream-o", "fig13"), ("stream-m", "fig15")):
+        rows = [r for r in iscas if r["model"] == style]
+        if not rows:
+            continue
+        f, ax = plt.subplots(figsize=(max(6, 0.8 * len(circuits)), 3.2))
+        xs = np.arange(len(rows))
+        for j, (key, label) in enumerate((("tech_independent", "technology independent"), ("tech_dependent", "technology dependent"), ("mapped", "after mapping"))):
+            ax.bar(xs + 0.27 * j, [r[key] for r in rows], 0.27, label=label)
+        ax.set_xticks(xs + 0.27, [r["circuit"] for r in rows])
+        ax.set_yscale("log")
+        ax.set_title(f"Fig. {fig[3:]}: gates per step ({style.upper()})")
+        ax.legend(fontsize=7)
+        f.tight_layout()
+        f.savefig(figdir / f"stream_{fig}_gates.png", dpi=110)
+        plt.close(f)
+        made.append(figdir / f"stream_{fig}_gates.png")
+    if fig14:
+        f, (a1, a2) = plt.subplots(1, 2, figsize=(8, 3))
+        i = [r["i"] for r in fig14]
+        a1.plot(i, [r["nodes"] for r in fig14], marker="o")
+        a1.set_xlabel("i in eliminate i")
+        a1.set_title("Fig. 14(a): c1355 nodes")
+        for key, label in (("area_um2", "area"), ("latency_ns", "latency"), ("energy_pj", "energy")):
+            a2.plot(i, [r[key] / fig14[0][key] for r in fig14], marker="o", label=label)
+        a2.set_xlabel("i in eliminate i")
+        a2.set_title("Fig. 14(b): vs i = 0")
+        a2.legend(fontsize=7)
+        f.tight_layout()
+        f.savefig(figdir / "stream_fig14_c1355.png", dpi=110)
+        plt.close(f)
+        made.append(figdir / "stream_fig14_c1355.png")
     return made
 
 
 def run(size_set: str, out: Path, repro: Path, quiet: bool, head: str = "HEAD") -> int:
-    """The suite (module docstring); exit 1 when a product disagrees with its reference."""
+    """The suite (module docstring); exit 1 when a product or a circuit's outputs disagree with their reference."""
     from infs.sim.xbar.mvm import TABLE_V
 
     t0 = time.perf_counter()
     names = SMALL if size_set == "small" else tuple(n for n, _, _ in TABLE_V)
+    missing = flow_missing()
+    iscas: list[dict[str, Any]] = []
+    fig14: list[dict[str, Any]] = []
     try:
         adders = adder_study()
+        if missing is None:
+            iscas = iscas_rows(ISCAS_SMALL if size_set == "small" else ISCAS, quiet=quiet)
+            fig14 = fig14_rows((0, 30) if size_set == "small" else FIG14_VALUES)
         mvms = mvm_rows(names, quiet=quiet)
-    except ValueError as e:
-        print(f"{PROG}: error: {repo_relative(str(e))}")
+    except (ValueError, RuntimeError) as e:  # a netlist, a matrix or ABC failing: one line
+        print(f"{PROG}: error: {repo_relative(str(e)).splitlines()[0] if str(e) else type(e).__name__}")
         return 2
     out.mkdir(parents=True, exist_ok=True)
-    with open(out / "bench-stream.csv", "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(mvms[0]))
-        w.writeheader()
-        w.writerows(mvms)
-    plots = plot(adders, mvms, repro.parent / "figures")
+    for fname, table in (("bench-stream.csv", mvms), ("bench-stream-iscas.csv", iscas)):
+        if table:
+            with open(out / fname, "w", newline="") as fh:
+                w = csv.DictWriter(fh, fieldnames=list(table[0]))
+                w.writeheader()
+                w.writerows(table)
+    plots = plot(adders, mvms, repro.parent / "figures", iscas, fig14)
     wall = time.perf_counter() - t0
     repro.parent.mkdir(parents=True, exist_ok=True)
-    repro.write_text(reproduction_md(adders, mvms, [str(p.relative_to(repro.parent)) for p in plots], wall, head, size_set))
+    repro.write_text(reproduction_md(adders, mvms, [str(p.relative_to(repro.parent)) for p in plots], wall, head, size_set,
+                                     iscas, fig14, missing))
     if not quiet:
         print(f"{PROG}: wrote {repo_relative(str(repro))} ({wall:.1f} s)")
-    bad = [r for r in mvms if r["check"] != "ok"]
+    bad = [r for r in mvms if r["check"] != "ok"] + [r for r in iscas if r["check"] not in ("ok", "")]
     for r in bad:
-        print(f"{PROG}: stream mvm {r['matrix']}: the kernels' product disagrees with the integer reference")
+        what = r.get("matrix") or f"{r['circuit']} {r['model']}"
+        print(f"{PROG}: stream {what}: the kernels' outputs disagree with the reference")
     return 1 if bad else 0
