@@ -12,6 +12,7 @@ from infs.tools.infs_bench import main
 def test_suite_small(tmp_path, monkeypatch):
     monkeypatch.setattr(bench_stream, "SMALL", ("Trefethen_20",))
     monkeypatch.setattr(bench_stream, "ISCAS_SMALL", ("c17",))
+    monkeypatch.setattr(bench_stream, "MULTIPLIER_CONSTANTS", (3,))
     repro = tmp_path / "R.md"
     assert main(["--suite", "stream", "--size-set", "small", "--out", str(tmp_path / "out"),
                  "--reproduction", str(repro), "--quiet"]) == 0
@@ -22,6 +23,7 @@ def test_suite_small(tmp_path, monkeypatch):
     if missing is None:  # the synthesis flow and ABC: c17 through STREAM-O and STREAM-M, checked
         assert "| c17 | stream-o |" in text and "| c17 | stream-m |" in text and "## Table VI" in text
         assert "MISMATCH" not in text and "## Fig. 14: c1355" in text
+        assert "| 3 | 2 / 2 |" in text  # the multiplier by 3, two-level: two crossbars, two layers
     else:
         assert f"Not in this report: {missing}." in text
     assert "| Trefethen_20 | 20 | 158 | exact" in text and "| ok |" in text
