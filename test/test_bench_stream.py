@@ -50,3 +50,21 @@ def test_wrong_product_fails(tmp_path, monkeypatch):
     repro = tmp_path / "R.md"
     assert bench_stream.run("small", tmp_path / "out", repro, True) == 1
     assert "MISMATCH" in repro.read_text()
+
+
+def test_wrong_circuit_output_fails(tmp_path, monkeypatch):
+    import pytest
+
+    if bench_stream.flow_missing() is not None:
+        pytest.skip(bench_stream.flow_missing())
+    from infs.sim.xbar import evaluate as evaluate_mod
+
+    monkeypatch.setattr(bench_stream, "SMALL", ("Trefethen_20",))
+    monkeypatch.setattr(bench_stream, "ISCAS_SMALL", ("c17",))
+    monkeypatch.setattr(bench_stream, "MULTIPLIER_CONSTANTS", (1,))
+    monkeypatch.setattr(bench_stream, "fig14_rows", lambda values: [])
+    real = evaluate_mod.evaluate
+    monkeypatch.setattr(evaluate_mod, "evaluate", lambda p, x: ~real(p, x) if p.style == "stream-m" else real(p, x))
+    repro = tmp_path / "R.md"
+    assert bench_stream.run("small", tmp_path / "out", repro, True) == 1
+    assert "| c17 | stream-m |" in repro.read_text() and "MISMATCH" in repro.read_text()
