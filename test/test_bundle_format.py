@@ -325,3 +325,22 @@ def test_nesting_limit_is_one_line():
     with pytest.raises(BundleError, match=f"regions nest more than {MAX_NESTING} deep"):
         loads_and_compile = container.loads(_with_doc(json.dumps({"sections": {"host": {"format": 1, "functions": [fn]}}}).encode()))
         compile_host(loads_and_compile.sections["host"])
+
+
+def test_infs_version_is_the_installed_metadata_read_without_importlib_metadata(tmp_path):
+    # the loader checks the writer's infs version on every load: read off the dist-info's
+    # METADATA, the same value importlib.metadata gives, without importing it (30-70 ms)
+    from importlib.metadata import version
+
+    assert container._dist_info_version() == version("infs")
+    path = tmp_path / "p.infsb"
+    container.write(path, SECTIONS)
+    script = textwrap.dedent(f"""
+        import sys
+        from infs.runtime.bundle.container import infs_version, load_program
+        load_program({str(path)!r})
+        print(infs_version())
+        print("importlib.metadata" in sys.modules)
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True).stdout.splitlines()
+    assert out == [version("infs"), "False"]
