@@ -11,8 +11,9 @@ the batch of one dropped — NHWC with N = 1 — because extract-streams follows
 arrays of up to three dims; a conv's weights are stored ``[KH*KW*C, F]`` (the
 im2col order of the weights, PIMFlow §2's conv-as-FC view) for the same
 reason.  So a conv is a ``linalg.generic`` with the indexing maps of
-``linalg.conv_2d_nhwc_hwcf`` less the batch dim (xDSL 0.74 has no
-``depthwise_conv_2d_nhwc_hwc``: depthwise and pooling are generics too), FC
+``linalg.conv_2d_nhwc_hwcf`` less the batch dim (a 1x1 conv has matmul's,
+one reduction over the channels, which tensorize runs in memory; xDSL 0.74
+has no ``depthwise_conv_2d_nhwc_hwc``: depthwise and pooling are generics too), FC
 layers are ``linalg.matmul``, element-wise ops ``linalg.generic``.
 
 Weights: ``memref.global`` constants (``weights="globals"``: the module is the
@@ -542,7 +543,13 @@ class _Importer:
         ih = lambda kd: _expr([(strides[0], 0), (dil[0], kd)], sh[0])  # noqa: E731
         iw = lambda kd: _expr([(strides[1], 1), (dil[1], kd)], sh[1])  # noqa: E731
         mac = ["%m = arith.mulf %a, %b : f32", "%r = arith.addf %o, %m : f32"]
-        if G == 1:
+        if G == 1 and (KH, KW) == (1, 1):
+            # a 1x1 conv is an FC layer over the pixels (PIMFlow §2): (oh, ow, f, c), one
+            # reduction, as linalg.matmul's (m, n, k) with m split in two; weights [C, F]
+            wt = self.weight(node.input[1], np.transpose(w[:, :, 0, 0], (1, 0)))
+            self.generic(4, [(src, stored, [_expr([(strides[0], 0)], sh[0]), _expr([(strides[1], 1)], sh[1]), "d3"]), (wt.ssa, wt.stored, ["d3", "d2"])],
+                         (o.ssa, o.stored, ["d0", "d1", "d2"]), 1, mac, ["%a", "%b", "%o"])
+        elif G == 1:
             # (oh, ow, f, kh, kw, c): conv_2d_nhwc_hwcf's maps without n; weights [KH*KW*C, F]
             # (a shape-only window operand names kh, kw's ranges: linalg's maps must be invertible)
             wt = self.weight(node.input[1], np.transpose(w, (2, 3, 1, 0)).reshape(KH * KW * C, F))
