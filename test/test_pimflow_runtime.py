@@ -175,3 +175,48 @@ def test_bad_input_is_one_line(call, message):
         call()
     assert str(e.value).startswith(message) and "\n" not in str(e.value)
     assert isinstance(e.value, PimFlowError) or "model" in message
+
+
+def _rec(name, op, kind, inputs, outputs, ish, osh, kernel=(1, 1), stride=(1, 1), pads=(0, 0, 0, 0), dilation=(1, 1)):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(name=name, op=op, kind=kind, inputs=inputs, outputs=outputs, input_shape=ish, output_shape=osh,
+                           kernel=kernel, stride=stride, pads=pads, dilation=dilation)  # fmt: skip
+
+
+def test_onnx_records_fuse_activations_and_keep_edges():
+    from infs.runtime.pimflow_models import from_onnx_layers
+
+    recs = [_rec("pw", "Conv", "pointwise", ("x",), ("a",), (1, 8, 6, 6), (1, 16, 6, 6)),
+            _rec("bn", "BatchNormalization", "other", ("a",), ("b",), (1, 16, 6, 6), (1, 16, 6, 6)),
+            _rec("sg", "Sigmoid", "other", ("b",), ("s",), (1, 16, 6, 6), (1, 16, 6, 6)),
+            _rec("sw", "Mul", "other", ("b", "s"), ("c",), (1, 16, 6, 6), (1, 16, 6, 6)),
+            _rec("dw", "Conv", "depthwise", ("c",), ("d",), (1, 16, 6, 6), (1, 16, 3, 3), (3, 3), (2, 2), (1, 1, 1, 1)),
+            _rec("side", "Conv", "pointwise", ("x",), ("e",), (1, 8, 6, 6), (1, 16, 3, 3), stride=(2, 2)),
+            _rec("add", "Add", "other", ("d", "e"), ("f",), (1, 16, 3, 3), (1, 16, 3, 3))]  # fmt: skip
+    got = from_onnx_layers(recs)
+    assert [(x.name, x.op, x.feeds_next) for x in got] == [("pw", "conv", True), ("dw", "dw", False), ("side", "conv", True), ("add", "eltwise", False)]
+    assert got[1] == NetLayer("dw", "dw", 6, 6, 16, 16, 3, 2, 1, feeds_next=False)
+    assert got[3].reads == 2
+    assert pattern_starts(got) == [(0, 2)]  # dw does not feed 'side': no DW-1x1 there
+
+
+def test_an_onnx_node_the_runtime_cannot_price_is_one_line():
+    from infs.runtime.pimflow_models import from_onnx_layers
+
+    bad = _rec("g", "Conv", "grouped", ("x",), ("y",), (1, 8, 6, 6), (1, 8, 6, 6), (3, 3), (1, 1), (1, 1, 1, 1))
+    with pytest.raises(ValueError) as e:
+        from_onnx_layers([bad], "net.onnx")
+    assert str(e.value).startswith("pimflow: net.onnx: node 'g' (Conv grouped") and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("onnx_name, ours", [("efficientnet-b0", "ENetB0"), ("resnet50", "ResNet50")])
+def test_the_onnx_models_read_back_as_the_block_tables(onnx_name, ours):
+    pytest.importorskip("onnx")
+    from infs.frontend.onnx_models import layers
+    from infs.runtime.pimflow_models import from_onnx_layers
+
+    got, want = from_onnx_layers(layers(onnx_name), onnx_name), model_layers(ours)
+    sig = lambda xs: [(x.op, x.h, x.w, x.c, x.f, x.k, x.s, x.p) for x in xs if x.op != "eltwise"]  # noqa: E731
+    assert sig(got) == sig(want)
+    assert pattern_starts(got) == pattern_starts(want)

@@ -251,7 +251,7 @@ def pattern_starts(layers: tuple[NetLayer, ...]) -> list[tuple[int, int]]:
     found = []
     for i in range(len(layers)):
         for pat in PATTERNS:
-            if tuple(roles[i : i + len(pat)]) == pat:
+            if tuple(roles[i : i + len(pat)]) == pat and all(x.feeds_next for x in layers[i : i + len(pat) - 1]):
                 found.append((i, len(pat)))
     return found
 

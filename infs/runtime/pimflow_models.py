@@ -1,17 +1,25 @@
-"""The networks PIMFlow evaluates (§5: EfficientNet-B0, MnasNet, MobileNetV2,
-ResNet50, VGG16 at 224x224, single batch; §6.3: BERT's FC layers) as layer
-sequences for the PIMFlow runtime (``runtime/pimflow``), plus a small network
-for tests.
+"""The networks the PIMFlow runtime (``runtime/pimflow``) plans, as layer sequences.
 
-Takes a model name (``model_layers``); gives a tuple of ``NetLayer``: its
-convolutions (``conv``), depthwise convolutions (``dw``), FC layers (``fc``)
-and the element-wise/pooling nodes between them (``eltwise``), in execution
-order, activations fused into the layer before them (as cuDNN's fused kernels
-run them).  The block tables are the models' own papers' (cited per builder).
+Takes the layer records of an ONNX graph (``frontend/onnx_models.layers``: any
+object with their fields; this module imports no frontend) and gives a tuple
+of ``NetLayer`` (``from_onnx_layers``): convolutions (``conv``), depthwise
+convolutions (``dw``), FC layers (``fc``) and the element-wise and pooling
+nodes between them (``eltwise``), in graph order.  BatchNormalization is
+folded (as ``onnx_import`` folds it), unary activations and Swish's
+``x * sigmoid(x)`` are fused into the layer before them (cuDNN's fused
+epilogues; PIMFlow's ``skip_activation``, Algorithm 1), reshapes are free.
+Each layer says whether its output is the next layer's input (``feeds_next``),
+which the pipelining patterns need.
+
+Also the five CNNs and BERT's FC layers built by hand from their block
+tables (cited per builder), which the ONNX graphs of ``onnx_models`` are
+checked against (test_pimflow_runtime: the same layers, the same patterns),
+and a small network for tests (``model_layers``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 
@@ -32,6 +40,7 @@ class NetLayer:
     s: int = 1
     p: int = 0
     reads: int = 1
+    feeds_next: bool = True  # the next layer reads this one's output (a pipeline needs it)
 
     @property
     def out_hw(self) -> tuple[int, int]:
@@ -166,3 +175,56 @@ def model_layers(name: str) -> tuple[NetLayer, ...]:
     if name == "tiny":
         return tiny()
     raise ValueError(f"pimflow: no model '{name}' (known: {', '.join(MODELS)}, BERT<tokens>, tiny)")
+
+
+_FUSED = {"BatchNormalization", "Relu", "Clip", "Sigmoid", "Tanh", "LeakyRelu", "HardSigmoid", "HardSwish", "Erf", "Identity",
+          "Flatten", "Reshape", "Squeeze", "Unsqueeze", "Dropout"}  # fmt: skip
+_POOLS = {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"}
+
+
+def from_onnx_layers(records, where: str = "model") -> tuple[NetLayer, ...]:
+    """``NetLayer``s of an ONNX graph's layer records (module docstring); a node the runtime
+    cannot price is a ValueError naming it."""
+    producer: dict[str, str] = {}  # a value -> the kept layer it is (after fused nodes)
+    sig_of: dict[str, str] = {}  # a Sigmoid's output -> its input
+    out: list[NetLayer] = []
+    reads_of: list[tuple[str, ...]] = []
+    for r in records:
+        src = tuple(producer.get(x, x) for x in r.inputs)
+        if r.op == "Sigmoid":
+            sig_of[r.outputs[0]] = r.inputs[0]
+        swish = r.op == "Mul" and len(r.inputs) == 2 and any(sig_of.get(b) == a for a, b in (r.inputs, r.inputs[::-1]))
+        if r.op in _FUSED or swish:
+            for o in r.outputs:
+                producer[o] = src[0] if src else o
+            continue
+        ish, osh = tuple(r.input_shape), tuple(r.output_shape)
+        if r.op == "Conv":
+            if r.kind == "grouped" or r.kernel[0] != r.kernel[1] or r.stride[0] != r.stride[1] or len(set(r.pads)) > 1 or tuple(r.dilation) != (1, 1):
+                raise ValueError(f"pimflow: {where}: node '{r.name}' (Conv {r.kind}, kernel {r.kernel}, stride {r.stride}, pads {r.pads}, "
+                                 f"dilation {r.dilation}): only square, evenly padded, undilated convolutions of groups 1 or depthwise")  # fmt: skip
+            layer = NetLayer(r.name, "dw" if r.kind == "depthwise" else "conv", ish[2], ish[3], ish[1], osh[1], r.kernel[0], r.stride[0], r.pads[0])
+        elif r.kind == "fc":
+            rows = 1
+            for d in ish[:-1]:
+                rows *= d
+            layer = NetLayer(r.name, "fc", rows, 1, ish[-1], osh[-1])
+        elif r.op in _POOLS:
+            k = ish[2] if r.op.startswith("Global") else r.kernel[0]
+            s = ish[2] if r.op.startswith("Global") else r.stride[0]
+            layer = NetLayer(r.name, "eltwise", ish[2], ish[3], ish[1], ish[1], k, s)
+        elif len(osh) == 4:
+            layer = NetLayer(r.name, "eltwise", osh[2], osh[3], osh[1], osh[1], reads=max(1, len(r.inputs)))
+        elif len(osh) >= 1:  # element-wise over rows of features (BERT's bias adds and GELU)
+            rows = 1
+            for d in osh[:-1]:
+                rows *= d
+            layer = NetLayer(r.name, "eltwise", rows, 1, osh[-1], osh[-1], reads=max(1, len(r.inputs)))
+        else:
+            raise ValueError(f"pimflow: {where}: node '{r.name}' ({r.op}) has no static output shape")
+        out.append(layer)
+        reads_of.append(src)
+        for o in r.outputs:
+            producer[o] = r.name
+    # a layer feeds the next when the next reads its output (through fused nodes)
+    return tuple(dataclasses.replace(x, feeds_next=i + 1 < len(out) and x.name in reads_of[i + 1]) for i, x in enumerate(out))

@@ -1,7 +1,8 @@
 """``infs-bench --suite pimflow``: PIMFlow's evaluation (CGO'23 §5-§6) on its five
 CNNs and BERT's FC layers, with the runtime of ``infs.runtime.pimflow``.
 
-Takes the models of ``infs.runtime.pimflow_models`` and the configurations of
+Takes the models of ``infs.frontend.onnx_models`` (their layers read back by
+``infs.runtime.pimflow_models.from_onnx_layers``) and the configurations of
 ``pimflow.CONFIGS``; gives ``benchmarks/REPRODUCTION-PIMFLOW.md`` with its
 plots (``benchmarks/figures/pimflow_*.png``) and ``bench-pimflow.csv``:
 
@@ -40,6 +41,8 @@ from infs.tools.bench_report import geomean, repo_relative
 
 PROG = "infs-bench --suite pimflow"
 MODELS = ("ENetB0", "MnasNet", "MBNetV2", "ResNet50", "VGG16")
+# the ONNX graphs of infs.frontend.onnx_models each name stands for (MnasNet: PIMFlow's artifact's mnasnet-1.0, the B1 form)
+ONNX_NAMES = {"ENetB0": "efficientnet-b0", "MnasNet": "mnasnet-b1", "MBNetV2": "mobilenetv2", "ResNet50": "resnet50", "VGG16": "vgg16"}
 CONFIGS = ("Baseline", "Newton+", "Newton++", "PIMFlow-md", "PIMFlow-pl", "PIMFlow")
 CHANNEL_STUDY = (("ENetB0", "ResNet50"), (4, 8, 16, 24, 28))  # Fig. 13's models and PIM channel counts of 32
 CHANNEL_CONFIGS = ("Newton+", "Newton++", "PIMFlow")
@@ -71,6 +74,21 @@ PAPER: dict[str, tuple[float, str]] = {
 }
 
 
+def net_layers(model: str):
+    """The model's layers for the runtime: its ONNX graph (``onnx_models``) read back as
+    ``NetLayer``s; ``BERT<tokens>`` the BERT-base FC graph at that sequence length; ``tiny`` the test network."""
+    from infs.runtime.pimflow_models import from_onnx_layers, model_layers
+
+    if model == "tiny":
+        return model_layers("tiny")
+    from infs.frontend import onnx_models
+
+    if model.startswith("BERT"):
+        graph = onnx_models.build("bert-base-fc", input_size=int(model[4:]), weights=False)
+        return from_onnx_layers(onnx_models.layers(graph), model)
+    return from_onnx_layers(onnx_models.layers(ONNX_NAMES[model]), model)
+
+
 def _conv_set(layers) -> set[str]:
     """The PIM-candidate CONV layers and the DW layers of the pipelining patterns (Fig. 9's CONV bars)."""
     from infs.runtime import pimflow
@@ -85,9 +103,8 @@ def model_task(model: str) -> list[dict]:
     """One model: every configuration's plan (Fig. 9, 12, Table 2), the 16-channel Baseline,
     Fig. 14's variants under Newton's offloading."""
     from infs.runtime import pimflow
-    from infs.runtime.pimflow_models import model_layers
 
-    layers = model_layers(model)
+    layers = net_layers(model)
     conv = _conv_set(layers)
     rows = []
 
@@ -113,9 +130,8 @@ def model_task(model: str) -> list[dict]:
 def channel_task(model: str, pim_channels: int) -> list[dict]:
     """Fig. 13: the configurations at one division of the 32 channels."""
     from infs.runtime import pimflow
-    from infs.runtime.pimflow_models import model_layers
 
-    layers = model_layers(model)
+    layers = net_layers(model)
     base = pimflow.plan(layers, "Baseline").seconds
     return [{"study": "fig13", "model": model, "config": c, "pim_channels": pim_channels, "gpu_channels": 32 - pim_channels,
              "seconds": (p := pimflow.plan(layers, c, pimflow.platform(c, pim_channels))).seconds, "speedup": base / p.seconds}
@@ -144,9 +160,8 @@ def gemv_task(k: int, n: int) -> list[dict]:
 
 def bert_task(tokens: int) -> list[dict]:
     from infs.runtime import pimflow
-    from infs.runtime.pimflow_models import model_layers
 
-    layers = model_layers(f"BERT{tokens}")
+    layers = net_layers(f"BERT{tokens}")
     return [{"study": "bert", "model": f"BERT 1x{tokens}", "config": c, "seconds": pimflow.plan(layers, c).seconds}
             for c in ("Baseline", "Newton++", "PIMFlow")]  # fmt: skip
 
