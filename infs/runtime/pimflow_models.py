@@ -212,7 +212,7 @@ def from_onnx_layers(records, where: str = "model") -> tuple[NetLayer, ...]:
         elif r.op in _POOLS:
             k = ish[2] if r.op.startswith("Global") else r.kernel[0]
             s = ish[2] if r.op.startswith("Global") else r.stride[0]
-            layer = NetLayer(r.name, "eltwise", ish[2], ish[3], ish[1], ish[1], k, s)
+            layer = NetLayer(r.name, "eltwise", ish[2], ish[3], ish[1], ish[1], k, s, 0 if r.op.startswith("Global") else r.pads[0])
         elif len(osh) == 4:
             layer = NetLayer(r.name, "eltwise", osh[2], osh[3], osh[1], osh[1], reads=max(1, len(r.inputs)))
         elif len(osh) >= 1:  # element-wise over rows of features (BERT's bias adds and GELU)
