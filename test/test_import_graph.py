@@ -41,7 +41,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("infs.runtime",),  # the JIT, the driver, the oracles, the host interpreter
     ("infs.passes", "infs.sim"),  # the compiler; the simulated machine (siblings)
     ("infs.dialects",),  # stream, tdfg, pimcmd, lattice; parsing and verifying programs
-    ("infs.hardware", "infs.xbar_hardware"),  # configurations, cost profiles, energy constants (data), the DRAM-PIM part; the crossbar part (STREAM)
+    ("infs.hardware",),  # configurations, cost profiles, energy constants (data), the DRAM-PIM part, the crossbar part (STREAM)
     ("infs.element_types", "infs.jit_models", "infs.cost_formulas", "infs.noc", "infs.workloads"),  # the ground: tables, formulas, the mesh
     ("infs.arith_semantics", "infs.unique_ints"),  # numpy helpers: arith ops' semantics (the bundle host's too), integer sets
 )

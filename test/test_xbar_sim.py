@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from infs import xbar_hardware as hw
+from infs.hardware import xbar as hw
 from infs.dialects.xbar_records import (
     PRIMARY,
     XbarKernel,

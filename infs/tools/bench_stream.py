@@ -235,7 +235,7 @@ def _mean(xs) -> float:
 
 
 def iscas_md(rows: list[dict[str, Any]], fig14: list[dict[str, Any]]) -> list[str]:
-    from infs.xbar_hardware import CMOS_TABLE_VII_UM2, PAPER_CLAIMS as P
+    from infs.hardware.xbar import CMOS_TABLE_VII_UM2, PAPER_CLAIMS as P
 
     by = {(r["circuit"], r["model"]): r for r in rows}
     circuits = list(dict.fromkeys(r["circuit"] for r in rows))
@@ -308,7 +308,7 @@ def iscas_md(rows: list[dict[str, Any]], fig14: list[dict[str, Any]]) -> list[st
 
 
 def reproduction_md(adders, mvms, plots, wall: float, head: str, size_set: str, iscas=(), fig14=(), missing=None, multipliers=()) -> str:
-    from infs.xbar_hardware import CMOS_TABLE_VII_UM2, PAPER_CLAIMS, STREAM_TABLE_VII_WORST_UM2
+    from infs.hardware.xbar import CMOS_TABLE_VII_UM2, PAPER_CLAIMS, STREAM_TABLE_VII_WORST_UM2
 
     L = [
         "# STREAM reproduction (READ-based in-memory computing on crossbars)",

@@ -2,7 +2,7 @@
 function on the WRITE-based baseline CONTRA (STREAM §VIII-C1, [29]).
 
 Takes an ``XbarProgram`` and the number of input vectors streamed through
-it; gives ``XbarCost`` records.  Constants come from ``infs.xbar_hardware``
+it; gives ``XbarCost`` records.  Constants come from ``infs.hardware.xbar``
 (STREAM §VIII, Table III).
 
 STREAM (what is modelled):
@@ -44,7 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...dialects.xbar_records import PRIMARY, XbarProgram
-from ...xbar_hardware import (
+from ...hardware.xbar import (
     CONTROLLER,
     CROSSBAR,
     DEFAULT_TECH,

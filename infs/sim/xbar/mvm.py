@@ -44,7 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...dialects.xbar_records import PRIMARY, XbarKernel, XbarProgram
-from ...xbar_hardware import (
+from ...hardware.xbar import (
     ADDER,
     ADDER_BITS_PER_PAIR,
     CONTROLLER,

@@ -5,7 +5,9 @@ figures the paper publishes, as data.
 
 Takes nothing; gives frozen records (``XbarTech``, ``Component``) and the
 published tables (``TABLE_III``, ``CMOS_TABLE_VII_UM2``, ``PAPER_CLAIMS``).
-The cost model that uses them lives in ``infs.sim.xbar.cost``.
+The cost model that uses them lives in ``infs.sim.xbar.cost``; this part of
+the hardware package is not a field of ``HardwareConfig`` (the crossbar
+target has its own records).
 
 Sources, cited beside every constant:
 
