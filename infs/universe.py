@@ -22,6 +22,8 @@ _DIALECTS = {
     "stream": ("infs.dialects.stream", "Stream"),
     "tdfg": ("infs.dialects.tdfg", "TDFG"),
     "pimcmd": ("infs.dialects.pimcmd", "PIMCMD"),
+    "dram_pim": ("infs.dialects.dram_pim", "DRAM_PIM"),
+    "xbar": ("infs.dialects.xbar", "XBAR"),
 }
 
 

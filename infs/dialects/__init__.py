@@ -1,4 +1,5 @@
-"""The infs dialects: ``lattice`` (shared attributes), ``stream``, ``tdfg``, ``pimcmd``;
+"""The infs dialects: ``lattice`` (shared attributes), ``stream``, ``tdfg``, ``pimcmd``,
+``dram_pim`` (Newton's DRAM-PIM commands);
 ``parse`` reads and verifies programs in them.  What their elements and
 element-wise ops are is ``infs.element_types``, on the ground floor.
 
@@ -13,14 +14,18 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from infs.dialects.dram_pim import DRAM_PIM
     from infs.dialects.lattice import Lattice
     from infs.dialects.pimcmd import PIMCMD
     from infs.dialects.stream import Stream
     from infs.dialects.tdfg import TDFG
+    from infs.dialects.xbar import XBAR
 
-_DIALECTS = {"Lattice": "lattice", "Stream": "stream", "TDFG": "tdfg", "PIMCMD": "pimcmd"}  # INFS_DIALECTS order
+_DIALECTS = {"Lattice": "lattice", "Stream": "stream", "TDFG": "tdfg", "PIMCMD": "pimcmd", "DRAM_PIM": "dram_pim"}  # INFS_DIALECTS order
+_DIALECTS["XBAR"] = "xbar"  # the crossbar target's netlist nodes and kernels (STREAM)
 
-__all__ = ["INFS_DIALECTS", "Lattice", "PIMCMD", "Stream", "TDFG"]
+__all__ = ["DRAM_PIM", "INFS_DIALECTS", "Lattice", "PIMCMD", "Stream", "TDFG"]
+__all__ += ["XBAR"]
 
 
 def __getattr__(name: str) -> Any:

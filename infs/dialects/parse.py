@@ -99,7 +99,8 @@ def register_infs_dialects(ctx: Context) -> None:
             ctx.register_dialect(d.name, lambda d=d: d)
 
 
-_INFS_DIALECT_NAMES = ("lattice", "stream", "tdfg", "pimcmd")  # INFS_DIALECTS' names
+_INFS_DIALECT_NAMES = ("lattice", "stream", "tdfg", "pimcmd", "dram_pim")  # INFS_DIALECTS' names
+_INFS_DIALECT_NAMES += ("xbar",)  # the crossbar target (STREAM)
 
 
 _OP_NAME = re.compile(r'\s*(?:%[\w$.-]+(?::\d+)?\s*(?:,\s*%[\w$.-]+(?::\d+)?\s*)*=\s*)?"?([A-Za-z_][\w.$]*)')

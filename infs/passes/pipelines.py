@@ -39,4 +39,11 @@ INFS_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "map-banks": _lazy("lower_pim.map_banks", "MapBanksPass"),
     "insert-sync": _lazy("lower_pim.insert_sync", "InsertSyncPass"),
     "allocate-wordlines": _lazy("lower_pim.allocate_wordlines", "AllocateWordlinesPass"),
+    # the DRAM-PIM target: linalg layers -> Newton commands (infs/passes/dram_pim/lower_dram_pim.py)
+    "lower-dram-pim": _lazy("dram_pim.lower_dram_pim", "LowerDramPimPass"),
+    # the crossbar target (STREAM): comb netlists -> OR-plane kernels (infs/passes/xbar/)
+    "synthesize-stream-o": _lazy("xbar.synthesize_stream_o", "SynthesizeStreamOPass"),
+    "synthesize-stream-m": _lazy("xbar.synthesize_stream_m", "SynthesizeStreamMPass"),
+    "map-staircase": _lazy("xbar.map_staircase", "MapStaircasePass"),
+    "decompose-pe": _lazy("xbar.decompose_pe", "DecomposePePass"),
 }
