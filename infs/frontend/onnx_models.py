@@ -6,7 +6,8 @@ width multiplier, a class count and a seed; gives an ``onnx.ModelProto`` of one
 batch, float32, random weights drawn from the seed (He-normal, so activations
 stay of order one through the depth; BatchNormalization with random
 statistics after every conv, as the trained models have it, which
-``infs.frontend.onnx_import`` folds into the convs).  ``layers(model)`` reads
+``infs.frontend.onnx_import`` folds into the convs -- but VGG16's, whose
+configuration D has none and biases instead).  ``layers(model)`` reads
 any ONNX model's nodes back as ``Layer`` records (type, shapes, kernel,
 stride, pads, groups, MACs) for the cost models that split a model between a
 GPU and DRAM-PIM.
@@ -16,8 +17,9 @@ as torchvision builds them, which PIMFlow's artifact imports):
 
 * ``mobilenetv2``: Sandler et al., CVPR'18, Table 2 (stem conv3x3/32 s2; the
   bottlenecks (t, c, n, s) = (1,16,1,1) (6,24,2,2) (6,32,3,2) (6,64,4,2)
-  (6,96,3,1) (6,160,3,2) (6,320,1,1); conv1x1/1280; avgpool; a 1x1 conv to
-  the classes), ReLU6, a residual where stride 1 keeps the channels.
+  (6,96,3,1) (6,160,3,2) (6,320,1,1); conv1x1/1280; avgpool; the table's
+  last 1x1 conv on the pooled 1x1x1280, an FC layer, as a Gemm), ReLU6, a
+  residual where stride 1 keeps the channels.
 * ``efficientnet-b0``: Tan & Le, ICML'19, Table 1 (stem conv3x3/32 s2; MBConv
   (expansion, kernel, c, n, s) = (1,3,16,1,1) (6,3,24,2,2) (6,5,40,2,2)
   (6,3,80,3,2) (6,5,112,3,1) (6,5,192,4,2) (6,3,320,1,1); conv1x1/1280;
@@ -27,8 +29,9 @@ as torchvision builds them, which PIMFlow's artifact imports):
 * ``mnasnet-a1``: Tan et al., CVPR'19, Fig. 7(a) (stem conv3x3/32 s2;
   SepConv3x3/16; MBConv (e, k, c, n, s, SE) = (6,3,24,2,2,-) (3,5,40,3,2,SE)
   (6,3,80,4,2,-) (6,3,112,2,1,SE) (6,5,160,3,2,SE) (6,3,320,1,1,-);
-  conv1x1/1280 as the reference implementation; pooling; FC), ReLU, SE ratio
-  0.25 with ReLU then a sigmoid gate (§5's SE module).
+  conv1x1/1280 as the reference implementation; pooling; FC), ReLU; SE
+  (Hu et al.'s squeeze-and-excitation, in the paper's search space) of
+  ratio 0.25 with ReLU then a sigmoid gate.
 * ``mnasnet-b1``: the same search's SE-free variant, as torchvision's
   ``mnasnet1_0`` (PIMFlow's artifact: ``mnasnet-1.0``): stem conv3x3/32 s2,
   SepConv3x3/16, MBConv (e, k, c, n, s) = (3,3,24,3,2) (3,5,40,3,2)
