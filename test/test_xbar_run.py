@@ -87,3 +87,24 @@ def test_malformed_kernel_is_named():
     doc["kernels"][1]["layers"][1]["rows"] = 3
     with pytest.raises(XbarRecordError, match="kernel 1 layer 1"):
         program_from_json(doc)
+
+
+def test_run_xbar_mlir(tmp_path, capsys):
+    xbar = pytest.importorskip("infs.dialects.xbar")
+    from xdsl.dialects.builtin import ModuleOp
+
+    path = tmp_path / "add4.xbar.mlir"
+    path.write_text(str(ModuleOp([xbar.records_to_xbar(adder_program(4), "add4")])))
+    assert main([str(path), "--inputs", "110011000", "--json"]) == 0  # 3 + 3
+    out = json.loads(capsys.readouterr().out)
+    assert out["outputs"] == ["0110"] and out["kernels"] == 2
+    two = tmp_path / "two.xbar.mlir"
+    two.write_text(str(ModuleOp([xbar.records_to_xbar(adder_program(4), "a"), xbar.records_to_xbar(adder_program(4), "b")])))
+    assert main([str(two)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "found 2 (@a, @b)" in err[0]
+    bad = tmp_path / "bad.xbar.mlir"
+    bad.write_text("xbar.program @p style \"stream-o\" crossbar 128 inputs [\"a\"] outputs [\"y\"] {\n}\n")
+    assert main([str(bad)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "bad.xbar.mlir" in err[0]
