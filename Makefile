@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test setup pytest lit bench clean fuzz browser test-distributed test-upstream
+.PHONY: run test setup pytest lit bench clean fuzz browser abc test-distributed test-upstream
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,11 +26,14 @@ run: $(STAMP)
 # first: with PYTHONDONTWRITEBYTECODE set, every tool the tests start (lit's infs-opt, the
 # documentation's commands, the CLI tests) would compile the package again (a file that does
 # not compile is left to the tests to report).
-# The browser tests of infs-view need Chromium: installed here when missing (as
-# root, from the distribution); if that fails they skip and say why.
+# The browser tests of infs-view need Chromium, the crossbar target's synthesis ABC (Debian's
+# berkeley-abc): installed here when missing (as root, from the distribution); if that fails
+# their tests skip and say why.
 test: $(STAMP)
 	-@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null || \
 	{ apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+	-@command -v berkeley-abc >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null || \
+	{ apt-get update -qq && apt-get install -y -qq berkeley-abc >/dev/null; }
 	-@$(PY) -m compileall -q infs >/dev/null
 	$(PY) -m pytest $(if $(filter-out 0,$(TEST_JOBS)),-n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder)
 
@@ -62,6 +65,12 @@ fuzz: $(STAMP)
 browser:
 	@command -v chromium >/dev/null 2>&1 && echo "chromium: $$(command -v chromium)" || \
 	{ SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO apt-get update && $$SUDO apt-get install -y chromium; }
+
+# ABC for the crossbar target's synthesis (infs/passes/xbar; its tests skip without it):
+# the distribution's berkeley-abc package, as root or through sudo.
+abc:
+	@command -v berkeley-abc >/dev/null 2>&1 && echo "berkeley-abc: $$(command -v berkeley-abc)" || \
+	{ SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); $$SUDO apt-get update && $$SUDO apt-get install -y berkeley-abc; }
 
 # Every benchmark of benchmarks/README.md, one after the other (about 40 minutes on 2 idle cores;
 # the functional suite, three runs of every workload with data, is 15 of them).

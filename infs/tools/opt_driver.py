@@ -123,6 +123,8 @@ class InfsOptMain(xDSLOptMain):
         arg_parser.add_argument("--mlir-timing", dest="time_passes", action="store_true", help="same as --time-passes")
         arg_parser.add_argument("--emit-bundle", metavar="FILE.infsb", help="write the program after the passes as a bundle (host code and each graph's tDFG record; "
                                 "its offloads must be tdfg.graphs: give --tensorize) instead of printing it; infs-run runs it without the compiler (docs/bundles.md)")
+        arg_parser.add_argument("--import-bench", metavar="FILE.bench", help="read an ISCAS85 .bench netlist as hw/comb IR instead of an MLIR input (the crossbar target, docs/crossbar.md)")
+        arg_parser.add_argument("--import-blif", metavar="FILE.blif", help="read a combinational BLIF netlist as hw/comb IR instead of an MLIR input")
         base_help = arg_parser.format_help
         arg_parser.format_help = lambda: base_help() + "\n" + passes_help(self.available_passes)  # type: ignore[method-assign]
 
@@ -135,15 +137,34 @@ class InfsOptMain(xDSLOptMain):
         self.available_frontends["mlir"] = parse_mlir
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
+        if self.netlist_path() is not None:
+            return io.BytesIO(b""), "mlir"  # the netlist is read in parse_chunk
         if self.args.input_file == "-":  # mlir-opt's name for stdin
             return sys.stdin.buffer, "mlir"
         return super().get_input_stream()
 
+    def netlist_path(self) -> str | None:
+        """The ``--import-bench`` / ``--import-blif`` file, when one is given."""
+        return getattr(self.args, "import_bench", None) or getattr(self.args, "import_blif", None)
+
     def get_input_name(self) -> str:
+        if self.netlist_path() is not None:
+            return self.netlist_path()
         return "stdin" if self.args.input_file in (None, "-") else self.args.input_file
 
     def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0) -> ModuleOp | None:
         """Parse only (the caller verifies): parse and verifier errors are told apart."""
+        if self.netlist_path() is not None:
+            from infs.frontend import netlist_import
+
+            if self.args.import_bench and self.args.import_blif:
+                raise api.InfsError("--import-bench and --import-blif: give one netlist")
+            if self.args.input_file not in (None, "-"):
+                raise api.InfsError(f"--import-bench/--import-blif read the netlist instead of an MLIR input: drop '{self.args.input_file}'")
+            try:
+                return netlist_import.import_netlist(self.netlist_path(), "bench" if self.args.import_bench else "blif")
+            except netlist_import.NetlistError as e:
+                raise api.InfsError(str(e)) from None
         if file_extension != "mlir":
             return super().parse_chunk(chunk, file_extension, start_offset)
         data = chunk.read()
