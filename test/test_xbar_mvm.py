@@ -28,6 +28,7 @@ from infs.sim.xbar.mvm import (
     mvm,
     random_pattern,
     simpler_mvm_cost,
+    spatial_blocks,
     stream_mvm_cost,
     table_v_matrix,
     word_bits,
@@ -109,14 +110,40 @@ def test_adder_program_adds():
     np.testing.assert_array_equal(bits_word(evaluate(program, x)), (a + b) & MASK)
 
 
+def test_spatial_blocks_algorithm_2():
+    # a dense 30x30: the first block grows to 26x26 (676 >= 640) and takes its first 640 non-zeros
+    # (rows 0-23, row 24's columns 0-15); then from (0, 26): columns 26-29 of every row (120); from
+    # (24, 16): rows 24-29, columns 16-25 (60); from (25, 0): rows 25-29, columns 0-15 (80)
+    r, c = np.nonzero(np.ones((30, 30), bool))
+    dense = SparseMatrix("dense", (30, 30), r, c, np.ones(r.size))
+    block = spatial_blocks(dense)
+    assert np.bincount(block).tolist() == [640, 120, 60, 80]
+    first = (dense.rows < 26) & (dense.cols < 26)
+    assert (block[first][:640] == 0).all() and block[first].size == 676
+    # every non-zero in exactly one block of at most 640, on random patterns
+    rng = np.random.default_rng(4)
+    for _ in range(5):
+        n = int(rng.integers(5, 120))
+        m = random_pattern("p", n, int(rng.integers(1, n * n)), seed=int(rng.integers(1 << 30)))
+        b = spatial_blocks(m, threshold=37)
+        assert (b >= 0).all() and np.bincount(b).max() <= 37
+        # a block starts at the first non-zero (row-major) not in an earlier block
+        starts = [int(np.flatnonzero(b == k)[0]) for k in range(b.max() + 1)]
+        assert starts == sorted(starts) and starts[0] == 0
+
+
 def test_mvm_cost_counts():
     matrix = random_pattern("p", 40, 700, seed=1)
     cost, extra = stream_mvm_cost(matrix)
-    assert extra["pes"] == 2 and MULTIPLIERS_PER_PE == 640
-    assert cost.area_um2 == pytest.approx(2 * 65700.0)  # Table III PE area
-    rows = np.bincount(matrix.rows, minlength=40)
-    assert extra["adds"] == 7 * 700 + int((rows - 1).clip(0).sum())
-    assert extra["cross_pe_partials"] == 1  # the row holding non-zeros 639 and 640
+    block = spatial_blocks(matrix)
+    pes = int(block.max()) + 1
+    assert extra["pes"] == pes and MULTIPLIERS_PER_PE == 640
+    assert cost.area_um2 == pytest.approx(pes * 65700.0)  # Table III PE area
+    split = sum(len(set(block[matrix.rows == r].tolist())) - 1 for r in np.unique(matrix.rows))
+    assert extra["cross_pe_partials"] == split
+    per_pe_rows = [len(set(matrix.rows[block == k].tolist())) for k in range(pes)]
+    per_pe = np.bincount(block)
+    assert extra["adds"] == int(7 * 700 + (per_pe - np.array(per_pe_rows)).sum())
     c2, _ = stream_mvm_cost(matrix, 2)
     assert c2.latency_ns > cost.latency_ns and c2.energy_pj > cost.energy_pj
     s = simpler_mvm_cost(matrix)

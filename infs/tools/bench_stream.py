@@ -370,8 +370,10 @@ def reproduction_md(adders, mvms, plots, wall: float, head: str, size_set: str, 
         "- Our STREAM kernels are the plain two-level form of each 4-bit constant multiplier (16 minterms), "
         "one form for STREAM-O and STREAM-M alike; the paper's synthesized kernels differ per style "
         "(STREAM-M 3.2x less energy and 2.1x less latency than STREAM-O), which this run does not separate.",
-        "- Not modelled: Algorithm 2's block geometry (non-zeros go to PEs in row-major order) and the bus "
-        "between PEs (no transfer time in the paper; partial sums crossing PEs are counted, not priced).",
+        "- PEs come from Algorithm 2's blocks (square, grown from the first unassigned non-zero until they hold "
+        "640 multipliers); on banded matrices a block from a diagonal element leaves the non-zeros left of it to "
+        "later, smaller blocks, so more PEs are used than non-zeros / 640. Not modelled: the bus between PEs "
+        "(no transfer time in the paper; partial sums crossing PEs are counted and added, not priced on the bus).",
         "",
     ]
     if multipliers:

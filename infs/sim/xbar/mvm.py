@@ -23,12 +23,13 @@ How the product is computed (every bit passes through OR-plane layers):
   slice.  Sums are formed as balanced trees (the order a pipelined shared
   adder may take; addition modulo ``2**32`` is associative).
 
-What is not modelled: Algorithm 2's dynamic blocking geometry (non-zeros
-are assigned to PEs in row-major order, 640 per PE: 128 staircase units of
-10 crossbars, Table III, hold five two-crossbar multipliers each); inter-PE
-bus latency and energy (Table III gives the bus's area and power but no
-transfer time; the partial sums of split rows are counted,
-``cross_pe_partials``, not priced).
+Spatial partitioning is Algorithm 2 (``spatial_blocks``): square blocks
+grown from the first unassigned non-zero until they hold a PE's 640
+multipliers (128 staircase units of 10 crossbars, Table III, five
+two-crossbar multipliers each).  What is not modelled: inter-PE bus latency
+and energy (Table III gives the bus's area and power but no transfer time;
+the partial sums of rows split between PEs are counted,
+``cross_pe_partials``, and added by one adder, not priced on the bus).
 
 The matrices of Table V: the Trefethen matrices are generated exactly
 (Trefethen's definition: the primes on the diagonal, 1 where ``|i - j|`` is
@@ -314,24 +315,58 @@ def adds_needed(matrix: SparseMatrix) -> tuple[int, int]:
     return slice_adds + row_adds, chain
 
 
+def spatial_blocks(matrix: SparseMatrix, threshold: int = MULTIPLIERS_PER_PE) -> np.ndarray:
+    """Algorithm 2 (§VI-A, Fig. 9(c)): the block (PE) of every non-zero.
+
+    From the first non-zero not yet extracted (row-major), a ``k x k`` block
+    with that non-zero at its top-left corner grows until it covers
+    ``threshold`` non-extracted non-zeros (or reaches the matrix's edge); the
+    block is extracted, at most ``threshold`` of its non-zeros (row-major: a
+    PE holds ``threshold`` multipliers).  The count is monotone in ``k``, so
+    the smallest ``k`` is found by bisection rather than one step at a time."""
+    m, n = matrix.shape
+    block = np.full(matrix.nnz, -1, dtype=np.int64)
+    b = 0
+    while True:
+        left = np.flatnonzero(block < 0)
+        if left.size == 0:
+            return block
+        r0, c0 = matrix.rows[left[0]], matrix.cols[left[0]]
+        rr, cc = matrix.rows[left], matrix.cols[left]
+
+        def inside(k: int) -> np.ndarray:
+            return (rr >= r0) & (rr < r0 + k) & (cc >= c0) & (cc < c0 + k)
+
+        lo, hi = 1, max(m - r0, n - c0)
+        while lo < hi:  # the smallest k whose block holds `threshold` non-zeros (or the largest block)
+            mid = (lo + hi) // 2
+            if np.count_nonzero(inside(mid)) >= threshold:
+                hi = mid
+            else:
+                lo = mid + 1
+        block[left[np.flatnonzero(inside(lo))[:threshold]]] = b
+        b += 1
+
+
 def stream_mvm_cost(matrix: SparseMatrix, n_vectors: int = 1, tech: XbarTech = DEFAULT_TECH) -> tuple[XbarCost, dict]:
     """STREAM's figures for ``n_vectors`` products with ``matrix`` (see the module docstring)."""
     nnz = matrix.nnz
-    pes = max(1, -(-nnz // MULTIPLIERS_PER_PE))
-    pe_of = np.arange(nnz) // MULTIPLIERS_PER_PE
-    # rows whose non-zeros sit on more than one PE: their partial sums cross the bus
-    first_pe = np.full(matrix.shape[0], -1)
-    last_pe = np.full(matrix.shape[0], -1)
-    np.maximum.at(last_pe, matrix.rows, pe_of)
-    first_pe[:] = last_pe
-    np.minimum.at(first_pe, matrix.rows, pe_of)
-    cross = int(np.clip(last_pe - first_pe, 0, None).sum())
-    adds, chain = adds_needed(matrix)
-    adds_per_pe = adds / pes
+    block = spatial_blocks(matrix) if nnz else np.zeros(0, np.int64)
+    pes = max(1, int(block.max()) + 1 if nnz else 1)
+    # a row's products on one PE are summed there; each further PE holding part of the row sends a partial sum
+    pairs = np.unique(matrix.rows * pes + block) if nnz else np.zeros(0, np.int64)
+    rows_touched = np.unique(matrix.rows).size
+    cross = int(pairs.size - rows_touched)
+    per_pe = np.bincount(block, minlength=pes) if nnz else np.zeros(1, np.int64)
+    rows_per_pe = np.bincount(pairs % pes, minlength=pes) if nnz else np.zeros(1, np.int64)
+    adds_pe = (N_SLICES - 1) * per_pe + np.maximum(per_pe - rows_per_pe, 0)  # slices, then a row's products
+    adds = int(adds_pe.sum())
+    _, chain = adds_needed(matrix)
     adder_depth = 2 * ADDER_SLICES  # READs through one 32-bit add (a crossbar pair per slice)
     mult_steps = MULTIPLIER_CROSSBARS + N_SLICES * n_vectors - 1  # slices stream through the multipliers
-    # the PE's one ADDER takes a new add every READ; a dependent add waits for its operand
-    add_steps = max(int(np.ceil(adds_per_pe * n_vectors)), chain * adder_depth) + adder_depth - 1 + cross
+    # each PE's one ADDER takes a new add every READ; a dependent add waits for its operand; the PEs run in
+    # parallel, then the partial sums of split rows are added (one adder, one add per READ)
+    add_steps = max(int(adds_pe.max()) * n_vectors, chain * adder_depth) + adder_depth - 1 + cross * n_vectors
     latency = (mult_steps + add_steps) * tech.read_ns
     reads = nnz * MULTIPLIER_CROSSBARS * N_SLICES * n_vectors + (adds + cross) * adder_depth * n_vectors
     peripheral_mw = EDRAM_BUFFER.power_mw + SHIFTER.power_mw + CONTROLLER.power_mw  # Table III, per PE
