@@ -11,10 +11,16 @@ tests read their example counts through ``strategies.examples``.
 Every program the JIT produces is verified in the tests (``INFS_VERIFY=1``,
 the printed-IR verifiers, once per lowering; the CLI tests' child
 processes inherit it).  ``INFS_VERIFY=0`` turns it off for a timing run.
+
+Each test has a bundle cache of its own (``XDG_CACHE_HOME`` in its temporary
+directory, inherited by the processes it starts): an ``infs-run x.mlir`` of a
+tensorized program caches its bundle (``infs.tools.bundle_cache``), and a test
+must not be served an entry another test wrote, nor write into the user's cache.
 """
 
 import os
 
+import pytest
 from hypothesis import settings
 
 os.environ.setdefault("INFS_VERIFY", "1")
@@ -25,6 +31,11 @@ if os.environ.get("INFS_FUZZ"):
     settings.load_profile("fuzz")
 elif os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+@pytest.fixture(autouse=True)
+def _own_bundle_cache(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
 
 
 def pytest_collection_modifyitems(session, config, items):
