@@ -108,3 +108,28 @@ def test_run_xbar_mlir(tmp_path, capsys):
     assert main([str(bad)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "bad.xbar.mlir" in err[0]
+
+
+@pytest.mark.parametrize("style", ["--synthesize-stream-o", "--synthesize-stream-m"])
+def test_infs_opt_then_infs_run_c17_exhaustive(tmp_path, capsys, style):
+    """The issue's 'done when': infs-opt maps c17, infs-run evaluates every input against the netlist."""
+    abc = pytest.importorskip("infs.passes.xbar.abc")
+    if not abc.abc_available():
+        pytest.skip("berkeley-abc is not installed")
+    from pathlib import Path
+
+    from infs.dialects.netlist_records import evaluate as netlist_evaluate, parse_bench
+    from infs.sim.xbar.two_level import input_bits
+    from infs.tools.infs_opt import main as opt_main
+
+    bench = Path(__file__).resolve().parents[1] / "infs" / "workloads" / "iscas85" / "c17.bench"
+    assert opt_main(["--import-bench", str(bench), style, "--map-staircase"]) == 0
+    mapped = tmp_path / "c17.xbar.mlir"
+    mapped.write_text(capsys.readouterr().out)
+    x = input_bits(5)
+    np.save(tmp_path / "x.npy", x)
+    assert main([str(mapped), "--inputs", str(tmp_path / "x.npy"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    got = np.array([[c == "1" for c in word] for word in out["outputs"]])
+    np.testing.assert_array_equal(got, netlist_evaluate(parse_bench(bench.read_text(), str(bench), "c17"), x))
+    assert out["costs"][0]["latency_ns"] > 0
