@@ -145,3 +145,21 @@ def test_infs_opt_reports_bad_netlist_in_one_line(tmp_path, flag, suffix, text, 
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and f"bad{suffix}:" in lines[0] and message in lines[0], proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_synthesis_without_abc_names_the_package(tmp_path):
+    # a PATH without berkeley-abc: the pass fails in one line naming the Debian package
+    import os
+    import shutil
+
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    env = {**os.environ, "PATH": str(bindir)}
+    assert shutil.which("berkeley-abc", path=str(bindir)) is None
+    proc = subprocess.run(
+        [sys.executable, "-m", "infs.tools.infs_opt", "--import-bench", str(ISCAS / "c17.bench"), "--synthesize-stream-o"],
+        capture_output=True, text=True, env=env,
+    )
+    assert proc.returncode != 0
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "berkeley-abc" in lines[0] and "synthesize-stream-o" in lines[0], proc.stderr
