@@ -187,3 +187,19 @@ def test_an_entry_of_another_infs_version_is_rebuilt(tmp_path, cache, capsys):
     entry.write_bytes(container.dumps(b.sections, b.blobs, version="0.0.0-other"))
     assert _run(capsys, argv) == good
     assert entry.read_bytes() == intact
+
+
+def test_a_cached_run_says_what_the_mlir_run_says(tmp_path, cache, capsys):
+    # a bad command line gives the .mlir path's line when the run comes from the cache
+    path, flags = _tensorized_file(tmp_path, "stencil2d")
+    vec, vflags = _tensorized_file(tmp_path, "vec_add")
+    for argv in ([str(vec), "--config", "small-16", "--sizes", "n=64", "--mode", "in"],  # no --shape for a memref<?xf32>
+                 [str(path), *flags, "--mode", "in", "--scalar", "nope=1"],
+                 [str(path), *flags, "--mode", "near"]):  # fmt: skip
+        said = []
+        for _ in range(2):
+            capsys.readouterr()
+            rc = infs_run.main(argv)
+            said.append((rc, capsys.readouterr().err))
+        assert said[0] == said[1] and said[0][0] != 0, (argv, said)
+    assert len(_entries(cache)) == 2  # (both files were cached by their first run: the second came from there)

@@ -109,7 +109,9 @@ def build_arguments(prog: BundleProgram, fn: HostFunction, args: argparse.Namesp
         elif name in shapes_given:
             shape = tuple(_parse_shape(name, shapes_given[name]))
         elif any(s < 0 for s in static):
-            raise UsageError(f"argument %{name} has a dynamic shape: give --shape {name}=AxB or --input {name}=file.npy")
+            # (the .mlir path's words, the type as MLIR spells it: a cached .mlir run says the same)
+            spelled = "memref<" + "".join(f"{'?' if s < 0 else s}x" for s in static) + f"{elem}>"
+            raise UsageError(f"argument %{name} has a dynamic shape {spelled}: give --shape {name}=AxB or --input {name}=file.npy")
         else:
             shape = tuple(static)
         if len(shape) != len(static) or any(s >= 0 and s != n for s, n in zip(static, shape)):
