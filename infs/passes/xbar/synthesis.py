@@ -394,14 +394,24 @@ def map_mll(net: Netlist) -> xr.XbarKernel:
 
 
 def mapped_columns(kernel: xr.XbarKernel) -> int:
-    """Gates after crossbar mapping: every column of every layer (nodes and dummies)."""
+    """Every column of every layer (nodes, products, complements and dummies)."""
     return sum(layer.n_out for layer in kernel.layers)
+
+
+def mapped_nodes(kernel: xr.XbarKernel, style: str) -> int:
+    """Gates after crossbar mapping as Fig. 13 / 15 count them: the nodes and the dummy nodes.
+    STREAM-O: one column each; STREAM-M: a pair of columns (the signal and its complement) in
+    each level's sum crossbar (the odd layers)."""
+    if style == "stream-o":
+        return mapped_columns(kernel)
+    return sum(layer.n_out for layer in kernel.layers[1::2]) // 2
 
 
 def synthesize(netlist: Netlist, style: str, eliminate: int | None = None, size: int = xr.CROSSBAR_SIZE) -> tuple[xr.XbarProgram, dict[str, int]]:
     """The whole flow of ``style`` ('stream-o' or 'stream-m') on ``netlist``: the one-kernel program and the
     gate counts after each step (Fig. 13 / 15): ``technology_independent``, ``technology_dependent``,
-    ``mapped`` (every crossbar column, dummies included), and for STREAM-M the ``eliminate`` i chosen."""
+    ``mapped`` (nodes and dummy nodes, ``mapped_nodes``), ``columns`` (every crossbar column),
+    ``layers``, and for STREAM-M the ``eliminate`` i chosen and its ``hardware_cost``."""
     if style == "stream-o":
         oig, counts = stream_o(netlist)
         kernel = map_oig(oig)
@@ -413,7 +423,7 @@ def synthesize(netlist: Netlist, style: str, eliminate: int | None = None, size:
     else:
         raise SynthesisError(f"style '{style}': expected stream-o or stream-m")
     program = xr.single_kernel_program(kernel, netlist.inputs, outputs, style, size)
-    return program, {**counts, "mapped": mapped_columns(kernel), "layers": kernel.depth}
+    return program, {**counts, "mapped": mapped_nodes(kernel, style), "columns": mapped_columns(kernel), "layers": kernel.depth}
 
 
 def gate_counts(netlist: Netlist, style: str, eliminate: int | None = None) -> dict[str, int]:
