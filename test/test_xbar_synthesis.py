@@ -24,6 +24,7 @@ from infs.passes.xbar import synthesis
 from infs.passes.xbar.abc import ABC_PACKAGE, abc_available
 from infs.passes.xbar.decompose_pe import best_cuts, decompose
 from infs.passes.xbar.netlist_ir import hw_to_mll, hw_to_oig, mll_to_hw, oig_to_hw
+from infs.passes.xbar.optimize_aig import optimized_aig
 from infs.sim.xbar.evaluate import evaluate as xbar_evaluate
 
 pytestmark = pytest.mark.skipif(not abc_available(), reason=f"needs ABC: the Debian package '{ABC_PACKAGE}' (make test installs it as root)")
@@ -129,6 +130,10 @@ def random_netlists(draw):
 @given(random_netlists(), st.integers(1, 4))
 def test_random_functions_through_every_pass(net, pe_crossbars):
     x = exhaustive(len(net.inputs))
+    # optimize-aig's AIG
+    aig = optimized_aig(net)
+    assert (evaluate(aig, x) == evaluate(net, x)).all()
+    assert (evaluate(xbar.hw_to_netlist(xbar.netlist_to_hw(aig)), x) == evaluate(net, x)).all()
     # STREAM-O: ABC, cover, the IR and back, mapping, PE decomposition, the program's IR and back
     oig, _ = synthesis.stream_o(net)
     oig2 = hw_to_oig(oig_to_hw(oig))

@@ -42,6 +42,7 @@ INFS_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     # the DRAM-PIM target: linalg layers -> Newton commands (infs/passes/dram_pim/lower_dram_pim.py)
     "lower-dram-pim": _lazy("dram_pim.lower_dram_pim", "LowerDramPimPass"),
     # the crossbar target (STREAM): comb netlists -> OR-plane kernels (infs/passes/xbar/)
+    "optimize-aig": _lazy("xbar.optimize_aig", "OptimizeAigPass"),
     "synthesize-stream-o": _lazy("xbar.synthesize_stream_o", "SynthesizeStreamOPass"),
     "synthesize-stream-m": _lazy("xbar.synthesize_stream_m", "SynthesizeStreamMPass"),
     "map-staircase": _lazy("xbar.map_staircase", "MapStaircasePass"),
