@@ -166,3 +166,24 @@ def test_comb_ir_round_trip(net):
 def test_gate_counts_for_the_bench():
     counts = synthesis.gate_counts(bench("c17"), "stream-m", eliminate=0)
     assert set(counts) >= {"technology_independent", "technology_dependent", "mapped", "layers", "eliminate"}
+
+
+EDGE_NETLISTS = [
+    # constants beside an input and its complement
+    Netlist("consts", ("a",), ("one", "zero", "a", "na"), (Gate("one", "sop", (), ("",)), Gate("zero", "sop", (), ()), Gate("na", "not", ("a",)))),
+    Netlist("noin", (), ("one",), (Gate("one", "sop", (), ("",)),)),
+    Netlist("noout", ("a", "b"), (), (Gate("g", "and", ("a", "b")),)),
+    Netlist("wires", ("a", "b"), ("b", "a"), ()),
+]
+
+
+@pytest.mark.parametrize("net", EDGE_NETLISTS, ids=[n.name for n in EDGE_NETLISTS])
+@pytest.mark.parametrize("style", ["stream-o", "stream-m"])
+def test_edge_netlists(net, style):
+    x = exhaustive(len(net.inputs))
+    program, _ = synthesis.synthesize(net, style)
+    back = xbar.xbar_to_records(xbar.records_to_xbar(program, net.name))
+    for p in (program, back, decompose(program, 1)):
+        got = xbar_evaluate(p, x)
+        assert got.shape == (x.shape[0], len(net.outputs))
+        assert (got == evaluate(net, x)).all()

@@ -35,6 +35,7 @@ def replace_each(module: ModuleOp, rewrite: Callable[[hw.HWModuleOp], object]) -
         with reported(op):
             new = rewrite(op)
         if new is not None:
+            new.location = op.location  # later errors still name the input's line
             module.body.block.insert_op_before(new, op)
             op.detach()
             op.erase()

@@ -57,6 +57,8 @@ def run_abc(netlist: Netlist, script: str, outputs: int = 1) -> list[Netlist]:
     exe = shutil.which(ABC_BINARY)
     if exe is None:
         raise AbcMissing(f"ABC is not installed: install the Debian package '{ABC_PACKAGE}' (apt-get install {ABC_PACKAGE})")
+    if not netlist.outputs:  # nothing to compute (ABC writes no file for it)
+        return [Netlist(netlist.name, netlist.inputs, (), ()) for _ in range(outputs)]
     # an output that is a primary input of the same name is a BLIF ABC refuses: a buffer gets a new name,
     # and the netlists returned name their outputs' signals (``outputs``) with the new names
     taken = set(netlist.inputs) | {g.name for g in netlist.gates}

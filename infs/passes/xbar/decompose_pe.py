@@ -95,6 +95,7 @@ class DecomposePePass(ModulePass):
         for prog in [p for p in op.ops if isinstance(p, xbar.ProgramOp)]:
             with reported(prog):
                 new = xbar.records_to_xbar(decompose(xbar.xbar_to_records(prog), self.crossbars), prog.sym_name.data)
+            new.location = prog.location
             op.body.block.insert_op_before(new, prog)
             prog.detach()
             prog.erase()

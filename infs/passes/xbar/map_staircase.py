@@ -33,7 +33,7 @@ class MapStaircasePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         def rewrite(module):
             kind = module_kind(module)
-            if kind == "oig":
+            if kind in ("oig", "empty"):
                 oig = hw_to_oig(module)
                 kernel, style, ins, outs = synthesis.map_oig(oig), "stream-o", oig.inputs, oig.output_names
             elif kind == "mll":

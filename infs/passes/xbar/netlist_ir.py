@@ -43,8 +43,11 @@ def mll_to_hw(net: Netlist, output_names: tuple[str, ...] | None = None) -> hw.H
 
 
 def module_kind(module: hw.HWModuleOp) -> str:
-    """'oig' (xbar.or ops), 'mll' (xbar.sop ops) or 'comb' (anything else, or nothing synthesized)."""
+    """'oig' (xbar.or ops), 'mll' (xbar.sop ops), 'comb' (anything else) or 'empty' (no node: the
+    outputs are inputs, or there are none; it maps alike in both styles)."""
     kinds = {type(op) for op in module.body.block.ops} - {hw.OutputOp}
+    if not kinds:
+        return "empty"
     if kinds and kinds <= {xbar.OrOp}:
         return "oig"
     if kinds and kinds <= {xbar.SopOp}:

@@ -36,7 +36,7 @@ class OptimizeAigPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         def rewrite(module):
-            if module_kind(module) != "comb":
+            if module_kind(module) not in ("comb", "empty"):
                 raise LoweringError.about(module, "is synthesized already (it holds xbar nodes)")
             return xbar.netlist_to_hw(optimized_aig(xbar.hw_to_netlist(module)))
 

@@ -34,7 +34,7 @@ class SynthesizeStreamMPass(ModulePass):
             raise LoweringError(f"synthesize-stream-m: eliminate={self.eliminate} crossbar={self.crossbar}: eliminate is -1 or >= 0, crossbar >= 1")
 
         def rewrite(module):
-            if module_kind(module) != "comb":
+            if module_kind(module) not in ("comb", "empty"):
                 raise LoweringError.about(module, "is synthesized already (it holds xbar nodes)")
             netlist = xbar.hw_to_netlist(module)
             net, _ = synthesis.stream_m(netlist, None if self.eliminate < 0 else self.eliminate, self.crossbar)

@@ -27,7 +27,7 @@ class SynthesizeStreamOPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         def rewrite(module):
-            if module_kind(module) != "comb":
+            if module_kind(module) not in ("comb", "empty"):
                 raise LoweringError.about(module, "is synthesized already (it holds xbar nodes)")
             oig, _ = synthesis.stream_o(xbar.hw_to_netlist(module))
             return oig_to_hw(oig)
