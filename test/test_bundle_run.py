@@ -202,6 +202,8 @@ def test_fuzz_regions_section(tmp_path, data):
             parent[path[-1]]
         except (KeyError, IndexError, TypeError):
             continue
+        if not isinstance(parent, (dict, list)):  # an earlier mutation made a container a string
+            continue
         how = data.draw(st.sampled_from(["replace", "delete", "duplicate"]))
         if how == "replace":
             parent[path[-1]] = data.draw(JUNK)
