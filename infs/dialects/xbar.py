@@ -200,6 +200,27 @@ def _flat_sources(pairs: Sequence[tuple[int, int]]) -> DenseArrayBase:
     return DenseArrayBase.from_list(i64, [v for p in pairs for v in p])
 
 
+def plane_of(rows: int, columns: Sequence[Sequence[int]]) -> np.ndarray | str:
+    """The (rows, columns) LRS plane whose column j holds the cells ``columns[j]`` (or what is wrong)."""
+    lengths = np.fromiter((len(c) for c in columns), np.int64, len(columns))
+    flat = np.fromiter((r for c in columns for r in c), np.int64, int(lengths.sum()))
+    col = np.repeat(np.arange(len(columns)), lengths)
+    bad = np.flatnonzero((flat < 0) | (flat >= rows))
+    if bad.size:
+        return f"column {col[bad[0]]} reads row {flat[bad[0]]} of {rows}"
+    plane = np.zeros((rows, len(columns)), np.bool_)
+    plane[flat, col] = True
+    return plane
+
+
+def columns_of(plane: np.ndarray) -> list[list[int]]:
+    """Per column of ``plane``, its LRS rows in order."""
+    if plane.shape[1] == 0:
+        return []
+    col, row = np.nonzero(plane.T)
+    return [part.tolist() for part in np.split(row, np.cumsum(np.bincount(col, minlength=plane.shape[1]))[:-1])]
+
+
 @irdl_op_definition
 class LayerOp(IRDLOperation):
     """One crossbar of a staircase: ``rows`` wordlines; per column its LRS rows and its inverter."""
@@ -242,13 +263,9 @@ class LayerOp(IRDLOperation):
     def record(self) -> xr.XbarLayer:
         rows = self.rows.value.data
         cols = [c.get_values() for c in self.columns.data]
-        plane = np.zeros((rows, len(cols)), np.bool_)
-        for j, c in enumerate(cols):
-            if c:
-                bad = [r for r in c if not 0 <= r < rows]
-                if bad:
-                    raise VerifyException(f"xbar.layer: column {j} reads row {bad[0]} of {rows}")
-                plane[list(c), j] = True
+        plane = plane_of(rows, cols)
+        if isinstance(plane, str):
+            raise VerifyException(f"xbar.layer: {plane}")
         inv = self.invert.get_values()
         if len(inv) != len(cols):
             raise VerifyException(f"xbar.layer: {len(inv)} inverter flags for {len(cols)} columns")
@@ -414,7 +431,7 @@ def records_to_xbar(program: xr.XbarProgram, name: str) -> ProgramOp:
     ops: list[IRDLOperation] = []
     for kernel, src in zip(program.kernels, program.kernel_inputs):
         layers = [
-            LayerOp(layer.n_in, [np.flatnonzero(layer.plane[:, j]).tolist() for j in range(layer.n_out)], layer.invert.tolist())
+            LayerOp(layer.n_in, columns_of(layer.plane), layer.invert.tolist())
             for layer in kernel.layers
         ]
         ops.append(KernelOp([tuple(p) for p in src.tolist()], kernel.outputs, layers))

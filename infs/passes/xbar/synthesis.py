@@ -200,6 +200,15 @@ def stream_o(netlist: Netlist) -> tuple[Oig, dict[str, int]]:
     return covered, {"technology_independent": len(initial.nodes), "technology_dependent": len(covered.nodes)}
 
 
+def _plane(rows: int, reads: list[list[int]]) -> np.ndarray:
+    """The LRS plane whose column j holds the rows ``reads[j]`` (one scatter, no loop over columns)."""
+    lengths = np.fromiter((len(r) for r in reads), np.int64, len(reads))
+    flat = np.fromiter((i for r in reads for i in r), np.int64, int(lengths.sum()))
+    plane = np.zeros((rows, len(reads)), np.bool_)
+    plane[flat, np.repeat(np.arange(len(reads)), lengths)] = True
+    return plane
+
+
 def map_oig(oig: Oig) -> xr.XbarKernel:
     """STREAM-O's staircase (§IV-C, Fig. 5): one crossbar per level, dummy buffers for skipping edges."""
     pis = {n: i for i, n in enumerate(oig.inputs)}
@@ -254,10 +263,7 @@ def map_oig(oig: Oig) -> xr.XbarKernel:
     layers = []
     rows = 2 * n_pi
     for k in range(1, depth + 1):
-        plane = np.zeros((rows, len(columns[k])), np.bool_)
-        for j, rs in enumerate(reads[k]):
-            plane[rs, j] = True
-        layers.append(xr.XbarLayer(plane, np.asarray(inverts[k], np.bool_)))
+        layers.append(xr.XbarLayer(_plane(rows, reads[k]), np.asarray(inverts[k], np.bool_)))
         rows = len(columns[k])
     return xr.XbarKernel(tuple(layers), tuple(outputs))
 
@@ -385,9 +391,7 @@ def map_mll(net: Netlist) -> xr.XbarKernel:
     rows = 2 * n_pi
     for k in range(1, depth + 1):
         for cols in (prod_cols[k], sum_cols[k]):
-            plane = np.zeros((rows, len(cols)), np.bool_)
-            for j, (rs, _) in enumerate(cols):
-                plane[rs, j] = True
+            plane = _plane(rows, [rs for rs, _ in cols])
             layers.append(xr.XbarLayer(plane, np.asarray([inv for _, inv in cols], np.bool_)))
             rows = len(cols)
     return xr.XbarKernel(tuple(layers), tuple(outputs))
