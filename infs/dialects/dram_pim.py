@@ -187,6 +187,8 @@ class LayerOp(IRDLOperation):
     def verify_(self) -> None:
         layer = self.layer()
         self.machine()
+        if self.body.block.args:
+            raise VerifyException(f"'{self.name}' body takes no block arguments (its commands name no values)")
         dtype, gran, form = _str(self, "dtype"), _str(self, "granularity"), _str(self, "weight_form")
         for what, v, choices in (("element type", dtype, DTYPES), ("granularity", gran, GRANULARITIES), ("weights form", form, WEIGHT_FORMS)):
             if v not in choices:
@@ -428,7 +430,13 @@ _GWRITE_OPS = {1: GwriteOp, 2: Gwrite2Op, 3: Gwrite4Op, 4: Gwrite4Op}
 
 
 def _iattr(v) -> IntegerAttr:
-    return IntegerAttr(int(v), i64)
+    return _int_attr(int(v))
+
+
+@lru_cache(maxsize=65536)
+def _int_attr(v: int) -> IntegerAttr:
+    # attributes are immutable and a layer repeats few values (channels, rows, banks): building one is slow in xDSL 0.74
+    return IntegerAttr(v, i64)
 
 
 def layer_of(prog: Program, x: SSAValue, w: SSAValue, y: SSAValue, weight_form: str) -> LayerOp:

@@ -301,3 +301,14 @@ func.func @layer_groups(%x: memref<6x6x4xf32>, %w: memref<3x12x1xf32>, %y: memre
   }
   func.return
 }
+
+// -----
+
+func.func @layer_block_args(%x: memref<5x20xf32>, %w: memref<20x5xf32>, %y: memref<5x5xf32>) {
+  // CHECK: dram_pim-invalid.mlir:[[# @LINE + 1]]:3: error: 'dram_pim.layer' op body takes no block arguments (its commands name no values)
+  dram_pim.layer fc1 fc [5, 20, 5, 0] bf16 config "tiny-pim" granularity comp weights kn ins(%x, %w : memref<5x20xf32>, memref<20x5xf32>) outs(%y : memref<5x5xf32>) {
+  ^bb0(%a: index):
+    dram_pim.g_act ch 0 group 0 row 0
+  }
+  func.return
+}
