@@ -225,3 +225,19 @@ def test_elementwise_and_pooling_stay_as_they_are():
     m = api.parse_text(text)
     api.PassManager.parse("lower-dram-pim{config=tiny-pim}").run(m)
     assert "linalg.generic" in str(m) and "dram_pim" not in str(m)
+
+
+def test_a_pimflow_model_lowers_every_layer():
+    """MobileNetV2 (small): every conv (dense, pointwise, depthwise) and the FC layer become
+    layers, their im2col products the table's MACs (a grouped one's times its groups: the
+    block-diagonal dense filter); the rest of the function stays."""
+    from infs.frontend.onnx_models import build, layers
+
+    model = build("mobilenetv2", 16, 0.25, 10)
+    table = [lay for lay in layers(model) if lay.kind in ("conv", "pointwise", "depthwise", "fc")]
+    m = api.parse_text(import_model(model).text)
+    api.PassManager.parse("lower-dram-pim{config=pimflow}").run(m)
+    ops = [op for op in m.walk() if isinstance(op, dram_pim.LayerOp)]
+    got = sorted(op.layer().vectors * op.layer().reduction * op.layer().outputs for op in ops)
+    assert got == sorted(lay.macs * lay.groups for lay in table)
+    assert any(op.weight_form.data == "hwc" for op in ops) and "linalg.generic" in str(m)
