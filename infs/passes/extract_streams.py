@@ -65,7 +65,8 @@ down to its innermost loop, distributed when it must be) and its parts:
 ``extract_remarks`` (remarks, refusals, errors), ``extract_loops`` (loop ops,
 bands), ``extract_trees`` (expression trees, reduction kinds),
 ``extract_analysis`` (one candidate region's analysis), ``extract_regions``
-(building the regions), ``extract_distribution`` (fission),
+(building the regions), ``extract_distribution`` (fission), ``extract_peel``
+(loops split at a border their body tests the index against),
 ``extract_host`` (host code as scf/arith/memref), ``extract_linalg`` (linalg
 as loops).
 """
@@ -93,6 +94,7 @@ from infs.passes.extract_distribution import distribute, distribution_refused, s
 from infs.passes.extract_host import affine_parallel_as_fors, lower_host_affine, parallel_as_loops
 from infs.passes.extract_linalg import FillFold, lower_linalg
 from infs.passes.extract_loops import erase_ops, is_loop, loop_band, loop_body, ops_of
+from infs.passes.extract_peel import peel_borders
 from infs.passes.extract_regions import Plan, plan_region
 from infs.passes.extract_remarks import Refuse, Remark, source_line
 
@@ -202,10 +204,13 @@ class Extractor:
             self.remark(loop, f"loop nest not extracted: {reasons[-1]}")
             if band:
                 # an accumulation loop in the body is a nest of its own (a fold per
-                # host iteration, e.g. a triangular sum over k < i)
+                # host iteration, e.g. a triangular sum over k < i); so are the loops in
+                # host control flow there (a loop split at its borders: extract_peel)
                 for o in leaf:
                     if is_loop(o) and o.results:
                         self.nest(o)
+                    elif not is_loop(o) and isinstance(o, scf.IfOp):
+                        self.block([o])
             else:
                 # an accumulation loop holding one that folds its accumulator further
                 # (a triangle: for i iter_args { for j < i iter_args(%b = %a) }): the
@@ -246,6 +251,8 @@ def extract_streams(module: ModuleOp) -> list[Remark]:
         # and an affine.parallel reduction as the affine.for nest with iter_args
         for p in reversed([o for o in f.walk() if isinstance(o, affine.ParallelOp) and o.res]):
             affine_parallel_as_fors(p)
+        # a border clamp (`r == 0 ? r : r - 1`) split off: each piece's indices affine
+        ex.remarks += [Remark(op, text, True) for op, text in peel_borders(f)]
         for b in f.body.blocks:
             ex.block(b.ops)
         lower_host_affine(f)

@@ -53,7 +53,6 @@ ATOMIC_WORKLOADS = ("bfs_push", "pr_push", "sssp")  # Fig. 16 (§VII-D)
 # sizes where that fits the suite's half hour on two cores, else these, scaled
 # along the dim of the host loop, with the reason.
 BENCH_SIZES: dict[str, tuple[dict[str, int], str]] = {
-    "pathfinder": ({"n": 4096, "t": 8}, "the sweeps run on the host, interpreted (1.5M x 8 cells: about an hour)"),
     "scluster": ({"p": 2048, "d": 16, "k": 64, "iters": 5}, "one region per point from a host loop (768k x 5 calls)"),
     "svm": ({"n": 4096, "d": 16, "iters": 2}, "one region per sample from a host loop (384k x 2 calls)"),
     "pr_push": ({"n": 4096, "m": 2 * 16 * 4096, "iters": 2}, "one region per vertex from a host loop (256k x 20 calls)"),
@@ -61,8 +60,6 @@ BENCH_SIZES: dict[str, tuple[dict[str, int], str]] = {
     "bfs_push": ({"n": 4096, "m": 2 * 16 * 4096}, "the host's frontier loops, interpreted"),
     "sssp": ({"n": 4096, "m": 2 * 16 * 4096}, "the host's frontier loops, interpreted"),
     "bfs_pull": ({"n": 4096, "m": 2 * 16 * 4096}, "the host's frontier loops, interpreted"),
-    "hotspot": ({"rows": 256, "cols": 128, "t": 8}, "the host's sweeps, interpreted"),
-    "hotspot3D": ({"nx": 32, "ny": 128, "nz": 8, "t": 8}, "the host's sweeps, interpreted"),
 }
 
 # The paper's figures (HPCA'22 §VII, with the text that gives each).
