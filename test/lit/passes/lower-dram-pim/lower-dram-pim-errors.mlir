@@ -2,6 +2,8 @@
 // RUN: infs-opt %s --split-input-file --verify-diagnostics --lower-dram-pim='config=tiny-pim'
 // RUN: not infs-opt %s --lower-dram-pim='config=nowhere' 2>&1 | filecheck %s --check-prefix=CONFIG
 // RUN: not infs-opt %s --lower-dram-pim='config=tiny-pim' 2>&1 | filecheck %s --check-prefix=ONE
+// RUN: not infs-opt %s --lower-dram-pim='dtype=f32' 2>&1 | filecheck %s --check-prefix=DTYPE
+// DTYPE: infs-opt: error: pass 'lower-dram-pim' failed: lower-dram-pim: dtype 'f32' is not a type Newton computes (bf16 or fp16)
 // CONFIG: infs-opt: error: pass 'lower-dram-pim' failed: lower-dram-pim: dram-pim config 'nowhere': no such built-in (known: pimflow, newton-plus, tiny-pim)
 // ONE-COUNT-1: error:
 // ONE-NOT: Traceback
