@@ -209,6 +209,18 @@ def test_parse_error_line_offset():
     located(ei.value, "split.mlir", 11, 14)
 
 
+def test_op_locations_are_their_lines_and_columns():
+    """Every op is located at its line and column (read off an index of the newlines,
+    not recounted per op), split inputs' line offsets included."""
+    lines = ["func.func @f() {"] + [f"{'  ' * (1 + i % 3)}%c{i} = arith.constant {i} : i32" for i in range(40)] + ["  func.return", "}"]
+    for offset in (0, 7):
+        m = api.parse_text("\n".join(lines), "loc.mlir", verify=False, line_offset=offset)
+        consts = [op for op in m.walk() if op.name == "arith.constant"]
+        assert [(op.location.line.data, op.location.column.data) for op in consts] == [
+            (offset + 2 + i, 3 + 2 * (i % 3)) for i in range(40)
+        ]
+
+
 def test_verifier_error_names_op_and_location():
     bad = STENCIL.replace("%a[d0 - 1]", "%a[d0, d1]")
     with pytest.raises(InfsError) as ei:

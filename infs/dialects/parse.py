@@ -14,6 +14,7 @@ it; it imports nothing of infs above the dialects.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import re
 from collections.abc import Callable
@@ -158,9 +159,24 @@ class LocatingParser(LiteralGuards, Parser):
             prefix = f"'{m.group(1)}' op " if m else ""
             self.raise_error(prefix + _one_line(str(e)), span.start, self.pos)
         if not isinstance(op.location, FileLineColLoc):
-            loc = span.get_location()
-            op.location = FileLineColLoc(StringAttr(loc.file or "<input>"), IntAttr(loc.line), IntAttr(int(loc.col)))
+            line, col = self._line_col(span)
+            op.location = FileLineColLoc(StringAttr(span.input.name or "<input>"), IntAttr(line), IntAttr(col))
         return op
+
+    def _line_col(self, span) -> tuple[int, int]:
+        """(line, column) of ``span``'s start, from 1, as ``Span.get_location`` gives them, off
+        an index of the input's newlines built once (that method counts the newlines from
+        the start of the input for every op: quadratic in the file's size)."""
+        content = span.input.content
+        if not isinstance(content, str) or span.input.newline != "\n":
+            loc = span.get_location()
+            return loc.line, int(loc.col)
+        if getattr(self, "_newlines_of", None) is not content:
+            self._newlines = [m.start() for m in re.finditer("\n", content)]
+            self._newlines_of = content
+        pos = span.start
+        k = bisect.bisect_left(self._newlines, pos)  # the newlines before pos
+        return k + 1 + span.line_offset, pos - (self._newlines[k - 1] + 1 if k else 0) + 1
 
 
 def _loc_text(loc: object) -> str | None:
