@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 # (light imports only: --help and --version load no xDSL, numpy or rich; what runs
 # a program is imported once the arguments are read)
 from infs.jit_models import JIT_MODELS
+from infs.runtime.dram_pim_machines import MACHINES as DRAM_PIM_MACHINES
 from infs.runtime.modes import MODES, POLICIES
 from infs.tools.cli import UsageError, VersionAction, errors_in_one_line, report_failure
 
@@ -139,7 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("file")
     parser.add_argument("--version", action=VersionAction, help="print infs's and xDSL's versions and exit")
     parser.add_argument("--entry", help="function to run (default: the only public one)")
-    parser.add_argument("--config", help="hardware config name or TOML/JSON file (default: the config a compiled program was lowered for, else paper-64)")
+    parser.add_argument("--config", help="hardware config name or TOML/JSON file (default: the config a compiled program was lowered for, else paper-64), "
+                        f"or a GPU + DRAM-PIM machine ({', '.join(DRAM_PIM_MACHINES)}: docs/dram-pim.md)")
     parser.add_argument("--mode", default="auto", choices=[*MODES, "all"])
     parser.add_argument("--strict", action="store_true", help="a forced --mode that cannot be honoured for a region is an error (default: a warning, and the region runs near memory)")
     parser.add_argument("--strict-offload", action="store_true", help="a program with nothing to offload is an error (default: a remark, and the host runs all of it)")
@@ -174,6 +176,16 @@ def main(argv: list[str] | None = None) -> int:
 
     errors_in_one_line(parser, PROG)
     args = parser.parse_args(argv)
+    if args.config in DRAM_PIM_MACHINES:  # PIMFlow's runtime on the GPU + DRAM-PIM machine
+        from infs.tools import dram_pim_report
+
+        try:
+            return dram_pim_report.run(args, PROG)
+        except UsageError as e:
+            print(f"{PROG}: error: {e}", file=sys.stderr)
+            return 2
+        except (KeyboardInterrupt, Exception) as e:
+            return report_failure(PROG, e, args.file)
     from rich.console import Console
 
     from infs.hardware import load_config
