@@ -1,7 +1,10 @@
 """The runtime decision's shortcuts (``RunOptions.shortcuts``) change no decision and no
-statistic: near/core costs reused across region calls with equal profiles, and the
-in-memory probe skipped when the lowering's compute commands alone already lose
-(``RegionRuntime._compute_floor``, a true lower bound of the probe's estimate)."""
+statistic: near/core costs reused across region calls with equal profiles, the cores not
+priced when near memory beats their latency alone (``core_floor``), the JIT skipped when
+the compute commands and transpositions every lowering of the graph emits already lose
+(``RegionRuntime._graph_floor``), and the in-memory probe skipped when the lowering's
+compute commands alone already lose (``RegionRuntime._compute_floor``): true lower
+bounds of the probe's estimate and whole run, checked against every probe."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from hypothesis import strategies as st
 from infs import api
 from infs.runtime import driver, jit
 from infs.runtime.driver import RunOptions, run_program
+from infs.runtime.reference import region_label
 from infs.workloads import WORKLOADS
 
 from strategies import examples, machines
@@ -76,12 +80,15 @@ def test_forced_and_lowerable_runs_same_without_the_probe(name):
     _same(name, "small-16", policy="lowerable")
 
 
-def test_the_floor_shortcut_fires_and_changes_nothing():
-    # gauss_elim's region 0 (a division) at the small size: its divide command alone costs
-    # more than the cores' peak time and the near-memory model's; the probe is skipped
-    reasons = _same("gauss_elim", "small-16")
+def test_the_floor_shortcuts_fire_and_change_nothing():
+    # before the JIT: gauss_elim's division (region 0) at n = 64 on paper-64, whose divide
+    # alone costs more than the cores' peak time and the near-memory model, is not lowered;
+    # after it: kmeans_inner on tiny, where the lowered program's compute commands (its
+    # reduction's rounds) lose where the graph's cmp nodes alone do not
+    reasons = _same("gauss_elim", "paper-64", sizes={"n": 64}, machine_mode="analysis")
+    assert any("not lowered" in r for r in reasons)
+    reasons = _same("kmeans_inner", "tiny")
     assert any("its compute commands alone" in r for r in reasons)
-    _same("gauss_elim", "paper-64", sizes={"n": 64}, machine_mode="analysis")
 
 
 def test_a_host_loop_prices_an_unchanged_profile_once(monkeypatch):
@@ -130,3 +137,127 @@ def test_the_floor_is_a_lower_bound_of_every_probe(monkeypatch):
 @given(machine=machines(), name=st.sampled_from(["gauss_elim", "mm_outer", "kmeans_outer", "dwt2d", "array_sum"]))
 def test_random_machines_same_with_and_without_shortcuts(machine, name):
     _same(name, machine.cfg)
+
+
+def test_the_graph_floor_bounds_every_lowering_and_probe(monkeypatch):
+    """``_graph_floor``, read off the graph before the JIT, never exceeds the compute
+    commands of the lowerings at the same call (``_compute_floor``), nor the probe's
+    estimate, nor (its whole part) the probe's whole run -- chunked plans included, whose
+    chunks each lower a graph of their own: every region call of every workload, in
+    memory where it lowers and as Eq. 2 decides (the arrays' residency differing), on a
+    small machine, the tiny one (chunks) and the paper's."""
+    seen: list[tuple[int, int]] = []
+    real_plan, real_chunked = driver.RegionRuntime.plan_in_memory, driver.RegionRuntime.plan_chunked
+
+    def plan(self, region, comp, arrays, scalars, points=None, probe=True):
+        floor = self._graph_floor(region, comp, arrays, scalars) if points is None else None
+        out = real_plan(self, region, comp, arrays, scalars, points, probe)
+        if floor is not None:
+            lowered = sum(self._compute_floor(low) for low, *_ in out["calls"])
+            assert floor[0] <= lowered, (region_label(region), floor, lowered)
+            if probe:
+                assert floor[0] <= out["estimate"] and floor[1] <= out["full"], (region_label(region), floor, out["estimate"], out["full"])
+            seen.append(floor)
+        return out
+
+    def chunked(self, region, arrays, scalars):
+        floor = self._graph_floor(region, self.compiled[id(region)], arrays, scalars)
+        out, why = real_chunked(self, region, arrays, scalars)
+        if out is not None and not out.get("empty"):
+            assert floor[0] <= out["estimate"] and floor[1] <= out["full"], (region_label(region), floor, out["estimate"], out["full"])
+            seen.append(floor)
+        return out, why
+
+    monkeypatch.setattr(driver.RegionRuntime, "plan_in_memory", plan)
+    monkeypatch.setattr(driver.RegionRuntime, "plan_chunked", chunked)
+    for name in NAMES:
+        for mode in ("in", "auto"):
+            _run(name, "small-16", False, mode=mode, machine_mode="analysis")
+    for name in ("gauss_elim", "mm_inner", "kmeans_inner", "array_sum", "dwt2d"):
+        _run(name, "tiny", False, machine_mode="analysis")
+    for name in ("gauss_elim", "stencil2d", "kmeans_outer"):
+        _run(name, "paper-64", False, mode="in", machine_mode="analysis")
+    assert len(seen) > len(NAMES) and any(c for c, _ in seen) and any(w > c for c, w in seen)
+
+
+def test_the_graph_floor_skips_the_jit(monkeypatch):
+    # gauss_elim's division (region 0) at n = 64 on paper-64: the divide, multiply and subtract
+    # every lowering emits already lose Eq. 2 and the near-memory model: never lowered, and
+    # the same run as lowering and pricing every call (``_same``)
+    lowered = []
+    real = jit.lower
+
+    def counted(graph, *a, **k):
+        lowered.append(graph)
+        return real(graph, *a, **k)
+
+    monkeypatch.setattr(jit, "lower", counted)
+    sizes = {"n": 64}
+    on, _ = _run("gauss_elim", "paper-64", True, sizes, machine_mode="analysis")
+    with_shortcuts, lowered[:] = len(lowered), []
+    off, _ = _run("gauss_elim", "paper-64", False, sizes, machine_mode="analysis")
+    skipped = [r for r in on.regions if "not lowered" in r.reason]
+    assert len(lowered) == len(off.regions) and {r.region for r in skipped} >= {0}, (len(lowered), len(off.regions))
+    assert with_shortcuts == len(on.regions) - len(skipped) < len(lowered)
+    _same("gauss_elim", "paper-64", sizes=sizes, machine_mode="analysis")
+
+
+def test_the_core_floor_bounds_every_core_cost(monkeypatch):
+    """``core_floor`` (the cores' latency term, which lets the decision skip pricing the
+    cores when near memory beats it) is at most ``core_cost`` of every profile priced."""
+    seen = []
+    real = driver.core_cost
+
+    def checked(profile, cfg, cold=False):
+        cost = real(profile, cfg, cold=cold)
+        assert driver.core_floor(profile, cfg) <= cost.cycles, (driver.core_floor(profile, cfg), cost.cycles)
+        seen.append(cost.cycles)
+        return cost
+
+    monkeypatch.setattr(driver, "core_cost", checked)
+    for name in NAMES:
+        _run(name, "small-16", False, machine_mode="analysis")
+    _run("gauss_elim", "tiny", False, machine_mode="analysis")
+    assert len(seen) > len(NAMES)
+
+
+@pytest.mark.parametrize("mode", ["auto", "in", "core"])
+def test_the_decision_time_and_what_the_run_used_of_it(mode):
+    rep, _ = _run("gauss_elim", "small-16", True, mode=mode, machine_mode="analysis")
+    assert 0.0 <= rep.decide_used_seconds <= rep.decide_seconds <= rep.wall_seconds
+    if mode == "core":  # forced: nothing decided, nothing priced before the run
+        assert rep.decide_used_seconds == 0.0
+    if mode == "in":  # every call's lowering is the run's
+        assert rep.decide_used_seconds > 0.0
+
+
+def test_a_graph_lowered_after_skipped_calls_sees_the_same_jit(monkeypatch):
+    """A call the graph floor sends elsewhere is not lowered then; a later lowering of the
+    graph first runs those (``InMemoryRuntime.defer_lowerings``), so that the JIT's memo and
+    the graph's last layout, which ``jit.lower`` reads, are those of a run lowering every
+    call: per graph, the lowerings of the run with the shortcuts are the first ones of the
+    run without them, with the same sizes, shapes and held layouts, in the same order."""
+    calls: list[tuple] = []
+    real = jit.lower
+
+    def recorded(graph, sizes, config, tiles=None, shapes=None, resident=None):
+        facts = jit.graph_facts(graph)  # (a graph named as its errors name it: the same in both runs)
+        calls.append(((facts.graph.label, facts.nodes, tuple(sorted(facts.symbols))), tuple(sorted(sizes.items())), tuple(sorted((shapes or {}).items())), tuple(sorted((resident or {}).items()))))
+        return real(graph, sizes, config, tiles, shapes, resident)
+
+    monkeypatch.setattr(jit, "lower", recorded)
+    checked = 0
+    for name, config, sizes in [*((n, "small-16", None) for n in NAMES), ("gauss_elim", "tiny", None), ("gauss_elim", "paper-64", {"n": 64})]:
+        per: list[dict] = []
+        for shortcuts in (True, False):
+            calls.clear()
+            _run(name, config, shortcuts, sizes, machine_mode="analysis")
+            graphs: dict = {}
+            for g, *rest in calls:
+                graphs.setdefault(g, []).append(tuple(rest))
+            per.append(graphs)
+        on, off = per
+        for g, seq in on.items():
+            assert seq == off[g][: len(seq)], f"{name} on {config}: graph {g}"
+            checked += len(seq)
+    assert checked > 0

@@ -58,7 +58,10 @@ from infs.dialects import pimcmd as pc
 from infs.dialects import pimcmd_schema as K
 from infs.dialects import stream, tdfg
 from infs.hardware import HardwareConfig, load_config
+from infs.element_types import ELEMENT_BITS
 from infs.passes.lower_pim.choose_layout import LayoutError
+from infs.passes.lower_pim.compute_floor import lowering_floor
+from infs.passes.tdfg_domains import SpecializeError, element_name
 from infs.passes.lowering_errors import LoweringError
 from infs.passes.tensorize import CompiledRegion, compile_region, host_loop_points, tensorize_region
 from infs.dialects.lattice import LatticeError, dim_name
@@ -67,7 +70,7 @@ from infs.runtime import host, jit
 from infs.runtime.base_offsets import BaseOffsets, fold_base_offsets
 from infs.runtime.check import compare_values
 from infs.runtime.heap import frozen_heap
-from infs.runtime.in_memory import MAX_HOST_POINTS, InMemoryRuntime, ModeNotHonoured, RegionRecord, RunOptions, RunReport, _index_value, _scalar_value, private_copies, start_run, tiles_error  # noqa: F401 -- the driver's names
+from infs.runtime.in_memory import MAX_HOST_POINTS, InMemoryRuntime, host_points, ModeNotHonoured, RegionRecord, RunOptions, RunReport, _index_value, _scalar_value, private_copies, start_run, tiles_error  # noqa: F401 -- the driver's names
 from infs.runtime.chunking import MAX_CHUNKS, assumptions_unmet, bind_rows, chunk_assumptions, chunk_combine, chunk_grid, chunk_names, chunk_region, dim_label, dim_unsafe, fold_cells, fold_identity, fold_partials, overlap_window, region_unsafe, stored_folds, transposed_in
 from infs.runtime.lattice_eval import evaluate_graph
 from infs.runtime.modes import MODES, POLICIES
@@ -76,7 +79,7 @@ from infs.runtime.reference_checks import aliased_operands, check_domain_memory,
 from infs.runtime.region_profile import profile_region
 from infs.runtime.scalar_ops import FAILS_ON_SOME_POINTS, EvaluationError
 from infs.sim import Machine, SimError
-from infs.sim.core.baseline import core_cost
+from infs.sim.core.baseline import core_cost, core_floor
 from infs.sim.near.engine import not_offloadable, vector_lanes
 from infs.sim.near.nsc import near_cost as near_memory_cost  # the configuration's near model (NSC §VI)
 
@@ -127,6 +130,10 @@ class RegionRuntime(InMemoryRuntime):
         self._priced: dict[tuple, tuple] = {}  # this region call's near/core costs (``_model_cost``)
         self._costs_of: dict[tuple, Any] = {}  # near/core costs by profile value (``_model_cost``, ``RunOptions.shortcuts``)
         self._views: dict = {}  # compiled programs' array views, kept for the next call (``compiled.bind``)
+        self._graph_floors: dict[tuple, tuple] = {}  # what a graph's lowerings emit, by graph, sizes and shapes (``_graph_floor``)
+        self.decide_seconds = 0.0  # RunReport.decide_seconds, decide_used_seconds
+        self.decide_used_seconds = 0.0
+        self._pricing: dict[str, float] = {}  # this region call's model pricing, wall seconds per mode
 
     # -- compilation (once per region) --------------------------------------------
     def compile(self, region: stream.RegionOp) -> _Compiled:
@@ -203,6 +210,34 @@ class RegionRuntime(InMemoryRuntime):
         # the in-memory estimates (the probe) are left out until Eq. 2 needs them: a forced
         # mode and the lowerable policy never do (a chunked plan has them: its windows need them)
         lazy = self.options.shortcuts
+        stuck = not_offloadable(profile, self.cfg)  # near memory impossible: the cores run it
+        priced: list = []
+
+        def alternative() -> tuple[str, int]:
+            # the faster of near memory and the cores, and its cycles: priced only when
+            # the decision needs them (Eq. 2 sending a region in memory does not)
+            if not priced:
+                cold = self.cold(arrays)
+                near = self._model_cost("near", profile, cold).cycles if not stuck else math.inf
+                # the cores are not priced when their floor (their latency term alone) already
+                # loses to near memory: near wins either way, and the reason names only the winner
+                lazy_core = self.options.shortcuts and near <= core_floor(profile, self.cfg)
+                core = math.inf if lazy_core else self._model_cost("core", profile, cold).cycles
+                priced.extend(("near", near) if near <= core else ("core", core))
+            return priced[0], priced[1]
+
+        if lazy and mode == "auto" and self.options.policy == "eq2" and comp.graph is not None:
+            # before the JIT: when the compute commands every lowering of the graph emits
+            # already lose Eq. 2, and they and the transpositions lose to the alternative,
+            # no lowering would say otherwise (``_compute_floor`` after it is at least this)
+            lhs = self._cores_at_peak(profile)
+            early, whole = self._graph_floor(region, comp, arrays, scalars)
+            if lhs <= early:
+                alt, best = alternative()
+                if best <= whole:
+                    self.defer_lowerings(region, comp, arrays, scalars)
+                    return alt, (f"Eq. 2: cores at peak {lhs:,} <= in-memory ops + JIT (at least {early:,} cycles: the compute "
+                                 f"commands every lowering of its graph emits; not lowered); {alt} is faster ({best:,} cycles)"), None, ""  # fmt: skip
         if mode in ("auto", "in") and comp.graph is not None:
             try:
                 plan = self.plan_in_memory(region, comp, arrays, scalars, probe=not lazy)
@@ -212,7 +247,6 @@ class RegionRuntime(InMemoryRuntime):
                     plan, why_chunks = self.plan_chunked(region, arrays, scalars)
                     if plan is None and why_chunks != why_not:  # (the same error again says nothing new)
                         why_not = f"{why_not}; not in chunks: {why_chunks}"
-        stuck = not_offloadable(profile, self.cfg)  # near memory impossible: the cores run it
         if mode == "in":
             if plan is None:
                 if self.options.strict:
@@ -227,18 +261,6 @@ class RegionRuntime(InMemoryRuntime):
             return "core", f"near memory impossible ({stuck}); ran on the cores", None, stuck
         if mode in ("near", "core"):
             return mode, "forced", None, ""
-        cold = self.cold(arrays)
-        priced: list = []
-
-        def alternative() -> tuple[str, int]:
-            # the faster of near memory and the cores, and its cycles: priced only when
-            # the decision needs them (Eq. 2 sending a region in memory does not)
-            if not priced:
-                near = self._model_cost("near", profile, cold).cycles if not stuck else math.inf
-                core = self._model_cost("core", profile, cold).cycles
-                priced.extend(("near", near) if near <= core else ("core", core))
-            return priced[0], priced[1]
-
         if not self.options.shortcuts:
             alternative()  # (every call priced up front, as before the shortcuts)
         if self.options.policy == "lowerable":
@@ -263,7 +285,7 @@ class RegionRuntime(InMemoryRuntime):
             # still has the cores produce every element, one vector op per
             # simd_lanes elements at peak -- with N_op = 0 the LHS would be 0
             # and such a region could never run in memory however cheap it is.
-            lhs = -(-max(profile.total_ops, profile.iterations) // (self.cfg.cores * vector_lanes(profile, self.cfg)))
+            lhs = self._cores_at_peak(profile)
             if "floor" in plan and lhs <= plan["floor"]:
                 # the in-memory estimate is at least its compute commands' cycles plus the JIT
                 # (``_compute_floor``), its whole run at least ``_whole_floor``: when Eq. 2 refuses
@@ -290,6 +312,57 @@ class RegionRuntime(InMemoryRuntime):
         alt, best = alternative()
         return alt, f"not in memory ({why_not}); {alt} is faster ({best:,} cycles)", None, ""
 
+    def _cores_at_peak(self, profile) -> int:
+        """Eq. 2's LHS: the region's element ops at the cores' peak throughput (``decide``)."""
+        return -(-max(profile.total_ops, profile.iterations) // (self.cfg.cores * vector_lanes(profile, self.cfg)))
+
+    def _graph_floor(self, region, comp: _Compiled, arrays, scalars) -> tuple[int, int]:
+        """Lower bounds of a region call's in-memory estimate and whole run, read off its
+        graph before the JIT (``compute_floor.lowering_floor``): per graph invocation, the
+        compute commands every lowering of it emits, each at its op's latency with or
+        without a constant operand, whichever is less (at most ``_compute_floor`` of any
+        of its lowerings); and, for the whole run, each array it transposes in that is not
+        held transposed now (in any layout, which might be the one it gets), once, at the
+        transposition inside the L3 of its laid-out bytes (what a transpose_in costs from
+        the L3, and at most what it costs from DRAM, whose H-tree part alone is as long).
+        The machine's clock advances by every charge, so the whole run is at least the sum.
+        The JIT's charge is left out (its commands are not counted yet).  (0, 0) when the
+        graph does not lower as read (the lowering will say why) or the call has host loop points."""
+        compute_cycles = self.machine.costs.profile.compute_cycles
+        cfg = self.cfg
+        floor = moves = 0
+        seen: set[int] = set()
+        try:
+            ranges, count = host_points(comp, region, scalars)
+            if count > 1:
+                # a host loop's points (kmeans_inner's 32,768) mostly share one lowering (the JIT's
+                # memo, ``plan_in_memory``'s previous point): binding every point twice costs more
+                # than the JIT it could save
+                return 0, 0
+            for g, call_arrays, _, call_shapes, sizes in self.bound_points(comp, arrays, scalars, itertools.product(*ranges)):
+                facts = jit.graph_facts(g)
+                # (a host loop's points and re-entered calls over the same graph, sizes and shapes emit alike)
+                key = (id(g), tuple(sorted(sizes.items())), tuple(sorted(call_shapes.items())))
+                hit = self._graph_floors.get(key)
+                if hit is None or hit[0] is not g:
+                    if len(self._graph_floors) >= MODEL_COSTS:
+                        self._graph_floors.clear()
+                    hit = self._graph_floors[key] = (g, lowering_floor(facts, sizes, call_shapes))
+                emitted = hit[1]
+                for op, ty in emitted.computes:
+                    floor += min(compute_cycles(op, ty, False), compute_cycles(op, ty, True))
+                for i, shape in emitted.fetched.items():
+                    a = call_arrays[i]
+                    st = self.machine.residency_of(a)
+                    if id(a) in seen or (st is not None and len(st) > 2):
+                        continue
+                    seen.add(id(a))
+                    moved = int(math.prod(shape) * (ELEMENT_BITS[element_name(facts.arg_types[i])] / 8.0))
+                    moves += -(-moved // max(1, cfg.htree_bytes_per_cycle * cfg.banks)) + cfg.l3_latency
+        except (LayoutError, LoweringError, LatticeError, SpecializeError):
+            return 0, 0
+        return floor, floor + moves
+
     def _model_cost(self, mode: str, profile, cold: bool):
         """``near_memory_cost`` or ``core_cost`` of ``profile``, priced once per region
         call: the decision's estimate is the cost the run then charges (the models
@@ -302,7 +375,9 @@ class RegionRuntime(InMemoryRuntime):
             memo = (mode, profile_key(profile), cold) if self.options.shortcuts else None
             cost = self._costs_of.get(memo) if memo is not None else None
             if cost is None:
+                t0 = time.perf_counter()
                 cost = near_memory_cost(profile, self.cfg, cold=cold) if mode == "near" else core_cost(profile, self.cfg, cold=cold)
+                self._pricing[mode] = self._pricing.get(mode, 0.0) + time.perf_counter() - t0
                 if memo is not None:
                     if len(self._costs_of) >= MODEL_COSTS:
                         self._costs_of.pop(next(iter(self._costs_of)))
@@ -547,7 +622,12 @@ class RegionRuntime(InMemoryRuntime):
             raise EvaluationError(f"region {self.ids[id(region)]} ({region_label(region)}): {bad}")
         profile = profile_region(region, arrays, scalars)
         self._priced.clear()  # (the costs of the previous call's profile)
+        self._pricing.clear()
+        t0 = time.perf_counter()
         mode, reason, plan, not_honoured = self.decide(region, comp, arrays, scalars, profile)
+        self.decide_seconds += time.perf_counter() - t0
+        # (what of it the run uses: RunReport.decide_used_seconds)
+        self.decide_used_seconds += plan["jit_wall"] + plan.get("probe_wall", 0.0) if plan is not None else self._pricing.get(mode, 0.0)
         rec = RegionRecord(self.ids[id(region)], mode, reason, elements=profile.iterations, requested=self.options.mode, not_honoured=not_honoured)
         if plan is not None and plan.get("empty"):
             rec.reason += "; its domain is empty: nothing to compute, no graph invocation (its whole graph does not fit the SRAM arrays)"
@@ -763,4 +843,4 @@ def run_program(
     with frozen_heap():  # collections skip the program's IR (infs.runtime.heap)
         results = host.run_function(module, args, name, executor=runtime, phantom_alloc=options.machine_mode == "analysis", graph_executor=runtime.run_graph,
                                     program_executor=runtime.run_compiled)  # fmt: skip
-    return RunReport(results, machine, runtime.records, time.perf_counter() - t0, runtime.programs)
+    return RunReport(results, machine, runtime.records, time.perf_counter() - t0, runtime.programs, runtime.decide_seconds, runtime.decide_used_seconds)

@@ -33,6 +33,7 @@ from infs.element_types import ELEMENT_DTYPES, EvaluationError
 from infs.hardware import HardwareConfig, load_config
 from infs.passes.lower_pim.layout import LayoutError
 from infs.passes.lowering_errors import LoweringError
+from infs.passes.tdfg_domains import SpecializeError
 from infs.runtime import jit
 from infs.runtime.modes import MODES, POLICIES
 from infs.sim import Machine
@@ -87,6 +88,14 @@ class RunReport:
     # every in-memory program run, in order: (region, jit.Lowered, scalar params,
     # arrays by argument index) -- what infs.runtime.view_data replays and draws
     programs: list[tuple[int, Any, list, dict]] = field(default_factory=list)
+    # host wall seconds of the runtime's decisions (``RegionRuntime.decide``, every region
+    # call), and of them the work whose result the run then used: the lowerings and probes
+    # of the calls run in memory (the run executes those programs and replays their
+    # probes' plans), the pricing of the mode a near/core call runs in (the cost it is
+    # charged).  The rest is the decision's own: lowerings and probes of calls sent
+    # elsewhere, the lower bounds, the alternative not chosen.
+    decide_seconds: float = 0.0
+    decide_used_seconds: float = 0.0
 
     @property
     def stats(self):
@@ -287,6 +296,7 @@ class InMemoryRuntime:
         self._estimates: dict[int, int] = {}
         self._charged: dict[int, jit.Lowered] = {}  # lowerings whose JIT time this run has charged
         self._floors: dict[int, tuple] = {}  # a lowering's compute commands' cycles (``_compute_floor``)
+        self._deferred: dict[int, tuple] = {}  # per graph: the lowerings a decision skipped (``defer_lowerings``)
 
     def plan_in_memory(self, region, comp, arrays, scalars, points: list[tuple[int, ...]] | None = None, probe: bool = True) -> dict:
         """Lower every graph invocation (JIT, memoized) and estimate its time: one per
@@ -317,41 +327,20 @@ class InMemoryRuntime:
         serial: set[str] = set()
         prev = None
         planned: set[int] = set()
-        jit_wall = 0.0
-        shapes = {i: tuple(a.shape) for i, a in enumerate(arrays)}
-        rows = comp.fold is not None and any(cut for _, cut in getattr(comp.fold[0], "array_sources", ()))
+        jit_wall = probe_wall = 0.0
         lazy = not probe and not points_given
         pending: list[tuple] = []
-        index_at: dict[int, list] = {}
         last = None  # the previous point's graph, sizes, shapes, resident layouts and lowering
         floor = 0
-        for point in points:
-            gscalars = [*scalars, *point]
-            g, call_arrays, call_shapes = graph, arrays, shapes
-            if rows:  # a chunk reading a written array's row apart: the row's view (chunking.chunk_region)
-                from infs.runtime.chunking import bind_rows
-
-                env = {n: int(np.asarray(v).item()) for n, v, s in zip(comp.fold[0].names, gscalars, comp.fold[0].scalars) if str(s.type) == "index"}
-                call_arrays = bind_rows(comp.fold[0], arrays, env)
-                if isinstance(call_arrays, str):
-                    raise LayoutError(call_arrays)
-                call_shapes = {i: tuple(a.shape) for i, a in enumerate(call_arrays)}
-            if comp.fold is not None:
-                source, offsets, folded = comp.fold
-                bound = offsets.bind(source, call_arrays, gscalars)
-                if bound is not None:  # the loop indices are the views' base addresses: the same graph every time
-                    g, (call_arrays, gscalars) = folded, bound
-                    call_shapes = {i: tuple(a.shape) for i, a in enumerate(call_arrays)}
-            at = index_at.get(id(g))
-            if at is None:  # (the graph's index scalars: read off the IR once per plan, not per point)
-                at = index_at[id(g)] = index_scalars(g)
-            sizes = {n: _index_value(gscalars[i]) for i, n in at}
+        for g, call_arrays, gscalars, call_shapes, sizes in self.bound_points(comp, arrays, scalars, points):
             # the layouts the arrays are held transposed in (choose-layout weighs re-transposing them)
             resident = {i: st[1][3:5] for i, a in enumerate(call_arrays) if (st := self.machine.residency_of(a)) is not None and len(st) > 2 and st[1][0] == "T"}
             same = (g, sizes, call_shapes, resident)
             if last is not None and last[0] is g and last[1:4] == same[1:]:
                 lowered = last[4]  # (the JIT's memo would give this one: same graph, sizes, shapes and resident layouts)
             else:
+                if id(g) in self._deferred:
+                    self._lower_deferred(g)
                 t0 = time.perf_counter()
                 lowered = jit.lower(g, sizes, self.cfg, self.options.tiles, call_shapes, resident)
                 jit_wall += time.perf_counter() - t0
@@ -380,12 +369,14 @@ class InMemoryRuntime:
                 pending.append((lowered, params, call_arrays, jit_charge))
                 floor += self._compute_floor(lowered) + jit_charge
                 continue
+            t0 = time.perf_counter()
             ops, whole = self.estimate_cycles(lowered, params, call_arrays, window)
+            probe_wall += time.perf_counter() - t0
             if points_given:
                 prev = (lowered, ops)  # (ops: its time without DRAM transfers, the window it opens)
             estimate += ops + jit_charge
             full += whole + jit_charge
-        plan = {"calls": calls, "estimate": estimate, "full": full, "misses": misses, "jit_wall": jit_wall, "windows": windows}
+        plan = {"calls": calls, "estimate": estimate, "full": full, "misses": misses, "jit_wall": jit_wall, "windows": windows, "probe_wall": probe_wall}
         if lazy:
             plan.update(estimate=None, full=None, floor=floor, pending=pending)
         if len(calls) > 1 and points_given:
@@ -397,17 +388,73 @@ class InMemoryRuntime:
                 plan["overlap"] = f"the chunks' DRAM transfers serial ({'; '.join(sorted(serial - {'nothing to fetch from DRAM'}))})"
         return plan
 
+    def defer_lowerings(self, region, comp, arrays, scalars) -> None:
+        """Keep the lowerings of a region call the decision sent elsewhere without the JIT
+        (its lower bounds already lost) for ``_lower_deferred``: a lowering leaves the JIT's
+        memo and the graph's last layout behind, which a later lowering of the graph reads
+        (``jit.lower``'s ``resident``), so the graph's next lowering first runs them, in
+        order, at the layouts held then -- the lowerings it sees are those of a run that
+        lowers every call; a graph never lowered again costs none of them."""
+        ranges, _ = host_points(comp, region, scalars)
+        for g, call_arrays, _, call_shapes, sizes in self.bound_points(comp, arrays, scalars, itertools.product(*ranges)):
+            resident = {i: st[1][3:5] for i, a in enumerate(call_arrays) if (st := self.machine.residency_of(a)) is not None and len(st) > 2 and st[1][0] == "T"}
+            self._deferred.setdefault(id(g), (g, []))[1].append((sizes, call_shapes, resident))
+
+    def _lower_deferred(self, g) -> None:
+        """The lowerings of ``g`` that ``defer_lowerings`` kept, run now (their errors are
+        those the decision did not need)."""
+        graph, pending = self._deferred.pop(id(g))
+        if graph is not g:
+            return
+        for sizes, call_shapes, resident in pending:
+            try:
+                jit.lower(g, sizes, self.cfg, self.options.tiles, call_shapes, resident)
+            except (LayoutError, LoweringError, SpecializeError):
+                pass
+
+    def bound_points(self, comp, arrays, scalars, points):
+        """Per graph invocation (a point: host loop indices, or a chunk's scalars): the graph
+        lowered (the region's, or the one over array views when its loop indices fold into
+        base addresses), its arrays, scalars, array shapes and index sizes."""
+        graph = comp.graph
+        shapes = {i: tuple(a.shape) for i, a in enumerate(arrays)}
+        rows = comp.fold is not None and any(cut for _, cut in getattr(comp.fold[0], "array_sources", ()))
+        index_at: dict[int, list] = {}
+        for point in points:
+            gscalars = [*scalars, *point]
+            g, call_arrays, call_shapes = graph, arrays, shapes
+            if rows:  # a chunk reading a written array's row apart: the row's view (chunking.chunk_region)
+                from infs.runtime.chunking import bind_rows
+
+                env = {n: int(np.asarray(v).item()) for n, v, s in zip(comp.fold[0].names, gscalars, comp.fold[0].scalars) if str(s.type) == "index"}
+                call_arrays = bind_rows(comp.fold[0], arrays, env)
+                if isinstance(call_arrays, str):
+                    raise LayoutError(call_arrays)
+                call_shapes = {i: tuple(a.shape) for i, a in enumerate(call_arrays)}
+            if comp.fold is not None:
+                source, offsets, folded = comp.fold
+                bound = offsets.bind(source, call_arrays, gscalars)
+                if bound is not None:  # the loop indices are the views' base addresses: the same graph every time
+                    g, (call_arrays, gscalars) = folded, bound
+                    call_shapes = {i: tuple(a.shape) for i, a in enumerate(call_arrays)}
+            at = index_at.get(id(g))
+            if at is None:  # (the graph's index scalars: read off the IR once per plan, not per point)
+                at = index_at[id(g)] = index_scalars(g)
+            yield g, call_arrays, gscalars, call_shapes, {n: _index_value(gscalars[i]) for i, n in at}
+
     def probe_plan(self, plan: dict) -> dict:
         """The estimates ``plan_in_memory(probe=False)`` left out: each call's
         ``estimate_cycles``, as ``plan_in_memory`` sums them."""
         pending = plan.pop("pending", None)
         if pending is not None:
             estimate = full = 0
+            t0 = time.perf_counter()
             for lowered, params, call_arrays, jit_charge in pending:
                 ops, whole = self.estimate_cycles(lowered, params, call_arrays)
                 estimate += ops + jit_charge
                 full += whole + jit_charge
             plan["estimate"], plan["full"] = estimate, full
+            plan["probe_wall"] = plan.get("probe_wall", 0.0) + time.perf_counter() - t0
             del plan["floor"]
             plan.pop("whole_floor", None)
         return plan

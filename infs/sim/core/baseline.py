@@ -191,6 +191,24 @@ def core_cost(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False) -
     return core_detail(profile, cfg, cold)[0]
 
 
+def core_latency(cfg: HardwareConfig) -> int:
+    """``core_detail``'s latency term: the fork and join (``forkjoin_cycles``), a round
+    trip to the bank farthest from the host tile, the L3's and the private caches'
+    latencies."""
+    mc = mesh_consts(cfg)
+    return forkjoin_cycles(cfg) + 2 * mc.far_from_host * mc.mesh.hop_cycles + cfg.l3_latency + cfg.core_l1_cycles + cfg.core_l2_cycles
+
+
+def core_floor(profile: RegionProfile, cfg: HardwareConfig) -> int:
+    """A lower bound of ``core_cost(profile, cfg, cold).cycles`` at either residency,
+    without pricing it: its latency term (``core_latency``), to which ``settle`` adds
+    the largest of terms that are never negative and a tail that is not either; 0 for
+    a region with nothing to do (no cost at all)."""
+    if not any(s.accesses for s in profile.streams) and profile.iterations == 0:
+        return 0
+    return core_latency(cfg)
+
+
 def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False, floated: bool = False) -> tuple[Cost, dict[str, float]]:
     """``core_cost`` and its terms in cycles: ``compute``, ``port``, ``link``, ``eject``,
     ``indirect``, ``mlp``, ``dram``, ``latency`` (``forkjoin`` included), ``tail``, and ``bytes``
@@ -306,7 +324,7 @@ def core_detail(profile: RegionProfile, cfg: HardwareConfig, cold: bool = False,
     # L2 miss's round trip to the bank and back, as an indirect line's (sim/pointer_chase.py)
     terms.update(chase_terms(profile, threads, rtt))
     forkjoin = forkjoin_cycles(cfg)
-    latency = forkjoin + 2 * far * mesh.hop_cycles + cfg.l3_latency + cfg.core_l1_cycles + cfg.core_l2_cycles
+    latency = core_latency(cfg)
     settle(cost, terms, latency, tail, loads, data_bh, req_bh, float(port_b.sum()), vector_ops, dram_bytes)
     terms.update(bytes=float(port_b.sum()), threads=float(threads), forkjoin=float(forkjoin))
     return cost, terms
