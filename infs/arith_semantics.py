@@ -1,11 +1,14 @@
 """The numpy semantics of the arith ops whose answer numpy's own ufuncs get
 wrong: IEEE minimum/maximum (NaN, signed zeros), C-style and floor/ceil
-integer quotients.  numpy only: the element types (``infs.element_types``),
+integer quotients, arith.cmpf's predicates on NaN.  numpy only: the element types (``infs.element_types``),
 the host's interpreter (``runtime.scalar_ops``) and the bundle's xDSL-free
 host (``runtime.bundle.host_program``) share one definition of each.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -59,3 +62,26 @@ def ceildivsi(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     a64, b64 = a.astype(np.int64), b.astype(np.int64)
     with np.errstate(all="ignore"):
         return (np.floor_divide(a64, b64) + (np.remainder(a64, b64) != 0)).astype(a.dtype)
+
+
+def _unordered(a, b):
+    return np.isnan(a) | np.isnan(b)
+
+
+# arith.cmpf: an ordered predicate is false and an unordered one true when an
+# operand is NaN (MLIR's LangRef, as LLVM's fcmp); numpy's comparisons are all
+# false on NaN except not_equal, so 'one' and the 'u' predicates add the test
+CMPF_PREDICATES: dict[str, Callable[[Any, Any], Any]] = {
+    "oeq": np.equal, "ogt": np.greater, "oge": np.greater_equal, "olt": np.less, "ole": np.less_equal,
+    "one": lambda a, b: np.not_equal(a, b) & ~_unordered(a, b),
+    "ueq": lambda a, b: np.equal(a, b) | _unordered(a, b),
+    "ugt": lambda a, b: np.greater(a, b) | _unordered(a, b),
+    "uge": lambda a, b: np.greater_equal(a, b) | _unordered(a, b),
+    "ult": lambda a, b: np.less(a, b) | _unordered(a, b),
+    "ule": lambda a, b: np.less_equal(a, b) | _unordered(a, b),
+    "une": np.not_equal,
+    "ord": lambda a, b: ~(np.isnan(a) | np.isnan(b)),
+    "uno": lambda a, b: np.isnan(a) | np.isnan(b),
+    "false": lambda a, b: np.full(np.broadcast(a, b).shape, False),
+    "true": lambda a, b: np.full(np.broadcast(a, b).shape, True),
+}  # fmt: skip

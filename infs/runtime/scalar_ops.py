@@ -11,7 +11,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import FileLineColLoc, FloatAttr, IntegerAttr
 from xdsl.ir import Operation
 
-from infs.arith_semantics import ceildivsi, floordivsi
+from infs.arith_semantics import CMPF_PREDICATES, ceildivsi, floordivsi
 from infs.element_types import EvaluationError, float_maximum, float_minimum, numpy_dtype, trunc_quotient, wrapping_add
 
 
@@ -54,23 +54,6 @@ def _fdiv(a, b):
         return np.divide(a, b)
 
 
-def _unordered(a, b):
-    return np.isnan(a) | np.isnan(b)
-
-
-# arith.cmpf: an ordered predicate is false and an unordered one true when an
-# operand is NaN (MLIR's LangRef, as LLVM's fcmp); numpy's comparisons are all
-# false on NaN except not_equal, so 'one' and the 'u' predicates add the test
-_CMPF = {
-    "oeq": np.equal, "ogt": np.greater, "oge": np.greater_equal, "olt": np.less, "ole": np.less_equal,
-    "one": lambda a, b: np.not_equal(a, b) & ~_unordered(a, b),
-    "ueq": lambda a, b: np.equal(a, b) | _unordered(a, b),
-    "ugt": lambda a, b: np.greater(a, b) | _unordered(a, b),
-    "uge": lambda a, b: np.greater_equal(a, b) | _unordered(a, b),
-    "ult": lambda a, b: np.less(a, b) | _unordered(a, b),
-    "ule": lambda a, b: np.less_equal(a, b) | _unordered(a, b),
-    "une": np.not_equal,
-}  # fmt: skip
 _CMPI_SIGNED = {"eq": np.equal, "ne": np.not_equal, "slt": np.less, "sle": np.less_equal, "sgt": np.greater, "sge": np.greater_equal}
 _CMPI_UNSIGNED = {"ult": np.less, "ule": np.less_equal, "ugt": np.greater, "uge": np.greater_equal}
 
@@ -170,13 +153,7 @@ def eval_scalar_op(op: Operation, args: Sequence[np.ndarray]) -> np.ndarray:
             return np.negative(args[0]).astype(rtype, copy=False)
         if isinstance(op, arith.CmpfOp):
             pred = arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]
-            if pred in ("false", "true"):
-                return np.full(np.broadcast(*args).shape, pred == "true")
-            if pred == "ord":
-                return ~(np.isnan(args[0]) | np.isnan(args[1]))
-            if pred == "uno":
-                return np.isnan(args[0]) | np.isnan(args[1])
-            return _CMPF[pred](args[0], args[1])
+            return CMPF_PREDICATES[pred](args[0], args[1])
         if isinstance(op, arith.CmpiOp):
             pred = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
             if pred in _CMPI_SIGNED:

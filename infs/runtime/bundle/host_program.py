@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from infs.arith_semantics import CMPF_PREDICATES
 from infs.runtime.bundle.host_values import (
-    CMPF_PREDICATES,
     CMPI_PREDICATES,
     DIVIDES,
     Executor,

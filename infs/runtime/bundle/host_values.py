@@ -133,26 +133,6 @@ def _fpowi(a, b):
     return np.where(b < 0, np.divide(np.ones_like(r), r), r)
 
 
-def _unordered(a, b):
-    return np.isnan(a) | np.isnan(b)
-
-
-CMPF_PREDICATES: dict[str, Callable[[Any, Any], Any]] = {
-    "oeq": np.equal, "ogt": np.greater, "oge": np.greater_equal, "olt": np.less, "ole": np.less_equal,
-    "one": lambda a, b: np.not_equal(a, b) & ~_unordered(a, b),
-    "ueq": lambda a, b: np.equal(a, b) | _unordered(a, b),
-    "ugt": lambda a, b: np.greater(a, b) | _unordered(a, b),
-    "uge": lambda a, b: np.greater_equal(a, b) | _unordered(a, b),
-    "ult": lambda a, b: np.less(a, b) | _unordered(a, b),
-    "ule": lambda a, b: np.less_equal(a, b) | _unordered(a, b),
-    "une": np.not_equal,
-    "ord": lambda a, b: ~(np.isnan(a) | np.isnan(b)),
-    "uno": lambda a, b: np.isnan(a) | np.isnan(b),
-    "false": lambda a, b: np.full(np.broadcast(a, b).shape, False),
-    "true": lambda a, b: np.full(np.broadcast(a, b).shape, True),
-}  # fmt: skip
-
-
 def _minmax_si(which):
     def f(a, b):
         if np.asarray(a).dtype == np.bool_:  # a signed i1 is 0 or -1
