@@ -437,7 +437,8 @@ def _node(item: dict, kind: Kind, rank: int, arrays, stypes, symbols, elems, mac
             raise _fail(w, f"{n.name} takes {arity[n.name]} inputs, got {len(ins)}")
         n.in_elems = tuple(e for e, _ in tensors)
         n.in_elem = n.in_elems[-1] if n.in_elems else ""
-        if g("in_elem", n.in_elem) != n.in_elem or tuple(g("in_elems", list(n.in_elems))) != n.in_elems:
+        in_elems = g("in_elems", list(n.in_elems))
+        if g("in_elem", n.in_elem) != n.in_elem or not isinstance(in_elems, list) or tuple(in_elems) != n.in_elems:
             raise _fail(w, "in_elem(s) must be the inputs' element types")
         data = n.in_elems[1:] if n.name == "select" else n.in_elems
         if n.name == "select" and n.in_elems[0] != "i1":
