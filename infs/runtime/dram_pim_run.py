@@ -263,7 +263,8 @@ def run(module: ModuleOp, args: dict[str, np.ndarray], machine: str = "gpu-dram-
         LowerDramPimPass(config=pf.mem.name, dtype=DTYPE).apply(None, module)  # type: ignore[arg-type]
     except LoweringError as e:
         raise DramPimRunError(str(e)) from None
-    ops = [op for op in module.walk() if isinstance(op, dram_pim.LayerOp)]
+    fn = find_function(module, entry)
+    ops = [op for op in fn.walk() if isinstance(op, dram_pim.LayerOp)]  # (the entry's own: other functions are not run)
     if not ops:
         raise DramPimRunError("the module has no FC or convolution layer (linalg) to place on the GPU or DRAM-PIM")
     layers = tuple(_net_layer(op, f"{'fc' if op.kind.data == 'fc' else 'conv'}{i}") for i, op in enumerate(ops))
@@ -281,7 +282,6 @@ def run(module: ModuleOp, args: dict[str, np.ndarray], machine: str = "gpu-dram-
                 why += f" ({pimflow.units(layer)} {'outputs' if layer.op == 'fc' else 'rows'}: all on {'PIM' if pim_units else 'the GPU'})"
         runs[id(op)] = LayerRun(layer.name, _where(op), kind, shape, mode, seg.ratio, why, seg.seconds, seg.gpu_s, seg.pim_s, seg.energy_j)
     extract_streams(module)
-    fn = find_function(module, entry)
     ex = _Executor(runs, pf, check)
     _interpret(module, fn, bind_arguments(fn, args), ex)
     host_e = float(energy_j(pf.gpu, ex.host_seconds))
