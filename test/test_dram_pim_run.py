@@ -120,5 +120,10 @@ def test_errors_one_line(tmp_path, capsys):
     assert infs_run.main([str(host_only), "--config", "gpu-dram-pim"]) == 1
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "no FC or convolution layer" in err
+    batch = tmp_path / "batch.mlir"
+    batch.write_text(_conv(5, 4, 3, 1).replace("memref<1x5x5", "memref<2x5x5"))
+    assert infs_run.main([str(batch), "--config", "gpu+newton++"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "batch.mlir:2:3" in err and "cannot be lowered to DRAM-PIM" in err
     with pytest.raises(dram_pim_run.DramPimRunError, match="no GPU \\+ DRAM-PIM machine 'nope'"):
         dram_pim_run.run(api.parse_text(_fc(1, 8, 4)), {}, "nope")

@@ -153,11 +153,7 @@ def _im2col(x_flat: np.ndarray, layer: ConvLayer | FcLayer) -> np.ndarray:
 def _gpu_mac(cols: np.ndarray, wm: np.ndarray) -> np.ndarray:
     """The GPU's FP16 tensor-core product: fp16 operands, float32 accumulation."""
     r = ROUND[DTYPE]
-    return rnd_mm(r(cols), r(wm))
-
-
-def rnd_mm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.matmul(a.astype(np.float32), b.astype(np.float32), dtype=np.float32)
+    return np.matmul(r(cols), r(wm), dtype=np.float32)
 
 
 class _Executor:
