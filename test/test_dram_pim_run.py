@@ -127,3 +127,24 @@ def test_errors_one_line(tmp_path, capsys):
     assert err.count("\n") == 0 and "batch.mlir:2:3" in err and "cannot be lowered to DRAM-PIM" in err
     with pytest.raises(dram_pim_run.DramPimRunError, match="no GPU \\+ DRAM-PIM machine 'nope'"):
         dram_pim_run.run(api.parse_text(_fc(1, 8, 4)), {}, "nope")
+
+
+def test_mobilenetv2_against_the_onnx_reference():
+    """The network's output on the machine against ONNX's reference evaluator of the graph
+    (within the runtime's end-to-end guard: fp16 operands at every layer)."""
+    pytest.importorskip("onnx")
+    from onnx.reference import ReferenceEvaluator
+
+    from infs.frontend import onnx_models
+
+    model = onnx_models.mobilenetv2(size=32, width=0.25, classes=10, seed=3)
+    prog = api.import_onnx(model)
+    name = next(iter(prog.inputs))
+    x = np.random.default_rng(3).standard_normal(prog.inputs[name][1].shape).astype(np.float32)
+    feed = prog.feed({name: x})
+    res = dram_pim_run.run(api.parse_text(prog.text), feed, "gpu+newton++")
+    (got,) = prog.results(feed).values()
+    (want,) = ReferenceEvaluator(model).run(None, {name: x})
+    rel = np.abs(got - want).max() / np.abs(want).max()
+    assert rel <= len(res.layers) * UNIT_ROUNDOFF["fp16"] * dram_pim_run.CHAIN_GROWTH, rel
+    assert rel > 0  # fp16 MACs: not the float32 values bit for bit
