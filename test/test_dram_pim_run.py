@@ -8,6 +8,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from infs import api
 from infs.runtime import dram_pim_run, pimflow
@@ -148,3 +150,34 @@ def test_mobilenetv2_against_the_onnx_reference():
     rel = np.abs(got - want).max() / np.abs(want).max()
     assert rel <= len(res.layers) * UNIT_ROUNDOFF["fp16"] * dram_pim_run.CHAIN_GROWTH, rel
     assert rel > 0  # fp16 MACs: not the float32 values bit for bit
+
+
+@settings(max_examples=15, deadline=None)
+@given(b=st.integers(1, 9), k=st.integers(1, 700), n=st.integers(1, 300), machine=st.sampled_from(["gpu-dram-pim", "gpu+newton-plus"]),
+       scale=st.sampled_from([1e-3, 1.0, 300.0]), seed=st.integers(0, 2**16))  # fmt: skip
+def test_fc_any_shape_any_placement_within_bound(b, k, n, machine, scale, seed):
+    """Odd and prime sizes, large and small magnitudes, a bias in the output: whatever the
+    plan (GPU, PIM, a split of the outputs), every output within the fp16 MACs' bound."""
+    rng = np.random.default_rng(seed)
+    x, w, y0 = ((rng.standard_normal(s) * scale).astype(np.float32) for s in ((b, k), (k, n), (b, n)))
+    args = {"x": x.copy(), "w": w.copy(), "y": y0.copy()}
+    res = dram_pim_run.run(api.parse_text(_fc(b, k, n)), args, machine)
+    ref, mag = _oracle(x, w, y0.astype(np.float64))
+    # fp16 subnormals (magnitudes 1e-3: sums below 2^-14): half their spacing per READRES
+    bound = (UNIT_ROUNDOFF["fp16"] * 1.001 + k * 2.0**-23) * mag + 2.0**-23 * np.abs(ref) + -(-k // 512) * 2.0**-25
+    assert np.all(np.abs(args["y"] - ref) <= bound), (res.layers[0].mode, res.layers[0].ratio)
+
+
+@settings(max_examples=12, deadline=None)
+@given(h=st.integers(1, 9), c=st.integers(1, 70), f=st.integers(1, 90), k=st.integers(1, 3), seed=st.integers(0, 2**16))
+def test_conv_any_shape_within_bound(h, c, f, k, seed):
+    """Convolutions of any small shape (splits of their rows included where the plan picks one)."""
+    k = min(k, h)
+    rng = np.random.default_rng(seed)
+    x, w = rng.standard_normal((1, h, h, c)).astype(np.float32), rng.standard_normal((k, k, c, f)).astype(np.float32)
+    o = h - k + 1
+    args = {"x": x, "w": w, "y": np.zeros((1, o, o, f), np.float32)}
+    dram_pim_run.run(api.parse_text(_conv(h, c, f, k)), args, "gpu-dram-pim")
+    cols = np.lib.stride_tricks.sliding_window_view(x[0], (k, k), axis=(0, 1)).transpose(0, 1, 3, 4, 2).reshape(o * o, k * k * c)
+    ref, mag = _oracle(cols, w.reshape(k * k * c, f), np.zeros((o * o, f)))
+    assert np.all(np.abs(args["y"].reshape(o * o, f) - ref) <= (UNIT_ROUNDOFF["fp16"] * 1.001 + k * k * c * 2.0**-23) * mag + 1e-30)

@@ -32,8 +32,9 @@ How it runs:
 
 The check (``check=True``): every layer's output, with the inputs it was
 given, against the float64 product of its fp16-rounded operands, within the
-rounding bound of the MACs (each READRES rounds a partial sum to fp16: half
-an ulp of the magnitude sum; float32 adds: K * 2^-23 of it); and the
+rounding bound of the MACs (``rounding_bound``: each READRES rounds a partial
+sum to fp16, half an ulp of the magnitude sum or half the subnormal spacing;
+float32 adds: K * 2^-23 of it); and the
 network's outputs against the same module run on the host in float32
 (the ONNX graph's semantics), reported as the largest error relative to the
 output's largest magnitude.  That comparison fails beyond ``L * 2^-11 * 8``
@@ -71,6 +72,9 @@ from infs.sim.gpu.model import ELEMENT_BYTES, channel_gbps, energy_j, roofline_s
 
 DTYPE = "fp16"  # PIMFlow_ramulator's multipliers are fp16 (sim/dram_pim/numerics)
 F32_EPS = 2.0**-23  # one float32 add's relative error bound, doubled for the tree and the host's adds
+# half the spacing of fp16's subnormals (2^-24): a READRES of a partial sum below fp16's
+# smallest normal (2^-14) rounds it by up to this much, whatever its magnitude
+FP16_SUBNORMAL_HALF_SPACING = 2.0**-25
 CHAIN_GROWTH = 8  # the end-to-end guard's factor per layer (module docstring: no published figure)
 
 
@@ -194,7 +198,7 @@ class _Executor:
             else:
                 out += _gpu_mac(cols, wm)
         if self.check:
-            rec.max_error_ratio = _error_ratio(out, y0, _im2col(flat, layer), wm)
+            rec.max_error_ratio = _error_ratio(out, y0, _im2col(flat, layer), wm, op.machine().elements_per_row)
         y[...] = out.reshape(y.shape)
 
 
@@ -216,13 +220,21 @@ def _part(layer, flat: np.ndarray, wm: np.ndarray, units: int):
     return sub, np.ascontiguousarray(x[:rin]).ravel(), wm, units * layer.out_hw[1]
 
 
-def _error_ratio(got: np.ndarray, y0: np.ndarray, cols: np.ndarray, wm: np.ndarray) -> float:
+def rounding_bound(mag: np.ndarray, y0: np.ndarray, k: int, row_elements: int) -> np.ndarray:
+    """The bound on |got - oracle| of outputs whose |products| sum to ``mag`` over a reduction of ``k``:
+    each of the ceil(k / row) READRES rounds its partial sum to fp16 (half an ulp, relative; an
+    absolute half spacing where the sum is subnormal), float32 adds in the tree and the host."""
+    reads = -(-k // row_elements)
+    return (UNIT_ROUNDOFF[DTYPE] * 1.001 + k * F32_EPS) * mag + F32_EPS * (np.abs(y0) + mag) + reads * FP16_SUBNORMAL_HALF_SPACING
+
+
+def _error_ratio(got: np.ndarray, y0: np.ndarray, cols: np.ndarray, wm: np.ndarray, row_elements: int) -> float:
     """Largest |got - oracle| / bound over the outputs (<= 1: within the MACs' rounding bound)."""
     r = ROUND[DTYPE]
     c, m = r(cols).astype(np.float64), r(wm).astype(np.float64)
     ref = y0.astype(np.float64) + c @ m
     mag = np.abs(c) @ np.abs(m)
-    bound = (UNIT_ROUNDOFF[DTYPE] * 1.001 + cols.shape[1] * F32_EPS) * mag + F32_EPS * (np.abs(y0) + mag)
+    bound = rounding_bound(mag, y0, cols.shape[1], row_elements)
     err = np.abs(got.astype(np.float64) - ref)
     return float(np.max(np.where(bound > 0, err / np.where(bound > 0, bound, 1.0), np.where(err > 0, np.inf, 0.0)), initial=0.0))
 
