@@ -197,6 +197,10 @@ class _Executor:
                     out[rows:] += _gpu_mac(cols[rows:], wm)
             else:
                 out += _gpu_mac(cols, wm)
+        if not np.all(np.isfinite(out)) and all(np.all(np.isfinite(a)) for a in (flat, wm, y0)):
+            # fp16 MACs (DTYPE): a product or partial sum beyond 65504 is inf, never a value
+            raise DramPimRunError(f"{rec.where}: layer '{rec.name}' ({rec.mode}): a product or partial sum overflows {DTYPE} "
+                                  f"(beyond {float(np.finfo(np.float16).max):g}), the MACs' precision; scale the layer's inputs")
         if self.check:
             rec.max_error_ratio = _error_ratio(out, y0, _im2col(flat, layer), wm, op.machine().elements_per_row)
         y[...] = out.reshape(y.shape)
