@@ -274,7 +274,8 @@ class _Command(IRDLOperation):
         self.check(cfg, layer)
 
     def check(self, cfg: DramPimConfig, layer: Layer) -> None:
-        raise NotImplementedError
+        """The command's bounds beyond its channel, against the machine and the layer
+        (each command op states its own; the channel alone is checked here)."""
 
     def _within(self, what: str, lo: int, v: int, hi: int, of: str) -> None:
         if not lo <= v < hi:
