@@ -15,7 +15,7 @@ A command ends with `# exit N` when it must exit with status N (default 0). The
 installed tools (infs-opt, infs-run, ...) are the venv's, first on PATH. ```sh
 blocks are not run: they show commands that take minutes or need a cluster.
 
-The ```python blocks of README.md and docs/user-guide.md run too, each file's
+The ```python blocks of README.md, docs/tour.md and docs/user-guide.md run too, each file's
 in order in one interpreter (docs/python-api.md's are run by test_driver_api).
 """
 
@@ -136,7 +136,7 @@ def test_the_matcher_fails_when_it_should():
     assert missing(["b x c"], out) is None  # padding is not compared
 
 
-PYTHON_DOCS = ["README.md", "docs/user-guide.md"]
+PYTHON_DOCS = ["README.md", "docs/tour.md", "docs/user-guide.md"]
 
 
 @pytest.mark.parametrize("doc", PYTHON_DOCS)
