@@ -105,13 +105,7 @@ class RegionState:
             return self._filtered_indices(op, amap, indirect_pos, indirect, array, shape or self.shape, where)
         shape = self.shape if shape is None else shape
         size = int(np.prod(shape)) if shape else 1
-        grids = [self.grid(i, shape[i] == self.shape[i]) for i in range(self.rank)]
-        try:
-            idx = list(amap.apply(grids, self.env)) if self.rank else [np.asarray(e.evaluate(self.env)) for e in amap.results]
-        except LatticeError as e:
-            raise EvaluationError(f"{op_label(op)}: {e}") from None
-        for p, v in zip(indirect_pos, indirect):
-            idx[p] = self.values[v].astype(np.int64)
+        idx = self._unchecked_indices(op, amap, indirect_pos, indirect, shape)
         bshape = np.broadcast_shapes(*(np.shape(i) for i in idx)) if idx else ()
         for d, i in enumerate(idx):
             if size and np.size(i) and (np.min(i) < 0 or np.max(i) >= array.shape[d]):
@@ -119,7 +113,9 @@ class RegionState:
                 raise EvaluationError(f"{op_label(op)} accesses index {bad} in dim {d} of an array of shape {list(array.shape)}")
         return tuple(np.broadcast_to(i, bshape) for i in idx)
 
-    def _filtered_indices(self, op, amap: AccessMap, indirect_pos, indirect, array: np.ndarray, shape: tuple[int, ...], where: np.ndarray) -> tuple[np.ndarray, ...]:
+    def _unchecked_indices(self, op, amap: AccessMap, indirect_pos, indirect, shape: tuple[int, ...]) -> list[np.ndarray]:
+        """The cells ``op`` accesses at the points of ``shape``, before any bounds check:
+        the map over the grids, its indirect positions from the values they load."""
         grids = [self.grid(i, shape[i] == self.shape[i]) for i in range(self.rank)]
         try:
             idx = list(amap.apply(grids, self.env)) if self.rank else [np.asarray(e.evaluate(self.env)) for e in amap.results]
@@ -127,6 +123,10 @@ class RegionState:
             raise EvaluationError(f"{op_label(op)}: {e}") from None
         for p, v in zip(indirect_pos, indirect):
             idx[p] = self.values[v].astype(np.int64)
+        return idx
+
+    def _filtered_indices(self, op, amap: AccessMap, indirect_pos, indirect, array: np.ndarray, shape: tuple[int, ...], where: np.ndarray) -> tuple[np.ndarray, ...]:
+        idx = self._unchecked_indices(op, amap, indirect_pos, indirect, shape)
         keep = where.reshape(shape)
         out = []
         for d, i in enumerate(idx):
