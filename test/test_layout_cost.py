@@ -200,3 +200,39 @@ def test_a_broadcast_across_banks_is_priced_on_the_mesh_links_it_shares(T):
     est = _estimate(graph, cfg, T)
     moved = m.stats.cycles["move"] + m.stats.cycles["compute"]  # (the arrays' transpositions: the same on every tiling)
     assert abs(est - moved) <= 0.2 * moved, f"{T}: estimate {est:.0f}, machine {moved} ({dict(m.stats.cycles)})"
+
+
+def test_the_bound_search_picks_what_ranking_every_tiling_picks(monkeypatch):
+    """``_estimated_best`` prices in full only the tilings whose contention-free lower bound
+    can still win: on every case and machine the bound is below the full estimate and the
+    pick is the minimum (estimate, geometric key) over all valid tilings."""
+    from infs.passes.lower_pim import choose_layout as cl
+    from infs.passes.lower_pim.expand_mv_bc import expand_mv_bc
+
+    checked = []
+    original = cl._estimated_best
+
+    def ranking_all(graph, cfg, fits, lattice, arr_shapes, others, at, facts, resident=None):
+        got = original(graph, cfg, fits, lattice, arr_shapes, others, at, facts, resident)
+        prog, _ = cl.convert_graph(graph, at, (cfg, cl.Layout(lattice, fits[0][1], arr_shapes, others)), facts)
+        terms = cl._terms(expand_mv_bc(prog), get_profile(cfg.profile))
+        full = []
+        for key, T in fits:
+            est = cl._Est(cfg, lattice, T)
+            low, cyc = est.cycles(terms, bound=True), est.cycles(terms)
+            assert low <= cyc, (T, low, cyc)
+            full.append((cyc, key, T))
+        assert resident is None  # (no relayout term in these graphs)
+        assert got == min(full)[2], (got, sorted(full)[:3])
+        checked.append(len(fits))
+        return got
+
+    monkeypatch.setattr(cl, "_estimated_best", ranking_all)
+    for _name, text in CASES:
+        graph = _graph(text)
+        for config in CONFIGS:
+            try:
+                choose_layout(graph, _cfg(config))
+            except LayoutError:
+                continue
+    assert len(checked) >= len(CASES) and max(checked) > 2

@@ -455,9 +455,11 @@ class _Est:
         self._inter[key] = mult
         return mult
 
-    def cycles(self, terms: dict[tuple, int]) -> float:
+    def cycles(self, terms: dict[tuple, int], bound: bool = False) -> float:
         """The estimated cycles of ``terms`` (``_terms``: the commands' shape-dependent
-        parts, each with its count) lowered on this tile shape."""
+        parts, each with its count) lowered on this tile shape; with ``bound``, a lower
+        bound of them that skips the mesh contention (its multiplier taken as 0: the
+        drain is monotone in it, and so is every operation that sums the terms)."""
         cfg, T = self.cfg, self.T
         par = cfg.parallel_intra_shift
         total = 0.0
@@ -481,7 +483,7 @@ class _Est:
                             total += cost_formulas.intra_shift_cycles(bits, intra, self.bstride[d], par) * combos
                         else:
                             crossed = True
-                            mult = self.contention(box, d, inter, inter + 1, False)
+                            mult = 0.0 if bound else self.contention(box, d, inter, inter + 1, False)
                             for (ns, w), m in others.items():
                                 total += self.inter(bits, nd * math.prod(ns), w * (hi - lo), d, inter, mult) * m
                 total += self.sync if crossed else 0
@@ -504,7 +506,7 @@ class _Est:
                     if tb - ta > 1 or ta != tp:
                         crossed = True
                         away = max(abs(ta - tp), abs(tb - 1 - tp), 1)
-                        mult = self.contention(box, d, ta - tp, tb - tp, cfg.multicast)
+                        mult = 0.0 if bound else self.contention(box, d, ta - tp, tb - tp, cfg.multicast)
                         for (ns, w), m in others.items():
                             total += self.inter(bits, self.run(ns), w, d, away, mult) * m
                 total += self.sync * combos if crossed else 0
@@ -560,8 +562,18 @@ def _estimated_best(graph: GraphRecord, cfg: HardwareConfig, fits: list[tuple[tu
     def relayout(T) -> int:
         return sum(c for lat, tiles, c in moves if (tuple(lat), tuple(tiles)) != (lattice, tuple(T)))
 
-    best = min(fits, key=lambda kt: (_Est(cfg, lattice, kt[1]).cycles(terms) + relayout(kt[1]), kt[0]))
-    return best[1]
+    # branch and bound: the full estimate (with contention) only for the tilings whose lower
+    # bound can still beat the best so far; the same minimum, ties included, as ranking all
+    ests = [_Est(cfg, lattice, T) for _, T in fits]
+    bounds = sorted(((e.cycles(terms, bound=True) + relayout(kt[1]), kt[0], i) for i, (kt, e) in enumerate(zip(fits, ests))))
+    best = None
+    for low, key, i in bounds:
+        if best is not None and (low, key, i) >= best:
+            break
+        full = (ests[i].cycles(terms) + relayout(fits[i][1]), key, i)
+        if best is None or full < best:
+            best = full
+    return fits[best[2]][1]
 
 
 def _terms(prog, profile: CostProfile) -> dict[tuple, int]:
