@@ -41,8 +41,8 @@ def _oracle(cols: np.ndarray, wm: np.ndarray, y0: np.ndarray) -> tuple[np.ndarra
 
 @pytest.mark.parametrize(
     "b,k,n,machine,mode",
-    [(1, 512, 256, "gpu-dram-pim", "pim"), (4, 1024, 512, "gpu-dram-pim", "split"), (4, 1024, 512, "gpu+newton++", "pim"),
-     (64, 256, 256, "gpu+newton++", "gpu"), (3, 77, 129, "gpu-only", "gpu"), (2, 300, 37, "gpu+newton-plus", None)],
+    [(1, 512, 256, "gpu-dram-pim", "pim"), (16, 1024, 512, "gpu-dram-pim", "split"), (4, 1024, 512, "gpu+newton++", "pim"),
+     (32, 512, 512, "gpu+newton++", "gpu"), (3, 77, 129, "gpu-only", "gpu"), (2, 300, 37, "gpu+newton-plus", None)],
 )  # fmt: skip
 def test_fc_layer_placed_and_exact_within_bound(b, k, n, machine, mode):
     rng = np.random.default_rng(b * k + n)

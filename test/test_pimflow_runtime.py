@@ -56,12 +56,24 @@ def test_split_ends_are_the_whole_layer_on_one_device():
     assert np.all(mid >= np.maximum(opts["gpu_s"][1:-1], opts["pim_s"][1:-1]) - 1e-18)
 
 
+def test_gpu_time_is_the_roofline_on_its_channels_plus_one_launch():
+    pf = _pf()
+    layer = NetLayer("c", "conv", 6, 6, 16, 16, 3, 1, 1)
+    flops, byts, _ = gpu_work(layer)
+    # tensor-core peak at 1365 MHz, the 4 GPU channels of 28 GB/s, 5000 SM cycles of launch latency
+    want = max(float(flops) / (240 * 64 * 2 * 1.365e9), float(byts) / (4 * 28.0e9)) + 5000 / 1.365e9
+    assert float(gpu_seconds(pf, layer)) == pytest.approx(want)
+    # a layer wholly on PIM leaves the GPU no kernel: no launch is charged
+    assert md_dp(pf, layer)["gpu_s"][-1] == 0.0
+
+
 def test_split_copies_without_the_memory_optimizer():
     layer = NetLayer("c", "conv", 6, 6, 16, 32, 3, 1, 1)
     assert split_copy_seconds(_pf(), layer) == 0.0
     pf = _pf(layout_opt=False)
     byts = 2 * 2 * (6 * 6 * 16 + 8 * 8 * 16 + 6 * 6 * 32)  # slice, pad, concat: each read and written, FP16
-    assert split_copy_seconds(pf, layer) == pytest.approx(byts / (pf.gpu_channels * 14.0e9))
+    # at the GPU's channel rate (28 GB/s), three copy kernels each paying the launch latency
+    assert split_copy_seconds(pf, layer) == pytest.approx(byts / (pf.gpu_channels * 28.0e9) + 3 * 5000 / 1.365e9)
     with_copies, without = md_dp(pf, layer), md_dp(_pf(), layer)
     assert with_copies["seconds"][0] == without["seconds"][0] and with_copies["seconds"][10] == without["seconds"][10]
     assert np.all(with_copies["seconds"][1:10] > without["seconds"][1:10])

@@ -13,7 +13,7 @@ How it runs:
    multiplies in) replaces each FC and convolution by its ``dram_pim.layer``;
    the rest of the function goes through extract-streams to ``stream.region``s.
 2. The layers become ``NetLayer``s and ``pimflow`` plans them: each layer's
-   GPU time (roofline) against its DRAM-PIM time (the command-level machine),
+   GPU time (the ``sim/gpu`` model) against its DRAM-PIM time (the command-level machine),
    and, where the configuration allows MD-DP, the best split at 10% steps
    (§4.2.2), then the search over the chain (Algorithm 1).  Depthwise layers
    are no PIM candidates (§4.2.1) and stay on the GPU.
@@ -68,7 +68,7 @@ from infs.runtime.pimflow_models import NetLayer
 from infs.runtime.reference import evaluate_region
 from infs.sim.dram_pim.machine import run as run_pim
 from infs.sim.dram_pim.numerics import ROUND, UNIT_ROUNDOFF
-from infs.sim.gpu.model import ELEMENT_BYTES, channel_gbps, energy_j, roofline_s
+from infs.sim.gpu.model import ELEMENT_BYTES, energy_j, kernel_s
 
 DTYPE = "fp16"  # PIMFlow_ramulator's multipliers are fp16 (sim/dram_pim/numerics)
 F32_EPS = 2.0**-23  # one float32 add's relative error bound, doubled for the tree and the host's adds
@@ -171,7 +171,7 @@ class _Executor:
         sizes = [int(np.asarray(a).size) for a in arrays]
         flops = max(sizes, default=0)
         byts = ELEMENT_BYTES * sum(sizes)
-        self.host_seconds += float(roofline_s(self.pf.gpu, flops, byts, False, self.pf.gpu_channels, channel_gbps(self.pf.mem)))
+        self.host_seconds += float(kernel_s(self.pf.gpu, flops, byts, False, self.pf.gpu_channels, self.pf.gpu.gbps_per_channel))
         self.host_regions += 1
         return evaluate_region(op, arrays, scalars)
 

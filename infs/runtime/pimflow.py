@@ -1,5 +1,5 @@
 """PIMFlow's runtime (CGO'23 §4.2): per layer of a network, the GPU's time (the
-roofline model of ``sim/gpu``) and DRAM-PIM's (``lower_layer`` and the
+model of ``sim/gpu``: roofline plus kernel launch latency) and DRAM-PIM's (``lower_layer`` and the
 command-level machine of ``sim/dram_pim``), the multi-device data-parallel
 (MD-DP) split at 0/10/.../100% with its Slice/Pad/Concat costs, pipelining of
 the 1x1-DW, DW-1x1 and 1x1-DW-1x1 patterns, and the search (Algorithm 1)
@@ -14,10 +14,13 @@ each with its time, the GPU's and PIM's busy time and energy, and the totals.
 
 How the parts are priced:
 
-* GPU: ``roofline_s`` over the layer's FLOPs and compulsory DRAM bytes (FP16)
-  on the GPU's channels (``gpu_channels`` of the memory's; §4.1: the other
-  channels are PIM's).  Convolutions and FC layers on tensor cores, depthwise
-  and element-wise nodes on the CUDA cores.
+* GPU: ``kernel_s`` over the layer's FLOPs and compulsory DRAM bytes (FP16)
+  on the GPU's channels (``gpu_channels`` of the memory's, each at the GPU
+  spec's channel rate as Accel-Sim prices it; §4.1: the other channels are
+  PIM's), each node one kernel paying the launch latency.  Convolutions and
+  FC layers on tensor cores, depthwise and element-wise nodes on the CUDA
+  cores.  A layer wholly on PIM launches no GPU kernel (PIMFlow times a PIM
+  kernel by its command trace alone).
 * PIM: the layer (or its part) lowered by ``lower_layer`` (im2col on NHWC,
   §2.2) and run for timing on the machine; a layer whose weights do not fit
   the PIM channels cannot go there (infinite time).  Parts are memoized by
@@ -26,7 +29,8 @@ How the parts are priced:
   the first ``r`` of 10 parts, the GPU the rest, each reading the input rows
   its windows need), an FC layer along its outputs.  Both devices run at
   once: ``max(gpu, pim)``.  Slice, Pad and Concat (§4.3.2) are copies on the
-  GPU (read and write of the input, the padded input and the output) unless
+  GPU (read and write of the input, the padded input and the output, three
+  kernels) unless
   the memory optimizer lays the halves out contiguously with the padding
   pre-allocated (``layout_opt``, PIMFlow's default, §4.3.2, Fig. 7), which
   makes them no-ops.
@@ -55,7 +59,7 @@ from infs.passes.dram_pim.lower import lower_layer
 from infs.passes.lowering_errors import LoweringError
 from infs.runtime.pimflow_models import NetLayer
 from infs.sim.dram_pim.machine import run as run_pim
-from infs.sim.gpu.model import ELEMENT_BYTES, RTX2060, GpuSpec, channel_gbps, energy_j, roofline_s
+from infs.sim.gpu.model import ELEMENT_BYTES, RTX2060, GpuSpec, energy_j, kernel_s
 
 RATIOS = np.arange(11)  # PIM's share in tenths (§4.2.2: 'at an interval of 10%', 11 samples)
 STAGE_SPLITS = np.arange(1, 10)  # the first pipeline stage's share of rows, tenths
@@ -134,7 +138,7 @@ def gpu_work(layer: NetLayer, part=None) -> tuple[np.ndarray, np.ndarray, np.nda
 
 def gpu_seconds(pf: Platform, layer: NetLayer, part=None) -> np.ndarray:
     flops, byts, tensor = gpu_work(layer, part)
-    return roofline_s(pf.gpu, flops, byts, tensor, pf.gpu_channels, channel_gbps(pf.mem))
+    return kernel_s(pf.gpu, flops, byts, tensor, pf.gpu_channels, pf.gpu.gbps_per_channel)
 
 
 def pim_layer(layer: NetLayer, rows: int) -> "ConvLayer | FcLayer":
@@ -164,7 +168,7 @@ def pim_cost(pf: Platform, layer: NetLayer, parts) -> tuple[np.ndarray, np.ndarr
 
 
 def split_copy_seconds(pf: Platform, layer: NetLayer) -> float:
-    """Slice + Pad + Concat of an MD-DP split as GPU copies (each tensor read and written);
+    """Slice + Pad + Concat of an MD-DP split as three GPU copy kernels (each tensor read and written);
     zero with the memory optimizer (§4.3.2: contiguous halves along H, padding pre-allocated)."""
     if pf.layout_opt:
         return 0.0
@@ -175,7 +179,7 @@ def split_copy_seconds(pf: Platform, layer: NetLayer) -> float:
     else:
         inp, padded = layer.h * layer.w * layer.c, (layer.h + 2 * layer.p) * (layer.w + 2 * layer.p) * layer.c
         byts = 2 * e * (inp + padded + oh * ow * layer.f)
-    return byts / (pf.gpu_channels * channel_gbps(pf.mem) * 1e9)
+    return byts / (pf.gpu_channels * pf.gpu.gbps_per_channel * 1e9) + 3 * pf.gpu.launch_s
 
 
 # -- the choices -------------------------------------------------------------

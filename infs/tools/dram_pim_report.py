@@ -53,7 +53,7 @@ def run(args: argparse.Namespace, prog: str) -> int:
         return 0 if res.check is None or res.check["ok"] else 1
     console = Console(emoji=False, width=None if sys.stdout.isatty() else 160)  # (a pipe's 80 columns wrap every row)
     console.rule(f"[bold]{path.name}[/] on {args.config} ({MACHINES[args.config][1]})")
-    t = Table(title="where each layer ran and why: modelled µs on the GPU (roofline) / on DRAM-PIM (the command-level machine)")
+    t = Table(title="where each layer ran and why: modelled µs on the GPU (roofline + launch) / on DRAM-PIM (the command-level machine)")
     for c, j in (("layer", "left"), ("op", "left"), ("shape", "left"), ("where", "left"), ("why (µs)", "left"), ("µs", "right"), ("µJ", "right")):
         t.add_column(c, justify=j)  # type: ignore[arg-type]
     for x in res.layers:
