@@ -147,9 +147,17 @@ def test_mvm_cost_counts():
     c2, _ = stream_mvm_cost(matrix, 2)
     assert c2.latency_ns > cost.latency_ns and c2.energy_pj > cost.energy_pj
     s = simpler_mvm_cost(matrix)
-    gates = 40 * (528 * 3 + 496 * 9) + 39 * 32 * 9
-    assert s.latency_ns == pytest.approx(gates * 2 * 50.88)
-    assert s.energy_pj == pytest.approx(40 * gates * 2 * 3910.0)
+    gates = 40 * (528 * 3 + 496 * 9) + 39 * 32 * 9  # one row's MAGIC NOR gates
+    steps = gates + -(-gates // 128)  # evaluations + initializations (a wordline per step)
+    assert s.depth == steps and s.operations == 40 * gates
+    assert s.latency_ns == pytest.approx(steps * 50.88)  # the 40 rows run the same steps at once
+    assert s.energy_pj == pytest.approx(1 * steps * 3910.0)  # 40 rows: one crossbar per step
+    cells = 2 * 40 * 32 + 32  # a row's 40 + 40 operand words and its result
+    assert s.crossbars == 1 * -(-cells // 128) and s.area_um2 == pytest.approx(s.crossbars * 25.0 + 6.27)
+    tall = random_pattern("t", 300, 900, seed=2)  # 300 rows: three crossbars along the rows
+    t = simpler_mvm_cost(tall)
+    assert t.energy_pj == pytest.approx(3 * t.depth * 3910.0) and t.latency_ns == pytest.approx(t.depth * 50.88)
+    assert simpler_mvm_cost(matrix, 2).energy_pj == pytest.approx(2 * s.energy_pj)
 
 
 def test_bad_matrix_and_vector():

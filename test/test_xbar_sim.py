@@ -22,7 +22,7 @@ from infs.dialects.xbar_records import (
 )
 from infs.sim.xbar.cost import contra_cost, logic_gates, stream_cost
 from infs.sim.xbar.evaluate import XbarEvalError, evaluate
-from infs.sim.xbar.magic import AND_GATES, FULL_ADDER_GATES, and2, full_adder
+from infs.sim.xbar.magic import AND_GATES, FULL_ADDER_GATES, and2, full_adder, magic_steps
 from infs.sim.xbar.two_level import adder_slice_table, input_bits, truth_table_kernel
 
 
@@ -185,9 +185,21 @@ def test_contra_cost_pinned():
     program = single_kernel_program(k)
     assert logic_gates(program) == (2, 1 + 2)
     c = contra_cost(program, 3)
-    assert c.latency_ns == pytest.approx(5 * 2 * 3 * 50.88)
-    assert c.energy_pj == pytest.approx(5 * 2 * 3 * 3910.0)
+    # per vector 5 evaluations + 1 initialization step (5 output cells on one wordline), 3 vectors
+    assert c.depth == 6 and c.operations == 15
+    assert c.latency_ns == pytest.approx(6 * 3 * 50.88)  # STREAM §II-C WRITE latency per step
+    assert c.energy_pj == pytest.approx(6 * 3 * 3910.0)  # STREAM §II-C WRITE energy per step
     assert c.area_um2 == pytest.approx(25.0 + 6.27)
+
+
+def test_magic_steps_by_hand():
+    # an evaluation per gate; one initialization step per wordline (128 cells) of output cells
+    assert [magic_steps(g) for g in (0, 1, 128, 129, 300)] == [0, 2, 129, 131, 303]
+    assert magic_steps(9, cells_per_init=4) == 9 + 3
+    with pytest.raises(ValueError, match="must be >= 0"):
+        magic_steps(-1)
+    # the hand-built full adder: 9 NOR gates, its outputs initialized in one step
+    assert magic_steps(FULL_ADDER_GATES) == 10
 
 
 def test_stream_depth_follows_kernel_chain():

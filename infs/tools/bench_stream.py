@@ -73,6 +73,7 @@ def mvm_rows(names, seed: int = 0, quiet: bool = True) -> list[dict[str, Any]]:
             "pes": extra["pes"], "cross_pe_partials": extra["cross_pe_partials"],
             "stream_area_um2": stream.area_um2, "stream_latency_ns": stream.latency_ns, "stream_energy_pj": stream.energy_pj,
             "simpler_area_um2": simpler.area_um2, "simpler_latency_ns": simpler.latency_ns, "simpler_energy_pj": simpler.energy_pj,
+            "simpler_steps": simpler.depth, "simpler_crossbars": simpler.crossbars,
             "seconds": time.perf_counter() - t0,
         })
         if not quiet:
@@ -112,6 +113,21 @@ def _netlist(name: str):
     return parse_bench(path.read_text(), repo_relative(str(path)), name)
 
 
+def dummy_columns(kernel) -> tuple[int, int]:
+    """(dummy columns carrying a primary input, dummy columns carrying a node) of a STREAM-O staircase: a
+    dummy is a single-row, non-inverted column (a buffer); it carries a primary input when its row does
+    (the first crossbar's rows are the inputs and their complements, §III)."""
+    carries_pi = np.ones(kernel.layers[0].n_in, np.bool_)
+    pi = node = 0
+    for layer in kernel.layers:  # one step per layer, vectorized over its columns
+        dummy = (np.count_nonzero(layer.plane, axis=0) == 1) & ~layer.invert
+        from_pi = dummy & carries_pi[np.argmax(layer.plane, axis=0)]
+        pi += int(np.count_nonzero(from_pi))
+        node += int(np.count_nonzero(dummy & ~from_pi))
+        carries_pi = from_pi
+    return pi, node
+
+
 def iscas_rows(names, quiet: bool = True) -> list[dict[str, Any]]:
     """Fig. 13/15 and Table VI: each circuit through STREAM-O and STREAM-M, checked, priced; CONTRA beside."""
     from infs.dialects.netlist_records import evaluate as netlist_evaluate
@@ -138,8 +154,10 @@ def iscas_rows(names, quiet: bool = True) -> list[dict[str, Any]]:
             programs[style] = prog
             ok = bool((evaluate(prog, x) == ref).all())
             c = stream_cost(prog, 1)
+            pi_dummies, node_dummies = dummy_columns(kernel) if style == "stream-o" else ("", "")
             rows.append({
                 "circuit": name, "model": style, "check": "ok" if ok else "MISMATCH",
+                "pi_dummies": pi_dummies, "node_dummies": node_dummies,
                 "tech_independent": counts["technology_independent"], "tech_dependent": counts["technology_dependent"],
                 "mapped": synthesis.mapped_columns(kernel), "eliminate": counts.get("eliminate", ""),
                 "crossbars": c.crossbars, "depth": c.depth,
@@ -147,8 +165,8 @@ def iscas_rows(names, quiet: bool = True) -> list[dict[str, Any]]:
             })
         c = contra_cost(programs["stream-o"], 1)  # CONTRA's gates counted off the OR/NOR netlist
         rows.append({
-            "circuit": name, "model": "contra", "check": "", "tech_independent": "", "tech_dependent": "",
-            "mapped": "", "eliminate": "", "crossbars": c.crossbars, "depth": c.depth,
+            "circuit": name, "model": "contra", "check": "", "pi_dummies": "", "node_dummies": "",
+            "tech_independent": "", "tech_dependent": "", "mapped": "", "eliminate": "", "crossbars": c.crossbars, "depth": c.depth,
             "area_um2": c.area_um2, "latency_ns": c.latency_ns, "energy_pj": c.energy_pj,
         })
         if not quiet:
@@ -235,7 +253,7 @@ def _mean(xs) -> float:
 
 
 def iscas_md(rows: list[dict[str, Any]], fig14: list[dict[str, Any]]) -> list[str]:
-    from infs.hardware.xbar import CMOS_TABLE_VII_UM2, PAPER_CLAIMS as P
+    from infs.hardware.xbar import CMOS_TABLE_VII_UM2, DEFAULT_TECH, PAPER_CLAIMS as P
 
     by = {(r["circuit"], r["model"]): r for r in rows}
     circuits = list(dict.fromkeys(r["circuit"] for r in rows))
@@ -250,6 +268,9 @@ def iscas_md(rows: list[dict[str, Any]], fig14: list[dict[str, Any]]) -> list[st
                      f"{r['crossbars']:,} | {r['depth']} | {r['check']} |")
     red = {s: _mean(1 - by[(c, s)]["tech_dependent"] / by[(c, s)]["tech_independent"] for c in circuits) for s in ("stream-o", "stream-m")}
     grow = {s: _mean(by[(c, s)]["mapped"] / by[(c, s)]["tech_dependent"] for c in circuits) for s in ("stream-o", "stream-m")}
+    o_rows = [by[(c, "stream-o")] for c in circuits]
+    pi_share = sum(r["pi_dummies"] for r in o_rows) / max(1, sum(r["pi_dummies"] + r["node_dummies"] for r in o_rows))
+    grow_no_pi = _mean((r["mapped"] - r["pi_dummies"]) / r["tech_dependent"] for r in o_rows)
     L += ["", "| mean over the circuits | paper | ours |", "|:--|---:|---:|",
           f"| STREAM-O: gates removed by technology-dependent optimization (Fig. 13) | {P['fig13_stream_o_tech_dependent_reduction']:.0%} | {red['stream-o']:.0%} |",
           f"| STREAM-O: gates after mapping / before (dummy nodes) | {P['fig13_stream_o_mapping_growth']}x | {grow['stream-o']:.1f}x |",
@@ -260,7 +281,13 @@ def iscas_md(rows: list[dict[str, Any]], fig14: list[dict[str, Any]]) -> list[st
           "`eliminate -V i` (SIS's `eliminate i`, which the paper used, is not packaged), so the counts before the "
           "technology-dependent step differ from the paper's; our STREAM-M mapping counts every column of both crossbars "
           "of a level (products, the node and its complement, two buffers per polarity for a dummy), which grows more than "
-          "the paper's node count of Fig. 15.", ""]
+          "the paper's node count of Fig. 15.",
+          "",
+          f"STREAM-O's growth is dummy buffers: {pi_share:.0%} of them carry a primary input up the staircase to a deeper "
+          "reader (only the first crossbar receives the primary inputs, §III), the rest a node's output past levels that "
+          f"do not read it; without the primary inputs' dummies the mean growth would be {grow_no_pi:.1f}x. Levels are "
+          "the paper's (a node's level is its longest path from a primary input, §IV-C), so this is the shape of our "
+          "netlists, not the mapping: a netlist whose inputs are read near the inputs grows less.", ""]
     if fig14:
         L += ["## Fig. 14: c1355, eliminate i", "", "| i | multi-level nodes | area (vs i = 0) | latency (vs i = 0) | energy (vs i = 0) |", "|---:|---:|---:|---:|---:|"]
         base = fig14[0]
@@ -279,6 +306,12 @@ def iscas_md(rows: list[dict[str, Any]], fig14: list[dict[str, Any]]) -> list[st
         L.append(f"| {c} | {k['area_um2']:,.0f} | {o['area_um2']:,.0f} | {m['area_um2']:,.0f} | {k['latency_ns']:,.0f} | {o['latency_ns']:,.1f} | "
                  f"{m['latency_ns']:,.1f} | {k['energy_pj']:,.0f} | {o['energy_pj']:,.1f} | {m['energy_pj']:,.1f} |")
     g = lambda a, b, key: geomean(ratio(c, a, b, key) for c in circuits)  # noqa: E731
+    # what the paper's CONTRA ratios would take per MAGIC step of our counts (a diagnostic, not a model input)
+    implied_pj = geomean(P["table6_stream_o_energy_vs_contra"] * by[(c, "stream-o")]["energy_pj"] / by[(c, "contra")]["depth"] for c in circuits)
+    implied_ns = geomean(P["table6_stream_o_latency_vs_contra"] * by[(c, "stream-o")]["latency_ns"] / by[(c, "contra")]["depth"] for c in circuits)
+    levels_per_m = geomean(by[(c, "stream-o")]["depth"] / (by[(c, "stream-m")]["depth"] / 2) for c in circuits)
+    n_i0 = sum(1 for c in circuits if by[(c, "stream-m")]["eliminate"] == 0)
+    fig14_nodes = f"{fig14[0]['nodes']} nodes to {fig14[-1]['nodes']}" if fig14 else "(not run)"
     L += ["", "| Table VI (mean over the circuits) | paper | ours (geomean) |", "|:--|---:|---:|",
           f"| area, STREAM-O / CONTRA | {P['table6_contra_area_vs_stream_o']}x | {_x(g('stream-o', 'contra', 'area_um2'))} |",
           f"| area, STREAM-M / CONTRA | {P['table6_contra_area_vs_stream_m']}x | {_x(g('stream-m', 'contra', 'area_um2'))} |",
@@ -288,15 +321,27 @@ def iscas_md(rows: list[dict[str, Any]], fig14: list[dict[str, Any]]) -> list[st
           f"| energy, STREAM-O / STREAM-M | {P['table6_stream_m_energy_vs_stream_o']}x | {_x(g('stream-o', 'stream-m', 'energy_pj'))} |",
           "",
           "Why they differ:", "",
-          "- CONTRA here is a count of MAGIC gates (the OR/NOR netlist's columns, NOR + NOT for an OR, a NOT per input), "
-          "two WRITEs each at 50.88 ns / 3.91 nJ, one gate per cycle, on one crossbar. Leaving out CONTRA's copies "
-          "makes our CONTRA latency lower than CONTRA's, not running gates of different rows in parallel makes it "
-          "higher. Its energy is WRITE-priced: every gate costs 7,240 READs, where the paper's 1.6x "
-          "says its CONTRA energy is far below that (the paper does not give its per-operation figures).",
+          "- CONTRA here is a count of MAGIC gates (the OR/NOR netlist's columns, NOR + NOT for an OR, a NOT per input) "
+          "run one after another on one crossbar: an evaluation step per gate and an initialization step per wordline "
+          "(128) of output cells, each step one WRITE at STREAM §II-C's 50.88 ns / 3.91 nJ, the only WRITE figures the "
+          "paper gives (it prices CONTRA with no per-gate figure of its own, and none of MAGIC's or CONTRA's was found "
+          "to put in its place). On our gate counts the paper's 1.6x would need "
+          f"{implied_pj:,.3f} pJ per MAGIC step ({implied_pj / DEFAULT_TECH.read_pj:.2f} READs; STREAM §II-C puts a "
+          f"WRITE at {DEFAULT_TECH.write_pj / DEFAULT_TECH.read_pj:,.0f} READs), and its 143.3x latency {implied_ns:,.0f} ns "
+          f"per step, i.e. {implied_ns / DEFAULT_TECH.write_ns:.1f} times our steps at 50.88 ns: CONTRA's operand copies, "
+          "which STREAM §VIII-C1 names and this count leaves out, are such steps.",
+          "- STREAM-M is slower than STREAM-O here because our multi-level nodes collapse too little: a level of "
+          "STREAM-M is two READs (the product crossbar, then the sum crossbar it drives), so it beats a STREAM-O "
+          f"level (one READ) only when it covers more than two of them; ours cover {levels_per_m:.2f} (geomean of "
+          "STREAM-O layers over STREAM-M levels), where the paper's 1.4x implies about "
+          f"{2 * P['table6_stream_m_latency_vs_stream_o']:.1f}. ABC's `eliminate` collapses c1355 from "
+          f"{fig14_nodes}, SIS's from {P['fig14_c1355_nodes_eliminate_0']:.0f} to "
+          f"{P['fig14_c1355_nodes_eliminate_30']:.0f} (Fig. 14), and Algorithm 1's least-area choice keeps i = 0 for "
+          f"{n_i0} of the {len(circuits)} circuits.",
           "- STREAM's area here is crossbars, registers and a controller. STREAM-M's staircase carries every signal "
           "with its complement and two buffers per polarity for a dummy; ours is "
           f"{_x(g('stream-m', 'stream-o', 'area_um2'))} STREAM-O's area, the paper's 0.94x (5.3 / 5.0).",
-          "- Latency is one READ per layer for one vector; STREAM-M has two layers per level.", ""]
+          "- Latency is one READ per layer for one vector.", ""]
     cmos = [c for c in circuits if c in CMOS_TABLE_VII_UM2]
     if cmos:
         L += ["## Table VII's circuits: our STREAM areas beside the CMOS ASIC (published)", "",
@@ -308,7 +353,7 @@ def iscas_md(rows: list[dict[str, Any]], fig14: list[dict[str, Any]]) -> list[st
 
 
 def reproduction_md(adders, mvms, plots, wall: float, head: str, size_set: str, iscas=(), fig14=(), missing=None, multipliers=()) -> str:
-    from infs.hardware.xbar import CMOS_TABLE_VII_UM2, PAPER_CLAIMS, STREAM_TABLE_VII_WORST_UM2
+    from infs.hardware.xbar import CMOS_TABLE_VII_UM2, DEFAULT_TECH, PAPER_CLAIMS, STREAM_TABLE_VII_WORST_UM2
 
     L = [
         "# STREAM reproduction (READ-based in-memory computing on crossbars)",
@@ -349,6 +394,10 @@ def reproduction_md(adders, mvms, plots, wall: float, head: str, size_set: str, 
     g_lat = geomean(r["simpler_latency_ns"] / r["stream_latency_ns"] for r in mvms)
     g_en = geomean(r["simpler_energy_pj"] / r["stream_energy_pj"] for r in mvms)
     g_area = geomean(r["stream_area_um2"] / r["simpler_area_um2"] for r in mvms)
+    # what the paper's ratios would take per SIMPLER step (a diagnostic, not a model input)
+    bands = lambda r: -(-r["n"] // DEFAULT_TECH.rows)  # noqa: E731
+    sim_pj = geomean(PAPER_CLAIMS["fig17_stream_o_energy_vs_simpler"] * r["stream_energy_pj"] / (bands(r) * r["simpler_steps"]) for r in mvms)
+    sim_ns = geomean(PAPER_CLAIMS["fig17_stream_o_latency_vs_simpler"] * r["stream_latency_ns"] / r["simpler_steps"] for r in mvms)
     L += [
         "",
         "| Fig. 17 (mean over the matrices) | paper (STREAM-O) | ours (geomean) |",
@@ -359,14 +408,18 @@ def reproduction_md(adders, mvms, plots, wall: float, head: str, size_set: str, 
         "",
         "Why they differ:",
         "",
-        "- Our SIMPLER-style baseline charges every MAGIC gate two WRITEs at PipeLayer's 50.88 ns / 3.91 nJ "
-        "(STREAM §II-C's figures) and multiplies every matrix entry, zero or not (SIMPLER does not use sparsity, "
-        "STREAM §IX). The paper's SIMPLER numbers come from SIMPLER's own mapping, whose per-operation energy and "
-        "cycle counts it does not give; a WRITE costs 3,620 times a READ, so our energy gap is "
-        "orders of magnitude wider than the paper's 6.2x.",
-        "- Our STREAM area is whole Table III PEs (0.0657 mm² each, 640 two-crossbar multipliers per PE), "
-        "our SIMPLER area one crossbar row per matrix row (a lower bound); the paper's area ratio (3.7x) "
-        "implies far more SIMPLER cells than that bound.",
+        "- Our SIMPLER-style baseline runs a matrix row's dot product (N 32-bit multiplies and N - 1 adds as MAGIC NOR "
+        "gates, every entry, zero or not: SIMPLER does not use sparsity, STREAM §IX) as one sequence of MAGIC steps that "
+        "every matrix row executes in the same cycles (SIMPLER's row parallelism): an evaluation per gate, an "
+        "initialization per wordline (128) of output cells, each step one WRITE (50.88 ns, STREAM §II-C) and, for its "
+        "energy, one 3.91 nJ WRITE in each crossbar the matrix rows fill. Its latency is the row's step count and grows "
+        "with N (vector length), STREAM's with the non-zeros per PE. On our step counts the paper's 6.2x would need "
+        f"{sim_pj:,.3f} pJ per step and crossbar, and its 2.0x {sim_ns:,.2f} ns per step, "
+        f"{DEFAULT_TECH.write_ns / sim_ns:,.0f} times fewer steps than our gate counts at 50.88 ns; the paper does not give "
+        "SIMPLER's cycle counts or its per-operation figures, and no published per-gate figure was found to replace the WRITE.",
+        "- Our STREAM area is whole Table III PEs (0.0657 mm² each, 640 two-crossbar multipliers per PE), our SIMPLER "
+        "area the cells each matrix row's function needs to hold its operands (N matrix and N vector words) and its "
+        "result, in 128x128 crossbars: a lower bound, the multiplier's working cells left out.",
         "- Our STREAM kernels are the plain two-level form of each 4-bit constant multiplier (16 minterms), "
         "one form for STREAM-O and STREAM-M alike; the paper's synthesized kernels differ per style "
         "(STREAM-M 3.2x less energy and 2.1x less latency than STREAM-O), which this run does not separate.",

@@ -27,12 +27,13 @@ gates evaluated by repeated WRITEs, cells reused to save area):
 
 * every logic column of the STREAM-O program (a dummy buffer is not one) is
   one multi-input MAGIC NOR; an OR column needs a NOT after it
-  (MAGIC's native gate is NOR, [24]); each gate is an initialization WRITE
-  and an evaluation WRITE (§II-A, Fig. 1(a));
-* gates run one per cycle (a lower bound on CONTRA's copies: the operand
-  copies that align LUT inputs, which STREAM §VIII-C1 names as a cost of
-  CONTRA, are not counted; neither is CONTRA's parallel execution of
-  aligned gates in different rows);
+  (MAGIC's native gate is NOR, [24]); each input's complement is one NOT;
+* the gates run one after another, each an evaluation step, and every
+  output cell is initialized once, a wordline of cells per initialization
+  step (``magic.magic_steps``); each step is one crossbar WRITE at
+  STREAM §II-C's 50.88 ns / 3.91 nJ.  Not counted: the operand copies that
+  align LUT inputs (a cost of CONTRA that STREAM §VIII-C1 names) and
+  CONTRA's parallel execution of aligned gates in different rows;
 * area: one 128x128 crossbar while inputs plus gate outputs fit in its
   cells (cell reuse not needed), else as many as they fill.
 """
@@ -49,10 +50,11 @@ from ...hardware.xbar import (
     CROSSBAR,
     DEFAULT_TECH,
     INPUT_REGISTER,
-    MAGIC_WRITES_PER_GATE,
     OUTPUT_REGISTER,
     XbarTech,
 )
+
+from .magic import magic_steps
 
 MW_NS_TO_PJ = 1.0  # 1 mW x 1 ns = 1 pJ
 
@@ -145,8 +147,9 @@ def contra_cost(program: XbarProgram, n_vectors: int = 1, tech: XbarTech = DEFAU
     gates = nors + nots
     cells = program.n_inputs + gates
     crossbars = max(1, -(-cells // (tech.rows * tech.cols)))
-    writes = gates * MAGIC_WRITES_PER_GATE * max(n_vectors, 1)
-    latency = writes * tech.write_ns  # one MAGIC operation per cycle, vectors one after the other
+    steps = magic_steps(gates, tech.cols)  # one vector: evaluations + initializations
+    writes = steps * max(n_vectors, 1)  # vectors one after another
+    latency = writes * tech.write_ns  # one crossbar WRITE per step, STREAM §II-C
     energy = writes * tech.write_pj
     area = crossbars * CROSSBAR.area_um2 + CONTROLLER.area_um2
-    return XbarCost("contra", area, latency, energy, crossbars, gates * MAGIC_WRITES_PER_GATE, gates * max(n_vectors, 1))
+    return XbarCost("contra", area, latency, energy, crossbars, steps, gates * max(n_vectors, 1))

@@ -3,13 +3,40 @@ counted rather than assumed (MAGIC, Kvatinsky et al. [24]; STREAM §II-A).
 
 Takes nothing; gives ``NorNetlist`` builders for a NOT, an AND of two
 literals and a full adder as MAGIC NOR/NOT gates, evaluated with numpy (the
-tests check them exhaustively), and the gate counts the baselines'
-cost models charge (``FULL_ADDER_GATES``, ``AND_GATES``).
+tests check them exhaustively), the gate counts the baselines' cost models
+charge (``FULL_ADDER_GATES``, ``AND_GATES``), and ``magic_steps``: the
+crossbar operations a sequence of gates takes.
+
+The step model (what one crossbar WRITE operation does).  A MAGIC gate is two
+steps (STREAM §II-A, Fig. 1(a)): the output cell's initialization to LRS and
+the evaluation.  A step is one operation of the crossbar, whatever number of
+cells it acts on at once:
+
+* one evaluation step evaluates the same gate in every selected row ("MAGIC
+  enables parallel logic NOR operations by programming inputs and outputs to
+  multiple bitlines (or wordlines)", STREAM §II-A; SIMPLER's premise: a
+  function's instances in many rows run in the same cycles, Ben-Hur et al.,
+  TCAD'20, abstract);
+* one initialization step sets to LRS the output cells of a whole wordline
+  segment at once: SIMPLER's mapping (the authors' SIMPLER_Mapping.py,
+  Ben-Hur et al. [30]) counts an initialization cycle as one cycle for a list
+  of cells, its cycles being gates plus initialization cycles.  Here every
+  gate's output cell is initialized once, ``CELLS_PER_INIT`` of them per step
+  (a crossbar's wordline); that is a lower bound for a mapping that reuses
+  cells.
+
+Each step is priced as one WRITE (STREAM §II-C / §VIII: 50.88 ns, 3.91 nJ,
+PipeLayer [35]): STREAM's own figures, the only WRITE figures the paper
+gives.  Neither CONTRA [29] nor SIMPLER [30] is priced by STREAM with
+per-gate figures of its own, and no published per-gate MAGIC energy was
+found to replace the WRITE (docs/crossbar.md says what that leaves).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from ...hardware.xbar import DEFAULT_TECH
 
 import numpy as np
 
@@ -56,3 +83,14 @@ def full_adder() -> tuple[NorNetlist, int, int]:
 
 FULL_ADDER_GATES = len(full_adder()[0].gates)  # 9 MAGIC NOR gates
 AND_GATES = len(and2()[0].gates)  # 3 MAGIC gates
+
+
+CELLS_PER_INIT = DEFAULT_TECH.cols  # one initialization step: a wordline of the 128x128 crossbar, STREAM §VII
+
+
+def magic_steps(gates: int, cells_per_init: int = CELLS_PER_INIT) -> int:
+    """Crossbar operations of ``gates`` MAGIC gates run one after another: an evaluation each and
+    one initialization step per ``cells_per_init`` output cells (see the module docstring)."""
+    if gates < 0 or cells_per_init < 1:
+        raise ValueError(f"magic_steps: gates {gates} and cells_per_init {cells_per_init} must be >= 0 and >= 1")
+    return int(gates) + -(-int(gates) // int(cells_per_init))

@@ -52,7 +52,6 @@ from ...hardware.xbar import (
     CROSSBAR,
     DEFAULT_TECH,
     EDRAM_BUFFER,
-    MAGIC_WRITES_PER_GATE,
     PE,
     SHIFTER,
     STAIRCASE_CROSSBARS,
@@ -61,7 +60,7 @@ from ...hardware.xbar import (
 )
 from .cost import MW_NS_TO_PJ, XbarCost
 from .evaluate import evaluate_kernel, or_plane
-from .magic import AND_GATES, FULL_ADDER_GATES
+from .magic import AND_GATES, FULL_ADDER_GATES, magic_steps
 from .two_level import adder_slice_table, input_bits, truth_table_kernel
 
 WORD_BITS = 32  # 32-bit operands, §VIII-C2
@@ -386,18 +385,31 @@ MULTIPLY_FA_GATES = sum(WORD_BITS - k for k in range(1, WORD_BITS)) * FULL_ADDER
 ADD_GATES = WORD_BITS * FULL_ADDER_GATES  # 32-bit ripple adder
 
 
+def simpler_row_cells(n: int) -> int:
+    """Cells a matrix row's function needs in its memory row (a lower bound): its operands, ``n`` matrix
+    words and ``n`` vector words, and the 32-bit result; the multiplier's working cells, reused, are not counted."""
+    return 2 * n * WORD_BITS + WORD_BITS
+
+
 def simpler_mvm_cost(matrix: SparseMatrix, n_vectors: int = 1, tech: XbarTech = DEFAULT_TECH) -> XbarCost:
-    """The SIMPLER-style figures: per row ``N`` 32-bit multiplies and ``N - 1`` adds in MAGIC NOR gates,
-    each gate two WRITEs (§II-A), rows in parallel, vectors one after another; area one crossbar row
-    per matrix row (a lower bound: the cells a multiplier needs are not checked against 128)."""
+    """The SIMPLER-style figures (SIMPLER [30]: a function's MAGIC NOR sequence in one row, the same
+    sequence in every row at once).
+
+    Per matrix row: ``N`` 32-bit multiplies and ``N - 1`` adds in MAGIC NOR gates (``magic``), zeros
+    included; every row runs the sequence in the same cycles, so a cycle is one MAGIC step
+    (``magic_steps``: an evaluation per gate, an initialization per 128 output cells) and the run is
+    the row's step count, vectors one after another.  Energy: a step is one WRITE (STREAM §II-C) in
+    each of the ``ceil(M / 128)`` crossbars whose rows it drives (a gate's cells lie in one 128-column
+    band).  Area: ``M`` rows of ``simpler_row_cells(N)`` cells (a lower bound)."""
     m, n = matrix.shape
     gates_per_row = n * (MULTIPLY_AND_GATES + MULTIPLY_FA_GATES) + (n - 1) * ADD_GATES
-    writes_per_row = gates_per_row * MAGIC_WRITES_PER_GATE * n_vectors
-    latency = writes_per_row * tech.write_ns
-    energy = m * writes_per_row * tech.write_pj
-    crossbars = -(-m // tech.rows)
+    steps = magic_steps(gates_per_row, tech.cols)  # one vector, all rows at once
+    row_bands = -(-m // tech.rows)  # crossbars stacked along the matrix rows
+    latency = steps * n_vectors * tech.write_ns
+    energy = row_bands * steps * n_vectors * tech.write_pj
+    crossbars = row_bands * -(-simpler_row_cells(n) // tech.cols)
     area = crossbars * CROSSBAR.area_um2 + CONTROLLER.area_um2
-    return XbarCost("simpler", area, latency, energy, crossbars, gates_per_row * MAGIC_WRITES_PER_GATE, m * gates_per_row * n_vectors)
+    return XbarCost("simpler", area, latency, energy, crossbars, steps, m * gates_per_row * n_vectors)
 
 
 def reference_words(matrix: SparseMatrix, x) -> np.ndarray:
