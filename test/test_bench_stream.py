@@ -68,3 +68,25 @@ def test_wrong_circuit_output_fails(tmp_path, monkeypatch):
     repro = tmp_path / "R.md"
     assert bench_stream.run("small", tmp_path / "out", repro, True) == 1
     assert "| c17 | stream-m |" in repro.read_text() and "MISMATCH" in repro.read_text()
+
+
+def test_dummy_columns_by_hand():
+    from infs.dialects.xbar_records import XbarKernel, XbarLayer
+
+    # layer 0 (rows a, b, ~a, ~b): n1 = a OR b, and a dummy carrying a; layer 1: NOR(n1, a) and a dummy
+    # carrying n1; layer 2: a dummy carrying layer 1's dummy of n1 (a node) and one carrying the NOR
+    p0 = np.zeros((4, 2), bool)
+    p0[[0, 1], 0] = True
+    p0[0, 1] = True
+    p1 = np.zeros((2, 2), bool)
+    p1[[0, 1], 0] = True
+    p1[0, 1] = True
+    p2 = np.eye(2, dtype=bool)
+    k = XbarKernel((XbarLayer(p0, np.array([False, False])), XbarLayer(p1, np.array([True, False])),
+                    XbarLayer(p2, np.array([False, False]))), (0, 1))
+    assert bench_stream.dummy_columns(k) == (1, 3)
+    # the primary input carried two layers up: both dummies carry it
+    q1 = np.zeros((2, 1), bool)
+    q1[1, 0] = True
+    k2 = XbarKernel((XbarLayer(p0, np.array([False, False])), XbarLayer(q1, np.array([False]))), (0,))
+    assert bench_stream.dummy_columns(k2) == (2, 0)
