@@ -19,11 +19,13 @@ cells it acts on at once:
   TCAD'20, abstract);
 * one initialization step sets to LRS the output cells of a whole wordline
   segment at once: SIMPLER's mapping (the authors' SIMPLER_Mapping.py,
-  Ben-Hur et al. [30]) counts an initialization cycle as one cycle for a list
-  of cells, its cycles being gates plus initialization cycles.  Here every
-  gate's output cell is initialized once, ``CELLS_PER_INIT`` of them per step
-  (a crossbar's wordline); that is a lower bound for a mapping that reuses
-  cells.
+  Ben-Hur et al. [30]) counts one cycle per gate plus one cycle per
+  re-initialization, which sets every freed cell of the row at once (the
+  row's first initialization is not counted there).  Here every gate's
+  output cell is initialized once, ``CELLS_PER_INIT`` of them per step (a
+  crossbar's wordline), the first initialization included: one step per 128
+  gates, against SIMPLER's count of none for a function that fits its row
+  and more for one that must reuse cells many times.
 
 Each step is priced as one WRITE (STREAM §II-C / §VIII: 50.88 ns, 3.91 nJ,
 PipeLayer [35]): STREAM's own figures, the only WRITE figures the paper
