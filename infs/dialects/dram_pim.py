@@ -281,6 +281,14 @@ class _Command(IRDLOperation):
         if not lo <= v < hi:
             raise VerifyException(f"'{self.name}' {what} {v} is outside 0..{hi - 1} ({of})")
 
+    def _outputs_of_banks(self, cfg: DramPimConfig, layer: Layer) -> None:
+        """``banks`` of a channel holding the layer's outputs ``n0 ..`` (one per bank)."""
+        n0, banks = _int(self, "n0"), _int(self, "banks")
+        if not 1 <= banks <= cfg.banks:
+            raise VerifyException(f"'{self.name}' banks {banks} is outside 1..{cfg.banks} (the banks of a channel)")
+        if n0 < 0 or n0 + banks > layer.outputs:
+            raise VerifyException(f"'{self.name}' outputs {n0}..{n0 + banks - 1} are not outputs of the layer (it has {layer.outputs})")
+
 
 _CH = Field("ch", "ch", "int")
 
@@ -300,13 +308,10 @@ class PlaceOp(_Command):
 
     def check(self, cfg: DramPimConfig, layer: Layer) -> None:
         self._within("row", 0, _int(self, "row"), cfg.rows_per_bank, f"'{cfg.name}' has {cfg.rows_per_bank} rows per bank")
-        n0, banks, k0, used = (_int(self, p) for p in ("n0", "banks", "k0", "used"))
-        if not 1 <= banks <= cfg.banks:
-            raise VerifyException(f"'{self.name}' banks {banks} is outside 1..{cfg.banks} (the banks of a channel)")
+        self._outputs_of_banks(cfg, layer)
+        k0, used = _int(self, "k0"), _int(self, "used")
         if not 1 <= used <= cfg.elements_per_row:
             raise VerifyException(f"'{self.name}' used {used} is outside 1..{cfg.elements_per_row} (the elements of a row)")
-        if n0 < 0 or n0 + banks > layer.outputs:
-            raise VerifyException(f"'{self.name}' outputs {n0}..{n0 + banks - 1} are not outputs of the layer (it has {layer.outputs})")
         if k0 < 0 or k0 + used > layer.reduction:
             raise VerifyException(f"'{self.name}' k {k0}..{k0 + used - 1} is outside the layer's reduction of {layer.reduction}")
 
@@ -415,11 +420,7 @@ class ReadresOp(_Command):
 
     def check(self, cfg: DramPimConfig, layer: Layer) -> None:
         self._within("vector", 0, _int(self, "vector"), layer.vectors, f"the layer has {layer.vectors} vectors")
-        n0, banks = _int(self, "n0"), _int(self, "banks")
-        if not 1 <= banks <= cfg.banks:
-            raise VerifyException(f"'{self.name}' banks {banks} is outside 1..{cfg.banks} (the banks of a channel)")
-        if n0 < 0 or n0 + banks > layer.outputs:
-            raise VerifyException(f"'{self.name}' outputs {n0}..{n0 + banks - 1} are not outputs of the layer (it has {layer.outputs})")
+        self._outputs_of_banks(cfg, layer)
 
 
 DRAM_PIM = Dialect("dram_pim", [LayerOp, PlaceOp, GwriteOp, Gwrite2Op, Gwrite4Op, GActOp, CompOp, ReadresOp], [])

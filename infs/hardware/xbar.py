@@ -123,6 +123,5 @@ PAPER_CLAIMS: dict[str, float] = {
 # MAGIC (Kvatinsky et al. [24], STREAM §II-A): a gate is an initialization
 # (the output cell written to LRS) and an evaluation (the output conditionally
 # switched), both WRITE-class operations of the crossbar.
-MAGIC_WRITES_PER_GATE = 2  # STREAM §II-A, Fig. 1(a): initialization step + evaluation step
 
 DEFAULT_TECH = XbarTech()
