@@ -18,7 +18,12 @@ a region result when it folds every dim).  ``stream.chase`` is a
 pointer-chasing stream (NSC Table II, ``P = P->next``): from a start pointer,
 it loads the node's fields at the pointer, and a body computes from them
 whether to go on and the next pointer, until the body stops or the pointer is
-null (negative); its value is the pointer it stopped at.  Loads observe the
+null (negative); its value is the pointer it stopped at.  ``stream.claim``
+is a test-and-set at a cell (a compare-exchange, NSC §IV-C): in iteration
+order, a point whose cell passes the claim's test writes it and claims it;
+its result says which points claimed.  An atomic min/max may also return
+whether each point's update changed its cell (``changed``).  ``stream.count``
+numbers the points where a filter holds (an append's slots).  Loads observe the
 array contents at region entry: a region in which an iteration reads a cell
 written by an earlier iteration is not a stream region (the evaluator rejects
 it).
@@ -48,6 +53,7 @@ from xdsl.irdl import (
     lazy_traits_def,
     operand_def,
     opt_operand_def,
+    opt_result_def,
     prop_def,
     region_def,
     result_def,
@@ -187,7 +193,7 @@ class RegionOp(SymbolRegion):
         self.verify_yield()
         for op in self.body.block.ops:
             # besides stream ops, pure arith: scalar constants / symbol arithmetic
-            if not isinstance(op, (LoadOp, StoreOp, AtomicOp, ComputeOp, ReduceOp, ChaseOp, YieldOp)) and not (op.dialect_name() == "arith" and is_side_effect_free(op)):
+            if not isinstance(op, (LoadOp, StoreOp, AtomicOp, ClaimOp, CountOp, ComputeOp, ReduceOp, ChaseOp, YieldOp)) and not (op.dialect_name() == "arith" and is_side_effect_free(op)):
                 raise VerifyException(f"'{self.name}' body may only hold stream ops and pure arith ops, found '{op.name}'")
         carried = loop_carried_dependence(self)
         if carried is not None:
@@ -247,8 +253,8 @@ class _MemoryStreamOp(IRDLOperation):
             # NSC §II-B: the address of an indirect stream comes from another
             # stream of the same region, never from a foreign value.
             owner = idx.owner
-            if not isinstance(owner, (LoadOp, ComputeOp, ChaseOp)) or _enclosing_region(owner) is not region:
-                raise VerifyException(f"'{self.name}' index stream must be produced by a stream.load, stream.compute or stream.chase of the same region")
+            if not isinstance(owner, (LoadOp, ComputeOp, ChaseOp, CountOp)) or _enclosing_region(owner) is not region:
+                raise VerifyException(f"'{self.name}' index stream must be produced by a stream.load, stream.compute, stream.chase or stream.count of the same region")
 
 
 @irdl_op_definition
@@ -374,28 +380,168 @@ class AtomicOp(_MemoryStreamOp):
     indices = var_operand_def(StreamType)
     mask = opt_operand_def(StreamType)
     kind = prop_def(StringAttr)
+    changed = opt_result_def(StreamType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def __init__(self, kind: str, value: SSAValue, array: SSAValue, amap: AccessMap, indices: Sequence[SSAValue] = (), indirect_dims: Sequence[int] = (),
-                 mask: SSAValue | None = None):  # fmt: skip
+                 mask: SSAValue | None = None, changed: bool = False):  # fmt: skip
         super().__init__(
             operands=[value, array, indices, [mask] if mask is not None else []],
             properties={"kind": StringAttr(kind), "map": MapAttr(amap), "indirect_dims": int_array(indirect_dims)},
+            result_types=[[StreamType(IntegerType(1))] if changed else []],
         )
 
     def verify_(self) -> None:
         check_one_of(self, "kind", self.kind.data, ATOMIC_KINDS)
         _verify_write(self, "updates a memref of {1} with {0}")
+        if self.changed is not None:
+            if self.changed.type != StreamType(IntegerType(1)):
+                raise VerifyException(f"'{self.name}' changed result must be a !stream.stream<i1>, got {self.changed.type}")
+            if self.kind.data not in ("min", "max"):
+                raise VerifyException(f"'{self.name}' returns whether it changed its cell for min and max only, not {self.kind.data}")
+            _verify_sole_access(self, "an atomic returning whether it changed its cell")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.kind.data} ")
+        if self.changed is not None:
+            printer.print_string("changed ")
         _print_value_to_array(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> "AtomicOp":
         kind = parser.parse_identifier(" (atomic kind)")
-        return parse_attributes(parser, cls(kind, *_parse_value_to_array(parser)))
+        changed = parser.parse_optional_keyword("changed") is not None
+        return parse_attributes(parser, cls(kind, *_parse_value_to_array(parser), changed=changed))
+
+
+CLAIM_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge")
+
+
+def claim_test(pred: str, old, bound):
+    """``old <pred> bound`` elementwise (numpy or Python values): a claim's test."""
+    import operator
+
+    return {"eq": operator.eq, "ne": operator.ne, "slt": operator.lt, "sle": operator.le, "sgt": operator.gt, "sge": operator.ge}[pred](old, bound)
+
+
+@irdl_op_definition
+class ClaimOp(_MemoryStreamOp):
+    """``%won = stream.claim slt %k, %v -> %X[%idx] if %m : !stream.stream<T> -> memref<..>``.
+
+    A test-and-set at a cell (NSC §IV-C's compare-exchange, GAP bfs's claim
+    of an unvisited vertex): at each point, in iteration order, where its
+    filter holds, if the cell passes the test ``X[c] <pred> k`` (``k`` a
+    scalar of the element type, the same at every point), the point writes
+    its value there and claims the cell (``%won`` true); else nothing is
+    written (``%won`` false).  When the written value fails the test (a
+    claim proper: ``D[v] < 0`` set to a level), each cell is claimed at most
+    once, by its first point.  The claimed array is accessed by the claim
+    only in its region (the cell's value is the claim's own read).
+    """
+
+    name = "stream.claim"
+    value = operand_def(StreamType)
+    array = operand_def(MemRefType)
+    indices = var_operand_def(StreamType)
+    mask = opt_operand_def(StreamType)
+    bound = operand_def()
+    predicate = prop_def(StringAttr)
+    won = result_def(StreamType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(self, predicate: str, bound: SSAValue, value: SSAValue, array: SSAValue, amap: AccessMap, indices: Sequence[SSAValue] = (),
+                 indirect_dims: Sequence[int] = (), mask: SSAValue | None = None):  # fmt: skip
+        super().__init__(
+            operands=[value, array, indices, [mask] if mask is not None else [], bound],
+            properties={"predicate": StringAttr(predicate), "map": MapAttr(amap), "indirect_dims": int_array(indirect_dims)},
+            result_types=[StreamType(IntegerType(1))],
+        )
+
+    def verify_(self) -> None:
+        check_one_of(self, "predicate", self.predicate.data, CLAIM_PREDICATES)
+        _verify_write(self, "claims a memref of {1} with {0}")
+        mtype = self.array.type
+        assert isinstance(mtype, MemRefType)
+        if isinstance(self.bound.type, StreamType) or self.bound.type != mtype.element_type:
+            raise VerifyException(f"'{self.name}' test bound must be a scalar of the array's element type {mtype.element_type}, got {self.bound.type}")
+        if not isinstance(mtype.element_type, IntegerType):
+            raise VerifyException(f"'{self.name}' claims integer cells only, got {mtype.element_type}")
+        if self.won.type != StreamType(IntegerType(1)):
+            raise VerifyException(f"'{self.name}' result must be a !stream.stream<i1>, got {self.won.type}")
+        _verify_sole_access(self, "a claimed array")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.predicate.data} ")
+        printer.print_ssa_value(self.bound)
+        printer.print_string(", ")
+        _print_value_to_array(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ClaimOp":
+        pred = parser.parse_identifier(" (claim predicate)")
+        bound = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        value, array, amap, idx, pos, mask = _parse_value_to_array(parser)
+        et = array.type.element_type if isinstance(array.type, MemRefType) else value.type
+        return parse_attributes(parser, cls(pred, parser.resolve_operand(bound, et), value, array, amap, idx, pos, mask))
+
+
+@irdl_op_definition
+class CountOp(IRDLOperation):
+    """``%pos = stream.count %m from %t : !stream.stream<i1>``: at each point,
+    ``t`` plus the number of points before it in iteration order where ``%m``
+    holds (an exclusive prefix count, ``!stream.stream<index>``).  The slots
+    of an append (``Q[t++] = v`` under a filter: a store at ``%pos`` filtered
+    by ``%m`` fills ``Q[t : t + count]`` in iteration order)."""
+
+    name = "stream.count"
+    mask = operand_def(StreamType)
+    start = operand_def(IndexType)
+    result = result_def(StreamType)
+    traits = traits_def(Pure(), HasAncestor(RegionOp))
+
+    def __init__(self, mask: SSAValue, start: SSAValue):
+        super().__init__(operands=[mask, start], result_types=[StreamType(IndexType())])
+
+    def verify_(self) -> None:
+        if self.mask.type != StreamType(IntegerType(1)):
+            raise VerifyException(f"'{self.name}' counts a !stream.stream<i1>, got {self.mask.type}")
+        if self.result.type != StreamType(IndexType()):
+            raise VerifyException(f"'{self.name}' result must be a !stream.stream<index>, got {self.result.type}")
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.mask)
+        printer.print_string(" from ")
+        printer.print_ssa_value(self.start)
+        printer.print_string(" : ")
+        printer.print_attribute(self.mask.type)
+        print_attributes(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "CountOp":
+        m = parser.parse_unresolved_operand()
+        parser.parse_keyword("from")
+        t = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        mt = parser.parse_type()
+        return parse_attributes(parser, cls(parser.resolve_operand(m, mt), parser.resolve_operand(t, IndexType())))
+
+
+def _verify_sole_access(op: "AtomicOp | ClaimOp", what: str) -> None:
+    """The op's array is read and written by no other op of its region (its
+    result is computed from the cell's values in iteration order)."""
+    region = _enclosing_region(op)
+    if region is None:
+        return
+    for other in region.body.block.ops:
+        if other is op:
+            continue
+        arrays = list(other.fields) if isinstance(other, ChaseOp) else [getattr(other, "array", None)]
+        if op.array in arrays:
+            raise VerifyException(f"'{op.name}': {what} is accessed by no other op of its region, but '{other.name}' accesses it")
 
 
 def live_dims(value: SSAValue, region: RegionOp) -> frozenset[int]:
@@ -419,8 +565,8 @@ def _verify_filter(op: "StoreOp | AtomicOp", region: RegionOp) -> None:
     if mask.type != StreamType(IntegerType(1)):
         raise VerifyException(f"'{op.name}' filter must be a !stream.stream<i1>, got {mask.type}")
     owner = mask.owner
-    if not isinstance(owner, (LoadOp, ComputeOp, ChaseOp)) or _enclosing_region(owner) is not region:
-        raise VerifyException(f"'{op.name}' filter must be produced by a stream.load, stream.compute or stream.chase of the same region")
+    if not isinstance(owner, (LoadOp, ComputeOp, ChaseOp, ClaimOp, AtomicOp)) or _enclosing_region(owner) is not region:
+        raise VerifyException(f"'{op.name}' filter must be produced by a stream.load, stream.compute, stream.chase, stream.claim or stream.atomic of the same region")
     extra = live_dims(mask, region) - live_dims(op.value, region)
     if extra:
         raise VerifyException(f"'{op.name}' filter varies over dim(s) {sorted(extra)} its value is reduced over")
@@ -990,6 +1136,6 @@ def loop_carried_dependence(region: RegionOp) -> str | None:
 
 Stream = Dialect(
     "stream",
-    [RegionOp, LoadOp, StoreOp, AtomicOp, ComputeOp, ReduceOp, ChaseOp, YieldOp],
+    [RegionOp, LoadOp, StoreOp, AtomicOp, ClaimOp, CountOp, ComputeOp, ReduceOp, ChaseOp, YieldOp],
     [StreamType],
 )

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects import affine, arith, memref, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, IntegerType, MemRefType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, AffineSymExpr
 
 from infs.dialects import stream
@@ -37,13 +37,16 @@ from infs.passes.extract_trees import (
     NUM_MINMAX,
     REDUCE_KIND,
     Chase,
+    Changed,
     Const,
     Load,
     Node,
     Op,
     Red,
     Scalar,
+    Slot,
     Store,
+    Won,
     chained_loop,
     logic_op,
     drop_nans,
@@ -110,6 +113,8 @@ class Analysis:
         self.folded: list[FillFold] = []
         self.roots: dict[object, SSAValue] = {}  # array_root -> the SSA name the nest uses for that array
         self.filter_loads: list[tuple[Load, Operation]] = []  # indirect loads inside a filter (an update's read of its cell only)
+        self.accs: dict[SSAValue, Node] = {}  # the reduction loop's iter_args -> their initial values (a counter's start)
+        self.counts: dict[SSAValue, Node] = {}  # an scf.if's result that is a counter (``t + 1`` under its mask): the mask
 
     # -- names -----------------------------------------------------------
     def _name(self, v: SSAValue, default: str) -> str:
@@ -340,6 +345,8 @@ class Analysis:
                 self.reduction_loop(op)
             elif is_loop(op):
                 raise Refuse(f"the body of the innermost loop holds another '{op.name}' (not perfectly nested)")
+            elif isinstance(op, scf.IfOp) and op.results and self.counter_if(op, None, forward, speculated):
+                continue
             elif isinstance(op, scf.IfOp) and op.results:
                 self.if_select(op, forward, speculated)
             elif isinstance(op, scf.IfOp):
@@ -447,6 +454,86 @@ class Analysis:
                         raise Refuse(f"the 'scf.if' at line {source_line(op)} holds '{o.name}' by a divisor that may be 0 or -1: a filtered stream computes at every point")
                 else:
                     raise Refuse(f"'{o.name}' in the filter of the 'scf.if' at line {source_line(op)} (a filter takes loads, arithmetic and stores)")
+
+    def counter_if(self, op: scf.IfOp, outer: Node | None, forward: dict, speculated: list[tuple[Load, Operation]], acc: SSAValue | None = None) -> bool:
+        """An ``scf.if`` handing on a counter of the reduction loop (GAP's
+        frontier queue, ``if (c) {...; Q[t] = v; t = t + 1;}``): one result,
+        the ``else`` side yields the counter unchanged, the ``then`` side its
+        increment by one (or the result of such an ``scf.if`` nested in it).
+        The ``then`` side is a filter on ``c`` (``filter``'s rules); a store at
+        the counter is an append, at the counter's start plus the points
+        before where the increment happens (``Slot``: ``stream.count``), and
+        the loop's result is the start plus their number.  False if ``op``
+        is no counter (an ``if_select``, then)."""
+        if len(op.results) != 1 or not op.false_region.blocks or not op.true_region.blocks:
+            return False
+        no = op.false_region.block.last_op.operands  # type: ignore[union-attr]
+        if acc is None:
+            acc = no[0] if len(no) == 1 and no[0] in self.accs else None
+        if acc is None or list(no) != [acc] or len(op.false_region.block.ops) != 1:
+            if acc is not None and list(no) == [acc]:
+                raise Refuse(f"the 'scf.if' at line {source_line(op)} counts on one side only, and its 'else' side does more than hand the counter on")
+            return False
+        i1 = IntegerType(1)
+        cond = self.node(op.cond)
+        m = cond if outer is None else Op(i1, logic_op("and"), [outer, cond])
+        blk = op.true_region.block
+        (yes,) = blk.last_op.operands  # type: ignore[union-attr]
+        counted: Node | None = None
+        inc = yes.owner
+        if isinstance(inc, arith.AddiOp) and acc in (inc.lhs, inc.rhs):
+            step = inc.rhs if inc.lhs is acc else inc.lhs
+            if isinstance(step.owner, arith.ConstantOp) and step.owner.value.value.data == 1:  # type: ignore[union-attr]
+                counted = m
+        appends: list[Operation] = []
+        for o in list(blk.ops)[:-1]:
+            if isinstance(o, (affine.LoadOp, memref.LoadOp)):
+                ld = self.load(o, forward)
+                if ld.ind:
+                    self.filter_loads.append((ld, op))
+                elif ld.order >= 0:
+                    speculated.append((ld, op))
+            elif isinstance(o, memref.StoreOp) and list(o.indices) == [acc]:
+                appends.append(o)
+            elif isinstance(o, (affine.StoreOp, memref.StoreOp)):
+                array, amap, ind = self.access(o)
+                for k in [k for k in forward if k[0] == id(array)]:
+                    del forward[k]
+                self.stores.append(Store(array, amap, self.node(o.value), self.order, o, ind, mask=m))
+                self.order += 1
+            elif isinstance(o, scf.IfOp) and o.results and o.results[0] is yes:
+                if not self.counter_if(o, m, forward, speculated, acc):
+                    raise Refuse(f"the 'scf.if' at line {source_line(o)} hands on the counter of the 'scf.if' at line {source_line(op)} but does not count")
+                counted = self.counts[yes]
+            elif isinstance(o, scf.IfOp) and o.results:
+                self.if_select(o, forward, speculated)
+            elif isinstance(o, scf.IfOp):
+                self.filter(o, m, forward, speculated)
+            elif is_pure_scalar_op(o):
+                if may_trap(o):
+                    raise Refuse(f"the 'scf.if' at line {source_line(op)} holds '{o.name}' by a divisor that may be 0 or -1: a filtered stream computes at every point")
+            else:
+                raise Refuse(f"'{o.name}' in the filter of the 'scf.if' at line {source_line(op)} (a filter takes loads, arithmetic and stores)")
+        if counted is None:
+            raise Refuse(f"the 'scf.if' at line {source_line(op)} hands on the counter of the loop changed by other than one")
+        for o in appends:
+            if counted is not m:
+                raise Refuse(f"the store at the counter at line {source_line(o)} is not where the counter is incremented (an append's slot is the count of the points before)")
+            if len(o.memref.type.get_shape()) != 1:  # type: ignore[attr-defined]
+                raise Refuse(f"the append at line {source_line(o)} is to a rank-{len(o.memref.type.get_shape())} array")  # type: ignore[attr-defined]
+            array = o.memref
+            if self.inside(array):
+                raise Refuse(f"'{o.name}' on an array allocated inside the loop nest")
+            other = self.roots.setdefault(array_root(array), array)
+            if other is not array:
+                raise Refuse(f"{array_label(other)} and {array_label(array)} are one array (a 'memref.cast' of it, or 'memref.get_global's of one global)")
+            for k in [k for k in forward if k[0] == id(array)]:
+                del forward[k]
+            slot = Slot(IndexType(), m, self.accs[acc])
+            self.stores.append(Store(array, AccessMap((Affine(0),)), self.node(o.value), self.order, o, ((0, slot),), mask=m))
+            self.order += 1
+        self.counts[op.results[0]] = counted
+        return True
 
     def chase(self, op: scf.WhileOp) -> None:
         """A pointer chase as cgeist prints ``while (p >= 0 && test(p)) p =
@@ -595,12 +682,22 @@ class Analysis:
         blk = loop_body(inner)
         accs = list(blk.args[1:])
         inits = list(op.inits if isinstance(op, affine.ForOp) else op.iter_args)  # type: ignore[attr-defined]
+        if inner is op and self.point_stores():
+            # (a counter handed on through scf.if's: a queue's tail, counter_if)
+            self.accs = {acc: self.node(init) for acc, init in zip(accs, inits) if isinstance(acc.type, IndexType)}
         self.body(ops_of(blk), in_reduction=True)
         term = blk.last_op
         assert term is not None
         if inner is op and self.arg_reduction(op, rdims[0], accs, inits, list(term.operands)):
             return
         for j, (acc, init, y, res) in enumerate(zip(accs, inits, term.operands, op.results)):
+            if y in self.counts:  # the counter: its start plus the points that counted
+                idx = IndexType()
+                one, zero = (Const(idx, arith.ConstantOp(IntegerAttr.from_index_int_value(c))) for c in (1, 0))
+                counted = Op(idx, select_op(idx), [self.counts[y], one, zero])
+                a, b = Block(arg_types=[idx, idx]).args
+                self.nodes[res] = Op(idx, arith.AddiOp(a, b), [self.accs[acc], Red(idx, "add", frozenset(rdims), counted, op)])
+                continue
             fold = fold_of(y, acc)
             if fold is None:
                 raise Refuse(f"iter_arg #{j} of the reduction loop is not an add/mul/min/max accumulation")
@@ -677,9 +774,21 @@ def classify(a: Analysis) -> frozenset[int]:
     band = frozenset(a.band_dims)
     if not a.stores and not a.escaping:
         raise Refuse("the loop nest stores nothing and yields nothing")
+    tests: dict[int, Node] = {}  # an update's or claim's test -> what the statements it guards see (Changed, Won)
+    for s in a.stores:
+        if s.mask is not None:
+            m = s.mask
+            if _filtered_min_max(a, s):
+                tests[id(m)] = Changed(IntegerType(1), s)
+            elif s.ind and (test := _claim(a, s)) is not None:
+                tests[id(test)] = Won(IntegerType(1), s)
+    if tests:
+        _guarded_by(a, tests)
     for s in a.stores:
         inv = band - s.amap.dims_used()
-        if s.mask is not None and _filtered_min_max(a, s):
+        if s.atomic and s.mask is None and any(isinstance(t, Changed) and t.store is s for t in tests.values()):
+            continue
+        if s.claim is not None or _append(s) or _claimed_cell(s):
             continue
         if s.ind:
             _atomic(a, s)
@@ -713,7 +822,7 @@ def classify(a: Analysis) -> frozenset[int]:
     if len(dims) > 1:
         raise Refuse("reductions over different loops in one body")
     red = next(iter(dims)) if dims else frozenset()
-    if red and any(s.atomic for s in a.stores):
+    if red and any(s.atomic and not point_store(a, s) for s in a.stores):
         raise Refuse("an update at a loaded index beside a reduction in one body")
     if red & band:
         # the folded loops enclose every store: a store that is not an
@@ -733,7 +842,7 @@ def classify(a: Analysis) -> frozenset[int]:
         used = s.amap.dims_used()
         if point_store(a, s):
             continue  # stored at each point of the accumulation loop, beside the fold (_plan_scalar)
-        if not s.atomic and (used & red or used != alld - red):
+        if not s.atomic and s.claim is None and not _claimed_cell(s) and (used & red or used != alld - red):
             raise Refuse(f"the store to {array_label(s.array)} does not move with every parallel loop of the nest (an output dependence)")
         for n in walk_nodes(s.value, into_reductions=False):
             if isinstance(n, Load) and n.amap.dims_used() & red:
@@ -743,10 +852,115 @@ def classify(a: Analysis) -> frozenset[int]:
 
 def point_store(a: Analysis, s: Store) -> bool:
     """A store inside a nest that is one accumulation loop (``point_stores``)
-    at a cell moving with every dim, of a value that is no fold: the region
-    stores it at every point, beside the fold it yields."""
+    at a cell moving with every dim, or at a loaded index (an atomic, a
+    claim, a store at a claimed cell, an append), of a value that is no fold:
+    the region stores it at every point, beside the fold it yields."""
     alld = frozenset(range(len(a.bounds)))
-    return a.point_stores() and not s.atomic and not s.ind and s.amap.dims_used() == alld and not any(isinstance(n, Red) for n in walk_nodes(s.value))
+    if not a.point_stores() or any(isinstance(n, Red) for n in walk_nodes(s.value)):
+        return False
+    if s.ind:
+        return bool(s.atomic) or s.claim is not None or _append(s) or _claimed_cell(s)
+    return not s.atomic and s.amap.dims_used() == alld
+
+
+def _append(s: Store) -> bool:
+    return len(s.ind) == 1 and isinstance(s.ind[0][1], Slot)
+
+
+def _conjuncts(m: Node | None) -> list[Node]:
+    if m is None:
+        return []
+    if isinstance(m, Op) and isinstance(m.op, arith.AndIOp) and m.type == IntegerType(1):
+        return [x for y in m.args for x in _conjuncts(y)]
+    return [m]
+
+
+def _claimed_cell(s: Store) -> bool:
+    """A plain store at a loaded index under a claim of a cell at the same
+    index (``if (D[v] < 0) {D[v] = l; Par[v] = u;}``): only the points that
+    claimed ``v`` store there -- one per cell when the claimed value fails
+    the claim's test, else the claimers in iteration order."""
+    ind = [(p, id(n)) for p, n in s.ind]
+    return not s.atomic and any(isinstance(c, Won) and [(p, id(n)) for p, n in c.store.ind] == ind and c.store.amap.rank == s.amap.rank for c in _conjuncts(s.mask))
+
+
+_SWAPPED = {"eq": "eq", "ne": "ne", "slt": "sgt", "sle": "sge", "sgt": "slt", "sge": "sle"}
+
+
+def _claim(a: Analysis, s: Store) -> Node | None:
+    """``if (X[c] pred k) X[c] = f`` (the cell at a loaded index, ``k`` a
+    constant or host value, integers): a ``stream.claim`` -- in the loop's
+    order, each point whose cell passes the test writes it (GAP bfs's
+    compare-and-swap of an unvisited vertex's depth, sssp's queue mark).  The
+    test is the innermost condition of the store's filter (the others filter
+    the claim); its load of ``X[c]`` is the claim's own read.  Gives the
+    test (None: not a claim)."""
+    *outer, test = _conjuncts(s.mask)
+    if not (isinstance(test, Op) and isinstance(test.op, arith.CmpiOp) and isinstance(s.value.type, IntegerType)):
+        return None
+    name = arith.CMPI_COMPARISON_OPERATIONS[test.op.predicate.value.data]
+    if name not in _SWAPPED:
+        return None
+    ind = [(p, id(n)) for p, n in s.ind]
+
+    def cell(x: Node) -> bool:
+        return isinstance(x, Load) and x.array is s.array and x.amap == s.amap and [(p, id(n)) for p, n in x.ind] == ind
+
+    lhs, rhs = test.args
+    if cell(lhs) and isinstance(rhs, (Const, Scalar)):
+        pred, bound = name, rhs
+    elif cell(rhs) and isinstance(lhs, (Const, Scalar)):
+        pred, bound = _SWAPPED[name], lhs
+    else:
+        return None
+    if bound.type != s.value.type or any(isinstance(n, Load) and n.array is s.array for n in walk_nodes(s.value)) or sum(t.array is s.array for t in a.stores) > 1:
+        return None
+    s.claim = (pred, bound)
+    s.mask = None
+    for c in outer:
+        s.mask = c if s.mask is None else Op(IntegerType(1), logic_op("and"), [s.mask, c])
+    return test
+
+
+def _guarded_by(a: Analysis, tests: dict[int, Node]) -> None:
+    """The statements an update's or a claim's test guards see whether that
+    point's update changed its cell (``Changed``) or claimed it (``Won``), as
+    the loop evaluates the test in order -- not the cell's value at region
+    entry; the test's own load goes with the update."""
+    memo: dict[int, Node] = {}
+
+    def sub(n: Node) -> Node:
+        if id(n) in tests:
+            return tests[id(n)]
+        if id(n) in memo:
+            return memo[id(n)]
+        out = n
+        if isinstance(n, Op):
+            args = [sub(x) for x in n.args]
+            if any(x is not y for x, y in zip(args, n.args)):
+                out = Op(n.type, n.op, args)
+        elif isinstance(n, Red):
+            body = sub(n.body)
+            if body is not n.body:
+                out = Red(n.type, n.kind, n.dims, body, n.src)
+        elif isinstance(n, Slot):
+            mask = sub(n.mask)
+            if mask is not n.mask:
+                out = Slot(n.type, mask, n.start)
+        memo[id(n)] = out
+        return out
+
+    for s in a.stores:
+        if s.mask is not None:
+            s.mask = sub(s.mask)
+        s.value = sub(s.value)
+        s.ind = tuple((p, sub(x)) for p, x in s.ind)
+    a.escaping = {r: sub(n) for r, n in a.escaping.items()}
+    used = [v for t in a.stores for v in [t.mask, t.value, *(x for _, x in t.ind)] if v is not None] + list(a.escaping.values())
+    seen: set[int] = set()
+    for n in (n for v in used for n in walk_nodes(v, seen)):
+        if isinstance(n, Changed):
+            n.store.changed = True
 
 
 def _updated_cell(s: Store) -> int | None:

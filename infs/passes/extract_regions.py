@@ -26,7 +26,7 @@ from infs.passes.extract_analysis import Analysis, array_label, classify, point_
 from infs.passes.extract_host import HostOps
 from infs.passes.extract_loops import erase_ops
 from infs.passes.extract_remarks import Refuse, source_line
-from infs.passes.extract_trees import Chase, Const, Load, Node, Op, Red, Scalar, Store, walk_nodes
+from infs.passes.extract_trees import Changed, Chase, Const, Load, Node, Op, Red, Scalar, Slot, Store, Won, walk_nodes
 
 
 # ---------------------------------------------------------------------------
@@ -52,6 +52,7 @@ class RegionBuilder:
         self.domain = Domain(tuple(a.bounds[d] for d in self.dims))
         self.iterators = ["reduction" if d in red else "parallel" for d in self.dims]
         self.memo: dict[int, SSAValue] = {}
+        self.claimed: dict[int, SSAValue] = {}  # a claim's (an atomic's) Store -> its stream.claim's (changed) result
         self.block: Block | None = None
 
     def build(self, stores: list[Store], loads: list[Load], results: list[Node]) -> stream.RegionOp:
@@ -62,7 +63,7 @@ class RegionBuilder:
         seen: set[int] = set()
         for s in stores:
             used_syms |= s.amap.symbols_used()
-            for v in [s.value, *(x for _, x in s.ind), *([s.mask] if s.mask is not None else [])]:
+            for v in [s.value, *(x for _, x in s.ind), *([s.mask] if s.mask is not None else []), *([s.claim[1]] if s.claim is not None else [])]:
                 nodes.extend(walk_nodes(v, seen))
         for r in results:
             nodes.extend(walk_nodes(r, seen))
@@ -89,7 +90,16 @@ class RegionBuilder:
             else:
                 where = (self.array_arg[s.array], s.amap.substitute(self.env), [self.value(x) for _, x in s.ind], [p for p, _ in s.ind])
                 mask = self.stream(s.mask) if s.mask is not None else None
-                st = stream.AtomicOp(s.atomic, self.stream(s.value), *where, mask) if s.atomic else stream.StoreOp(self.stream(s.value), *where, mask)
+                if s.claim is not None:
+                    pred, bound = s.claim
+                    st = stream.ClaimOp(pred, self.scalar(bound), self.stream(s.value), *where, mask)
+                    self.claimed[id(s)] = st.won
+                elif s.atomic:
+                    st = stream.AtomicOp(s.atomic, self.stream(s.value), *where, mask, changed=s.changed)
+                    if s.changed:
+                        self.claimed[id(s)] = st.changed
+                else:
+                    st = stream.StoreOp(self.stream(s.value), *where, mask)
                 if s.src is not None:
                     st.location = s.src.location
                 block.add_op(st)
@@ -123,10 +133,24 @@ class RegionBuilder:
             v = self.scalar_arg[n.value]
         elif isinstance(n, Chase):
             v = self.chase(n)
+        elif isinstance(n, (Won, Changed)):
+            if id(n.store) not in self.claimed:
+                raise Refuse(f"a statement at line {source_line(n.store.src)} is used before it (a claim's or an update's result)")
+            v = self.claimed[id(n.store)]
+        elif isinstance(n, Slot):
+            v = self.add(stream.CountOp(self.stream(n.mask), self.scalar(n.start)))
         else:
             v = self.compute(n)
         self.memo[id(n)] = v
         return v
+
+    def scalar(self, n: Node) -> SSAValue:
+        """``n`` as a value of the region that is no stream: a region scalar, or a constant in the region's body."""
+        if isinstance(n, Scalar):
+            return self.scalar_arg[n.value] if n.value in self.scalar_arg else self.value(n)
+        if isinstance(n, Const):
+            return self.add(n.op.clone())
+        raise Refuse("a claim's test bound that is not a constant or a host value")
 
     def chase(self, n: Chase) -> SSAValue:
         """The ``stream.chase`` of a pointer chase: its test's and step's ops
@@ -167,7 +191,7 @@ class RegionBuilder:
             if id(x) in seen:
                 return []
             seen.add(id(x))
-            if isinstance(x, (Load, TmpLoad, Red, Scalar, Chase)) or (id(x) in self.memo and x is not n):
+            if isinstance(x, (Load, TmpLoad, Red, Scalar, Chase, Won, Changed, Slot)) or (id(x) in self.memo and x is not n):
                 return [x]
             return [leaf for y in x.args for leaf in leaves_of(y, seen)] if isinstance(x, Op) else []
 

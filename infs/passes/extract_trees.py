@@ -85,6 +85,32 @@ class Chase(Node):
 
 
 @dataclass(eq=False)
+class Won(Node):
+    """Whether a claim (``Store.claim``) claimed its cell at this point: the
+    ``stream.claim``'s result."""
+
+    store: "Store"
+
+
+@dataclass(eq=False)
+class Changed(Node):
+    """Whether an atomic min/max (``Store.atomic``) changed its cell at this
+    point: the ``stream.atomic``'s ``changed`` result (the relaxation's test,
+    ``if (f < X[c])``, as the loop evaluates it in order)."""
+
+    store: "Store"
+
+
+@dataclass(eq=False)
+class Slot(Node):
+    """An append's slot ``Q[t++]``: ``start`` plus the points before this one
+    where ``mask`` holds (``stream.count``)."""
+
+    mask: Node
+    start: Node
+
+
+@dataclass(eq=False)
 class Store:
     array: SSAValue
     amap: AccessMap
@@ -94,6 +120,8 @@ class Store:
     ind: tuple = ()
     atomic: str | None = None  # X[idx[p]] op= value: a stream.atomic of this kind
     mask: Node | None = None  # under an scf.if: the i1 condition it happens on (a filtered stream.store/atomic)
+    claim: tuple | None = None  # (cmpi predicate name, bound node): ``if (X[c] pred k) X[c] = value`` as a stream.claim
+    changed: bool = False  # an atomic min/max whose test other statements use (its ``changed`` result)
 
 
 # combining ops of reductions (kind names of stream.reduce)
@@ -246,6 +274,9 @@ def walk_nodes(n: Node, seen: set[int] | None = None, into_reductions: bool = Tr
             yield from walk_nodes(a, seen, into_reductions)
     elif isinstance(n, Chase):
         for a in [n.start, *(x for _, x in n.inputs)]:
+            yield from walk_nodes(a, seen, into_reductions)
+    elif isinstance(n, Slot):
+        for a in (n.mask, n.start):
             yield from walk_nodes(a, seen, into_reductions)
     elif isinstance(n, Red) and into_reductions:
         yield from walk_nodes(n.body, seen, into_reductions)

@@ -171,6 +171,10 @@ class _Builder:
                 # NSC Table II's pointer chasing: each step's address is the element the
                 # previous one loaded, a dependence no tensor of the lattice expresses
                 raise NotTensorizable("a pointer-chasing stream ('stream.chase') has no tdfg counterpart: each step's address is loaded by the step before")
+            if isinstance(op, (stream.ClaimOp, stream.CountOp)) or (isinstance(op, stream.AtomicOp) and op.changed is not None):
+                # each point's outcome depends on the points before it at its cell (a claim, a min's improvement) or
+                # on all before it (a count): an order no tensor of the lattice keeps
+                raise NotTensorizable(f"'{op.name}' has no tdfg counterpart: each point's result depends on the points before it in iteration order")
             if isinstance(op, (stream.StoreOp, stream.AtomicOp)) and op.mask is not None:
                 # NSC's filtered streams write where their filter holds; a tdfg store writes its whole tensor
                 raise NotTensorizable(f"a filtered '{op.name}' (if %m) has no tdfg counterpart: a tdfg store writes every cell of its tensor")

@@ -18,6 +18,10 @@ sequential loop nest (``infs.dialects.stream`` docstring):
   use numpy's pairwise order (tests compare f32 with a tolerance);
 * a filtered store or atomic (``if %m``) writes only where its filter
   holds, merged with the others as above (the general path);
+* a claim (``stream.claim``) finds its claimers per cell in iteration order
+  by one stable sort of its cells (a scan per cell); so does an atomic
+  min/max's ``changed`` result; ``stream.count`` is a prefix sum.  These,
+  like filtered writes, take the general path;
 * a pointer chase (``stream.chase``) advances all its chains one node per
   numpy step (``reference_grids.eval_chase``); a chain past its fields' end or
   longer than they have slots (a cycle) is an error naming the op;
@@ -92,7 +96,8 @@ def evaluate_region(
     bad = out_of_bounds_access(region, [a.shape for a in arrays], scalars)
     if bad is not None:
         raise EvaluationError(bad)
-    filtered = any(isinstance(op, (stream.StoreOp, stream.AtomicOp)) and op.mask is not None for op in region.body.block.ops)
+    filtered = any((isinstance(op, (stream.StoreOp, stream.AtomicOp)) and op.mask is not None) or isinstance(op, (stream.ClaimOp, stream.CountOp))
+                   or (isinstance(op, stream.AtomicOp) and op.changed is not None) for op in region.body.block.ops)  # fmt: skip
     evaluate = evaluate_views if views and not filtered else evaluate_grids
     try:
         rows = row_parts(region, st.shape)

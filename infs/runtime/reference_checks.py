@@ -90,7 +90,7 @@ def row_parts(region: stream.RegionOp, shape: Sequence[int]) -> int | None:
     if size <= ROW_POINTS or shape[0] < 2:
         return None
     for op in region.body.block.ops:
-        if isinstance(op, stream.AtomicOp) or (isinstance(op, stream.YieldOp) and op.values):
+        if isinstance(op, (stream.AtomicOp, stream.ClaimOp, stream.CountOp)) or (isinstance(op, stream.YieldOp) and op.values):
             return None
         if isinstance(op, (stream.LoadOp, stream.StoreOp)) and op.indirect_positions():
             return None  # index data is checked per invocation: an error must not follow half the rows' stores
@@ -116,7 +116,7 @@ def reads_what_it_writes(region: stream.RegionOp, arrays: Sequence[np.ndarray]) 
     return any(arrays[i] is arrays[j] for i, j in _read_write_pairs(region))
 
 
-_WRITES = (stream.StoreOp, stream.AtomicOp, tdfg.StoreOp, tdfg.StreamStoreOp)
+_WRITES = (stream.StoreOp, stream.AtomicOp, stream.ClaimOp, tdfg.StoreOp, tdfg.StreamStoreOp)
 
 
 def aliased_operands(region: stream.RegionOp | tdfg.GraphOp, arrays: Sequence[np.ndarray], same_object: bool = True) -> str | None:
@@ -217,7 +217,7 @@ def _facts(region: stream.RegionOp) -> tuple:
     args = list(region.array_args)
     accesses = []
     for op in region.body.block.ops:
-        if not isinstance(op, (stream.LoadOp, stream.StoreOp, stream.AtomicOp)):
+        if not isinstance(op, (stream.LoadOp, stream.StoreOp, stream.AtomicOp, stream.ClaimOp)):
             continue
         if not isinstance(op, stream.LoadOp) and op.mask is not None:
             continue  # a filtered write: the evaluator checks the points that write (as the loop's `if` guards them)

@@ -183,9 +183,17 @@ def evaluate_grids(region: stream.RegionOp, st: RegionState) -> list[np.ndarray]
             st.values[op.result] = eval_chase(op, st)
         elif isinstance(op, stream.ReduceOp):
             st.values[op.result] = eval_reduce(op, st, st.values[op.input])
+        elif isinstance(op, stream.ClaimOp):
+            eval_claim(op, pos, st, writes)
+        elif isinstance(op, stream.CountOp):
+            m = np.broadcast_to(np.asarray(st.values[op.mask], dtype=np.bool_), st.shape).ravel().astype(np.int64)
+            st.values[op.result] = (np.cumsum(m) - m + int(st.values[op.start])).reshape(st.shape)
         elif isinstance(op, (stream.StoreOp, stream.AtomicOp)):
             arr = st.values[op.array]
             wshape = st.write_shape(op.value)
+            changed = op.changed if isinstance(op, stream.AtomicOp) else None
+            if changed is not None:
+                st.values[changed] = np.zeros(wshape, np.bool_)
             if not math.prod(wshape):  # no write point: nothing happens
                 continue
             filt = write_filter(st, op, wshape)
@@ -193,6 +201,8 @@ def evaluate_grids(region: stream.RegionOp, st: RegionState) -> list[np.ndarray]
                 continue  # the filter holds nowhere: nothing happens
             idx = st.indices(op, op.access_map(), op.indirect_positions(), op.indices, arr, wshape, filt)
             kind = "store" if isinstance(op, stream.StoreOp) else op.kind.data
+            if changed is not None:
+                st.values[changed] = atomic_changes(op, st, arr, idx, wshape, filt)
             writes.setdefault(id(arr), []).append((pos, idx, st.values[op.value], kind, wshape, filt))
         elif isinstance(op, stream.YieldOp):
             results = [np.asarray(st.values[v]).reshape(()) for v in op.values]
@@ -355,6 +365,93 @@ def write_filter(st: RegionState, op, wshape: tuple[int, ...]) -> np.ndarray | N
     stats = st.filter_stats.setdefault(op, [0, 0])  # (only the general path evaluates filters: once per op and run)
     stats[0], stats[1] = stats[0] + int(np.count_nonzero(filt)), stats[1] + int(filt.size)
     return filt
+
+
+def _by_cell(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The points (flat, in iteration order) grouped by cell, each group in
+    iteration order: the stable sort's order, and where each group starts."""
+    order = np.argsort(cells, kind="stable")
+    sc = cells[order]
+    start = np.ones(sc.size, np.bool_)
+    start[1:] = sc[1:] != sc[:-1]
+    return order, start
+
+
+def _segmented_exclusive(vals: np.ndarray, start: np.ndarray, combine, identity) -> np.ndarray:
+    """Per group (``start`` marks each group's first element), the fold by
+    ``combine`` of the elements before each one (``identity`` at a group's
+    first): a scan by doubling, log2(n) numpy passes."""
+    inc = vals.copy()
+    seg = np.cumsum(start)
+    k = 1
+    while k < inc.size:
+        same = seg[k:] == seg[:-k]
+        inc[k:] = np.where(same, combine(inc[k:], inc[:-k]), inc[k:])  # (the right side reads the pass's old values)
+        k *= 2
+    out = np.empty_like(inc)
+    if inc.size:
+        out[0] = identity
+        out[1:] = np.where(start[1:], identity, inc[:-1])
+    return out
+
+
+def atomic_changes(op: stream.AtomicOp, st: RegionState, arr: np.ndarray, idx, wshape: tuple[int, ...], filt: np.ndarray | None) -> np.ndarray:
+    """Whether each point's min (max) update changes its cell, in iteration
+    order: its value beats the cell's value at region entry and every earlier
+    point's value for that cell (the array is the atomic's alone: the verifier's
+    rule).  False where the filter fails."""
+    cells = _flat_cells(arr, idx, wshape).ravel()
+    val = np.broadcast_to(np.asarray(st.values[op.value], dtype=arr.dtype), wshape).ravel()
+    keep = np.ones(cells.size, np.bool_) if filt is None else filt
+    c, v = cells[keep], val[keep]
+    order, start = _by_cell(c)
+    lo = op.kind.data == "min"
+    info = np.iinfo(arr.dtype)
+    before = _segmented_exclusive(v[order], start, np.minimum if lo else np.maximum, info.max if lo else info.min)
+    cur = (np.minimum if lo else np.maximum)(arr.reshape(-1)[c[order]], before)
+    won = np.empty(c.size, np.bool_)
+    won[order] = (v[order] < cur) if lo else (v[order] > cur)
+    out = np.zeros(cells.size, np.bool_)
+    out[keep] = won
+    st.filter_stats.setdefault(("changes", op), [0])[0] += int(np.count_nonzero(out))
+    return out.reshape(wshape)
+
+
+def eval_claim(op: stream.ClaimOp, pos: int, st: RegionState, writes: dict) -> None:
+    """``stream.claim``'s points that claim their cell, in iteration order (the
+    stream dialect's semantics): among the points asked (its filter holds) at
+    one cell, in order, each claims while the cell passes the test -- the
+    entry value does, and every earlier claimer's value did.  The claimers'
+    writes join the array's as stores (the last claimer's value stays)."""
+    arr = st.values[op.array]
+    shape = st.shape
+    st.values[op.won] = np.zeros(shape, np.bool_)
+    if not st.size:
+        return
+    filt = write_filter(st, op, shape)
+    asked = np.ones(st.size, np.bool_) if filt is None else filt
+    if filt is None:
+        stats = st.filter_stats.setdefault(op, [0, 0])
+        stats[0], stats[1] = stats[0] + st.size, stats[1] + st.size
+    if not asked.any():
+        return
+    idx = st.indices(op, op.access_map(), op.indirect_positions(), op.indices, arr, shape, filt)
+    cells = _flat_cells(arr, idx, shape).ravel()[asked]
+    val = np.broadcast_to(np.asarray(st.values[op.value], dtype=arr.dtype), shape).ravel()[asked]
+    pred, bound = op.predicate.data, np.asarray(st.values[op.bound], dtype=arr.dtype)
+    order, start = _by_cell(cells)
+    fails = ~np.asarray(stream.claim_test(pred, val[order], bound), np.bool_)
+    cs = np.cumsum(fails)
+    excl = cs - fails
+    base = np.maximum.accumulate(np.where(start, excl, 0))  # (excl never decreases: each group's first value)
+    entry = np.asarray(stream.claim_test(pred, arr.reshape(-1)[cells[order]], bound), np.bool_)
+    won_sorted = entry & (excl == base)
+    won = np.zeros(st.size, np.bool_)
+    won[np.flatnonzero(asked)[order]] = won_sorted
+    st.values[op.won] = won.reshape(shape)
+    st.filter_stats.setdefault(("changes", op), [0])[0] += int(np.count_nonzero(won))
+    if won.any():
+        writes.setdefault(id(arr), []).append((pos, idx, st.values[op.value], "store", shape, won))
 
 
 def access_grids(st: RegionState, op, arr: np.ndarray, shape: tuple[int, ...] | None = None) -> tuple[np.ndarray, ...]:

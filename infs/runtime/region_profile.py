@@ -42,6 +42,11 @@ Counting rules:
   steps; the body's ops run once per step.  Where the walk fails (a cycle,
   a pointer outside the fields: the run reports it when it evaluates the
   region; timing-only runs have no such values) each chain counts one step;
+* a claim (``stream.claim``) is an atomic stream (kind ``claim``) of a
+  request per point its filter holds at; it, and an atomic min/max returning
+  ``changed``, count the requests that changed their cell (``changes``, off
+  the same reference run as a filter's points); ``stream.count`` is an add
+  per point;
 * a filtered store or atomic (``if %m``): which points write is data too, read
   off the same reference run; its ``accesses`` are the points that wrote,
   ``filtered`` the points asked, ``elements`` and ``lines`` at most the
@@ -138,11 +143,18 @@ class _Static:
         for op in region.body.block.ops:
             if isinstance(op, stream.LoadOp):
                 self.steps.append(("load", op.result, op.access_map().dims_used(), tuple(op.indices), self.access(op)))
-            elif isinstance(op, (stream.StoreOp, stream.AtomicOp)):
+            elif isinstance(op, (stream.StoreOp, stream.AtomicOp, stream.ClaimOp)):
                 live = stream.live_dims(op.value, region)
                 kind = "store" if isinstance(op, stream.StoreOp) else "atomic"
                 reduced = isinstance(op.value.owner, stream.ReduceOp) or live != all_dims
-                self.steps.append((kind, live, reduced, tuple(op.indices), self.access(op), op.kind.data if kind == "atomic" else None, op if op.mask is not None else None))
+                atomic = "claim" if isinstance(op, stream.ClaimOp) else op.kind.data if kind == "atomic" else None
+                result = op.won if isinstance(op, stream.ClaimOp) else op.changed if isinstance(op, stream.AtomicOp) else None
+                # (a claim's requests are the points its filter holds at; a claim, or an atomic returning
+                # whether it changed its cell, counts the requests that changed it: the reference's)
+                filtered = op if op.mask is not None or result is not None else None
+                self.steps.append((kind, live, reduced, tuple(op.indices), self.access(op), atomic, filtered, result))
+            elif isinstance(op, stream.CountOp):
+                self.steps.append(("compute", op.result, (op.mask,), ["int_add"]))  # a running count: one add per point
             elif isinstance(op, stream.ComputeOp):
                 ins = tuple(v for v in op.inputs if isinstance(v.type, stream.StreamType))
                 classes = [cls for inner in op.body.block.ops for cls in _classes(inner.name)]
@@ -370,11 +382,16 @@ class _Profiler:
                 self.vary[result] = frozenset(d for d in used | idx if self.extents[d] > 1) if self.rank else frozenset()
                 streams.append(self.memory_stream("load", access, indices))
             elif what in ("store", "atomic"):
-                _, live, reduced, indices, access, atomic, filtered = step
+                _, live, reduced, indices, access, atomic, filtered, result = step
                 sp = self.memory_stream(what, access, indices, live, reduced, atomic)
                 got = self.filter_stats(filtered) if filtered is not None and sp.accesses else None
                 if got is not None:
                     sp = self.filtered(sp, *got)
+                if result is not None:
+                    self.vary[result] = frozenset(d for d in range(self.rank) if self.extents[d] > 1)
+                    changes = self._filters.get(("changes", filtered)) if sp.accesses else [0]
+                    if changes is not None:
+                        sp = dataclasses.replace(sp, changes=min(int(changes[0]), sp.accesses))
                 streams.append(sp)
             elif what == "compute":
                 _, result, ins, classes = step

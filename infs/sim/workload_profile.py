@@ -144,10 +144,11 @@ class StreamProfile:
     indirect: bool = False
     indirect_dims: tuple[int, ...] = ()  # array dims given by index streams
     run: int = 1  # indirect: consecutive elements served by one line request
-    atomic: str | None = None  # atomic kind (add, min, max)
+    atomic: str | None = None  # atomic kind (add, min, max; claim: a stream.claim's test-and-set)
     reduced: bool = False  # store/atomic of a reduced value (one write per result)
     chase_depth: int = 0  # a field of a pointer chase (stream.chase): the longest chain's steps (0: not a chase)
     filtered: int = 0  # a filtered store/atomic (if %m): the points its filter was evaluated at (accesses: those that wrote; 0: not filtered)
+    changes: int = -1  # an atomic's requests that changed their cell, where the profile read them (a claim's claimers); -1: not known
 
     @property
     def array_cells(self) -> int:

@@ -513,7 +513,11 @@ def modifying_fraction(s: StreamProfile) -> float:
     """Fraction of an atomic stream's requests that change the value (§IV-C: "many
     atomics do not change the value (e.g. compare-exchange in bfs, min in sssp)"),
     with ``k`` = requests per distinct cell, in random order: min/max ``H_k / k``,
-    an add (it always changes the value) 1."""
+    an add (it always changes the value) 1; where the profile counted the
+    requests that changed their cell (``changes``: a claim's claimers, an
+    atomic min returning ``changed``), that share."""
+    if s.changes >= 0 and s.accesses:  # counted by the profile (a claim's claimers, a min's improvements)
+        return s.changes / s.accesses
     k = s.accesses / s.elements if s.elements else 1.0
     if k <= 1.0:
         return 1.0

@@ -14,7 +14,7 @@ func.func @reduced_filter(%A: memref<?xi32>, %B: memref<?xi32>, %n: index) {
     }
     %r = stream.reduce max %k over [1] : !stream.stream<i1> -> !stream.stream<i1>
     %s = stream.reduce add %x over [1] : !stream.stream<i32> -> !stream.stream<i32>
-    // CHECK: filter-invalid.mlir:[[# @LINE + 1]]:5: error: 'stream.store' op filter must be produced by a stream.load, stream.compute or stream.chase of the same region
+    // CHECK: filter-invalid.mlir:[[# @LINE + 1]]:5: error: 'stream.store' op filter must be produced by a stream.load, stream.compute, stream.chase, stream.claim or stream.atomic of the same region
     stream.store %s -> %b[d0] if %r : !stream.stream<i32> -> memref<?xi32>
     stream.yield
   }

@@ -285,7 +285,7 @@ func.func @load_index_producer(%A: memref<?xf32>, %I: memref<4x4xi32>) {
   ^bb0(%a: memref<?xf32>, %i: memref<4x4xi32>):
     %j = stream.load %i[d0, d1] : memref<4x4xi32> -> !stream.stream<i32>
     %r = stream.reduce max %j over [1] : !stream.stream<i32> -> !stream.stream<i32>
-    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'stream.load' op index stream must be produced by a stream.load, stream.compute or stream.chase of the same region
+    // CHECK: invalid.mlir:[[# @LINE + 1]]:5: error: 'stream.load' op index stream must be produced by a stream.load, stream.compute, stream.chase or stream.count of the same region
     %v = stream.load %a[%r] : memref<?xf32> -> !stream.stream<f32>
     stream.yield
   }
