@@ -191,7 +191,7 @@ PARTIAL = {
 
 _NONE = "error: nothing to offload: extract-streams turned none of its loop nests into a stream.region ({where}) (strict_offload)"
 HOST_ONLY = {
-    "bfs_pull": "21:5: loop nest not extracted: 'scf.while' in a branch of the 'scf.if' at line 24 (a select of its sides takes loads and arithmetic only)",
+    "bfs_pull": "21:5: loop nest not extracted: the 'scf.while' at line 29 (a loop that stops on a condition: a search's early exit) sits in a branch of the 'scf.if' at line 24; a stream with a termination condition under a filter has no stream op (stream.chase ends a pointer walk at the top level of a body only)",
 }
 
 

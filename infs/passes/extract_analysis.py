@@ -85,6 +85,13 @@ def fold_affine(e: AffineExpr, dims: Sequence, syms: Sequence, const, binary):
     return binary(e, lhs, fold_affine(e.rhs, dims, syms, const, binary))
 
 
+def _early_exit(loop: scf.WhileOp, where: scf.IfOp) -> str:
+    """Why a loop with an exit condition inside an ``scf.if`` stays on the host."""
+    return (f"the 'scf.while' at line {source_line(loop)} (a loop that stops on a condition: a search's early exit) sits in a branch of the "
+            f"'scf.if' at line {source_line(where)}; a stream with a termination condition under a filter has no stream op "
+            "(stream.chase ends a pointer walk at the top level of a body only)")
+
+
 def _narrow(t: Attribute) -> bool:
     """An integer type narrower than i32, whose index arithmetic may wrap at sizes that occur."""
     return isinstance(t, IntegerType) and t.width.data < 32
@@ -406,6 +413,8 @@ class Analysis:
                 elif is_pure_scalar_op(o):
                     if may_trap(o):
                         raise Refuse(f"the 'scf.if' at line {source_line(op)} holds '{o.name}' by a divisor that may be 0 or -1 on one side only: a select evaluates both sides")
+                elif isinstance(o, scf.WhileOp):
+                    raise Refuse(_early_exit(o, op))
                 else:
                     raise Refuse(f"'{o.name}' in a branch of the 'scf.if' at line {source_line(op)} (a select of its sides takes loads and arithmetic only)")
             sides.append(list(blk.last_op.operands))  # type: ignore[union-attr]
@@ -452,6 +461,8 @@ class Analysis:
                 elif is_pure_scalar_op(o):
                     if may_trap(o):
                         raise Refuse(f"the 'scf.if' at line {source_line(op)} holds '{o.name}' by a divisor that may be 0 or -1: a filtered stream computes at every point")
+                elif isinstance(o, scf.WhileOp):
+                    raise Refuse(_early_exit(o, op))
                 else:
                     raise Refuse(f"'{o.name}' in the filter of the 'scf.if' at line {source_line(op)} (a filter takes loads, arithmetic and stores)")
 
