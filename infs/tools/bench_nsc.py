@@ -267,7 +267,7 @@ def explain_gaps(fig: dict[str, Any], rows: list[dict], checks: dict[str, dict])
             why.append(f"MRSW over the exclusive lock: {got}; pr_push's adds always change the value (§VII-D: no MRSW gain); bfs_push's "
                        "claims and sssp's relaxations lock only where they change the cell (the profile counts those), but each runs as one "
                        "region per frontier vertex, whose row names each cell once: a lock is contended by other threads' requests "
-                       "(engine.lock_cycles), and the lock is a small share of a call's cycles")  # fmt: skip
+                       "only (engine.lock_cycles)")  # fmt: skip
         if key.startswith("NS/") or key == "energy NS":
             slow = [(w, per[w]["NS_no_sync"]["speedup"] / per[w]["NS"]["speedup"]) for w in per if "NS" in per[w] and "NS_no_sync" in per[w]]
             slow = [f"{w} {s:.2f}x" for w, s in slow if s > 1 + GAP]
