@@ -227,6 +227,8 @@ def _conv(x: _Access, w: _Access, out: _Access, size: dict[int, int], red: list[
     win = [d for d in (kh, kw) if d is not None]
     OH, OW, F = out.shape
     f_dim, c_dim = out.single(2), x.single(2)
+    if len(set(win)) < len(win) or (c_dim is not None and c_dim in win):
+        raise _Refuse("one loop is both a window and a channel (or both windows) of its input: no filter layout reads it")
     if f_dim is not None and c_dim is not None and f_dim != c_dim:  # dense
         flat = {kh: KW * C, kw: C, c_dim: 1}
         flat.pop(None, None)  # type: ignore[call-overload]
