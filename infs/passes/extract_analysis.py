@@ -449,11 +449,7 @@ class Analysis:
                     elif ld.order >= 0:
                         speculated.append((ld, op))
                 elif isinstance(o, (affine.StoreOp, memref.StoreOp)):
-                    array, amap, ind = self.access(o)
-                    for k in [k for k in forward if k[0] == id(array)]:
-                        del forward[k]
-                    self.stores.append(Store(array, amap, self.node(o.value), self.order, o, ind, mask=m))
-                    self.order += 1
+                    self.masked_store(o, *self.access(o), m, forward)
                 elif isinstance(o, scf.IfOp) and o.results:
                     self.if_select(o, forward, speculated)
                 elif isinstance(o, scf.IfOp):
@@ -465,6 +461,14 @@ class Analysis:
                     raise Refuse(_early_exit(o, op))
                 else:
                     raise Refuse(f"'{o.name}' in the filter of the 'scf.if' at line {source_line(op)} (a filter takes loads, arithmetic and stores)")
+
+    def masked_store(self, o: Operation, array: SSAValue, amap: AccessMap, ind, m: Node, forward: dict) -> None:
+        """A store under the filter ``m``, in program order; the loads forwarded from
+        its array are forgotten (a later load reads what it stored)."""
+        for k in [k for k in forward if k[0] == id(array)]:
+            del forward[k]
+        self.stores.append(Store(array, amap, self.node(o.value), self.order, o, ind, mask=m))
+        self.order += 1
 
     def counter_if(self, op: scf.IfOp, outer: Node | None, forward: dict, speculated: list[tuple[Load, Operation]], acc: SSAValue | None = None) -> bool:
         """An ``scf.if`` handing on a counter of the reduction loop (GAP's
@@ -507,11 +511,7 @@ class Analysis:
             elif isinstance(o, memref.StoreOp) and list(o.indices) == [acc]:
                 appends.append(o)
             elif isinstance(o, (affine.StoreOp, memref.StoreOp)):
-                array, amap, ind = self.access(o)
-                for k in [k for k in forward if k[0] == id(array)]:
-                    del forward[k]
-                self.stores.append(Store(array, amap, self.node(o.value), self.order, o, ind, mask=m))
-                self.order += 1
+                self.masked_store(o, *self.access(o), m, forward)
             elif isinstance(o, scf.IfOp) and o.results and o.results[0] is yes:
                 if not self.counter_if(o, m, forward, speculated, acc):
                     raise Refuse(f"the 'scf.if' at line {source_line(o)} hands on the counter of the 'scf.if' at line {source_line(op)} but does not count")
@@ -538,11 +538,7 @@ class Analysis:
             other = self.roots.setdefault(array_root(array), array)
             if other is not array:
                 raise Refuse(f"{array_label(other)} and {array_label(array)} are one array (a 'memref.cast' of it, or 'memref.get_global's of one global)")
-            for k in [k for k in forward if k[0] == id(array)]:
-                del forward[k]
-            slot = Slot(IndexType(), m, self.accs[acc])
-            self.stores.append(Store(array, AccessMap((Affine(0),)), self.node(o.value), self.order, o, ((0, slot),), mask=m))
-            self.order += 1
+            self.masked_store(o, array, AccessMap((Affine(0),)), ((0, Slot(IndexType(), m, self.accs[acc])),), m, forward)
         self.counts[op.results[0]] = counted
         return True
 
